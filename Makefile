@@ -1,0 +1,49 @@
+# tpbisa: the two user-facing commands (make demo, make test) and their helpers.
+SHELL := /bin/bash
+BUILD ?= build
+BUILD_SAN ?= build-san
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEB_PACKAGES := cmake g++ make libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+
+.PHONY: all deps build build-san demo test test-fast bench clean
+
+all: build
+
+# Install the Debian packages the build needs; as root via apt-get, otherwise print the line and stop.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing Debian packages; run:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-san: deps
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DTPBISA_SANITIZE=ON -DTPBISA_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(BUILD_SAN) -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh $(BUILD)/tpbisa
+
+# All tests: the optimised build, then the same suite under ASan+UBSan.
+test: build build-san
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+
+# The optimised suite only, for quick iterations.
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD)/bench/tpbisa_bench
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

@@ -1,0 +1,90 @@
+// Per-generation memory geometry and what an ADDR4 / ADDR8 / PartitionOffset value addresses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tpbisa/formats.hpp"
+#include "tpbisa/generation.hpp"
+
+namespace tpbisa {
+
+/// Geometry constants of one generation (memory-and-numerics.md §2).
+struct Geometry {
+  uint32_t sbuf_partitions;
+  uint32_t sbuf_partition_size;    ///< address stride per partition
+  uint32_t sbuf_partition_active;  ///< bytes backed by SRAM
+  uint32_t sbuf_offset;
+  uint32_t sbuf_size;
+  uint32_t psum_partitions;
+  uint32_t psum_partition_size;
+  uint32_t psum_partition_active;
+  uint32_t psum_offset;
+  uint32_t psum_size;  ///< 0 on MAVERICK: no PSUM region
+  uint32_t psum_bank_size;
+  uint32_t psum_banks;
+  uint32_t channels;  ///< POOLING_NUM_CHANNELS / DVE_NUM_CHANNELS
+};
+
+const Geometry& geometry(Generation g);
+
+inline constexpr uint32_t kPartitionAddrMask = 0x1FFFFFFF;  ///< TPB_PARTITION_ADDR_MASK
+inline constexpr unsigned kNumRegisters = 64;
+inline constexpr unsigned kNumSemaphores = 256;
+
+enum class Region : uint8_t { Sbuf, Psum, Outside };
+
+/// Decode of a TPB on-chip address (PartitionOffset, after masking to 29 bits).
+struct PartitionAddress {
+  Region region = Region::Outside;
+  uint32_t masked = 0;
+  uint32_t partition = 0;
+  uint32_t offset = 0;    ///< byte offset inside the partition stride
+  uint32_t quadrant = 0;  ///< SBUF and PSUM: partition / 32
+  uint32_t bank = 0;      ///< PSUM only: offset / 2048
+  bool backed = false;    ///< offset < the partition's active size
+};
+
+PartitionAddress decode_partition_offset(uint32_t addr, Generation g);
+
+/// addr_in_sbuf / addr_in_psum on a masked address.
+bool addr_in_sbuf(uint32_t masked, Generation g);
+bool addr_in_psum(uint32_t masked, Generation g);
+
+enum class Addr4Mode : uint8_t { Immediate, ShapeRegImmediate, Register, RegisterShape, Indirect, Other };
+
+/// What an ADDR4 operand addresses.
+struct Addr4Meaning {
+  Addr4Mode mode = Addr4Mode::Immediate;
+  uint8_t marker = 0;
+  bool from_register = false;
+  bool shape_from_register = false;
+  bool indirect = false;
+  uint8_t regnum = 0;        ///< register form
+  PartitionAddress target;   ///< immediate forms (masked bits)
+};
+
+Addr4Meaning describe(const Addr4& a, Generation g);
+
+enum class Addr8Mode : uint8_t { Immediate, RegisterPair, Table, Other };
+
+/// What an ADDR8 operand addresses.
+struct Addr8Meaning {
+  Addr8Mode mode = Addr8Mode::Immediate;
+  uint8_t marker = 0;  ///< byte 7 & 0xFC
+  bool shape_from_register = false;
+  uint64_t address = 0;      ///< immediate form: bits 63..58 cleared (PROJ-CONV-M2)
+  Region region = Region::Outside;  ///< immediate form: the low SBUF/PSUM region or flat memory (PROJ-CONV-N4)
+  PartitionAddress on_chip;  ///< immediate form inside SBUF/PSUM
+  uint8_t reg_lo = 0, reg_hi = 0;
+  bool table_offset_reg = false, table_offset_wide = false;
+};
+
+Addr8Meaning describe(const Addr8& a, Generation g);
+
+/// One-line renderings: "sbuf p3 +0x40 (quadrant 0)", "psum p0 bank2 +0x10", "r5", "r4:r5", "dev:0x2000001000".
+std::string to_string(const PartitionAddress& p);
+std::string to_string(const Addr4Meaning& m);
+std::string to_string(const Addr8Meaning& m);
+
+}  // namespace tpbisa

@@ -1,0 +1,536 @@
+// The ISA catalog: the one source of truth for opcodes, dtypes, ALU ops and the small enums.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "tpbisa/generation.hpp"
+
+namespace tpbisa {
+
+/// Engine affinity of an opcode (enums.md §1.2; a loose grouping, not a decoded field).
+enum class Engine : uint8_t { Pe, Act, Dve, Pool, Nx, NxDma, PoolDve, DvePool, Rt, None };
+/// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
+enum class Maint : uint8_t { Yes, No, None };
+/// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
+enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm };
+
+struct OpcodeInfo {
+  uint8_t value;
+  std::string_view enum_name;  ///< NEURON_ISA_TPB_OPCODE_<enum_name>
+  std::string_view mnemonic;   ///< CamelCase of enum_name
+  Engine engine;
+  Maint maint;
+  GenSet gens;
+  Format format;
+  std::string_view struct_name;  ///< ISA operand struct where the spec names it, else empty
+};
+
+// clang-format off
+inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
+    {0x01, "LDWEIGHTS", "Ldweights", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x02, "MATMUL", "Matmul", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x03, "PE_REG_WRITE", "PeRegWrite", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x04, "WEIGHT_MASK", "WeightMask", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x05, "WEIGHT_SHIFT", "WeightShift", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x06, "LDTAGS", "Ldtags", Engine::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0x07, "MATMUL_SPARSE", "MatmulSparse", Engine::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x09, "LDWEIGHTS_MX", "LdweightsMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x0A, "MATMUL_MX", "MatmulMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x21, "ACTIVATE", "Activate", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0x30, "EXPONENTIAL", "Exponential", Engine::Dve, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
+    {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x45, "POOL", "Pool", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x48, "RECIPROCAL", "Reciprocal", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4A, "REG_LOAD", "RegLoad", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL"},
+    {0x4B, "REG_STORE", "RegStore", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
+    {0x4C, "REG_SHUFFLE", "RegShuffle", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4D, "RNG", "Rng", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4E, "TENSOR_CUMULATIVE_ARITH_OP", "TensorCumulativeArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4F, "TENSOR_SCALAR_PTR_MULTI_ARITH", "TensorScalarPtrMultiArith", Engine::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x51, "TENSOR_TENSOR_BITVEC_OP", "TensorTensorBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x52, "TENSOR_REDUCE_BITVEC_OP", "TensorReduceBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x53, "TENSOR_SCALAR_BITVEC_OP", "TensorScalarBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
+    {0x54, "TENSOR_SCALAR_PTR_BITVEC_OP", "TensorScalarPtrBitvecOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x5E, "TENSOR_CUMULATIVE_BITVEC_OP", "TensorCumulativeBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x5F, "TENSOR_SCALAR_PTR_MULTI_BITVEC", "TensorScalarPtrMultiBitvec", Engine::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x60, "BATCH_NORM_STATS", "BatchNormStats", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x61, "BATCH_NORM_STATS2", "BatchNormStats2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x62, "BATCH_NORM_AGGREGATE", "BatchNormAggregate", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x63, "BATCH_NORM_GRAD_ACCUMULATE", "BatchNormGradAccumulate", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x64, "BATCH_NORM_PARAM_LOAD", "BatchNormParamLoad", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x65, "BATCH_NORM_BACK_PROP", "BatchNormBackProp", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x66, "LOAD_PARAMETER_RAM", "LoadParameterRam", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x67, "POOL_BUFFER_LOAD", "PoolBufferLoad", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S4_PB"},
+    {0x68, "GATHER", "Gather", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6C, "MAX8", "Max8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6D, "MATCH_VALUE_LOAD", "MatchValueLoad", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x6E, "FIND_INDEX8", "FindIndex8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6F, "MATCH_REPLACE8", "MatchReplace8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x70, "TENSOR_SCALAR_IMM_LD_ARITH", "TensorScalarImmLdArith", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x71, "TENSOR_SCALAR_IMM_LD_BITVEC", "TensorScalarImmLdBitvec", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x72, "COPY_PREDICATED", "CopyPredicated", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x73, "ROI_ALIGN", "RoiAlign", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x74, "TENSOR_SCALAR_ADDR", "TensorScalarAddr", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x76, "RAND", "Rand", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x77, "RAND_GET_STATE", "RandGetState", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x78, "RAND_SET_STATE", "RandSetState", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7E, "IOTA", "Iota", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7F, "DROPOUT", "Dropout", Engine::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x81, "JPEG_DECODE", "JpegDecode", Engine::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, ""},
+    {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x83, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", "TransposeTensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x84, "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", "TransposeTensorReduceBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x85, "CUSTOM_OP_HEADER", "CustomOpHeader", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x86, "CUSTOM_OP_PAYLOAD", "CustomOpPayload", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x87, "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "TensorScalarPtrMultiDualArith", Engine::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x88, "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC", "TensorScalarPtrMultiDualBitvec", Engine::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x8A, "TENSOR_TENSOR_ADD_BF16", "TensorTensorAddBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8B, "TENSOR_TENSOR_MULT_BF16", "TensorTensorMultBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8C, "TENSOR_REDUCE_ADD_BF16", "TensorReduceAddBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8D, "TENSOR_REDUCE_MAX_BF16", "TensorReduceMaxBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8E, "BATCH_NORM_PARAM_LOAD2", "BatchNormParamLoad2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S2_BNPL2"},
+    {0x8F, "TENSOR_TENSOR_SUB_BF16", "TensorTensorSubBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x92, "TENSOR_SCALAR_AFFINE_SELECT", "TensorScalarAffineSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x93, "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TransposeTensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x94, "BATCH_NORM_GRAD_ACCUMULATE2", "BatchNormGradAccumulate2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x96, "SORT", "Sort", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x98, "TENSOR_SCALAR_SELECT", "TensorScalarSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x99, "CAST_PREDICATED", "CastPredicated", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9A, "TENSOR_SCALAR_CACHE_REDUCE", "TensorScalarCacheReduce", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9B, "DVE_READ_ACCUMULATOR", "DveReadAccumulator", Engine::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9C, "TENSOR_REDUCE_RANGE_CHECK", "TensorReduceRangeCheck", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9D, "SCALAR_TENSOR_TENSOR_ARITH", "ScalarTensorTensorArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xAA, "TENSOR_LOAD", "TensorLoad", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
+    {0xAB, "TENSOR_STORE", "TensorStore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
+    {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB2, "MOVE_SHAPE", "MoveShape", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Engine::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Engine::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xB8, "DMAMEMCPY", "Dmamemcpy", Engine::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Engine::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xBA, "DMA_IMMEDIATE", "DmaImmediate", Engine::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xBB, "DMA_INDIRECT", "DmaIndirect", Engine::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xBC, "RANGE_SELECT", "RangeSelect", Engine::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBD, "DMA_TRANSPOSE", "DmaTranspose", Engine::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xC1, "PSEUDO_DMATRIGGER", "PseudoDmatrigger", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC2, "PSEUDO_DMAREARM", "PseudoDmarearm", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC3, "PSEUDO_DMABARRIER", "PseudoDmabarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC4, "PSEUDO_DMAMEMCPY_FULL_IND", "PseudoDmamemcpyFullInd", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC5, "PSEUDO_SEMAPHORE_SET", "PseudoSemaphoreSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC6, "PSEUDO_LOAD_ACT_FUNC_SET", "PseudoLoadActFuncSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC7, "PSEUDO_TRIGGER_ALL_REDUCE", "PseudoTriggerAllReduce", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC8, "PSEUDO_TRIGGER_COLLECTIVE", "PseudoTriggerCollective", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCA, "PSEUDO_EMBEDDING_UPDATE", "PseudoEmbeddingUpdate", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCB, "PSEUDO_SEND_RECV", "PseudoSendRecv", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
+    {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
+    {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD7, "PSEUDO_JPEG_DECODE", "PseudoJpegDecode", Engine::Rt, Maint::None, GenSet{0xE}, Format::NotModeled, ""},
+    {0xD8, "PSEUDO_CORE_BARRIER", "PseudoCoreBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD9, "PSEUDO_TRIGGER_COLLECTIVE2", "PseudoTriggerCollective2", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDA, "PSEUDO_EXTENSION", "PseudoExtension", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDB, "PSEUDO_CUR_PROCESSING_RANK_ID", "PseudoCurProcessingRankId", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDC, "PSEUDO_GID_LOAD", "PseudoGidLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDF, "PSEUDO_INST", "PseudoInst", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE2, "RAND2", "Rand2", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE3, "QUANTIZE_MX", "QuantizeMx", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE7, "INDIRECT_COPY", "IndirectCopy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE9, "DVE_READ_INDICES", "DveReadIndices", Engine::PoolDve, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xEA, "SELECT_REDUCE", "SelectReduce", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xF0, "EXTENDED_INST", "ExtendedInst", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xF1, "DMA_GATHER_TRANSPOSE", "DmaGatherTranspose", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xF2, "NONZERO_WITH_COUNT", "NonzeroWithCount", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, "S3D3_NONZERO_WITH_COUNT"},
+    {0xF3, "TENSOR_TENSOR_INT_WIDE", "TensorTensorIntWide", Engine::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xF4, "TENSOR_SCALAR_INT_WIDE", "TensorScalarIntWide", Engine::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xFF, "INVALID", "Invalid", Engine::None, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+}};
+// clang-format on
+
+/// Element kinds of the DTYPE enum (enums.md §4).
+enum class DtypeKind : uint8_t { Sentinel, UInt, SInt, Float, Scale, Coded };
+
+struct DtypeInfo {
+  uint8_t code;
+  std::string_view name;        ///< NEURON_ISA_TPB_DTYPE_<name>
+  std::string_view short_name;  ///< assembly / state-file spelling (u8, bf16, fp8e4, ...)
+  uint8_t bits;                 ///< element width in bits; 0 = no size (INVALID)
+  DtypeKind kind;
+  GenSet gens;
+  std::string_view layout;  ///< sign-exponent-mantissa, where a float
+  std::string_view role;
+};
+
+// clang-format off
+inline constexpr std::array<DtypeInfo, 30> kDtypes{{
+    {0x00, "INVALID", "invalid", 0, DtypeKind::Sentinel, GenSet{0xF}, "", "rejected everywhere"},
+    {0x01, "UINT64", "u64", 64, DtypeKind::UInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed"},
+    {0x02, "INT8", "i8", 8, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
+    {0x03, "UINT8", "u8", 8, DtypeKind::UInt, GenSet{0xF}, "", "compute"},
+    {0x04, "INT16", "i16", 16, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
+    {0x05, "UINT16", "u16", 16, DtypeKind::UInt, GenSet{0xF}, "", "compute"},
+    {0x06, "BFLOAT16", "bf16", 16, DtypeKind::Float, GenSet{0xF}, "1-8-7", "compute"},
+    {0x07, "FP16", "fp16", 16, DtypeKind::Float, GenSet{0xF}, "1-5-10 (IEEE binary16)", "compute"},
+    {0x08, "INT32", "i32", 32, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
+    {0x09, "UINT32", "u32", 32, DtypeKind::UInt, GenSet{0xF}, "", "compute / transport"},
+    {0x0A, "FP32", "fp32", 32, DtypeKind::Float, GenSet{0xF}, "1-8-23 (IEEE binary32)", "compute"},
+    {0x0B, "FP32R", "fp32r", 32, DtypeKind::Float, GenSet{0xF}, "fp32 container, \"FP22 partial\" rounded form", "output only"},
+    {0x0C, "INT64", "i64", 64, DtypeKind::SInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed"},
+    {0x0D, "FP8_EXP3", "fp8e3", 8, DtypeKind::Float, GenSet{0xF}, "1-3-4 (E3M4)", "compute"},
+    {0x0E, "FP8_EXP4", "fp8e4", 8, DtypeKind::Float, GenSet{0xF}, "1-4-3 (E4M3)", "compute"},
+    {0x0F, "FP8_EXP5", "fp8e5", 8, DtypeKind::Float, GenSet{0xF}, "1-5-2 (E5M2)", "compute"},
+    {0x10, "FP4_EXP2", "fp4e2", 4, DtypeKind::Float, GenSet{0xC}, "1-2-1 (OCP FP4 E2M1)", "MX element / transport"},
+    {0x11, "FP8_EXP2", "fp8e2", 8, DtypeKind::Float, GenSet{0x8}, "1-2-5 (E2M5)", "MX element / compute"},
+    {0x12, "INT4", "i4", 4, DtypeKind::SInt, GenSet{0x8}, "", "MX element / transport"},
+    {0x13, "SFP8_E8", "sfp8e8", 8, DtypeKind::Scale, GenSet{0x8}, "0-8-0 (E8M0)", "scale only"},
+    {0x14, "SFP8_E7", "sfp8e7", 8, DtypeKind::Scale, GenSet{0x8}, "0-7-1", "scale only"},
+    {0x15, "SFP8_E6", "sfp8e6", 8, DtypeKind::Scale, GenSet{0x8}, "0-6-2", "scale only"},
+    {0x16, "SFP8_E5", "sfp8e5", 8, DtypeKind::Scale, GenSet{0x8}, "0-5-3", "scale only"},
+    {0x19, "CPTC1", "cptc1", 1, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1A, "CPTC2", "cptc2", 2, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1B, "CPTC3", "cptc3", 3, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1C, "CPTC4", "cptc4", 4, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1D, "CPTC5", "cptc5", 5, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1E, "CPTC6", "cptc6", 6, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+    {0x1F, "CPTC7", "cptc7", 7, DtypeKind::Coded, GenSet{0xC}, "trellis code, width = code & 7", "transport only"},
+}};
+// clang-format on
+
+/// ALU-op class bits (enums.md §5.1).
+enum AluClass : uint16_t {
+  kAluBitvec = 1U << 0,           ///< is_bitvec_op
+  kAluArith = 1U << 1,            ///< is_arith_op
+  kAluGeneralArith = 1U << 2,     ///< is_general_arith_op
+  kAluInt = 1U << 3,              ///< is_valid_int_aluop
+  kAluSigned = 1U << 4,           ///< is_signed_alu_op
+  kAluUnsigned = 1U << 5,         ///< is_unsigned_alu_op
+  kAluIntDve5 = 1U << 6,          ///< is_valid_int_aluop_dve (MAVERICK)
+  kAluByConventionT11 = 1U << 7,  ///< class membership rests on PROJ-CONV-T11
+};
+
+struct AluOpInfo {
+  uint8_t code;
+  std::string_view name;  ///< NEURON_ISA_TPB_ALU_OP_<name>
+  GenSet gens;
+  uint16_t classes;  ///< AluClass bits
+  std::string_view computes;
+  constexpr bool is(AluClass c) const { return (classes & c) != 0; }
+};
+
+// clang-format off
+inline constexpr std::array<AluOpInfo, 65> kAluOps{{
+    {0x00, "BYPASS", GenSet{0xF}, kAluBitvec | kAluArith | kAluGeneralArith | kAluIntDve5, "a (copy)"},
+    {0x01, "BITWISE_NOT", GenSet{0xF}, kAluBitvec, "~a"},
+    {0x02, "ARITH_SHIFT_LEFT", GenSet{0xF}, kAluBitvec, "a << b"},
+    {0x03, "ARITH_SHIFT_RIGHT", GenSet{0xF}, kAluBitvec, "a >> b, sign-filling"},
+    {0x04, "ADD", GenSet{0xF}, kAluArith | kAluGeneralArith, "a + b"},
+    {0x05, "SUBTRACT", GenSet{0xF}, kAluArith | kAluGeneralArith, "a - b"},
+    {0x06, "MULT", GenSet{0xF}, kAluArith | kAluGeneralArith, "a * b (ints: low bits of the product)"},
+    {0x07, "DIVIDE", GenSet{0xF}, kAluArith, "a / b (float path)"},
+    {0x08, "MAX", GenSet{0xF}, kAluArith | kAluGeneralArith, "max(a, b)"},
+    {0x09, "MIN", GenSet{0xF}, kAluArith | kAluGeneralArith, "min(a, b)"},
+    {0x0A, "BITWISE_AND", GenSet{0xF}, kAluBitvec, "a & b"},
+    {0x0B, "BITWISE_OR", GenSet{0xF}, kAluBitvec, "a | b"},
+    {0x0C, "BITWISE_XOR", GenSet{0xF}, kAluBitvec, "a ^ b"},
+    {0x0D, "LOGICAL_AND", GenSet{0xF}, kAluArith | kAluGeneralArith, "(a≠0) && (b≠0) → 0/1"},
+    {0x0E, "LOGICAL_OR", GenSet{0xF}, kAluArith | kAluGeneralArith, "(a≠0) || (b≠0) → 0/1"},
+    {0x0F, "LOGICAL_XOR", GenSet{0xF}, kAluArith | kAluGeneralArith, "(a≠0) xor (b≠0) → 0/1"},
+    {0x10, "LOGICAL_SHIFT_LEFT", GenSet{0xF}, kAluBitvec, "a << b"},
+    {0x11, "LOGICAL_SHIFT_RIGHT", GenSet{0xF}, kAluBitvec, "a >> b, zero-filling"},
+    {0x12, "IS_EQ", GenSet{0xF}, kAluArith | kAluGeneralArith, "a == b → 0/1"},
+    {0x13, "IS_GT", GenSet{0xF}, kAluArith | kAluGeneralArith, "a > b → 0/1"},
+    {0x14, "IS_GE", GenSet{0xF}, kAluArith | kAluGeneralArith, "a >= b → 0/1"},
+    {0x15, "IS_LE", GenSet{0xF}, kAluArith | kAluGeneralArith, "a <= b → 0/1"},
+    {0x16, "IS_LT", GenSet{0xF}, kAluArith | kAluGeneralArith, "a < b → 0/1"},
+    {0x17, "ABSOLUTE_DIFF", GenSet{0xF}, kAluArith | kAluGeneralArith, "|a - b|"},
+    {0x18, "IS_NE", GenSet{0xF}, kAluArith | kAluGeneralArith, "a != b → 0/1"},
+    {0x19, "ABSOLUTE_VALUE", GenSet{0xF}, kAluArith | kAluGeneralArith, "|a|"},
+    {0x1A, "POW", GenSet{0xF}, kAluArith, "a ^ b (power; POOL only)"},
+    {0x1B, "MOD", GenSet{0xF}, kAluArith | kAluInt | kAluSigned | kAluUnsigned, "a mod b, integer"},
+    {0x1C, "CRC32", GenSet{0xF}, kAluBitvec, "CRC-32 step (POOL only)"},
+    {0x1D, "RSQRT", GenSet{0xF}, kAluArith, "1 / sqrt(a) (POOL only)"},
+    {0x20, "ABS_MAX", GenSet{0xC}, kAluArith | kAluGeneralArith, "max(|a|, |b|)"},
+    {0x21, "ABS_MIN", GenSet{0xC}, kAluArith | kAluGeneralArith, "min(|a|, |b|)"},
+    {0x22, "RE_LU", GenSet{0xC}, kAluArith | kAluGeneralArith, "max(a, 0)"},
+    {0x23, "SQUARE", GenSet{0xC}, kAluArith | kAluGeneralArith, "a * a"},
+    {0x24, "SYMMETRIC_CLAMP", GenSet{0x8}, kAluArith | kAluGeneralArith | kAluByConventionT11, "sign(a) * max(|a|, |b|) (header formula)"},
+    {0xC4, "ADD_INT", GenSet{0xF}, kAluArith | kAluInt | kAluSigned | kAluUnsigned | kAluIntDve5, "integer add"},
+    {0xC5, "MULT_INT", GenSet{0xF}, kAluArith | kAluInt | kAluSigned | kAluUnsigned | kAluIntDve5, "integer multiply"},
+    {0xC6, "SUBTRACT_INT", GenSet{0xF}, kAluArith | kAluInt | kAluSigned | kAluUnsigned | kAluIntDve5, "integer subtract"},
+    {0xC7, "DIVIDE_INT", GenSet{0xE}, kAluArith | kAluInt | kAluSigned | kAluUnsigned, "signed integer divide"},
+    {0xC8, "MOD_INT", GenSet{0xE}, kAluArith | kAluInt | kAluSigned | kAluUnsigned, "signed remainder, C semantics (sign of dividend)"},
+    {0xC9, "IS_EQUAL_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluUnsigned | kAluIntDve5, "a == b"},
+    {0xCA, "IS_NE_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluUnsigned | kAluIntDve5, "a != b"},
+    {0xCB, "ABS_MAX_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed max(|a|,|b|)"},
+    {0xCC, "ABS_MIN_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed min(|a|,|b|)"},
+    {0xCD, "ABS_DIFF_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed |a - b|"},
+    {0xCE, "ABS_VALUE_INT", GenSet{0xE}, 0, "signed |a| (single source)"},
+    {0xCF, "MAX_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed max"},
+    {0xD0, "MIN_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed min"},
+    {0xD1, "IS_GT_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed >"},
+    {0xD2, "IS_GE_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed >="},
+    {0xD3, "IS_LE_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed <="},
+    {0xD4, "IS_LT_INT", GenSet{0xE}, kAluInt | kAluSigned | kAluIntDve5, "signed <"},
+    {0xD5, "MAX_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned max"},
+    {0xD6, "MIN_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned min"},
+    {0xD7, "IS_GT_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned >"},
+    {0xD8, "IS_GE_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned >="},
+    {0xD9, "IS_LE_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned <="},
+    {0xDA, "IS_LT_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned <"},
+    {0xDB, "MULT_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned multiply"},
+    {0xDC, "DIVIDE_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned divide"},
+    {0xDD, "MOD_UINT", GenSet{0xE}, kAluInt | kAluUnsigned, "unsigned remainder"},
+    {0xDE, "AMAX_INT", GenSet{0xE}, 0, "signed arg-max (output dtype u32 index)"},
+    {0xDF, "AMIN_INT", GenSet{0xE}, 0, "signed arg-min (u32 index)"},
+    {0xE0, "AMAX_UINT", GenSet{0xE}, 0, "unsigned arg-max (u32 index)"},
+    {0xE1, "AMIN_UINT", GenSet{0xE}, 0, "unsigned arg-min (u32 index)"},
+}};
+// clang-format on
+
+/// A named value of one of the small one-byte enums, with the generations that have it.
+struct EnumValue {
+  uint8_t value;
+  std::string_view name;
+  GenSet gens;
+  std::string_view convention;  ///< PROJ-CONV id when membership rests on a convention
+};
+
+/// WAIT_MODE (EVENTS byte 4, enums.md §9).
+inline constexpr std::array<EnumValue, 21> kWaitModes{{
+    {0x00, "NONE", kGensAll, ""},
+    {0x01, "SEM_EQ_IMM", kGensAll, ""},
+    {0x02, "SEM_LT_IMM", kGensAll, ""},
+    {0x03, "SEM_LE_IMM", kGensAll, ""},
+    {0x04, "SEM_GT_IMM", kGensAll, ""},
+    {0x05, "SEM_GE_IMM", kGensAll, ""},
+    {0x06, "EVT_SET", kGensNotMaverick, ""},
+    {0x07, "EVT_SET_THEN_CLEAR", kGensNotMaverick, ""},
+    {0x0E, "EVT_CLEAR", kGensNotMaverick, ""},
+    {0x0F, "EVT_CLEAR_THEN_SET", kGensNotMaverick, ""},
+    {0x81, "SEM_EQ_REG", kGensAll, ""},
+    {0x82, "SEM_LT_REG", kGensAll, ""},
+    {0x83, "SEM_LE_REG", kGensAll, ""},
+    {0x84, "SEM_GT_REG", kGensAll, ""},
+    {0x85, "SEM_GE_REG", kGensAll, ""},
+    {0x91, "SEM_EQ_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
+    {0x92, "SEM_LT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
+    {0x93, "SEM_LE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
+    {0x94, "SEM_GT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
+    {0x95, "SEM_GE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
+    {0xFE, "UNORDERED", kGensAll, ""},
+}};
+
+/// UPDATE_MODE (EVENTS byte 6, enums.md §10).
+inline constexpr std::array<EnumValue, 21> kUpdateModes{{
+    {0x00, "NONE", kGensAll, ""},
+    {0x01, "EVT_SET_READ", kGensNotMaverick, ""},
+    {0x02, "EVT_CLR_READ", kGensNotMaverick, ""},
+    {0x03, "SEM_INC_READ", kGensAll, ""},
+    {0x04, "SEM_DEC_READ", kGensAll, ""},
+    {0x05, "SEM_ADD_IMM_READ", kGensAll, ""},
+    {0x07, "SEM_SUB_IMM_READ", kGensAll, ""},
+    {0x09, "SEM_WR_IMM_READ", kGensAll, ""},
+    {0x11, "EVT_SET_COMPLETE", kGensNotMaverick, ""},
+    {0x12, "EVT_CLR_COMPLETE", kGensNotMaverick, ""},
+    {0x13, "SEM_INC_COMPLETE", kGensAll, ""},
+    {0x14, "SEM_DEC_COMPLETE", kGensAll, ""},
+    {0x15, "SEM_ADD_IMM_COMPLETE", kGensAll, ""},
+    {0x17, "SEM_SUB_IMM_COMPLETE", kGensAll, ""},
+    {0x19, "SEM_WR_IMM_COMPLETE", kGensAll, ""},
+    {0x85, "SEM_ADD_REG_READ", kGensAll, "PROJ-CONV-E4"},
+    {0x87, "SEM_SUB_REG_READ", kGensAll, ""},
+    {0x89, "SEM_WR_REG_READ", kGensAll, "PROJ-CONV-E4"},
+    {0x95, "SEM_ADD_REG_COMPLETE", kGensAll, "PROJ-CONV-E4"},
+    {0x97, "SEM_SUB_REG_COMPLETE", kGensAll, ""},
+    {0x99, "SEM_WR_REG_COMPLETE", kGensAll, ""},
+}};
+
+/// DATA_SRC (enums.md §7).
+inline constexpr std::array<EnumValue, 2> kDataSrc{{{0, "REGISTER", kGensAll, ""}, {1, "IMMEDIATE", kGensAll, ""}}};
+/// IMM_SRC (enums.md §7): used by S2_BN imm0_src.
+inline constexpr std::array<EnumValue, 3> kImmSrc{{{0, "INSTRUCTION_IMMEDIATE", kGensAll, ""},
+                                                   {1, "POINTER_IMMEDIATE", kGensAll, ""},
+                                                   {2, "REG_PTR_IMMEDIATE", kGensAll, ""}}};
+/// IMM_SRC_N (enums.md §7): the differently numbered twin; never convert between the two by value.
+inline constexpr std::array<EnumValue, 3> kImmSrcN{
+    {{0, "Pointer", kGensAll, ""}, {1, "Instruction", kGensAll, ""}, {2, "RegPtr", kGensAll, ""}}};
+/// TENSOR_SUBDIM (enums.md §6).
+inline constexpr std::array<EnumValue, 5> kTensorSubdim{{{0, "UNUSED", kGensAll, ""},
+                                                         {2, "X", kGensAll, ""},
+                                                         {3, "XY", kGensAll, ""},
+                                                         {4, "XYZ", kGensAll, ""},
+                                                         {5, "XYZW", kGensAll, ""}}};
+/// TENS_SCALAR_REV_OPS (enums.md §8).
+inline constexpr std::array<EnumValue, 4> kRevOps{
+    {{0, "NONE", kGensAll, ""}, {1, "FIRST", kGensAll, ""}, {2, "SECOND", kGensAll, ""}, {3, "BOTH", kGensAll, ""}}};
+/// DEBUG_CMD_LEVELS (common-formats.md §2; runtime-side, informative).
+inline constexpr std::array<EnumValue, 6> kDebugCmdLevels{{{0, "NONE", kGensAll, ""},
+                                                           {1, "NOTIFY", kGensAll, ""},
+                                                           {3, "START", kGensAll, ""},
+                                                           {5, "END", kGensAll, ""},
+                                                           {7, "START_END", kGensAll, ""},
+                                                           {9, "INS_FIELD", kGensAll, ""}}};
+
+// Fixed values the validators and executors name.
+namespace opcode {
+inline constexpr uint8_t kTensorLoad = 0xAA;
+inline constexpr uint8_t kTensorStore = 0xAB;
+inline constexpr uint8_t kPseudoTensorStore = 0xCD;
+inline constexpr uint8_t kPseudoTensorLoad = 0xCE;
+inline constexpr uint8_t kImmLdArith = 0x70;
+inline constexpr uint8_t kImmLdBitvec = 0x71;
+inline constexpr uint8_t kBatchNormParamLoad = 0x64;
+inline constexpr uint8_t kMatchValueLoad = 0x6D;
+inline constexpr uint8_t kPtrMultiArith = 0x4F;
+inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
+inline constexpr uint8_t kPtrMultiDualArith = 0x87;
+inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
+inline constexpr uint8_t kInvalid = 0xFF;
+}  // namespace opcode
+
+namespace dtype {
+inline constexpr uint8_t kInvalid = 0x00, kUint64 = 0x01, kInt8 = 0x02, kUint8 = 0x03, kInt16 = 0x04,
+                         kUint16 = 0x05, kBfloat16 = 0x06, kFp16 = 0x07, kInt32 = 0x08, kUint32 = 0x09,
+                         kFp32 = 0x0A, kFp32r = 0x0B, kInt64 = 0x0C, kFp8Exp3 = 0x0D, kFp8Exp4 = 0x0E,
+                         kFp8Exp5 = 0x0F, kFp4Exp2 = 0x10, kFp8Exp2 = 0x11, kInt4 = 0x12, kSfp8E8 = 0x13,
+                         kSfp8E7 = 0x14, kSfp8E6 = 0x15, kSfp8E5 = 0x16;
+}  // namespace dtype
+
+namespace aluop {
+inline constexpr uint8_t kBypass = 0x00, kBitwiseNot = 0x01, kArithShiftLeft = 0x02, kArithShiftRight = 0x03,
+                         kAdd = 0x04, kSubtract = 0x05, kMult = 0x06, kDivide = 0x07, kMax = 0x08, kMin = 0x09,
+                         kBitwiseAnd = 0x0A, kBitwiseOr = 0x0B, kBitwiseXor = 0x0C, kLogicalAnd = 0x0D,
+                         kLogicalOr = 0x0E, kLogicalXor = 0x0F, kLogicalShiftLeft = 0x10,
+                         kLogicalShiftRight = 0x11, kIsEq = 0x12, kIsGt = 0x13, kIsGe = 0x14, kIsLe = 0x15,
+                         kIsLt = 0x16, kAbsoluteDiff = 0x17, kIsNe = 0x18, kAbsoluteValue = 0x19, kPow = 0x1A,
+                         kMod = 0x1B, kCrc32 = 0x1C, kRsqrt = 0x1D, kAbsMax = 0x20, kAbsMin = 0x21,
+                         kReLu = 0x22, kSquare = 0x23, kSymmetricClamp = 0x24;
+}  // namespace aluop
+
+// ---- Look-ups (constexpr, allocation-free) ----
+
+/// The catalog row of an opcode value, whatever the generation; nullptr when no generation has it.
+constexpr const OpcodeInfo* find_opcode(uint8_t value) {
+  for (const auto& row : kOpcodes)
+    if (row.value == value) return &row;
+  return nullptr;
+}
+/// Is `value` a member of generation g's OPCODE enum?
+constexpr bool opcode_in(uint8_t value, Generation g) {
+  const OpcodeInfo* row = find_opcode(value);
+  return row != nullptr && row->gens.has(g);
+}
+constexpr const DtypeInfo* find_dtype(uint8_t code) {
+  for (const auto& row : kDtypes)
+    if (row.code == code) return &row;
+  return nullptr;
+}
+constexpr bool dtype_in(uint8_t code, Generation g) {
+  const DtypeInfo* row = find_dtype(code);
+  return row != nullptr && row->gens.has(g);
+}
+constexpr const AluOpInfo* find_aluop(uint8_t code) {
+  for (const auto& row : kAluOps)
+    if (row.code == code) return &row;
+  return nullptr;
+}
+constexpr bool aluop_in(uint8_t code, Generation g) {
+  const AluOpInfo* row = find_aluop(code);
+  return row != nullptr && row->gens.has(g);
+}
+/// Class membership of an ALU op on a generation (false when the op is not in that generation's enum).
+constexpr bool aluop_is(uint8_t code, AluClass c, Generation g) {
+  const AluOpInfo* row = find_aluop(code);
+  return row != nullptr && row->gens.has(g) && row->is(c);
+}
+template <size_t N>
+constexpr const EnumValue* find_enum(const std::array<EnumValue, N>& table, uint8_t value) {
+  for (const auto& row : table)
+    if (row.value == value) return &row;
+  return nullptr;
+}
+template <size_t N>
+constexpr bool enum_in(const std::array<EnumValue, N>& table, uint8_t value, Generation g) {
+  const EnumValue* row = find_enum(table, value);
+  return row != nullptr && row->gens.has(g);
+}
+
+/// Element size in bytes used for addressing and alignment (common-formats.md §10.4, PROJ-CONV-C14):
+/// 0 for codes without a size (INVALID, unassigned codes); 1 for sub-byte codes (FP4, INT4, CPTC).
+constexpr unsigned dtype_size(uint8_t code) {
+  const DtypeInfo* row = find_dtype(code);
+  if (row == nullptr || row->bits == 0) return 0;
+  return row->bits < 8 ? 1U : row->bits / 8U;
+}
+/// True for dtypes stored in fewer than 8 bits: they have no element address (PROJ-CONV-C14).
+constexpr bool dtype_is_sub_byte(uint8_t code) {
+  const DtypeInfo* row = find_dtype(code);
+  return row != nullptr && row->bits > 0 && row->bits < 8;
+}
+
+std::string_view to_string(Engine e);
+std::string_view to_string(Maint m);
+std::string_view to_string(Format f);
+/// Case-insensitive look-up of a dtype by catalog name (UINT32) or short name (u32).
+std::optional<uint8_t> parse_dtype(std::string_view text);
+
+}  // namespace tpbisa
