@@ -1,0 +1,124 @@
+// Validation: every validator is a list of named predicates; a verdict names every one that fails.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tpbisa/generation.hpp"
+#include "tpbisa/instruction.hpp"
+
+namespace tpbisa {
+
+/// Project conventions that change a verdict, each behind a named switch (docs/conventions.md).
+struct ValidateOptions {
+  /// PROJ-CONV-M3: also reject MEM_2D words whose immediate-addressed bytes cross a 16 MiB window.
+  bool strict_window = false;
+  /// PROJ-CONV-C13 alternative: judge the enum term of is_valid_dtype as the runtime's `d <= 0xF`
+  /// instead of membership in the generation's DTYPE enum.
+  bool dtype_enum_runtime = false;
+  /// PROJ-CONV-T11: SYMMETRIC_CLAMP (0x24) counts as arith and general-arith on MAVERICK.
+  bool symmetric_clamp_general_arith = true;
+};
+
+enum class Basis : uint8_t { Isa, Convention };
+enum class Checked : uint8_t { Full, HeaderOnly };
+
+std::string_view to_string(Basis b);
+std::string_view to_string(Checked c);
+
+/// A field a predicate reads: its path in the format and its byte range in the word.
+struct FieldRef {
+  std::string_view name;
+  uint8_t offset;
+  uint8_t size;
+};
+
+struct CheckContext {
+  Generation gen;
+  ValidateOptions options;
+};
+
+/// One conjunct of a validator.
+struct Predicate {
+  std::string_view name;        ///< the ISA header's name (or the spec's, where the header's was not recovered)
+  std::string_view convention;  ///< PROJ-CONV id when the predicate's body rests on a convention, else empty
+  std::string_view meaning;     ///< what it requires, in one sentence (for docs and --explain)
+  GenSet gens;                  ///< generations whose validator contains this conjunct
+  std::span<const FieldRef> fields;
+  bool (*holds)(const Instruction&, const CheckContext&);
+  /// One plain sentence saying why it failed, with the values read.
+  std::string (*explain)(const Instruction&, const CheckContext&);
+  /// The nested predicate that made it fail, when it is a composition (may be null).
+  std::string_view (*via)(const Instruction&, const CheckContext&) = nullptr;
+  /// A convention the failure rests on in this case only (e.g. INVALID opcode, PROJ-CONV-C11); may be null.
+  std::string_view (*failure_convention)(const Instruction&, const CheckContext&) = nullptr;
+};
+
+/// A top-level validator: data, a list of predicates evaluated in conjunction order.
+struct Validator {
+  std::string_view name;
+  Checked checked;
+  std::span<const Predicate* const> conjuncts;
+};
+
+/// PROJ-CONV-C10: at most 16 failures are reported (the runtime's debug validator shape).
+inline constexpr size_t kMaxFailures = 16;
+
+struct Verdict {
+  bool valid = true;
+  Checked checked = Checked::Full;
+  Generation gen = kDefaultGeneration;
+  const Validator* validator = nullptr;
+  uint8_t n_failed = 0;
+  bool truncated = false;  ///< more predicates failed than kMaxFailures
+  std::array<const Predicate*, kMaxFailures> failed{};
+
+  std::span<const Predicate* const> failures() const { return {failed.data(), n_failed}; }
+  bool fails(std::string_view predicate) const;
+};
+
+/// Validates on `gen` (re-decoding when the instruction was decoded for another generation).
+/// Never throws; does not allocate.
+Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
+/// Validates on the generation the instruction was decoded for.
+Verdict validate(const Instruction& inst, const ValidateOptions& options = {});
+
+/// The validator that judges an opcode on a generation (header-only for opcodes outside the modeled set).
+const Validator& validator_for(uint8_t opcode, Generation gen);
+
+/// Batch form over a stream of 64-byte words; `out` receives one verdict per word (as many as fit).
+struct BatchSummary {
+  size_t words = 0;
+  size_t valid = 0;
+  size_t invalid = 0;
+  size_t header_only = 0;
+};
+BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
+                            std::span<Verdict> out);
+
+/// Reporting (allocates; not for hot paths): a failure with the fields it read and one sentence.
+struct FieldValue {
+  std::string_view name;
+  uint8_t first_byte;
+  uint8_t last_byte;
+  std::array<uint8_t, 32> bytes{};  ///< the field's bytes as they are in the word (first `size` used)
+  uint8_t size = 0;
+};
+struct FailureReport {
+  std::string_view predicate;
+  Basis basis;
+  std::string_view convention;
+  std::string_view via;
+  std::array<FieldValue, 4> fields{};
+  uint8_t n_fields = 0;
+  std::string message;
+};
+FailureReport report(const Predicate& p, const Instruction& inst, const CheckContext& ctx);
+
+/// Every predicate any validator can report, for documentation and tests (deduplicated by name and gens).
+std::span<const Validator* const> all_validators();
+
+}  // namespace tpbisa

@@ -1,0 +1,63 @@
+// Bodies of the common validity predicates (common-formats.md §10), as small pure functions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa::pred {
+
+/// is_valid_enum(OPCODE) ∧ inst_word_len == 16; INVALID (0xFF) rejected (PROJ-CONV-C11).
+bool has_valid_neuron_header(const Header& h, Generation g);
+/// is_valid_enum(WAIT_MODE) ∧ is_valid_enum(UPDATE_MODE); the consistency term is true (PROJ-CONV-M1).
+bool has_valid_neuron_events(const Events& e, Generation g);
+
+/// is_valid_dtype(d, allow_fp32r); `via` names the failing term.
+bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via = nullptr);
+
+/// check_active_channels(n): n != 0 ∧ n <= POOLING_NUM_CHANNELS.
+constexpr bool check_active_channels(unsigned n) { return n != 0 && n <= 128; }
+/// has_valid_active_channel_range(n, max).
+constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) { return 1 <= n && n <= max; }
+
+/// addr_aligned_dtype (PROJ-CONV-C14: sub-byte codes 1-aligned, codes without a size never aligned).
+constexpr bool addr_aligned_dtype(uint64_t addr, uint8_t d) {
+  const unsigned size = dtype_size(d);
+  return size != 0 && addr % size == 0;
+}
+
+/// tensor_start_addr_valid(a, d, write, allow_psum, allow_sbuf) (common-formats.md §10.6).
+bool tensor_start_addr_valid(const Addr4& a, uint8_t d, bool write, bool allow_psum, bool allow_sbuf, Generation g);
+/// start_addr_active_channels (PROJ-CONV-C15).
+bool start_addr_active_channels(const Addr4& a, unsigned n, Generation g);
+/// tpb_addr_active_channels (PROJ-CONV-C15): a raw PartitionOffset, masked, no register case.
+bool tpb_addr_active_channels(uint32_t ptr, unsigned n, Generation g);
+/// is_valid_imm_reg (PROJ-CONV-S4): regnum <= 63 and reserved bytes zero.
+constexpr bool is_valid_imm_reg(const ImmVal& v) { return v.regnum() <= 63 && v.reg_reserved() == 0; }
+
+/// The shape_from_register escape exists on CAYMAN and later (PROJ-CONV-C18 for SUNDA).
+constexpr bool has_shape_escape(Generation g) { return g != Generation::Sunda; }
+
+/// Element counts >= 1 in every dimension, or the shape comes from a register (CAYMAN+).
+template <size_t N>
+bool counts_nonzero(const std::array<uint16_t, N>& num, const Addr4& start, Generation g) {
+  if (has_shape_escape(g) && start.shape_from_register()) return true;
+  for (uint16_t n : num)
+    if (n < 1) return false;
+  return true;
+}
+
+bool tensor2d_valid(const Tensor2d& t, uint8_t d, bool write, bool allow_psum, bool allow_sbuf, Generation g);
+bool tensor4d_valid(const Tensor4d& t, uint8_t d, bool write, bool allow_psum, bool allow_sbuf, Generation g);
+
+/// is_aligned_start_addr8(a, d): !addr8_addr_immediate(a) ∨ addr % type_size(d) == 0.
+constexpr bool is_aligned_start_addr8(const Addr8& a, uint8_t d) {
+  return !a.is_immediate() || addr_aligned_dtype(a.raw, d);
+}
+
+}  // namespace tpbisa::pred

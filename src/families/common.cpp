@@ -1,0 +1,92 @@
+// The predicates every validator starts with, the header-only validator and label helpers.
+#include "families/common.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+constexpr FieldRef fHeaderFields[] = {{"header.opcode", 0, 1}, {"header.inst_word_len", 1, 1}};
+constexpr FieldRef fEventFields[] = {{"events.wait_mode", 4, 1}, {"events.update_mode", 6, 1}};
+
+std::string explain_header(const Instruction& i, const CheckContext& ctx) {
+  const Header& h = i.header();
+  std::string why;
+  if (h.opcode == opcode::kInvalid) {
+    why = "opcode 0xff is the INVALID sentinel";
+  } else if (!opcode_in(h.opcode, ctx.gen)) {
+    const OpcodeInfo* row = find_opcode(h.opcode);
+    why = row == nullptr ? fmt::format("opcode {:#04x} is not an opcode of any generation", h.opcode)
+                         : fmt::format("opcode {:#04x} ({}) is not an opcode of {}", h.opcode, row->mnemonic,
+                                       to_string(ctx.gen));
+  }
+  if (h.inst_word_len != 16) {
+    if (!why.empty()) why += "; ";
+    why += fmt::format("inst_word_len is {}, must be 16", h.inst_word_len);
+  }
+  return why;
+}
+
+std::string_view header_convention(const Instruction& i, const CheckContext&) {
+  return i.header().opcode == opcode::kInvalid ? "PROJ-CONV-C11" : "";
+}
+
+std::string explain_events(const Instruction& i, const CheckContext& ctx) {
+  const Events& e = i.events();
+  std::string why;
+  if (!enum_in(kWaitModes, e.wait_mode, ctx.gen))
+    why = fmt::format("wait_mode {:#04x} is not a WAIT_MODE of {}", e.wait_mode, to_string(ctx.gen));
+  if (!enum_in(kUpdateModes, e.update_mode, ctx.gen)) {
+    if (!why.empty()) why += "; ";
+    why += fmt::format("update_mode {:#04x} is not an UPDATE_MODE of {}", e.update_mode, to_string(ctx.gen));
+  }
+  return why;
+}
+
+constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
+
+}  // namespace
+
+const Predicate kHasValidNeuronHeader{
+    .name = "has_valid_neuron_header",
+    .convention = "",
+    .meaning = "the opcode is a member of the generation's OPCODE enum (INVALID 0xff excluded, PROJ-CONV-C11) "
+               "and inst_word_len is 16",
+    .gens = kGensAll,
+    .fields = fHeaderFields,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_header(i.header(), c.gen); },
+    .explain = explain_header,
+    .via = nullptr,
+    .failure_convention = header_convention,
+};
+
+const Predicate kHasValidNeuronEvents{
+    .name = "has_valid_neuron_events",
+    .convention = "",
+    .meaning = "wait_mode and update_mode are members of the generation's WAIT_MODE and UPDATE_MODE enums "
+               "(the semaphore-consistency term is taken as true, PROJ-CONV-M1)",
+    .gens = kGensAll,
+    .fields = fEventFields,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
+    .explain = explain_events,
+};
+
+const Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts};
+
+std::string dtype_label(uint8_t d, Generation g) {
+  const DtypeInfo* row = find_dtype(d);
+  if (row == nullptr) return fmt::format("{:#04x} (not a dtype)", d);
+  if (!row->gens.has(g)) return fmt::format("{} ({:#04x}, not a dtype of {})", row->name, d, to_string(g));
+  return fmt::format("{} ({:#04x})", row->name, d);
+}
+
+std::string aluop_label(uint8_t op, Generation g) {
+  const AluOpInfo* row = find_aluop(op);
+  if (row == nullptr) return fmt::format("{:#04x} (not an ALU op)", op);
+  if (!row->gens.has(g)) return fmt::format("{} ({:#04x}, not an ALU op of {})", row->name, op, to_string(g));
+  return fmt::format("{} ({:#04x})", row->name, op);
+}
+
+std::string addr4_label(const Addr4& a, Generation g) {
+  return fmt::format("{:#010x} = {}", a.raw, to_string(describe(a, g)));
+}
+
+}  // namespace tpbisa::family

@@ -1,0 +1,425 @@
+// S4D4_TSM family: TensorScalarPtrMulti 0x4F/0x5F and the SUNDA-only Dual pair 0x87/0x88 (s4d4-tsm.md).
+#include <algorithm>
+
+#include "families/common.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+constexpr FieldRef fOpcode[] = {{"header.opcode", 0, 1}};
+constexpr FieldRef fSlices[] = {{"src_mem_pattern.num_elem[3]", 30, 2}};
+constexpr FieldRef fOp[] = {{"op", 36, 1}, {"header.opcode", 0, 1}};
+constexpr FieldRef fTypes[] = {{"in_dtype", 32, 1}, {"out_dtype", 33, 1}, {"header.opcode", 0, 1}};
+constexpr FieldRef fReverse[] = {{"reverse_operands", 38, 1}, {"header.opcode", 0, 1}};
+constexpr FieldRef fReserved[] = {{"reserved0", 35, 1}, {"reserved1", 39, 5}};
+constexpr FieldRef fInDtype[] = {{"in_dtype", 32, 1}};
+constexpr FieldRef fOutDtype[] = {{"out_dtype", 33, 1}};
+constexpr FieldRef fAluOpField[] = {{"op", 36, 1}};
+constexpr FieldRef fSubdim[] = {{"op_dim", 37, 1}};
+constexpr FieldRef fChannels[] = {{"num_active_channels", 34, 1}};
+constexpr FieldRef fChannelsTile[] = {{"num_active_channels", 34, 1}, {"header.inst_flags", 3, 1}};
+constexpr FieldRef fSrcChannels[] = {{"src_mem_pattern.start_addr", 12, 4}, {"num_active_channels", 34, 1}};
+constexpr FieldRef fDstChannels[] = {{"dst_mem_pattern.start_addr", 44, 4}, {"num_active_channels", 34, 1}};
+constexpr FieldRef fSrcTensor[] = {{"src_mem_pattern.start_addr", 12, 4}, {"src_mem_pattern.num_elem", 24, 8},
+                                   {"in_dtype", 32, 1}};
+constexpr FieldRef fDstTensor[] = {{"dst_mem_pattern.start_addr", 44, 4}, {"dst_mem_pattern.num_elem", 56, 8},
+                                   {"out_dtype", 33, 1}};
+constexpr FieldRef fCounts[] = {{"src_mem_pattern.num_elem", 24, 8}, {"dst_mem_pattern.num_elem", 56, 8}};
+
+const S4d4Tsm& t_of(const Instruction& i) { return body<S4d4Tsm>(i); }
+
+// ---- Predicate bodies (s4d4-tsm.md §3) ----
+
+bool is_dual(uint8_t op) { return op == opcode::kPtrMultiDualArith || op == opcode::kPtrMultiDualBitvec; }
+
+/// tensor_scalar_ptr_multi_arith / _bitvec (SUNDA also counts the Dual opcodes).
+bool arith_opcode(uint8_t op) { return op == opcode::kPtrMultiArith || op == opcode::kPtrMultiDualArith; }
+bool bitvec_opcode(uint8_t op) { return op == opcode::kPtrMultiBitvec || op == opcode::kPtrMultiDualBitvec; }
+
+bool general_arith(uint8_t op, const CheckContext& c) {
+  if (op == aluop::kSymmetricClamp && !c.options.symmetric_clamp_general_arith) return false;
+  return aluop_is(op, kAluGeneralArith, c.gen);
+}
+
+std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
+  const uint8_t op = t.op;
+  if (!aluop_in(op, c.gen)) return "is_valid_enum";
+  if (op == aluop::kDivide || op == aluop::kPow || op == aluop::kMod) return "op not in {DIVIDE, POW, MOD}";
+  if (bitvec_opcode(t.header.opcode) && !aluop_is(op, kAluBitvec, c.gen)) return "is_bitvec_op";
+  if (arith_opcode(t.header.opcode) && !general_arith(op, c)) return "is_general_arith_op";
+  return "";
+}
+
+bool valid_types(const S4d4Tsm& t) {
+  if (!bitvec_opcode(t.header.opcode)) return true;
+  const uint8_t d = t.in_dtype;
+  return t.in_dtype == t.out_dtype &&
+         (d == dtype::kInt32 || d == dtype::kUint32 || d == dtype::kUint16 || d == dtype::kUint8);
+}
+
+bool reverse_chk(const S4d4Tsm& t) {
+  const uint8_t r = t.reverse_operands;
+  if (r > 3) return false;                                      // is_valid_enum(TensScalarRevOps)
+  if (t.header.opcode == opcode::kPtrMultiDualArith) return true;  // SUNDA Dual: any value
+  return r == 0 || r == 3;
+}
+
+bool reserved_zero(const S4d4Tsm& t) {
+  return t.reserved0[0] == 0 && std::all_of(t.reserved1.begin(), t.reserved1.end(), [](uint8_t b) { return b == 0; });
+}
+
+uint64_t count4(const Tensor4d& t) {
+  uint64_t n = 1;
+  for (uint16_t e : t.num_elem) n *= e;
+  return n;
+}
+
+// ---- Explanations ----
+
+std::string explain_opcode(const Instruction& i, const CheckContext&) {
+  return fmt::format("opcode {:#04x} is not the opcode this predicate requires", i.opcode());
+}
+
+std::string explain_slices(const Instruction& i, const CheckContext&, unsigned max) {
+  return fmt::format("W = src num_elem[3] = {}, must be 1..{}", t_of(i).src_mem_pattern.num_elem[3], max);
+}
+
+std::string explain_ops(const Instruction& i, const CheckContext& c) {
+  const S4d4Tsm& t = t_of(i);
+  const std::string_view why = valid_ops_failure(t, c);
+  const std::string op = aluop_label(t.op, c.gen);
+  if (why == "is_valid_enum") return fmt::format("op {} is not an ALU op of {}", op, to_string(c.gen));
+  if (why == "is_bitvec_op") return fmt::format("op {} is not a bit-vector op (is_bitvec_op)", op);
+  if (why == "is_general_arith_op") return fmt::format("op {} is not a general arithmetic op", op);
+  return fmt::format("op {} is explicitly excluded (DIVIDE, POW, MOD)", op);
+}
+
+std::string explain_types(const Instruction& i, const CheckContext& c) {
+  const S4d4Tsm& t = t_of(i);
+  return fmt::format("bit-vector PtrMulti needs in_dtype == out_dtype in UINT8, UINT16, UINT32, INT32; got {} -> {}",
+                     dtype_label(t.in_dtype, c.gen), dtype_label(t.out_dtype, c.gen));
+}
+
+std::string explain_reverse(const Instruction& i, const CheckContext&) {
+  const S4d4Tsm& t = t_of(i);
+  if (t.reverse_operands > 3)
+    return fmt::format("reverse_operands {} is not a TENS_SCALAR_REV_OPS value", t.reverse_operands);
+  return fmt::format("reverse_operands {} is not NONE (0) or BOTH (3)", t.reverse_operands);
+}
+
+std::string_view via_reverse(const Instruction& i, const CheckContext&) {
+  return t_of(i).reverse_operands > 3 ? "is_valid_enum" : "";
+}
+
+std::string explain_reserved(const Instruction& i, const CheckContext&) {
+  const Word w = encode(i);
+  for (unsigned b : {35U, 39U, 40U, 41U, 42U, 43U})
+    if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
+  return "a reserved byte is not zero";
+}
+
+std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
+  std::string_view via;
+  pred::is_valid_dtype(d, allow_fp32r, c, &via);
+  return fmt::format("{} fails is_valid_dtype ({})", dtype_label(d, c.gen), via);
+}
+
+std::string explain_channels(const Instruction& i, const CheckContext&) {
+  return fmt::format("num_active_channels is {}, must be 1..128", t_of(i).num_active_channels);
+}
+
+std::string explain_start_channels(const Tensor4d& t, unsigned n, const CheckContext& c, std::string_view which) {
+  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 partitions of "
+                     "SBUF or PSUM",
+                     which, addr4_label(t.start_addr, c.gen), n);
+}
+
+std::string explain_tensor4d(const Tensor4d& t, uint8_t d, bool write, const CheckContext& c, std::string_view which) {
+  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
+    return fmt::format("{} num_elem = {{{}, {}, {}, {}}} has a zero count{}", which, t.num_elem[0], t.num_elem[1],
+                       t.num_elem[2], t.num_elem[3],
+                       pred::has_shape_escape(c.gen) ? " and the shape does not come from a register"
+                                                     : " (no shape-from-register escape on sunda, PROJ-CONV-C18)");
+  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
+                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
+                     write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
+}
+
+std::string explain_counts(const Instruction& i, const CheckContext&) {
+  const S4d4Tsm& t = t_of(i);
+  return fmt::format("src has {} elements, dst has {}", count4(t.src_mem_pattern), count4(t.dst_mem_pattern));
+}
+
+// ---- Predicates ----
+
+const Predicate kPtrMultiOpcode{
+    .name = "has_tensor_scalar_ptr_multi_opcode",
+    .convention = "",
+    .meaning = "the opcode is 0x4F or 0x5F",
+    .gens = kGensAll,
+    .fields = fOpcode,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      return i.opcode() == opcode::kPtrMultiArith || i.opcode() == opcode::kPtrMultiBitvec;
+    },
+    .explain = explain_opcode};
+
+const Predicate kDualOpcode{
+    .name = "has_tensor_scalar_ptr_multi_dual_opcode",
+    .convention = "",
+    .meaning = "(SUNDA) the opcode is 0x87; the disabled Dual Bitvec 0x88 never passes (PROJ-CONV-T16)",
+    .gens = kGensSundaOnly,
+    .fields = fOpcode,
+    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kPtrMultiDualArith; },
+    .explain = explain_opcode,
+    .via = nullptr,
+    .failure_convention = [](const Instruction& i, const CheckContext&) -> std::string_view {
+      return i.opcode() == opcode::kPtrMultiDualBitvec ? "PROJ-CONV-T16" : "";
+    }};
+
+const Predicate kSlicesSingular{
+    .name = "has_valid_src_slices_tsm_singular",
+    .convention = "",
+    .meaning = "W = src num_elem[3] is 1..8 (one preloaded scalar per slice)",
+    .gens = kGensAll,
+    .fields = fSlices,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
+      return w >= 1 && w <= 8;
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); }};
+
+const Predicate kSlicesDual{
+    .name = "has_valid_src_slices_tsm_dual",
+    .convention = "",
+    .meaning = "(SUNDA Dual) W = src num_elem[3] is 1..4 scalar pairs",
+    .gens = kGensSundaOnly,
+    .fields = fSlices,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
+      return w >= 1 && w <= 4;
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); }};
+
+const Predicate kValidOps{
+    .name = "tensor_scalar_ptr_multi_valid_ops",
+    .convention = "",
+    .meaning = "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
+               "is_general_arith_op for the Arith opcode (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
+    .gens = kGensAll,
+    .fields = fOp,
+    .holds = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c).empty(); },
+    .explain = explain_ops,
+    .via = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c); },
+    .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
+      return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
+    }};
+
+const Predicate kValidTypes{
+    .name = "tensor_scalar_ptr_multi_valid_types",
+    .convention = "",
+    .meaning = "Arith: any; Bitvec: in_dtype == out_dtype and in UINT8, UINT16, UINT32, INT32",
+    .gens = kGensAll,
+    .fields = fTypes,
+    .holds = [](const Instruction& i, const CheckContext&) { return valid_types(t_of(i)); },
+    .explain = explain_types};
+
+const Predicate kReverseChk{
+    .name = "tensor_scalar_ptr_multi_reverse_chk",
+    .convention = "",
+    .meaning = "reverse_operands is a TENS_SCALAR_REV_OPS value and NONE or BOTH (SUNDA Dual 0x87: any value)",
+    .gens = kGensAll,
+    .fields = fReverse,
+    .holds = [](const Instruction& i, const CheckContext&) { return reverse_chk(t_of(i)); },
+    .explain = explain_reverse,
+    .via = via_reverse};
+
+const Predicate kReservedZero{
+    .name = "s4d4_tsm_reserved_zero",
+    .convention = "",
+    .meaning = "reserved0 (byte 35) and reserved1 (bytes 39-43) are zero",
+    .gens = kGensAll,
+    .fields = fReserved,
+    .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },
+    .explain = explain_reserved};
+
+const Predicate kInDtypeValid{
+    .name = "is_valid_dtype",
+    .convention = "",
+    .meaning = "is_valid_dtype(in_dtype, FP32R not allowed)",
+    .gens = kGensAll,
+    .fields = fInDtype,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(t_of(i).in_dtype, false, c); },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c);
+    }};
+
+const Predicate kOutDtypeValid{
+    .name = "is_valid_dtype",
+    .convention = "",
+    .meaning = "is_valid_dtype(out_dtype, FP32R allowed)",
+    .gens = kGensAll,
+    .fields = fOutDtype,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(t_of(i).out_dtype, true, c); },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c);
+    }};
+
+const Predicate kValidAluop{
+    .name = "is_valid_aluop",
+    .convention = "",
+    .meaning = "op is a member of the generation's ALU_OP enum",
+    .gens = kGensAll,
+    .fields = fAluOpField,
+    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(t_of(i).op, c.gen); },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
+    }};
+
+const Predicate kSubdimValid{
+    .name = "is_valid_tsm_subdim",
+    .convention = "",
+    .meaning = "op_dim is XYZ (0x04)",
+    .gens = kGensAll,
+    .fields = fSubdim,
+    .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
+    .explain = [](const Instruction& i, const CheckContext&) {
+      return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
+    }};
+
+const Predicate kChannelRange{
+    .name = "has_valid_active_channel_range",
+    .convention = "",
+    .meaning = "num_active_channels is 1..128",
+    .gens = kGensNotMaverick,
+    .fields = fChannels,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128);
+    },
+    .explain = explain_channels};
+
+const Predicate kChannelRangeTile{
+    .name = "has_valid_active_channel_range_with_tile",
+    .convention = "PROJ-CONV-T1",
+    .meaning = "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
+               "not consulted until the body is known (PROJ-CONV-T1)",
+    .gens = kGensMaverickOnly,
+    .fields = fChannelsTile,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128);
+    },
+    .explain = explain_channels};
+
+const Predicate kSrcStartChannels{
+    .name = "start_addr_active_channels",
+    .convention = "PROJ-CONV-C15",
+    .meaning = "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
+    .gens = kGensAll,
+    .fields = fSrcChannels,
+    .holds = [](const Instruction& i, const CheckContext& c) {
+      const S4d4Tsm& t = t_of(i);
+      return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
+    }};
+
+const Predicate kDstStartChannels{
+    .name = "start_addr_active_channels",
+    .convention = "PROJ-CONV-C15",
+    .meaning = "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
+    .gens = kGensAll,
+    .fields = fDstChannels,
+    .holds = [](const Instruction& i, const CheckContext& c) {
+      const S4d4Tsm& t = t_of(i);
+      return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return explain_start_channels(t_of(i).dst_mem_pattern, t_of(i).num_active_channels, c, "dst");
+    }};
+
+std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
+  return c.gen == Generation::Sunda && t.start_addr.shape_from_register() &&
+                 !pred::counts_nonzero(t.num_elem, t.start_addr, c.gen)
+             ? "PROJ-CONV-C18"
+             : "";
+}
+
+const Predicate kSrcTensor4d{
+    .name = "tensor4d_valid",
+    .convention = "",
+    .meaning = "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+               "in_dtype-aligned SBUF/PSUM start",
+    .gens = kGensAll,
+    .fields = fSrcTensor,
+    .holds = [](const Instruction& i, const CheckContext& c) {
+      const S4d4Tsm& t = t_of(i);
+      return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return explain_tensor4d(t_of(i).src_mem_pattern, t_of(i).in_dtype, false, c, "src");
+    },
+    .via = nullptr,
+    .failure_convention = [](const Instruction& i, const CheckContext& c) {
+      return tensor4d_convention(t_of(i).src_mem_pattern, c);
+    }};
+
+const Predicate kDstTensor4d{
+    .name = "tensor4d_valid",
+    .convention = "",
+    .meaning = "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+               "out_dtype-aligned SBUF/PSUM start; PSUM is written only with 4-byte dtypes",
+    .gens = kGensAll,
+    .fields = fDstTensor,
+    .holds = [](const Instruction& i, const CheckContext& c) {
+      const S4d4Tsm& t = t_of(i);
+      return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
+    },
+    .explain = [](const Instruction& i, const CheckContext& c) {
+      return explain_tensor4d(t_of(i).dst_mem_pattern, t_of(i).out_dtype, true, c, "dst");
+    },
+    .via = nullptr,
+    .failure_convention = [](const Instruction& i, const CheckContext& c) {
+      return tensor4d_convention(t_of(i).dst_mem_pattern, c);
+    }};
+
+const Predicate kSameCount{
+    .name = "same_element_count_t4d",
+    .convention = "",
+    .meaning = "src and dst patterns have the same number of elements",
+    .gens = kGensAll,
+    .fields = fCounts,
+    .holds = [](const Instruction& i, const CheckContext&) {
+      return count4(t_of(i).src_mem_pattern) == count4(t_of(i).dst_mem_pattern);
+    },
+    .explain = explain_counts};
+
+// ---- Validators (s4d4-tsm.md §3.1, §3.3), is_valid_tensor_scalar_ptr_multi_common flattened ----
+
+#define TPBISA_TSM_COMMON                                                                                    \
+  &kValidOps, &kValidTypes, &kReverseChk, &kReservedZero, &kInDtypeValid, &kOutDtypeValid, &kValidAluop,   \
+      &kSubdimValid, &kChannelRange, &kChannelRangeTile, &kSrcStartChannels, &kDstStartChannels,          \
+      &kSrcTensor4d, &kDstTensor4d, &kSameCount
+
+constexpr const Predicate* kSingular[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPtrMultiOpcode,
+                                          &kSlicesSingular, TPBISA_TSM_COMMON};
+constexpr const Predicate* kDual[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kDualOpcode, &kSlicesDual,
+                                      TPBISA_TSM_COMMON};
+#undef TPBISA_TSM_COMMON
+
+const Validator kValidators[] = {
+    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular},
+    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual},
+};
+constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1]};
+
+}  // namespace
+
+const Validator* tsm_validator(uint8_t op, Generation g) {
+  if (op == opcode::kPtrMultiArith || op == opcode::kPtrMultiBitvec) return &kValidators[0];
+  if (is_dual(op) && g == Generation::Sunda) return &kValidators[1];
+  return nullptr;
+}
+
+std::span<const Validator* const> tsm_validators() { return kValidatorList; }
+
+}  // namespace tpbisa::family

@@ -1,0 +1,102 @@
+// Validation dispatch: picks the validator by opcode and generation, evaluates every conjunct.
+#include <algorithm>
+#include <vector>
+
+#include "families/common.hpp"
+
+namespace tpbisa {
+
+std::string_view to_string(Basis b) { return b == Basis::Isa ? "isa" : "convention"; }
+std::string_view to_string(Checked c) { return c == Checked::Full ? "full" : "header-only"; }
+
+bool Verdict::fails(std::string_view predicate) const {
+  return std::any_of(failed.begin(), failed.begin() + n_failed,
+                     [&](const Predicate* p) { return p->name == predicate; });
+}
+
+const Validator& validator_for(uint8_t op, Generation gen) {
+  if (!opcode_in(op, gen)) return family::kHeaderOnlyValidator;
+  if (const Validator* v = family::mem2d_validator(op)) return *v;
+  if (const Validator* v = family::s2bn_validator(op)) return *v;
+  if (const Validator* v = family::tsm_validator(op, gen)) return *v;
+  return family::kHeaderOnlyValidator;
+}
+
+namespace {
+
+Verdict run(const Validator& v, const Instruction& inst, const CheckContext& ctx) {
+  Verdict out;
+  out.gen = ctx.gen;
+  out.checked = v.checked;
+  out.validator = &v;
+  for (const Predicate* p : v.conjuncts) {
+    if (!p->gens.has(ctx.gen) || p->holds(inst, ctx)) continue;
+    out.valid = false;
+    if (out.n_failed < kMaxFailures) out.failed[out.n_failed++] = p;
+    else out.truncated = true;
+  }
+  return out;
+}
+
+}  // namespace
+
+Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions& options) {
+  if (inst.gen != gen) return validate(decode(encode(inst), gen), gen, options);
+  const CheckContext ctx{gen, options};
+  return run(validator_for(inst.opcode(), gen), inst, ctx);
+}
+
+Verdict validate(const Instruction& inst, const ValidateOptions& options) {
+  return validate(inst, inst.gen, options);
+}
+
+BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
+                            std::span<Verdict> out) {
+  BatchSummary s;
+  const CheckContext ctx{gen, options};
+  for (size_t off = 0; off + kWordBytes <= words.size(); off += kWordBytes) {
+    const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(words.data() + off, kWordBytes), gen);
+    const Verdict v = run(validator_for(inst.opcode(), gen), inst, ctx);
+    if (s.words < out.size()) out[s.words] = v;
+    ++s.words;
+    (v.valid ? s.valid : s.invalid) += 1;
+    if (v.checked == Checked::HeaderOnly) ++s.header_only;
+  }
+  return s;
+}
+
+FailureReport report(const Predicate& p, const Instruction& inst, const CheckContext& ctx) {
+  FailureReport r;
+  r.predicate = p.name;
+  r.convention = p.convention;
+  if (p.failure_convention != nullptr) {
+    const std::string_view c = p.failure_convention(inst, ctx);
+    if (!c.empty()) r.convention = c;
+  }
+  r.basis = r.convention.empty() ? Basis::Isa : Basis::Convention;
+  if (p.via != nullptr) r.via = p.via(inst, ctx);
+  const Word w = encode(inst);
+  for (const FieldRef& f : p.fields) {
+    if (r.n_fields == r.fields.size()) break;
+    FieldValue& v = r.fields[r.n_fields++];
+    v.name = f.name;
+    v.first_byte = f.offset;
+    v.last_byte = static_cast<uint8_t>(f.offset + f.size - 1);
+    v.size = static_cast<uint8_t>(std::min<size_t>(f.size, v.bytes.size()));
+    std::copy_n(w.begin() + f.offset, v.size, v.bytes.begin());
+  }
+  r.message = p.explain(inst, ctx);
+  return r;
+}
+
+std::span<const Validator* const> all_validators() {
+  static const std::vector<const Validator*> all = [] {
+    std::vector<const Validator*> v{&family::kHeaderOnlyValidator};
+    for (auto group : {family::mem2d_validators(), family::s2bn_validators(), family::tsm_validators()})
+      v.insert(v.end(), group.begin(), group.end());
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace tpbisa
