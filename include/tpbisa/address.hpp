@@ -24,6 +24,10 @@ struct Geometry {
   uint32_t psum_bank_size;
   uint32_t psum_banks;
   uint32_t channels;  ///< POOLING_NUM_CHANNELS / DVE_NUM_CHANNELS
+  // The strides are powers of two; their log2 lets the decoder shift instead of divide.
+  uint8_t sbuf_partition_shift;
+  uint8_t psum_partition_shift;
+  uint8_t psum_bank_shift;
 };
 
 const Geometry& geometry(Generation g);

@@ -466,32 +466,63 @@ inline constexpr uint8_t kBypass = 0x00, kBitwiseNot = 0x01, kArithShiftLeft = 0
                          kReLu = 0x22, kSquare = 0x23, kSymmetricClamp = 0x24;
 }  // namespace aluop
 
-// ---- Look-ups (constexpr, allocation-free) ----
+// ---- Look-ups (constexpr, allocation-free, O(1): 256-entry indexes built from the tables) ----
+
+namespace detail {
+inline constexpr uint8_t kNoRow = 0xFF;
+template <class Row, size_t N, class Key>
+constexpr std::array<uint8_t, 256> make_index(const std::array<Row, N>& rows, Key key) {
+  static_assert(N < kNoRow);
+  std::array<uint8_t, 256> index{};
+  index.fill(kNoRow);
+  for (size_t i = 0; i < N; ++i) index[key(rows[i])] = static_cast<uint8_t>(i);
+  return index;
+}
+inline constexpr auto kOpcodeIndex = make_index(kOpcodes, [](const OpcodeInfo& r) { return r.value; });
+inline constexpr auto kDtypeIndex = make_index(kDtypes, [](const DtypeInfo& r) { return r.code; });
+inline constexpr auto kAluOpIndex = make_index(kAluOps, [](const AluOpInfo& r) { return r.code; });
+}  // namespace detail
 
 /// The catalog row of an opcode value, whatever the generation; nullptr when no generation has it.
 constexpr const OpcodeInfo* find_opcode(uint8_t value) {
-  for (const auto& row : kOpcodes)
-    if (row.value == value) return &row;
-  return nullptr;
+  const uint8_t i = detail::kOpcodeIndex[value];
+  return i == detail::kNoRow ? nullptr : &kOpcodes[i];
 }
+namespace detail {
+constexpr std::array<uint8_t, 256> make_opcode_gens() {
+  std::array<uint8_t, 256> masks{};
+  for (const auto& r : kOpcodes) masks[r.value] = r.gens.bits;
+  return masks;
+}
+inline constexpr auto kOpcodeGens = make_opcode_gens();
+}  // namespace detail
+
 /// Is `value` a member of generation g's OPCODE enum?
-constexpr bool opcode_in(uint8_t value, Generation g) {
-  const OpcodeInfo* row = find_opcode(value);
-  return row != nullptr && row->gens.has(g);
-}
+constexpr bool opcode_in(uint8_t value, Generation g) { return GenSet{detail::kOpcodeGens[value]}.has(g); }
 constexpr const DtypeInfo* find_dtype(uint8_t code) {
-  for (const auto& row : kDtypes)
-    if (row.code == code) return &row;
-  return nullptr;
+  const uint8_t i = detail::kDtypeIndex[code];
+  return i == detail::kNoRow ? nullptr : &kDtypes[i];
 }
-constexpr bool dtype_in(uint8_t code, Generation g) {
-  const DtypeInfo* row = find_dtype(code);
-  return row != nullptr && row->gens.has(g);
+namespace detail {
+constexpr std::array<uint8_t, 256> make_dtype_gens() {
+  std::array<uint8_t, 256> masks{};
+  for (const auto& r : kDtypes) masks[r.code] = r.gens.bits;
+  return masks;
 }
+/// Addressing size per code (PROJ-CONV-C14): 0 without a size, 1 for sub-byte codes.
+constexpr std::array<uint8_t, 256> make_dtype_sizes() {
+  std::array<uint8_t, 256> sizes{};
+  for (const auto& r : kDtypes) sizes[r.code] = static_cast<uint8_t>(r.bits == 0 ? 0 : r.bits < 8 ? 1 : r.bits / 8);
+  return sizes;
+}
+inline constexpr auto kDtypeGens = make_dtype_gens();
+inline constexpr auto kDtypeSizes = make_dtype_sizes();
+}  // namespace detail
+
+constexpr bool dtype_in(uint8_t code, Generation g) { return GenSet{detail::kDtypeGens[code]}.has(g); }
 constexpr const AluOpInfo* find_aluop(uint8_t code) {
-  for (const auto& row : kAluOps)
-    if (row.code == code) return &row;
-  return nullptr;
+  const uint8_t i = detail::kAluOpIndex[code];
+  return i == detail::kNoRow ? nullptr : &kAluOps[i];
 }
 constexpr bool aluop_in(uint8_t code, Generation g) {
   const AluOpInfo* row = find_aluop(code);
@@ -514,13 +545,23 @@ constexpr bool enum_in(const std::array<EnumValue, N>& table, uint8_t value, Gen
   return row != nullptr && row->gens.has(g);
 }
 
+namespace detail {
+template <size_t N>
+constexpr std::array<uint8_t, 256> make_gen_masks(const std::array<EnumValue, N>& rows) {
+  std::array<uint8_t, 256> masks{};
+  for (const auto& r : rows) masks[r.value] = r.gens.bits;
+  return masks;
+}
+inline constexpr auto kWaitModeGens = make_gen_masks(kWaitModes);
+inline constexpr auto kUpdateModeGens = make_gen_masks(kUpdateModes);
+}  // namespace detail
+
+constexpr bool wait_mode_in(uint8_t value, Generation g) { return GenSet{detail::kWaitModeGens[value]}.has(g); }
+constexpr bool update_mode_in(uint8_t value, Generation g) { return GenSet{detail::kUpdateModeGens[value]}.has(g); }
+
 /// Element size in bytes used for addressing and alignment (common-formats.md §10.4, PROJ-CONV-C14):
 /// 0 for codes without a size (INVALID, unassigned codes); 1 for sub-byte codes (FP4, INT4, CPTC).
-constexpr unsigned dtype_size(uint8_t code) {
-  const DtypeInfo* row = find_dtype(code);
-  if (row == nullptr || row->bits == 0) return 0;
-  return row->bits < 8 ? 1U : row->bits / 8U;
-}
+constexpr unsigned dtype_size(uint8_t code) { return detail::kDtypeSizes[code]; }
 /// True for dtypes stored in fewer than 8 bits: they have no element address (PROJ-CONV-C14).
 constexpr bool dtype_is_sub_byte(uint8_t code) {
   const DtypeInfo* row = find_dtype(code);

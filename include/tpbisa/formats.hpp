@@ -6,6 +6,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -22,6 +23,11 @@ using Word = std::array<uint8_t, kWordBytes>;
 template <std::integral T>
 constexpr T load_le(const uint8_t* p) {
   using U = std::make_unsigned_t<T>;
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    U v;  // the host already stores little-endian: one load
+    std::memcpy(&v, p, sizeof(T));
+    return static_cast<T>(v);
+  }
   U v = 0;
   for (size_t i = 0; i < sizeof(T); ++i) v = static_cast<U>(v | (static_cast<U>(p[i]) << (8 * i)));
   return static_cast<T>(v);
@@ -31,6 +37,10 @@ template <std::integral T>
 constexpr void store_le(uint8_t* p, T value) {
   using U = std::make_unsigned_t<T>;
   const U v = static_cast<U>(value);
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, sizeof(T));
+    return;
+  }
   for (size_t i = 0; i < sizeof(T); ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
@@ -135,6 +145,12 @@ struct Wire<std::array<T, N>> {
   static constexpr size_t kCount = N;
   static constexpr bool kSigned = Wire<T>::kSigned;
   static constexpr void read(std::array<T, N>& v, const uint8_t* p) {
+    if constexpr (sizeof(T) == 1) {
+      if (!std::is_constant_evaluated()) {
+        std::memcpy(v.data(), p, N);
+        return;
+      }
+    }
     for (size_t i = 0; i < N; ++i) Wire<T>::read(v[i], p + i * Wire<T>::kSize);
   }
   static constexpr void write(const std::array<T, N>& v, uint8_t* p) {

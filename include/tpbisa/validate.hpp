@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -57,26 +58,60 @@ struct Predicate {
   std::string_view (*failure_convention)(const Instruction&, const CheckContext&) = nullptr;
 };
 
+struct Verdict;
+
 /// A top-level validator: data, a list of predicates evaluated in conjunction order.
 struct Validator {
   std::string_view name;
   Checked checked;
   std::span<const Predicate* const> conjuncts;
+  /// The same conjunction compiled with every predicate inlined (generated from `conjuncts`).
+  void (*evaluate)(const Instruction&, const CheckContext&, Verdict&) = nullptr;
 };
 
 /// PROJ-CONV-C10: at most 16 failures are reported (the runtime's debug validator shape).
 inline constexpr size_t kMaxFailures = 16;
 
+/// The failing predicates of a verdict, in conjunction order (a view; yields `const Predicate*`).
+class FailureList {
+ public:
+  class iterator {
+   public:
+    using value_type = const Predicate*;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const Validator* v, const uint8_t* at) : v_(v), at_(at) {}
+    const Predicate* operator*() const { return v_->conjuncts[*at_]; }
+    iterator& operator++() { ++at_; return *this; }
+    iterator operator++(int) { iterator t = *this; ++at_; return t; }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+   private:
+    const Validator* v_ = nullptr;
+    const uint8_t* at_ = nullptr;
+  };
+  FailureList(const Validator* v, const uint8_t* first, size_t n) : v_(v), first_(first), n_(n) {}
+  iterator begin() const { return {v_, first_}; }
+  iterator end() const { return {v_, first_ + n_}; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Predicate* operator[](size_t k) const { return v_->conjuncts[first_[k]]; }
+ private:
+  const Validator* v_;
+  const uint8_t* first_;
+  size_t n_;
+};
+
+/// The outcome of one validation. Small and allocation-free: failures are indices into the validator's list.
 struct Verdict {
   bool valid = true;
   Checked checked = Checked::Full;
   Generation gen = kDefaultGeneration;
-  const Validator* validator = nullptr;
   uint8_t n_failed = 0;
   bool truncated = false;  ///< more predicates failed than kMaxFailures
-  std::array<const Predicate*, kMaxFailures> failed{};
+  const Validator* validator = nullptr;
+  std::array<uint8_t, kMaxFailures> failed_index{};  ///< positions in validator->conjuncts
 
-  std::span<const Predicate* const> failures() const { return {failed.data(), n_failed}; }
+  FailureList failures() const { return {validator, failed_index.data(), n_failed}; }
   bool fails(std::string_view predicate) const;
 };
 

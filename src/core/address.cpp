@@ -11,11 +11,21 @@ namespace {
 // clang-format off
 constexpr std::array<Geometry, 4> kGeometry{{
     // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
-    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128},  // SUNDA
-    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128},  // CAYMAN
-    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128},  // MARIANA
-    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128},  // MAVERICK
+    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // SUNDA
+    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // CAYMAN
+    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // MARIANA
+    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128, 20, 15, 11},  // MAVERICK
 }};
+
+constexpr bool shifts_match_strides() {
+  for (const Geometry& g : kGeometry) {
+    if ((1U << g.sbuf_partition_shift) != g.sbuf_partition_size) return false;
+    if ((1U << g.psum_partition_shift) != g.psum_partition_size) return false;
+    if ((1U << g.psum_bank_shift) != g.psum_bank_size) return false;
+  }
+  return true;
+}
+static_assert(shifts_match_strides());
 // clang-format on
 
 }  // namespace
@@ -41,17 +51,17 @@ PartitionAddress decode_partition_offset(uint32_t addr, Generation g) {
   if (addr_in_sbuf(p.masked, g)) {
     const uint32_t rel = p.masked - geo.sbuf_offset;
     p.region = Region::Sbuf;
-    p.partition = rel / geo.sbuf_partition_size;
-    p.offset = rel % geo.sbuf_partition_size;
-    p.quadrant = rel / (32 * geo.sbuf_partition_size);
+    p.partition = rel >> geo.sbuf_partition_shift;
+    p.offset = rel & (geo.sbuf_partition_size - 1);
+    p.quadrant = p.partition / 32;
     p.backed = p.offset < geo.sbuf_partition_active;
   } else if (addr_in_psum(p.masked, g)) {
     const uint32_t rel = p.masked - geo.psum_offset;
     p.region = Region::Psum;
-    p.partition = rel / geo.psum_partition_size;
-    p.offset = rel % geo.psum_partition_size;
+    p.partition = rel >> geo.psum_partition_shift;
+    p.offset = rel & (geo.psum_partition_size - 1);
     p.quadrant = p.partition / 32;
-    p.bank = p.offset / geo.psum_bank_size;
+    p.bank = p.offset >> geo.psum_bank_shift;
     p.backed = p.offset < geo.psum_partition_active;
   }
   return p;

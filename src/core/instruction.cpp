@@ -7,8 +7,8 @@ namespace tpbisa {
 namespace {
 
 template <class S>
-Operands read_as(std::span<const uint8_t, kWordBytes> bytes) {
-  return read_format<S>(bytes);
+void read_into(Operands& body, std::span<const uint8_t, kWordBytes> bytes) {
+  Wire<S>::read(body.emplace<S>(), bytes.data());
 }
 
 template <class S>
@@ -51,11 +51,11 @@ Instruction decode(std::span<const uint8_t, kWordBytes> bytes, Generation gen) {
   inst.status = !in_gen ? DecodeStatus::Unknown
                         : (format == Format::NotModeled ? DecodeStatus::NotModeled : DecodeStatus::Modeled);
   switch (format) {
-    case Format::Mem2d: inst.body = read_as<Mem2d>(bytes); break;
-    case Format::PseudoMem2d: inst.body = read_as<PseudoMem2d>(bytes); break;
-    case Format::S2Bn: inst.body = read_as<S2Bn>(bytes); break;
-    case Format::S4d4Tsm: inst.body = read_as<S4d4Tsm>(bytes); break;
-    case Format::NotModeled: inst.body = read_as<RawWord>(bytes); break;
+    case Format::Mem2d: read_into<Mem2d>(inst.body, bytes); break;
+    case Format::PseudoMem2d: read_into<PseudoMem2d>(inst.body, bytes); break;
+    case Format::S2Bn: read_into<S2Bn>(inst.body, bytes); break;
+    case Format::S4d4Tsm: read_into<S4d4Tsm>(inst.body, bytes); break;
+    case Format::NotModeled: read_into<RawWord>(inst.body, bytes); break;
   }
   return inst;
 }

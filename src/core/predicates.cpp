@@ -8,7 +8,7 @@ bool has_valid_neuron_header(const Header& h, Generation g) {
 }
 
 bool has_valid_neuron_events(const Events& e, Generation g) {
-  return enum_in(kWaitModes, e.wait_mode, g) && enum_in(kUpdateModes, e.update_mode, g);
+  return wait_mode_in(e.wait_mode, g) && update_mode_in(e.update_mode, g);
 }
 
 bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via) {

@@ -2,10 +2,6 @@
 #include "families/common.hpp"
 
 namespace tpbisa::family {
-namespace {
-
-constexpr FieldRef fHeaderFields[] = {{"header.opcode", 0, 1}, {"header.inst_word_len", 1, 1}};
-constexpr FieldRef fEventFields[] = {{"events.wait_mode", 4, 1}, {"events.update_mode", 6, 1}};
 
 std::string explain_header(const Instruction& i, const CheckContext& ctx) {
   const Header& h = i.header();
@@ -40,36 +36,6 @@ std::string explain_events(const Instruction& i, const CheckContext& ctx) {
   }
   return why;
 }
-
-constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
-
-}  // namespace
-
-const Predicate kHasValidNeuronHeader{
-    .name = "has_valid_neuron_header",
-    .convention = "",
-    .meaning = "the opcode is a member of the generation's OPCODE enum (INVALID 0xff excluded, PROJ-CONV-C11) "
-               "and inst_word_len is 16",
-    .gens = kGensAll,
-    .fields = fHeaderFields,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_header(i.header(), c.gen); },
-    .explain = explain_header,
-    .via = nullptr,
-    .failure_convention = header_convention,
-};
-
-const Predicate kHasValidNeuronEvents{
-    .name = "has_valid_neuron_events",
-    .convention = "",
-    .meaning = "wait_mode and update_mode are members of the generation's WAIT_MODE and UPDATE_MODE enums "
-               "(the semaphore-consistency term is taken as true, PROJ-CONV-M1)",
-    .gens = kGensAll,
-    .fields = fEventFields,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
-    .explain = explain_events,
-};
-
-const Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts};
 
 std::string dtype_label(uint8_t d, Generation g) {
   const DtypeInfo* row = find_dtype(d);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <variant>
 
 #include <fmt/format.h>
@@ -17,9 +18,64 @@ const S& body(const Instruction& i) {
   return *std::get_if<S>(&i.body);
 }
 
-extern const Predicate kHasValidNeuronHeader;
-extern const Predicate kHasValidNeuronEvents;
-extern const Validator kHeaderOnlyValidator;
+/// Records the failing conjunct at `index` (at most kMaxFailures kept, PROJ-CONV-C10).
+inline void record_failure(Verdict& out, size_t index) {
+  out.valid = false;
+  if (out.n_failed < kMaxFailures) out.failed_index[out.n_failed++] = static_cast<uint8_t>(index);
+  else out.truncated = true;
+}
+
+template <const Predicate* P, size_t Index>
+inline void check_one(const Instruction& inst, const CheckContext& ctx, Verdict& out) {
+  if (P->gens.has(ctx.gen) && !P->holds(inst, ctx)) record_failure(out, Index);
+}
+
+template <const auto& Conjuncts, size_t... I>
+inline void check_all(const Instruction& inst, const CheckContext& ctx, Verdict& out, std::index_sequence<I...>) {
+  (check_one<Conjuncts[I], I>(inst, ctx, out), ...);
+}
+
+/// A validator's conjunction with every predicate call resolved at compile time (no indirect calls):
+/// the same list, evaluated in the same order, without short-circuit.
+template <const auto& Conjuncts>
+void evaluate_conjuncts(const Instruction& inst, const CheckContext& ctx, Verdict& out) {
+  check_all<Conjuncts>(inst, ctx, out, std::make_index_sequence<std::size(Conjuncts)>{});
+}
+
+std::string explain_header(const Instruction& i, const CheckContext& ctx);
+std::string_view header_convention(const Instruction& i, const CheckContext&);
+std::string explain_events(const Instruction& i, const CheckContext& ctx);
+
+inline constexpr FieldRef fHeaderFields[] = {{"header.opcode", 0, 1}, {"header.inst_word_len", 1, 1}};
+inline constexpr FieldRef fEventFields[] = {{"events.wait_mode", 4, 1}, {"events.update_mode", 6, 1}};
+
+inline constexpr Predicate kHasValidNeuronHeader{
+    .name = "has_valid_neuron_header",
+    .convention = "",
+    .meaning = "the opcode is a member of the generation's OPCODE enum (INVALID 0xff excluded, PROJ-CONV-C11) "
+               "and inst_word_len is 16",
+    .gens = kGensAll,
+    .fields = fHeaderFields,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_header(i.header(), c.gen); },
+    .explain = explain_header,
+    .via = nullptr,
+    .failure_convention = header_convention,
+};
+
+inline constexpr Predicate kHasValidNeuronEvents{
+    .name = "has_valid_neuron_events",
+    .convention = "",
+    .meaning = "wait_mode and update_mode are members of the generation's WAIT_MODE and UPDATE_MODE enums "
+               "(the semaphore-consistency term is taken as true, PROJ-CONV-M1)",
+    .gens = kGensAll,
+    .fields = fEventFields,
+    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
+    .explain = explain_events,
+};
+
+inline constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
+inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts,
+                                                &evaluate_conjuncts<kHeaderOnlyConjuncts>};
 
 /// "UINT32 (0x09)", or "0x42 (not a dtype of cayman)".
 std::string dtype_label(uint8_t d, Generation g);

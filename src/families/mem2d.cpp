@@ -183,14 +183,14 @@ constexpr Predicate opcode_predicate(std::string_view name, std::string_view con
           .explain = explain_opcode};
 }
 
-const Predicate kHasTensorLoadOpcode = opcode_predicate<Mem2d, opcode::kTensorLoad>("has_tensor_load_opcode", "");
-const Predicate kHasTensorStoreOpcode = opcode_predicate<Mem2d, opcode::kTensorStore>("has_tensor_store_opcode", "");
-const Predicate kPseudoLoadOpcode =
+constexpr Predicate kHasTensorLoadOpcode = opcode_predicate<Mem2d, opcode::kTensorLoad>("has_tensor_load_opcode", "");
+constexpr Predicate kHasTensorStoreOpcode = opcode_predicate<Mem2d, opcode::kTensorStore>("has_tensor_store_opcode", "");
+constexpr Predicate kPseudoLoadOpcode =
     opcode_predicate<PseudoMem2d, opcode::kPseudoTensorLoad>("has_pseudo_tensor_load_opcode", "PROJ-CONV-M11");
-const Predicate kPseudoStoreOpcode =
+constexpr Predicate kPseudoStoreOpcode =
     opcode_predicate<PseudoMem2d, opcode::kPseudoTensorStore>("has_pseudo_tensor_store_opcode", "PROJ-CONV-M5");
 
-const Predicate kSharedConstraints{
+constexpr Predicate kSharedConstraints{
     .name = "mem2d_shared_constraints",
     .convention = "",
     .meaning = "mem2d_num_elem_check and mem2d_dtype_check: each num_elem 1..32 with product <= 32, and dtype "
@@ -260,18 +260,18 @@ constexpr Predicate store_count_predicate(std::string_view convention) {
           .explain = explain_store_count<S>};
 }
 
-const Predicate kNumElemCheck = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M11");
-const Predicate kNumElemCheckStore = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M5");
-const Predicate kDatasrcZero = datasrc_zero_predicate<Mem2d>("");
-const Predicate kDatasrcValid = datasrc_valid_predicate<Mem2d>("");
-const Predicate kElem32 = elem32_predicate<Mem2d>("");
-const Predicate kStoreCount = store_count_predicate<Mem2d>("");
-const Predicate kPseudoDatasrcZero = datasrc_zero_predicate<PseudoMem2d>("PROJ-CONV-M11");
-const Predicate kPseudoDatasrcValid = datasrc_valid_predicate<PseudoMem2d>("PROJ-CONV-M5");
-const Predicate kPseudoElem32 = elem32_predicate<PseudoMem2d>("PROJ-CONV-M11");
-const Predicate kPseudoStoreCount = store_count_predicate<PseudoMem2d>("PROJ-CONV-M5");
+constexpr Predicate kNumElemCheck = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M11");
+constexpr Predicate kNumElemCheckStore = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M5");
+constexpr Predicate kDatasrcZero = datasrc_zero_predicate<Mem2d>("");
+constexpr Predicate kDatasrcValid = datasrc_valid_predicate<Mem2d>("");
+constexpr Predicate kElem32 = elem32_predicate<Mem2d>("");
+constexpr Predicate kStoreCount = store_count_predicate<Mem2d>("");
+constexpr Predicate kPseudoDatasrcZero = datasrc_zero_predicate<PseudoMem2d>("PROJ-CONV-M11");
+constexpr Predicate kPseudoDatasrcValid = datasrc_valid_predicate<PseudoMem2d>("PROJ-CONV-M5");
+constexpr Predicate kPseudoElem32 = elem32_predicate<PseudoMem2d>("PROJ-CONV-M11");
+constexpr Predicate kPseudoStoreCount = store_count_predicate<PseudoMem2d>("PROJ-CONV-M5");
 
-const Predicate kPseudoDtype{
+constexpr Predicate kPseudoDtype{
     .name = "pseudo_mem2d_dtype_check",
     .convention = "",
     .meaning = "dtype is one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 (no UINT64 in pseudo words)",
@@ -282,7 +282,7 @@ const Predicate kPseudoDtype{
     },
     .explain = explain_pseudo_dtype<PseudoMem2d>};
 
-const Predicate kU64RegisterCheck{
+constexpr Predicate kU64RegisterCheck{
     .name = "mem2d_u64_register_check",
     .convention = "",
     .meaning = "a UINT64 register transfer names only even registers, in all 32 data slots (used or not)",
@@ -292,7 +292,7 @@ const Predicate kU64RegisterCheck{
     .explain = explain_u64_regs,
     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "mem2d_odd_register_used"; }};
 
-const Predicate kValidStartAddr{
+constexpr Predicate kValidStartAddr{
     .name = "valid_start_addr",
     .convention = "",
     .meaning = "is_aligned_start_addr8: an immediate start_addr (marker & 0xA0 == 0, PROJ-CONV-M2) is a "
@@ -307,7 +307,7 @@ const Predicate kValidStartAddr{
     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
     .failure_convention = start_addr_convention};
 
-const Predicate kSingleWindow{
+constexpr Predicate kSingleWindow{
     .name = "mem2d_single_16mb_window",
     .convention = "PROJ-CONV-M3",
     .meaning = "(only with --strict-window) every byte an immediate-addressed transfer touches lies in one "
@@ -336,11 +336,11 @@ constexpr const Predicate* kPseudoTensorStore[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoStoreOpcode, &kNumElemCheckStore,
     &kPseudoDtype,          &kPseudoDatasrcValid,   &kPseudoStoreCount};
 
-const Validator kValidators[] = {
-    {"is_valid_tensor_load", Checked::Full, kTensorLoad},
-    {"is_valid_tensor_store", Checked::Full, kTensorStore},
-    {"is_valid_pseudo_tensor_load", Checked::Full, kPseudoTensorLoad},
-    {"is_valid_pseudo_tensor_store", Checked::Full, kPseudoTensorStore},
+constexpr Validator kValidators[] = {
+    {"is_valid_tensor_load", Checked::Full, kTensorLoad, &evaluate_conjuncts<kTensorLoad>},
+    {"is_valid_tensor_store", Checked::Full, kTensorStore, &evaluate_conjuncts<kTensorStore>},
+    {"is_valid_pseudo_tensor_load", Checked::Full, kPseudoTensorLoad, &evaluate_conjuncts<kPseudoTensorLoad>},
+    {"is_valid_pseudo_tensor_store", Checked::Full, kPseudoTensorStore, &evaluate_conjuncts<kPseudoTensorStore>},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
 

@@ -225,14 +225,14 @@ constexpr Predicate opcode_predicate(std::string_view name) {
           .explain = explain_opcode};
 }
 
-const Predicate kImmLdOpcode = opcode_predicate<opcode::kImmLdArith, opcode::kImmLdBitvec>(
+constexpr Predicate kImmLdOpcode = opcode_predicate<opcode::kImmLdArith, opcode::kImmLdBitvec>(
     "has_tsm_immediates_load_opcode");
-const Predicate kBnOpcode = opcode_predicate<opcode::kBatchNormParamLoad, opcode::kBatchNormParamLoad>(
+constexpr Predicate kBnOpcode = opcode_predicate<opcode::kBatchNormParamLoad, opcode::kBatchNormParamLoad>(
     "has_batch_norm_param_load_opcode");
-const Predicate kMvlOpcode =
+constexpr Predicate kMvlOpcode =
     opcode_predicate<opcode::kMatchValueLoad, opcode::kMatchValueLoad>("has_match_value_load_opcode");
 
-const Predicate kImmLdCount{
+constexpr Predicate kImmLdCount{
     .name = "has_tsm_immediates_load_src_element_cnt",
     .convention = "",
     .meaning = "num_elem[0] * num_elem[1] is 1..8, or (CAYMAN and later) the shape comes from a register",
@@ -241,7 +241,7 @@ const Predicate kImmLdCount{
     .holds = [](const Instruction& i, const CheckContext& c) { return immld_count(s_of(i), c.gen); },
     .explain = explain_immld_count};
 
-const Predicate kBnCount{
+constexpr Predicate kBnCount{
     .name = "has_bn_param_load_src_element_cnt",
     .convention = "",
     .meaning = "num_elem is {3, 1} or {1, 3}, or (CAYMAN and later) the shape comes from a register",
@@ -250,7 +250,7 @@ const Predicate kBnCount{
     .holds = [](const Instruction& i, const CheckContext& c) { return bn_param_load_count(s_of(i), c.gen); },
     .explain = explain_bn_count};
 
-const Predicate kMvlCount{
+constexpr Predicate kMvlCount{
     .name = "has_match_value_load_src_element_cnt",
     .convention = "",
     .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
@@ -259,7 +259,7 @@ const Predicate kMvlCount{
     .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
     .explain = explain_mvl_count};
 
-const Predicate kZeroImmediates{
+constexpr Predicate kZeroImmediates{
     .name = "has_s2_bn_zero_immediates",
     .convention = "",
     .meaning = "imm1 and imm0_ptr compare equal to 0.0 as floats (-0.0 passes, NaN fails) and imm0_src is 0",
@@ -268,7 +268,7 @@ const Predicate kZeroImmediates{
     .holds = [](const Instruction& i, const CheckContext&) { return has_s2_bn_zero_immediates(s_of(i)); },
     .explain = explain_zero_imm};
 
-const Predicate kImmLdDtypes{
+constexpr Predicate kImmLdDtypes{
     .name = "tsm_immld_dtypes",
     .convention = "",
     .meaning = "0x70: dtype in the 12 Arith dtypes; 0x71: dtype in UINT8, UINT16, UINT32, INT32",
@@ -277,7 +277,7 @@ const Predicate kImmLdDtypes{
     .holds = [](const Instruction& i, const CheckContext&) { return tsm_immld_dtypes(s_of(i)); },
     .explain = explain_immld_dtype};
 
-const Predicate kValidDtype{
+constexpr Predicate kValidDtype{
     .name = "is_valid_dtype",
     .convention = "",
     .meaning = "is_valid_dtype(dtype, FP32R not allowed): not INVALID, FP32R, UINT64, INT64; a member of the "
@@ -288,7 +288,7 @@ const Predicate kValidDtype{
     .explain = explain_valid_dtype,
     .via = via_valid_dtype};
 
-const Predicate kChannels{
+constexpr Predicate kChannels{
     .name = "check_active_channels",
     .convention = "",
     .meaning = "num_active_channels is 1..128 (POOLING_NUM_CHANNELS)",
@@ -299,7 +299,7 @@ const Predicate kChannels{
     },
     .explain = explain_channels};
 
-const Predicate kTensor2d{
+constexpr Predicate kTensor2d{
     .name = "tensor2d_valid",
     .convention = "",
     .meaning = "the source pattern has non-zero counts (or, CAYMAN and later, a register shape) and a start "
@@ -311,7 +311,7 @@ const Predicate kTensor2d{
     .via = nullptr,
     .failure_convention = tensor2d_convention};
 
-const Predicate kReserved{
+constexpr Predicate kReserved{
     .name = "s2_bn_reserved_zero",
     .convention = "",
     .meaning = "reserved bytes 12-15, 33, 35-43 and 49-63 are zero",
@@ -320,7 +320,7 @@ const Predicate kReserved{
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_reserved_zero(s_of(i)); },
     .explain = explain_reserved};
 
-const Predicate kZgen{
+constexpr Predicate kZgen{
     .name = "s2_bn_zgen_restriction",
     .convention = "PROJ-CONV-S2",
     .meaning = "(CAYMAN and later) the ZGEN backward-compatibility restriction; body unknown, taken as true",
@@ -329,7 +329,7 @@ const Predicate kZgen{
     .holds = [](const Instruction&, const CheckContext&) { return true; },
     .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-S2)"); }};
 
-const Predicate kS2BnDtype{
+constexpr Predicate kS2BnDtype{
     .name = "s2_bn_dtype",
     .convention = "",
     .meaning = "dtype is FP32, FP16 or BFLOAT16",
@@ -338,7 +338,7 @@ const Predicate kS2BnDtype{
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_dtype(s_of(i).dtype); },
     .explain = explain_s2_bn_dtype};
 
-const Predicate kBnImm0{
+constexpr Predicate kBnImm0{
     .name = "has_valid_bn_param_load_imm0",
     .convention = "",
     .meaning = "imm0_src 0/1: the batch-mean pointer is 4-aligned and its partition + num_active_channels <= 128 "
@@ -350,7 +350,7 @@ const Predicate kBnImm0{
     .via = via_bn_imm0,
     .failure_convention = bn_imm0_convention};
 
-const Predicate kImmSrcEnum{
+constexpr Predicate kImmSrcEnum{
     .name = "is_valid_enum(ImmSrc)",
     .convention = "",
     .meaning = "imm0_src is a member of IMM_SRC (0, 1, 2)",
@@ -371,10 +371,10 @@ constexpr const Predicate* kMvl[] = {&kHasValidNeuronHeader, &kHasValidNeuronEve
                                      &kZeroImmediates,       &kValidDtype,           &kChannels,  &kReserved,
                                      &kTensor2d};
 
-const Validator kValidators[] = {
-    {"is_valid_tsm_immediates_load", Checked::Full, kImmLd},
-    {"is_valid_batch_norm_param_load", Checked::Full, kBn},
-    {"is_valid_match_value_load", Checked::Full, kMvl},
+constexpr Validator kValidators[] = {
+    {"is_valid_tsm_immediates_load", Checked::Full, kImmLd, &evaluate_conjuncts<kImmLd>},
+    {"is_valid_batch_norm_param_load", Checked::Full, kBn, &evaluate_conjuncts<kBn>},
+    {"is_valid_match_value_load", Checked::Full, kMvl, &evaluate_conjuncts<kMvl>},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2]};
 

@@ -152,7 +152,7 @@ std::string explain_counts(const Instruction& i, const CheckContext&) {
 
 // ---- Predicates ----
 
-const Predicate kPtrMultiOpcode{
+constexpr Predicate kPtrMultiOpcode{
     .name = "has_tensor_scalar_ptr_multi_opcode",
     .convention = "",
     .meaning = "the opcode is 0x4F or 0x5F",
@@ -163,7 +163,7 @@ const Predicate kPtrMultiOpcode{
     },
     .explain = explain_opcode};
 
-const Predicate kDualOpcode{
+constexpr Predicate kDualOpcode{
     .name = "has_tensor_scalar_ptr_multi_dual_opcode",
     .convention = "",
     .meaning = "(SUNDA) the opcode is 0x87; the disabled Dual Bitvec 0x88 never passes (PROJ-CONV-T16)",
@@ -176,7 +176,7 @@ const Predicate kDualOpcode{
       return i.opcode() == opcode::kPtrMultiDualBitvec ? "PROJ-CONV-T16" : "";
     }};
 
-const Predicate kSlicesSingular{
+constexpr Predicate kSlicesSingular{
     .name = "has_valid_src_slices_tsm_singular",
     .convention = "",
     .meaning = "W = src num_elem[3] is 1..8 (one preloaded scalar per slice)",
@@ -188,7 +188,7 @@ const Predicate kSlicesSingular{
     },
     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); }};
 
-const Predicate kSlicesDual{
+constexpr Predicate kSlicesDual{
     .name = "has_valid_src_slices_tsm_dual",
     .convention = "",
     .meaning = "(SUNDA Dual) W = src num_elem[3] is 1..4 scalar pairs",
@@ -200,7 +200,7 @@ const Predicate kSlicesDual{
     },
     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); }};
 
-const Predicate kValidOps{
+constexpr Predicate kValidOps{
     .name = "tensor_scalar_ptr_multi_valid_ops",
     .convention = "",
     .meaning = "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
@@ -214,7 +214,7 @@ const Predicate kValidOps{
       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
     }};
 
-const Predicate kValidTypes{
+constexpr Predicate kValidTypes{
     .name = "tensor_scalar_ptr_multi_valid_types",
     .convention = "",
     .meaning = "Arith: any; Bitvec: in_dtype == out_dtype and in UINT8, UINT16, UINT32, INT32",
@@ -223,7 +223,7 @@ const Predicate kValidTypes{
     .holds = [](const Instruction& i, const CheckContext&) { return valid_types(t_of(i)); },
     .explain = explain_types};
 
-const Predicate kReverseChk{
+constexpr Predicate kReverseChk{
     .name = "tensor_scalar_ptr_multi_reverse_chk",
     .convention = "",
     .meaning = "reverse_operands is a TENS_SCALAR_REV_OPS value and NONE or BOTH (SUNDA Dual 0x87: any value)",
@@ -233,7 +233,7 @@ const Predicate kReverseChk{
     .explain = explain_reverse,
     .via = via_reverse};
 
-const Predicate kReservedZero{
+constexpr Predicate kReservedZero{
     .name = "s4d4_tsm_reserved_zero",
     .convention = "",
     .meaning = "reserved0 (byte 35) and reserved1 (bytes 39-43) are zero",
@@ -242,7 +242,7 @@ const Predicate kReservedZero{
     .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },
     .explain = explain_reserved};
 
-const Predicate kInDtypeValid{
+constexpr Predicate kInDtypeValid{
     .name = "is_valid_dtype",
     .convention = "",
     .meaning = "is_valid_dtype(in_dtype, FP32R not allowed)",
@@ -253,7 +253,7 @@ const Predicate kInDtypeValid{
       return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c);
     }};
 
-const Predicate kOutDtypeValid{
+constexpr Predicate kOutDtypeValid{
     .name = "is_valid_dtype",
     .convention = "",
     .meaning = "is_valid_dtype(out_dtype, FP32R allowed)",
@@ -264,7 +264,7 @@ const Predicate kOutDtypeValid{
       return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c);
     }};
 
-const Predicate kValidAluop{
+constexpr Predicate kValidAluop{
     .name = "is_valid_aluop",
     .convention = "",
     .meaning = "op is a member of the generation's ALU_OP enum",
@@ -275,7 +275,7 @@ const Predicate kValidAluop{
       return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
     }};
 
-const Predicate kSubdimValid{
+constexpr Predicate kSubdimValid{
     .name = "is_valid_tsm_subdim",
     .convention = "",
     .meaning = "op_dim is XYZ (0x04)",
@@ -286,7 +286,7 @@ const Predicate kSubdimValid{
       return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
     }};
 
-const Predicate kChannelRange{
+constexpr Predicate kChannelRange{
     .name = "has_valid_active_channel_range",
     .convention = "",
     .meaning = "num_active_channels is 1..128",
@@ -297,7 +297,7 @@ const Predicate kChannelRange{
     },
     .explain = explain_channels};
 
-const Predicate kChannelRangeTile{
+constexpr Predicate kChannelRangeTile{
     .name = "has_valid_active_channel_range_with_tile",
     .convention = "PROJ-CONV-T1",
     .meaning = "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
@@ -309,7 +309,7 @@ const Predicate kChannelRangeTile{
     },
     .explain = explain_channels};
 
-const Predicate kSrcStartChannels{
+constexpr Predicate kSrcStartChannels{
     .name = "start_addr_active_channels",
     .convention = "PROJ-CONV-C15",
     .meaning = "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
@@ -323,7 +323,7 @@ const Predicate kSrcStartChannels{
       return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
     }};
 
-const Predicate kDstStartChannels{
+constexpr Predicate kDstStartChannels{
     .name = "start_addr_active_channels",
     .convention = "PROJ-CONV-C15",
     .meaning = "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
@@ -344,7 +344,7 @@ std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
              : "";
 }
 
-const Predicate kSrcTensor4d{
+constexpr Predicate kSrcTensor4d{
     .name = "tensor4d_valid",
     .convention = "",
     .meaning = "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
@@ -363,7 +363,7 @@ const Predicate kSrcTensor4d{
       return tensor4d_convention(t_of(i).src_mem_pattern, c);
     }};
 
-const Predicate kDstTensor4d{
+constexpr Predicate kDstTensor4d{
     .name = "tensor4d_valid",
     .convention = "",
     .meaning = "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
@@ -382,7 +382,7 @@ const Predicate kDstTensor4d{
       return tensor4d_convention(t_of(i).dst_mem_pattern, c);
     }};
 
-const Predicate kSameCount{
+constexpr Predicate kSameCount{
     .name = "same_element_count_t4d",
     .convention = "",
     .meaning = "src and dst patterns have the same number of elements",
@@ -406,9 +406,9 @@ constexpr const Predicate* kDual[] = {&kHasValidNeuronHeader, &kHasValidNeuronEv
                                       TPBISA_TSM_COMMON};
 #undef TPBISA_TSM_COMMON
 
-const Validator kValidators[] = {
-    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular},
-    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual},
+constexpr Validator kValidators[] = {
+    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular, &evaluate_conjuncts<kSingular>},
+    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual, &evaluate_conjuncts<kDual>},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1]};
 

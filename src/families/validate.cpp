@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <vector>
 
+
 #include "families/common.hpp"
 
 namespace tpbisa {
@@ -10,16 +11,30 @@ std::string_view to_string(Basis b) { return b == Basis::Isa ? "isa" : "conventi
 std::string_view to_string(Checked c) { return c == Checked::Full ? "full" : "header-only"; }
 
 bool Verdict::fails(std::string_view predicate) const {
-  return std::any_of(failed.begin(), failed.begin() + n_failed,
-                     [&](const Predicate* p) { return p->name == predicate; });
+  for (const Predicate* p : failures())
+    if (p->name == predicate) return true;
+  return false;
 }
 
 const Validator& validator_for(uint8_t op, Generation gen) {
   if (!opcode_in(op, gen)) return family::kHeaderOnlyValidator;
-  if (const Validator* v = family::mem2d_validator(op)) return *v;
-  if (const Validator* v = family::s2bn_validator(op)) return *v;
-  if (const Validator* v = family::tsm_validator(op, gen)) return *v;
-  return family::kHeaderOnlyValidator;
+  const Validator* v = nullptr;
+  switch (op) {
+    case opcode::kTensorLoad:
+    case opcode::kTensorStore:
+    case opcode::kPseudoTensorLoad:
+    case opcode::kPseudoTensorStore: v = family::mem2d_validator(op); break;
+    case opcode::kImmLdArith:
+    case opcode::kImmLdBitvec:
+    case opcode::kBatchNormParamLoad:
+    case opcode::kMatchValueLoad: v = family::s2bn_validator(op); break;
+    case opcode::kPtrMultiArith:
+    case opcode::kPtrMultiBitvec:
+    case opcode::kPtrMultiDualArith:
+    case opcode::kPtrMultiDualBitvec: v = family::tsm_validator(op, gen); break;
+    default: break;
+  }
+  return v != nullptr ? *v : family::kHeaderOnlyValidator;
 }
 
 namespace {
@@ -29,11 +44,13 @@ Verdict run(const Validator& v, const Instruction& inst, const CheckContext& ctx
   out.gen = ctx.gen;
   out.checked = v.checked;
   out.validator = &v;
-  for (const Predicate* p : v.conjuncts) {
-    if (!p->gens.has(ctx.gen) || p->holds(inst, ctx)) continue;
-    out.valid = false;
-    if (out.n_failed < kMaxFailures) out.failed[out.n_failed++] = p;
-    else out.truncated = true;
+  if (v.evaluate != nullptr) {
+    v.evaluate(inst, ctx, out);
+    return out;
+  }
+  for (size_t k = 0; k < v.conjuncts.size(); ++k) {
+    const Predicate* p = v.conjuncts[k];
+    if (p->gens.has(ctx.gen) && !p->holds(inst, ctx)) family::record_failure(out, k);
   }
   return out;
 }

@@ -1,0 +1,91 @@
+// Decode + validate throughput on a mixed in-scope stream, beside memcpy of the same buffer.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "tpbisa/validate.hpp"
+
+namespace {
+
+using namespace tpbisa;
+
+constexpr size_t kWords = 1'000'000;
+
+/// Valid baselines of every in-scope format, then random single-byte corruptions of a third of them.
+std::vector<uint8_t> mixed_stream() {
+  Mem2d tl{};
+  tl.header = {opcode::kTensorLoad, 16, 0, 0};
+  tl.dtype = dtype::kUint32;
+  tl.num_elem = {4, 1};
+  tl.start_addr.raw = 0x1000;
+  tl.step_elem = {1, 0};
+  Mem2d ts = tl;
+  ts.header.opcode = opcode::kTensorStore;
+  S2Bn il{};
+  il.header = {opcode::kImmLdArith, 16, 0, 0};
+  il.dtype = dtype::kFp32;
+  il.src_mem_pattern.num_elem = {4, 1};
+  il.src_mem_pattern.step_elem = {1, 0};
+  il.num_active_channels = 128;
+  S4d4Tsm pm{};
+  pm.header = {opcode::kPtrMultiArith, 16, 0, 0};
+  pm.src_mem_pattern.num_elem = {8, 1, 1, 4};
+  pm.src_mem_pattern.step_elem = {1, 8, 8, 8};
+  pm.dst_mem_pattern = pm.src_mem_pattern;
+  pm.dst_mem_pattern.start_addr.raw = 0x1000;
+  pm.in_dtype = pm.out_dtype = dtype::kFp32;
+  pm.num_active_channels = 128;
+  pm.op = aluop::kAdd;
+  pm.op_dim = 4;
+  const Word bases[] = {encode(tl), encode(ts), encode(il), encode(pm)};
+
+  std::vector<uint8_t> buf(kWords * kWordBytes);
+  std::mt19937_64 rng(7);
+  for (size_t w = 0; w < kWords; ++w) {
+    Word word = bases[w % 4];
+    if (w % 3 == 0) word[12 + rng() % 52] = static_cast<uint8_t>(rng());
+    std::memcpy(&buf[w * kWordBytes], word.data(), kWordBytes);
+  }
+  return buf;
+}
+
+const std::vector<uint8_t>& stream() {
+  static const std::vector<uint8_t> s = mixed_stream();
+  return s;
+}
+
+void BM_MemcpyStream(benchmark::State& state) {
+  const auto& src = stream();
+  std::vector<uint8_t> dst(src.size());
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), src.size());
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_MemcpyStream)->Unit(benchmark::kMillisecond);
+
+void BM_DecodeValidateStream(benchmark::State& state) {
+  const auto& src = stream();
+  size_t invalid = 0;
+  for (auto _ : state) {
+    invalid = 0;
+    for (size_t off = 0; off < src.size(); off += kWordBytes) {
+      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes),
+                                      Generation::Mariana);
+      const Verdict v = validate(inst, Generation::Mariana);
+      invalid += v.valid ? 0 : 1;
+    }
+    benchmark::DoNotOptimize(invalid);
+  }
+  state.counters["invalid_words"] = static_cast<double>(invalid);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_DecodeValidateStream)->Unit(benchmark::kMillisecond);
+
+}  // namespace
