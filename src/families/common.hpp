@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/exec.hpp"
 #include "core/predicates.hpp"
 #include "tpbisa/validate.hpp"
 
@@ -88,6 +89,11 @@ std::string addr4_label(const Addr4& a, Generation g);
 const Validator* mem2d_validator(uint8_t opcode);
 const Validator* s2bn_validator(uint8_t opcode);
 const Validator* tsm_validator(uint8_t opcode, Generation g);
+
+// Executors of the three families: check everything, stage the effects; the caller commits.
+bool execute_mem2d(const Instruction& inst, exec::Txn& txn);
+bool execute_s2bn(const Instruction& inst, exec::Txn& txn);
+bool execute_tsm(const Instruction& inst, exec::Txn& txn);
 
 // Every validator, for documentation (defined per family).
 std::span<const Validator* const> mem2d_validators();

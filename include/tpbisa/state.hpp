@@ -1,0 +1,82 @@
+// Machine state: sparse Neuron memory (SBUF/PSUM in its low region), registers, semaphores, DVE state.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "tpbisa/address.hpp"
+#include "tpbisa/generation.hpp"
+
+namespace tpbisa {
+
+/// A sparse, byte-addressed 64-bit space. Pages are allocated on first write; never-written bytes read
+/// as 0 and are reported as uninitialised. Following PROJ-CONV-N4, addresses in the low SBUF/PSUM region
+/// are the same bytes as the on-chip arrays.
+class SparseMemory {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+
+  explicit SparseMemory(uint64_t max_bytes = uint64_t{1} << 30) : max_bytes_(max_bytes) {}
+
+  /// Reads `n` bytes (n <= 8) little-endian; `initialized` tells whether every byte had been written.
+  uint64_t read(uint64_t address, unsigned n, bool* initialized = nullptr) const;
+  /// Writes the low `n` bytes (n <= 8) of `value` little-endian. Fails (returns false, writes nothing)
+  /// when the pages it needs would exceed the memory limit.
+  bool write(uint64_t address, unsigned n, uint64_t value);
+  /// Bytes of new pages that writing [address, address + n) would allocate.
+  uint64_t new_bytes_for(uint64_t address, uint64_t n) const;
+  /// True when every byte in [address, address + n) has been written.
+  bool initialized(uint64_t address, uint64_t n) const;
+
+  uint64_t allocated_bytes() const { return pages_.size() * kPageBytes; }
+  uint64_t max_bytes() const { return max_bytes_; }
+
+ private:
+  struct Page {
+    std::array<uint8_t, kPageBytes> bytes{};
+    std::bitset<kPageBytes> written;
+  };
+  const Page* find(uint64_t page) const;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  uint64_t max_bytes_;
+};
+
+/// Per-channel DVE state (s2bn.md §4.1): the eight ImmLd scalar flops, the MatchValueLoad keys and the
+/// BatchNormParamLoad parameters. Reset 0 with an "unwritten" shadow (PROJ-CONV-S6).
+struct DveChannel {
+  enum class ImmClass : uint8_t { Unwritten, Arith, Bitvec };
+  std::array<uint32_t, 8> imm{};
+  std::array<ImmClass, 8> imm_class{};
+  std::array<uint32_t, 8> match_key{};  ///< fp32 bits; mv[7 - k] = src[k]
+  std::array<bool, 8> match_key_written{};
+  std::array<bool, 8> matched{};
+  struct BnParams {
+    uint32_t n = 0, batch_mean = 0, a = 0, b = 0, c = 0;  ///< fp32 bits
+    bool written = false;
+  } bn;
+};
+
+inline constexpr unsigned kDveChannels = 128;
+inline constexpr unsigned kNumEvents = 256;  ///< PROJ-CONV-N6
+
+/// Everything an instruction can change.
+struct MachineState {
+  explicit MachineState(Generation g, uint64_t max_memory = uint64_t{1} << 30) : gen(g), memory(max_memory) {}
+  Generation gen;
+  std::array<uint32_t, kNumRegisters> regs{};      ///< R0..R63, reset 0 (PROJ-CONV-N5)
+  std::array<uint32_t, kNumSemaphores> sems{};     ///< u32, modular (PROJ-CONV-C6)
+  std::bitset<kNumEvents> events;                  ///< SUNDA..MARIANA event bits (PROJ-CONV-N6)
+  std::array<DveChannel, kDveChannels> dve{};
+  SparseMemory memory;
+};
+
+/// The Neuron address of (partition, byte offset) in SBUF or PSUM of generation g; nullopt when the
+/// location is outside the partition's backed bytes (or g has no PSUM).
+std::optional<uint64_t> sbuf_address(Generation g, uint32_t partition, uint32_t offset);
+std::optional<uint64_t> psum_address(Generation g, uint32_t partition, uint32_t offset);
+
+}  // namespace tpbisa

@@ -1,0 +1,150 @@
+// The execution transaction (check, then commit) and the on-chip address checks of the executors.
+#include "core/exec.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace tpbisa::exec {
+
+uint64_t Txn::read_mem(uint64_t address, unsigned size) {
+  bool init = false;
+  const uint64_t v = state_.memory.read(address, size, &init);
+  log_.reads.push_back({address, static_cast<uint8_t>(size), init});
+  if (!init) diag(DiagKind::UninitializedRead, address, size);
+  return v;
+}
+
+bool Txn::fail(FaultKind kind, std::string detail) {
+  fault_.kind = kind;
+  fault_.index = index_;
+  fault_.detail = std::move(detail);
+  return false;
+}
+
+bool Txn::fail_at(FaultKind kind, uint64_t address, std::string detail) {
+  fault_.address = address;
+  fault_.has_address = true;
+  return fail(kind, std::move(detail));
+}
+
+bool Txn::fail_reg(FaultKind kind, int reg, std::string detail) {
+  fault_.reg = reg;
+  return fail(kind, std::move(detail));
+}
+
+bool Txn::commit() {
+  // The memory bound is checked over every page the staged writes need, before anything is applied.
+  std::vector<uint64_t> pages;
+  for (const MemWrite& w : log_.mem)
+    for (uint64_t a = w.address / SparseMemory::kPageBytes;; ++a) {
+      pages.push_back(a);
+      if (a == (w.address + w.size - 1) / SparseMemory::kPageBytes) break;
+    }
+  std::sort(pages.begin(), pages.end());
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  uint64_t new_bytes = 0;
+  for (uint64_t p : pages) new_bytes += state_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
+  if (state_.memory.allocated_bytes() + new_bytes > state_.memory.max_bytes()) {
+    log_.clear();
+    return fail(FaultKind::MemoryLimit,
+                fmt::format("the writes need {} more bytes of simulated memory, beyond the {}-byte limit", new_bytes,
+                            state_.memory.max_bytes()));
+  }
+  for (MemWrite& w : log_.mem) {
+    w.before = state_.memory.read(w.address, w.size);
+    state_.memory.write(w.address, w.size, w.after);
+  }
+  for (RegWrite& w : log_.regs) {
+    w.before = state_.regs[w.reg];
+    state_.regs[w.reg] = w.after;
+  }
+  for (DveWrite& w : log_.dve) {
+    DveChannel& ch = state_.dve[w.channel];
+    uint32_t* slot = nullptr;
+    switch (w.field) {
+      case DveField::Imm: slot = &ch.imm[w.slot]; break;
+      case DveField::MatchKey:
+        slot = &ch.match_key[w.slot];
+        ch.match_key_written[w.slot] = true;
+        ch.matched[w.slot] = false;
+        break;
+      case DveField::BnN: slot = &ch.bn.n; break;
+      case DveField::BnMean: slot = &ch.bn.batch_mean; break;
+      case DveField::BnA: slot = &ch.bn.a; break;
+      case DveField::BnB: slot = &ch.bn.b; break;
+      case DveField::BnC: slot = &ch.bn.c; break;
+    }
+    if (w.field >= DveField::BnN) ch.bn.written = true;
+    w.before = *slot;
+    *slot = w.after;
+  }
+  for (const ImmClassWrite& c : imm_class_) state_.dve[c.channel].imm_class[c.slot] = c.cls;
+  for (SemWrite& w : log_.sems) {
+    if (w.event) {
+      w.before = state_.events[w.index] ? 1 : 0;
+      state_.events[w.index] = w.after != 0;
+    } else {
+      w.before = state_.sems[w.index];
+      state_.sems[w.index] = w.after;
+    }
+  }
+  return true;
+}
+
+bool neuron_access_ok(Generation g, uint64_t address, unsigned size) {
+  const Geometry& geo = geometry(g);
+  const uint64_t low_end = geo.psum_size != 0 ? uint64_t{geo.psum_offset} + geo.psum_size
+                                              : uint64_t{geo.sbuf_offset} + geo.sbuf_size;
+  const uint64_t last = address + size - 1;
+  if (address >= low_end && last >= address) return true;  // flat memory (PROJ-CONV-N4)
+  if (last < address) return false;                        // wraps past 2^64
+  const PartitionAddress first = decode_partition_offset(static_cast<uint32_t>(address), g);
+  const PartitionAddress end = decode_partition_offset(static_cast<uint32_t>(std::min(last, low_end - 1)), g);
+  return last < low_end && first.region != Region::Outside && first.backed && end.backed &&
+         end.region == first.region && end.partition == first.partition;
+}
+
+bool onchip_element(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset, unsigned size,
+                    uint64_t& address) {
+  const PartitionAddress s = decode_partition_offset(start, g);
+  if (s.region == Region::Outside) return false;
+  const Geometry& geo = geometry(g);
+  const uint32_t partition = s.partition + channel;
+  const int64_t offset = int64_t{s.offset} + elem_byte_offset;
+  const bool sbuf = s.region == Region::Sbuf;
+  const uint32_t active = sbuf ? geo.sbuf_partition_active : geo.psum_partition_active;
+  const uint32_t parts = sbuf ? geo.sbuf_partitions : geo.psum_partitions;
+  if (partition >= parts || offset < 0 || offset + size > active) return false;
+  const std::optional<uint64_t> a = sbuf ? sbuf_address(g, partition, static_cast<uint32_t>(offset))
+                                         : psum_address(g, partition, static_cast<uint32_t>(offset));
+  if (!a) return false;
+  address = *a;
+  return true;
+}
+
+bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {
+  if (!a.from_register()) {
+    base = a.masked();
+    return true;
+  }
+  if (a.regnum() >= kNumRegisters)
+    return txn.fail_reg(FaultKind::IllegalRegister, a.regnum(),
+                        fmt::format("{} start_addr names register r{} (registers are r0..r63)", which, a.regnum()));
+  base = txn.reg(a.regnum()) & kPartitionAddrMask;
+  return true;
+}
+
+bool addr4_supported(Txn& txn, const Addr4& a, std::string_view which) {
+  if (a.is_indirect())
+    return txn.fail(FaultKind::UnsupportedAddressingMode,
+                    fmt::format("{} start_addr marker {:#04x} is an indirect operand", which, a.marker()));
+  if (a.shape_from_register())
+    return txn.fail(FaultKind::UnsupportedShapeRegister,
+                    fmt::format("{} shape comes from a register (marker {:#04x}); shape-register state is not "
+                                "modeled (PROJ-CONV-S1)",
+                                which, a.marker()));
+  return true;
+}
+
+}  // namespace tpbisa::exec

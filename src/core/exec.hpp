@@ -1,0 +1,96 @@
+// Execution support shared by the family executors: a transaction that checks first and commits last.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tpbisa/machine.hpp"
+
+namespace tpbisa::exec {
+
+/// One instruction's execution: reads go to the committed state; writes are staged and applied by
+/// commit() only when every check has passed, so a fault changes nothing (memory-and-numerics.md §5.1).
+class Txn {
+ public:
+  Txn(MachineState& state, EffectLog& log, const MachineOptions& options, size_t index)
+      : state_(state), log_(log), options_(options), index_(index) {}
+
+  MachineState& state() { return state_; }
+  const MachineState& state() const { return state_; }
+  Generation gen() const { return state_.gen; }
+  const MachineOptions& options() const { return options_; }
+  size_t index() const { return index_; }
+
+  /// Reads committed memory; records the read and an uninitialised-read diagnostic when needed.
+  uint64_t read_mem(uint64_t address, unsigned size);
+  uint32_t reg(unsigned r) const { return state_.regs[r]; }
+
+  void stage_mem(uint64_t address, unsigned size, uint64_t value) {
+    log_.mem.push_back({address, static_cast<uint8_t>(size), 0, value});
+  }
+  void stage_reg(unsigned r, uint32_t value) { log_.regs.push_back({static_cast<uint8_t>(r), 0, value}); }
+  void stage_dve(unsigned channel, DveField field, unsigned slot, uint32_t value) {
+    log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
+  }
+  void stage_sem(unsigned index, bool event, uint32_t value) {
+    log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value});
+  }
+  void diag(DiagKind kind, uint64_t address, unsigned size) {
+    log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
+  }
+  /// ImmLd records which class loaded each flop (PROJ-CONV-T14); applied with the DVE writes.
+  void stage_imm_class(unsigned channel, unsigned slot, DveChannel::ImmClass c) {
+    imm_class_.push_back({static_cast<uint8_t>(channel), static_cast<uint8_t>(slot), c});
+  }
+
+  /// Sets the fault and returns false (so executors can `return txn.fail(...)`).
+  bool fail(FaultKind kind, std::string detail);
+  bool fail_at(FaultKind kind, uint64_t address, std::string detail);
+  bool fail_reg(FaultKind kind, int reg, std::string detail);
+  const Fault& fault() const { return fault_; }
+
+  /// Applies every staged write in order (last write wins) and fills the before values.
+  /// Fails with MemoryLimit, applying nothing, when the new pages would exceed the bound.
+  bool commit();
+
+ private:
+  struct ImmClassWrite {
+    uint8_t channel, slot;
+    DveChannel::ImmClass cls;
+  };
+  MachineState& state_;
+  EffectLog& log_;
+  const MachineOptions& options_;
+  size_t index_;
+  Fault fault_{};
+  std::vector<ImmClassWrite> imm_class_;
+};
+
+/// The on-chip region check of one element access (PROJ-CONV-N2): the `size` bytes at `address` lie in
+/// one SBUF or PSUM partition, below its active size. Neuron addresses outside the low region are flat
+/// memory and always accessible (PROJ-CONV-N4).
+bool neuron_access_ok(Generation g, uint64_t address, unsigned size);
+
+/// Address of element `elem_byte_offset` of channel `channel` for a pattern starting at on-chip address
+/// `start` (masked PartitionOffset): partition = start partition + channel, offset = start offset + delta.
+/// Returns false when the element leaves SBUF/PSUM or its partition's backed bytes.
+bool onchip_element(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset, unsigned size,
+                    uint64_t& address);
+
+/// Resolves an ADDR4 start to its masked on-chip base: an immediate, or R[regnum] & 0x1FFFFFFF
+/// (PROJ-CONV-N16). Fails with IllegalRegister for regnum >= 64.
+bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which);
+
+/// Refuses ADDR4 forms the executor does not model: indirect operands and shape-from-register.
+bool addr4_supported(Txn& txn, const Addr4& a, std::string_view which);
+
+/// Sign/zero extension helpers.
+constexpr uint32_t sign_extend(uint64_t v, unsigned bytes) {
+  const unsigned bits = bytes * 8;
+  if (bits >= 32) return static_cast<uint32_t>(v);
+  const uint32_t x = static_cast<uint32_t>(v) & ((1U << bits) - 1U);
+  const uint32_t sign = 1U << (bits - 1);
+  return (x ^ sign) - sign;
+}
+
+}  // namespace tpbisa::exec

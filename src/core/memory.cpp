@@ -1,0 +1,71 @@
+// The sparse Neuron memory and the (partition, offset) view of its SBUF/PSUM region.
+#include <algorithm>
+
+#include "tpbisa/state.hpp"
+
+namespace tpbisa {
+
+const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
+  const auto it = pages_.find(page);
+  return it == pages_.end() ? nullptr : it->second.get();
+}
+
+uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) const {
+  uint64_t value = 0;
+  bool all = true;
+  for (unsigned i = 0; i < n; ++i) {
+    const uint64_t a = address + i;  // wraps modulo 2^64 like the address generator
+    const Page* p = find(a / kPageBytes);
+    const size_t at = a % kPageBytes;
+    const bool w = p != nullptr && p->written[at];
+    all = all && w;
+    if (w) value |= uint64_t{p->bytes[at]} << (8 * i);
+  }
+  if (initialized != nullptr) *initialized = all;
+  return value;
+}
+
+uint64_t SparseMemory::new_bytes_for(uint64_t address, uint64_t n) const {
+  uint64_t bytes = 0;
+  const uint64_t last = address + (n == 0 ? 0 : n - 1);
+  for (uint64_t page = address / kPageBytes;; ++page) {
+    if (find(page) == nullptr) bytes += kPageBytes;
+    if (page == last / kPageBytes) break;
+  }
+  return bytes;
+}
+
+bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
+  if (allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
+  for (unsigned i = 0; i < n; ++i) {
+    const uint64_t a = address + i;
+    auto& slot = pages_[a / kPageBytes];
+    if (!slot) slot = std::make_unique<Page>();
+    slot->bytes[a % kPageBytes] = static_cast<uint8_t>(value >> (8 * i));
+    slot->written[a % kPageBytes] = true;
+  }
+  return true;
+}
+
+bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
+  for (uint64_t i = 0; i < n; ++i) {
+    const Page* p = find((address + i) / kPageBytes);
+    if (p == nullptr || !p->written[(address + i) % kPageBytes]) return false;
+  }
+  return true;
+}
+
+std::optional<uint64_t> sbuf_address(Generation g, uint32_t partition, uint32_t offset) {
+  const Geometry& geo = geometry(g);
+  if (partition >= geo.sbuf_partitions || offset >= geo.sbuf_partition_active) return std::nullopt;
+  return uint64_t{geo.sbuf_offset} + uint64_t{partition} * geo.sbuf_partition_size + offset;
+}
+
+std::optional<uint64_t> psum_address(Generation g, uint32_t partition, uint32_t offset) {
+  const Geometry& geo = geometry(g);
+  if (geo.psum_size == 0 || partition >= geo.psum_partitions || offset >= geo.psum_partition_active)
+    return std::nullopt;
+  return uint64_t{geo.psum_offset} + uint64_t{partition} * geo.psum_partition_size + offset;
+}
+
+}  // namespace tpbisa
