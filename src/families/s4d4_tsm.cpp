@@ -211,7 +211,11 @@ constexpr Predicate kValidOps{
     .fields = fOp,
     .holds = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c).empty(); },
     .explain = explain_ops,
-    .via = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c); },
+    .via = [](const Instruction& i, const CheckContext& c) {
+      // The explicit DIVIDE/POW/MOD exclusion is a term of this predicate, not a nested predicate.
+      const std::string_view why = valid_ops_failure(t_of(i), c);
+      return why.starts_with("op not in") ? std::string_view{} : why;
+    },
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
     }};

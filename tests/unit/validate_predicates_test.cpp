@@ -1,0 +1,462 @@
+// Every predicate of every validator has, per generation, a word passing it and one failing only it (or an exemption).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/generation.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa {
+namespace {
+
+// ---- Baseline words (edge-cases.md §0), built byte by byte at the spec's offsets ----
+
+void set_header(Word& w, uint8_t opcode) {
+  w[0] = opcode;
+  w[1] = 16;
+}
+
+/// TL / TS / PTL / PTS: dtype UINT32, num {4,1}, start 0x1000 (or var_id 1, var_offset 0), step {1,0},
+/// data.registers [0, 1, 2, 3, 0...].
+Word mem2d_word(uint8_t opcode, bool pseudo) {
+  Word w{};
+  set_header(w, opcode);
+  w[12] = dtype::kUint32;
+  w[13] = 0;
+  w[14] = 4;
+  w[15] = 1;
+  if (pseudo) {
+    store_le<uint32_t>(&w[16], 1);
+    store_le<uint32_t>(&w[20], 0);
+  } else {
+    store_le<uint64_t>(&w[16], 0x1000);
+  }
+  store_le<int32_t>(&w[24], 1);
+  store_le<int32_t>(&w[28], 0);
+  for (uint8_t k = 0; k < 4; ++k) w[32 + k] = k;
+  return w;
+}
+
+/// IL / MVL / BNPL: FP32, src TENSOR2D start 0, step {1,0}, 128 channels.
+Word s2bn_word(uint8_t opcode, uint16_t n0, uint32_t imm1, uint32_t imm0_ptr, uint8_t imm0_src) {
+  Word w{};
+  set_header(w, opcode);
+  store_le<uint32_t>(&w[16], 0);
+  store_le<int16_t>(&w[20], 1);
+  store_le<int16_t>(&w[22], 0);
+  store_le<uint16_t>(&w[24], n0);
+  store_le<uint16_t>(&w[26], 1);
+  store_le<uint32_t>(&w[28], imm1);
+  w[32] = dtype::kFp32;
+  w[34] = 128;
+  store_le<uint32_t>(&w[44], imm0_ptr);
+  w[48] = imm0_src;
+  return w;
+}
+
+void set_tensor4d(Word& w, unsigned at, uint32_t start, uint16_t w_count) {
+  store_le<uint32_t>(&w[at], start);
+  const int16_t steps[4] = {1, 8, 8, 8};
+  const uint16_t nums[4] = {8, 1, 1, w_count};
+  for (unsigned k = 0; k < 4; ++k) {
+    store_le<int16_t>(&w[at + 4 + 2 * k], steps[k]);
+    store_le<uint16_t>(&w[at + 12 + 2 * k], nums[k]);
+  }
+}
+
+/// PM: src {8,1,1,4} at 0, dst the same shape at 0x1000, FP32 -> FP32, 128 channels, ADD, XYZ, reverse None.
+Word pm_word(uint8_t opcode) {
+  Word w{};
+  set_header(w, opcode);
+  set_tensor4d(w, 12, 0x0, 4);
+  w[32] = dtype::kFp32;
+  w[33] = dtype::kFp32;
+  w[34] = 128;
+  w[36] = aluop::kAdd;
+  w[37] = 0x04;
+  w[38] = 0;
+  set_tensor4d(w, 44, 0x1000, 4);
+  return w;
+}
+
+/// The PMB fields (in = out = UINT32, BITWISE_AND) on a given opcode.
+void make_bitvec(Word& w, uint8_t opcode) {
+  w[0] = opcode;
+  w[32] = dtype::kUint32;
+  w[33] = dtype::kUint32;
+  w[36] = aluop::kBitwiseAnd;
+}
+
+Word nop_word() {
+  Word w{};
+  set_header(w, 0xA4);  // NOP: operands not modeled, judged by the header-only validator
+  return w;
+}
+
+/// Baseline word per validator name.
+const std::map<std::string_view, Word (*)()>& baselines() {
+  static const std::map<std::string_view, Word (*)()> m{
+      {"header-only", [] { return nop_word(); }},
+      {"is_valid_tensor_load", [] { return mem2d_word(opcode::kTensorLoad, false); }},
+      {"is_valid_tensor_store", [] { return mem2d_word(opcode::kTensorStore, false); }},
+      {"is_valid_pseudo_tensor_load", [] { return mem2d_word(opcode::kPseudoTensorLoad, true); }},
+      {"is_valid_pseudo_tensor_store", [] { return mem2d_word(opcode::kPseudoTensorStore, true); }},
+      {"is_valid_tsm_immediates_load", [] { return s2bn_word(opcode::kImmLdArith, 4, 0, 0, 0); }},
+      {"is_valid_batch_norm_param_load",
+       [] { return s2bn_word(opcode::kBatchNormParamLoad, 3, 0x3F800000, 0x100, 1); }},
+      {"is_valid_match_value_load", [] { return s2bn_word(opcode::kMatchValueLoad, 8, 0, 0, 0); }},
+      {"is_valid_tensor_scalar_ptr_multi", [] { return pm_word(opcode::kPtrMultiArith); }},
+      // 0x87 exists on SUNDA only, so this validator is reachable on SUNDA only.
+      {"is_valid_tensor_scalar_ptr_multi_dual", [] { return pm_word(opcode::kPtrMultiDualArith); }},
+  };
+  return m;
+}
+
+/// Start of SBUF partition 1 (memory-and-numerics.md §2: 256 KiB stride, 1 MiB on MAVERICK).
+uint32_t partition1(Generation g) { return g == Generation::Maverick ? 0x100000U : 0x40000U; }
+
+// ---- Mutations: each makes exactly one predicate fail (or the stated companions too) ----
+
+using Mutate = void (*)(Word&, Generation);
+
+struct FailCase {
+  std::string_view validator;  ///< validator name, "*" for every validator
+  std::string_view predicate;
+  unsigned occurrence;  ///< which of the conjuncts with this name (src/in = 0, dst/out = 1)
+  Mutate mutate;
+  /// Other predicates that necessarily fail with it, and why (empty: it fails alone).
+  std::vector<std::string_view> companions = {};
+  std::string_view why_not_alone = {};
+  bool strict_window = false;
+};
+
+const std::vector<FailCase>& fail_cases() {
+  static const std::vector<FailCase> cases{
+      // Every validator starts with the header and events conjuncts.
+      {"*", "has_valid_neuron_header", 0, [](Word& w, Generation) { w[1] = 15; }},
+      {"*", "has_valid_neuron_events", 0, [](Word& w, Generation) { w[4] = 0x08; }},  // no WAIT_MODE 0x08
+
+      // ---- TensorLoad ----
+      {"is_valid_tensor_load", "mem2d_shared_constraints", 0, [](Word& w, Generation) { w[12] = dtype::kBfloat16; }},
+      {"is_valid_tensor_load", "mem2d_datasrc_zero", 0, [](Word& w, Generation) { w[13] = 1; }},
+      {"is_valid_tensor_load", "mem2d_32_elem_check", 0, [](Word& w, Generation) { w[14] = 33; },
+       {"mem2d_shared_constraints"},
+       "mem2d_num_elem_check (inside mem2d_shared_constraints) also bounds the product by 32 (mem2d.md §5.3)"},
+      {"is_valid_tensor_load", "mem2d_u64_register_check", 0,
+       [](Word& w, Generation) { w[12] = dtype::kUint64; }},  // data holds odd registers 1 and 3
+      {"is_valid_tensor_load", "valid_start_addr", 0, [](Word& w, Generation) { w[16] = 0x02; }},  // 0x1002
+      {"is_valid_tensor_load", "mem2d_single_16mb_window", 0,
+       [](Word& w, Generation) {
+         store_le<uint64_t>(&w[16], 0xFFFFFC);
+         w[14] = 2;
+       },
+       {}, {}, /*strict_window=*/true},
+
+      // ---- TensorStore ----
+      {"is_valid_tensor_store", "mem2d_shared_constraints", 0, [](Word& w, Generation) { w[12] = dtype::kBfloat16; }},
+      {"is_valid_tensor_store", "mem2d_datasrc_valid", 0, [](Word& w, Generation) { w[13] = 2; }},
+      {"is_valid_tensor_store", "mem2d_store_num_elem_check", 0,
+       [](Word& w, Generation) {
+         w[13] = 1;  // immediates: UINT32 holds at most 8
+         w[14] = 9;
+       }},
+      {"is_valid_tensor_store", "mem2d_u64_register_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
+      {"is_valid_tensor_store", "valid_start_addr", 0, [](Word& w, Generation) { w[16] = 0x02; }},
+      {"is_valid_tensor_store", "mem2d_single_16mb_window", 0,
+       [](Word& w, Generation) {
+         store_le<uint64_t>(&w[16], 0xFFFFFC);
+         w[14] = 2;
+       },
+       {}, {}, /*strict_window=*/true},
+
+      // ---- PseudoTensorLoad / PseudoTensorStore (flat conjunctions) ----
+      {"is_valid_pseudo_tensor_load", "mem2d_num_elem_check", 0, [](Word& w, Generation) { w[14] = 0; }},
+      {"is_valid_pseudo_tensor_load", "pseudo_mem2d_dtype_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
+      {"is_valid_pseudo_tensor_load", "mem2d_datasrc_zero", 0, [](Word& w, Generation) { w[13] = 1; }},
+      {"is_valid_pseudo_tensor_load", "mem2d_32_elem_check", 0, [](Word& w, Generation) { w[14] = 33; },
+       {"mem2d_num_elem_check"}, "mem2d_num_elem_check also bounds the product by 32 (mem2d.md §5.3)"},
+      {"is_valid_pseudo_tensor_store", "mem2d_num_elem_check", 0, [](Word& w, Generation) { w[14] = 0; }},
+      {"is_valid_pseudo_tensor_store", "pseudo_mem2d_dtype_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
+      {"is_valid_pseudo_tensor_store", "mem2d_datasrc_valid", 0, [](Word& w, Generation) { w[13] = 2; }},
+      {"is_valid_pseudo_tensor_store", "mem2d_store_num_elem_check", 0,
+       [](Word& w, Generation) {
+         w[13] = 1;
+         w[14] = 9;
+       }},
+
+      // ---- TensorScalarImmLd ----
+      {"is_valid_tsm_immediates_load", "has_tsm_immediates_load_src_element_cnt", 0,
+       [](Word& w, Generation) { w[24] = 9; }},
+      {"is_valid_tsm_immediates_load", "has_s2_bn_zero_immediates", 0,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[28], 0x3F800000); }},
+      {"is_valid_tsm_immediates_load", "tsm_immld_dtypes", 0,
+       [](Word& w, Generation) { w[0] = opcode::kImmLdBitvec; }},  // FP32 is not a Bitvec dtype
+      {"is_valid_tsm_immediates_load", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; },
+       {"tsm_immld_dtypes"},
+       "every dtype failing is_valid_dtype is outside the stricter tsm_immld_dtypes whitelist (s2bn.md §3.2)"},
+      {"is_valid_tsm_immediates_load", "check_active_channels", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_tsm_immediates_load", "tensor2d_valid", 0, [](Word& w, Generation) { w[16] = 0x02; }},  // unaligned
+      {"is_valid_tsm_immediates_load", "s2_bn_reserved_zero", 0, [](Word& w, Generation) { w[40] = 1; }},
+
+      // ---- BatchNormParamLoad ----
+      {"is_valid_batch_norm_param_load", "has_bn_param_load_src_element_cnt", 0,
+       [](Word& w, Generation) { w[24] = 4; }},
+      {"is_valid_batch_norm_param_load", "has_valid_bn_param_load_imm0", 0,
+       [](Word& w, Generation) { w[44] = 0x02; }},  // pointer 0x102 is not 4-aligned
+      {"is_valid_batch_norm_param_load", "is_valid_enum(ImmSrc)", 0, [](Word& w, Generation) { w[48] = 3; }},
+      {"is_valid_batch_norm_param_load", "s2_bn_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kInt32; }},
+      {"is_valid_batch_norm_param_load", "check_active_channels", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_batch_norm_param_load", "tensor2d_valid", 0, [](Word& w, Generation) { w[16] = 0x02; }},
+      {"is_valid_batch_norm_param_load", "s2_bn_reserved_zero", 0, [](Word& w, Generation) { w[40] = 1; }},
+
+      // ---- MatchValueLoad ----
+      {"is_valid_match_value_load", "has_match_value_load_src_element_cnt", 0,
+       [](Word& w, Generation) { w[24] = 7; }},
+      {"is_valid_match_value_load", "has_s2_bn_zero_immediates", 0,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[28], 0x3F800000); }},
+      {"is_valid_match_value_load", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
+      {"is_valid_match_value_load", "check_active_channels", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_match_value_load", "s2_bn_reserved_zero", 0, [](Word& w, Generation) { w[40] = 1; }},
+      {"is_valid_match_value_load", "tensor2d_valid", 0, [](Word& w, Generation) { w[16] = 0x02; }},
+
+      // ---- TensorScalarPtrMulti (singular) ----
+      {"is_valid_tensor_scalar_ptr_multi", "has_valid_src_slices_tsm_singular", 0,
+       [](Word& w, Generation) {
+         store_le<uint16_t>(&w[30], 9);  // W = 9, dst follows so the counts still match
+         store_le<uint16_t>(&w[62], 9);
+       }},
+      {"is_valid_tensor_scalar_ptr_multi", "tensor_scalar_ptr_multi_valid_ops", 0,
+       [](Word& w, Generation) { w[36] = aluop::kDivide; }},
+      {"is_valid_tensor_scalar_ptr_multi", "tensor_scalar_ptr_multi_valid_types", 0,
+       [](Word& w, Generation) {
+         make_bitvec(w, opcode::kPtrMultiBitvec);
+         w[32] = dtype::kUint8;
+         w[33] = dtype::kUint16;
+       }},
+      {"is_valid_tensor_scalar_ptr_multi", "tensor_scalar_ptr_multi_reverse_chk", 0,
+       [](Word& w, Generation) { w[38] = 1; }},
+      {"is_valid_tensor_scalar_ptr_multi", "s4d4_tsm_reserved_zero", 0, [](Word& w, Generation) { w[35] = 1; }},
+      {"is_valid_tensor_scalar_ptr_multi", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
+      {"is_valid_tensor_scalar_ptr_multi", "is_valid_dtype", 1, [](Word& w, Generation) { w[33] = dtype::kUint64; }},
+      {"is_valid_tensor_scalar_ptr_multi", "is_valid_aluop", 0, [](Word& w, Generation) { w[36] = 0x1E; },
+       {"tensor_scalar_ptr_multi_valid_ops"},
+       "tensor_scalar_ptr_multi_valid_ops starts with is_valid_enum(AluOp, op) (s4d4-tsm.md §3.2)"},
+      {"is_valid_tensor_scalar_ptr_multi", "is_valid_tsm_subdim", 0, [](Word& w, Generation) { w[37] = 0x05; }},
+      {"is_valid_tensor_scalar_ptr_multi", "has_valid_active_channel_range", 0,
+       [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_tensor_scalar_ptr_multi", "has_valid_active_channel_range_with_tile", 0,
+       [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_tensor_scalar_ptr_multi", "start_addr_active_channels", 0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g)); }},
+      {"is_valid_tensor_scalar_ptr_multi", "start_addr_active_channels", 1,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g)); }},
+      {"is_valid_tensor_scalar_ptr_multi", "tensor4d_valid", 0,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[12], 0x2); }},  // not 4-aligned for FP32
+      {"is_valid_tensor_scalar_ptr_multi", "tensor4d_valid", 1,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x1002); }},
+      {"is_valid_tensor_scalar_ptr_multi", "same_element_count_t4d", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[62], 3); }},
+
+      // ---- TensorScalarPtrMultiDual (SUNDA) ----
+      {"is_valid_tensor_scalar_ptr_multi_dual", "has_tensor_scalar_ptr_multi_dual_opcode", 0,
+       [](Word& w, Generation) { make_bitvec(w, opcode::kPtrMultiDualBitvec); }},  // 0x88 (PROJ-CONV-T16)
+      {"is_valid_tensor_scalar_ptr_multi_dual", "has_valid_src_slices_tsm_dual", 0,
+       [](Word& w, Generation) {
+         store_le<uint16_t>(&w[30], 5);
+         store_le<uint16_t>(&w[62], 5);
+       }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_valid_ops", 0,
+       [](Word& w, Generation) { w[36] = aluop::kDivide; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_valid_types", 0,
+       [](Word& w, Generation) {
+         make_bitvec(w, opcode::kPtrMultiDualBitvec);
+         w[33] = dtype::kUint16;
+       },
+       {"has_tensor_scalar_ptr_multi_dual_opcode"},
+       "only a bitvec opcode checks the types and the Dual validator's only bitvec opcode, 0x88, always fails "
+       "its opcode predicate (PROJ-CONV-T16)"},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_reverse_chk", 0,
+       [](Word& w, Generation) { w[38] = 4; }},  // Dual accepts 0..3
+      {"is_valid_tensor_scalar_ptr_multi_dual", "s4d4_tsm_reserved_zero", 0, [](Word& w, Generation) { w[43] = 1; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 1, [](Word& w, Generation) { w[33] = dtype::kInt64; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_aluop", 0, [](Word& w, Generation) { w[36] = 0x20; },
+       {"tensor_scalar_ptr_multi_valid_ops"},
+       "tensor_scalar_ptr_multi_valid_ops starts with is_valid_enum(AluOp, op) (s4d4-tsm.md §3.2)"},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_tsm_subdim", 0, [](Word& w, Generation) { w[37] = 0x00; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "has_valid_active_channel_range", 0,
+       [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "start_addr_active_channels", 0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g)); }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "start_addr_active_channels", 1,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g)); }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor4d_valid", 0,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[12], 0x2); }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor4d_valid", 1,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x1002); }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "same_element_count_t4d", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[62], 3); }},
+  };
+  return cases;
+}
+
+/// Predicates that can never fail by construction, with the reason ("*" = in every validator).
+const std::map<std::pair<std::string_view, std::string_view>, std::string_view>& exempt() {
+  static const std::map<std::pair<std::string_view, std::string_view>, std::string_view> m{
+      {{"is_valid_tensor_load", "has_tensor_load_opcode"}, "dispatch selects this validator by opcode 0xaa"},
+      {{"is_valid_tensor_store", "has_tensor_store_opcode"}, "dispatch selects this validator by opcode 0xab"},
+      {{"is_valid_pseudo_tensor_load", "has_pseudo_tensor_load_opcode"}, "dispatch selects it by opcode 0xce"},
+      {{"is_valid_pseudo_tensor_store", "has_pseudo_tensor_store_opcode"}, "dispatch selects it by opcode 0xcd"},
+      {{"is_valid_tsm_immediates_load", "has_tsm_immediates_load_opcode"}, "dispatch selects it by 0x70/0x71"},
+      {{"is_valid_batch_norm_param_load", "has_batch_norm_param_load_opcode"}, "dispatch selects it by 0x64"},
+      {{"is_valid_match_value_load", "has_match_value_load_opcode"}, "dispatch selects it by 0x6d"},
+      {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"},
+       "dispatch selects it by 0x4F/0x5F"},
+      {{"is_valid_tsm_immediates_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
+      {{"is_valid_batch_norm_param_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
+  };
+  return m;
+}
+
+/// Predicates that never fail with the default options; their FailCase sets the option (checked below).
+const std::map<std::string_view, std::string_view>& exempt_without_option() {
+  static const std::map<std::string_view, std::string_view> m{
+      {"mem2d_single_16mb_window", "only evaluated with ValidateOptions::strict_window (PROJ-CONV-M3)"},
+  };
+  return m;
+}
+
+unsigned occurrence_of(const Validator& v, size_t index) {
+  unsigned n = 0;
+  for (size_t k = 0; k < index; ++k)
+    if (v.conjuncts[k]->name == v.conjuncts[index]->name) ++n;
+  return n;
+}
+
+const FailCase* find_case(std::string_view validator, std::string_view predicate, unsigned occurrence) {
+  for (const FailCase& c : fail_cases())
+    if ((c.validator == validator || c.validator == "*") && c.predicate == predicate && c.occurrence == occurrence)
+      return &c;
+  return nullptr;
+}
+
+std::string names(const Verdict& v) {
+  std::string s;
+  for (const Predicate* p : v.failures()) s += (s.empty() ? "" : ", ") + std::string(p->name);
+  return s.empty() ? "(none)" : s;
+}
+
+Verdict run(const Word& w, Generation g, const ValidateOptions& options = {}) {
+  return validate(decode(std::span<const uint8_t, kWordBytes>(w), g), g, options);
+}
+
+TEST(ValidatePredicates, EveryValidatorHasABaselineOnSomeGeneration) {
+  for (const Validator* v : all_validators()) {
+    const auto it = baselines().find(v->name);
+    if (it == baselines().end()) {
+      ADD_FAILURE() << "validator " << v->name << " has no baseline word in this test";
+      continue;
+    }
+    const Word base = it->second();
+    bool reachable = false;
+    for (Generation g : kAllGenerations) {
+      if (&validator_for(base[0], g) != v) continue;
+      reachable = true;
+      const Verdict verdict = run(base, g);
+      EXPECT_EQ(verdict.validator, v) << v->name << " on " << to_string(g);
+      EXPECT_TRUE(verdict.valid) << v->name << " baseline on " << to_string(g) << " fails " << names(verdict);
+    }
+    EXPECT_TRUE(reachable) << "the baseline of " << v->name << " does not reach it on any generation";
+  }
+}
+
+TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
+  std::set<const FailCase*> used;
+  for (const Validator* v : all_validators()) {
+    const auto base_it = baselines().find(v->name);
+    if (base_it == baselines().end()) continue;  // reported by the test above
+    const Word base = base_it->second();
+
+    for (size_t k = 0; k < v->conjuncts.size(); ++k) {
+      const Predicate* p = v->conjuncts[k];
+      const unsigned occ = occurrence_of(*v, k);
+      const std::string what = std::string(v->name) + " / " + std::string(p->name) + " #" + std::to_string(occ);
+
+      // Generations where this conjunct is part of this validator's verdict (e.g. the MAVERICK-only
+      // _with_tile channel check never applies in the SUNDA-only Dual validator).
+      std::vector<Generation> gens;
+      for (Generation g : kAllGenerations)
+        if (p->gens.has(g) && &validator_for(base[0], g) == v) gens.push_back(g);
+      if (gens.empty()) continue;
+
+      if (const auto ex = exempt().find({v->name, p->name}); ex != exempt().end()) {
+        // Never fails: check it holds on the baseline everywhere it applies.
+        for (Generation g : gens) {
+          EXPECT_TRUE(p->holds(decode(std::span<const uint8_t, kWordBytes>(base), g), CheckContext{g, {}}))
+              << what << " on " << to_string(g) << " (exempt: " << ex->second << ")";
+        }
+        continue;
+      }
+
+      const FailCase* fc = find_case(v->name, p->name, occ);
+      if (fc == nullptr) {
+        ADD_FAILURE() << what << ": no failing-only vector and no exemption; add one to this test";
+        continue;
+      }
+      used.insert(fc);
+      ValidateOptions options;
+      options.strict_window = fc->strict_window;
+
+      for (Generation g : gens) {
+        SCOPED_TRACE(what + " on " + std::string(to_string(g)));
+
+        // Passing word: the baseline (valid, so every conjunct holds).
+        const Verdict pass = run(base, g, options);
+        EXPECT_TRUE(pass.valid) << "baseline fails " << names(pass);
+
+        Word w = base;
+        fc->mutate(w, g);
+        const Verdict fail = run(w, g, options);
+        EXPECT_EQ(fail.validator, v) << "the mutation changed which validator judges the word";
+        EXPECT_FALSE(fail.valid);
+
+        bool has_p = false;
+        std::multiset<std::string_view> others;
+        for (const Predicate* f : fail.failures()) {
+          if (f == p) has_p = true;
+          else others.insert(f->name);
+        }
+        EXPECT_TRUE(has_p) << "the failing word does not fail it; failures: " << names(fail);
+        const std::multiset<std::string_view> want(fc->companions.begin(), fc->companions.end());
+        EXPECT_EQ(others, want) << "failures: " << names(fail)
+                                << (fc->companions.empty() ? " (it should fail alone)" : "");
+        if (!fc->companions.empty()) {
+          EXPECT_FALSE(fc->why_not_alone.empty()) << "companions need a reason";
+        }
+
+        if (const auto ew = exempt_without_option().find(p->name); ew != exempt_without_option().end()) {
+          const Verdict dflt = run(w, g);
+          EXPECT_FALSE(dflt.fails(p->name)) << p->name << " failed without its option (" << ew->second << ")";
+        }
+      }
+    }
+  }
+
+  // Stale entries: every fail case must have been used by some validator's predicate.
+  for (const FailCase& c : fail_cases())
+    EXPECT_TRUE(used.count(&c)) << "fail case " << c.validator << " / " << c.predicate << " #" << c.occurrence
+                                << " matches no predicate of any validator";
+}
+
+}  // namespace
+}  // namespace tpbisa
