@@ -130,8 +130,9 @@ std::string to_string(const Addr4Meaning& m) {
     case Addr4Mode::RegisterShape:
       return fmt::format("r{} (address from register, shape from register)", m.regnum);
     case Addr4Mode::Indirect:
+      // INDIRECT_REG (0xA0) takes its base from a register although addr4_from_register is false for it.
       return fmt::format("indirect (marker {:#04x}){}", m.marker,
-                         m.from_register ? fmt::format(", base r{}", m.regnum) : ", immediate base");
+                         (m.marker & 0x80) != 0 ? fmt::format(", base r{}", m.regnum) : ", immediate base");
     case Addr4Mode::ShapeRegImmediate: return to_string(m.target) + ", shape from register";
     case Addr4Mode::Immediate:
     case Addr4Mode::Other: break;

@@ -1,0 +1,491 @@
+// Generic description of a decoded word: a walk over the format descriptors, meanings by field Role.
+#include "tpbisa/describe.hpp"
+
+#include <bit>
+#include <optional>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
+
+namespace tpbisa {
+namespace {
+
+// ---- The walk: descriptors only, values read from the encoded word ----
+
+// Arrays that are one value rather than a list of numbers keep their raw bytes.
+bool is_byte_leaf(const FieldDesc& f) {
+  return f.role == Role::Reserved || f.role == Role::Raw || f.role == Role::MemData;
+}
+
+DescribedField int_leaf(std::string name, unsigned at, unsigned width, bool is_signed, Role role, const Word& w) {
+  DescribedField v;
+  v.name = std::move(name);
+  v.offset = static_cast<uint8_t>(at);
+  v.size = static_cast<uint8_t>(width);
+  v.role = role;
+  for (unsigned i = 0; i < width; ++i) v.u |= uint64_t{w[at + i]} << (8 * i);
+  if (is_signed) {
+    const unsigned shift = 64 - 8 * width;
+    v.kind = ValueKind::Signed;
+    v.s = static_cast<int64_t>(v.u << shift) >> shift;
+  }
+  return v;
+}
+
+DescribedField bytes_leaf(std::string name, unsigned at, const FieldDesc& f, const Word& w) {
+  DescribedField v;
+  v.name = std::move(name);
+  v.offset = static_cast<uint8_t>(at);
+  v.size = f.size;
+  v.role = f.role;
+  v.kind = ValueKind::Bytes;
+  v.bytes.assign(w.begin() + at, w.begin() + at + f.size);
+  return v;
+}
+
+/// A leaf plus its element index inside an array field (-1 for scalars), which names its dimension.
+struct Leaf {
+  DescribedField value;
+  int element = -1;
+};
+
+void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, const Word& w, std::vector<Leaf>& out) {
+  for (const FieldDesc& f : desc.fields) {
+    const unsigned at = base + f.offset;
+    std::string path = prefix + std::string(f.name);
+    if (f.sub != nullptr) {
+      walk(*f.sub, at, path + ".", w, out);
+    } else if (is_byte_leaf(f)) {
+      out.push_back({bytes_leaf(std::move(path), at, f, w), -1});
+    } else if (f.count == 1) {
+      out.push_back({int_leaf(std::move(path), at, f.elem_size, f.is_signed, f.role, w), -1});
+    } else {
+      for (unsigned i = 0; i < f.count; ++i)
+        out.push_back({int_leaf(fmt::format("{}[{}]", path, i), at + i * f.elem_size, f.elem_size, f.is_signed,
+                                f.role, w),
+                       static_cast<int>(i)});
+    }
+  }
+}
+
+const FormatDesc& desc_of(const Instruction& inst) {
+  return std::visit([](const auto& s) -> const FormatDesc& { return format_desc<std::decay_t<decltype(s)>>(); },
+                    inst.body);
+}
+
+// ---- Enum and table meanings ----
+
+template <size_t N>
+std::string enum_meaning(const std::array<EnumValue, N>& table, uint64_t value, Generation g, std::string_view what) {
+  const EnumValue* row = value <= 0xFF ? find_enum(table, static_cast<uint8_t>(value)) : nullptr;
+  if (row == nullptr) return fmt::format("not a {} value", what);
+  if (!row->gens.has(g))
+    return fmt::format("not a {} of {} ({} exists on {})", what, to_string(g), row->name, generation_list(row->gens));
+  if (!row->convention.empty()) return fmt::format("{} ({})", row->name, row->convention);
+  return std::string(row->name);
+}
+
+std::string aluop_meaning(uint8_t code, Generation g) {
+  const AluOpInfo* row = find_aluop(code);
+  if (row == nullptr) return fmt::format("not an ALU op of {}", to_string(g));
+  if (!row->gens.has(g))
+    return fmt::format("not an ALU op of {} ({} exists on {})", to_string(g), row->name, generation_list(row->gens));
+  return fmt::format("{} ({})", row->name, row->computes);
+}
+
+constexpr std::array<std::string_view, 4> kDimNames{"X", "Y", "Z", "W"};
+
+std::string_view dim_name(int element) {
+  return element >= 0 && element < 4 ? kDimNames[static_cast<size_t>(element)] : "?";
+}
+
+// ---- EVENTS classification (shared by the meanings and the text syntax) ----
+
+enum class WaitKind : uint8_t { None, SemImm, SemReg, SemRegOffset, Event, Unordered, Invalid };
+
+const EventWaitSyntax* find_event_wait(uint8_t mode) {
+  for (const auto& e : kEventWaits)
+    if (e.mode == mode) return &e;
+  return nullptr;
+}
+
+const WaitComparator* find_comparator(uint8_t mode) {
+  for (const auto& c : kWaitComparators)
+    if (c.low == (mode & 0x0F)) return &c;
+  return nullptr;
+}
+
+// Membership comes from the catalog; the form is read from the code's bit pattern (enums.md §9).
+WaitKind wait_kind(uint8_t mode, Generation g) {
+  if (!enum_in(kWaitModes, mode, g)) return WaitKind::Invalid;
+  if (mode == 0x00) return WaitKind::None;
+  if (mode == 0xFE) return WaitKind::Unordered;
+  if (find_event_wait(mode) != nullptr) return WaitKind::Event;
+  if (find_comparator(mode) == nullptr) return WaitKind::Invalid;
+  switch (mode & 0xF0) {
+    case 0x00: return WaitKind::SemImm;
+    case kModeRegisterBit: return WaitKind::SemReg;
+    case kWaitRegOffsetBase: return WaitKind::SemRegOffset;
+    default: return WaitKind::Invalid;
+  }
+}
+
+struct UpdateForm {
+  const UpdateSyntax* op = nullptr;  ///< nullptr: NONE
+  bool reg = false;
+  bool complete = false;
+};
+
+// Update codes are base | 0x10 (at completion) | 0x80 (register operand) (enums.md §10).
+std::optional<UpdateForm> update_form(uint8_t mode, Generation g) {
+  if (!enum_in(kUpdateModes, mode, g)) return std::nullopt;
+  UpdateForm form;
+  if (mode == 0x00) return form;
+  for (const auto& op : kUpdateOps)
+    if (op.low == (mode & 0x0F)) form.op = &op;
+  if (form.op == nullptr) return std::nullopt;
+  form.reg = (mode & kModeRegisterBit) != 0;
+  form.complete = (mode & kUpdateCompleteBit) != 0;
+  return form;
+}
+
+uint8_t reg_of(uint32_t value) { return static_cast<uint8_t>(value & 0xFF); }  // PROJ-CONV-C3
+
+// ---- Meanings of the EVENTS fields ----
+
+std::string wait_idx_meaning(const Events& e, Generation g) {
+  switch (wait_kind(e.wait_mode, g)) {
+    case WaitKind::SemImm:
+    case WaitKind::SemReg:
+    case WaitKind::SemRegOffset: return fmt::format("semaphore {}", e.wait_idx);
+    case WaitKind::Event: return fmt::format("event {}", e.wait_idx);
+    case WaitKind::None:
+    case WaitKind::Unordered:
+    case WaitKind::Invalid: break;
+  }
+  return "unused by the wait mode";
+}
+
+std::string update_idx_meaning(const Events& e, Generation g) {
+  const auto form = update_form(e.update_mode, g);
+  if (!form || form->op == nullptr) return "unused by the update mode";
+  return fmt::format("{} {}", form->op->event ? "event" : "semaphore", e.update_idx);
+}
+
+// Register forms name the register by the value's low byte (PROJ-CONV-C3); the note is given once.
+constexpr std::string_view kRegisterNote = " (PROJ-CONV-C3: register = value & 0xFF)";
+
+std::string wait_value_use(const Events& e, Generation g, bool& reg_form) {
+  const uint32_t v = e.semaphore_value;
+  switch (wait_kind(e.wait_mode, g)) {
+    case WaitKind::SemImm: return fmt::format("wait comparand {}", v);
+    case WaitKind::SemReg: reg_form = true; return fmt::format("wait comparand r{}", reg_of(v));
+    case WaitKind::SemRegOffset:
+      return fmt::format("wait comparand r{} + {:#x} (PROJ-CONV-C5: reg = low byte, off = upper 24 bits)", reg_of(v),
+                         v >> 8);
+    default: return "";
+  }
+}
+
+std::string update_value_use(const Events& e, Generation g, bool& reg_form) {
+  const auto form = update_form(e.update_mode, g);
+  if (!form || form->op == nullptr || !form->op->takes_value) return "";
+  if (!form->reg) return fmt::format("update operand {}", e.semaphore_value);
+  reg_form = true;
+  return fmt::format("update operand r{}", reg_of(e.semaphore_value));
+}
+
+std::string sem_value_meaning(const Events& e, Generation g) {
+  bool reg_form = false;
+  const std::string wait = wait_value_use(e, g, reg_form);
+  const std::string update = update_value_use(e, g, reg_form);
+  if (wait.empty() && update.empty()) return "unused by the wait and update modes";
+  const std::string both = wait.empty() || update.empty() ? wait + update : wait + "; " + update;
+  return reg_form ? both + std::string(kRegisterNote) : both;
+}
+
+// ---- Meanings of operand fields ----
+
+// Siblings are found by role among the top-level leaves (no '.' in the path), so the rules below hold
+// for any format that declares such fields, not for one struct's field names.
+bool top_level(const DescribedField& f) { return f.name.find('.') == std::string::npos; }
+
+const DescribedField* sibling(const std::vector<Leaf>& all, Role role, std::string_view prefix = "") {
+  for (const auto& l : all)
+    if (l.value.role == role && top_level(l.value) && l.value.name.starts_with(prefix)) return &l.value;
+  return nullptr;
+}
+
+/// An IMM_VAL field is selected by the IMM_SRC field of the same stem (imm0_ptr by imm0_src).
+const DescribedField* imm_source(const DescribedField& imm, const std::vector<Leaf>& all) {
+  const size_t stem = imm.name.find('_');
+  if (stem == std::string::npos) return nullptr;
+  return sibling(all, Role::ImmSrc, std::string_view(imm.name).substr(0, stem + 1));
+}
+
+std::string imm_meaning(const DescribedField& f, const std::vector<Leaf>& all, Generation g) {
+  const ImmVal imm{static_cast<uint32_t>(f.u)};
+  std::string text = fmt::format("fp32 {} | u32 {:#010x}", imm.as_fp32(), imm.raw);
+  const DescribedField* src = imm_source(f, all);  // IMM_SRC numbering: 1 pointer, 2 register pointer
+  if (src != nullptr && src->u == 1) text += "; pointer " + to_string(decode_partition_offset(imm.raw, g));
+  if (src != nullptr && src->u == 2) text += fmt::format("; register pointer r{}", imm.regnum());
+  return text;
+}
+
+std::string reserved_meaning(const DescribedField& f) {
+  for (uint8_t b : f.bytes)
+    if (b != 0) return "reserved (must be zero)";
+  return "reserved";
+}
+
+std::string channels_meaning(uint64_t n) {
+  if (n >= 1 && n <= 128) return fmt::format("{} active partitions (channels)", n);
+  return fmt::format("{} active partitions: outside 1..128", n);
+}
+
+uint64_t field_u(const std::vector<Leaf>& all, Role role, uint64_t fallback) {
+  const DescribedField* f = sibling(all, role);
+  return f != nullptr ? f->u : fallback;
+}
+
+/// Elements a MEM_2D-style transfer moves: the product of the top-level num_elem entries.
+unsigned transfer_count(const std::vector<Leaf>& all) {
+  uint64_t n = 1;
+  bool any = false;
+  for (const auto& l : all) {
+    if (l.value.role != Role::NumElem || !top_level(l.value)) continue;
+    n *= l.value.u;
+    any = true;
+  }
+  return any ? static_cast<unsigned>(n) : 0U;
+}
+
+std::string data_registers(const DescribedField& f, unsigned used, bool pairs) {
+  std::string text = "registers";
+  for (unsigned k = 0; k < used; ++k)
+    text += pairs ? fmt::format(" r{}:r{}", f.bytes[k], f.bytes[k] + 1) : fmt::format(" r{}", f.bytes[k]);
+  return text + fmt::format(" ({} of 32 slots used)", used);
+}
+
+std::string immediate_element(std::span<const uint8_t> bytes, const DtypeInfo& d) {
+  uint64_t u = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) u |= uint64_t{bytes[i]} << (8 * i);
+  const unsigned bits = 8 * static_cast<unsigned>(bytes.size());
+  if (d.code == dtype::kFp32) return fmt::format("{}", std::bit_cast<float>(static_cast<uint32_t>(u)));
+  if (d.kind == DtypeKind::SInt) {
+    const unsigned shift = 64 - bits;
+    return fmt::format("{}", static_cast<int64_t>(u << shift) >> shift);
+  }
+  if (d.kind == DtypeKind::UInt) return fmt::format("{}", u);
+  return fmt::format("{:#0{}x}", u, 2 + bits / 4);
+}
+
+std::string data_immediates(const DescribedField& f, unsigned count, uint8_t dtype_code) {
+  const DtypeInfo* d = find_dtype(dtype_code);
+  const unsigned size = dtype_size(dtype_code);
+  if (d == nullptr || size == 0) return "immediate bytes (the dtype has no element size)";
+  const unsigned cap = 32 / size;  // 32 / sizeof(dtype) immediates fit in the field
+  const unsigned used = count < cap ? count : cap;
+  std::string text = fmt::format("immediates {}:", d->short_name);
+  for (unsigned k = 0; k < used; ++k)
+    text += " " + immediate_element(std::span<const uint8_t>(f.bytes).subspan(k * size, size), *d);
+  return text + fmt::format(" ({} of {} slots used)", used, cap);
+}
+
+std::string data_meaning(const DescribedField& f, const std::vector<Leaf>& all) {
+  const uint64_t datasrc = field_u(all, Role::DataSrc, 0);
+  const uint8_t dtype_code = static_cast<uint8_t>(field_u(all, Role::Dtype, 0));
+  const unsigned count = transfer_count(all);
+  if (datasrc == 1) return data_immediates(f, count, dtype_code);
+  if (datasrc != 0) return "payload (src_datasrc is not a DATA_SRC value)";
+  const unsigned used = count < 32 ? count : 32;
+  return data_registers(f, used, dtype_code == dtype::kUint64);
+}
+
+std::string word_len_meaning(uint64_t v) {
+  if (v == 16) return "16 words of 4 bytes";
+  return "must be 16 (words of 4 bytes)";
+}
+
+std::string debug_hint_meaning(Generation g) {
+  // PROJ-CONV-C2: MAVERICK's inst_flags overlays this byte.
+  if (g == Generation::Maverick) return "inst_flags (opaque tile id, PROJ-CONV-C2)";
+  return "free-form debug tag";
+}
+
+std::string raw_meaning(const Instruction& inst) {
+  if (inst.status == DecodeStatus::Unknown) return "operand bytes of an opcode unknown to this generation";
+  return "operands not modeled";
+}
+
+std::string step_meaning(const DescribedField& f, int element) {
+  const bool one = f.s == 1 || f.s == -1;
+  return fmt::format("stride {} element{} along {}", f.s, one ? "" : "s", dim_name(element));
+}
+
+std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Instruction& inst) {
+  const DescribedField& f = leaf.value;
+  const Generation g = inst.gen;
+  const uint8_t byte = static_cast<uint8_t>(f.u);
+  switch (f.role) {
+    case Role::Opcode: return describe_opcode(byte, g);
+    case Role::WordLen: return word_len_meaning(f.u);
+    case Role::DebugCmd: return enum_meaning(kDebugCmdLevels, f.u, g, "DEBUG_CMD_LEVELS");
+    case Role::DebugHint: return debug_hint_meaning(g);
+    case Role::WaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
+    case Role::WaitIdx: return wait_idx_meaning(inst.events(), g);
+    case Role::UpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
+    case Role::UpdateIdx: return update_idx_meaning(inst.events(), g);
+    case Role::SemValue: return sem_value_meaning(inst.events(), g);
+    case Role::Dtype: return describe_dtype(byte, g);
+    case Role::DataSrc: return enum_meaning(kDataSrc, f.u, g, "DATA_SRC");
+    case Role::NumElem: return fmt::format("elements along {}", dim_name(leaf.element));
+    case Role::Step: return step_meaning(f, leaf.element);
+    case Role::Addr4: return to_string(describe(Addr4{static_cast<uint32_t>(f.u)}, g));
+    case Role::Addr8: return to_string(describe(Addr8{f.u}, g));
+    case Role::ImmVal: return imm_meaning(f, all, g);
+    case Role::ImmSrc: return enum_meaning(kImmSrc, f.u, g, "IMM_SRC");
+    case Role::Channels: return channels_meaning(f.u);
+    case Role::AluOp: return aluop_meaning(byte, g);
+    case Role::Subdim: return enum_meaning(kTensorSubdim, f.u, g, "TENSOR_SUBDIM");
+    case Role::RevOps: return enum_meaning(kRevOps, f.u, g, "TENS_SCALAR_REV_OPS");
+    case Role::Reserved: return reserved_meaning(f);
+    case Role::MemData: return data_meaning(f, all);
+    case Role::VarId: return "compiler variable id (patched by the runtime)";
+    case Role::VarOffset: return "byte offset inside the variable";
+    case Role::Raw: return raw_meaning(inst);
+    case Role::Plain: break;
+  }
+  return "";
+}
+
+bool shown_in_hex(Role r) {
+  switch (r) {
+    case Role::Opcode: case Role::DebugCmd: case Role::DebugHint: case Role::WaitMode: case Role::UpdateMode:
+    case Role::Dtype: case Role::DataSrc: case Role::Addr4: case Role::Addr8: case Role::ImmVal: case Role::ImmSrc:
+    case Role::AluOp: case Role::Subdim: case Role::RevOps: case Role::VarId:
+      return true;
+    default: return false;
+  }
+}
+
+std::string hex_bytes(const std::vector<uint8_t>& bytes) {
+  std::string text;
+  text.reserve(2 * bytes.size());
+  for (uint8_t b : bytes) text += fmt::format("{:02x}", b);
+  return text;
+}
+
+}  // namespace
+
+std::vector<DescribedField> describe_fields(const Instruction& inst) {
+  const Word word = encode(inst);
+  std::vector<Leaf> leaves;
+  walk(desc_of(inst), 0, "", word, leaves);
+  std::vector<DescribedField> out;
+  out.reserve(leaves.size());
+  for (const Leaf& leaf : leaves) {
+    DescribedField v = leaf.value;
+    v.meaning = meaning_of(leaf, leaves, inst);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::string format_value(const DescribedField& f) {
+  switch (f.kind) {
+    case ValueKind::Bytes: return hex_bytes(f.bytes);
+    case ValueKind::Signed: return fmt::format("{}", f.s);
+    case ValueKind::Unsigned: break;
+  }
+  if (!shown_in_hex(f.role)) return fmt::format("{}", f.u);
+  return f.size == 1 ? fmt::format("{:#04x}", f.u) : fmt::format("{:#x}", f.u);
+}
+
+std::string format_hex(const DescribedField& f) {
+  if (f.kind == ValueKind::Bytes) return hex_bytes(f.bytes);
+  return fmt::format("0x{:0{}x}", f.u, 2 * f.size);
+}
+
+std::string generation_list(GenSet gens) {
+  std::string text;
+  for (Generation g : kAllGenerations) {
+    if (!gens.has(g)) continue;
+    if (!text.empty()) text += ", ";
+    text += to_string(g);
+  }
+  return text.empty() ? "no generation" : text;
+}
+
+std::string describe_opcode(uint8_t opcode, Generation g) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  if (row == nullptr) return fmt::format("not an opcode of {} (no generation has it)", to_string(g));
+  if (!row->gens.has(g))
+    return fmt::format("not an opcode of {} ({} exists on {})", to_string(g), row->mnemonic, generation_list(row->gens));
+  return fmt::format("{} ({})", row->mnemonic, row->enum_name);
+}
+
+std::string describe_dtype(uint8_t code, Generation g) {
+  const DtypeInfo* row = find_dtype(code);
+  if (row == nullptr) return fmt::format("not a dtype of {}", to_string(g));
+  if (!row->gens.has(g))
+    return fmt::format("not a dtype of {} ({} exists on {})", to_string(g), row->name, generation_list(row->gens));
+  if (row->bits == 0) return fmt::format("{} (no element size)", row->name);
+  if (row->bits < 8) return fmt::format("{} ({}, {} bits)", row->name, row->short_name, row->bits);
+  return fmt::format("{} ({}, {} bytes)", row->name, row->short_name, row->bits / 8);
+}
+
+std::string render_wait(const Events& e, Generation g) {
+  const uint32_t v = e.semaphore_value;
+  switch (wait_kind(e.wait_mode, g)) {
+    case WaitKind::None: return "";
+    case WaitKind::Unordered: return std::string(kUnorderedText);
+    case WaitKind::Event: return fmt::format("$E[{}]{}", e.wait_idx, find_event_wait(e.wait_mode)->text);
+    case WaitKind::SemImm: return fmt::format("$S[{}]{}{}", e.wait_idx, find_comparator(e.wait_mode)->text, v);
+    case WaitKind::SemReg:
+      return fmt::format("$S[{}]{}r{}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v));
+    case WaitKind::SemRegOffset:
+      // The offset is always written, even +0x0, so the form stays distinct from the plain register wait.
+      return fmt::format("$S[{}]{}r{}+{:#x}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v), v >> 8);
+    case WaitKind::Invalid: break;
+  }
+  return fmt::format("wait_mode={:#04x}(invalid)", e.wait_mode);
+}
+
+std::string render_update(const Events& e, Generation g) {
+  const auto form = update_form(e.update_mode, g);
+  if (!form) return fmt::format("update_mode={:#04x}(invalid)", e.update_mode);
+  if (form->op == nullptr) return "";
+  const std::string_view when = form->complete ? kAtComplete : kAtRead;
+  if (form->op->event) return fmt::format("$E[{}]{}{}", e.update_idx, form->op->text, when);
+  std::string operand;
+  if (form->op->takes_value)
+    operand = form->reg ? fmt::format("r{}", reg_of(e.semaphore_value)) : fmt::format("{}", e.semaphore_value);
+  return fmt::format("$S[{}]{}{}{}", e.update_idx, form->op->text, operand, when);
+}
+
+std::string render_events(const Events& e, Generation g) {
+  const std::string wait = render_wait(e, g);
+  const std::string update = render_update(e, g);
+  if (wait.empty() || update.empty()) return wait + update;
+  return wait + " " + update;
+}
+
+bool events_render_exact(const Events& e, Generation g) {
+  const WaitKind wk = wait_kind(e.wait_mode, g);
+  const auto uf = update_form(e.update_mode, g);
+  if (wk == WaitKind::Invalid || !uf) return false;
+  const bool wait_uses_idx = wk != WaitKind::None && wk != WaitKind::Unordered;
+  if (!wait_uses_idx && e.wait_idx != 0) return false;
+  if (uf->op == nullptr && e.update_idx != 0) return false;
+  uint32_t shown = 0;  // semaphore_value bits the text carries
+  if (wk == WaitKind::SemImm || wk == WaitKind::SemRegOffset) shown = 0xFFFFFFFFU;
+  if (wk == WaitKind::SemReg) shown |= 0xFFU;
+  if (uf->op != nullptr && uf->op->takes_value) shown |= uf->reg ? 0xFFU : 0xFFFFFFFFU;
+  return (e.semaphore_value & ~shown) == 0;
+}
+
+}  // namespace tpbisa

@@ -1,0 +1,255 @@
+// `tpbisa catalog`: renders the catalog tables as text or JSON, for one generation or all four.
+#include "cmd_catalog.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "exit_codes.hpp"
+#include "tpbisa/catalog.hpp"
+
+namespace tpbisa::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct CatalogOptions {
+  std::optional<Generation> gen;
+  bool json = false;
+  std::string table = "opcodes";
+};
+
+/// One row of any table, reduced to what the renderers need: its cells and its generations.
+struct Row {
+  std::vector<std::string> cells;
+  GenSet gens;
+  json detail;  ///< the JSON form of the row, without the generations
+};
+
+/// A table ready to print: its name, column titles and rows.
+struct Table {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<Row> rows;
+};
+
+std::string hex_byte(uint8_t v) { return fmt::format("{:#04x}", v); }
+
+std::string_view kind_name(DtypeKind k) {
+  switch (k) {
+    case DtypeKind::Sentinel: return "sentinel";
+    case DtypeKind::UInt: return "unsigned int";
+    case DtypeKind::SInt: return "signed int";
+    case DtypeKind::Float: return "float";
+    case DtypeKind::Scale: return "scale";
+    case DtypeKind::Coded: return "coded";
+  }
+  return "?";
+}
+
+// Class names follow the ISA predicate names (enums.md §5.1).
+std::vector<std::string> alu_classes(const AluOpInfo& op) {
+  constexpr std::array<std::pair<AluClass, std::string_view>, 8> kNames{{
+      {kAluBitvec, "bitvec"},
+      {kAluArith, "arith"},
+      {kAluGeneralArith, "general_arith"},
+      {kAluInt, "int"},
+      {kAluSigned, "signed"},
+      {kAluUnsigned, "unsigned"},
+      {kAluIntDve5, "int_dve"},
+      {kAluByConventionT11, "PROJ-CONV-T11"},
+  }};
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : kNames)
+    if (op.is(bit)) out.emplace_back(name);
+  return out;
+}
+
+Table opcode_table() {
+  Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}};
+  for (const auto& op : kOpcodes) {
+    const std::string format(to_string(op.format));
+    t.rows.push_back({{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic),
+                       std::string(to_string(op.engine)), std::string(to_string(op.maint)), format},
+                      op.gens,
+                      {{"value", hex_byte(op.value)},
+                       {"name", op.enum_name},
+                       {"mnemonic", op.mnemonic},
+                       {"engine", to_string(op.engine)},
+                       {"maintained", to_string(op.maint)},
+                       {"format", format},
+                       {"struct", op.struct_name}}});
+  }
+  return t;
+}
+
+Table dtype_table() {
+  Table t{"dtypes", {"code", "name", "short", "bits", "kind", "layout"}, {}};
+  for (const auto& d : kDtypes) {
+    t.rows.push_back({{hex_byte(d.code), std::string(d.name), std::string(d.short_name), fmt::format("{}", d.bits),
+                       std::string(kind_name(d.kind)), std::string(d.layout)},
+                      d.gens,
+                      {{"code", hex_byte(d.code)},
+                       {"name", d.name},
+                       {"short_name", d.short_name},
+                       {"bits", d.bits},
+                       {"kind", kind_name(d.kind)},
+                       {"layout", d.layout},
+                       {"role", d.role}}});
+  }
+  return t;
+}
+
+Table aluop_table() {
+  Table t{"aluops", {"code", "name", "classes", "computes"}, {}};
+  for (const auto& op : kAluOps) {
+    const auto classes = alu_classes(op);
+    t.rows.push_back({{hex_byte(op.code), std::string(op.name), fmt::format("{}", fmt::join(classes, ",")),
+                       std::string(op.computes)},
+                      op.gens,
+                      {{"code", hex_byte(op.code)}, {"name", op.name}, {"classes", classes}, {"computes", op.computes}}});
+  }
+  return t;
+}
+
+Table enum_table(std::string name, std::span<const EnumValue> values) {
+  Table t{std::move(name), {"value", "name", "convention"}, {}};
+  for (const auto& v : values) {
+    t.rows.push_back({{hex_byte(v.value), std::string(v.name), std::string(v.convention)},
+                      v.gens,
+                      {{"value", hex_byte(v.value)}, {"name", v.name}, {"convention", v.convention}}});
+  }
+  return t;
+}
+
+std::vector<Table> mode_tables() {
+  return {enum_table("WAIT_MODE", kWaitModes),       enum_table("UPDATE_MODE", kUpdateModes),
+          enum_table("DATA_SRC", kDataSrc),          enum_table("IMM_SRC", kImmSrc),
+          enum_table("IMM_SRC_N", kImmSrcN),         enum_table("TENSOR_SUBDIM", kTensorSubdim),
+          enum_table("TENS_SCALAR_REV_OPS", kRevOps)};
+}
+
+std::vector<Table> tables_for(const std::string& which) {
+  if (which == "dtypes") return {dtype_table()};
+  if (which == "aluops") return {aluop_table()};
+  if (which == "modes") return mode_tables();
+  return {opcode_table()};
+}
+
+// ---- rendering ----
+
+size_t count_in(const Table& t, Generation g) {
+  size_t n = 0;
+  for (const auto& r : t.rows) n += r.gens.has(g) ? 1 : 0;
+  return n;
+}
+
+std::string counts_line(const Table& t, std::optional<Generation> gen) {
+  if (gen) return fmt::format("{}: {} on {}", t.name, count_in(t, *gen), to_string(*gen));
+  std::vector<std::string> parts;
+  for (Generation g : kAllGenerations) parts.push_back(fmt::format("{} {}", to_string(g), count_in(t, g)));
+  return fmt::format("{}: {} values ({})", t.name, t.rows.size(), fmt::join(parts, ", "));
+}
+
+/// The cells shown for a row: the table's own, then one presence column per generation when no --gen.
+std::vector<std::string> shown_cells(const Row& r, std::optional<Generation> gen) {
+  std::vector<std::string> cells = r.cells;
+  if (!gen)
+    for (Generation g : kAllGenerations) cells.emplace_back(r.gens.has(g) ? "x" : "-");
+  return cells;
+}
+
+void print_text(const Table& t, std::optional<Generation> gen) {
+  std::vector<std::string> titles = t.columns;
+  if (!gen)
+    for (Generation g : kAllGenerations) titles.emplace_back(to_string(g));
+  std::vector<size_t> widths(titles.size());
+  for (size_t c = 0; c < titles.size(); ++c) widths[c] = titles[c].size();
+  std::vector<std::vector<std::string>> lines;
+  for (const auto& r : t.rows) {
+    if (gen && !r.gens.has(*gen)) continue;
+    lines.push_back(shown_cells(r, gen));
+    for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], lines.back()[c].size());
+  }
+  auto print_line = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (size_t c = 0; c < cells.size(); ++c)
+      line += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    fmt::print("{}\n", line);
+  };
+  fmt::print("{}\n", counts_line(t, gen));
+  print_line(titles);
+  for (const auto& cells : lines) print_line(cells);
+}
+
+json generations_json(GenSet gens) {
+  json list = json::array();
+  for (Generation g : kAllGenerations)
+    if (gens.has(g)) list.push_back(to_string(g));
+  return list;
+}
+
+json table_json(const Table& t, std::optional<Generation> gen) {
+  json counts = json::object();
+  for (Generation g : kAllGenerations) counts[std::string(to_string(g))] = count_in(t, g);
+  json entries = json::array();
+  for (const auto& r : t.rows) {
+    if (gen && !r.gens.has(*gen)) continue;
+    json e = r.detail;
+    e["generations"] = generations_json(r.gens);
+    entries.push_back(std::move(e));
+  }
+  return {{"name", t.name},
+          {"count", gen ? count_in(t, *gen) : t.rows.size()},
+          {"counts", std::move(counts)},
+          {"entries", std::move(entries)}};
+}
+
+void print_json(const std::string& which, const std::vector<Table>& tables, std::optional<Generation> gen) {
+  json doc{{"table", which}, {"generation", gen ? json(to_string(*gen)) : json(nullptr)}};
+  if (which == "modes") {
+    doc["enums"] = json::array();
+    for (const auto& t : tables) doc["enums"].push_back(table_json(t, gen));
+  } else {
+    const json body = table_json(tables.front(), gen);
+    doc["count"] = body["count"];
+    doc["counts"] = body["counts"];
+    doc["entries"] = body["entries"];
+  }
+  fmt::print("{}\n", doc.dump(2));
+}
+
+int run_catalog(const CatalogOptions& o) {
+  const auto tables = tables_for(o.table);
+  if (o.json) {
+    print_json(o.table, tables, o.gen);
+    return kExitOk;
+  }
+  for (size_t i = 0; i < tables.size(); ++i) {
+    if (i > 0) fmt::print("\n");
+    print_text(tables[i], o.gen);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_catalog(CLI::App& parent) {
+  auto opts = std::make_shared<CatalogOptions>();
+  CLI::App* app = parent.add_subcommand("catalog", "Print the ISA tables: opcodes, dtypes, ALU ops, modes");
+  add_generation_option(*app, opts->gen,
+                        "Only the members of this generation: sunda|cayman|mariana|maverick or v2..v5 "
+                        "(default: all four, with presence columns)");
+  app->add_flag("--json", opts->json, "Print JSON instead of a text table");
+  app->add_option("TABLE", opts->table, "opcodes (default), dtypes, aluops or modes")
+      ->type_name("TABLE")
+      ->check(CLI::IsMember({"opcodes", "dtypes", "aluops", "modes"}));
+  return {app, [opts] { return run_catalog(*opts); }};
+}
+
+}  // namespace tpbisa::cli

@@ -1,0 +1,171 @@
+// Text and JSON renderings of decoded words, built from the library's field description.
+#include "decode_print.hpp"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/describe.hpp"
+
+namespace tpbisa::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// File names need not be UTF-8; replace what is not instead of failing mid-stream.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string word_hex(const Word& w) {
+  std::string text;
+  text.reserve(2 * w.size());
+  for (uint8_t b : w) text += fmt::format("{:02x}", b);
+  return text;
+}
+
+std::string_view status_name(DecodeStatus s) {
+  switch (s) {
+    case DecodeStatus::Modeled: return "modeled";
+    case DecodeStatus::NotModeled: return "not-modeled";
+    case DecodeStatus::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+/// What the title line says after the name: the format, or why the operands are not shown decoded.
+std::string status_note(const Instruction& inst) {
+  switch (inst.status) {
+    case DecodeStatus::Modeled: return std::string(inst.format_name());
+    case DecodeStatus::NotModeled: return "operands not modeled";
+    case DecodeStatus::Unknown: return describe_opcode(inst.opcode(), inst.gen);
+  }
+  return "";
+}
+
+// ---- text ----
+
+std::string text_block(const WordSource& src, const Instruction& inst) {
+  std::string out = fmt::format("#{}  offset {:#x}  {:#04x} {}  {}\n", src.index(), src.offset(), inst.opcode(),
+                                inst.name(), status_note(inst));
+  const std::string events = render_events(inst.events(), inst.gen);
+  out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
+  for (const DescribedField& f : describe_fields(inst))
+    out += fmt::format("    @{:<3}{:>3}  {:<30} {:<12}  {}\n", f.offset, f.size, f.name, format_value(f), f.meaning);
+  return out;
+}
+
+class TextPrinter final : public DecodePrinter {
+ public:
+  explicit TextPrinter(bool headings) : headings_(headings) {}
+
+  void begin_input(const WordSource& src) override {
+    if (headings_) fmt::print("{}== {} ==\n", first_ ? "" : "\n", src.label());
+    first_ = false;
+    blocks_ = 0;  // blocks are separated within an input; the heading separates inputs
+  }
+  void instruction(const WordSource& src, const Instruction& inst, const Word&) override {
+    fmt::print("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, inst));
+    ++blocks_;
+  }
+  void failed(const WordSource&) override { std::fflush(stdout); }
+  void finish() override { std::fflush(stdout); }
+
+ private:
+  bool headings_;
+  bool first_ = true;
+  uint64_t blocks_ = 0;
+};
+
+// ---- JSON ----
+
+template <size_t N>
+json mode_name(const std::array<EnumValue, N>& table, uint8_t value, Generation g) {
+  const EnumValue* row = find_enum(table, value);
+  if (row == nullptr || !row->gens.has(g)) return nullptr;
+  return row->name;
+}
+
+json header_json(const Header& h) {
+  return {{"opcode", fmt::format("{:#04x}", h.opcode)},
+          {"inst_word_len", h.inst_word_len},
+          {"debug_cmd", h.debug_cmd},
+          {"debug_hint", h.debug_hint}};
+}
+
+json events_json(const Events& e, Generation g) {
+  return {{"wait_mode", fmt::format("{:#04x}", e.wait_mode)},
+          {"wait_mode_name", mode_name(kWaitModes, e.wait_mode, g)},
+          {"wait_idx", e.wait_idx},
+          {"update_mode", fmt::format("{:#04x}", e.update_mode)},
+          {"update_mode_name", mode_name(kUpdateModes, e.update_mode, g)},
+          {"update_idx", e.update_idx},
+          {"semaphore_value", e.semaphore_value},
+          {"text", render_events(e, g)},
+          {"text_exact", events_render_exact(e, g)}};
+}
+
+json field_json(const DescribedField& f) {
+  json j{{"name", f.name}, {"offset", f.offset}, {"size", f.size}};
+  switch (f.kind) {
+    case ValueKind::Unsigned: j["kind"] = "unsigned"; j["value"] = f.u; break;
+    case ValueKind::Signed: j["kind"] = "signed"; j["value"] = f.s; break;
+    case ValueKind::Bytes: j["kind"] = "bytes"; j["value"] = format_value(f); break;
+  }
+  j["hex"] = format_hex(f);
+  j["meaning"] = f.meaning;
+  return j;
+}
+
+json instruction_json(const WordSource& src, const Instruction& inst, const Word& word) {
+  json fields = json::array();
+  for (const DescribedField& f : describe_fields(inst)) fields.push_back(field_json(f));
+  json j{{"input", src.label()},
+         {"index", src.index()},
+         {"offset", src.offset()},
+         {"word", word_hex(word)},
+         {"opcode", fmt::format("{:#04x}", inst.opcode())},
+         {"name", inst.name()},
+         {"format", inst.format_name()},
+         {"status", status_name(inst.status)}};
+  if (inst.status != DecodeStatus::Modeled) j["note"] = status_note(inst);
+  j["header"] = header_json(inst.header());
+  j["events"] = events_json(inst.events(), inst.gen);
+  j["fields"] = std::move(fields);
+  return j;
+}
+
+// Streams one document: the array is opened up front and each instruction is written as it decodes.
+class JsonPrinter final : public DecodePrinter {
+ public:
+  explicit JsonPrinter(Generation gen) {
+    fmt::print("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
+  }
+
+  void begin_input(const WordSource&) override {}
+  void instruction(const WordSource& src, const Instruction& inst, const Word& word) override {
+    fmt::print("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, inst, word)));
+    ++count_;
+  }
+  void failed(const WordSource& src) override {
+    error_ = json{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error()}};
+  }
+  void finish() override {
+    fmt::print("{}]", count_ == 0 ? "" : "\n");
+    if (!error_.is_null()) fmt::print(",\n\"error\": {}", dump(error_));
+    fmt::print("}}\n");
+    std::fflush(stdout);
+  }
+
+ private:
+  uint64_t count_ = 0;
+  json error_;
+};
+
+}  // namespace
+
+std::unique_ptr<DecodePrinter> make_text_printer(bool headings) { return std::make_unique<TextPrinter>(headings); }
+
+std::unique_ptr<DecodePrinter> make_json_printer(Generation gen) { return std::make_unique<JsonPrinter>(gen); }
+
+}  // namespace tpbisa::cli
