@@ -78,7 +78,8 @@ Addr4Meaning describe(const Addr4& a, Generation g) {
   else if (m.from_register) m.mode = m.shape_from_register ? Addr4Mode::RegisterShape : Addr4Mode::Register;
   else if (m.shape_from_register) m.mode = Addr4Mode::ShapeRegImmediate;
   else m.mode = Addr4Mode::Immediate;
-  if (!m.from_register) m.target = decode_partition_offset(a.raw, g);
+  const bool register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
+  if (!register_base) m.target = decode_partition_offset(a.raw, g);
   return m;
 }
 
