@@ -2,10 +2,12 @@
 SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PACKAGES := cmake g++ make libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+DEB_PACKAGES := cmake g++ make clang libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3
 
-.PHONY: all deps build build-san demo test test-fast bench clean
+.PHONY: all deps build build-san build-fuzz demo test test-fast fuzz bench clean
 
 all: build
 
@@ -30,13 +32,24 @@ build-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DTPBISA_SANITIZE=ON -DTPBISA_BUILD_BENCH=OFF >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
+# libFuzzer targets (clang, ASan+UBSan); see docs/robustness.md.
+build-fuzz: deps
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTPBISA_FUZZ=ON \
+	  -DTPBISA_BUILD_TESTS=OFF -DTPBISA_BUILD_BENCH=OFF -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target $$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp$$//')
+
 demo: build
 	@scripts/demo.sh $(BUILD)/tpbisa
 
-# All tests: the optimised build, then the same suite under ASan+UBSan.
-test: build build-san
+# All tests: the optimised build, the same suite under ASan+UBSan, then each fuzz target for FUZZ_SECONDS.
+test: build build-san build-fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_FUZZ) && ctest --output-on-failure
+
+# Run every fuzz target longer: make fuzz FUZZ_SECONDS=600
+fuzz: build-fuzz
+	cd $(BUILD_FUZZ) && ctest --output-on-failure
 
 # The optimised suite only, for quick iterations.
 test-fast: build

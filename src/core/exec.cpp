@@ -135,16 +135,27 @@ bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view wh
   return true;
 }
 
-bool addr4_supported(Txn& txn, const Addr4& a, std::string_view which) {
+bool addr4_mode_supported(Txn& txn, const Addr4& a, std::string_view which) {
   if (a.is_indirect())
     return txn.fail(FaultKind::UnsupportedAddressingMode,
                     fmt::format("{} start_addr marker {:#04x} is an indirect operand", which, a.marker()));
+  return true;
+}
+
+bool addr4_shape_supported(Txn& txn, const Addr4& a, std::string_view which) {
   if (a.shape_from_register())
     return txn.fail(FaultKind::UnsupportedShapeRegister,
                     fmt::format("{} shape comes from a register (marker {:#04x}); shape-register state is not "
                                 "modeled (PROJ-CONV-S1)",
                                 which, a.marker()));
   return true;
+}
+
+uint64_t nominal_element_address(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset) {
+  const PartitionAddress s = decode_partition_offset(start, g);
+  const Geometry& geo = geometry(g);
+  const uint64_t stride = s.region == Region::Psum ? geo.psum_partition_size : geo.sbuf_partition_size;
+  return uint64_t{start} + uint64_t{channel} * stride + static_cast<uint64_t>(elem_byte_offset);
 }
 
 }  // namespace tpbisa::exec

@@ -81,8 +81,13 @@ bool onchip_element(Generation g, uint32_t start, unsigned channel, int64_t elem
 /// (PROJ-CONV-N16). Fails with IllegalRegister for regnum >= 64.
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which);
 
-/// Refuses ADDR4 forms the executor does not model: indirect operands and shape-from-register.
-bool addr4_supported(Txn& txn, const Addr4& a, std::string_view which);
+/// Refuses indirect ADDR4 operands (UnsupportedAddressingMode, step 3 of PROJ-CONV-N15).
+bool addr4_mode_supported(Txn& txn, const Addr4& a, std::string_view which);
+/// Refuses shape-from-register ADDR4 operands (UnsupportedShapeRegister, after every addressing-mode check).
+bool addr4_shape_supported(Txn& txn, const Addr4& a, std::string_view which);
+
+/// The address an element would have, for fault reports: start + channel partitions + byte offset.
+uint64_t nominal_element_address(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset);
 
 /// Sign/zero extension helpers.
 constexpr uint32_t sign_extend(uint64_t v, unsigned bytes) {

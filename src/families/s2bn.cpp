@@ -415,7 +415,8 @@ bool check_source(const S2Bn& s, uint32_t base, unsigned count, exec::Txn& txn) 
     for (unsigned i = 0; i < count; ++i) {
       uint64_t a = 0;
       if (!exec::onchip_element(txn.gen(), base, c, element_offset(s.src_mem_pattern, i, esz), esz, a))
-        return txn.fail_at(FaultKind::OutOfRange, base,
+        return txn.fail_at(FaultKind::OutOfRange,
+                           exec::nominal_element_address(txn.gen(), base, c, element_offset(s.src_mem_pattern, i, esz)),
                            fmt::format("channel {} source element {} leaves SBUF/PSUM or its partition's backed "
                                        "bytes (PROJ-CONV-N2)",
                                        c, i));
@@ -431,7 +432,8 @@ uint32_t read_element(const S2Bn& s, uint32_t base, unsigned c, unsigned i, exec
 }
 
 bool source_base(const S2Bn& s, exec::Txn& txn, uint32_t& base) {
-  return exec::addr4_supported(txn, s.src_mem_pattern.start_addr, "src") &&
+  return exec::addr4_mode_supported(txn, s.src_mem_pattern.start_addr, "src") &&
+         exec::addr4_shape_supported(txn, s.src_mem_pattern.start_addr, "src") &&
          exec::resolve_addr4(txn, s.src_mem_pattern.start_addr, base, "src");
 }
 
@@ -475,7 +477,7 @@ bool execute_bn_param_load(const S2Bn& s, exec::Txn& txn) {
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
     uint64_t a = 0;
     if (!exec::onchip_element(txn.gen(), mean_ptr, c, 0, 4, a))
-      return txn.fail_at(FaultKind::OutOfRange, mean_ptr,
+      return txn.fail_at(FaultKind::OutOfRange, exec::nominal_element_address(txn.gen(), mean_ptr, c, 0),
                          fmt::format("channel {} batch-mean pointer {:#x} leaves SBUF/PSUM or its partition's backed "
                                      "bytes (PROJ-CONV-N2)",
                                      c, mean_ptr));

@@ -493,8 +493,11 @@ bool execute_tsm(const Instruction& inst, exec::Txn& txn) {
   const bool bitvec = bitvec_opcode(t.header.opcode);
   const bool dual = is_dual(t.header.opcode);
   if (!dtypes_supported(t, txn)) return false;
-  if (!exec::addr4_supported(txn, t.src_mem_pattern.start_addr, "src") ||
-      !exec::addr4_supported(txn, t.dst_mem_pattern.start_addr, "dst"))
+  // PROJ-CONV-N15 step 3: every addressing-mode refusal comes before any shape-register refusal.
+  if (!exec::addr4_mode_supported(txn, t.src_mem_pattern.start_addr, "src") ||
+      !exec::addr4_mode_supported(txn, t.dst_mem_pattern.start_addr, "dst") ||
+      !exec::addr4_shape_supported(txn, t.src_mem_pattern.start_addr, "src") ||
+      !exec::addr4_shape_supported(txn, t.dst_mem_pattern.start_addr, "dst"))
     return false;
   uint32_t src = 0, dst = 0;
   if (!exec::resolve_addr4(txn, t.src_mem_pattern.start_addr, src, "src") ||
@@ -513,12 +516,14 @@ bool execute_tsm(const Instruction& inst, exec::Txn& txn) {
     for (uint64_t k = 0; k < count; ++k) {
       uint64_t a = 0;
       if (!exec::onchip_element(g, src, c, element_offset(t.src_mem_pattern, k, in_size), in_size, a))
-        return txn.fail_at(FaultKind::OutOfRange, src,
+        return txn.fail_at(FaultKind::OutOfRange,
+                           exec::nominal_element_address(g, src, c, element_offset(t.src_mem_pattern, k, in_size)),
                            fmt::format("channel {} source element {} leaves SBUF/PSUM or its partition's backed "
                                        "bytes (PROJ-CONV-N2)",
                                        c, k));
       if (!exec::onchip_element(g, dst, c, element_offset(t.dst_mem_pattern, k, out_size), out_size, a))
-        return txn.fail_at(FaultKind::OutOfRange, dst,
+        return txn.fail_at(FaultKind::OutOfRange,
+                           exec::nominal_element_address(g, dst, c, element_offset(t.dst_mem_pattern, k, out_size)),
                            fmt::format("channel {} destination element {} leaves SBUF/PSUM or its partition's "
                                        "backed bytes (PROJ-CONV-N2)",
                                        c, k));

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
+#include <ostream>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -15,6 +17,11 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
+
+namespace tpbisa {
+/// gtest prints fault kinds by name.
+inline void PrintTo(FaultKind k, std::ostream* os) { *os << to_string(k); }
+}  // namespace tpbisa
 
 namespace tpbisa::test {
 
@@ -33,6 +40,18 @@ constexpr uint64_t sbuf(Generation g, uint64_t partition, uint64_t offset) {
 }
 /// psum_addr(p, o) = PSUM_BUF_OFFSET + p * PSUM_BUF_PARTITION_SIZE + o (SUNDA..MARIANA).
 constexpr uint64_t psum(uint64_t partition, uint64_t offset) { return kPsumBase + partition * kPsumStride + offset; }
+
+/// Element size of a dtype code (common-formats.md §10.4 table; PROJ-CONV-C14 for FP8_EXP2); 0 when none.
+constexpr unsigned dsize(uint8_t d) {
+  switch (d) {
+    case dtype::kInt8: case dtype::kUint8: case dtype::kFp8Exp3: case dtype::kFp8Exp4: case dtype::kFp8Exp5:
+    case dtype::kFp8Exp2: return 1;
+    case dtype::kInt16: case dtype::kUint16: case dtype::kBfloat16: case dtype::kFp16: return 2;
+    case dtype::kInt32: case dtype::kUint32: case dtype::kFp32: case dtype::kFp32r: return 4;
+    case dtype::kUint64: case dtype::kInt64: return 8;
+    default: return 0;
+  }
+}
 
 constexpr uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
 constexpr float as_f32(uint32_t b) { return std::bit_cast<float>(b); }
@@ -163,9 +182,11 @@ Word word(const S& s) {
 
 // ---- Memory set-up and inspection ----
 
-/// Writes `n` bytes little-endian (the test's initial state; asserts nothing, returns the memory's answer).
+/// Writes `n` bytes of `value` little-endian (n > 8 repeats the 8-byte pattern); returns the memory's answer.
 inline bool poke(MachineState& s, uint64_t address, unsigned n, uint64_t value) {
-  return s.memory.write(address, n, value);
+  bool ok = true;
+  for (unsigned at = 0; at < n; at += 8) ok = s.memory.write(address + at, n - at < 8 ? n - at : 8, value) && ok;
+  return ok;
 }
 inline uint64_t peek(const MachineState& s, uint64_t address, unsigned n) { return s.memory.read(address, n); }
 inline bool written(const MachineState& s, uint64_t address, unsigned n) { return s.memory.initialized(address, n); }
