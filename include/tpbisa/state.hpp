@@ -21,6 +21,12 @@ class SparseMemory {
   static constexpr uint64_t kPageBytes = 4096;
 
   explicit SparseMemory(uint64_t max_bytes = uint64_t{1} << 30) : max_bytes_(max_bytes) {}
+  /// Copies are deep (snapshots of a machine must not share pages).
+  SparseMemory(const SparseMemory& other);
+  SparseMemory& operator=(const SparseMemory& other);
+  SparseMemory(SparseMemory&&) noexcept = default;
+  SparseMemory& operator=(SparseMemory&&) noexcept = default;
+  ~SparseMemory() = default;
 
   /// Reads `n` bytes (n <= 8) little-endian; `initialized` tells whether every byte had been written.
   uint64_t read(uint64_t address, unsigned n, bool* initialized = nullptr) const;

@@ -5,6 +5,18 @@
 
 namespace tpbisa {
 
+SparseMemory::SparseMemory(const SparseMemory& other) : max_bytes_(other.max_bytes_) {
+  for (const auto& [page, data] : other.pages_) pages_.emplace(page, std::make_unique<Page>(*data));
+}
+
+SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
+  if (this != &other) {
+    SparseMemory copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
 const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
   const auto it = pages_.find(page);
   return it == pages_.end() ? nullptr : it->second.get();
@@ -13,13 +25,22 @@ const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
 uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) const {
   uint64_t value = 0;
   bool all = true;
-  for (unsigned i = 0; i < n; ++i) {
-    const uint64_t a = address + i;  // wraps modulo 2^64 like the address generator
-    const Page* p = find(a / kPageBytes);
-    const size_t at = a % kPageBytes;
-    const bool w = p != nullptr && p->written[at];
-    all = all && w;
-    if (w) value |= uint64_t{p->bytes[at]} << (8 * i);
+  const size_t at = address % kPageBytes;
+  if (at + n <= kPageBytes) {  // one page: one look-up
+    const Page* p = find(address / kPageBytes);
+    for (unsigned i = 0; i < n; ++i) {
+      const bool w = p != nullptr && p->written[at + i];
+      all = all && w;
+      if (w) value |= uint64_t{p->bytes[at + i]} << (8 * i);
+    }
+  } else {
+    for (unsigned i = 0; i < n; ++i) {
+      const uint64_t a = address + i;  // wraps modulo 2^64 like the address generator
+      const Page* p = find(a / kPageBytes);
+      const bool w = p != nullptr && p->written[a % kPageBytes];
+      all = all && w;
+      if (w) value |= uint64_t{p->bytes[a % kPageBytes]} << (8 * i);
+    }
   }
   if (initialized != nullptr) *initialized = all;
   return value;
@@ -37,12 +58,18 @@ uint64_t SparseMemory::new_bytes_for(uint64_t address, uint64_t n) const {
 
 bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
   if (allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
+  Page* page = nullptr;
+  uint64_t page_number = ~uint64_t{0};
   for (unsigned i = 0; i < n; ++i) {
     const uint64_t a = address + i;
-    auto& slot = pages_[a / kPageBytes];
-    if (!slot) slot = std::make_unique<Page>();
-    slot->bytes[a % kPageBytes] = static_cast<uint8_t>(value >> (8 * i));
-    slot->written[a % kPageBytes] = true;
+    if (a / kPageBytes != page_number) {  // look the page up once per page touched
+      page_number = a / kPageBytes;
+      auto& slot = pages_[page_number];
+      if (!slot) slot = std::make_unique<Page>();
+      page = slot.get();
+    }
+    page->bytes[a % kPageBytes] = static_cast<uint8_t>(value >> (8 * i));
+    page->written[a % kPageBytes] = true;
   }
   return true;
 }
