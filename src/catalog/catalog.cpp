@@ -74,6 +74,14 @@ static_assert(count_in(kDtypes, Generation::Sunda) == 16 && count_in(kDtypes, Ge
               count_in(kDtypes, Generation::Mariana) == 24 && count_in(kDtypes, Generation::Maverick) == 30);
 static_assert(count_in(kAluOps, Generation::Sunda) == 33 && count_in(kAluOps, Generation::Cayman) == 60 &&
               count_in(kAluOps, Generation::Mariana) == 64 && count_in(kAluOps, Generation::Maverick) == 65);
+constexpr bool sizes_are_powers_of_two() {
+  for (const auto& d : kDtypes) {
+    const unsigned size = dtype_size(d.code);
+    if (size != 0 && (size & (size - 1)) != 0) return false;
+  }
+  return true;
+}
+static_assert(sizes_are_powers_of_two(), "alignment checks mask with size - 1");
 static_assert(all_mnemonics_camel(), "a mnemonic is not the CamelCase of its enum name");
 static_assert(formats_bound_as_spec(), "an opcode is bound to the wrong operand format");
 
