@@ -154,6 +154,8 @@ class Machine {
   Generation gen() const { return state_.gen; }
   size_t pc() const { return pc_; }
   size_t size() const { return program_.size(); }
+  /// The decoded instruction at index i (i < size()).
+  const Instruction& instruction(size_t i) const { return decoded_[i]; }
   const MachineState& state() const { return state_; }
   /// Direct state access for loading initial state (registers, semaphores, memory) before running.
   MachineState& mutable_state() { return state_; }

@@ -7,7 +7,7 @@
 namespace tpbisa {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the order docs/trace.md lists them
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
 std::string hex_sized(uint64_t v, unsigned bytes) { return fmt::format("{:#0{}x}", v, 2 + 2 * bytes); }

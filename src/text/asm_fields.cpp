@@ -1,0 +1,350 @@
+// Operands from the format descriptors, and the syntax of plain values: numbers, lists and catalog names.
+#include "text/asm_fields.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "tpbisa/catalog.hpp"
+
+namespace tpbisa::tasm {
+namespace {
+
+// ---- The operand list: a walk over the descriptors, once per format ----
+
+constexpr std::string_view kInstFlagsName = "inst_flags";
+
+void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, std::vector<AsmField>& out) {
+  for (const FieldDesc& f : desc.fields) {
+    const unsigned at = base + f.offset;
+    std::string path = prefix + std::string(f.name);
+    if (f.sub != nullptr) {
+      walk(*f.sub, at, path + ".", out);
+      continue;
+    }
+    // MAVERICK reads header byte 3 as inst_flags (PROJ-CONV-C2); the byte answers to both names.
+    std::string alias = f.role == Role::DebugHint ? prefix + std::string(kInstFlagsName) : std::string();
+    out.push_back({std::move(path), std::move(alias), static_cast<uint8_t>(at), f.size, f.elem_size, f.count,
+                   f.is_signed, f.role, prefix.empty()});
+  }
+}
+
+template <size_t... I>
+std::array<std::vector<AsmField>, sizeof...(I)> build_all(std::index_sequence<I...>) {
+  std::array<std::vector<AsmField>, sizeof...(I)> all;
+  ((walk(format_desc<std::variant_alternative_t<I, Operands>>(), 0, "", all[I])), ...);
+  return all;
+}
+
+
+// ---- Catalog names per role ----
+
+/// How the values of one enum-like role are named: the catalog table behind it, nothing restated.
+struct NameSet {
+  std::string_view what;  ///< for messages: "dtype", "DATA_SRC value"
+  std::string_view (*name)(uint8_t value, Generation g);  ///< empty when no name on g
+  std::optional<uint8_t> (*value)(std::string_view text);
+  std::vector<std::string_view> (*names)(Generation g);  ///< every name of g, for messages
+  std::string_view catalog_table;  ///< when set, messages point at this `tpbisa catalog` table instead of listing
+};
+
+template <const auto& Table>
+std::string_view table_name(uint8_t v, Generation g) {
+  const EnumValue* row = find_enum(Table, v);
+  return row != nullptr && row->gens.has(g) ? row->name : std::string_view{};
+}
+
+template <const auto& Table>
+std::optional<uint8_t> table_value(std::string_view text) {
+  for (const auto& row : Table)
+    if (iequals(row.name, text)) return row.value;
+  return std::nullopt;
+}
+
+template <const auto& Table>
+std::vector<std::string_view> table_names(Generation g) {
+  std::vector<std::string_view> names;
+  for (const auto& row : Table)
+    if (row.gens.has(g)) names.push_back(row.name);
+  return names;
+}
+
+template <const auto& Table>
+constexpr NameSet enum_names(std::string_view what) {
+  return {what, table_name<Table>, table_value<Table>, table_names<Table>, ""};
+}
+
+std::string_view dtype_name(uint8_t v, Generation g) {
+  const DtypeInfo* row = find_dtype(v);
+  return row != nullptr && row->gens.has(g) ? row->short_name : std::string_view{};
+}
+
+std::vector<std::string_view> dtype_names(Generation g) {
+  std::vector<std::string_view> names;
+  for (const auto& row : kDtypes)
+    if (row.gens.has(g) && row.code != dtype::kInvalid) names.push_back(row.short_name);
+  return names;
+}
+
+std::string_view aluop_name(uint8_t v, Generation g) {
+  const AluOpInfo* row = find_aluop(v);
+  return row != nullptr && row->gens.has(g) ? row->name : std::string_view{};
+}
+
+std::optional<uint8_t> aluop_value(std::string_view text) {
+  for (const auto& row : kAluOps)
+    if (iequals(row.name, text)) return row.code;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> aluop_names(Generation g) {
+  std::vector<std::string_view> names;
+  for (const auto& row : kAluOps)
+    if (row.gens.has(g)) names.push_back(row.name);
+  return names;
+}
+
+constexpr NameSet kDebugCmdNames = enum_names<kDebugCmdLevels>("DEBUG_CMD_LEVELS value");
+constexpr NameSet kWaitModeNames = enum_names<kWaitModes>("WAIT_MODE");
+constexpr NameSet kUpdateModeNames = enum_names<kUpdateModes>("UPDATE_MODE");
+constexpr NameSet kDataSrcNames = enum_names<kDataSrc>("DATA_SRC value");
+constexpr NameSet kImmSrcNames = enum_names<kImmSrc>("IMM_SRC value");
+constexpr NameSet kSubdimNames = enum_names<kTensorSubdim>("TENSOR_SUBDIM value");
+constexpr NameSet kRevOpsNames = enum_names<kRevOps>("TENS_SCALAR_REV_OPS value");
+constexpr NameSet kDtypeNames{"dtype", dtype_name, parse_dtype, dtype_names, ""};
+constexpr NameSet kAluOpNames{"ALU op", aluop_name, aluop_value, aluop_names, "aluops"};
+
+const NameSet* names_for(Role r) {
+  switch (r) {
+    case Role::DebugCmd: return &kDebugCmdNames;
+    case Role::WaitMode: return &kWaitModeNames;
+    case Role::UpdateMode: return &kUpdateModeNames;
+    case Role::Dtype: return &kDtypeNames;
+    case Role::DataSrc: return &kDataSrcNames;
+    case Role::ImmSrc: return &kImmSrcNames;
+    case Role::AluOp: return &kAluOpNames;
+    case Role::Subdim: return &kSubdimNames;
+    case Role::RevOps: return &kRevOpsNames;
+    default: return nullptr;
+  }
+}
+
+/// "unknown ALU op `ADDD` for `op` (did you mean `ADD`?); expected ...": the closest name, then the choices.
+std::string unknown_name(const NameSet& names, const AsmField& f, std::string_view text, Generation g) {
+  const std::vector<std::string_view> all = names.names(g);
+  std::string_view near;
+  size_t best = std::max<size_t>(2, text.size() / 3) + 1;  // only a plausible typo is suggested
+  std::string listed;
+  for (const std::string_view n : all) {
+    const size_t d = edit_distance(text, n, best - 1);
+    if (d < best) {
+      best = d;
+      near = n;
+    }
+    listed += (listed.empty() ? "" : ", ") + std::string(n);
+  }
+  if (!names.catalog_table.empty())
+    listed = fmt::format("a name from `tpbisa catalog --gen {} {}`", to_string(g), names.catalog_table);
+  return fmt::format("unknown {} `{}` for `{}`{}; expected {} or a number {}", names.what, text, f.path,
+                     near.empty() ? "" : fmt::format(" (did you mean `{}`?)", near), listed,
+                     range_text(8U * f.elem_size, false));
+}
+
+/// Codes, flags and raw bytes read best in hex; counts, indices and strides in decimal.
+bool hex_role(Role r) {
+  return r == Role::DebugHint || r == Role::VarId || r == Role::Reserved || r == Role::Raw || r == Role::Opcode;
+}
+
+// ---- Plain values ----
+
+void print_element(std::string& out, const AsmField& f, uint64_t bits, Generation g) {
+  if (const NameSet* names = names_for(f.role)) {
+    const std::string_view name = bits <= 0xFF ? names->name(static_cast<uint8_t>(bits), g) : std::string_view{};
+    if (!name.empty()) out += name;
+    else fmt::format_to(std::back_inserter(out), "{:#04x}", bits);
+    return;
+  }
+  if (hex_role(f.role)) {
+    fmt::format_to(std::back_inserter(out), "{:#x}", bits);
+    return;
+  }
+  if (f.is_signed) {
+    const unsigned shift = 64 - 8 * f.elem_size;
+    fmt::format_to(std::back_inserter(out), "{}", static_cast<int64_t>(bits << shift) >> shift);
+    return;
+  }
+  fmt::format_to(std::back_inserter(out), "{}", bits);
+}
+
+std::string element_name(const AsmField& f, size_t index) {
+  return f.is_list() ? fmt::format("{}[{}]", f.path, index) : f.path;
+}
+
+bool parse_element(const AsmField& f, size_t index, const Token& t, uint64_t& bits, Generation g, LineError& error) {
+  const NameSet* names = names_for(f.role);
+  IntLiteral lit;
+  const IntParse parsed = parse_int(t.text, lit);
+  if (parsed == IntParse::NotANumber && names != nullptr) {
+    if (const auto v = names->value(t.text)) {
+      bits = *v;
+      return true;
+    }
+    error = error_at(t, unknown_name(*names, f, t.text, g));
+    return false;
+  }
+  if (parsed == IntParse::NotANumber) {
+    error = error_at(t, fmt::format("`{}` expects a number {}, got `{}`", element_name(f, index), range_text(8U * f.elem_size, f.is_signed),
+                                    t.text));
+    return false;
+  }
+  if (parsed == IntParse::TooLarge || !fit_int(lit, 8U * f.elem_size, f.is_signed, bits)) {
+    error = error_at(t, fmt::format("`{}`: {} is out of range {}", element_name(f, index), t.text,
+                                    range_text(8U * f.elem_size, f.is_signed)));
+    return false;
+  }
+  return true;
+}
+
+std::string list_shape(const AsmField& f) {
+  std::string text = "{";
+  constexpr std::string_view kLetters = "abcdefghijklmnopqrstuvwxyz";
+  for (size_t i = 0; i < f.count && i < 4; ++i) {
+    if (i != 0) text += ",";
+    text += kLetters[i];
+  }
+  return text + (f.count > 4 ? ",...}" : "}");
+}
+
+bool parse_plain(const AsmField& f, const ValueText& v, Word& w, Generation g, LineError& error) {
+  if (!f.is_list()) {
+    if (v.list) {
+      error = error_at(v.open, fmt::format("`{}` takes one value, not a list", f.path));
+      return false;
+    }
+    uint64_t bits = 0;
+    if (!parse_element(f, 0, v.scalar, bits, g, error)) return false;
+    store_bits(w, f.offset, f.size, bits);
+    return true;
+  }
+  if (!v.list) {
+    error = error_at(v.scalar, fmt::format("`{}` is a list of {} values; write it as {}", f.path, f.count, list_shape(f)));
+    return false;
+  }
+  if (v.items.size() > f.count) {
+    error = error_at(v.items[f.count], fmt::format("`{}` has {} values, got {}", f.path, f.count, v.items.size()));
+    return false;
+  }
+  for (size_t i = 0; i < f.count; ++i) {
+    uint64_t bits = 0;  // values left out are zero
+    if (i < v.items.size() && !parse_element(f, i, v.items[i], bits, g, error)) return false;
+    store_bits(w, f.offset + static_cast<unsigned>(i * f.elem_size), f.elem_size, bits);
+  }
+  return true;
+}
+
+}  // namespace
+
+FieldList fields_for(const Instruction& inst) {
+  static const auto kAll = build_all(std::make_index_sequence<std::variant_size_v<Operands>>{});
+  return kAll[inst.body.index()];
+}
+
+uint64_t load_bits(const Word& w, unsigned offset, unsigned size) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < size && i < 8; ++i) v |= uint64_t{w[offset + i]} << (8 * i);
+  return v;
+}
+
+void store_bits(Word& w, unsigned offset, unsigned size, uint64_t value) {
+  for (unsigned i = 0; i < size && i < 8; ++i) w[offset + i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+const AsmField* sibling(FieldList fields, Role role) {
+  for (const auto& f : fields)
+    if (f.role == role && f.top_level) return &f;
+  return nullptr;
+}
+
+std::string_view print_name(const AsmField& f, Generation g) {
+  return g == Generation::Maverick && !f.alias.empty() ? f.alias : f.path;
+}
+
+const AsmField* find_field(FieldList fields, std::string_view name) {
+  for (const auto& f : fields)  // the canonical spelling first: a plain compare
+    if (f.path == name) return &f;
+  for (const auto& f : fields)
+    if (iequals(f.path, name) || (!f.alias.empty() && iequals(f.alias, name))) return &f;
+  return nullptr;
+}
+
+std::string operand_names(FieldList fields, Generation g) {
+  std::string text;
+  for (const auto& f : fields) {
+    if (f.role == Role::Opcode) continue;
+    if (!text.empty()) text += ", ";
+    text += print_name(f, g);
+  }
+  return text;
+}
+
+bool is_event_role(Role r) {
+  return r == Role::WaitMode || r == Role::WaitIdx || r == Role::UpdateMode || r == Role::UpdateIdx ||
+         r == Role::SemValue;
+}
+
+bool printed(const AsmField& f, const Word& w) {
+  switch (f.role) {
+    case Role::Opcode: return false;
+    case Role::WordLen: return load_bits(w, f.offset, f.size) != kDefaultWordLen;
+    case Role::DebugCmd:
+    case Role::DebugHint:
+    case Role::Reserved:
+      for (unsigned i = 0; i < f.size; ++i)
+        if (w[f.offset + i] != 0) return true;
+      return false;
+    default: return true;
+  }
+}
+
+void print_value(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g) {
+  switch (f.role) {
+    case Role::Addr4: print_addr4(out, static_cast<uint32_t>(load_bits(w, f.offset, 4)), g); return;
+    case Role::Addr8: print_addr8(out, load_bits(w, f.offset, 8), g); return;
+    case Role::ImmVal: print_imm(out, f, w, all, g); return;
+    case Role::MemData: print_data(out, f, w, all, g); return;
+    default: break;
+  }
+  if (!f.is_list()) {
+    print_element(out, f, load_bits(w, f.offset, f.size), g);
+    return;
+  }
+  out += '{';
+  for (unsigned i = 0; i < f.count; ++i) {
+    if (i != 0) out += ',';
+    print_element(out, f, load_bits(w, f.offset + i * f.elem_size, f.elem_size), g);
+  }
+  out += '}';
+}
+
+bool depends_on_siblings(Role r) { return r == Role::ImmVal || r == Role::MemData; }
+
+bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error) {
+  const bool single_word = f.role == Role::Addr4 || f.role == Role::Addr8 || f.role == Role::ImmVal;
+  if (single_word && v.list) {
+    error = error_at(v.open, fmt::format("`{}` takes one value, not a list", f.path));
+    return false;
+  }
+  switch (f.role) {
+    case Role::Addr4: return parse_addr4(f, v.scalar, w, g, error);
+    case Role::Addr8: return parse_addr8(f, v.scalar, w, g, error);
+    case Role::ImmVal: return parse_imm(f, v.scalar, w, all, g, error);
+    case Role::MemData: return parse_data(f, v, w, all, g, error);
+    default: return parse_plain(f, v, w, g, error);
+  }
+}
+
+}  // namespace tpbisa::tasm

@@ -1,0 +1,81 @@
+// The assembly view of a format: operands are the descriptors' leaf fields, and each field's role sets its syntax.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpbisa/formats.hpp"
+#include "tpbisa/generation.hpp"
+#include "tpbisa/instruction.hpp"
+#include "text/asm_lex.hpp"
+
+namespace tpbisa::tasm {
+
+/// One operand: a leaf of the format descriptors (formats.hpp), with its dotted path and word offset.
+struct AsmField {
+  std::string path;  ///< "dtype", "src_mem_pattern.start_addr", "events.wait_mode"
+  std::string alias;  ///< a second accepted name, printed on MAVERICK: header.inst_flags (PROJ-CONV-C2)
+  uint8_t offset = 0;  ///< in the 64-byte word
+  uint8_t size = 0;
+  uint8_t elem_size = 0;
+  uint8_t count = 1;
+  bool is_signed = false;
+  Role role = Role::Plain;
+  bool top_level = false;  ///< not inside a nested format (siblings are found among these)
+  /// Written as `{a,b,...}`: arrays of numbers; `data` has a syntax of its own.
+  bool is_list() const { return count > 1 && role != Role::MemData; }
+};
+using FieldList = std::span<const AsmField>;
+
+/// The operands of the instruction's format in word order, built once per format from the descriptors.
+FieldList fields_for(const Instruction& inst);
+
+uint64_t load_bits(const Word& w, unsigned offset, unsigned size);
+void store_bits(Word& w, unsigned offset, unsigned size, uint64_t value);
+
+/// The first top-level field with this role, or nullptr.
+const AsmField* sibling(FieldList fields, Role role);
+/// The name a field is printed with on `g`: header.debug_hint is header.inst_flags on MAVERICK (PROJ-CONV-C2).
+std::string_view print_name(const AsmField& f, Generation g);
+/// The field an operand name denotes (case-insensitive; both spellings of the header's byte 3 are accepted).
+const AsmField* find_field(FieldList fields, std::string_view name);
+/// "dtype, src_datasrc, ...": every operand name of a format, for messages.
+std::string operand_names(FieldList fields, Generation g);
+
+bool is_event_role(Role r);
+/// Header fields and reserved bytes are printed only when they differ from their default.
+bool printed(const AsmField& f, const Word& w);
+/// The value of the word-length field written when the operand is absent: the word in 4-byte units.
+inline constexpr uint64_t kDefaultWordLen = kWordBytes / 4;
+
+/// Appends the canonical text of one field's value.
+void print_value(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g);
+
+/// The value of one `name=value` operand as written: one word, or a `{...}` list of words.
+struct ValueText {
+  bool list = false;
+  Token scalar;                 ///< the word, when not a list
+  Token open;                   ///< the `{`, when a list
+  std::span<const Token> items;  ///< the list's words
+};
+
+/// Roles whose syntax depends on other fields (resolved after every other operand of the line).
+bool depends_on_siblings(Role r);
+/// Parses and stores one operand value; false with `error` set (column relative to the line).
+bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error);
+
+// ---- Forms of the roles with a syntax of their own (asm_forms.cpp) ----
+
+void print_addr4(std::string& out, uint32_t raw, Generation g);
+void print_addr8(std::string& out, uint64_t raw, Generation g);
+void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g);
+void print_data(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g);
+bool parse_addr4(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error);
+bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error);
+bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Generation g, LineError& error);
+bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error);
+
+}  // namespace tpbisa::tasm

@@ -1,0 +1,443 @@
+// The operand forms with a syntax of their own: ADDR4 / ADDR8 addresses, IMM_VAL immediates and MEM2D_DATA.
+//
+// The IMM_VAL and MEM2D_DATA views are small hooks that read their sibling fields by role (IMM_SRC, DATA_SRC,
+// dtype, num_elem), the same way the field descriptions do; every bit pattern keeps a raw spelling.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "text/asm_fields.hpp"
+#include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
+
+namespace tpbisa::tasm {
+namespace {
+
+constexpr unsigned kImmAddrBits = 29;  // a PartitionOffset is a 29-bit address (TPB_PARTITION_ADDR_MASK)
+constexpr unsigned kAddr8MarkerShift = 58;  // ADDR8 bits 63..58 are the marker (PROJ-CONV-M2)
+constexpr uint8_t kAddr8RegPairByte = addr8_marker::kAddrReg;
+
+template <class... Args>
+void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
+}
+
+// ---- SBUF / PSUM locations: sbuf[p3]+0x40, psum[p0].bank2+0x10 ----
+
+/// Appends the location form of an on-chip address; false when it is outside SBUF and PSUM.
+bool print_location(std::string& out, uint32_t addr, Generation g) {
+  const PartitionAddress p = decode_partition_offset(addr, g);
+  if (p.region == Region::Sbuf) {
+    append(out, "sbuf[p{}]+{:#x}", p.partition, p.offset);
+    return true;
+  }
+  if (p.region == Region::Psum) {
+    append(out, "psum[p{}].bank{}+{:#x}", p.partition, p.bank, p.offset & (geometry(g).psum_bank_size - 1));
+    return true;
+  }
+  return false;
+}
+
+/// A cursor over one token, for the small address grammar.
+struct Cursor {
+  std::string_view rest;
+  bool eat(std::string_view s) {
+    if (rest.size() < s.size() || !iequals(rest.substr(0, s.size()), s)) return false;
+    rest.remove_prefix(s.size());
+    return true;
+  }
+  /// A non-negative number up to the next character of `stops` (or the end).
+  bool number(std::string_view stops, uint64_t& v) {
+    const size_t end = std::min(rest.find_first_of(stops), rest.size());
+    IntLiteral lit;
+    if (parse_int(rest.substr(0, end), lit) != IntParse::Ok || lit.negative) return false;
+    v = lit.magnitude;
+    rest.remove_prefix(end);
+    return true;
+  }
+};
+
+bool is_location(std::string_view t) {
+  return t.size() >= 5 && (iequals(t.substr(0, 5), "sbuf[") || iequals(t.substr(0, 5), "psum["));
+}
+
+constexpr std::string_view kLocationForms = "sbuf[pN]+OFF or psum[pN].bankB+OFF";
+
+/// Parses `sbuf[pN]+OFF` / `psum[pN].bankB+OFF` (the bank and the offset may be left out) with g's geometry.
+bool parse_location(const AsmField& f, const Token& t, Generation g, uint64_t& addr, LineError& error) {
+  const Geometry& geo = geometry(g);
+  Cursor c{t.text};
+  const bool psum = c.eat("psum[");
+  if (!psum) c.eat("sbuf[");
+  uint64_t part = 0, bank = 0, off = 0;
+  const bool shape = c.eat("p") && c.number("]", part) && c.eat("]") &&
+                     (!psum || !c.eat(".bank") || c.number("+", bank)) && (!c.eat("+") || c.number("", off)) &&
+                     c.rest.empty();
+  if (!shape) {
+    error = error_at(t, fmt::format("bad location `{}` for `{}`: expected {}", t.text, f.path, kLocationForms));
+    return false;
+  }
+  const uint32_t parts = psum ? geo.psum_partitions : geo.sbuf_partitions;
+  if (psum && geo.psum_size == 0) {
+    error = error_at(t, fmt::format("`{}`: {} has no PSUM", f.path, to_string(g)));
+    return false;
+  }
+  if (part >= parts) {
+    error = error_at(t, fmt::format("`{}`: partition {} is out of range 0..{}", f.path, part, parts - 1));
+    return false;
+  }
+  const uint64_t stride = psum ? geo.psum_partition_size : geo.sbuf_partition_size;
+  // Checked one by one before they are combined, so no product or sum can wrap.
+  const bool fits = bank < stride && off < stride && bank * geo.psum_bank_size + off < stride;
+  if (!fits) {
+    error = error_at(t, fmt::format("`{}`: the location is beyond the {} partition stride {:#x} on {}", f.path,
+                                    psum ? "PSUM" : "SBUF", stride, to_string(g)));
+    return false;
+  }
+  const uint64_t in_part = bank * geo.psum_bank_size + off;
+  addr = (psum ? geo.psum_offset : geo.sbuf_offset) + part * stride + in_part;
+  return true;
+}
+
+constexpr std::string_view kAddr4Forms = "sbuf[pN]+OFF or psum[pN].bankB+OFF, a register rN, or raw 0x bits (ADDR4)";
+constexpr std::string_view kAddr8Forms =
+    "sbuf[pN]+OFF or psum[pN].bankB+OFF, dev:0xADDRESS, a register pair rLO:rHI, or raw 0x bits (ADDR8)";
+
+bool parse_raw(const AsmField& f, const Token& t, unsigned bits, uint64_t& v, std::string_view forms,
+               LineError& error) {
+  IntLiteral lit;
+  const IntParse parsed = parse_int(t.text, lit);
+  if (parsed == IntParse::NotANumber) {
+    error = error_at(t, fmt::format("bad value `{}` for `{}`: expected {}", t.text, f.path, forms));
+    return false;
+  }
+  if (parsed == IntParse::TooLarge || !fit_int(lit, bits, false, v)) {
+    error = error_at(t, fmt::format("`{}`: {} is out of range {}", f.path, t.text, range_text(bits, false)));
+    return false;
+  }
+  return true;
+}
+
+// ---- IMM_VAL views ----
+
+enum class ImmView : uint8_t { Float, Pointer, Register };
+
+/// IMM_SRC numbering (common-formats.md §7.2): 1 pointer, 2 register pointer, else the value itself.
+/// The source is the IMM_SRC sibling of the same stem (imm0_ptr is selected by imm0_src).
+ImmView imm_view(const AsmField& f, const Word& w, FieldList all) {
+  const size_t stem = f.path.find('_');
+  if (stem == std::string::npos) return ImmView::Float;
+  for (const auto& s : all) {
+    if (s.role != Role::ImmSrc || !s.top_level || s.path.compare(0, stem + 1, f.path, 0, stem + 1) != 0) continue;
+    const uint64_t src = load_bits(w, s.offset, s.size);
+    if (src == 1) return ImmView::Pointer;
+    if (src == 2) return ImmView::Register;
+  }
+  return ImmView::Float;
+}
+
+constexpr std::string_view kImmForms =
+    "a float (1.5, -2.0, inf), raw 0x bits, a pointer sbuf[pN]+OFF / psum[pN].bankB+OFF, or a register rN";
+
+// ---- MEM2D_DATA views ----
+
+enum class DataView : uint8_t { Registers, Immediates, Bytes };
+
+struct DataLayout {
+  DataView view = DataView::Bytes;
+  const DtypeInfo* dtype = nullptr;
+  unsigned elem = 1;  ///< bytes per slot
+  unsigned cap = 32;  ///< slots in the 32 bytes
+  unsigned used = 0;  ///< slots the transfer uses: the product of the top-level num_elem, at most cap
+  uint64_t src = 0;
+  uint8_t dtype_code = 0;
+};
+
+DataLayout data_layout(const AsmField& f, const Word& w, FieldList all) {
+  DataLayout d;
+  const AsmField* src = sibling(all, Role::DataSrc);
+  const AsmField* dt = sibling(all, Role::Dtype);
+  d.src = src != nullptr ? load_bits(w, src->offset, src->size) : 0;
+  d.dtype_code = dt != nullptr ? static_cast<uint8_t>(load_bits(w, dt->offset, 1)) : 0;
+  d.dtype = find_dtype(d.dtype_code);
+  if (d.src == 0) {
+    d.view = DataView::Registers;  // DATA_SRC REGISTER: one register number per byte
+  } else if (d.src == 1 && dtype_size(d.dtype_code) != 0 && d.dtype != nullptr) {
+    d.view = DataView::Immediates;  // DATA_SRC IMMEDIATE: packed elements of the dtype
+    d.elem = dtype_size(d.dtype_code);
+  }
+  d.cap = f.size / d.elem;
+  uint64_t n = 1;
+  for (const auto& s : all)
+    if (s.role == Role::NumElem && s.top_level)
+      for (unsigned i = 0; i < s.count; ++i) n *= load_bits(w, s.offset + i * s.elem_size, s.elem_size);
+  d.used = static_cast<unsigned>(std::min<uint64_t>(n, d.cap));
+  return d;
+}
+
+bool is_fp32_container(const DtypeInfo& d) { return d.kind == DtypeKind::Float && d.bits == 32; }
+
+void print_data_element(std::string& out, uint64_t bits, const DataLayout& d) {
+  const DtypeInfo& t = *d.dtype;
+  if (is_fp32_container(t)) {
+    const std::string lit = fp32_literal(static_cast<uint32_t>(bits));
+    if (!lit.empty()) out += lit;
+    else append(out, "{:#010x}", bits);
+  } else if (t.kind == DtypeKind::UInt) {
+    append(out, "{}", bits);
+  } else if (t.kind == DtypeKind::SInt) {
+    const unsigned shift = 64 - 8 * d.elem;
+    append(out, "{}", static_cast<int64_t>(bits << shift) >> shift);
+  } else {
+    append(out, "{:#0{}x}", bits, 2 + 2 * d.elem);
+  }
+}
+
+bool parse_data_element(const AsmField& f, size_t k, const Token& t, const DataLayout& d, uint64_t& bits,
+                        LineError& error) {
+  const auto name = [&] { return fmt::format("{}[{}]", f.path, k); };  // only messages need it
+  if (d.view == DataView::Registers) {
+    uint8_t reg = 0;
+    if (parse_register(t.text, reg)) {
+      bits = reg;
+      return true;
+    }
+    error = error_at(t, fmt::format("`{}`: expected a register r0..r255 (src_datasrc is REGISTER), got `{}`", name(),
+                                    t.text));
+    return false;
+  }
+  const DtypeInfo& dt = *d.dtype;
+  const unsigned width = 8 * d.elem;
+  IntLiteral lit;
+  const IntParse parsed = parse_int(t.text, lit);
+  const bool hex = parsed != IntParse::NotANumber && lit.hex;
+  if (is_fp32_container(dt) && !hex) {
+    uint32_t f32 = 0;
+    const FloatParse r = parse_fp32(t.text, f32);
+    if (r == FloatParse::Ok) bits = f32;
+    else
+      error = error_at(t, r == FloatParse::OutOfRange
+                              ? fmt::format("`{}`: {} is out of the {} range", name(), t.text, dt.short_name)
+                              : fmt::format("`{}`: `{}` is not a number (dtype {}: a number or 0x bits)", name(),
+                                            t.text, dt.short_name));
+    return r == FloatParse::Ok;
+  }
+  const bool is_signed = dt.kind == DtypeKind::SInt;
+  if (parsed == IntParse::NotANumber) {
+    error = error_at(t, fmt::format("`{}`: `{}` is not a number (dtype {})", name(), t.text, dt.short_name));
+    return false;
+  }
+  if (parsed == IntParse::TooLarge || !fit_int(lit, width, is_signed, bits)) {
+    error = error_at(t, fmt::format("`{}`: {} is out of range for {} ({})", name(), t.text, dt.short_name,
+                                    range_text(width, is_signed)));
+    return false;
+  }
+  return true;
+}
+
+void print_data_bytes(std::string& out, const AsmField& f, const Word& w) {
+  out += "0x";
+  for (unsigned i = 0; i < f.size; ++i) append(out, "{:02x}", w[f.offset + i]);
+}
+
+int nibble(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// `0x` and exactly two hex digits per byte of the field, in word order.
+bool parse_data_bytes(const AsmField& f, const Token& t, Word& w) {
+  const std::string_view s = t.text;
+  if (s.size() != 2 + 2 * size_t{f.size} || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
+  Word out = w;
+  for (unsigned i = 0; i < f.size; ++i) {
+    const int hi = nibble(s[2 + 2 * i]);
+    const int lo = nibble(s[3 + 2 * i]);
+    if (hi < 0 || lo < 0) return false;
+    out[f.offset + i] = static_cast<uint8_t>(hi << 4 | lo);
+  }
+  w = out;
+  return true;
+}
+
+std::string data_list_needs(const DataLayout& d) {
+  if (d.src > 1) return fmt::format("src_datasrc {} is neither REGISTER nor IMMEDIATE", d.src);
+  return fmt::format("dtype {:#04x} has no element size", d.dtype_code);
+}
+
+}  // namespace
+
+void print_addr4(std::string& out, uint32_t raw, Generation g) {
+  if ((raw >> kImmAddrBits) == 0 && print_location(out, raw, g)) return;
+  const Addr4 a{raw};
+  if (a.marker() == addr4_marker::kAddrReg && (raw & 0x00FFFF00U) == 0) {
+    append(out, "r{}", a.regnum());
+    return;
+  }
+  append(out, "{:#010x}", raw);
+}
+
+void print_addr8(std::string& out, uint64_t raw, Generation g) {
+  if ((raw >> kAddr8MarkerShift) == 0) {
+    // PROJ-CONV-N4: only the low region aliases SBUF/PSUM; every other address is flat device memory.
+    if (raw > 0xFFFFFFFFULL || !print_location(out, static_cast<uint32_t>(raw), g)) append(out, "dev:{:#x}", raw);
+    return;
+  }
+  const Addr8 a{raw};
+  if (a.byte(7) == kAddr8RegPairByte && (raw & 0x00FFFFFFFFFF0000ULL) == 0) {
+    append(out, "r{}:r{}", a.reg_lo(), a.reg_hi());
+    return;
+  }
+  append(out, "{:#018x}", raw);
+}
+
+bool parse_addr4(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error) {
+  uint64_t v = 0;
+  uint8_t reg = 0;
+  if (is_location(t.text)) {
+    if (!parse_location(f, t, g, v, error)) return false;
+  } else if (parse_register(t.text, reg)) {
+    v = (uint64_t{addr4_marker::kAddrReg} << 24) | reg;
+  } else if (!parse_raw(f, t, 32, v, kAddr4Forms, error)) {
+    return false;
+  }
+  store_bits(w, f.offset, 4, v);
+  return true;
+}
+
+bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error) {
+  uint64_t v = 0;
+  Cursor c{t.text};
+  uint64_t lo = 0, hi = 0;
+  if (is_location(t.text)) {
+    if (!parse_location(f, t, g, v, error)) return false;
+  } else if (c.eat("dev:")) {
+    IntLiteral lit;
+    const IntParse parsed = parse_int(c.rest, lit);
+    if (parsed != IntParse::Ok || lit.negative || lit.magnitude >> kAddr8MarkerShift != 0) {
+      error = error_at(t, parsed == IntParse::NotANumber
+                              ? fmt::format("bad device address `{}` for `{}`: expected dev:0xADDRESS", t.text, f.path)
+                              : fmt::format("`{}`: device address {} does not fit in 58 bits (bits 63..58 are the "
+                                            "ADDR8 marker); write the raw 0x value instead",
+                                            f.path, c.rest));
+      return false;
+    }
+    v = lit.magnitude;
+  } else if (c.eat("r") && c.number(":", lo) && c.eat(":r") && c.number("", hi) && lo <= 0xFF && hi <= 0xFF) {
+    v = (uint64_t{kAddr8RegPairByte} << 56) | (hi << 8) | lo;
+  } else if (!parse_raw(f, t, 64, v, kAddr8Forms, error)) {
+    return false;
+  }
+  store_bits(w, f.offset, 8, v);
+  return true;
+}
+
+void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g) {
+  const auto raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
+  switch (imm_view(f, w, all)) {
+    case ImmView::Pointer:
+      if ((raw >> kImmAddrBits) == 0 && print_location(out, raw, g)) return;
+      break;
+    case ImmView::Register:
+      if ((raw >> 8) == 0) {  // imm_reg: regnum, then three reserved bytes
+        append(out, "r{}", raw);
+        return;
+      }
+      break;
+    case ImmView::Float: {
+      const std::string lit = fp32_literal(raw);
+      if (lit.empty()) break;
+      out += lit;
+      return;
+    }
+  }
+  append(out, "{:#010x}", raw);
+}
+
+bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Generation g, LineError& error) {
+  uint64_t v = 0;
+  uint8_t reg = 0;
+  IntLiteral lit;
+  const IntParse parsed = parse_int(t.text, lit);
+  if (is_location(t.text)) {
+    if (!parse_location(f, t, g, v, error)) return false;
+  } else if (parse_register(t.text, reg)) {
+    v = reg;
+  } else if (looks_like_float(t.text) || (parsed != IntParse::NotANumber && !lit.hex && imm_view(f, w, all) == ImmView::Float)) {
+    // In the value view a decimal integer is a number too: imm1=2 means 2.0.
+    uint32_t bits = 0;
+    const FloatParse r = parse_fp32(t.text, bits);
+    if (r != FloatParse::Ok) {
+      error = error_at(t, r == FloatParse::OutOfRange ? fmt::format("`{}`: {} is out of the fp32 range", f.path, t.text)
+                                                      : fmt::format("bad immediate `{}` for `{}`: expected {}", t.text,
+                                                                    f.path, kImmForms));
+      return false;
+    }
+    v = bits;
+  } else if (parsed == IntParse::NotANumber) {
+    error = error_at(t, fmt::format("bad immediate `{}` for `{}`: expected {}", t.text, f.path, kImmForms));
+    return false;
+  } else if (parsed == IntParse::TooLarge || !fit_int(lit, 32, true, v)) {
+    error = error_at(t, fmt::format("`{}`: {} is out of range {}", f.path, t.text, range_text(32, true)));
+    return false;
+  }
+  store_bits(w, f.offset, 4, v);
+  return true;
+}
+
+void print_data(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation) {
+  const DataLayout d = data_layout(f, w, all);
+  if (d.view == DataView::Bytes) {
+    print_data_bytes(out, f, w);
+    return;
+  }
+  // The used slots, and any later slot that is not zero, so that every byte is written.
+  unsigned shown = d.used;
+  for (unsigned k = d.used; k < d.cap; ++k)
+    if (load_bits(w, f.offset + k * d.elem, d.elem) != 0) shown = k + 1;
+  out += '{';
+  for (unsigned k = 0; k < shown; ++k) {
+    if (k != 0) out += ',';
+    const uint64_t bits = load_bits(w, f.offset + k * d.elem, d.elem);
+    if (d.view == DataView::Registers) append(out, "r{}", bits);
+    else print_data_element(out, bits, d);
+  }
+  out += '}';
+}
+
+bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation, LineError& error) {
+  const DataLayout d = data_layout(f, w, all);
+  if (!v.list) {
+    if (parse_data_bytes(f, v.scalar, w)) return true;
+    error = error_at(v.scalar, fmt::format("`{}` takes a list {{...}} of {} or 0x followed by {} hex digits, got `{}`",
+                                           f.path, d.view == DataView::Registers ? "registers" : "immediates",
+                                           2 * f.size, v.scalar.text));
+    return false;
+  }
+  if (d.view == DataView::Bytes) {
+    error = error_at(v.open, fmt::format("`{}` cannot be a list: {}; write 0x followed by {} hex digits", f.path,
+                                         data_list_needs(d), 2 * f.size));
+    return false;
+  }
+  if (v.items.size() > d.cap) {
+    error = error_at(v.items[d.cap], fmt::format("`{}` holds at most {} {}, got {}", f.path, d.cap,
+                                                 d.view == DataView::Registers ? std::string("registers")
+                                                                               : fmt::format("{} immediates",
+                                                                                             d.dtype->short_name),
+                                                 v.items.size()));
+    return false;
+  }
+  Word out = w;
+  for (unsigned i = 0; i < f.size; ++i) out[f.offset + i] = 0;  // slots left out are zero
+  for (size_t k = 0; k < v.items.size(); ++k) {
+    uint64_t bits = 0;
+    if (!parse_data_element(f, k, v.items[k], d, bits, error)) return false;
+    store_bits(out, f.offset + static_cast<unsigned>(k * d.elem), d.elem, bits);
+  }
+  w = out;
+  return true;
+}
+
+}  // namespace tpbisa::tasm

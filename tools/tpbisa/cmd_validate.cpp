@@ -1,0 +1,392 @@
+// `tpbisa validate`: streams every input through validate() on each requested generation, in constant memory.
+#include "cmd_validate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "exit_codes.hpp"
+#include "io.hpp"
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/instruction.hpp"
+#include "verdict_print.hpp"
+
+namespace tpbisa::cli {
+namespace {
+
+struct ValidateCliOptions {
+  std::vector<Generation> gens;
+  bool json = false;
+  bool quiet = false;
+  bool stats = false;
+  ValidateOptions options;
+  std::vector<std::string> hex;
+  std::vector<std::string> files;
+};
+
+/// How one word fared on one generation; the three outcomes partition the words.
+enum class Outcome : uint8_t { Valid, HeaderOnly, Invalid };
+
+Outcome outcome_of(const Verdict& v) {
+  if (!v.valid) return Outcome::Invalid;
+  return v.checked == Checked::HeaderOnly ? Outcome::HeaderOnly : Outcome::Valid;
+}
+
+/// One word judged on every requested generation (decoded once per generation).
+struct Judged {
+  std::array<Instruction, 4> inst{};
+  std::array<Verdict, 4> verdict{};
+  size_t n = 0;
+  uint8_t opcode = 0;
+  std::string_view name;
+  /// Over the generations: invalid if invalid on any, header-only if valid on all and header-only on one.
+  Outcome overall = Outcome::Valid;
+};
+
+struct Counts {
+  uint64_t valid = 0, invalid = 0, header_only = 0;
+  void add(Outcome o) {
+    switch (o) {
+      case Outcome::Valid: ++valid; break;
+      case Outcome::HeaderOnly: ++header_only; break;
+      case Outcome::Invalid: ++invalid; break;
+    }
+  }
+};
+
+struct Summary {
+  uint64_t checked = 0;
+  Counts all;
+  std::array<Counts, 4> per_gen{};
+};
+
+/// The mnemonic when a requested generation has the opcode (for one generation: decode's name), else unknown.
+std::string_view display_name(uint8_t opcode, const std::vector<Generation>& gens) {
+  const OpcodeInfo* info = find_opcode(opcode);
+  if (info == nullptr) return "unknown";
+  for (Generation g : gens)
+    if (info->gens.has(g)) return info->mnemonic;
+  return "unknown";
+}
+
+constexpr size_t kNameWidth = [] {
+  size_t w = 7;  // "unknown"
+  for (const auto& op : kOpcodes) w = std::max(w, op.mnemonic.size());
+  return w;
+}();
+
+// ---- printers ----
+
+class ValidatePrinter {
+ public:
+  virtual ~ValidatePrinter() = default;
+  virtual void word(const WordSource& src, const Judged& j) = 0;
+  /// The input ended (normally or on an error).
+  virtual void end_input(const WordSource&) {}
+  virtual void failed(const WordSource&) {}
+  virtual void finish(const Summary& s) = 0;
+};
+
+std::string summary_line(const Summary& s) {
+  return fmt::format("{} checked, {} valid, {} invalid, {} header-only", s.checked, s.all.valid, s.all.invalid,
+                     s.all.header_only);
+}
+
+/// "== NAME ==" before the first line printed for an input, when there are several files.
+class Headings {
+ public:
+  explicit Headings(bool enabled) : enabled_(enabled) {}
+  void before_line(const WordSource& src) {
+    if (!enabled_ || &src == current_) return;
+    fmt::print("{}== {} ==\n", first_ ? "" : "\n", src.label());
+    first_ = false;
+    current_ = &src;
+  }
+
+ private:
+  bool enabled_;
+  bool first_ = true;
+  const WordSource* current_ = nullptr;
+};
+
+/// One generation: a line per word (only failing ones with --quiet), failures indented below.
+class TextPrinter final : public ValidatePrinter {
+ public:
+  TextPrinter(const ValidateCliOptions& o, bool headings) : o_(o), headings_(headings) {}
+
+  void word(const WordSource& src, const Judged& j) override {
+    if (o_.quiet && j.overall != Outcome::Invalid) return;
+    headings_.before_line(src);
+    const Verdict& v = j.verdict[0];
+    std::string out = fmt::format("#{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode, j.name,
+                                  verdict_word(v));
+    if (!v.valid) out += failure_lines(v, j.inst[0], o_.options, "    ");
+    std::fputs(out.c_str(), stdout);
+  }
+  void finish(const Summary& s) override {
+    fmt::print("{}\n", summary_line(s));
+    std::fflush(stdout);
+  }
+
+ private:
+  const ValidateCliOptions& o_;
+  Headings headings_;
+};
+
+/// Holds text to print later without holding it in memory: an anonymous temporary file, or a string when
+/// no temporary file can be made.
+class Spool {
+ public:
+  Spool() : file_(std::tmpfile()) {}
+  ~Spool() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  void write(const std::string& text) {
+    empty_ = false;
+    if (file_ != nullptr && std::fwrite(text.data(), 1, text.size(), file_) == text.size()) return;
+    text_ += text;
+  }
+  bool empty() const { return empty_; }
+  /// Copies everything to stdout and starts again empty.
+  void drain() {
+    if (file_ != nullptr) {
+      std::rewind(file_);
+      std::array<char, 65536> buf{};
+      size_t got = 0;
+      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0) std::fwrite(buf.data(), 1, got, stdout);
+      std::fclose(file_);
+      file_ = std::tmpfile();
+    }
+    std::fputs(text_.c_str(), stdout);
+    text_.clear();
+    empty_ = true;
+  }
+
+ private:
+  std::FILE* file_;
+  std::string text_;
+  bool empty_ = true;
+};
+
+/// Several generations: a matrix row per word (ok / hdr / FAIL per generation), then per input the failures
+/// grouped by generation. The failure text is spooled to temporary files, so memory stays constant.
+class MatrixPrinter final : public ValidatePrinter {
+ public:
+  MatrixPrinter(const ValidateCliOptions& o, bool headings) : o_(o), headings_(headings) {
+    for (size_t k = 0; k < o.gens.size(); ++k) spools_.push_back(std::make_unique<Spool>());
+  }
+
+  void word(const WordSource& src, const Judged& j) override {
+    if (o_.quiet && j.overall != Outcome::Invalid) return;
+    headings_.before_line(src);
+    if (!header_printed_) {
+      std::string h = fmt::format("{:<8} {:<10} {:<6} {:<{}}", "index", "offset", "opcode", "name", kNameWidth);
+      for (Generation g : o_.gens) h += fmt::format("  {:<8}", to_string(g));
+      fmt::print("{}\n", trim(h));
+      header_printed_ = true;
+      printed_ = true;
+    }
+    std::string row = fmt::format("{:<8} {:<10} {:<6} {:<{}}", fmt::format("#{}", src.index()),
+                                  fmt::format("{:#x}", src.offset()), fmt::format("{:#04x}", j.opcode), j.name,
+                                  kNameWidth);
+    for (size_t k = 0; k < j.n; ++k) {
+      const Outcome oc = outcome_of(j.verdict[k]);
+      row += fmt::format("  {:<8}", oc == Outcome::Valid ? "ok" : oc == Outcome::HeaderOnly ? "hdr" : "FAIL");
+      if (oc == Outcome::Invalid)
+        spools_[k]->write(fmt::format("  #{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode,
+                                      j.inst[k].name(), verdict_word(j.verdict[k])) +
+                          failure_lines(j.verdict[k], j.inst[k], o_.options, "    "));
+    }
+    row = trim(row);
+    row += '\n';
+    std::fputs(row.c_str(), stdout);
+  }
+  void end_input(const WordSource&) override {
+    for (size_t k = 0; k < spools_.size(); ++k) {
+      if (spools_[k]->empty()) continue;
+      std::fflush(stdout);
+      fmt::print("\nfailures on {}:\n", to_string(o_.gens[k]));
+      std::fflush(stdout);
+      spools_[k]->drain();
+    }
+    header_printed_ = false;
+  }
+  void finish(const Summary& s) override {
+    if (printed_) fmt::print("\n");
+    fmt::print("{}\n", summary_line(s));
+    std::fflush(stdout);
+  }
+
+ private:
+  static std::string trim(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+  }
+  const ValidateCliOptions& o_;
+  Headings headings_;
+  bool header_printed_ = false;  ///< in the current input
+  bool printed_ = false;         ///< anything at all
+  std::vector<std::unique_ptr<Spool>> spools_;
+};
+
+/// {"results": [...], "summary": {...}, "error"?}; one result per line, written as it is judged.
+class JsonPrinter final : public ValidatePrinter {
+ public:
+  explicit JsonPrinter(const ValidateCliOptions& o) : o_(o) { fmt::print("{{\"results\": ["); }
+
+  void word(const WordSource& src, const Judged& j) override {
+    if (o_.quiet && j.overall != Outcome::Invalid) return;
+    ojson verdicts = ojson::object();
+    for (size_t k = 0; k < j.n; ++k)
+      verdicts[std::string(to_string(o_.gens[k]))] = verdict_json(j.verdict[k], j.inst[k], o_.options);
+    const ojson r{{"input", src.label()},
+                  {"index", src.index()},
+                  {"offset", src.offset()},
+                  {"opcode", fmt::format("{:#04x}", j.opcode)},
+                  {"name", j.name},
+                  {"verdicts", std::move(verdicts)}};
+    const std::string line = fmt::format("{}\n{}", count_ == 0 ? "" : ",", dump_json(r));
+    std::fputs(line.c_str(), stdout);
+    ++count_;
+  }
+  void failed(const WordSource& src) override {
+    error_ = ojson{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error()}};
+  }
+  void finish(const Summary& s) override {
+    ojson gens = ojson::array();
+    ojson per = ojson::object();
+    for (size_t k = 0; k < o_.gens.size(); ++k) {
+      const std::string name(to_string(o_.gens[k]));
+      gens.push_back(name);
+      const Counts& c = s.per_gen[k];
+      per[name] = {{"valid", c.valid}, {"invalid", c.invalid}, {"header_only", c.header_only}};
+    }
+    const ojson summary{{"generations", std::move(gens)},  {"checked", s.checked},
+                        {"valid", s.all.valid},           {"invalid", s.all.invalid},
+                        {"header_only", s.all.header_only}, {"per_generation", std::move(per)}};
+    fmt::print("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", dump_json(summary));
+    if (!error_.is_null()) fmt::print(",\n\"error\": {}", dump_json(error_));
+    fmt::print("}}\n");
+    std::fflush(stdout);
+  }
+
+ private:
+  const ValidateCliOptions& o_;
+  uint64_t count_ = 0;
+  ojson error_;
+};
+
+// ---- the run ----
+
+void judge(const Word& word, const ValidateCliOptions& o, Judged& j) {
+  const std::span<const uint8_t, kWordBytes> bytes(word);
+  j.n = o.gens.size();
+  j.opcode = word[0];
+  j.name = display_name(j.opcode, o.gens);
+  j.overall = Outcome::Valid;
+  bool header_only = false;
+  for (size_t k = 0; k < j.n; ++k) {
+    j.inst[k] = decode(bytes, o.gens[k]);
+    j.verdict[k] = validate(j.inst[k], o.gens[k], o.options);
+    const Outcome oc = outcome_of(j.verdict[k]);
+    if (oc == Outcome::Invalid) j.overall = Outcome::Invalid;
+    header_only = header_only || oc == Outcome::HeaderOnly;
+  }
+  if (j.overall != Outcome::Invalid && header_only) j.overall = Outcome::HeaderOnly;
+}
+
+/// Judges one input to its end or its first error; false on error.
+bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, Summary& s) {
+  Word word{};
+  Judged j;
+  for (;;) {
+    switch (src.next(word)) {
+      case WordSource::Next::Word:
+        judge(word, o, j);
+        ++s.checked;
+        s.all.add(j.overall);
+        for (size_t k = 0; k < j.n; ++k) s.per_gen[k].add(outcome_of(j.verdict[k]));
+        printer.word(src, j);
+        break;
+      case WordSource::Next::End: printer.end_input(src); return true;
+      case WordSource::Next::Failed:
+        printer.end_input(src);
+        printer.failed(src);
+        return false;
+    }
+  }
+}
+
+int run_validate(ValidateCliOptions& o) {
+  if (o.hex.empty() && o.files.empty())
+    return usage_error("validate", "no input: give --hex HEX or FILE ('-' for stdin)");
+  if (!o.hex.empty() && !o.files.empty())
+    return usage_error("validate", "give either --hex words or FILE arguments, not both");
+  if (o.gens.empty()) o.gens.assign(1, kDefaultGeneration);
+  const bool headings = o.files.size() > 1;
+  std::unique_ptr<ValidatePrinter> printer;
+  if (o.json) printer = std::make_unique<JsonPrinter>(o);
+  else if (o.gens.size() > 1) printer = std::make_unique<MatrixPrinter>(o, headings);
+  else printer = std::make_unique<TextPrinter>(o, headings);
+
+  std::vector<std::unique_ptr<WordSource>> sources;
+  if (!o.hex.empty()) sources.push_back(std::make_unique<HexWords>(o.hex));
+  for (const auto& path : o.files) sources.push_back(std::make_unique<FileWords>(path));
+
+  const auto start = std::chrono::steady_clock::now();
+  Summary s;
+  int rc = kExitOk;
+  for (auto& src : sources) {
+    if (validate_source(*src, o, *printer, s)) continue;
+    printer->finish(s);
+    report_error(src->error());
+    rc = kExitInput;
+    break;
+  }
+  if (rc == kExitOk) {
+    printer->finish(s);
+    if (s.all.invalid > 0) rc = kExitNegative;
+  }
+  if (o.stats) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(stderr,
+               "{}: stats: validate: {} instructions checked on {} generation{} in {:.3f} s ({:.0f} instructions/s)\n",
+               kToolName, s.checked, o.gens.size(), o.gens.size() == 1 ? "" : "s", secs,
+               secs > 0 ? static_cast<double>(s.checked) / secs : 0.0);
+    std::fflush(stderr);
+  }
+  return rc;
+}
+
+}  // namespace
+
+Command register_validate(CLI::App& parent) {
+  auto opts = std::make_shared<ValidateCliOptions>();
+  CLI::App* app =
+      parent.add_subcommand("validate", "Validate 64-byte instruction words and name every failing predicate");
+  add_generations_option(*app, opts->gens,
+                         "Generation: sunda|cayman|mariana|maverick, v2..v5, or all (default: mariana)");
+  app->add_flag("--json", opts->json, "Print one JSON document instead of text");
+  app->add_flag("--quiet", opts->quiet, "Print only failing instructions and the summary");
+  app->add_flag("--stats", opts->stats, "Print the instructions checked and instructions per second on stderr");
+  add_validate_options(*app, opts->options);
+  app->add_option("--hex", opts->hex,
+                  "One instruction as 128 hex digits (whitespace, '_' and 0x prefixes allowed); repeat for more")
+      ->type_name("HEX")
+      ->allow_extra_args(false);
+  app->add_option("FILE", opts->files, "Files of 64-byte words, streamed; '-' reads stdin")->type_name("FILE");
+  app->footer("Exit codes: 0 every instruction valid on every requested generation (header-only counts as valid), "
+              "1 an instruction is invalid, 2 usage error, 3 input error.");
+  return {app, [opts] { return run_validate(*opts); }};
+}
+
+}  // namespace tpbisa::cli
