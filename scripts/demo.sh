@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
-# make demo: runs the bundled example through the tool.
+# make demo: assemble, validate and run the bundled example program, showing a readable trace and the results.
 set -euo pipefail
-tool=${1:-build/tpbisa}
+tool=$(realpath "${1:-build/tpbisa}")
 cd "$(dirname "$0")/.."
-"$tool" decode --gen cayman examples/demo.bin
+out=$(dirname "$tool")/demo
+mkdir -p "$out"
+step() { printf '\n== %s\n$ %s\n' "$1" "${*:2}"; "${@:2}"; }
+
+step "Assemble examples/demo.tasm (CAYMAN)" "$tool" asm --gen cayman examples/demo.tasm -o "$out/demo.bin"
+step "Disassemble it back: the canonical form" "$tool" disasm --gen cayman "$out/demo.bin"
+step "Validate every word" "$tool" validate --gen cayman "$out/demo.bin"
+step "Run it, writing a JSON-Lines trace" "$tool" run --gen cayman "$out/demo.bin" --trace "$out/demo-trace.jsonl" \
+  --dump sbuf:0:0x400:fp32:8 --dump sbuf:1:0x400:fp32:8
+printf '\n== The trace, readable (each register, memory, DVE and semaphore write)\n'
+python3 scripts/show_trace.py "$out/demo-trace.jsonl"
+printf '\nExpected: partition 0 holds 2 4 1.5 2 -5 -6 70 80, partition 1 holds 3 6 3 4 1.25 1.5 -14 -16.\n'

@@ -24,8 +24,10 @@ void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
 
 // ---- SBUF / PSUM locations: sbuf[p3]+0x40, psum[p0].bank2+0x10 ----
 
-/// Appends the location form of an on-chip address; false when it is outside SBUF and PSUM.
+/// Appends the location form of an on-chip address; false when it is outside SBUF and PSUM, or has bits above
+/// the 29 address bits (the location form would drop them: decode_partition_offset masks them off).
 bool print_location(std::string& out, uint32_t addr, Generation g) {
+  if ((addr >> kImmAddrBits) != 0) return false;
   const PartitionAddress p = decode_partition_offset(addr, g);
   if (p.region == Region::Sbuf) {
     append(out, "sbuf[p{}]+{:#x}", p.partition, p.offset);
@@ -270,7 +272,7 @@ std::string data_list_needs(const DataLayout& d) {
 }  // namespace
 
 void print_addr4(std::string& out, uint32_t raw, Generation g) {
-  if ((raw >> kImmAddrBits) == 0 && print_location(out, raw, g)) return;
+  if (print_location(out, raw, g)) return;
   const Addr4 a{raw};
   if (a.marker() == addr4_marker::kAddrReg && (raw & 0x00FFFF00U) == 0) {
     append(out, "r{}", a.regnum());
@@ -338,7 +340,7 @@ void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList all
   const auto raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
   switch (imm_view(f, w, all)) {
     case ImmView::Pointer:
-      if ((raw >> kImmAddrBits) == 0 && print_location(out, raw, g)) return;
+      if (print_location(out, raw, g)) return;
       break;
     case ImmView::Register:
       if ((raw >> 8) == 0) {  // imm_reg: regnum, then three reserved bytes

@@ -37,19 +37,20 @@ const OpcodeInfo* find_mnemonic(std::string_view text) {
   return it == kIndex.end() ? nullptr : it->second;
 }
 
-/// The catalog mnemonic closest to a misspelling (or the mnemonic of an enum name written instead).
+/// The catalog mnemonic closest to a misspelling (or the mnemonic of an enum name written instead); empty when
+/// nothing is close enough to be a plausible typo.
 std::string_view closest_mnemonic(std::string_view text) {
-  const OpcodeInfo* best = &kOpcodes[0];
-  size_t best_distance = SIZE_MAX;
+  std::string_view best;
+  size_t best_distance = std::max<size_t>(3, std::min<size_t>(text.size(), 64) / 2) + 1;
   for (const auto& row : kOpcodes) {
     if (iequals(row.enum_name, text)) return row.mnemonic;
-    const size_t d = edit_distance(text, row.mnemonic, best_distance == SIZE_MAX ? SIZE_MAX : best_distance - 1);
+    const size_t d = edit_distance(text, row.mnemonic, best_distance - 1);
     if (d < best_distance) {
-      best = &row;
+      best = row.mnemonic;
       best_distance = d;
     }
   }
-  return best->mnemonic;
+  return best;
 }
 
 /// The operand name closest to a misspelling, when it is close enough to be a plausible typo.
@@ -182,7 +183,9 @@ class Assembler {
     const Token& m = tokens_[at];
     const OpcodeInfo* row = find_mnemonic(m.text);
     if (row == nullptr) {
-      error = error_at(m, fmt::format("unknown mnemonic `{}`; did you mean `{}`?", m.text, closest_mnemonic(m.text)));
+      const std::string_view near = closest_mnemonic(m.text);
+      error = error_at(m, near.empty() ? fmt::format("unknown mnemonic `{}` (`tpbisa catalog` lists them)", m.text)
+                                       : fmt::format("unknown mnemonic `{}`; did you mean `{}`?", m.text, near));
       return false;
     }
     if (!row->gens.has(gen_)) {

@@ -52,6 +52,8 @@ const ErrorCase kCases[] = {
      "`.raw` takes 128 hex digits; more follow the 128th"},
     {"UnknownMnemonic", kMariana, "TensorLod dtype=u8", 1, 1, 9,
      "unknown mnemonic `TensorLod`; did you mean `TensorLoad`?"},
+    {"UnknownMnemonicFarFromEveryName", kMariana, "Qqqqqqqqqqqq dtype=u8", 1, 1, 12,
+     "unknown mnemonic `Qqqqqqqqqqqq` (`tpbisa catalog` lists them)"},
     {"EnumNameInsteadOfMnemonic", kMariana, "TENSOR_LOAD dtype=u8", 1, 1, 11,
      "unknown mnemonic `TENSOR_LOAD`; did you mean `TensorLoad`?"},
     {"MnemonicOfAnotherGeneration", kMariana, "TensorScalarPtrMultiDualArith", 1, 1, 29,

@@ -94,6 +94,7 @@ uint64_t addr4(Generation g, Rng& r) {
 
 uint64_t addr8(Generation g, Rng& r) {
   if (r.chance(40)) return on_chip(g, r);
+  if (r.chance(20)) return r.next() & 0xFFFFFFFFU;  // the low 4 GiB: on-chip only below 2^29 (PROJ-CONV-N4)
   if (r.chance(40)) return r.next() >> 6;  // a 58-bit device address
   if (r.chance(50)) return (uint64_t{0x80} << 56) | (r.below(256) << 8) | r.below(256);
   return r.next();

@@ -188,6 +188,7 @@ TEST(AsmAddress, Addr8CanonicalForms) {
   };
   EXPECT_EQ(printed("dev:0x80100"), "sbuf[p2]+0x100");  // the low region reads as SBUF (PROJ-CONV-N4)
   EXPECT_EQ(printed("dev:0x2000001000"), "dev:0x2000001000");
+  EXPECT_EQ(printed("dev:0x40080100"), "dev:0x40080100");  // not masked to 29 bits: flat memory, not sbuf[p2]
   EXPECT_EQ(printed("0x100000000000000"), "dev:0x100000000000000");  // bits 57..56 are address bits
   EXPECT_EQ(printed("r4:r5"), "r4:r5");
   EXPECT_EQ(printed("0x8000000000010504"), "0x8000000000010504");  // reserved byte set

@@ -2,6 +2,8 @@
 // optional JSON-Lines trace, and prints the outcome, the registers, semaphores, events and the --dump views.
 #include "cmd_run.hpp"
 
+#include "cmd_asm.hpp"
+
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -74,7 +76,9 @@ std::optional<uint64_t> parse_size(std::string_view text) {
 bool load_program(const RunCliOptions& o, std::vector<Word>& program, std::string& error) {
   VarTable vars;
   if (!o.vars.empty() && !load_vars(o.vars, vars, error)) return false;
-  FileWords src(o.program);
+  // A .tasm program is assembled on load; any other file is a stream of 64-byte words.
+  const std::unique_ptr<WordSource> source = open_words(o.program, o.gen.value_or(kDefaultGeneration));
+  WordSource& src = *source;
   Word word{};
   for (;;) {
     switch (src.next(word)) {

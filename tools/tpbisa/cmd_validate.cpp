@@ -1,6 +1,8 @@
 // `tpbisa validate`: streams every input through validate() on each requested generation, in constant memory.
 #include "cmd_validate.hpp"
 
+#include "cmd_asm.hpp"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -340,7 +342,8 @@ int run_validate(ValidateCliOptions& o) {
 
   std::vector<std::unique_ptr<WordSource>> sources;
   if (!o.hex.empty()) sources.push_back(std::make_unique<HexWords>(o.hex));
-  for (const auto& path : o.files) sources.push_back(std::make_unique<FileWords>(path));
+  // .tasm files are assembled (for the first requested generation's geometry); others are word streams.
+  for (const auto& path : o.files) sources.push_back(open_words(path, o.gens.front()));
 
   const auto start = std::chrono::steady_clock::now();
   Summary s;
