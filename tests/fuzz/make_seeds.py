@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Builds the committed seed corpora of the fuzz targets from the validation vectors (deterministic)."""
+import glob
 import hashlib
 import os
 import struct
@@ -40,6 +41,15 @@ def main():
         for i in range(0, len(ws), 24):
             runs.append(bytes([gen, i % 2]) + regs + b''.join(ws[i:i + 4]))
     write('fuzz_machine', runs)
+    sources = sorted(glob.glob(os.path.join(HERE, '..', 'asm', '*.tasm')))
+    sources.append(os.path.join(HERE, '..', '..', 'examples', 'demo.tasm'))
+    texts = []
+    for i, path in enumerate(sources):
+        with open(path, 'rb') as f:
+            body = f.read()
+        texts.append(bytes([i % 4]) + body)
+        texts += [bytes([2]) + line for line in body.splitlines() if line.strip() and not line.startswith(b';')]
+    write('fuzz_asm', texts)
 
 
 if __name__ == '__main__':
