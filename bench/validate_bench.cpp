@@ -14,7 +14,7 @@ using namespace tpbisa;
 constexpr size_t kWords = 1'000'000;
 
 /// Valid baselines of every in-scope format, then random single-byte corruptions of a third of them.
-std::vector<uint8_t> mixed_stream() {
+std::vector<uint8_t> make_stream(bool corrupt) {
   Mem2d tl{};
   tl.header = {opcode::kTensorLoad, 16, 0, 0};
   tl.dtype = dtype::kUint32;
@@ -45,14 +45,19 @@ std::vector<uint8_t> mixed_stream() {
   std::mt19937_64 rng(7);
   for (size_t w = 0; w < kWords; ++w) {
     Word word = bases[w % 4];
-    if (w % 3 == 0) word[12 + rng() % 52] = static_cast<uint8_t>(rng());
+    if (corrupt && w % 3 == 0) word[12 + rng() % 52] = static_cast<uint8_t>(rng());
     std::memcpy(&buf[w * kWordBytes], word.data(), kWordBytes);
   }
   return buf;
 }
 
 const std::vector<uint8_t>& stream() {
-  static const std::vector<uint8_t> s = mixed_stream();
+  static const std::vector<uint8_t> s = make_stream(true);
+  return s;
+}
+
+const std::vector<uint8_t>& valid_stream() {
+  static const std::vector<uint8_t> s = make_stream(false);
   return s;
 }
 
@@ -69,8 +74,7 @@ void BM_MemcpyStream(benchmark::State& state) {
 }
 BENCHMARK(BM_MemcpyStream)->Unit(benchmark::kMillisecond);
 
-void BM_DecodeValidateStream(benchmark::State& state) {
-  const auto& src = stream();
+void decode_validate(benchmark::State& state, const std::vector<uint8_t>& src) {
   size_t invalid = 0;
   for (auto _ : state) {
     invalid = 0;
@@ -86,6 +90,26 @@ void BM_DecodeValidateStream(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
+
+/// The mixed stream: a third of the words carry one random corrupted operand byte.
+void BM_DecodeValidateStream(benchmark::State& state) { decode_validate(state, stream()); }
 BENCHMARK(BM_DecodeValidateStream)->Unit(benchmark::kMillisecond);
+
+/// The same words without corruption (every word valid), for comparison.
+void BM_DecodeValidateValidStream(benchmark::State& state) { decode_validate(state, valid_stream()); }
+BENCHMARK(BM_DecodeValidateValidStream)->Unit(benchmark::kMillisecond);
+
+/// The batch API over the mixed stream.
+void BM_ValidateBatchStream(benchmark::State& state) {
+  const auto& src = stream();
+  std::vector<Verdict> out(1);
+  for (auto _ : state) {
+    const BatchSummary s = validate_batch(src, Generation::Mariana, {}, out);
+    benchmark::DoNotOptimize(s.invalid);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_ValidateBatchStream)->Unit(benchmark::kMillisecond);
 
 }  // namespace
