@@ -83,10 +83,11 @@ std::string_view dtype_name(uint8_t v, Generation g) {
   return row != nullptr && row->gens.has(g) ? row->short_name : std::string_view{};
 }
 
-std::vector<std::string_view> dtype_names(Generation g) {
+/// Every short name: the assembler looks dtype names up whatever the generation (asm.md), so all of them are
+/// accepted; unknown_name says which ones the generation lacks.
+std::vector<std::string_view> dtype_names(Generation) {
   std::vector<std::string_view> names;
-  for (const auto& row : kDtypes)
-    if (row.gens.has(g) && row.code != dtype::kInvalid) names.push_back(row.short_name);
+  for (const auto& row : kDtypes) names.push_back(row.short_name);
   return names;
 }
 
@@ -139,6 +140,7 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
   std::string_view near;
   size_t best = std::max<size_t>(2, text.size() / 3) + 1;  // only a plausible typo is suggested
   std::string listed;
+  std::vector<std::string_view> lacking;  // dtypes: names accepted although g does not have them
   for (const std::string_view n : all) {
     const size_t d = edit_distance(text, n, best - 1);
     if (d < best) {
@@ -146,6 +148,15 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
       near = n;
     }
     listed += (listed.empty() ? "" : ", ") + std::string(n);
+    if (&names == &kDtypeNames && names.name(*names.value(n), g).empty()) lacking.push_back(n);
+  }
+  if (!lacking.empty()) {
+    const std::string_view last = lacking.back();
+    lacking.pop_back();
+    listed += lacking.empty()
+                  ? fmt::format(" ({} is not a {} of {})", last, names.what, to_string(g))
+                  : fmt::format(" ({} and {} are not {}s of {})", fmt::join(lacking, ", "), last, names.what,
+                                to_string(g));
   }
   if (!names.catalog_table.empty())
     listed = fmt::format("a name from `tpbisa catalog --gen {} {}`", to_string(g), names.catalog_table);

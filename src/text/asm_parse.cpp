@@ -41,7 +41,7 @@ const OpcodeInfo* find_mnemonic(std::string_view text) {
 /// nothing is close enough to be a plausible typo.
 std::string_view closest_mnemonic(std::string_view text) {
   std::string_view best;
-  size_t best_distance = std::max<size_t>(3, std::min<size_t>(text.size(), 64) / 2) + 1;
+  size_t best_distance = std::max<size_t>(2, std::min<size_t>(text.size(), 64) / 3) + 1;
   for (const auto& row : kOpcodes) {
     if (iequals(row.enum_name, text)) return row.mnemonic;
     const size_t d = edit_distance(text, row.mnemonic, best_distance - 1);

@@ -105,7 +105,7 @@ const ErrorCase kCases[] = {
     {"ListTooLong", kMariana, "TensorLoad num_elem={1,2,3}", 1, 26, 1,
      "`num_elem` has 2 values, got 3"},
     {"UnknownDtype", kMariana, "TensorLoad dtype=u9", 1, 18, 2,
-     "unknown dtype `u9` for `dtype` (did you mean `u8`?); expected u64, i8, u8, i16, u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, fp4e2, cptc1, cptc2, cptc3, cptc4, cptc5, cptc6, cptc7 or a number 0..255"},
+     "unknown dtype `u9` for `dtype` (did you mean `u8`?); expected invalid, u64, i8, u8, i16, u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, fp4e2, fp8e2, i4, sfp8e8, sfp8e7, sfp8e6, sfp8e5, cptc1, cptc2, cptc3, cptc4, cptc5, cptc6, cptc7 (fp8e2, i4, sfp8e8, sfp8e7, sfp8e6 and sfp8e5 are not dtypes of mariana) or a number 0..255"},
     {"UnknownAluOp", kMariana, "TensorScalarPtrMultiArith op=ADDD", 1, 30, 4,
      "unknown ALU op `ADDD` for `op` (did you mean `ADD`?); expected a name from `tpbisa catalog --gen mariana aluops` or a number 0..255"},
     {"UnknownDataSrc", kMariana, "TensorLoad src_datasrc=REG", 1, 24, 3,
@@ -192,9 +192,8 @@ TEST(AsmErrorFormat, FileLineColumnSourceAndCaret) {
   const AsmResult r = assemble("; header\nTensorLoad dtype=u9 num_elem={1,1}\n", "prog.tasm", kMariana);
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_EQ(format_diagnostic(r.errors[0]),
-            "prog.tasm:2:18: error: unknown dtype `u9` for `dtype` (did you mean `u8`?); expected u64, i8, u8, i16, "
-            "u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, fp4e2, cptc1, cptc2, cptc3, cptc4, "
-            "cptc5, cptc6, cptc7 or a number 0..255\n"
+            "prog.tasm:2:18: error: unknown dtype `u9` for `dtype` (did you mean `u8`?); "
+            "expected invalid, u64, i8, u8, i16, u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, fp4e2, fp8e2, i4, sfp8e8, sfp8e7, sfp8e6, sfp8e5, cptc1, cptc2, cptc3, cptc4, cptc5, cptc6, cptc7 (fp8e2, i4, sfp8e8, sfp8e7, sfp8e6 and sfp8e5 are not dtypes of mariana) or a number 0..255\n"
             "TensorLoad dtype=u9 num_elem={1,1}\n"
             "                 ^~");
 }

@@ -1,9 +1,13 @@
 // `tpbisa catalog`: renders the catalog tables as text or JSON, for one generation or all four.
 #include "cmd_catalog.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -224,15 +228,29 @@ void print_json(const std::string& which, const std::vector<Table>& tables, std:
   fmt::print("{}\n", doc.dump(2));
 }
 
-int run_catalog(const CatalogOptions& o) {
+void print_tables(const CatalogOptions& o) {
   const auto tables = tables_for(o.table);
   if (o.json) {
     print_json(o.table, tables, o.gen);
-    return kExitOk;
+    return;
   }
   for (size_t i = 0; i < tables.size(); ++i) {
     if (i > 0) fmt::print("\n");
     print_text(tables[i], o.gen);
+  }
+}
+
+/// The tables are the whole result, so stdout that cannot be written is an error (exit 3), like lower's OUT -.
+int run_catalog(const CatalogOptions& o) {
+  try {
+    print_tables(o);
+  } catch (const std::system_error& e) {  // fmt::print when a write fails
+    report_error(fmt::format("<stdout>: write error: {}", e.code().message()));
+    return kExitInput;
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    report_error(fmt::format("<stdout>: write error: {}", std::strerror(errno)));
+    return kExitInput;
   }
   return kExitOk;
 }
@@ -249,6 +267,8 @@ Command register_catalog(CLI::App& parent) {
   app->add_option("TABLE", opts->table, "opcodes (default), dtypes, aluops or modes")
       ->type_name("TABLE")
       ->check(CLI::IsMember({"opcodes", "dtypes", "aluops", "modes"}));
+  app->footer("Exit codes: 0 success, 2 usage error (unknown TABLE or generation, a second TABLE), 3 output error "
+              "(stdout cannot be written).");
   return {app, [opts] { return run_catalog(*opts); }};
 }
 

@@ -492,8 +492,8 @@ Command register_run(CLI::App& parent) {
                 "PROJ-CONV-S8/T10: ImmLd and PtrMulti retire as the firmware's log-only stubs");
   add_validate_options(*app, opts->options);
   app->footer("Exit codes: 0 the program ran to its end, 1 a fault or --max-steps stopped it, 2 usage error "
-              "(including a bad --dump),\n3 input error (unreadable PROGRAM, bad STATE.json or VARS.json, lowering "
-              "failure).");
+              "(including a bad --dump or --max-* value),\n3 input error (unreadable PROGRAM, bad STATE.json or "
+              "VARS.json, lowering failure, unwritable --trace file).");
   return {app, [opts] { return run_run(*opts); }};
 }
 

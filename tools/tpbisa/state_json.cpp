@@ -321,25 +321,60 @@ class StateLoader {
     return false;
   }
 
-  /// A 32-bit value: 0..2^32-1 or a decimal / 0x hex string; with `allow_int32` also a negative int32.
+  /// A 32-bit value: 0..2^32-1, or a decimal / 0x hex string of one; with `allow_int32` also a negative int32
+  /// (-2^31..-1, stored as its two's complement), as a number or a string with a leading '-'. Anything beyond
+  /// 32 bits is out of range, however it is written (a string past 2^64, a number JSON reads as a float).
   bool u32_value(const json& v, const std::string& at, uint32_t& out, bool allow_int32) {
-    if (!allow_int32 && v.is_number_integer() && !v.is_number_unsigned())
-      return fail(fmt::format("{}: {} is out of range (0..4294967295)", at, v.get<int64_t>()));
-    if (v.is_number_integer() && !v.is_number_unsigned()) {
-      const int64_t s = v.get<int64_t>();
-      if (s < std::numeric_limits<int32_t>::min())
-        return fail(fmt::format("{}: {} is out of range (0..4294967295, or -2147483648..-1 as int32)", at, s));
-      out = static_cast<uint32_t>(static_cast<int32_t>(s));
+    const std::string_view int32_range = allow_int32 ? ", or -2147483648..-1 as int32" : "";
+    const auto out_of_range = [&](const std::string& shown, std::string_view bound) {
+      return fail(fmt::format("{}: {} is out of range ({}{})", at, shown, bound, int32_range));
+    };
+    constexpr std::string_view kDecimalBound = "0..4294967295";
+    constexpr std::string_view kHexBound = "0..0xffffffff";
+    if (v.is_number_unsigned()) {
+      const uint64_t u = v.get<uint64_t>();
+      if (u > UINT32_MAX) return out_of_range(fmt::format("{}", u), kDecimalBound);
+      out = static_cast<uint32_t>(u);
       return true;
     }
-    uint64_t u = 0;
-    std::string why;
-    if (!json_u64(v, u, why)) return fail(fmt::format("{}: {}", at, why));
-    if (u > UINT32_MAX)
-      return fail(fmt::format("{}: {} is out of range (0..4294967295{})", at, u,
-                              allow_int32 ? ", or -2147483648..-1 as int32" : ""));
-    out = static_cast<uint32_t>(u);
-    return true;
+    if (v.is_number_integer()) {
+      const int64_t n = v.get<int64_t>();
+      if (!allow_int32 || n < std::numeric_limits<int32_t>::min())
+        return out_of_range(fmt::format("{}", n), kDecimalBound);
+      out = static_cast<uint32_t>(static_cast<int32_t>(n));
+      return true;
+    }
+    if (v.is_number_float()) {
+      // JSON integers beyond 64 bits arrive as floats: they are out of range, not "not an integer".
+      const double d = v.get<double>();
+      if (std::isfinite(d) && std::trunc(d) == d && (d > UINT32_MAX || d < (allow_int32 ? INT32_MIN : 0)))
+        return out_of_range(v.dump(), kDecimalBound);
+      return fail(fmt::format("{}: {} is not an integer", at, v.dump()));
+    }
+    if (v.is_string()) {
+      const std::string text = v.get<std::string>();
+      const bool negative = text.starts_with('-');
+      const std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
+      if (!is_number_text(digits))
+        return fail(fmt::format("{}: \"{}\" is not a decimal or 0x hex number {}{}", at, text, kHexBound,
+                                allow_int32 ? " (or -2147483648..-1 as int32)" : ""));
+      const bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');  // the bound as it is written
+      const auto u = parse_u64(digits);
+      const uint64_t limit = negative ? uint64_t{1} << 31 : UINT32_MAX;
+      if (!u || *u > limit || (negative && !allow_int32 && *u != 0))
+        return out_of_range(fmt::format("\"{}\"", text), hex ? kHexBound : kDecimalBound);
+      const auto bits = static_cast<uint32_t>(*u);
+      out = negative ? static_cast<uint32_t>(uint32_t{0} - bits) : bits;  // two's complement of a negative int32
+      return true;
+    }
+    return fail(fmt::format("{}: must be a number or a string, not {}", at, json_type_name(v)));
+  }
+
+  /// Decimal digits, or 0x and hex digits: a number in the syntax parse_u64 reads, whatever its size.
+  static bool is_number_text(std::string_view t) {
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+      return t.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string_view::npos;
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
   }
 
   bool regs(const json& v) {
