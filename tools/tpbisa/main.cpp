@@ -1,4 +1,5 @@
 // The tpbisa command line tool: entry point, subcommand dispatch and the mapping of failures to exit codes.
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -93,7 +94,13 @@ int main(int argc, char** argv) {
   using namespace tpbisa::cli;
   // Nothing escapes: an unexpected failure is reported like an input error, never as a crash.
   try {
-    return run(argc, argv);
+    const int code = run(argc, argv);
+    // Output that could not be written (a full disk, a closed pipe) is an output error, whatever the command.
+    if (code != kExitInput && (std::fflush(stdout) != 0 || std::ferror(stdout) != 0)) {
+      report_error("<stdout>: write error: the output could not be written");
+      return kExitInput;
+    }
+    return code;
   } catch (const std::exception& e) {
     report_error(fmt::format("unexpected failure: {}", e.what()));
   } catch (...) {
