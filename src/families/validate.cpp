@@ -1,5 +1,6 @@
 // Validation dispatch: picks the validator by opcode and generation, evaluates every conjunct.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 
@@ -16,7 +17,9 @@ bool Verdict::fails(std::string_view predicate) const {
   return false;
 }
 
-const Validator& validator_for(uint8_t op, Generation gen) {
+namespace {
+
+const Validator& select_validator(uint8_t op, Generation gen) {
   if (!opcode_in(op, gen)) return family::kHeaderOnlyValidator;
   const Validator* v = nullptr;
   switch (op) {
@@ -36,6 +39,24 @@ const Validator& validator_for(uint8_t op, Generation gen) {
   }
   return v != nullptr ? *v : family::kHeaderOnlyValidator;
 }
+
+/// The dispatch above, tabulated once per (generation, opcode) so the hot path is one load.
+using DispatchTable = std::array<std::array<const Validator*, 256>, kAllGenerations.size()>;
+const DispatchTable& dispatch_table() {
+  // A function-local static: safe whatever other static initialiser validates first.
+  static const DispatchTable table = [] {
+    DispatchTable t{};
+    for (Generation g : kAllGenerations)
+      for (unsigned op = 0; op < 256; ++op)
+        t[static_cast<size_t>(g)][op] = &select_validator(static_cast<uint8_t>(op), g);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+const Validator& validator_for(uint8_t op, Generation gen) { return *dispatch_table()[static_cast<size_t>(gen)][op]; }
 
 namespace {
 
