@@ -124,7 +124,8 @@ bool parse_raw(const AsmField& f, const Token& t, unsigned bits, uint64_t& v, st
 
 enum class ImmView : uint8_t { Float, Pointer, Register };
 
-/// IMM_SRC numbering (common-formats.md §7.2): 1 pointer, 2 register pointer, else the value itself.
+/// IMM_SRC numbering (common-formats.md §7.2): 1 pointer, 2 register pointer, else the value itself (but see
+/// BatchNormParamLoad below).
 /// The source is the IMM_SRC sibling of the same stem (imm0_ptr is selected by imm0_src).
 ImmView imm_view(const AsmField& f, const Word& w, FieldList all) {
   const size_t stem = f.path.find('_');
@@ -132,7 +133,8 @@ ImmView imm_view(const AsmField& f, const Word& w, FieldList all) {
   for (const auto& s : all) {
     if (s.role != Role::ImmSrc || !s.top_level || s.path.compare(0, stem + 1, f.path, 0, stem + 1) != 0) continue;
     const uint64_t src = load_bits(w, s.offset, s.size);
-    if (src == 1) return ImmView::Pointer;
+    // BatchNormParamLoad reads imm0_src 0 as "pointer from the instruction" too (s2bn.md §3.3, edge case #107).
+    if (src == 1 || (src == 0 && w[0] == opcode::kBatchNormParamLoad)) return ImmView::Pointer;
     if (src == 2) return ImmView::Register;
   }
   return ImmView::Float;
