@@ -79,8 +79,8 @@ void decode_validate(benchmark::State& state, const std::vector<uint8_t>& src) {
   for (auto _ : state) {
     invalid = 0;
     for (size_t off = 0; off < src.size(); off += kWordBytes) {
-      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes),
-                                      Generation::Mariana);
+      const Instruction inst =
+          decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Mariana);
       const Verdict v = validate(inst, Generation::Mariana);
       invalid += v.valid ? 0 : 1;
     }
@@ -92,11 +92,15 @@ void decode_validate(benchmark::State& state, const std::vector<uint8_t>& src) {
 }
 
 /// The mixed stream: a third of the words carry one random corrupted operand byte.
-void BM_DecodeValidateStream(benchmark::State& state) { decode_validate(state, stream()); }
+void BM_DecodeValidateStream(benchmark::State& state) {
+  decode_validate(state, stream());
+}
 BENCHMARK(BM_DecodeValidateStream)->Unit(benchmark::kMillisecond);
 
 /// The same words without corruption (every word valid), for comparison.
-void BM_DecodeValidateValidStream(benchmark::State& state) { decode_validate(state, valid_stream()); }
+void BM_DecodeValidateValidStream(benchmark::State& state) {
+  decode_validate(state, valid_stream());
+}
 BENCHMARK(BM_DecodeValidateValidStream)->Unit(benchmark::kMillisecond);
 
 /// The batch API over the mixed stream.

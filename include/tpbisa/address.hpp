@@ -64,8 +64,8 @@ struct Addr4Meaning {
   bool from_register = false;
   bool shape_from_register = false;
   bool indirect = false;
-  uint8_t regnum = 0;        ///< register form
-  PartitionAddress target;   ///< immediate forms (masked bits)
+  uint8_t regnum = 0;       ///< register form
+  PartitionAddress target;  ///< immediate forms (masked bits)
 };
 
 Addr4Meaning describe(const Addr4& a, Generation g);
@@ -77,9 +77,9 @@ struct Addr8Meaning {
   Addr8Mode mode = Addr8Mode::Immediate;
   uint8_t marker = 0;  ///< byte 7 & 0xFC
   bool shape_from_register = false;
-  uint64_t address = 0;      ///< immediate form: bits 63..58 cleared (PROJ-CONV-M2)
+  uint64_t address = 0;             ///< immediate form: bits 63..58 cleared (PROJ-CONV-M2)
   Region region = Region::Outside;  ///< immediate form: the low SBUF/PSUM region or flat memory (PROJ-CONV-N4)
-  PartitionAddress on_chip;  ///< immediate form inside SBUF/PSUM
+  PartitionAddress on_chip;         ///< immediate form inside SBUF/PSUM
   uint8_t reg_lo = 0, reg_hi = 0;
   bool table_offset_reg = false, table_offset_wide = false;
 };

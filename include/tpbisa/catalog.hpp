@@ -448,22 +448,20 @@ inline constexpr uint8_t kInvalid = 0xFF;
 }  // namespace opcode
 
 namespace dtype {
-inline constexpr uint8_t kInvalid = 0x00, kUint64 = 0x01, kInt8 = 0x02, kUint8 = 0x03, kInt16 = 0x04,
-                         kUint16 = 0x05, kBfloat16 = 0x06, kFp16 = 0x07, kInt32 = 0x08, kUint32 = 0x09,
-                         kFp32 = 0x0A, kFp32r = 0x0B, kInt64 = 0x0C, kFp8Exp3 = 0x0D, kFp8Exp4 = 0x0E,
-                         kFp8Exp5 = 0x0F, kFp4Exp2 = 0x10, kFp8Exp2 = 0x11, kInt4 = 0x12, kSfp8E8 = 0x13,
-                         kSfp8E7 = 0x14, kSfp8E6 = 0x15, kSfp8E5 = 0x16;
+inline constexpr uint8_t kInvalid = 0x00, kUint64 = 0x01, kInt8 = 0x02, kUint8 = 0x03, kInt16 = 0x04, kUint16 = 0x05,
+                         kBfloat16 = 0x06, kFp16 = 0x07, kInt32 = 0x08, kUint32 = 0x09, kFp32 = 0x0A, kFp32r = 0x0B,
+                         kInt64 = 0x0C, kFp8Exp3 = 0x0D, kFp8Exp4 = 0x0E, kFp8Exp5 = 0x0F, kFp4Exp2 = 0x10,
+                         kFp8Exp2 = 0x11, kInt4 = 0x12, kSfp8E8 = 0x13, kSfp8E7 = 0x14, kSfp8E6 = 0x15, kSfp8E5 = 0x16;
 }  // namespace dtype
 
 namespace aluop {
 inline constexpr uint8_t kBypass = 0x00, kBitwiseNot = 0x01, kArithShiftLeft = 0x02, kArithShiftRight = 0x03,
                          kAdd = 0x04, kSubtract = 0x05, kMult = 0x06, kDivide = 0x07, kMax = 0x08, kMin = 0x09,
                          kBitwiseAnd = 0x0A, kBitwiseOr = 0x0B, kBitwiseXor = 0x0C, kLogicalAnd = 0x0D,
-                         kLogicalOr = 0x0E, kLogicalXor = 0x0F, kLogicalShiftLeft = 0x10,
-                         kLogicalShiftRight = 0x11, kIsEq = 0x12, kIsGt = 0x13, kIsGe = 0x14, kIsLe = 0x15,
-                         kIsLt = 0x16, kAbsoluteDiff = 0x17, kIsNe = 0x18, kAbsoluteValue = 0x19, kPow = 0x1A,
-                         kMod = 0x1B, kCrc32 = 0x1C, kRsqrt = 0x1D, kAbsMax = 0x20, kAbsMin = 0x21,
-                         kReLu = 0x22, kSquare = 0x23, kSymmetricClamp = 0x24;
+                         kLogicalOr = 0x0E, kLogicalXor = 0x0F, kLogicalShiftLeft = 0x10, kLogicalShiftRight = 0x11,
+                         kIsEq = 0x12, kIsGt = 0x13, kIsGe = 0x14, kIsLe = 0x15, kIsLt = 0x16, kAbsoluteDiff = 0x17,
+                         kIsNe = 0x18, kAbsoluteValue = 0x19, kPow = 0x1A, kMod = 0x1B, kCrc32 = 0x1C, kRsqrt = 0x1D,
+                         kAbsMax = 0x20, kAbsMin = 0x21, kReLu = 0x22, kSquare = 0x23, kSymmetricClamp = 0x24;
 }  // namespace aluop
 
 // ---- Look-ups (constexpr, allocation-free, O(1): 256-entry indexes built from the tables) ----
@@ -498,7 +496,9 @@ inline constexpr auto kOpcodeGens = make_opcode_gens();
 }  // namespace detail
 
 /// Is `value` a member of generation g's OPCODE enum?
-constexpr bool opcode_in(uint8_t value, Generation g) { return GenSet{detail::kOpcodeGens[value]}.has(g); }
+constexpr bool opcode_in(uint8_t value, Generation g) {
+  return GenSet{detail::kOpcodeGens[value]}.has(g);
+}
 constexpr const DtypeInfo* find_dtype(uint8_t code) {
   const uint8_t i = detail::kDtypeIndex[code];
   return i == detail::kNoRow ? nullptr : &kDtypes[i];
@@ -519,7 +519,9 @@ inline constexpr auto kDtypeGens = make_dtype_gens();
 inline constexpr auto kDtypeSizes = make_dtype_sizes();
 }  // namespace detail
 
-constexpr bool dtype_in(uint8_t code, Generation g) { return GenSet{detail::kDtypeGens[code]}.has(g); }
+constexpr bool dtype_in(uint8_t code, Generation g) {
+  return GenSet{detail::kDtypeGens[code]}.has(g);
+}
 constexpr const AluOpInfo* find_aluop(uint8_t code) {
   const uint8_t i = detail::kAluOpIndex[code];
   return i == detail::kNoRow ? nullptr : &kAluOps[i];
@@ -556,12 +558,18 @@ inline constexpr auto kWaitModeGens = make_gen_masks(kWaitModes);
 inline constexpr auto kUpdateModeGens = make_gen_masks(kUpdateModes);
 }  // namespace detail
 
-constexpr bool wait_mode_in(uint8_t value, Generation g) { return GenSet{detail::kWaitModeGens[value]}.has(g); }
-constexpr bool update_mode_in(uint8_t value, Generation g) { return GenSet{detail::kUpdateModeGens[value]}.has(g); }
+constexpr bool wait_mode_in(uint8_t value, Generation g) {
+  return GenSet{detail::kWaitModeGens[value]}.has(g);
+}
+constexpr bool update_mode_in(uint8_t value, Generation g) {
+  return GenSet{detail::kUpdateModeGens[value]}.has(g);
+}
 
 /// Element size in bytes used for addressing and alignment (common-formats.md §10.4, PROJ-CONV-C14):
 /// 0 for codes without a size (INVALID, unassigned codes); 1 for sub-byte codes (FP4, INT4, CPTC).
-constexpr unsigned dtype_size(uint8_t code) { return detail::kDtypeSizes[code]; }
+constexpr unsigned dtype_size(uint8_t code) {
+  return detail::kDtypeSizes[code];
+}
 /// True for dtypes stored in fewer than 8 bits: they have no element address (PROJ-CONV-C14).
 constexpr bool dtype_is_sub_byte(uint8_t code) {
   const DtypeInfo* row = find_dtype(code);

@@ -46,10 +46,33 @@ constexpr void store_le(uint8_t* p, T value) {
 
 /// What a field means, so printers, the assembler and validators can treat fields generically.
 enum class Role : uint8_t {
-  Opcode, WordLen, DebugCmd, DebugHint,
-  WaitMode, WaitIdx, UpdateMode, UpdateIdx, SemValue,
-  Dtype, DataSrc, NumElem, Step, Addr4, Addr8, ImmVal, ImmSrc, Channels,
-  AluOp, Subdim, RevOps, Reserved, MemData, VarId, VarOffset, Plain, Raw,
+  Opcode,
+  WordLen,
+  DebugCmd,
+  DebugHint,
+  WaitMode,
+  WaitIdx,
+  UpdateMode,
+  UpdateIdx,
+  SemValue,
+  Dtype,
+  DataSrc,
+  NumElem,
+  Step,
+  Addr4,
+  Addr8,
+  ImmVal,
+  ImmSrc,
+  Channels,
+  AluOp,
+  Subdim,
+  RevOps,
+  Reserved,
+  MemData,
+  VarId,
+  VarOffset,
+  Plain,
+  Raw,
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----
@@ -190,12 +213,18 @@ struct Wire<S> {
   static constexpr size_t kCount = 1;
   static constexpr bool kSigned = false;
   static constexpr void read(S& s, const uint8_t* p) {
-    std::apply([&](const auto&... m) { (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::read(s.*(m.ptr), p + m.offset), ...); },
-               fields_of<S>);
+    std::apply(
+        [&](const auto&... m) {
+          (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::read(s.*(m.ptr), p + m.offset), ...);
+        },
+        fields_of<S>);
   }
   static constexpr void write(const S& s, uint8_t* p) {
-    std::apply([&](const auto&... m) { (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::write(s.*(m.ptr), p + m.offset), ...); },
-               fields_of<S>);
+    std::apply(
+        [&](const auto&... m) {
+          (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::write(s.*(m.ptr), p + m.offset), ...);
+        },
+        fields_of<S>);
   }
 };
 
@@ -225,21 +254,23 @@ struct FormatDescOf;
 
 template <class M>
 constexpr const FormatDesc* sub_desc() {
-  if constexpr (Composite<M>) return &FormatDescOf<M>::kDesc;
-  else return nullptr;
+  if constexpr (Composite<M>)
+    return &FormatDescOf<M>::kDesc;
+  else
+    return nullptr;
 }
 
 template <class S>
 constexpr auto make_field_descs() {
   return std::apply(
       [](const auto&... m) {
-        return std::array<FieldDesc, sizeof...(m)>{FieldDesc{
-            m.name, m.offset,
-            static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSize),
-            static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kElem),
-            static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kCount),
-            Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSigned, m.role,
-            sub_desc<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>()}...};
+        return std::array<FieldDesc, sizeof...(m)>{
+            FieldDesc{m.name, m.offset,
+                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSize),
+                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kElem),
+                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kCount),
+                      Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSigned, m.role,
+                      sub_desc<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>()}...};
       },
       fields_of<S>);
 }
@@ -301,11 +332,11 @@ struct Header {
   bool operator==(const Header&) const = default;
 };
 template <>
-inline constexpr auto fields_of<Header> = std::make_tuple(
-    Member<Header, uint8_t>{"opcode", 0, &Header::opcode, Role::Opcode},
-    Member<Header, uint8_t>{"inst_word_len", 1, &Header::inst_word_len, Role::WordLen},
-    Member<Header, uint8_t>{"debug_cmd", 2, &Header::debug_cmd, Role::DebugCmd},
-    Member<Header, uint8_t>{"debug_hint", 3, &Header::debug_hint, Role::DebugHint});
+inline constexpr auto fields_of<Header> =
+    std::make_tuple(Member<Header, uint8_t>{"opcode", 0, &Header::opcode, Role::Opcode},
+                    Member<Header, uint8_t>{"inst_word_len", 1, &Header::inst_word_len, Role::WordLen},
+                    Member<Header, uint8_t>{"debug_cmd", 2, &Header::debug_cmd, Role::DebugCmd},
+                    Member<Header, uint8_t>{"debug_hint", 3, &Header::debug_hint, Role::DebugHint});
 
 /// Where MAVERICK's `inst_flags` lives (PROJ-CONV-C2): one constant, header byte 3.
 inline constexpr unsigned kInstFlagsHeaderByte = 3;
@@ -322,12 +353,12 @@ struct Events {
   bool operator==(const Events&) const = default;
 };
 template <>
-inline constexpr auto fields_of<Events> = std::make_tuple(
-    Member<Events, uint8_t>{"wait_mode", 0, &Events::wait_mode, Role::WaitMode},
-    Member<Events, uint8_t>{"wait_idx", 1, &Events::wait_idx, Role::WaitIdx},
-    Member<Events, uint8_t>{"update_mode", 2, &Events::update_mode, Role::UpdateMode},
-    Member<Events, uint8_t>{"update_idx", 3, &Events::update_idx, Role::UpdateIdx},
-    Member<Events, uint32_t>{"semaphore_value", 4, &Events::semaphore_value, Role::SemValue});
+inline constexpr auto fields_of<Events> =
+    std::make_tuple(Member<Events, uint8_t>{"wait_mode", 0, &Events::wait_mode, Role::WaitMode},
+                    Member<Events, uint8_t>{"wait_idx", 1, &Events::wait_idx, Role::WaitIdx},
+                    Member<Events, uint8_t>{"update_mode", 2, &Events::update_mode, Role::UpdateMode},
+                    Member<Events, uint8_t>{"update_idx", 3, &Events::update_idx, Role::UpdateIdx},
+                    Member<Events, uint32_t>{"semaphore_value", 4, &Events::semaphore_value, Role::SemValue});
 
 /// NEURON_ISA_TPB_TENSOR2D (12 B).
 struct Tensor2d {
@@ -339,10 +370,10 @@ struct Tensor2d {
   bool operator==(const Tensor2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<Tensor2d> = std::make_tuple(
-    Member<Tensor2d, Addr4>{"start_addr", 0, &Tensor2d::start_addr, Role::Addr4},
-    Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
-    Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
+inline constexpr auto fields_of<Tensor2d> =
+    std::make_tuple(Member<Tensor2d, Addr4>{"start_addr", 0, &Tensor2d::start_addr, Role::Addr4},
+                    Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
+                    Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_TENSOR4D (20 B).
 struct Tensor4d {
@@ -354,10 +385,10 @@ struct Tensor4d {
   bool operator==(const Tensor4d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<Tensor4d> = std::make_tuple(
-    Member<Tensor4d, Addr4>{"start_addr", 0, &Tensor4d::start_addr, Role::Addr4},
-    Member<Tensor4d, std::array<int16_t, 4>>{"step_elem", 4, &Tensor4d::step_elem, Role::Step},
-    Member<Tensor4d, std::array<uint16_t, 4>>{"num_elem", 12, &Tensor4d::num_elem, Role::NumElem});
+inline constexpr auto fields_of<Tensor4d> =
+    std::make_tuple(Member<Tensor4d, Addr4>{"start_addr", 0, &Tensor4d::start_addr, Role::Addr4},
+                    Member<Tensor4d, std::array<int16_t, 4>>{"step_elem", 4, &Tensor4d::step_elem, Role::Step},
+                    Member<Tensor4d, std::array<uint16_t, 4>>{"num_elem", 12, &Tensor4d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_MEM_2D_STRUCT (64 B): TensorLoad 0xaa, TensorStore 0xab.
 struct Mem2d {
@@ -374,15 +405,15 @@ struct Mem2d {
   bool operator==(const Mem2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<Mem2d> = std::make_tuple(
-    Member<Mem2d, Header>{"header", 0, &Mem2d::header, Role::Plain},
-    Member<Mem2d, Events>{"events", 4, &Mem2d::events, Role::Plain},
-    Member<Mem2d, uint8_t>{"dtype", 12, &Mem2d::dtype, Role::Dtype},
-    Member<Mem2d, uint8_t>{"src_datasrc", 13, &Mem2d::src_datasrc, Role::DataSrc},
-    Member<Mem2d, std::array<uint8_t, 2>>{"num_elem", 14, &Mem2d::num_elem, Role::NumElem},
-    Member<Mem2d, Addr8>{"start_addr", 16, &Mem2d::start_addr, Role::Addr8},
-    Member<Mem2d, std::array<int32_t, 2>>{"step_elem", 24, &Mem2d::step_elem, Role::Step},
-    Member<Mem2d, Mem2dData>{"data", 32, &Mem2d::data, Role::MemData});
+inline constexpr auto fields_of<Mem2d> =
+    std::make_tuple(Member<Mem2d, Header>{"header", 0, &Mem2d::header, Role::Plain},
+                    Member<Mem2d, Events>{"events", 4, &Mem2d::events, Role::Plain},
+                    Member<Mem2d, uint8_t>{"dtype", 12, &Mem2d::dtype, Role::Dtype},
+                    Member<Mem2d, uint8_t>{"src_datasrc", 13, &Mem2d::src_datasrc, Role::DataSrc},
+                    Member<Mem2d, std::array<uint8_t, 2>>{"num_elem", 14, &Mem2d::num_elem, Role::NumElem},
+                    Member<Mem2d, Addr8>{"start_addr", 16, &Mem2d::start_addr, Role::Addr8},
+                    Member<Mem2d, std::array<int32_t, 2>>{"step_elem", 24, &Mem2d::step_elem, Role::Step},
+                    Member<Mem2d, Mem2dData>{"data", 32, &Mem2d::data, Role::MemData});
 
 /// NEURON_ISA_TPB_PSEUDO_MEM_2D_STRUCT (64 B): PseudoTensorStore 0xcd, PseudoTensorLoad 0xce.
 struct PseudoMem2d {
@@ -400,16 +431,16 @@ struct PseudoMem2d {
   bool operator==(const PseudoMem2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoMem2d> = std::make_tuple(
-    Member<PseudoMem2d, Header>{"header", 0, &PseudoMem2d::header, Role::Plain},
-    Member<PseudoMem2d, Events>{"events", 4, &PseudoMem2d::events, Role::Plain},
-    Member<PseudoMem2d, uint8_t>{"dtype", 12, &PseudoMem2d::dtype, Role::Dtype},
-    Member<PseudoMem2d, uint8_t>{"src_datasrc", 13, &PseudoMem2d::src_datasrc, Role::DataSrc},
-    Member<PseudoMem2d, std::array<uint8_t, 2>>{"num_elem", 14, &PseudoMem2d::num_elem, Role::NumElem},
-    Member<PseudoMem2d, uint32_t>{"var_id", 16, &PseudoMem2d::var_id, Role::VarId},
-    Member<PseudoMem2d, uint32_t>{"var_offset", 20, &PseudoMem2d::var_offset, Role::VarOffset},
-    Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
-    Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
+inline constexpr auto fields_of<PseudoMem2d> =
+    std::make_tuple(Member<PseudoMem2d, Header>{"header", 0, &PseudoMem2d::header, Role::Plain},
+                    Member<PseudoMem2d, Events>{"events", 4, &PseudoMem2d::events, Role::Plain},
+                    Member<PseudoMem2d, uint8_t>{"dtype", 12, &PseudoMem2d::dtype, Role::Dtype},
+                    Member<PseudoMem2d, uint8_t>{"src_datasrc", 13, &PseudoMem2d::src_datasrc, Role::DataSrc},
+                    Member<PseudoMem2d, std::array<uint8_t, 2>>{"num_elem", 14, &PseudoMem2d::num_elem, Role::NumElem},
+                    Member<PseudoMem2d, uint32_t>{"var_id", 16, &PseudoMem2d::var_id, Role::VarId},
+                    Member<PseudoMem2d, uint32_t>{"var_offset", 20, &PseudoMem2d::var_offset, Role::VarOffset},
+                    Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
+                    Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
 
 /// NEURON_ISA_TPB_S2_BN_STRUCT (64 B): ImmLd 0x70/0x71, BatchNormParamLoad 0x64, MatchValueLoad 0x6d.
 struct S2Bn {
@@ -430,19 +461,19 @@ struct S2Bn {
   bool operator==(const S2Bn&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2Bn> = std::make_tuple(
-    Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
-    Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
-    Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
-    Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
-    Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
-    Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
-    Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
-    Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
-    Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
-    Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
-    Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
-    Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
+inline constexpr auto fields_of<S2Bn> =
+    std::make_tuple(Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
+                    Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
+                    Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
+                    Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
+                    Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
+                    Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
+                    Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
+                    Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
+                    Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
+                    Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
+                    Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
+                    Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
 
 /// NEURON_ISA_TPB_S4D4_TSM_STRUCT (64 B): PtrMulti 0x4F/0x5F, SUNDA Dual 0x87/0x88.
 struct S4d4Tsm {
@@ -463,19 +494,19 @@ struct S4d4Tsm {
   bool operator==(const S4d4Tsm&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S4d4Tsm> = std::make_tuple(
-    Member<S4d4Tsm, Header>{"header", 0, &S4d4Tsm::header, Role::Plain},
-    Member<S4d4Tsm, Events>{"events", 4, &S4d4Tsm::events, Role::Plain},
-    Member<S4d4Tsm, Tensor4d>{"src_mem_pattern", 12, &S4d4Tsm::src_mem_pattern, Role::Plain},
-    Member<S4d4Tsm, uint8_t>{"in_dtype", 32, &S4d4Tsm::in_dtype, Role::Dtype},
-    Member<S4d4Tsm, uint8_t>{"out_dtype", 33, &S4d4Tsm::out_dtype, Role::Dtype},
-    Member<S4d4Tsm, uint8_t>{"num_active_channels", 34, &S4d4Tsm::num_active_channels, Role::Channels},
-    Member<S4d4Tsm, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Tsm::reserved0, Role::Reserved},
-    Member<S4d4Tsm, uint8_t>{"op", 36, &S4d4Tsm::op, Role::AluOp},
-    Member<S4d4Tsm, uint8_t>{"op_dim", 37, &S4d4Tsm::op_dim, Role::Subdim},
-    Member<S4d4Tsm, uint8_t>{"reverse_operands", 38, &S4d4Tsm::reverse_operands, Role::RevOps},
-    Member<S4d4Tsm, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tsm::reserved1, Role::Reserved},
-    Member<S4d4Tsm, Tensor4d>{"dst_mem_pattern", 44, &S4d4Tsm::dst_mem_pattern, Role::Plain});
+inline constexpr auto fields_of<S4d4Tsm> =
+    std::make_tuple(Member<S4d4Tsm, Header>{"header", 0, &S4d4Tsm::header, Role::Plain},
+                    Member<S4d4Tsm, Events>{"events", 4, &S4d4Tsm::events, Role::Plain},
+                    Member<S4d4Tsm, Tensor4d>{"src_mem_pattern", 12, &S4d4Tsm::src_mem_pattern, Role::Plain},
+                    Member<S4d4Tsm, uint8_t>{"in_dtype", 32, &S4d4Tsm::in_dtype, Role::Dtype},
+                    Member<S4d4Tsm, uint8_t>{"out_dtype", 33, &S4d4Tsm::out_dtype, Role::Dtype},
+                    Member<S4d4Tsm, uint8_t>{"num_active_channels", 34, &S4d4Tsm::num_active_channels, Role::Channels},
+                    Member<S4d4Tsm, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Tsm::reserved0, Role::Reserved},
+                    Member<S4d4Tsm, uint8_t>{"op", 36, &S4d4Tsm::op, Role::AluOp},
+                    Member<S4d4Tsm, uint8_t>{"op_dim", 37, &S4d4Tsm::op_dim, Role::Subdim},
+                    Member<S4d4Tsm, uint8_t>{"reverse_operands", 38, &S4d4Tsm::reverse_operands, Role::RevOps},
+                    Member<S4d4Tsm, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tsm::reserved1, Role::Reserved},
+                    Member<S4d4Tsm, Tensor4d>{"dst_mem_pattern", 44, &S4d4Tsm::dst_mem_pattern, Role::Plain});
 
 /// Any other opcode: header and events decoded, the 52 operand bytes kept raw ("operands not modeled").
 struct RawWord {
@@ -487,10 +518,10 @@ struct RawWord {
   bool operator==(const RawWord&) const = default;
 };
 template <>
-inline constexpr auto fields_of<RawWord> = std::make_tuple(
-    Member<RawWord, Header>{"header", 0, &RawWord::header, Role::Plain},
-    Member<RawWord, Events>{"events", 4, &RawWord::events, Role::Plain},
-    Member<RawWord, std::array<uint8_t, 52>>{"operands", 12, &RawWord::operands, Role::Raw});
+inline constexpr auto fields_of<RawWord> =
+    std::make_tuple(Member<RawWord, Header>{"header", 0, &RawWord::header, Role::Plain},
+                    Member<RawWord, Events>{"events", 4, &RawWord::events, Role::Plain},
+                    Member<RawWord, std::array<uint8_t, 52>>{"operands", 12, &RawWord::operands, Role::Raw});
 
 /// The union arms of ADDR4, ADDR8 and IMM_VAL_INST_FIELD, for documentation and printers.
 struct UnionArm {

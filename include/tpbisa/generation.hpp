@@ -10,8 +10,8 @@ namespace tpbisa {
 
 enum class Generation : uint8_t { Sunda = 0, Cayman = 1, Mariana = 2, Maverick = 3 };
 
-inline constexpr std::array<Generation, 4> kAllGenerations{
-    Generation::Sunda, Generation::Cayman, Generation::Mariana, Generation::Maverick};
+inline constexpr std::array<Generation, 4> kAllGenerations{Generation::Sunda, Generation::Cayman, Generation::Mariana,
+                                                           Generation::Maverick};
 
 /// The default generation of every command (stated in each --help).
 inline constexpr Generation kDefaultGeneration = Generation::Mariana;

@@ -35,7 +35,9 @@ struct Instruction {
   std::string_view format_name() const;
 
   template <class S>
-  const S* as() const { return std::get_if<S>(&body); }
+  const S* as() const {
+    return std::get_if<S>(&body);
+  }
 
   bool operator==(const Instruction&) const = default;
 };

@@ -46,12 +46,12 @@ std::string_view to_string(FaultKind k);
 
 struct Fault {
   FaultKind kind = FaultKind::InvalidInstruction;
-  size_t index = 0;           ///< instruction index in the program
-  uint64_t address = 0;       ///< the address involved, when there is one
+  size_t index = 0;      ///< instruction index in the program
+  uint64_t address = 0;  ///< the address involved, when there is one
   bool has_address = false;
-  int reg = -1;               ///< the register involved, or -1
-  Verdict verdict{};          ///< for InvalidInstruction
-  std::string detail;         ///< one sentence
+  int reg = -1;        ///< the register involved, or -1
+  Verdict verdict{};   ///< for InvalidInstruction
+  std::string detail;  ///< one sentence
 };
 
 // ---- Effects of a retired instruction ----
@@ -63,14 +63,14 @@ struct RegWrite {
 };
 struct MemWrite {
   uint64_t address;
-  uint8_t size;       ///< bytes (1..8)
-  uint64_t before;    ///< little-endian value of the bytes before
+  uint8_t size;     ///< bytes (1..8)
+  uint64_t before;  ///< little-endian value of the bytes before
   uint64_t after;
 };
 struct MemRead {
   uint64_t address;
   uint8_t size;
-  bool initialized;   ///< false when any byte had never been written (it read as 0)
+  bool initialized;  ///< false when any byte had never been written (it read as 0)
 };
 enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC };
 std::string_view to_string(DveField f);
@@ -88,11 +88,11 @@ struct SemWrite {
   uint32_t after;
 };
 enum class DiagKind : uint8_t {
-  UninitializedRead,     ///< memory never written, read as 0
-  UnalignedAccess,       ///< register-sourced MEM_2D base not dtype-aligned, done byte-wise (PROJ-CONV-M10)
-  UnwrittenScalar,       ///< a DVE flop never written is read (PROJ-CONV-S10, T14)
-  ScalarClassMismatch,   ///< Arith PtrMulti reads a Bitvec-loaded flop or vice versa (PROJ-CONV-T14)
-  FirmwareStub,          ///< retired as a log-only firmware stub (PROJ-CONV-S8, T10)
+  UninitializedRead,    ///< memory never written, read as 0
+  UnalignedAccess,      ///< register-sourced MEM_2D base not dtype-aligned, done byte-wise (PROJ-CONV-M10)
+  UnwrittenScalar,      ///< a DVE flop never written is read (PROJ-CONV-S10, T14)
+  ScalarClassMismatch,  ///< Arith PtrMulti reads a Bitvec-loaded flop or vice versa (PROJ-CONV-T14)
+  FirmwareStub,         ///< retired as a log-only firmware stub (PROJ-CONV-S8, T10)
 };
 std::string_view to_string(DiagKind k);
 struct Diagnostic {

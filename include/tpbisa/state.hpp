@@ -73,9 +73,9 @@ inline constexpr unsigned kNumEvents = 256;  ///< PROJ-CONV-N6
 struct MachineState {
   explicit MachineState(Generation g, uint64_t max_memory = uint64_t{1} << 30) : gen(g), memory(max_memory) {}
   Generation gen;
-  std::array<uint32_t, kNumRegisters> regs{};      ///< R0..R63, reset 0 (PROJ-CONV-N5)
-  std::array<uint32_t, kNumSemaphores> sems{};     ///< u32, modular (PROJ-CONV-C6)
-  std::bitset<kNumEvents> events;                  ///< SUNDA..MARIANA event bits (PROJ-CONV-N6)
+  std::array<uint32_t, kNumRegisters> regs{};   ///< R0..R63, reset 0 (PROJ-CONV-N5)
+  std::array<uint32_t, kNumSemaphores> sems{};  ///< u32, modular (PROJ-CONV-C6)
+  std::bitset<kNumEvents> events;               ///< SUNDA..MARIANA event bits (PROJ-CONV-N6)
   std::array<DveChannel, kDveChannels> dve{};
   SparseMemory memory;
 };

@@ -82,9 +82,17 @@ class FailureList {
     iterator() = default;
     iterator(const Validator* v, const uint8_t* at) : v_(v), at_(at) {}
     const Predicate* operator*() const { return v_->conjuncts[*at_]; }
-    iterator& operator++() { ++at_; return *this; }
-    iterator operator++(int) { iterator t = *this; ++at_; return t; }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator t = *this;
+      ++at_;
+      return t;
+    }
     bool operator==(const iterator& o) const { return at_ == o.at_; }
+
    private:
     const Validator* v_ = nullptr;
     const uint8_t* at_ = nullptr;
@@ -95,6 +103,7 @@ class FailureList {
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   const Predicate* operator[](size_t k) const { return v_->conjuncts[first_[k]]; }
+
  private:
   const Validator* v_;
   const uint8_t* first_;

@@ -32,7 +32,9 @@ static_assert(shifts_match_strides());
 
 // SUNDA's header describes PSUM as 16 x 1 KiB banks; the matmul-visible bank is still 2 KiB
 // (memory-and-numerics.md §4.1), which is what the decoder reports.
-const Geometry& geometry(Generation g) { return kGeometry[static_cast<size_t>(g)]; }
+const Geometry& geometry(Generation g) {
+  return kGeometry[static_cast<size_t>(g)];
+}
 
 bool addr_in_sbuf(uint32_t x, Generation g) {
   const Geometry& geo = geometry(g);
@@ -74,10 +76,14 @@ Addr4Meaning describe(const Addr4& a, Generation g) {
   m.shape_from_register = a.shape_from_register();
   m.indirect = a.is_indirect();
   m.regnum = a.regnum();
-  if (m.indirect) m.mode = Addr4Mode::Indirect;
-  else if (m.from_register) m.mode = m.shape_from_register ? Addr4Mode::RegisterShape : Addr4Mode::Register;
-  else if (m.shape_from_register) m.mode = Addr4Mode::ShapeRegImmediate;
-  else m.mode = Addr4Mode::Immediate;
+  if (m.indirect)
+    m.mode = Addr4Mode::Indirect;
+  else if (m.from_register)
+    m.mode = m.shape_from_register ? Addr4Mode::RegisterShape : Addr4Mode::Register;
+  else if (m.shape_from_register)
+    m.mode = Addr4Mode::ShapeRegImmediate;
+  else
+    m.mode = Addr4Mode::Immediate;
   const bool register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
   if (!register_base) m.target = decode_partition_offset(a.raw, g);
   return m;
@@ -118,8 +124,8 @@ std::string to_string(const PartitionAddress& p) {
       return fmt::format("sbuf[p{}]+{:#x} (quadrant {}{})", p.partition, p.offset, p.quadrant,
                          p.backed ? "" : ", beyond active bytes");
     case Region::Psum:
-      return fmt::format("psum[p{}].bank{}+{:#x} (quadrant {}{})", p.partition, p.bank,
-                         p.offset % 2048, p.quadrant, p.backed ? "" : ", beyond active bytes");
+      return fmt::format("psum[p{}].bank{}+{:#x} (quadrant {}{})", p.partition, p.bank, p.offset % 2048, p.quadrant,
+                         p.backed ? "" : ", beyond active bytes");
     case Region::Outside: break;
   }
   return fmt::format("{:#x} (outside SBUF and PSUM)", p.masked);
@@ -128,8 +134,7 @@ std::string to_string(const PartitionAddress& p) {
 std::string to_string(const Addr4Meaning& m) {
   switch (m.mode) {
     case Addr4Mode::Register: return fmt::format("r{} (address from register)", m.regnum);
-    case Addr4Mode::RegisterShape:
-      return fmt::format("r{} (address from register, shape from register)", m.regnum);
+    case Addr4Mode::RegisterShape: return fmt::format("r{} (address from register, shape from register)", m.regnum);
     case Addr4Mode::Indirect:
       // INDIRECT_REG (0xA0) takes its base from a register although addr4_from_register is false for it.
       return fmt::format("indirect (marker {:#04x}){}", m.marker,
@@ -149,8 +154,9 @@ std::string to_string(const Addr8Meaning& m) {
       return fmt::format("dev:{:#x} (flat device memory){}", m.address, shape);
     case Addr8Mode::RegisterPair: return fmt::format("r{}:r{} (register pair, lo:hi){}", m.reg_lo, m.reg_hi, shape);
     case Addr8Mode::Table:
-      return fmt::format("address table (marker {:#04x}{}{}){}", m.marker, m.table_offset_reg ? ", offset from register" : "",
-                         m.table_offset_wide ? ", wide offset" : "", shape);
+      return fmt::format("address table (marker {:#04x}{}{}){}", m.marker,
+                         m.table_offset_reg ? ", offset from register" : "", m.table_offset_wide ? ", wide offset" : "",
+                         shape);
     case Addr8Mode::Other: break;
   }
   return fmt::format("unlisted marker {:#04x}", m.marker);

@@ -94,8 +94,8 @@ bool Txn::commit() {
 
 bool neuron_access_ok(Generation g, uint64_t address, unsigned size) {
   const Geometry& geo = geometry(g);
-  const uint64_t low_end = geo.psum_size != 0 ? uint64_t{geo.psum_offset} + geo.psum_size
-                                              : uint64_t{geo.sbuf_offset} + geo.sbuf_size;
+  const uint64_t low_end =
+      geo.psum_size != 0 ? uint64_t{geo.psum_offset} + geo.psum_size : uint64_t{geo.sbuf_offset} + geo.sbuf_size;
   const uint64_t last = address + size - 1;
   if (address >= low_end && last >= address) return true;  // flat memory (PROJ-CONV-N4)
   if (last < address) return false;                        // wraps past 2^64

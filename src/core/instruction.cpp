@@ -64,11 +64,21 @@ Word encode(const Instruction& inst) {
   return std::visit([](const auto& s) { return write_as(s); }, inst.body);
 }
 
-Word encode(const Mem2d& f) { return write_as(f); }
-Word encode(const PseudoMem2d& f) { return write_as(f); }
-Word encode(const S2Bn& f) { return write_as(f); }
-Word encode(const S4d4Tsm& f) { return write_as(f); }
-Word encode(const RawWord& f) { return write_as(f); }
+Word encode(const Mem2d& f) {
+  return write_as(f);
+}
+Word encode(const PseudoMem2d& f) {
+  return write_as(f);
+}
+Word encode(const S2Bn& f) {
+  return write_as(f);
+}
+Word encode(const S4d4Tsm& f) {
+  return write_as(f);
+}
+Word encode(const RawWord& f) {
+  return write_as(f);
+}
 
 bool parse_hex_word(std::string_view text, Word& out, HexError& error) {
   size_t digits = 0;
@@ -100,8 +110,10 @@ bool parse_hex_word(std::string_view text, Word& out, HexError& error) {
       error = {i, digits, "more than 128 hex digits"};
       return false;
     }
-    if (digits % 2 == 0) out[digits / 2] = static_cast<uint8_t>(v << 4);
-    else out[digits / 2] = static_cast<uint8_t>(out[digits / 2] | v);
+    if (digits % 2 == 0)
+      out[digits / 2] = static_cast<uint8_t>(v << 4);
+    else
+      out[digits / 2] = static_cast<uint8_t>(out[digits / 2] | v);
     ++digits;
     ++i;
   }

@@ -33,12 +33,11 @@ constexpr uint8_t kAddInt = alu_code("ADD_INT"), kMultInt = alu_code("MULT_INT")
                   kAbsMinInt = alu_code("ABS_MIN_INT"), kAbsDiffInt = alu_code("ABS_DIFF_INT"),
                   kAbsValueInt = alu_code("ABS_VALUE_INT"), kMaxInt = alu_code("MAX_INT"),
                   kMinInt = alu_code("MIN_INT"), kIsGtInt = alu_code("IS_GT_INT"), kIsGeInt = alu_code("IS_GE_INT"),
-                  kIsLeInt = alu_code("IS_LE_INT"), kIsLtInt = alu_code("IS_LT_INT"),
-                  kMaxUint = alu_code("MAX_UINT"), kMinUint = alu_code("MIN_UINT"),
-                  kIsGtUint = alu_code("IS_GT_UINT"), kIsGeUint = alu_code("IS_GE_UINT"),
-                  kIsLeUint = alu_code("IS_LE_UINT"), kIsLtUint = alu_code("IS_LT_UINT"),
-                  kMultUint = alu_code("MULT_UINT"), kDivideUint = alu_code("DIVIDE_UINT"),
-                  kModUint = alu_code("MOD_UINT");
+                  kIsLeInt = alu_code("IS_LE_INT"), kIsLtInt = alu_code("IS_LT_INT"), kMaxUint = alu_code("MAX_UINT"),
+                  kMinUint = alu_code("MIN_UINT"), kIsGtUint = alu_code("IS_GT_UINT"),
+                  kIsGeUint = alu_code("IS_GE_UINT"), kIsLeUint = alu_code("IS_LE_UINT"),
+                  kIsLtUint = alu_code("IS_LT_UINT"), kMultUint = alu_code("MULT_UINT"),
+                  kDivideUint = alu_code("DIVIDE_UINT"), kModUint = alu_code("MOD_UINT");
 
 // ---- fp32 bit fields ----
 
@@ -49,8 +48,12 @@ constexpr uint32_t kF32Quiet = 0x00400000U;
 constexpr uint32_t kF32QuietNan = 0x7FC00000U;
 constexpr uint32_t kF32Inf = 0x7F800000U;
 
-constexpr bool f32_is_nan(uint32_t f) { return (f & ~kF32Sign) > kF32Inf; }
-constexpr bool f32_is_inf(uint32_t f) { return (f & ~kF32Sign) == kF32Inf; }
+constexpr bool f32_is_nan(uint32_t f) {
+  return (f & ~kF32Sign) > kF32Inf;
+}
+constexpr bool f32_is_inf(uint32_t f) {
+  return (f & ~kF32Sign) == kF32Inf;
+}
 
 // ---- binary float formats no wider than fp32 ----
 
@@ -149,8 +152,8 @@ uint32_t narrow(uint32_t f, const FloatFormat& fmt, uint32_t overflow_code) {
   const auto exp_field = static_cast<int>((f >> 23) & 0xFF);
   const uint32_t frac = f & kF32Frac;
   if (exp_field == 0 && frac == 0) return sign;
-  const uint64_t code = exp_field == 0 ? round_magnitude(frac, -149, fmt)
-                                       : round_magnitude(frac | 0x800000U, exp_field - 150, fmt);
+  const uint64_t code =
+      exp_field == 0 ? round_magnitude(frac, -149, fmt) : round_magnitude(frac | 0x800000U, exp_field - 150, fmt);
   return sign | (code > fmt.max_finite ? overflow_code : static_cast<uint32_t>(code));
 }
 
@@ -228,14 +231,30 @@ uint64_t fp32_to_int(uint32_t f, IntFormat fmt) {
 
 // ---- fp32 ALU helpers ----
 
-uint32_t bits_of(float x) { return std::bit_cast<uint32_t>(x); }
-float float_of(uint32_t b) { return std::bit_cast<float>(b); }
-bool is_nan(float x) { return f32_is_nan(bits_of(x)); }
-float quiet_nan() { return float_of(kF32QuietNan); }
-float quieten(float x) { return is_nan(x) ? float_of(bits_of(x) | kF32Quiet) : x; }
-float fabs_bits(float x) { return float_of(bits_of(x) & ~kF32Sign); }
-float truth(bool v) { return v ? 1.0F : 0.0F; }
-bool nonzero(float x) { return !(x == 0.0F); }  // NaN is non-zero (T12)
+uint32_t bits_of(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+float float_of(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+bool is_nan(float x) {
+  return f32_is_nan(bits_of(x));
+}
+float quiet_nan() {
+  return float_of(kF32QuietNan);
+}
+float quieten(float x) {
+  return is_nan(x) ? float_of(bits_of(x) | kF32Quiet) : x;
+}
+float fabs_bits(float x) {
+  return float_of(bits_of(x) & ~kF32Sign);
+}
+float truth(bool v) {
+  return v ? 1.0F : 0.0F;
+}
+bool nonzero(float x) {
+  return !(x == 0.0F);
+}  // NaN is non-zero (T12)
 
 /// IEEE maxNum / minNum (T12): a NaN loses to a number; two NaNs give a quiet NaN; ±0 either way (N17).
 float max_num(float a, float b) {
@@ -278,13 +297,23 @@ constexpr uint32_t kIntSignBit = 0x80000000U;
 constexpr bool less(uint32_t a, uint32_t b, bool is_signed) {
   return is_signed ? (a ^ kIntSignBit) < (b ^ kIntSignBit) : a < b;
 }
-constexpr uint32_t word_max(uint32_t a, uint32_t b, bool s) { return less(a, b, s) ? b : a; }
-constexpr uint32_t word_min(uint32_t a, uint32_t b, bool s) { return less(b, a, s) ? b : a; }
+constexpr uint32_t word_max(uint32_t a, uint32_t b, bool s) {
+  return less(a, b, s) ? b : a;
+}
+constexpr uint32_t word_min(uint32_t a, uint32_t b, bool s) {
+  return less(b, a, s) ? b : a;
+}
 /// |a| modulo 2^32: the magnitude as an unsigned word, so |INT_MIN| = 0x80000000 ("wraps to itself").
-constexpr uint32_t word_abs(uint32_t a, bool s) { return (s && (a & kIntSignBit) != 0) ? 0U - a : a; }
+constexpr uint32_t word_abs(uint32_t a, bool s) {
+  return (s && (a & kIntSignBit) != 0) ? 0U - a : a;
+}
 /// |a - b| exactly, modulo 2^32 (larger minus smaller in the operands' order).
-constexpr uint32_t word_abs_diff(uint32_t a, uint32_t b, bool s) { return less(a, b, s) ? b - a : a - b; }
-constexpr uint32_t word_truth(bool v) { return v ? 1U : 0U; }
+constexpr uint32_t word_abs_diff(uint32_t a, uint32_t b, bool s) {
+  return less(a, b, s) ? b - a : a - b;
+}
+constexpr uint32_t word_truth(bool v) {
+  return v ? 1U : 0U;
+}
 
 /// Integer division and remainder with the PROJ-CONV-E1 rule for a zero divisor (quotient all ones, remainder =
 /// dividend) and INT_MIN / -1 wrapping (computed in 64 bits, where it is defined, then truncated).
@@ -330,11 +359,14 @@ bool convertible(uint8_t dtype) {
   IntFormat unused{};
   if (int_format(dtype, unused)) return true;
   switch (dtype) {
-    case dtype::kFp32: case dtype::kFp32r: case dtype::kBfloat16: case dtype::kFp16:
-    case dtype::kFp8Exp3: case dtype::kFp8Exp4: case dtype::kFp8Exp5:
-      return true;
-    default:
-      return false;
+    case dtype::kFp32:
+    case dtype::kFp32r:
+    case dtype::kBfloat16:
+    case dtype::kFp16:
+    case dtype::kFp8Exp3:
+    case dtype::kFp8Exp4:
+    case dtype::kFp8Exp5: return true;
+    default: return false;
   }
 }
 
@@ -365,8 +397,7 @@ uint64_t from_fp32_bits(uint32_t f, uint8_t dtype, const ConvertOptions& options
     case dtype::kFp32: return f;
     case dtype::kFp32r: return f;  // PROJ-CONV-T6: fp32 bits unchanged (hook for the "FP22" rounding)
     case dtype::kBfloat16: return narrow_bf16(f, options.sis);
-    case dtype::kFp16:
-      return narrow(f, kFp16Format, options.sis ? kFp16Format.max_finite : kFp16Format.inf());
+    case dtype::kFp16: return narrow(f, kFp16Format, options.sis ? kFp16Format.max_finite : kFp16Format.inf());
     case dtype::kFp8Exp3: return narrow(f, kE3m4Format, fp8_overflow_code(kE3m4Format, options.ocp_sat));
     case dtype::kFp8Exp4: return narrow(f, kE4m3Format, fp8_overflow_code(kE4m3Format, options.ocp_sat));
     case dtype::kFp8Exp5: return narrow(f, kE5m2Format, fp8_overflow_code(kE5m2Format, options.ocp_sat));

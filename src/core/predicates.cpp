@@ -35,8 +35,8 @@ bool tensor_start_addr_valid(const Addr4& a, uint8_t d, bool write, bool allow_p
   const uint32_t x = a.masked();
   const bool in_psum = addr_in_psum(x, g);
   const bool in_sbuf = addr_in_sbuf(x, g);
-  return addr_aligned_dtype(a.raw, d) && (in_psum || in_sbuf) && (allow_psum || !in_psum) &&
-         (allow_sbuf || !in_sbuf) && (dtype_size(d) == 4 || !in_psum || !write);
+  return addr_aligned_dtype(a.raw, d) && (in_psum || in_sbuf) && (allow_psum || !in_psum) && (allow_sbuf || !in_sbuf) &&
+         (dtype_size(d) == 4 || !in_psum || !write);
 }
 
 bool tpb_addr_active_channels(uint32_t ptr, unsigned n, Generation g) {

@@ -21,9 +21,13 @@ bool has_valid_neuron_events(const Events& e, Generation g);
 bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via = nullptr);
 
 /// check_active_channels(n): n != 0 ∧ n <= POOLING_NUM_CHANNELS.
-constexpr bool check_active_channels(unsigned n) { return n != 0 && n <= 128; }
+constexpr bool check_active_channels(unsigned n) {
+  return n != 0 && n <= 128;
+}
 /// has_valid_active_channel_range(n, max).
-constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) { return 1 <= n && n <= max; }
+constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) {
+  return 1 <= n && n <= max;
+}
 
 /// addr_aligned_dtype (PROJ-CONV-C14: sub-byte codes 1-aligned, codes without a size never aligned).
 constexpr bool addr_aligned_dtype(uint64_t addr, uint8_t d) {
@@ -38,10 +42,14 @@ bool start_addr_active_channels(const Addr4& a, unsigned n, Generation g);
 /// tpb_addr_active_channels (PROJ-CONV-C15): a raw PartitionOffset, masked, no register case.
 bool tpb_addr_active_channels(uint32_t ptr, unsigned n, Generation g);
 /// is_valid_imm_reg (PROJ-CONV-S4): regnum <= 63 and reserved bytes zero.
-constexpr bool is_valid_imm_reg(const ImmVal& v) { return v.regnum() <= 63 && v.reg_reserved() == 0; }
+constexpr bool is_valid_imm_reg(const ImmVal& v) {
+  return v.regnum() <= 63 && v.reg_reserved() == 0;
+}
 
 /// The shape_from_register escape exists on CAYMAN and later (PROJ-CONV-C18 for SUNDA).
-constexpr bool has_shape_escape(Generation g) { return g != Generation::Sunda; }
+constexpr bool has_shape_escape(Generation g) {
+  return g != Generation::Sunda;
+}
 
 /// Element counts >= 1 in every dimension, or the shape comes from a register (CAYMAN+).
 template <size_t N>

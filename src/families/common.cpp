@@ -10,9 +10,9 @@ std::string explain_header(const Instruction& i, const CheckContext& ctx) {
     why = "opcode 0xff is the INVALID sentinel";
   } else if (!opcode_in(h.opcode, ctx.gen)) {
     const OpcodeInfo* row = find_opcode(h.opcode);
-    why = row == nullptr ? fmt::format("opcode {:#04x} is not an opcode of any generation", h.opcode)
-                         : fmt::format("opcode {:#04x} ({}) is not an opcode of {}", h.opcode, row->mnemonic,
-                                       to_string(ctx.gen));
+    why = row == nullptr
+              ? fmt::format("opcode {:#04x} is not an opcode of any generation", h.opcode)
+              : fmt::format("opcode {:#04x} ({}) is not an opcode of {}", h.opcode, row->mnemonic, to_string(ctx.gen));
   }
   if (h.inst_word_len != 16) {
     if (!why.empty()) why += "; ";

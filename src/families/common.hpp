@@ -22,8 +22,10 @@ const S& body(const Instruction& i) {
 /// Records the failing conjunct at `index` (at most kMaxFailures kept, PROJ-CONV-C10).
 inline void record_failure(Verdict& out, size_t index) {
   out.valid = false;
-  if (out.n_failed < kMaxFailures) out.failed_index[out.n_failed++] = static_cast<uint8_t>(index);
-  else out.truncated = true;
+  if (out.n_failed < kMaxFailures)
+    out.failed_index[out.n_failed++] = static_cast<uint8_t>(index);
+  else
+    out.truncated = true;
 }
 
 template <const Predicate* P, size_t Index>
@@ -53,11 +55,13 @@ inline constexpr FieldRef fEventFields[] = {{"events.wait_mode", 4, 1}, {"events
 inline constexpr Predicate kHasValidNeuronHeader{
     .name = "has_valid_neuron_header",
     .convention = "",
-    .meaning = "the opcode is a member of the generation's OPCODE enum (INVALID 0xff excluded, PROJ-CONV-C11) "
-               "and inst_word_len is 16",
+    .meaning =
+        "the opcode is a member of the generation's OPCODE enum (INVALID 0xff excluded, PROJ-CONV-C11) "
+        "and inst_word_len is 16",
     .gens = kGensAll,
     .fields = fHeaderFields,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_header(i.header(), c.gen); },
+    .holds = [](const Instruction& i,
+                const CheckContext& c) { return pred::has_valid_neuron_header(i.header(), c.gen); },
     .explain = explain_header,
     .via = nullptr,
     .failure_convention = header_convention,
@@ -66,11 +70,13 @@ inline constexpr Predicate kHasValidNeuronHeader{
 inline constexpr Predicate kHasValidNeuronEvents{
     .name = "has_valid_neuron_events",
     .convention = "",
-    .meaning = "wait_mode and update_mode are members of the generation's WAIT_MODE and UPDATE_MODE enums "
-               "(the semaphore-consistency term is taken as true, PROJ-CONV-M1)",
+    .meaning =
+        "wait_mode and update_mode are members of the generation's WAIT_MODE and UPDATE_MODE enums "
+        "(the semaphore-consistency term is taken as true, PROJ-CONV-M1)",
     .gens = kGensAll,
     .fields = fEventFields,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
+    .holds = [](const Instruction& i,
+                const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
     .explain = explain_events,
 };
 

@@ -31,11 +31,13 @@ bool mem2d_num_elem_check(const S& m) {
 }
 
 constexpr bool mem2d_dtype_check(uint8_t d) {
-  return d == dtype::kUint8 || d == dtype::kInt8 || d == dtype::kUint16 || d == dtype::kInt16 ||
-         d == dtype::kUint32 || d == dtype::kInt32 || d == dtype::kFp32 || d == dtype::kUint64;
+  return d == dtype::kUint8 || d == dtype::kInt8 || d == dtype::kUint16 || d == dtype::kInt16 || d == dtype::kUint32 ||
+         d == dtype::kInt32 || d == dtype::kFp32 || d == dtype::kUint64;
 }
 
-constexpr bool pseudo_mem2d_dtype_check(uint8_t d) { return d != dtype::kUint64 && mem2d_dtype_check(d); }
+constexpr bool pseudo_mem2d_dtype_check(uint8_t d) {
+  return d != dtype::kUint64 && mem2d_dtype_check(d);
+}
 
 template <class S>
 bool mem2d_store_num_elem_check(const S& m) {
@@ -81,8 +83,8 @@ const S& m_of(const Instruction& i) {
 template <class S>
 std::string explain_num_elem(const Instruction& i, const CheckContext&) {
   const S& m = m_of<S>(i);
-  return fmt::format("num_elem = {{{}, {}}} (product {}): each must be 1..32 and the product at most 32",
-                     m.num_elem[0], m.num_elem[1], elem_product(m));
+  return fmt::format("num_elem = {{{}, {}}} (product {}): each must be 1..32 and the product at most 32", m.num_elem[0],
+                     m.num_elem[1], elem_product(m));
 }
 
 template <class S>
@@ -99,9 +101,10 @@ std::string explain_dtype(const Instruction& i, const CheckContext& c) {
 
 template <class S>
 std::string explain_pseudo_dtype(const Instruction& i, const CheckContext& c) {
-  return fmt::format("dtype {} is not one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 "
-                     "(pseudo words cannot carry UINT64)",
-                     dtype_label(m_of<S>(i).dtype, c.gen));
+  return fmt::format(
+      "dtype {} is not one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 "
+      "(pseudo words cannot carry UINT64)",
+      dtype_label(m_of<S>(i).dtype, c.gen));
 }
 
 template <class S>
@@ -145,8 +148,8 @@ std::string explain_u64_regs(const Instruction& i, const CheckContext&) {
   const Mem2d& m = m_of<Mem2d>(i);
   const auto it = std::find_if(m.data.bytes.begin(), m.data.bytes.end(), [](uint8_t r) { return r % 2 != 0; });
   const auto slot = static_cast<unsigned>(it - m.data.bytes.begin());
-  return fmt::format("UINT64 register transfer needs even registers in all 32 data slots, slot {} holds r{}",
-                     slot, *it);
+  return fmt::format("UINT64 register transfer needs even registers in all 32 data slots, slot {} holds r{}", slot,
+                     *it);
 }
 
 std::string explain_start_addr(const Instruction& i, const CheckContext& c) {
@@ -184,7 +187,8 @@ constexpr Predicate opcode_predicate(std::string_view name, std::string_view con
 }
 
 constexpr Predicate kHasTensorLoadOpcode = opcode_predicate<Mem2d, opcode::kTensorLoad>("has_tensor_load_opcode", "");
-constexpr Predicate kHasTensorStoreOpcode = opcode_predicate<Mem2d, opcode::kTensorStore>("has_tensor_store_opcode", "");
+constexpr Predicate kHasTensorStoreOpcode =
+    opcode_predicate<Mem2d, opcode::kTensorStore>("has_tensor_store_opcode", "");
 constexpr Predicate kPseudoLoadOpcode =
     opcode_predicate<PseudoMem2d, opcode::kPseudoTensorLoad>("has_pseudo_tensor_load_opcode", "PROJ-CONV-M11");
 constexpr Predicate kPseudoStoreOpcode =
@@ -193,14 +197,16 @@ constexpr Predicate kPseudoStoreOpcode =
 constexpr Predicate kSharedConstraints{
     .name = "mem2d_shared_constraints",
     .convention = "",
-    .meaning = "mem2d_num_elem_check and mem2d_dtype_check: each num_elem 1..32 with product <= 32, and dtype "
-               "one of the eight MEM_2D dtypes (u8, i8, u16, i16, u32, i32, fp32, u64)",
+    .meaning =
+        "mem2d_num_elem_check and mem2d_dtype_check: each num_elem 1..32 with product <= 32, and dtype "
+        "one of the eight MEM_2D dtypes (u8, i8, u16, i16, u32, i32, fp32, u64)",
     .gens = kGensAll,
     .fields = fNumElemDtype,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      const Mem2d& m = m_of<Mem2d>(i);
-      return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          const Mem2d& m = m_of<Mem2d>(i);
+          return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
+        },
     .explain = explain_shared<Mem2d>,
     .via = via_shared<Mem2d>};
 
@@ -252,8 +258,9 @@ template <class S>
 constexpr Predicate store_count_predicate(std::string_view convention) {
   return {.name = "mem2d_store_num_elem_check",
           .convention = convention,
-          .meaning = "register source: at most 32 elements; immediate source: at most 32 / sizeof(dtype) "
-                     "(32, 16, 8 or 4) elements",
+          .meaning =
+              "register source: at most 32 elements; immediate source: at most 32 / sizeof(dtype) "
+              "(32, 16, 8 or 4) elements",
           .gens = kGensAll,
           .fields = fStoreCount,
           .holds = [](const Instruction& i, const CheckContext&) { return mem2d_store_num_elem_check(m_of<S>(i)); },
@@ -277,9 +284,8 @@ constexpr Predicate kPseudoDtype{
     .meaning = "dtype is one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 (no UINT64 in pseudo words)",
     .gens = kGensAll,
     .fields = fDtype,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return pseudo_mem2d_dtype_check(m_of<PseudoMem2d>(i).dtype);
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext&) { return pseudo_mem2d_dtype_check(m_of<PseudoMem2d>(i).dtype); },
     .explain = explain_pseudo_dtype<PseudoMem2d>};
 
 constexpr Predicate kU64RegisterCheck{
@@ -295,14 +301,16 @@ constexpr Predicate kU64RegisterCheck{
 constexpr Predicate kValidStartAddr{
     .name = "valid_start_addr",
     .convention = "",
-    .meaning = "is_aligned_start_addr8: an immediate start_addr (marker & 0xA0 == 0, PROJ-CONV-M2) is a "
-               "multiple of the dtype size",
+    .meaning =
+        "is_aligned_start_addr8: an immediate start_addr (marker & 0xA0 == 0, PROJ-CONV-M2) is a "
+        "multiple of the dtype size",
     .gens = kGensAll,
     .fields = fStartAddr,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      const Mem2d& m = m_of<Mem2d>(i);
-      return pred::is_aligned_start_addr8(m.start_addr, m.dtype);
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          const Mem2d& m = m_of<Mem2d>(i);
+          return pred::is_aligned_start_addr8(m.start_addr, m.dtype);
+        },
     .explain = explain_start_addr,
     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
     .failure_convention = start_addr_convention};
@@ -310,31 +318,29 @@ constexpr Predicate kValidStartAddr{
 constexpr Predicate kSingleWindow{
     .name = "mem2d_single_16mb_window",
     .convention = "PROJ-CONV-M3",
-    .meaning = "(only with --strict-window) every byte an immediate-addressed transfer touches lies in one "
-               "naturally aligned 16 MiB window",
+    .meaning =
+        "(only with --strict-window) every byte an immediate-addressed transfer touches lies in one "
+        "naturally aligned 16 MiB window",
     .gens = kGensAll,
     .fields = fWindow,
-    .holds = [](const Instruction& i, const CheckContext& c) {
-      return !c.options.strict_window || within_one_window(m_of<Mem2d>(i));
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext& c) { return !c.options.strict_window || within_one_window(m_of<Mem2d>(i)); },
     .explain = explain_window};
 
 // ---- Validators (mem2d.md §5.1, §5.2, §5.4, §5.5) ----
 
-constexpr const Predicate* kTensorLoad[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHasTensorLoadOpcode, &kSharedConstraints,
-    &kDatasrcZero,          &kElem32,               &kU64RegisterCheck,    &kValidStartAddr,
-    &kSingleWindow};
-constexpr const Predicate* kTensorStore[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHasTensorStoreOpcode, &kSharedConstraints,
-    &kDatasrcValid,         &kStoreCount,           &kU64RegisterCheck,     &kValidStartAddr,
-    &kSingleWindow};
+constexpr const Predicate* kTensorLoad[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHasTensorLoadOpcode,
+                                            &kSharedConstraints,    &kDatasrcZero,          &kElem32,
+                                            &kU64RegisterCheck,     &kValidStartAddr,       &kSingleWindow};
+constexpr const Predicate* kTensorStore[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHasTensorStoreOpcode,
+                                             &kSharedConstraints,    &kDatasrcValid,         &kStoreCount,
+                                             &kU64RegisterCheck,     &kValidStartAddr,       &kSingleWindow};
 constexpr const Predicate* kPseudoTensorLoad[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoLoadOpcode,
                                                   &kNumElemCheck,         &kPseudoDtype,          &kPseudoDatasrcZero,
                                                   &kPseudoElem32};
-constexpr const Predicate* kPseudoTensorStore[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoStoreOpcode, &kNumElemCheckStore,
-    &kPseudoDtype,          &kPseudoDatasrcValid,   &kPseudoStoreCount};
+constexpr const Predicate* kPseudoTensorStore[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoStoreOpcode,
+                                                   &kNumElemCheckStore,    &kPseudoDtype,          &kPseudoDatasrcValid,
+                                                   &kPseudoStoreCount};
 
 constexpr Validator kValidators[] = {
     {"is_valid_tensor_load", Checked::Full, kTensorLoad, &evaluate_conjuncts<kTensorLoad>},
@@ -356,7 +362,9 @@ const Validator* mem2d_validator(uint8_t op) {
   }
 }
 
-std::span<const Validator* const> mem2d_validators() { return kValidatorList; }
+std::span<const Validator* const> mem2d_validators() {
+  return kValidatorList;
+}
 
 }  // namespace tpbisa::family
 
@@ -493,8 +501,10 @@ bool execute_mem2d(const Instruction& inst, exec::Txn& txn) {
   if (uses_registers && !check_data_registers(m, w.count, txn)) return false;
   if (!m.start_addr.is_immediate() && w.esz > 1 && base % w.esz != 0)
     txn.diag(DiagKind::UnalignedAccess, base, w.esz);  // PROJ-CONV-M10: performed byte-wise
-  if (m.header.opcode == opcode::kTensorLoad) load_elements(m, w, txn);
-  else store_elements(m, w, txn);
+  if (m.header.opcode == opcode::kTensorLoad)
+    load_elements(m, w, txn);
+  else
+    store_elements(m, w, txn);
   return true;
 }
 

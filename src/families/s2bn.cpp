@@ -14,15 +14,17 @@ constexpr FieldRef fImmediates[] = {{"imm1", 28, 4}, {"imm0_ptr", 44, 4}, {"imm0
 constexpr FieldRef fDtypeOp[] = {{"dtype", 32, 1}, {"header.opcode", 0, 1}};
 constexpr FieldRef fDtype[] = {{"dtype", 32, 1}};
 constexpr FieldRef fChannels[] = {{"num_active_channels", 34, 1}};
-constexpr FieldRef fSrc[] = {{"src_mem_pattern.start_addr", 16, 4}, {"src_mem_pattern.num_elem", 24, 4},
-                             {"dtype", 32, 1}};
-constexpr FieldRef fReserved[] = {{"reserved0", 12, 4}, {"reserved1", 33, 1}, {"reserved2", 35, 9},
-                                  {"reserved3", 49, 15}};
-constexpr FieldRef fImm0[] = {{"imm0_ptr", 44, 4}, {"imm0_src", 48, 1}, {"imm1", 28, 4},
-                              {"num_active_channels", 34, 1}};
+constexpr FieldRef fSrc[] = {
+    {"src_mem_pattern.start_addr", 16, 4}, {"src_mem_pattern.num_elem", 24, 4}, {"dtype", 32, 1}};
+constexpr FieldRef fReserved[] = {
+    {"reserved0", 12, 4}, {"reserved1", 33, 1}, {"reserved2", 35, 9}, {"reserved3", 49, 15}};
+constexpr FieldRef fImm0[] = {
+    {"imm0_ptr", 44, 4}, {"imm0_src", 48, 1}, {"imm1", 28, 4}, {"num_active_channels", 34, 1}};
 constexpr FieldRef fImmSrcField[] = {{"imm0_src", 48, 1}};
 
-const S2Bn& s_of(const Instruction& i) { return body<S2Bn>(i); }
+const S2Bn& s_of(const Instruction& i) {
+  return body<S2Bn>(i);
+}
 
 unsigned product(const S2Bn& s) {
   return unsigned{s.src_mem_pattern.num_elem[0]} * unsigned{s.src_mem_pattern.num_elem[1]};
@@ -36,7 +38,9 @@ bool has_s2_bn_zero_immediates(const S2Bn& s) {
 }
 
 bool s2_bn_reserved_zero(const S2Bn& s) {
-  auto zero = [](const auto& bytes) { return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; }); };
+  auto zero = [](const auto& bytes) {
+    return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
+  };
   return zero(s.reserved0) && zero(s.reserved1) && zero(s.reserved2) && zero(s.reserved3);
 }
 
@@ -65,7 +69,9 @@ bool tsm_immld_dtypes(const S2Bn& s) {
          (d == dtype::kUint32 || d == dtype::kUint16 || d == dtype::kUint8 || d == dtype::kInt32);
 }
 
-bool s2_bn_dtype(uint8_t d) { return d == dtype::kFp32 || d == dtype::kFp16 || d == dtype::kBfloat16; }
+bool s2_bn_dtype(uint8_t d) {
+  return d == dtype::kFp32 || d == dtype::kFp16 || d == dtype::kBfloat16;
+}
 
 bool bn_imm0_pointer_part(const S2Bn& s, Generation g) {
   switch (s.imm0_src) {
@@ -113,9 +119,10 @@ std::string explain_mvl_count(const Instruction& i, const CheckContext&) {
 
 std::string explain_zero_imm(const Instruction& i, const CheckContext&) {
   const S2Bn& s = s_of(i);
-  return fmt::format("imm1 = {:#010x}, imm0_ptr = {:#010x}, imm0_src = {}: both immediates must equal 0.0 and "
-                     "imm0_src must be 0",
-                     s.imm1.raw, s.imm0_ptr.raw, s.imm0_src);
+  return fmt::format(
+      "imm1 = {:#010x}, imm0_ptr = {:#010x}, imm0_src = {}: both immediates must equal 0.0 and "
+      "imm0_src must be 0",
+      s.imm1.raw, s.imm0_ptr.raw, s.imm0_src);
 }
 
 std::string explain_immld_dtype(const Instruction& i, const CheckContext& c) {
@@ -123,9 +130,10 @@ std::string explain_immld_dtype(const Instruction& i, const CheckContext& c) {
   return s.header.opcode == opcode::kImmLdBitvec
              ? fmt::format("dtype {} is not a TensorScalarImmLdBitvec dtype (UINT8, UINT16, UINT32, INT32)",
                            dtype_label(s.dtype, c.gen))
-             : fmt::format("dtype {} is not a TensorScalarImmLdArith dtype (FP32, FP16, BFLOAT16, FP8_EXP3/4/5, "
-                           "UINT8/16/32, INT8/16/32)",
-                           dtype_label(s.dtype, c.gen));
+             : fmt::format(
+                   "dtype {} is not a TensorScalarImmLdArith dtype (FP32, FP16, BFLOAT16, FP8_EXP3/4/5, "
+                   "UINT8/16/32, INT8/16/32)",
+                   dtype_label(s.dtype, c.gen));
 }
 
 std::string explain_valid_dtype(const Instruction& i, const CheckContext& c) {
@@ -182,13 +190,14 @@ std::string explain_bn_imm0(const Instruction& i, const CheckContext& c) {
   const S2Bn& s = s_of(i);
   std::string why;
   if (!bn_imm0_pointer_part(s, c.gen)) {
-    why = s.imm0_src == 2
-              ? fmt::format("imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= 63 and zero "
-                            "reserved bytes",
-                            s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved())
-              : fmt::format("batch-mean pointer {:#010x} must be 4-byte aligned and address partitions p..p+{} "
-                            "inside SBUF or PSUM",
-                            s.imm0_ptr.raw, s.num_active_channels);
+    why = s.imm0_src == 2 ? fmt::format(
+                                "imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= 63 and zero "
+                                "reserved bytes",
+                                s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved())
+                          : fmt::format(
+                                "batch-mean pointer {:#010x} must be 4-byte aligned and address partitions p..p+{} "
+                                "inside SBUF or PSUM",
+                                s.imm0_ptr.raw, s.num_active_channels);
   }
   if (!std::isfinite(s.imm1.as_fp32())) {
     if (!why.empty()) why += "; ";
@@ -226,10 +235,10 @@ constexpr Predicate opcode_predicate(std::string_view name) {
           .explain = explain_opcode};
 }
 
-constexpr Predicate kImmLdOpcode = opcode_predicate<opcode::kImmLdArith, opcode::kImmLdBitvec>(
-    "has_tsm_immediates_load_opcode");
-constexpr Predicate kBnOpcode = opcode_predicate<opcode::kBatchNormParamLoad, opcode::kBatchNormParamLoad>(
-    "has_batch_norm_param_load_opcode");
+constexpr Predicate kImmLdOpcode =
+    opcode_predicate<opcode::kImmLdArith, opcode::kImmLdBitvec>("has_tsm_immediates_load_opcode");
+constexpr Predicate kBnOpcode =
+    opcode_predicate<opcode::kBatchNormParamLoad, opcode::kBatchNormParamLoad>("has_batch_norm_param_load_opcode");
 constexpr Predicate kMvlOpcode =
     opcode_predicate<opcode::kMatchValueLoad, opcode::kMatchValueLoad>("has_match_value_load_opcode");
 
@@ -251,14 +260,13 @@ constexpr Predicate kBnCount{
     .holds = [](const Instruction& i, const CheckContext& c) { return bn_param_load_count(s_of(i), c.gen); },
     .explain = explain_bn_count};
 
-constexpr Predicate kMvlCount{
-    .name = "has_match_value_load_src_element_cnt",
-    .convention = "",
-    .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
-    .gens = kGensAll,
-    .fields = fSrcCount,
-    .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
-    .explain = explain_mvl_count};
+constexpr Predicate kMvlCount{.name = "has_match_value_load_src_element_cnt",
+                              .convention = "",
+                              .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
+                              .gens = kGensAll,
+                              .fields = fSrcCount,
+                              .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
+                              .explain = explain_mvl_count};
 
 constexpr Predicate kZeroImmediates{
     .name = "has_s2_bn_zero_immediates",
@@ -281,8 +289,9 @@ constexpr Predicate kImmLdDtypes{
 constexpr Predicate kValidDtype{
     .name = "is_valid_dtype",
     .convention = "",
-    .meaning = "is_valid_dtype(dtype, FP32R not allowed): not INVALID, FP32R, UINT64, INT64; a member of the "
-               "generation's DTYPE enum (PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
+    .meaning =
+        "is_valid_dtype(dtype, FP32R not allowed): not INVALID, FP32R, UINT64, INT64; a member of the "
+        "generation's DTYPE enum (PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
     .gens = kGensAll,
     .fields = fDtype,
     .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(s_of(i).dtype, false, c); },
@@ -295,16 +304,16 @@ constexpr Predicate kChannels{
     .meaning = "num_active_channels is 1..128 (POOLING_NUM_CHANNELS)",
     .gens = kGensAll,
     .fields = fChannels,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return pred::check_active_channels(s_of(i).num_active_channels);
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext&) { return pred::check_active_channels(s_of(i).num_active_channels); },
     .explain = explain_channels};
 
 constexpr Predicate kTensor2d{
     .name = "tensor2d_valid",
     .convention = "",
-    .meaning = "the source pattern has non-zero counts (or, CAYMAN and later, a register shape) and a start "
-               "address that is a register (marker 0x80) or a dtype-aligned SBUF/PSUM address",
+    .meaning =
+        "the source pattern has non-zero counts (or, CAYMAN and later, a register shape) and a start "
+        "address that is a register (marker 0x80) or a dtype-aligned SBUF/PSUM address",
     .gens = kGensAll,
     .fields = fSrc,
     .holds = [](const Instruction& i, const CheckContext& c) { return src_tensor_valid(s_of(i), c.gen); },
@@ -342,8 +351,9 @@ constexpr Predicate kS2BnDtype{
 constexpr Predicate kBnImm0{
     .name = "has_valid_bn_param_load_imm0",
     .convention = "",
-    .meaning = "imm0_src 0/1: the batch-mean pointer is 4-aligned and its partition + num_active_channels <= 128 "
-               "(PROJ-CONV-C15); imm0_src 2: a valid register (PROJ-CONV-S4); and N (imm1) is finite",
+    .meaning =
+        "imm0_src 0/1: the batch-mean pointer is 4-aligned and its partition + num_active_channels <= 128 "
+        "(PROJ-CONV-C15); imm0_src 2: a valid register (PROJ-CONV-S4); and N (imm1) is finite",
     .gens = kGensAll,
     .fields = fImm0,
     .holds = [](const Instruction& i, const CheckContext& c) { return has_valid_bn_param_load_imm0(s_of(i), c.gen); },
@@ -362,14 +372,36 @@ constexpr Predicate kImmSrcEnum{
 
 // ---- Validators (s2bn.md §3.2-§3.4) ----
 
-constexpr const Predicate* kImmLd[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kImmLdOpcode, &kImmLdCount,
-                                       &kZeroImmediates,       &kImmLdDtypes,           &kValidDtype,  &kChannels,
-                                       &kTensor2d,             &kReserved,              &kZgen};
-constexpr const Predicate* kBn[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBnOpcode, &kBnCount,
-                                    &kBnImm0,               &kImmSrcEnum,           &kS2BnDtype, &kChannels,
-                                    &kTensor2d,             &kReserved,             &kZgen};
-constexpr const Predicate* kMvl[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMvlOpcode, &kMvlCount,
-                                     &kZeroImmediates,       &kValidDtype,           &kChannels,  &kReserved,
+constexpr const Predicate* kImmLd[] = {&kHasValidNeuronHeader,
+                                       &kHasValidNeuronEvents,
+                                       &kImmLdOpcode,
+                                       &kImmLdCount,
+                                       &kZeroImmediates,
+                                       &kImmLdDtypes,
+                                       &kValidDtype,
+                                       &kChannels,
+                                       &kTensor2d,
+                                       &kReserved,
+                                       &kZgen};
+constexpr const Predicate* kBn[] = {&kHasValidNeuronHeader,
+                                    &kHasValidNeuronEvents,
+                                    &kBnOpcode,
+                                    &kBnCount,
+                                    &kBnImm0,
+                                    &kImmSrcEnum,
+                                    &kS2BnDtype,
+                                    &kChannels,
+                                    &kTensor2d,
+                                    &kReserved,
+                                    &kZgen};
+constexpr const Predicate* kMvl[] = {&kHasValidNeuronHeader,
+                                     &kHasValidNeuronEvents,
+                                     &kMvlOpcode,
+                                     &kMvlCount,
+                                     &kZeroImmediates,
+                                     &kValidDtype,
+                                     &kChannels,
+                                     &kReserved,
                                      &kTensor2d};
 
 constexpr Validator kValidators[] = {
@@ -391,7 +423,9 @@ const Validator* s2bn_validator(uint8_t op) {
   }
 }
 
-std::span<const Validator* const> s2bn_validators() { return kValidatorList; }
+std::span<const Validator* const> s2bn_validators() {
+  return kValidatorList;
+}
 
 }  // namespace tpbisa::family
 

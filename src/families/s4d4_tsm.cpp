@@ -22,21 +22,29 @@ constexpr FieldRef fChannels[] = {{"num_active_channels", 34, 1}};
 constexpr FieldRef fChannelsTile[] = {{"num_active_channels", 34, 1}, {"header.inst_flags", 3, 1}};
 constexpr FieldRef fSrcChannels[] = {{"src_mem_pattern.start_addr", 12, 4}, {"num_active_channels", 34, 1}};
 constexpr FieldRef fDstChannels[] = {{"dst_mem_pattern.start_addr", 44, 4}, {"num_active_channels", 34, 1}};
-constexpr FieldRef fSrcTensor[] = {{"src_mem_pattern.start_addr", 12, 4}, {"src_mem_pattern.num_elem", 24, 8},
-                                   {"in_dtype", 32, 1}};
-constexpr FieldRef fDstTensor[] = {{"dst_mem_pattern.start_addr", 44, 4}, {"dst_mem_pattern.num_elem", 56, 8},
-                                   {"out_dtype", 33, 1}};
+constexpr FieldRef fSrcTensor[] = {
+    {"src_mem_pattern.start_addr", 12, 4}, {"src_mem_pattern.num_elem", 24, 8}, {"in_dtype", 32, 1}};
+constexpr FieldRef fDstTensor[] = {
+    {"dst_mem_pattern.start_addr", 44, 4}, {"dst_mem_pattern.num_elem", 56, 8}, {"out_dtype", 33, 1}};
 constexpr FieldRef fCounts[] = {{"src_mem_pattern.num_elem", 24, 8}, {"dst_mem_pattern.num_elem", 56, 8}};
 
-const S4d4Tsm& t_of(const Instruction& i) { return body<S4d4Tsm>(i); }
+const S4d4Tsm& t_of(const Instruction& i) {
+  return body<S4d4Tsm>(i);
+}
 
 // ---- Predicate bodies (s4d4-tsm.md §3) ----
 
-bool is_dual(uint8_t op) { return op == opcode::kPtrMultiDualArith || op == opcode::kPtrMultiDualBitvec; }
+bool is_dual(uint8_t op) {
+  return op == opcode::kPtrMultiDualArith || op == opcode::kPtrMultiDualBitvec;
+}
 
 /// tensor_scalar_ptr_multi_arith / _bitvec (SUNDA also counts the Dual opcodes).
-bool arith_opcode(uint8_t op) { return op == opcode::kPtrMultiArith || op == opcode::kPtrMultiDualArith; }
-bool bitvec_opcode(uint8_t op) { return op == opcode::kPtrMultiBitvec || op == opcode::kPtrMultiDualBitvec; }
+bool arith_opcode(uint8_t op) {
+  return op == opcode::kPtrMultiArith || op == opcode::kPtrMultiDualArith;
+}
+bool bitvec_opcode(uint8_t op) {
+  return op == opcode::kPtrMultiBitvec || op == opcode::kPtrMultiDualBitvec;
+}
 
 bool general_arith(uint8_t op, const CheckContext& c) {
   if (op == aluop::kSymmetricClamp && !c.options.symmetric_clamp_general_arith) return false;
@@ -61,7 +69,7 @@ bool valid_types(const S4d4Tsm& t) {
 
 bool reverse_chk(const S4d4Tsm& t) {
   const uint8_t r = t.reverse_operands;
-  if (r > 3) return false;                                      // is_valid_enum(TensScalarRevOps)
+  if (r > 3) return false;                                         // is_valid_enum(TensScalarRevOps)
   if (t.header.opcode == opcode::kPtrMultiDualArith) return true;  // SUNDA Dual: any value
   return r == 0 || r == 3;
 }
@@ -131,9 +139,10 @@ std::string explain_channels(const Instruction& i, const CheckContext&) {
 }
 
 std::string explain_start_channels(const Tensor4d& t, unsigned n, const CheckContext& c, std::string_view which) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 partitions of "
-                     "SBUF or PSUM",
-                     which, addr4_label(t.start_addr, c.gen), n);
+  return fmt::format(
+      "{} start {}: its partition + {} active channels must stay within 128 partitions of "
+      "SBUF or PSUM",
+      which, addr4_label(t.start_addr, c.gen), n);
 }
 
 std::string explain_tensor4d(const Tensor4d& t, uint8_t d, bool write, const CheckContext& c, std::string_view which) {
@@ -154,16 +163,17 @@ std::string explain_counts(const Instruction& i, const CheckContext&) {
 
 // ---- Predicates ----
 
-constexpr Predicate kPtrMultiOpcode{
-    .name = "has_tensor_scalar_ptr_multi_opcode",
-    .convention = "",
-    .meaning = "the opcode is 0x4F or 0x5F",
-    .gens = kGensAll,
-    .fields = fOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return i.opcode() == opcode::kPtrMultiArith || i.opcode() == opcode::kPtrMultiBitvec;
-    },
-    .explain = explain_opcode};
+constexpr Predicate kPtrMultiOpcode{.name = "has_tensor_scalar_ptr_multi_opcode",
+                                    .convention = "",
+                                    .meaning = "the opcode is 0x4F or 0x5F",
+                                    .gens = kGensAll,
+                                    .fields = fOpcode,
+                                    .holds =
+                                        [](const Instruction& i, const CheckContext&) {
+                                          return i.opcode() == opcode::kPtrMultiArith ||
+                                                 i.opcode() == opcode::kPtrMultiBitvec;
+                                        },
+                                    .explain = explain_opcode};
 
 constexpr Predicate kDualOpcode{
     .name = "has_tensor_scalar_ptr_multi_dual_opcode",
@@ -184,10 +194,11 @@ constexpr Predicate kSlicesSingular{
     .meaning = "W = src num_elem[3] is 1..8 (one preloaded scalar per slice)",
     .gens = kGensAll,
     .fields = fSlices,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
-      return w >= 1 && w <= 8;
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
+          return w >= 1 && w <= 8;
+        },
     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); }};
 
 constexpr Predicate kSlicesDual{
@@ -196,26 +207,29 @@ constexpr Predicate kSlicesDual{
     .meaning = "(SUNDA Dual) W = src num_elem[3] is 1..4 scalar pairs",
     .gens = kGensSundaOnly,
     .fields = fSlices,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
-      return w >= 1 && w <= 4;
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
+          return w >= 1 && w <= 4;
+        },
     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); }};
 
 constexpr Predicate kValidOps{
     .name = "tensor_scalar_ptr_multi_valid_ops",
     .convention = "",
-    .meaning = "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
-               "is_general_arith_op for the Arith opcode (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
+    .meaning =
+        "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
+        "is_general_arith_op for the Arith opcode (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
     .gens = kGensAll,
     .fields = fOp,
     .holds = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c).empty(); },
     .explain = explain_ops,
-    .via = [](const Instruction& i, const CheckContext& c) {
-      // The explicit DIVIDE/POW/MOD exclusion is a term of this predicate, not a nested predicate.
-      const std::string_view why = valid_ops_failure(t_of(i), c);
-      return why.starts_with("op not in") ? std::string_view{} : why;
-    },
+    .via =
+        [](const Instruction& i, const CheckContext& c) {
+          // The explicit DIVIDE/POW/MOD exclusion is a term of this predicate, not a nested predicate.
+          const std::string_view why = valid_ops_failure(t_of(i), c);
+          return why.starts_with("op not in") ? std::string_view{} : why;
+        },
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
     }};
@@ -254,10 +268,10 @@ constexpr Predicate kInDtypeValid{
     .meaning = "is_valid_dtype(in_dtype, FP32R not allowed)",
     .gens = kGensAll,
     .fields = fInDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(t_of(i).in_dtype, false, c); },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c);
-    }};
+    .holds = [](const Instruction& i,
+                const CheckContext& c) { return pred::is_valid_dtype(t_of(i).in_dtype, false, c); },
+    .explain = [](const Instruction& i,
+                  const CheckContext& c) { return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c); }};
 
 constexpr Predicate kOutDtypeValid{
     .name = "is_valid_dtype",
@@ -265,10 +279,10 @@ constexpr Predicate kOutDtypeValid{
     .meaning = "is_valid_dtype(out_dtype, FP32R allowed)",
     .gens = kGensAll,
     .fields = fOutDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(t_of(i).out_dtype, true, c); },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c);
-    }};
+    .holds = [](const Instruction& i,
+                const CheckContext& c) { return pred::is_valid_dtype(t_of(i).out_dtype, true, c); },
+    .explain = [](const Instruction& i,
+                  const CheckContext& c) { return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c); }};
 
 constexpr Predicate kValidAluop{
     .name = "is_valid_aluop",
@@ -277,20 +291,21 @@ constexpr Predicate kValidAluop{
     .gens = kGensAll,
     .fields = fAluOpField,
     .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(t_of(i).op, c.gen); },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
-    }};
+    .explain =
+        [](const Instruction& i, const CheckContext& c) {
+          return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
+        }};
 
-constexpr Predicate kSubdimValid{
-    .name = "is_valid_tsm_subdim",
-    .convention = "",
-    .meaning = "op_dim is XYZ (0x04)",
-    .gens = kGensAll,
-    .fields = fSubdim,
-    .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
-    .explain = [](const Instruction& i, const CheckContext&) {
-      return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
-    }};
+constexpr Predicate kSubdimValid{.name = "is_valid_tsm_subdim",
+                                 .convention = "",
+                                 .meaning = "op_dim is XYZ (0x04)",
+                                 .gens = kGensAll,
+                                 .fields = fSubdim,
+                                 .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
+                                 .explain =
+                                     [](const Instruction& i, const CheckContext&) {
+                                       return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
+                                     }};
 
 constexpr Predicate kChannelRange{
     .name = "has_valid_active_channel_range",
@@ -298,21 +313,20 @@ constexpr Predicate kChannelRange{
     .meaning = "num_active_channels is 1..128",
     .gens = kGensNotMaverick,
     .fields = fChannels,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128);
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext&) { return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128); },
     .explain = explain_channels};
 
 constexpr Predicate kChannelRangeTile{
     .name = "has_valid_active_channel_range_with_tile",
     .convention = "PROJ-CONV-T1",
-    .meaning = "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
-               "not consulted until the body is known (PROJ-CONV-T1)",
+    .meaning =
+        "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
+        "not consulted until the body is known (PROJ-CONV-T1)",
     .gens = kGensMaverickOnly,
     .fields = fChannelsTile,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128);
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext&) { return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128); },
     .explain = explain_channels};
 
 constexpr Predicate kSrcStartChannels{
@@ -321,13 +335,15 @@ constexpr Predicate kSrcStartChannels{
     .meaning = "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
     .gens = kGensAll,
     .fields = fSrcChannels,
-    .holds = [](const Instruction& i, const CheckContext& c) {
-      const S4d4Tsm& t = t_of(i);
-      return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
-    },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
-    }};
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          const S4d4Tsm& t = t_of(i);
+          return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
+        },
+    .explain =
+        [](const Instruction& i, const CheckContext& c) {
+          return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
+        }};
 
 constexpr Predicate kDstStartChannels{
     .name = "start_addr_active_channels",
@@ -335,13 +351,15 @@ constexpr Predicate kDstStartChannels{
     .meaning = "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
     .gens = kGensAll,
     .fields = fDstChannels,
-    .holds = [](const Instruction& i, const CheckContext& c) {
-      const S4d4Tsm& t = t_of(i);
-      return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
-    },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return explain_start_channels(t_of(i).dst_mem_pattern, t_of(i).num_active_channels, c, "dst");
-    }};
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          const S4d4Tsm& t = t_of(i);
+          return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
+        },
+    .explain =
+        [](const Instruction& i, const CheckContext& c) {
+          return explain_start_channels(t_of(i).dst_mem_pattern, t_of(i).num_active_channels, c, "dst");
+        }};
 
 std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
   return c.gen == Generation::Sunda && t.start_addr.shape_from_register() &&
@@ -353,40 +371,44 @@ std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
 constexpr Predicate kSrcTensor4d{
     .name = "tensor4d_valid",
     .convention = "",
-    .meaning = "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
-               "in_dtype-aligned SBUF/PSUM start",
+    .meaning =
+        "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+        "in_dtype-aligned SBUF/PSUM start",
     .gens = kGensAll,
     .fields = fSrcTensor,
-    .holds = [](const Instruction& i, const CheckContext& c) {
-      const S4d4Tsm& t = t_of(i);
-      return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
-    },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return explain_tensor4d(t_of(i).src_mem_pattern, t_of(i).in_dtype, false, c, "src");
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          const S4d4Tsm& t = t_of(i);
+          return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
+        },
+    .explain =
+        [](const Instruction& i, const CheckContext& c) {
+          return explain_tensor4d(t_of(i).src_mem_pattern, t_of(i).in_dtype, false, c, "src");
+        },
     .via = nullptr,
-    .failure_convention = [](const Instruction& i, const CheckContext& c) {
-      return tensor4d_convention(t_of(i).src_mem_pattern, c);
-    }};
+    .failure_convention = [](const Instruction& i,
+                             const CheckContext& c) { return tensor4d_convention(t_of(i).src_mem_pattern, c); }};
 
 constexpr Predicate kDstTensor4d{
     .name = "tensor4d_valid",
     .convention = "",
-    .meaning = "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
-               "out_dtype-aligned SBUF/PSUM start; PSUM is written only with 4-byte dtypes",
+    .meaning =
+        "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+        "out_dtype-aligned SBUF/PSUM start; PSUM is written only with 4-byte dtypes",
     .gens = kGensAll,
     .fields = fDstTensor,
-    .holds = [](const Instruction& i, const CheckContext& c) {
-      const S4d4Tsm& t = t_of(i);
-      return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
-    },
-    .explain = [](const Instruction& i, const CheckContext& c) {
-      return explain_tensor4d(t_of(i).dst_mem_pattern, t_of(i).out_dtype, true, c, "dst");
-    },
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          const S4d4Tsm& t = t_of(i);
+          return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
+        },
+    .explain =
+        [](const Instruction& i, const CheckContext& c) {
+          return explain_tensor4d(t_of(i).dst_mem_pattern, t_of(i).out_dtype, true, c, "dst");
+        },
     .via = nullptr,
-    .failure_convention = [](const Instruction& i, const CheckContext& c) {
-      return tensor4d_convention(t_of(i).dst_mem_pattern, c);
-    }};
+    .failure_convention = [](const Instruction& i,
+                             const CheckContext& c) { return tensor4d_convention(t_of(i).dst_mem_pattern, c); }};
 
 constexpr Predicate kSameCount{
     .name = "same_element_count_t4d",
@@ -394,17 +416,16 @@ constexpr Predicate kSameCount{
     .meaning = "src and dst patterns have the same number of elements",
     .gens = kGensAll,
     .fields = fCounts,
-    .holds = [](const Instruction& i, const CheckContext&) {
-      return count4(t_of(i).src_mem_pattern) == count4(t_of(i).dst_mem_pattern);
-    },
+    .holds = [](const Instruction& i,
+                const CheckContext&) { return count4(t_of(i).src_mem_pattern) == count4(t_of(i).dst_mem_pattern); },
     .explain = explain_counts};
 
 // ---- Validators (s4d4-tsm.md §3.1, §3.3), is_valid_tensor_scalar_ptr_multi_common flattened ----
 
-#define TPBISA_TSM_COMMON                                                                                    \
-  &kValidOps, &kValidTypes, &kReverseChk, &kReservedZero, &kInDtypeValid, &kOutDtypeValid, &kValidAluop,   \
-      &kSubdimValid, &kChannelRange, &kChannelRangeTile, &kSrcStartChannels, &kDstStartChannels,          \
-      &kSrcTensor4d, &kDstTensor4d, &kSameCount
+#define TPBISA_TSM_COMMON                                                                                       \
+  &kValidOps, &kValidTypes, &kReverseChk, &kReservedZero, &kInDtypeValid, &kOutDtypeValid, &kValidAluop,        \
+      &kSubdimValid, &kChannelRange, &kChannelRangeTile, &kSrcStartChannels, &kDstStartChannels, &kSrcTensor4d, \
+      &kDstTensor4d, &kSameCount
 
 constexpr const Predicate* kSingular[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPtrMultiOpcode,
                                           &kSlicesSingular, TPBISA_TSM_COMMON};
@@ -426,7 +447,9 @@ const Validator* tsm_validator(uint8_t op, Generation g) {
   return nullptr;
 }
 
-std::span<const Validator* const> tsm_validators() { return kValidatorList; }
+std::span<const Validator* const> tsm_validators() {
+  return kValidatorList;
+}
 
 }  // namespace tpbisa::family
 
@@ -449,16 +472,17 @@ int64_t element_offset(const Tensor4d& t, uint64_t k, unsigned esz) {
 bool dtypes_supported(const S4d4Tsm& t, exec::Txn& txn) {
   for (uint8_t d : {t.in_dtype, t.out_dtype})
     if (!convertible(d) || dtype_size(d) > 4)
-      return txn.fail(FaultKind::UnsupportedDtype,
-                      fmt::format("dtype {} has no element semantics in the executor (PROJ-CONV-T13)",
-                                  dtype_label(d, txn.gen())));
+      return txn.fail(
+          FaultKind::UnsupportedDtype,
+          fmt::format("dtype {} has no element semantics in the executor (PROJ-CONV-T13)", dtype_label(d, txn.gen())));
   return true;
 }
 
 /// The scalar of slice w, as the consumer class reads it (PROJ-CONV-T14 diagnostics).
 uint32_t scalar(const DveChannel& ch, unsigned c, unsigned slot, bool arith, exec::Txn& txn) {
   using C = DveChannel::ImmClass;
-  if (ch.imm_class[slot] == C::Unwritten) txn.diag(DiagKind::UnwrittenScalar, uint64_t{c} * 8 + slot, 4);
+  if (ch.imm_class[slot] == C::Unwritten)
+    txn.diag(DiagKind::UnwrittenScalar, uint64_t{c} * 8 + slot, 4);
   else if ((ch.imm_class[slot] == C::Arith) != arith)
     txn.diag(DiagKind::ScalarClassMismatch, uint64_t{c} * 8 + slot, 4);
   return ch.imm[slot];
@@ -544,13 +568,14 @@ bool execute_tsm(const Instruction& inst, exec::Txn& txn) {
       if (bitvec) {
         const uint32_t s = scalar(ch, c, w, false, txn);
         const uint32_t x = static_cast<uint32_t>(raw);
-        const uint32_t y = t.reverse_operands == 3 ? alu_int32(t.op, s, x, is_signed) : alu_int32(t.op, x, s, is_signed);
+        const uint32_t y =
+            t.reverse_operands == 3 ? alu_int32(t.op, s, x, is_signed) : alu_int32(t.op, x, s, is_signed);
         value = out_size >= 4 ? y : y & ((1U << (8 * out_size)) - 1U);
       } else {
         const uint32_t x = to_fp32_bits(raw, t.in_dtype);
-        const uint32_t y = dual ? apply_dual(t.op, t.reverse_operands, x, scalar(ch, c, w, true, txn),
-                                             scalar(ch, c, w + 4, true, txn))
-                                : apply_arith(t.op, t.reverse_operands, x, scalar(ch, c, w, true, txn));
+        const uint32_t y =
+            dual ? apply_dual(t.op, t.reverse_operands, x, scalar(ch, c, w, true, txn), scalar(ch, c, w + 4, true, txn))
+                 : apply_arith(t.op, t.reverse_operands, x, scalar(ch, c, w, true, txn));
         value = from_fp32_bits(y, t.out_dtype, txn.options().convert);
       }
       txn.stage_mem(d, out_size, value);

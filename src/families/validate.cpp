@@ -3,13 +3,16 @@
 #include <array>
 #include <vector>
 
-
 #include "families/common.hpp"
 
 namespace tpbisa {
 
-std::string_view to_string(Basis b) { return b == Basis::Isa ? "isa" : "convention"; }
-std::string_view to_string(Checked c) { return c == Checked::Full ? "full" : "header-only"; }
+std::string_view to_string(Basis b) {
+  return b == Basis::Isa ? "isa" : "convention";
+}
+std::string_view to_string(Checked c) {
+  return c == Checked::Full ? "full" : "header-only";
+}
 
 bool Verdict::fails(std::string_view predicate) const {
   for (const Predicate* p : failures())
@@ -56,7 +59,9 @@ const DispatchTable& dispatch_table() {
 
 }  // namespace
 
-const Validator& validator_for(uint8_t op, Generation gen) { return *dispatch_table()[static_cast<size_t>(gen)][op]; }
+const Validator& validator_for(uint8_t op, Generation gen) {
+  return *dispatch_table()[static_cast<size_t>(gen)][op];
+}
 
 namespace {
 

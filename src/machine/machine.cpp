@@ -136,7 +136,9 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
                   fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
 }
 
-bool is_pseudo(uint8_t op) { return (op & 0xE0) == 0xC0 && op != 0xC0; }
+bool is_pseudo(uint8_t op) {
+  return (op & 0xE0) == 0xC0 && op != 0xC0;
+}
 
 }  // namespace
 
@@ -158,8 +160,7 @@ StepResult Machine::step() {
   bool ok = true;
   const Verdict verdict = validate(inst, state_.gen, options_.validate);
   if (!verdict.valid) {
-    ok = txn.fail(FaultKind::InvalidInstruction,
-                  fmt::format("the word is not valid on {}", to_string(state_.gen)));
+    ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(state_.gen)));
   } else if (is_pseudo(inst.opcode())) {
     ok = txn.fail(FaultKind::PseudoNotLowered,
                   fmt::format("{} is a pseudo instruction; lower it first (tpbisa lower, PROJ-CONV-M9)", inst.name()));

@@ -9,8 +9,12 @@ namespace {
 
 using json = nlohmann::ordered_json;  // keys in the order docs/trace.md lists them
 
-std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
-std::string hex_sized(uint64_t v, unsigned bytes) { return fmt::format("{:#0{}x}", v, 2 + 2 * bytes); }
+std::string hex(uint64_t v) {
+  return fmt::format("{:#x}", v);
+}
+std::string hex_sized(uint64_t v, unsigned bytes) {
+  return fmt::format("{:#0{}x}", v, 2 + 2 * bytes);
+}
 
 /// Where a Neuron address lands: SBUF/PSUM (partition, offset) in the low region, else flat memory.
 json location(uint64_t address, Generation gen) {
@@ -45,7 +49,9 @@ json fault_object(const Fault& f, Generation gen) {
 
 }  // namespace
 
-std::string fault_json(const Fault& fault, Generation gen) { return fault_object(fault, gen).dump(); }
+std::string fault_json(const Fault& fault, Generation gen) {
+  return fault_object(fault, gen).dump();
+}
 
 std::string trace_line(const StepResult& s, Generation gen) {
   json j{{"schema", kTraceSchemaVersion},

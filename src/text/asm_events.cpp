@@ -33,9 +33,10 @@ std::string expected_syntax() {
     std::string& list = u.event ? evt_ops : sem_ops;
     list += (list.empty() ? "" : " ") + std::string(u.text) + (u.takes_value ? "v" : "");
   }
-  return fmt::format("expected a wait ($S[i] with {} and a number, rN or rN+OFF; $E[i] with {}; {}) or an update "
-                     "($S[i] with {}, v a number or rN; $E[i] with {}; then {} or {})",
-                     cmps, waits, kUnorderedText, sem_ops, evt_ops, kAtRead, kAtComplete);
+  return fmt::format(
+      "expected a wait ($S[i] with {} and a number, rN or rN+OFF; $E[i] with {}; {}) or an update "
+      "($S[i] with {}, v a number or rN; $E[i] with {}; then {} or {})",
+      cmps, waits, kUnorderedText, sem_ops, evt_ops, kAtRead, kAtComplete);
 }
 
 std::optional<uint8_t> wait_mode_named(std::string_view name) {
@@ -145,7 +146,8 @@ bool parse_part(std::string_view text, Part& p) {
   std::string_view rest = text.substr(kSemPrefix.size());
   if (!take_index(rest, p.idx)) return false;
   for (const std::string_view when : {kAtRead, kAtComplete})
-    if (rest.ends_with(when)) return parse_update(rest.substr(0, rest.size() - when.size()), when == kAtComplete, !sem, p);
+    if (rest.ends_with(when))
+      return parse_update(rest.substr(0, rest.size() - when.size()), when == kAtComplete, !sem, p);
   return sem ? parse_sem_wait(rest, p) : parse_event_wait(rest, p);
 }
 
@@ -154,14 +156,17 @@ std::string not_a_mode(const Token& t, const std::array<EnumValue, N>& table, st
                        Generation g) {
   const EnumValue* row = find_enum(table, mode);
   if (row == nullptr) return fmt::format("`{}`: no {} encodes this ({:#04x})", t.text, what, mode);
-  return fmt::format("`{}`: {} {} ({:#04x}) does not exist on {} (it does on {}); write the events.* fields to "
-                     "encode it anyway",
-                     t.text, what, row->name, mode, to_string(g), generation_list(row->gens));
+  return fmt::format(
+      "`{}`: {} {} ({:#04x}) does not exist on {} (it does on {}); write the events.* fields to "
+      "encode it anyway",
+      t.text, what, row->name, mode, to_string(g), generation_list(row->gens));
 }
 
 }  // namespace
 
-bool is_event_token(std::string_view word) { return word.starts_with("$") || iequals(word, kUnorderedText); }
+bool is_event_token(std::string_view word) {
+  return word.starts_with("$") || iequals(word, kUnorderedText);
+}
 
 bool add_event_token(const Token& t, Generation g, EventTokens& st, LineError& error) {
   Part p;
@@ -178,9 +183,9 @@ bool add_event_token(const Token& t, Generation g, EventTokens& st, LineError& e
   const bool twice = p.update ? st.has_update : st.has_wait;
   if (twice) {
     const Token& first = p.update ? st.update : st.wait;
-    error = error_at(t, fmt::format("a second {} `{}`: the instruction already {} `{}` (column {})",
-                                    p.update ? "update" : "wait", t.text, p.update ? "updates with" : "waits on",
-                                    first.text, first.column + 1));
+    error = error_at(
+        t, fmt::format("a second {} `{}`: the instruction already {} `{}` (column {})", p.update ? "update" : "wait",
+                       t.text, p.update ? "updates with" : "waits on", first.text, first.column + 1));
     return false;
   }
   if (((st.events.semaphore_value ^ p.value) & st.value_mask & p.mask) != 0) {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
+#include "text/asm_lex.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
-#include "text/asm_lex.hpp"
 
 namespace tpbisa::tasm {
 

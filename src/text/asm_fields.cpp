@@ -40,12 +40,11 @@ std::array<std::vector<AsmField>, sizeof...(I)> build_all(std::index_sequence<I.
   return all;
 }
 
-
 // ---- Catalog names per role ----
 
 /// How the values of one enum-like role are named: the catalog table behind it, nothing restated.
 struct NameSet {
-  std::string_view what;  ///< for messages: "dtype", "DATA_SRC value"
+  std::string_view what;                                  ///< for messages: "dtype", "DATA_SRC value"
   std::string_view (*name)(uint8_t value, Generation g);  ///< empty when no name on g
   std::optional<uint8_t> (*value)(std::string_view text);
   std::vector<std::string_view> (*names)(Generation g);  ///< every name of g, for messages
@@ -153,10 +152,9 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
   if (!lacking.empty()) {
     const std::string_view last = lacking.back();
     lacking.pop_back();
-    listed += lacking.empty()
-                  ? fmt::format(" ({} is not a {} of {})", last, names.what, to_string(g))
-                  : fmt::format(" ({} and {} are not {}s of {})", fmt::join(lacking, ", "), last, names.what,
-                                to_string(g));
+    listed += lacking.empty() ? fmt::format(" ({} is not a {} of {})", last, names.what, to_string(g))
+                              : fmt::format(" ({} and {} are not {}s of {})", fmt::join(lacking, ", "), last,
+                                            names.what, to_string(g));
   }
   if (!names.catalog_table.empty())
     listed = fmt::format("a name from `tpbisa catalog --gen {} {}`", to_string(g), names.catalog_table);
@@ -175,8 +173,10 @@ bool hex_role(Role r) {
 void print_element(std::string& out, const AsmField& f, uint64_t bits, Generation g) {
   if (const NameSet* names = names_for(f.role)) {
     const std::string_view name = bits <= 0xFF ? names->name(static_cast<uint8_t>(bits), g) : std::string_view{};
-    if (!name.empty()) out += name;
-    else fmt::format_to(std::back_inserter(out), "{:#04x}", bits);
+    if (!name.empty())
+      out += name;
+    else
+      fmt::format_to(std::back_inserter(out), "{:#04x}", bits);
     return;
   }
   if (hex_role(f.role)) {
@@ -208,8 +208,8 @@ bool parse_element(const AsmField& f, size_t index, const Token& t, uint64_t& bi
     return false;
   }
   if (parsed == IntParse::NotANumber) {
-    error = error_at(t, fmt::format("`{}` expects a number {}, got `{}`", element_name(f, index), range_text(8U * f.elem_size, f.is_signed),
-                                    t.text));
+    error = error_at(t, fmt::format("`{}` expects a number {}, got `{}`", element_name(f, index),
+                                    range_text(8U * f.elem_size, f.is_signed), t.text));
     return false;
   }
   if (parsed == IntParse::TooLarge || !fit_int(lit, 8U * f.elem_size, f.is_signed, bits)) {
@@ -242,7 +242,8 @@ bool parse_plain(const AsmField& f, const ValueText& v, Word& w, Generation g, L
     return true;
   }
   if (!v.list) {
-    error = error_at(v.scalar, fmt::format("`{}` is a list of {} values; write it as {}", f.path, f.count, list_shape(f)));
+    error =
+        error_at(v.scalar, fmt::format("`{}` is a list of {} values; write it as {}", f.path, f.count, list_shape(f)));
     return false;
   }
   if (v.items.size() > f.count) {
@@ -341,7 +342,9 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
   out += '}';
 }
 
-bool depends_on_siblings(Role r) { return r == Role::ImmVal || r == Role::MemData; }
+bool depends_on_siblings(Role r) {
+  return r == Role::ImmVal || r == Role::MemData;
+}
 
 bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error) {
   const bool single_word = f.role == Role::Addr4 || f.role == Role::Addr8 || f.role == Role::ImmVal;

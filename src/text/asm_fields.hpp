@@ -7,17 +7,17 @@
 #include <string_view>
 #include <vector>
 
+#include "text/asm_lex.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
 #include "tpbisa/instruction.hpp"
-#include "text/asm_lex.hpp"
 
 namespace tpbisa::tasm {
 
 /// One operand: a leaf of the format descriptors (formats.hpp), with its dotted path and word offset.
 struct AsmField {
-  std::string path;  ///< "dtype", "src_mem_pattern.start_addr", "events.wait_mode"
-  std::string alias;  ///< a second accepted name, printed on MAVERICK: header.inst_flags (PROJ-CONV-C2)
+  std::string path;    ///< "dtype", "src_mem_pattern.start_addr", "events.wait_mode"
+  std::string alias;   ///< a second accepted name, printed on MAVERICK: header.inst_flags (PROJ-CONV-C2)
   uint8_t offset = 0;  ///< in the 64-byte word
   uint8_t size = 0;
   uint8_t elem_size = 0;
@@ -57,8 +57,8 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
 /// The value of one `name=value` operand as written: one word, or a `{...}` list of words.
 struct ValueText {
   bool list = false;
-  Token scalar;                 ///< the word, when not a list
-  Token open;                   ///< the `{`, when a list
+  Token scalar;                  ///< the word, when not a list
+  Token open;                    ///< the `{`, when a list
   std::span<const Token> items;  ///< the list's words
 };
 

@@ -13,7 +13,7 @@
 namespace tpbisa::tasm {
 namespace {
 
-constexpr unsigned kImmAddrBits = 29;  // a PartitionOffset is a 29-bit address (TPB_PARTITION_ADDR_MASK)
+constexpr unsigned kImmAddrBits = 29;       // a PartitionOffset is a 29-bit address (TPB_PARTITION_ADDR_MASK)
 constexpr unsigned kAddr8MarkerShift = 58;  // ADDR8 bits 63..58 are the marker (PROJ-CONV-M2)
 constexpr uint8_t kAddr8RegPairByte = addr8_marker::kAddrReg;
 
@@ -179,14 +179,18 @@ DataLayout data_layout(const AsmField& f, const Word& w, FieldList all) {
   return d;
 }
 
-bool is_fp32_container(const DtypeInfo& d) { return d.kind == DtypeKind::Float && d.bits == 32; }
+bool is_fp32_container(const DtypeInfo& d) {
+  return d.kind == DtypeKind::Float && d.bits == 32;
+}
 
 void print_data_element(std::string& out, uint64_t bits, const DataLayout& d) {
   const DtypeInfo& t = *d.dtype;
   if (is_fp32_container(t)) {
     const std::string lit = fp32_literal(static_cast<uint32_t>(bits));
-    if (!lit.empty()) out += lit;
-    else append(out, "{:#010x}", bits);
+    if (!lit.empty())
+      out += lit;
+    else
+      append(out, "{:#010x}", bits);
   } else if (t.kind == DtypeKind::UInt) {
     append(out, "{}", bits);
   } else if (t.kind == DtypeKind::SInt) {
@@ -206,8 +210,8 @@ bool parse_data_element(const AsmField& f, size_t k, const Token& t, const DataL
       bits = reg;
       return true;
     }
-    error = error_at(t, fmt::format("`{}`: expected a register r0..r255 (src_datasrc is REGISTER), got `{}`", name(),
-                                    t.text));
+    error = error_at(
+        t, fmt::format("`{}`: expected a register r0..r255 (src_datasrc is REGISTER), got `{}`", name(), t.text));
     return false;
   }
   const DtypeInfo& dt = *d.dtype;
@@ -218,7 +222,8 @@ bool parse_data_element(const AsmField& f, size_t k, const Token& t, const DataL
   if (is_fp32_container(dt) && !hex) {
     uint32_t f32 = 0;
     const FloatParse r = parse_fp32(t.text, f32);
-    if (r == FloatParse::Ok) bits = f32;
+    if (r == FloatParse::Ok)
+      bits = f32;
     else
       error = error_at(t, r == FloatParse::OutOfRange
                               ? fmt::format("`{}`: {} is out of the {} range", name(), t.text, dt.short_name)
@@ -369,14 +374,15 @@ bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Genera
     if (!parse_location(f, t, g, v, error)) return false;
   } else if (parse_register(t.text, reg)) {
     v = reg;
-  } else if (looks_like_float(t.text) || (parsed != IntParse::NotANumber && !lit.hex && imm_view(f, w, all) == ImmView::Float)) {
+  } else if (looks_like_float(t.text) ||
+             (parsed != IntParse::NotANumber && !lit.hex && imm_view(f, w, all) == ImmView::Float)) {
     // In the value view a decimal integer is a number too: imm1=2 means 2.0.
     uint32_t bits = 0;
     const FloatParse r = parse_fp32(t.text, bits);
     if (r != FloatParse::Ok) {
-      error = error_at(t, r == FloatParse::OutOfRange ? fmt::format("`{}`: {} is out of the fp32 range", f.path, t.text)
-                                                      : fmt::format("bad immediate `{}` for `{}`: expected {}", t.text,
-                                                                    f.path, kImmForms));
+      error = error_at(t, r == FloatParse::OutOfRange
+                              ? fmt::format("`{}`: {} is out of the fp32 range", f.path, t.text)
+                              : fmt::format("bad immediate `{}` for `{}`: expected {}", t.text, f.path, kImmForms));
       return false;
     }
     v = bits;
@@ -405,8 +411,10 @@ void print_data(std::string& out, const AsmField& f, const Word& w, FieldList al
   for (unsigned k = 0; k < shown; ++k) {
     if (k != 0) out += ',';
     const uint64_t bits = load_bits(w, f.offset + k * d.elem, d.elem);
-    if (d.view == DataView::Registers) append(out, "r{}", bits);
-    else print_data_element(out, bits, d);
+    if (d.view == DataView::Registers)
+      append(out, "r{}", bits);
+    else
+      print_data_element(out, bits, d);
   }
   out += '}';
 }
@@ -415,9 +423,9 @@ bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, G
   const DataLayout d = data_layout(f, w, all);
   if (!v.list) {
     if (parse_data_bytes(f, v.scalar, w)) return true;
-    error = error_at(v.scalar, fmt::format("`{}` takes a list {{...}} of {} or 0x followed by {} hex digits, got `{}`",
-                                           f.path, d.view == DataView::Registers ? "registers" : "immediates",
-                                           2 * f.size, v.scalar.text));
+    error = error_at(
+        v.scalar, fmt::format("`{}` takes a list {{...}} of {} or 0x followed by {} hex digits, got `{}`", f.path,
+                              d.view == DataView::Registers ? "registers" : "immediates", 2 * f.size, v.scalar.text));
     return false;
   }
   if (d.view == DataView::Bytes) {
@@ -426,11 +434,11 @@ bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, G
     return false;
   }
   if (v.items.size() > d.cap) {
-    error = error_at(v.items[d.cap], fmt::format("`{}` holds at most {} {}, got {}", f.path, d.cap,
-                                                 d.view == DataView::Registers ? std::string("registers")
-                                                                               : fmt::format("{} immediates",
-                                                                                             d.dtype->short_name),
-                                                 v.items.size()));
+    error = error_at(v.items[d.cap],
+                     fmt::format("`{}` holds at most {} {}, got {}", f.path, d.cap,
+                                 d.view == DataView::Registers ? std::string("registers")
+                                                               : fmt::format("{} immediates", d.dtype->short_name),
+                                 v.items.size()));
     return false;
   }
   Word out = w;

@@ -5,8 +5,8 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <fmt/format.h>
@@ -14,7 +14,9 @@
 namespace tpbisa::tasm {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 TokKind punct_kind(char c) {
   switch (c) {
@@ -25,9 +27,13 @@ TokKind punct_kind(char c) {
   }
 }
 
-bool is_punct(char c) { return c == '=' || c == ',' || c == '{' || c == '}'; }
+bool is_punct(char c) {
+  return c == '=' || c == ',' || c == '{' || c == '}';
+}
 
-char lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower_char(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 int digit_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -36,7 +42,9 @@ int digit_value(char c) {
   return -1;
 }
 
-bool has_hex_prefix(std::string_view t) { return t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'); }
+bool has_hex_prefix(std::string_view t) {
+  return t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+}
 
 // The four spellings whose bits are fixed here rather than by from_chars, so they print back exactly.
 struct SpecialFloat {
@@ -135,8 +143,10 @@ IntParse parse_int(std::string_view t, IntLiteral& out) {
     const int d = digit_value(c);
     if (d < 0 || static_cast<unsigned>(d) >= base) return IntParse::NotANumber;
     const auto ud = static_cast<uint64_t>(d);
-    if (v > (std::numeric_limits<uint64_t>::max() - ud) / base) overflow = true;
-    else v = v * base + ud;
+    if (v > (std::numeric_limits<uint64_t>::max() - ud) / base)
+      overflow = true;
+    else
+      v = v * base + ud;
   }
   if (overflow) return IntParse::TooLarge;
   out.magnitude = v;

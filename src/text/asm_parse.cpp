@@ -71,7 +71,8 @@ std::string closest_operand(std::string_view text, FieldList fields, Generation 
 
 bool is_identifier(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) != 0 || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
 /// One `name=value` operand of a line; its list items are a range of the line's item buffer.
@@ -128,8 +129,8 @@ class Assembler {
   bool define_label(const Token& t, size_t number, LineError& error) {
     const std::string_view name = t.text.substr(0, t.text.size() - 1);
     if (!is_identifier(name)) {
-      error = error_at(t, fmt::format("bad label `{}`: a label is a letter or `_` followed by letters, digits or `_`",
-                                      name));
+      error = error_at(
+          t, fmt::format("bad label `{}`: a label is a letter or `_` followed by letters, digits or `_`", name));
       return false;
     }
     const auto [it, fresh] = labels_.emplace(std::string(name), number);
@@ -224,11 +225,13 @@ class Assembler {
         continue;
       }
       if (!scan_operand(i, row, fields, error)) return false;
-      if (explicit_event == SIZE_MAX && is_event_role(operands_.back().field->role)) explicit_event = operands_.size() - 1;
+      if (explicit_event == SIZE_MAX && is_event_role(operands_.back().field->role))
+        explicit_event = operands_.size() - 1;
     }
     if (explicit_event != SIZE_MAX && events.any()) {
-      error = error_at(operands_[explicit_event].name, "write the events either as event tokens or as events.* operands, not "
-                                             "both");
+      error = error_at(operands_[explicit_event].name,
+                       "write the events either as event tokens or as events.* operands, not "
+                       "both");
       return false;
     }
     return true;
@@ -272,8 +275,8 @@ class Assembler {
 
   std::string unknown_operand(std::string_view name, const OpcodeInfo& row, FieldList fields, bool has_equals) const {
     if (!has_equals)
-      return fmt::format("unexpected `{}`: expected an event token ($S[..], $E[..], {}) or an operand name=value",
-                         name, kUnorderedText);
+      return fmt::format("unexpected `{}`: expected an event token ($S[..], $E[..], {}) or an operand name=value", name,
+                         kUnorderedText);
     const std::string near = closest_operand(name, fields, gen_);
     return fmt::format("unknown operand `{}` for {}{}; operands: {}", name, row.mnemonic,
                        near.empty() ? "" : fmt::format(" (did you mean `{}`?)", near), operand_names(fields, gen_));

@@ -64,9 +64,9 @@ void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, cons
       out.push_back({int_leaf(std::move(path), at, f.elem_size, f.is_signed, f.role, w), -1});
     } else {
       for (unsigned i = 0; i < f.count; ++i)
-        out.push_back({int_leaf(fmt::format("{}[{}]", path, i), at + i * f.elem_size, f.elem_size, f.is_signed,
-                                f.role, w),
-                       static_cast<int>(i)});
+        out.push_back(
+            {int_leaf(fmt::format("{}[{}]", path, i), at + i * f.elem_size, f.elem_size, f.is_signed, f.role, w),
+             static_cast<int>(i)});
     }
   }
 }
@@ -152,7 +152,9 @@ std::optional<UpdateForm> update_form(uint8_t mode, Generation g) {
   return form;
 }
 
-uint8_t reg_of(uint32_t value) { return static_cast<uint8_t>(value & 0xFF); }  // PROJ-CONV-C3
+uint8_t reg_of(uint32_t value) {
+  return static_cast<uint8_t>(value & 0xFF);
+}  // PROJ-CONV-C3
 
 // ---- Meanings of the EVENTS fields ----
 
@@ -211,7 +213,9 @@ std::string sem_value_meaning(const Events& e, Generation g) {
 
 // Siblings are found by role among the top-level leaves (no '.' in the path), so the rules below hold
 // for any format that declares such fields, not for one struct's field names.
-bool top_level(const DescribedField& f) { return f.name.find('.') == std::string::npos; }
+bool top_level(const DescribedField& f) {
+  return f.name.find('.') == std::string::npos;
+}
 
 const DescribedField* sibling(const std::vector<Leaf>& all, Role role, std::string_view prefix = "") {
   for (const auto& l : all)
@@ -364,10 +368,21 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
 
 bool shown_in_hex(Role r) {
   switch (r) {
-    case Role::Opcode: case Role::DebugCmd: case Role::DebugHint: case Role::WaitMode: case Role::UpdateMode:
-    case Role::Dtype: case Role::DataSrc: case Role::Addr4: case Role::Addr8: case Role::ImmVal: case Role::ImmSrc:
-    case Role::AluOp: case Role::Subdim: case Role::RevOps: case Role::VarId:
-      return true;
+    case Role::Opcode:
+    case Role::DebugCmd:
+    case Role::DebugHint:
+    case Role::WaitMode:
+    case Role::UpdateMode:
+    case Role::Dtype:
+    case Role::DataSrc:
+    case Role::Addr4:
+    case Role::Addr8:
+    case Role::ImmVal:
+    case Role::ImmSrc:
+    case Role::AluOp:
+    case Role::Subdim:
+    case Role::RevOps:
+    case Role::VarId: return true;
     default: return false;
   }
 }
@@ -424,7 +439,8 @@ std::string describe_opcode(uint8_t opcode, Generation g) {
   const OpcodeInfo* row = find_opcode(opcode);
   if (row == nullptr) return fmt::format("not an opcode of {} (no generation has it)", to_string(g));
   if (!row->gens.has(g))
-    return fmt::format("not an opcode of {} ({} exists on {})", to_string(g), row->mnemonic, generation_list(row->gens));
+    return fmt::format("not an opcode of {} ({} exists on {})", to_string(g), row->mnemonic,
+                       generation_list(row->gens));
   return fmt::format("{} ({})", row->mnemonic, row->enum_name);
 }
 
@@ -445,8 +461,7 @@ std::string render_wait(const Events& e, Generation g) {
     case WaitKind::Unordered: return std::string(kUnorderedText);
     case WaitKind::Event: return fmt::format("$E[{}]{}", e.wait_idx, find_event_wait(e.wait_mode)->text);
     case WaitKind::SemImm: return fmt::format("$S[{}]{}{}", e.wait_idx, find_comparator(e.wait_mode)->text, v);
-    case WaitKind::SemReg:
-      return fmt::format("$S[{}]{}r{}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v));
+    case WaitKind::SemReg: return fmt::format("$S[{}]{}r{}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v));
     case WaitKind::SemRegOffset:
       // The offset is always written, even +0x0, so the form stays distinct from the plain register wait.
       return fmt::format("$S[{}]{}r{}+{:#x}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v), v >> 8);

@@ -20,7 +20,9 @@
 
 namespace tpbisa {
 /// gtest prints fault kinds by name.
-inline void PrintTo(FaultKind k, std::ostream* os) { *os << to_string(k); }
+inline void PrintTo(FaultKind k, std::ostream* os) {
+  *os << to_string(k);
+}
 }  // namespace tpbisa
 
 namespace tpbisa::test {
@@ -33,44 +35,71 @@ inline constexpr uint64_t kPsumBase = 0x2000000;
 inline constexpr uint64_t kPsumStride = 0x8000;
 inline constexpr uint64_t kPsumActive = 0x4000;
 
-constexpr size_t gi(Generation g) { return static_cast<size_t>(g); }
+constexpr size_t gi(Generation g) {
+  return static_cast<size_t>(g);
+}
 /// sbuf_addr(p, o) = STATE_BUF_OFFSET (0) + p * STATE_BUF_PARTITION_SIZE + o.
 constexpr uint64_t sbuf(Generation g, uint64_t partition, uint64_t offset) {
   return partition * kSbufStride[gi(g)] + offset;
 }
 /// psum_addr(p, o) = PSUM_BUF_OFFSET + p * PSUM_BUF_PARTITION_SIZE + o (SUNDA..MARIANA).
-constexpr uint64_t psum(uint64_t partition, uint64_t offset) { return kPsumBase + partition * kPsumStride + offset; }
+constexpr uint64_t psum(uint64_t partition, uint64_t offset) {
+  return kPsumBase + partition * kPsumStride + offset;
+}
 
 /// Element size of a dtype code (common-formats.md §10.4 table; PROJ-CONV-C14 for FP8_EXP2); 0 when none.
 constexpr unsigned dsize(uint8_t d) {
   switch (d) {
-    case dtype::kInt8: case dtype::kUint8: case dtype::kFp8Exp3: case dtype::kFp8Exp4: case dtype::kFp8Exp5:
+    case dtype::kInt8:
+    case dtype::kUint8:
+    case dtype::kFp8Exp3:
+    case dtype::kFp8Exp4:
+    case dtype::kFp8Exp5:
     case dtype::kFp8Exp2: return 1;
-    case dtype::kInt16: case dtype::kUint16: case dtype::kBfloat16: case dtype::kFp16: return 2;
-    case dtype::kInt32: case dtype::kUint32: case dtype::kFp32: case dtype::kFp32r: return 4;
-    case dtype::kUint64: case dtype::kInt64: return 8;
+    case dtype::kInt16:
+    case dtype::kUint16:
+    case dtype::kBfloat16:
+    case dtype::kFp16: return 2;
+    case dtype::kInt32:
+    case dtype::kUint32:
+    case dtype::kFp32:
+    case dtype::kFp32r: return 4;
+    case dtype::kUint64:
+    case dtype::kInt64: return 8;
     default: return 0;
   }
 }
 
-constexpr uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
-constexpr float as_f32(uint32_t b) { return std::bit_cast<float>(b); }
-constexpr bool is_quiet_nan(uint32_t b) { return (b & 0x7F800000U) == 0x7F800000U && (b & 0x00400000U) != 0; }
+constexpr uint32_t f32(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+constexpr float as_f32(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+constexpr bool is_quiet_nan(uint32_t b) {
+  return (b & 0x7F800000U) == 0x7F800000U && (b & 0x00400000U) != 0;
+}
 
 // ---- Operand helpers ----
 
-inline Addr8 addr8_imm(uint64_t a) { return Addr8{a}; }
+inline Addr8 addr8_imm(uint64_t a) {
+  return Addr8{a};
+}
 /// Register-pair ADDR8: reg_lo @0, reg_hi @1, marker @7.
 inline Addr8 addr8_regs(uint8_t lo, uint8_t hi, uint8_t marker = addr8_marker::kAddrReg) {
   return Addr8{uint64_t{lo} | (uint64_t{hi} << 8) | (uint64_t{marker} << 56)};
 }
-inline Addr4 addr4_imm(uint32_t a) { return Addr4{a}; }
+inline Addr4 addr4_imm(uint32_t a) {
+  return Addr4{a};
+}
 /// Register-form ADDR4: regnum @0, reserved @1..2, marker @3.
 inline Addr4 addr4_reg(uint8_t regnum, uint8_t marker = addr4_marker::kAddrReg) {
   return Addr4{uint32_t{regnum} | (uint32_t{marker} << 24)};
 }
 
-inline Header hdr(uint8_t opcode) { return Header{opcode, 16, 0, 0}; }
+inline Header hdr(uint8_t opcode) {
+  return Header{opcode, 16, 0, 0};
+}
 
 inline Mem2dData regs_data(std::initializer_list<uint8_t> r) {
   Mem2dData d;
@@ -188,8 +217,12 @@ inline bool poke(MachineState& s, uint64_t address, unsigned n, uint64_t value) 
   for (unsigned at = 0; at < n; at += 8) ok = s.memory.write(address + at, n - at < 8 ? n - at : 8, value) && ok;
   return ok;
 }
-inline uint64_t peek(const MachineState& s, uint64_t address, unsigned n) { return s.memory.read(address, n); }
-inline bool written(const MachineState& s, uint64_t address, unsigned n) { return s.memory.initialized(address, n); }
+inline uint64_t peek(const MachineState& s, uint64_t address, unsigned n) {
+  return s.memory.read(address, n);
+}
+inline bool written(const MachineState& s, uint64_t address, unsigned n) {
+  return s.memory.initialized(address, n);
+}
 
 /// Sets DVE flop `slot` of channel `c` as if an ImmLd of the given class had loaded it.
 inline void set_imm(MachineState& s, unsigned c, unsigned slot, uint32_t bits,
@@ -200,12 +233,24 @@ inline void set_imm(MachineState& s, unsigned c, unsigned slot, uint32_t bits,
 
 // ---- Effects of one step, copied out of the machine's reused buffers ----
 
-inline auto key(const RegWrite& w) { return std::make_tuple(w.reg, w.before, w.after); }
-inline auto key(const MemWrite& w) { return std::make_tuple(w.address, w.size, w.before, w.after); }
-inline auto key(const MemRead& r) { return std::make_tuple(r.address, r.size, r.initialized); }
-inline auto key(const DveWrite& w) { return std::make_tuple(w.channel, w.field, w.slot, w.before, w.after); }
-inline auto key(const SemWrite& w) { return std::make_tuple(w.index, w.event, w.before, w.after); }
-inline auto key(const Diagnostic& d) { return std::make_tuple(d.kind, d.address, d.size); }
+inline auto key(const RegWrite& w) {
+  return std::make_tuple(w.reg, w.before, w.after);
+}
+inline auto key(const MemWrite& w) {
+  return std::make_tuple(w.address, w.size, w.before, w.after);
+}
+inline auto key(const MemRead& r) {
+  return std::make_tuple(r.address, r.size, r.initialized);
+}
+inline auto key(const DveWrite& w) {
+  return std::make_tuple(w.channel, w.field, w.slot, w.before, w.after);
+}
+inline auto key(const SemWrite& w) {
+  return std::make_tuple(w.index, w.event, w.before, w.after);
+}
+inline auto key(const Diagnostic& d) {
+  return std::make_tuple(d.kind, d.address, d.size);
+}
 
 template <class T>
 auto keys(std::span<const T> xs) {

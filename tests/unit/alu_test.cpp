@@ -14,9 +14,15 @@
 namespace tpbisa {
 namespace {
 
-uint32_t bits(float x) { return std::bit_cast<uint32_t>(x); }
-float flt(uint32_t b) { return std::bit_cast<float>(b); }
-bool is_quiet_nan(float x) { return (bits(x) & 0x7F800000U) == 0x7F800000U && (bits(x) & 0x00400000U) != 0; }
+uint32_t bits(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+float flt(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+bool is_quiet_nan(float x) {
+  return (bits(x) & 0x7F800000U) == 0x7F800000U && (bits(x) & 0x00400000U) != 0;
+}
 
 /// An ALU code by its header name, from the catalog (the integer band has no aluop:: constant).
 uint8_t op(std::string_view name) {
@@ -31,11 +37,19 @@ const float kNan = std::numeric_limits<float>::quiet_NaN();
 const float kSnan = flt(0x7F800001U);
 constexpr uint32_t kIntMin = 0x80000000U;
 constexpr uint32_t kIntMax = 0x7FFFFFFFU;
-constexpr uint32_t neg(uint32_t v) { return 0U - v; }  // two's-complement -v as a word
+constexpr uint32_t neg(uint32_t v) {
+  return 0U - v;
+}  // two's-complement -v as a word
 
-float f(uint8_t o, float a, float b = 0.0F) { return alu_fp32(o, a, b); }
-uint32_t s32(uint8_t o, uint32_t a, uint32_t b = 0) { return alu_int32(o, a, b, true); }
-uint32_t u32(uint8_t o, uint32_t a, uint32_t b = 0) { return alu_int32(o, a, b, false); }
+float f(uint8_t o, float a, float b = 0.0F) {
+  return alu_fp32(o, a, b);
+}
+uint32_t s32(uint8_t o, uint32_t a, uint32_t b = 0) {
+  return alu_int32(o, a, b, true);
+}
+uint32_t u32(uint8_t o, uint32_t a, uint32_t b = 0) {
+  return alu_int32(o, a, b, false);
+}
 
 // ================================================================ fp32 path
 
@@ -48,7 +62,7 @@ TEST(AluFp32, ArithmeticIsCorrectlyRounded) {
   EXPECT_EQ(bits(f(aluop::kAdd, 1.0F, flt(0x33800000U))), 0x3F800000U);  // 1 + 2^-24: tie to even
   EXPECT_EQ(bits(f(aluop::kAdd, 1.0F, flt(0x33800001U))), 0x3F800001U);  // just past the tie
   EXPECT_EQ(f(aluop::kAdd, 16777216.0F, 0.0F), 16777216.0F);             // #154's fp32 step
-  EXPECT_EQ(f(aluop::kSquare, -3.0F, 99.0F), 9.0F);                       // unary: b ignored
+  EXPECT_EQ(f(aluop::kSquare, -3.0F, 99.0F), 9.0F);                      // unary: b ignored
   EXPECT_EQ(f(aluop::kSquare, 1e20F), kInf);
   EXPECT_EQ(f(aluop::kAbsoluteDiff, 1.0F, 4.0F), 3.0F);
   EXPECT_EQ(f(aluop::kAbsoluteDiff, -1.0F, 4.0F), 5.0F);
@@ -171,11 +185,11 @@ TEST(AluFp32, PowAndRsqrtApproximateE2) {
 
 TEST(AluFp32, OpsWithoutAnFp32MeaningGiveQuietNan) {
   const std::set<uint8_t> defined = {
-      aluop::kBypass, aluop::kAdd,  aluop::kSubtract, aluop::kMult,   aluop::kDivide,     aluop::kMax,
-      aluop::kMin,    aluop::kLogicalAnd, aluop::kLogicalOr, aluop::kLogicalXor, aluop::kIsEq, aluop::kIsGt,
-      aluop::kIsGe,   aluop::kIsLe, aluop::kIsLt,     aluop::kIsNe,   aluop::kAbsoluteDiff, aluop::kAbsoluteValue,
-      aluop::kPow,    aluop::kRsqrt, aluop::kAbsMax,  aluop::kAbsMin, aluop::kReLu,       aluop::kSquare,
-      aluop::kSymmetricClamp};
+      aluop::kBypass, aluop::kAdd,          aluop::kSubtract,      aluop::kMult,      aluop::kDivide,
+      aluop::kMax,    aluop::kMin,          aluop::kLogicalAnd,    aluop::kLogicalOr, aluop::kLogicalXor,
+      aluop::kIsEq,   aluop::kIsGt,         aluop::kIsGe,          aluop::kIsLe,      aluop::kIsLt,
+      aluop::kIsNe,   aluop::kAbsoluteDiff, aluop::kAbsoluteValue, aluop::kPow,       aluop::kRsqrt,
+      aluop::kAbsMax, aluop::kAbsMin,       aluop::kReLu,          aluop::kSquare,    aluop::kSymmetricClamp};
   for (unsigned code = 0; code < 256; ++code) {
     const auto o = static_cast<uint8_t>(code);
     if (defined.count(o) != 0) {
@@ -188,8 +202,8 @@ TEST(AluFp32, OpsWithoutAnFp32MeaningGiveQuietNan) {
 
 TEST(AluFp32, EveryProducedNanIsQuiet) {
   // N17(a): whatever the op and operands, a NaN result is quiet (BYPASS excepted: it is a bit copy).
-  const float operands[] = {0.0F, -0.0F, 1.0F, -1.5F, kInf, -kInf, kNan, kSnan, flt(0xFFBFFFFFU), flt(1U),
-                            std::numeric_limits<float>::max()};
+  const float operands[] = {
+      0.0F, -0.0F, 1.0F, -1.5F, kInf, -kInf, kNan, kSnan, flt(0xFFBFFFFFU), flt(1U), std::numeric_limits<float>::max()};
   for (unsigned code = 1; code < 256; ++code)
     for (float a : operands)
       for (float b : operands) {
@@ -202,9 +216,9 @@ TEST(AluFp32, EveryProducedNanIsQuiet) {
 
 // ================================================================ int32 path
 
-TEST(AluInt32, WrapAroundArithmetic) {  // #183: wrap, no saturation
-  EXPECT_EQ(u32(aluop::kSubtract, 5, 2), 3U);       // #150
-  EXPECT_EQ(s32(aluop::kSubtract, 2, 5), neg(3));   // #150 reversed
+TEST(AluInt32, WrapAroundArithmetic) {             // #183: wrap, no saturation
+  EXPECT_EQ(u32(aluop::kSubtract, 5, 2), 3U);      // #150
+  EXPECT_EQ(s32(aluop::kSubtract, 2, 5), neg(3));  // #150 reversed
   EXPECT_EQ(u32(aluop::kAdd, 0xFFFFFFFFU, 1), 0U);
   EXPECT_EQ(s32(aluop::kAdd, kIntMax, 1), kIntMin);
   EXPECT_EQ(s32(aluop::kSubtract, kIntMin, 1), kIntMax);
@@ -228,7 +242,7 @@ TEST(AluInt32, ShiftsAndBitwise) {
   EXPECT_EQ(s32(aluop::kArithShiftRight, kIntMin, 31), 0xFFFFFFFFU);
   EXPECT_EQ(s32(aluop::kArithShiftRight, kIntMax, 31), 0U);
   EXPECT_EQ(s32(aluop::kLogicalShiftRight, 0x80000000U, 4), 0x08000000U);  // always zero-fill
-  EXPECT_EQ(u32(aluop::kBitwiseNot, 0x00FF), 0xFFFFFF00U);  // #161: the u16 consumer keeps 0xFF00
+  EXPECT_EQ(u32(aluop::kBitwiseNot, 0x00FF), 0xFFFFFF00U);                 // #161: the u16 consumer keeps 0xFF00
   EXPECT_EQ(u32(aluop::kBitwiseNot, 0x00FF) & 0xFFFFU, 0xFF00U);
   EXPECT_EQ(u32(aluop::kBitwiseAnd, 0xF0F0U, 0xFF00U), 0xF000U);
   EXPECT_EQ(u32(aluop::kBitwiseOr, 0xF0F0U, 0xFF00U), 0xFFF0U);
@@ -236,8 +250,8 @@ TEST(AluInt32, ShiftsAndBitwise) {
 }
 
 TEST(AluInt32, ShiftCountIsLowFiveBitsT7) {  // #162
-  for (uint8_t o : {aluop::kArithShiftLeft, aluop::kArithShiftRight, aluop::kLogicalShiftLeft,
-                    aluop::kLogicalShiftRight}) {
+  for (uint8_t o :
+       {aluop::kArithShiftLeft, aluop::kArithShiftRight, aluop::kLogicalShiftLeft, aluop::kLogicalShiftRight}) {
     for (bool sgn : {false, true}) {
       for (uint32_t a : {0x80000001U, 0x12345678U, 0xFFFFFFFFU}) {
         EXPECT_EQ(alu_int32(o, a, 33, sgn), alu_int32(o, a, 1, sgn)) << int{o};
@@ -250,7 +264,7 @@ TEST(AluInt32, ShiftCountIsLowFiveBitsT7) {  // #162
 
 // PROJ-CONV-T8 is a project convention: these pin the convention, not hardware behaviour.
 TEST(AluInt32, Crc32ConventionOnlyT8) {  // #163
-  auto word = [](const char* s) {  // four ASCII bytes, little-endian
+  auto word = [](const char* s) {        // four ASCII bytes, little-endian
     uint32_t w = 0;
     for (int i = 3; i >= 0; --i) w = (w << 8) | static_cast<uint8_t>(s[i]);
     return w;
@@ -260,7 +274,7 @@ TEST(AluInt32, Crc32ConventionOnlyT8) {  // #163
   EXPECT_EQ(~u32(crc, word("1234"), 0xFFFFFFFFU), 0x9BE3E0A3U);
   EXPECT_EQ(~u32(crc, word("5678"), u32(crc, word("1234"), 0xFFFFFFFFU)), 0x9AE0DAAFU);
   EXPECT_EQ(~u32(crc, 0x00000001U, 0xFFFFFFFFU), 0x99F8B879U);
-  EXPECT_EQ(u32(crc, 0, 0), 0U);  // no built-in inversion
+  EXPECT_EQ(u32(crc, 0, 0), 0U);                                                        // no built-in inversion
   EXPECT_EQ(s32(crc, word("1234"), 0xFFFFFFFFU), u32(crc, word("1234"), 0xFFFFFFFFU));  // signedness-blind
 }
 
@@ -288,7 +302,7 @@ TEST(AluInt32, BaseBandFollowsOperandSignedness) {
 
 TEST(AluInt32, AbsoluteValuesWrap) {
   EXPECT_EQ(s32(aluop::kAbsoluteValue, neg(4)), 4U);
-  EXPECT_EQ(s32(aluop::kAbsoluteValue, kIntMin), kIntMin);  // wraps to itself (§5.3)
+  EXPECT_EQ(s32(aluop::kAbsoluteValue, kIntMin), kIntMin);          // wraps to itself (§5.3)
   EXPECT_EQ(u32(aluop::kAbsoluteValue, 0xFFFFFFFCU), 0xFFFFFFFCU);  // unsigned: already a magnitude
   EXPECT_EQ(s32(aluop::kAbsoluteDiff, 3, neg(2)), 5U);
   EXPECT_EQ(s32(aluop::kAbsoluteDiff, neg(2), 3), 5U);
@@ -370,8 +384,20 @@ TEST(AluInt32, IntegerBandComparesFixTheirSignedness) {
 }
 
 TEST(AluInt32, OpsWithoutAnIntMeaningGiveZero) {
-  const uint8_t undefined[] = {aluop::kDivide, aluop::kPow, aluop::kRsqrt, op("AMAX_INT"), op("AMIN_INT"),
-                               op("AMAX_UINT"), op("AMIN_UINT"), 0x1E, 0x1F, 0x25, 0x80, 0xC3, 0xE2, 0xFF};
+  const uint8_t undefined[] = {aluop::kDivide,
+                               aluop::kPow,
+                               aluop::kRsqrt,
+                               op("AMAX_INT"),
+                               op("AMIN_INT"),
+                               op("AMAX_UINT"),
+                               op("AMIN_UINT"),
+                               0x1E,
+                               0x1F,
+                               0x25,
+                               0x80,
+                               0xC3,
+                               0xE2,
+                               0xFF};
   for (uint8_t o : undefined) {
     EXPECT_EQ(s32(o, 7, 3), 0U) << int{o};
     EXPECT_EQ(u32(o, 0xFFFFFFFFU, 0), 0U) << int{o};

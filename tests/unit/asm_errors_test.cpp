@@ -30,7 +30,9 @@ struct ErrorCase {
   const char* message;
 };
 
-void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const ErrorCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 // clang-format off
 const ErrorCase kCases[] = {
@@ -193,7 +195,9 @@ TEST(AsmErrorFormat, FileLineColumnSourceAndCaret) {
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_EQ(format_diagnostic(r.errors[0]),
             "prog.tasm:2:18: error: unknown dtype `u9` for `dtype` (did you mean `u8`?); "
-            "expected invalid, u64, i8, u8, i16, u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, fp4e2, fp8e2, i4, sfp8e8, sfp8e7, sfp8e6, sfp8e5, cptc1, cptc2, cptc3, cptc4, cptc5, cptc6, cptc7 (fp8e2, i4, sfp8e8, sfp8e7, sfp8e6 and sfp8e5 are not dtypes of mariana) or a number 0..255\n"
+            "expected invalid, u64, i8, u8, i16, u16, bf16, fp16, i32, u32, fp32, fp32r, i64, fp8e3, fp8e4, fp8e5, "
+            "fp4e2, fp8e2, i4, sfp8e8, sfp8e7, sfp8e6, sfp8e5, cptc1, cptc2, cptc3, cptc4, cptc5, cptc6, cptc7 (fp8e2, "
+            "i4, sfp8e8, sfp8e7, sfp8e6 and sfp8e5 are not dtypes of mariana) or a number 0..255\n"
             "TensorLoad dtype=u9 num_elem={1,1}\n"
             "                 ^~");
 }

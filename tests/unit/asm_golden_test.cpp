@@ -93,7 +93,7 @@ TEST(AsmGolden, EverySourceGivesItsBytesAndItsCanonicalText) {
 struct DocBlock {
   std::string info;  ///< the fence's info string: "tasm", "tasm input", "tasm-error"
   std::string body;
-  size_t line = 0;   ///< line of the opening fence
+  size_t line = 0;  ///< line of the opening fence
 };
 
 std::vector<DocBlock> doc_blocks() {

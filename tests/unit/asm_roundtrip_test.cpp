@@ -95,7 +95,7 @@ uint64_t addr4(Generation g, Rng& r) {
 uint64_t addr8(Generation g, Rng& r) {
   if (r.chance(40)) return on_chip(g, r);
   if (r.chance(20)) return r.next() & 0xFFFFFFFFU;  // the low 4 GiB: on-chip only below 2^29 (PROJ-CONV-N4)
-  if (r.chance(40)) return r.next() >> 6;  // a 58-bit device address
+  if (r.chance(40)) return r.next() >> 6;           // a 58-bit device address
   if (r.chance(50)) return (uint64_t{0x80} << 56) | (r.below(256) << 8) | r.below(256);
   return r.next();
 }
@@ -152,9 +152,12 @@ void shape_events(Word& w, unsigned at, Generation g, Rng& r) {
 void shape(Word& w, const FormatDesc& desc, unsigned base, Generation g, Rng& r) {
   for (const FieldDesc& f : desc.fields) {
     const unsigned at = base + f.offset;
-    if (f.sub == &format_desc<Events>()) shape_events(w, at, g, r);
-    else if (f.sub != nullptr) shape(w, *f.sub, at, g, r);
-    else shape_leaf(w, at, f, g, r);
+    if (f.sub == &format_desc<Events>())
+      shape_events(w, at, g, r);
+    else if (f.sub != nullptr)
+      shape(w, *f.sub, at, g, r);
+    else
+      shape_leaf(w, at, f, g, r);
   }
 }
 

@@ -38,9 +38,10 @@ S typed(std::string_view text, Generation g = kMariana) {
 // ---- Lines ----
 
 TEST(AsmLines, CommentsBlankLinesLabelsAndCrLf) {
-  const AsmResult r = assemble("; a comment\n\n# another\r\nfirst:\nsecond: TensorLoad dtype=u8 ; trailing\r\n"
-                               "  TensorStore   # hash comment\nend:",
-                               "t.tasm", kMariana);
+  const AsmResult r = assemble(
+      "; a comment\n\n# another\r\nfirst:\nsecond: TensorLoad dtype=u8 ; trailing\r\n"
+      "  TensorStore   # hash comment\nend:",
+      "t.tasm", kMariana);
   ASSERT_TRUE(r.ok()) << format_diagnostic(r.errors[0]);
   ASSERT_EQ(r.words.size(), 2U);
   EXPECT_EQ(r.word_lines, (std::vector<size_t>{5, 6}));
@@ -67,8 +68,7 @@ TEST(AsmLines, LeftOutOperandsAreZeroAndTheWordLengthIs16) {
 }
 
 TEST(AsmLines, NamesAreCaseInsensitiveAndPrintCanonically) {
-  EXPECT_EQ(canon("tensorLOAD DTYPE=BF16 Src_DataSrc=register"),
-            canon("TensorLoad dtype=bf16 src_datasrc=REGISTER"));
+  EXPECT_EQ(canon("tensorLOAD DTYPE=BF16 Src_DataSrc=register"), canon("TensorLoad dtype=bf16 src_datasrc=REGISTER"));
   EXPECT_EQ(typed<Mem2d>("TensorLoad dtype=BFLOAT16").dtype, dtype::kBfloat16);
   EXPECT_EQ(typed<S4d4Tsm>("TensorScalarPtrMultiArith op=mult op_dim=xyz reverse_operands=both").op, aluop::kMult);
 }
@@ -95,9 +95,10 @@ TEST(AsmLines, NumbersInDecimalHexAndNegative) {
 // ---- Header and reserved bytes ----
 
 TEST(AsmHeader, NonDefaultHeaderFieldsArePrinted) {
-  const std::string text = "TensorLoad header.inst_word_len=15 header.debug_cmd=START_END header.debug_hint=0x2a "
-                           "dtype=u8 src_datasrc=REGISTER num_elem={1,1} start_addr=sbuf[p0]+0x0 step_elem={1,0} "
-                           "data={r0}";
+  const std::string text =
+      "TensorLoad header.inst_word_len=15 header.debug_cmd=START_END header.debug_hint=0x2a "
+      "dtype=u8 src_datasrc=REGISTER num_elem={1,1} start_addr=sbuf[p0]+0x0 step_elem={1,0} "
+      "data={r0}";
   EXPECT_EQ(canon(text), text);
   const Header h = typed<Mem2d>(text).header;
   EXPECT_EQ(h.inst_word_len, 15);
@@ -163,15 +164,17 @@ TEST(AsmAddress, Addr4CanonicalForms) {
   EXPECT_EQ(printed("sbuf[p3]"), "sbuf[p3]+0x0");
   EXPECT_EQ(printed("psum[p5]+0x900"), "psum[p5].bank1+0x100");
   EXPECT_EQ(printed("0x2000810"), "psum[p0].bank1+0x10");
-  EXPECT_EQ(printed("0x2400000"), "0x02400000");       // beyond PSUM: raw
-  EXPECT_EQ(printed("0x40000040"), "0x40000040");      // SHAPE_REG marker: raw
-  EXPECT_EQ(printed("0x80000105"), "0x80000105");      // register form with a reserved byte set: raw
+  EXPECT_EQ(printed("0x2400000"), "0x02400000");   // beyond PSUM: raw
+  EXPECT_EQ(printed("0x40000040"), "0x40000040");  // SHAPE_REG marker: raw
+  EXPECT_EQ(printed("0x80000105"), "0x80000105");  // register form with a reserved byte set: raw
   EXPECT_EQ(printed("r63"), "r63");
   EXPECT_EQ(printed("0x2000000", Generation::Maverick), "sbuf[p32]+0x0");  // no PSUM on MAVERICK
 }
 
 TEST(AsmAddress, Addr8Forms) {
-  const auto at = [](std::string_view v) { return typed<Mem2d>("TensorLoad start_addr=" + std::string(v)).start_addr.raw; };
+  const auto at = [](std::string_view v) {
+    return typed<Mem2d>("TensorLoad start_addr=" + std::string(v)).start_addr.raw;
+  };
   EXPECT_EQ(at("dev:0x2000001000"), 0x2000001000ULL);
   EXPECT_EQ(at("sbuf[p2]+0x100"), 0x80100ULL);
   EXPECT_EQ(at("psum[p1]"), 0x2008000ULL);
@@ -188,7 +191,7 @@ TEST(AsmAddress, Addr8CanonicalForms) {
   };
   EXPECT_EQ(printed("dev:0x80100"), "sbuf[p2]+0x100");  // the low region reads as SBUF (PROJ-CONV-N4)
   EXPECT_EQ(printed("dev:0x2000001000"), "dev:0x2000001000");
-  EXPECT_EQ(printed("dev:0x40080100"), "dev:0x40080100");  // not masked to 29 bits: flat memory, not sbuf[p2]
+  EXPECT_EQ(printed("dev:0x40080100"), "dev:0x40080100");            // not masked to 29 bits: flat memory, not sbuf[p2]
   EXPECT_EQ(printed("0x100000000000000"), "dev:0x100000000000000");  // bits 57..56 are address bits
   EXPECT_EQ(printed("r4:r5"), "r4:r5");
   EXPECT_EQ(printed("0x8000000000010504"), "0x8000000000010504");  // reserved byte set
@@ -342,8 +345,9 @@ TEST(AsmEvents, EventsTheTextCannotSpellUseTheExplicitFields) {
 // ---- .raw and the disassembler's comments ----
 
 TEST(AsmRaw, AnyWordAndAnyHexSpacing) {
-  const std::string hex = "aa100000040b13160000000009000202000108000000000001000000020000000102030400000000000000"
-                          "000000000000000000000000000000000000000000";
+  const std::string hex =
+      "aa100000040b13160000000009000202000108000000000001000000020000000102030400000000000000"
+      "000000000000000000000000000000000000000000";
   const Word w = word_of(".raw " + hex);
   EXPECT_EQ(test::to_hex(w), hex);
   EXPECT_EQ(word_of(".RAW 0x" + hex.substr(0, 64) + " _ " + hex.substr(64)), w);

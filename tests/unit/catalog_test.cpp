@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <map>
-#include <sstream>
 #include <initializer_list>
 #include <iterator>
-#include <span>
+#include <map>
 #include <optional>
 #include <set>
+#include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -136,9 +136,15 @@ TEST(CatalogOpcodes, AdditionsPerGenerationExactlyAsSpec) {
 }
 
 TEST(CatalogOpcodes, UnassignedValuesAreExactlyTheComplement) {
-  const auto unassigned = bytes({0x00, 0x50, 0x75, 0x80, 0x89, 0x97, 0xB7, 0xC0},
-                                {{0x0B, 0x20}, {0x27, 0x2F}, {0x31, 0x40}, {0x55, 0x57}, {0x59, 0x5D},
-                                 {0x90, 0x91}, {0xAC, 0xAF}, {0xEB, 0xEF}, {0xF5, 0xFE}});
+  const auto unassigned = bytes({0x00, 0x50, 0x75, 0x80, 0x89, 0x97, 0xB7, 0xC0}, {{0x0B, 0x20},
+                                                                                   {0x27, 0x2F},
+                                                                                   {0x31, 0x40},
+                                                                                   {0x55, 0x57},
+                                                                                   {0x59, 0x5D},
+                                                                                   {0x90, 0x91},
+                                                                                   {0xAC, 0xAF},
+                                                                                   {0xEB, 0xEF},
+                                                                                   {0xF5, 0xFE}});
   EXPECT_EQ(unassigned.size(), 256U - 172U);
   for (unsigned v = 0; v < 256; ++v) {
     const bool listed = unassigned.count(v) != 0;
@@ -214,14 +220,14 @@ TEST(CatalogOpcodes, MaintenanceFlagsOfSampleRows) {
 
 TEST(CatalogOpcodes, EngineOfSampleRows) {
   const std::vector<std::pair<uint8_t, Engine>> cases{
-      {0x01, Engine::Pe},      {0x0A, Engine::Pe},       {0x21, Engine::Act},     {0x26, Engine::Act},
-      {0x30, Engine::Dve},     {0x41, Engine::Pool},     {0x4F, Engine::Dve},     {0x5F, Engine::Dve},
-      {0x64, Engine::Dve},     {0x6D, Engine::Dve},      {0x70, Engine::Dve},     {0x71, Engine::Dve},
-      {0x87, Engine::Dve},     {0x88, Engine::Dve},      {0x8A, Engine::Pool},    {0x7F, Engine::PoolDve},
-      {0x9B, Engine::PoolDve}, {0xE9, Engine::PoolDve},  {0xF3, Engine::DvePool}, {0xF4, Engine::DvePool},
-      {0xAA, Engine::Nx},      {0xAB, Engine::Nx},       {0xA0, Engine::Nx},      {0xB8, Engine::NxDma},
-      {0xBC, Engine::NxDma},   {0xBE, Engine::Pool},     {0xCC, Engine::Rt},      {0xCE, Engine::Rt},
-      {0xE0, Engine::Dve},     {0xF0, Engine::Pool},     {0xFF, Engine::None}};
+      {0x01, Engine::Pe},      {0x0A, Engine::Pe},      {0x21, Engine::Act},     {0x26, Engine::Act},
+      {0x30, Engine::Dve},     {0x41, Engine::Pool},    {0x4F, Engine::Dve},     {0x5F, Engine::Dve},
+      {0x64, Engine::Dve},     {0x6D, Engine::Dve},     {0x70, Engine::Dve},     {0x71, Engine::Dve},
+      {0x87, Engine::Dve},     {0x88, Engine::Dve},     {0x8A, Engine::Pool},    {0x7F, Engine::PoolDve},
+      {0x9B, Engine::PoolDve}, {0xE9, Engine::PoolDve}, {0xF3, Engine::DvePool}, {0xF4, Engine::DvePool},
+      {0xAA, Engine::Nx},      {0xAB, Engine::Nx},      {0xA0, Engine::Nx},      {0xB8, Engine::NxDma},
+      {0xBC, Engine::NxDma},   {0xBE, Engine::Pool},    {0xCC, Engine::Rt},      {0xCE, Engine::Rt},
+      {0xE0, Engine::Dve},     {0xF0, Engine::Pool},    {0xFF, Engine::None}};
   for (const auto& [v, e] : cases) EXPECT_EQ(op(v).engine, e) << "0x" << std::hex << unsigned{v};
   EXPECT_EQ(to_string(Engine::NxDma), "NX/DMA");
   EXPECT_EQ(to_string(Engine::PoolDve), "POOL/DVE");
@@ -234,16 +240,24 @@ TEST(CatalogOpcodes, FormatBindingExactlyAsSpec) {
   for (const auto& r : kOpcodes) {
     Format want = Format::NotModeled;
     switch (r.value) {
-      case 0xAA: case 0xAB: want = Format::Mem2d; break;
-      case 0xCD: case 0xCE: want = Format::PseudoMem2d; break;
-      case 0x64: case 0x6D: case 0x70: case 0x71: want = Format::S2Bn; break;
-      case 0x4F: case 0x5F: case 0x87: case 0x88: want = Format::S4d4Tsm; break;
+      case 0xAA:
+      case 0xAB: want = Format::Mem2d; break;
+      case 0xCD:
+      case 0xCE: want = Format::PseudoMem2d; break;
+      case 0x64:
+      case 0x6D:
+      case 0x70:
+      case 0x71: want = Format::S2Bn; break;
+      case 0x4F:
+      case 0x5F:
+      case 0x87:
+      case 0x88: want = Format::S4d4Tsm; break;
       default: break;
     }
     EXPECT_EQ(r.format, want) << r.enum_name;
     if (want != Format::NotModeled) {
       ++modeled;
-      EXPECT_EQ(r.struct_name, want == Format::Mem2d          ? "MEM_2D"
+      EXPECT_EQ(r.struct_name, want == Format::Mem2d         ? "MEM_2D"
                                : want == Format::PseudoMem2d ? "PSEUDO_MEM_2D"
                                : want == Format::S2Bn        ? "S2_BN"
                                                              : "S4D4_TSM")
@@ -341,9 +355,9 @@ TEST(CatalogDtypes, SizesPerConvC14) {
 
 TEST(CatalogDtypes, ShortNames) {
   const std::vector<std::pair<std::string_view, uint8_t>> names{
-      {"u8", dtype::kUint8},     {"i8", dtype::kInt8},     {"u16", dtype::kUint16},     {"i16", dtype::kInt16},
-      {"u32", dtype::kUint32},   {"i32", dtype::kInt32},   {"u64", dtype::kUint64},     {"bf16", dtype::kBfloat16},
-      {"fp16", dtype::kFp16},    {"fp32", dtype::kFp32},   {"fp8e3", dtype::kFp8Exp3},  {"fp8e4", dtype::kFp8Exp4},
+      {"u8", dtype::kUint8},     {"i8", dtype::kInt8},   {"u16", dtype::kUint16},    {"i16", dtype::kInt16},
+      {"u32", dtype::kUint32},   {"i32", dtype::kInt32}, {"u64", dtype::kUint64},    {"bf16", dtype::kBfloat16},
+      {"fp16", dtype::kFp16},    {"fp32", dtype::kFp32}, {"fp8e3", dtype::kFp8Exp3}, {"fp8e4", dtype::kFp8Exp4},
       {"fp8e5", dtype::kFp8Exp5}};
   for (const auto& [name, code] : names) {
     ASSERT_NE(find_dtype(code), nullptr);
@@ -391,26 +405,34 @@ NameSet set_minus(const NameSet& a, const NameSet& b) {
   return out;
 }
 
-const NameSet kBitvec{"BYPASS",        "BITWISE_NOT", "ARITH_SHIFT_LEFT", "ARITH_SHIFT_RIGHT", "LOGICAL_SHIFT_LEFT",
-                      "LOGICAL_SHIFT_RIGHT", "BITWISE_AND", "BITWISE_OR",   "BITWISE_XOR",       "CRC32"};
-const NameSet kArithCayman{"BYPASS",   "ADD",      "SUBTRACT",     "MULT",          "DIVIDE",     "MAX",
-                           "MIN",      "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR",  "IS_EQ",      "IS_GT",
-                           "IS_GE",    "IS_LE",    "IS_LT",        "IS_NE",         "ABSOLUTE_DIFF", "ABSOLUTE_VALUE",
-                           "POW",      "MOD",      "ADD_INT",      "MULT_INT",      "SUBTRACT_INT", "DIVIDE_INT",
-                           "MOD_INT",  "RSQRT"};
-const NameSet kInt{"ADD_INT",    "MULT_INT",   "SUBTRACT_INT", "MOD",        "DIVIDE_INT", "MOD_INT",   "DIVIDE_UINT",
-                   "MOD_UINT",   "MULT_UINT",  "IS_EQUAL_INT", "IS_NE_INT",  "ABS_DIFF_INT", "ABS_MAX_INT",
-                   "ABS_MIN_INT", "MAX_INT",   "MIN_INT",      "IS_GT_INT",  "IS_GE_INT",  "IS_LE_INT", "IS_LT_INT",
-                   "MAX_UINT",   "MIN_UINT",   "IS_GT_UINT",   "IS_GE_UINT", "IS_LE_UINT", "IS_LT_UINT"};
-const NameSet kSigned{"ADD_INT",      "MULT_INT",    "SUBTRACT_INT", "DIVIDE_INT", "MOD_INT",   "MOD",
-                      "IS_EQUAL_INT", "IS_NE_INT",   "ABS_DIFF_INT", "ABS_MAX_INT", "ABS_MIN_INT", "MAX_INT",
-                      "MIN_INT",      "IS_GT_INT",   "IS_GE_INT",    "IS_LE_INT",  "IS_LT_INT"};
-const NameSet kUnsigned{"ADD_INT",      "MULT_INT",  "SUBTRACT_INT", "DIVIDE_INT", "MOD_INT",    "MOD",
-                        "DIVIDE_UINT",  "MOD_UINT",  "MULT_UINT",    "IS_EQUAL_INT", "IS_NE_INT", "MAX_UINT",
-                        "MIN_UINT",     "IS_GT_UINT", "IS_GE_UINT",  "IS_LE_UINT", "IS_LT_UINT"};
-const NameSet kIntDve5{"BYPASS",      "ADD_INT",     "MULT_INT",     "SUBTRACT_INT", "MAX_INT",
-                       "MIN_INT",     "ABS_MAX_INT", "ABS_MIN_INT",  "ABS_DIFF_INT", "IS_EQUAL_INT",
-                       "IS_GT_INT",   "IS_GE_INT",   "IS_LE_INT",    "IS_LT_INT",    "IS_NE_INT"};
+const NameSet kBitvec{"BYPASS",
+                      "BITWISE_NOT",
+                      "ARITH_SHIFT_LEFT",
+                      "ARITH_SHIFT_RIGHT",
+                      "LOGICAL_SHIFT_LEFT",
+                      "LOGICAL_SHIFT_RIGHT",
+                      "BITWISE_AND",
+                      "BITWISE_OR",
+                      "BITWISE_XOR",
+                      "CRC32"};
+const NameSet kArithCayman{"BYPASS",  "ADD",         "SUBTRACT",   "MULT",        "DIVIDE",        "MAX",
+                           "MIN",     "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "IS_EQ",         "IS_GT",
+                           "IS_GE",   "IS_LE",       "IS_LT",      "IS_NE",       "ABSOLUTE_DIFF", "ABSOLUTE_VALUE",
+                           "POW",     "MOD",         "ADD_INT",    "MULT_INT",    "SUBTRACT_INT",  "DIVIDE_INT",
+                           "MOD_INT", "RSQRT"};
+const NameSet kInt{"ADD_INT",  "MULT_INT",   "SUBTRACT_INT", "MOD",        "DIVIDE_INT",   "MOD_INT",     "DIVIDE_UINT",
+                   "MOD_UINT", "MULT_UINT",  "IS_EQUAL_INT", "IS_NE_INT",  "ABS_DIFF_INT", "ABS_MAX_INT", "ABS_MIN_INT",
+                   "MAX_INT",  "MIN_INT",    "IS_GT_INT",    "IS_GE_INT",  "IS_LE_INT",    "IS_LT_INT",   "MAX_UINT",
+                   "MIN_UINT", "IS_GT_UINT", "IS_GE_UINT",   "IS_LE_UINT", "IS_LT_UINT"};
+const NameSet kSigned{"ADD_INT",      "MULT_INT",  "SUBTRACT_INT", "DIVIDE_INT",  "MOD_INT",     "MOD",
+                      "IS_EQUAL_INT", "IS_NE_INT", "ABS_DIFF_INT", "ABS_MAX_INT", "ABS_MIN_INT", "MAX_INT",
+                      "MIN_INT",      "IS_GT_INT", "IS_GE_INT",    "IS_LE_INT",   "IS_LT_INT"};
+const NameSet kUnsigned{"ADD_INT",     "MULT_INT",   "SUBTRACT_INT", "DIVIDE_INT",   "MOD_INT",   "MOD",
+                        "DIVIDE_UINT", "MOD_UINT",   "MULT_UINT",    "IS_EQUAL_INT", "IS_NE_INT", "MAX_UINT",
+                        "MIN_UINT",    "IS_GT_UINT", "IS_GE_UINT",   "IS_LE_UINT",   "IS_LT_UINT"};
+const NameSet kIntDve5{"BYPASS",    "ADD_INT",     "MULT_INT",    "SUBTRACT_INT", "MAX_INT",
+                       "MIN_INT",   "ABS_MAX_INT", "ABS_MIN_INT", "ABS_DIFF_INT", "IS_EQUAL_INT",
+                       "IS_GT_INT", "IS_GE_INT",   "IS_LE_INT",   "IS_LT_INT",    "IS_NE_INT"};
 
 TEST(CatalogAluOps, PerGenerationCounts) {
   EXPECT_EQ(kAluOps.size(), 65U);
@@ -474,8 +496,7 @@ TEST(CatalogAluOps, GeneralArithPerGenerationEdgeCase176) {
     EXPECT_EQ(ga, derived);
   }
   EXPECT_NE(alu_names(kAluGeneralArith, kCa).size(), 16U);
-  EXPECT_EQ(set_minus(alu_names(kAluGeneralArith, kMv), alu_names(kAluGeneralArith, kMa)),
-            NameSet{"SYMMETRIC_CLAMP"});
+  EXPECT_EQ(set_minus(alu_names(kAluGeneralArith, kMv), alu_names(kAluGeneralArith, kMa)), NameSet{"SYMMETRIC_CLAMP"});
   EXPECT_EQ(alu_names(kAluGeneralArith, kSu), alu_names(kAluGeneralArith, kCa));
 }
 
@@ -549,8 +570,8 @@ TEST(CatalogModes, WaitModesPerGeneration) {
 }
 
 TEST(CatalogModes, UpdateModesPerGeneration) {
-  const auto su_ma = bytes({0x00, 0x07, 0x09, 0x17, 0x19, 0x85, 0x87, 0x89, 0x95, 0x97, 0x99},
-                           {{0x01, 0x05}, {0x11, 0x15}});
+  const auto su_ma =
+      bytes({0x00, 0x07, 0x09, 0x17, 0x19, 0x85, 0x87, 0x89, 0x95, 0x97, 0x99}, {{0x01, 0x05}, {0x11, 0x15}});
   EXPECT_EQ(modes_in(kUpdateModes, kSu), su_ma);
   EXPECT_EQ(modes_in(kUpdateModes, kCa), su_ma);
   EXPECT_EQ(modes_in(kUpdateModes, kMa), su_ma);
@@ -640,7 +661,9 @@ std::vector<std::vector<std::string>> spec_rows(std::string_view from, std::stri
   return rows;
 }
 
-unsigned parse_hex_cell(const std::string& cell) { return static_cast<unsigned>(std::stoul(cell, nullptr, 16)); }
+unsigned parse_hex_cell(const std::string& cell) {
+  return static_cast<unsigned>(std::stoul(cell, nullptr, 16));
+}
 
 /// Presence glyphs of four generation columns as a GenSet: anything but "–" is present.
 GenSet gens_of(const std::vector<std::string>& cells, size_t first, std::string_view absent) {
@@ -654,11 +677,10 @@ TEST(CatalogAgainstSpec, OpcodeRosterRowByRow) {
   const auto rows = spec_rows("### 1.2 Full roster", "## 2. ");
   if (rows.empty()) GTEST_SKIP() << "spec not available";
   EXPECT_EQ(rows.size(), 172U);
-  const std::map<std::string, Engine> engines{{"PE", Engine::Pe},        {"ACT", Engine::Act},
-                                              {"DVE", Engine::Dve},      {"POOL", Engine::Pool},
-                                              {"NX", Engine::Nx},        {"NX/DMA", Engine::NxDma},
-                                              {"POOL/DVE", Engine::PoolDve}, {"DVE/POOL", Engine::DvePool},
-                                              {"RT", Engine::Rt},        {"—", Engine::None}};
+  const std::map<std::string, Engine> engines{
+      {"PE", Engine::Pe}, {"ACT", Engine::Act},      {"DVE", Engine::Dve},          {"POOL", Engine::Pool},
+      {"NX", Engine::Nx}, {"NX/DMA", Engine::NxDma}, {"POOL/DVE", Engine::PoolDve}, {"DVE/POOL", Engine::DvePool},
+      {"RT", Engine::Rt}, {"—", Engine::None}};
   for (const auto& c : rows) {
     ASSERT_GE(c.size(), 7U);
     SCOPED_TRACE(c[0] + " " + c[1]);
@@ -686,8 +708,8 @@ TEST(CatalogAgainstSpec, DtypeTableRowByRow) {
     const uint8_t code = static_cast<uint8_t>(parse_hex_cell(c[0]));
     EXPECT_EQ(dt(code).name, c[1]);
     // Bytes column: "—" no size, "½" a nibble, "N bit(s)", or a byte count.
-    const unsigned bits = c[2] == "—"                           ? 0U
-                          : c[2] == "½"                         ? 4U
+    const unsigned bits = c[2] == "—"                             ? 0U
+                          : c[2] == "½"                           ? 4U
                           : c[2].find("bit") != std::string::npos ? static_cast<unsigned>(std::stoul(c[2]))
                                                                   : 8U * static_cast<unsigned>(std::stoul(c[2]));
     EXPECT_EQ(dt(code).bits, bits) << c[2];
@@ -738,8 +760,8 @@ TEST(CatalogGenerations, ParseGenerationAcceptsNamesAndVersions) {
 }
 
 TEST(CatalogGenerations, ParseGenerationRejectsJunk) {
-  for (std::string_view junk : {"", "v1", "v6", "v", "2", "sund", "sundaa", " sunda", "cayman ", "tonga", "trn2",
-                                "v2x", "mariana,", "vv3"})
+  for (std::string_view junk :
+       {"", "v1", "v6", "v", "2", "sund", "sundaa", " sunda", "cayman ", "tonga", "trn2", "v2x", "mariana,", "vv3"})
     EXPECT_EQ(parse_generation(junk), std::nullopt) << "'" << junk << "'";
 }
 

@@ -21,7 +21,9 @@ const DescribedField& field(const std::vector<DescribedField>& fields, std::stri
   return kMissing;
 }
 
-Instruction decode_word(const Word& w, Generation g) { return decode(std::span<const uint8_t, kWordBytes>(w), g); }
+Instruction decode_word(const Word& w, Generation g) {
+  return decode(std::span<const uint8_t, kWordBytes>(w), g);
+}
 
 // ---- EVENTS syntax ----
 

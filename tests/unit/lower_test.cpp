@@ -67,10 +67,10 @@ TEST(LowerPseudo, Edge60VarOffsetIsFourBytes) {
   in[12] = dtype::kUint32;
   in[14] = 1;
   in[15] = 1;
-  in[16] = 0x03;                                       // var_id = 3
-  in[20] = 0x08;                                       // var_offset = 8
-  in[24] = 0x01;                                       // step_elem[0] = 1
-  for (unsigned i = 28; i < 32; ++i) in[i] = 0xFF;      // step_elem[1] = -1
+  in[16] = 0x03;                                    // var_id = 3
+  in[20] = 0x08;                                    // var_offset = 8
+  in[24] = 0x01;                                    // step_elem[0] = 1
+  for (unsigned i = 28; i < 32; ++i) in[i] = 0xFF;  // step_elem[1] = -1
   const LowerResult r = lower_pseudo(in, VarTable{{3, Variable{0x5000, 0x40}}});
   ASSERT_EQ(r.status, LowerStatus::Lowered) << r.message;
   EXPECT_EQ(r.var_id, 3U);

@@ -20,7 +20,9 @@ using Status = StepResult::Status;
 constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
                      kV = Generation::Maverick;
 
-bool valid_on(const Word& w, Generation g) { return validate(decode(w, g), g).valid; }
+bool valid_on(const Word& w, Generation g) {
+  return validate(decode(w, g), g).valid;
+}
 
 /// Non-trivial state everywhere a faulting instruction could have written: registers, semaphores, events,
 /// and the DVE state of channels 0..15 (imm flops, match keys and flags, BatchNorm parameters).

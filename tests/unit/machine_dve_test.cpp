@@ -25,7 +25,9 @@ constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Gener
                      kV = Generation::Maverick;
 constexpr std::array<Generation, 3> kCaymanUp{kC, kM, kV};
 
-bool valid_on(const Word& w, Generation g) { return validate(decode(w, g), g).valid; }
+bool valid_on(const Word& w, Generation g) {
+  return validate(decode(w, g), g).valid;
+}
 
 void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   ASSERT_EQ(r.status, Status::Faulted) << "expected " << to_string(kind);
@@ -179,8 +181,7 @@ TEST(MachineImmLd, Edge90FirmwareStubChangesNothing) {
       EXPECT_EQ(test::snapshot(m.state(), {{0, 16}}), before);
     }
     // Checks 3.. are not made: a source past partition 127 still retires as a stub.
-    const S2Bn past = immld(opcode::kImmLdArith, dtype::kFp32, static_cast<uint32_t>(test::sbuf(g, 120, 0)), {1, 1},
-                            9);
+    const S2Bn past = immld(opcode::kImmLdArith, dtype::kFp32, static_cast<uint32_t>(test::sbuf(g, 120, 0)), {1, 1}, 9);
     Machine m2(g, {word(past)}, opts);
     EXPECT_EQ(m2.step().status, Status::Retired);
     // Check 2 (the EVENTS wait) still applies.
@@ -552,8 +553,8 @@ TEST(MachinePtrMulti, Edge151aInPlaceAndOverlap) {
     test::set_imm(m.mutable_state(), 0, 0, f32(10.0F));
     test::set_imm(m.mutable_state(), 0, 1, f32(20.0F));
     ASSERT_EQ(m.step().status, Status::Retired);
-    const std::vector<float> want = dst == 0 ? std::vector<float>{11, 12, 13, 24, 25, 26}
-                                             : std::vector<float>{1, 11, 12, 13, 24, 25, 26};
+    const std::vector<float> want =
+        dst == 0 ? std::vector<float>{11, 12, 13, 24, 25, 26} : std::vector<float>{1, 11, 12, 13, 24, 25, 26};
     for (unsigned k = 0; k < want.size(); ++k) EXPECT_EQ(peek(m.state(), 4 * k, 4), f32(want[k])) << k;
   }
 }
@@ -877,11 +878,11 @@ TEST(MachinePtrMultiDual, Edge172To174) {
   };
   // x = 3 in both slices; slice 0 pair (1, 5), slice 1 pair (2, 7).
   const Case cases[] = {
-      {aluop::kAdd, kNone, 20, 35},            // #172 (3 + 1) * 5, (3 + 2) * 7
-      {aluop::kSubtract, kNone, 10, 7},        // (3 - 1) * 5, (3 - 2) * 7
-      {aluop::kSubtract, kFirst, -10, -7},     // (p0 - x) * p1
-      {aluop::kSubtract, kSecond, 10, 7},      // #173 p1 * (x - p0)
-      {aluop::kSubtract, kBoth, -10, -7},      // p1 * (p0 - x)
+      {aluop::kAdd, kNone, 20, 35},         // #172 (3 + 1) * 5, (3 + 2) * 7
+      {aluop::kSubtract, kNone, 10, 7},     // (3 - 1) * 5, (3 - 2) * 7
+      {aluop::kSubtract, kFirst, -10, -7},  // (p0 - x) * p1
+      {aluop::kSubtract, kSecond, 10, 7},   // #173 p1 * (x - p0)
+      {aluop::kSubtract, kBoth, -10, -7},   // p1 * (p0 - x)
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(testing::Message() << "op " << int{c.op} << " rev " << int{c.rev});

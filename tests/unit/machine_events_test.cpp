@@ -59,9 +59,9 @@ struct WaitCase {
 
 // Compare kinds of 0x01..0x05 (EQ, LT, LE, GT, GE), unsigned 32-bit.
 constexpr WaitCase kCompareCases[] = {
-    {1, 7, 7, true},  {1, 7, 8, false}, {2, 7, 8, true},  {2, 7, 7, false},         {3, 7, 7, true},
-    {3, 7, 6, false}, {4, 7, 6, true},  {4, 7, 7, false}, {5, 7, 7, true},          {5, 7, 8, false},
-    {4, 0xFFFFFFFF, 1, true},           {2, 0xFFFFFFFF, 1, false},  // u32, not signed
+    {1, 7, 7, true}, {1, 7, 8, false}, {2, 7, 8, true},          {2, 7, 7, false},
+    {3, 7, 7, true}, {3, 7, 6, false}, {4, 7, 6, true},          {4, 7, 7, false},
+    {5, 7, 7, true}, {5, 7, 8, false}, {4, 0xFFFFFFFF, 1, true}, {2, 0xFFFFFFFF, 1, false},  // u32, not signed
 };
 
 // ================================================================ waits
@@ -261,8 +261,7 @@ TEST(MachineEvents, ImmediateUpdates) {
 // PROJ-CONV-C3 for updates: the operand is R[value & 0xFF] (here R6, upper value bits ignored).
 TEST(MachineEvents, RegisterUpdates) {
   const UpdateCase cases[] = {
-      {0x85, 10, 5, 15}, {0x87, 10, 5, 5}, {0x89, 10, 5, 5},
-      {0x95, 10, 5, 15}, {0x97, 10, 5, 5}, {0x99, 10, 5, 5},
+      {0x85, 10, 5, 15}, {0x87, 10, 5, 5}, {0x89, 10, 5, 5}, {0x95, 10, 5, 15}, {0x97, 10, 5, 5}, {0x99, 10, 5, 5},
   };
   for (Generation g : kAllGenerations)
     for (const UpdateCase& c : cases) {
@@ -295,8 +294,8 @@ TEST(MachineEvents, EventUpdates) {
     bool before, after;
   };
   for (Generation g : kEventGens)
-    for (Case c : {Case{0x01, false, true}, Case{0x11, false, true}, Case{0x02, true, false},
-                   Case{0x12, true, false}, Case{0x01, true, true}}) {
+    for (Case c : {Case{0x01, false, true}, Case{0x11, false, true}, Case{0x02, true, false}, Case{0x12, true, false},
+                   Case{0x01, true, true}}) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " mode " << std::hex << int{c.mode});
       Machine m = machine(g, carrier(0, 0, c.mode, 200, 0));
       m.mutable_state().events[200] = c.before;
@@ -319,9 +318,8 @@ TEST(MachineEvents, EventUpdates) {
 // PROJ-CONV-C6: semaphores are u32 with modular arithmetic.
 TEST(MachineEvents, SemaphoresWrapModulo2To32) {
   const UpdateCase cases[] = {
-      {0x03, 0xFFFFFFFF, 0, 0},          {0x04, 0, 0, 0xFFFFFFFF},
-      {0x05, 0xFFFFFFF0, 0x20, 0x10},    {0x07, 5, 7, 0xFFFFFFFE},
-      {0x15, 0x80000001, 0x80000000, 1}, {0x17, 0, 0xFFFFFFFF, 1},
+      {0x03, 0xFFFFFFFF, 0, 0}, {0x04, 0, 0, 0xFFFFFFFF},          {0x05, 0xFFFFFFF0, 0x20, 0x10},
+      {0x07, 5, 7, 0xFFFFFFFE}, {0x15, 0x80000001, 0x80000000, 1}, {0x17, 0, 0xFFFFFFFF, 1},
   };
   for (Generation g : kAllGenerations)
     for (const UpdateCase& c : cases) {

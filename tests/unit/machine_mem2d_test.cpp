@@ -21,7 +21,9 @@ using Status = StepResult::Status;
 constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
                      kV = Generation::Maverick;
 
-bool valid_on(const Word& w, Generation g) { return validate(decode(w, g), g).valid; }
+bool valid_on(const Word& w, Generation g) {
+  return validate(decode(w, g), g).valid;
+}
 
 /// Fills [address, address + n) with the low byte of each address (so every byte is distinguishable).
 void fill_address_bytes(MachineState& s, uint64_t address, unsigned n) {
@@ -295,12 +297,9 @@ struct LoadCase {
 // #40 .. #43: sign/zero extension and raw FP32 bits; the bytes after the element must not leak in.
 TEST(MachineMem2d, Edge40To43LoadExtension) {
   const LoadCase cases[] = {
-      {"#40 INT8", dtype::kInt8, 1, 0x80, 0xFFFFFF80U},
-      {"#41 UINT8", dtype::kUint8, 1, 0x80, 0x00000080U},
-      {"#42 INT16", dtype::kInt16, 2, 0x8000, 0xFFFF8000U},
-      {"#42 UINT16", dtype::kUint16, 2, 0x8000, 0x00008000U},
-      {"#43 FP32", dtype::kFp32, 4, 0x3F800000, 0x3F800000U},
-      {"INT32", dtype::kInt32, 4, 0x80000001, 0x80000001U},
+      {"#40 INT8", dtype::kInt8, 1, 0x80, 0xFFFFFF80U},       {"#41 UINT8", dtype::kUint8, 1, 0x80, 0x00000080U},
+      {"#42 INT16", dtype::kInt16, 2, 0x8000, 0xFFFF8000U},   {"#42 UINT16", dtype::kUint16, 2, 0x8000, 0x00008000U},
+      {"#43 FP32", dtype::kFp32, 4, 0x3F800000, 0x3F800000U}, {"INT32", dtype::kInt32, 4, 0x80000001, 0x80000001U},
       {"UINT32", dtype::kUint32, 4, 0xFFFFFFFE, 0xFFFFFFFEU},
   };
   for (const LoadCase& c : cases) {
@@ -687,8 +686,8 @@ TEST(MachineMem2d, ElementCrossingIntoNextPartitionIsOutOfRange) {
 
 // PROJ-CONV-M6: ADDR8 table markers (and other non-immediate, non-register-pair forms) are refused.
 TEST(MachineMem2d, AddressTableMarkersAreUnsupported) {
-  for (uint8_t marker : {uint8_t{0x20}, uint8_t{0x60}, uint8_t{0x28}, uint8_t{0x2C}, uint8_t{0x68}, uint8_t{0xA0},
-                         uint8_t{0xE0}}) {
+  for (uint8_t marker :
+       {uint8_t{0x20}, uint8_t{0x60}, uint8_t{0x28}, uint8_t{0x2C}, uint8_t{0x68}, uint8_t{0xA0}, uint8_t{0xE0}}) {
     for (Generation g : kAllGenerations) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " marker " << std::hex << int{marker});
       Mem2d t = test::tl();

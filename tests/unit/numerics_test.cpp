@@ -20,9 +20,15 @@
 namespace tpbisa {
 namespace {
 
-uint32_t bits(float x) { return std::bit_cast<uint32_t>(x); }
-float flt(uint32_t b) { return std::bit_cast<float>(b); }
-bool is_quiet_nan(uint32_t f) { return (f & 0x7F800000U) == 0x7F800000U && (f & 0x00400000U) != 0; }
+uint32_t bits(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+float flt(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+bool is_quiet_nan(uint32_t f) {
+  return (f & 0x7F800000U) == 0x7F800000U && (f & 0x00400000U) != 0;
+}
 
 // ---------------------------------------------------------------- reference formats (spec §8.1, N8)
 
@@ -113,8 +119,10 @@ uint32_t ref_from_fp32(float x, const RefFormat& f, const ValueTable& t, const C
   const uint32_t above_code = above_is_beyond ? f.max_code + 1 : t.codes[idx];
   if (mag > t.beyond) return overflow;
   bool take_above = false;
-  if (mag - below != above - mag) take_above = above - mag < mag - below;
-  else take_above = (above_code & 1U) == 0;  // tie: even mantissa
+  if (mag - below != above - mag)
+    take_above = above - mag < mag - below;
+  else
+    take_above = (above_code & 1U) == 0;  // tie: even mantissa
   if (!take_above) return sign | below_code;
   return above_is_beyond ? overflow : sign | above_code;
 }
@@ -136,8 +144,8 @@ TEST(NumericsToFp32, EveryNarrowCodeWidensExactly) {
         case Kind::Inf: ok = got == (ref.negative ? 0xFF800000U : 0x7F800000U); break;
         case Kind::Finite: {
           const float g = flt(got);
-          ok = std::isfinite(g) && static_cast<double>(std::fabs(g)) == ref.magnitude &&
-               std::signbit(g) == ref.negative;
+          ok =
+              std::isfinite(g) && static_cast<double>(std::fabs(g)) == ref.magnitude && std::signbit(g) == ref.negative;
           break;
         }
       }
@@ -155,7 +163,7 @@ TEST(NumericsToFp32, NamedFp8Values) {
   EXPECT_EQ(to_fp32_bits(0x70, dtype::kFp8Exp3), 0x7F800000U);
   EXPECT_EQ(to_fp32_bits(0xF0, dtype::kFp8Exp3), 0xFF800000U);
   EXPECT_TRUE(is_quiet_nan(to_fp32_bits(0x71, dtype::kFp8Exp3)));
-  EXPECT_EQ(flt(to_fp32_bits(0x10, dtype::kFp8Exp3)), 0.25F);                // min normal
+  EXPECT_EQ(flt(to_fp32_bits(0x10, dtype::kFp8Exp3)), 0.25F);                 // min normal
   EXPECT_EQ(flt(to_fp32_bits(0x01, dtype::kFp8Exp3)), std::ldexp(1.0F, -6));  // min subnormal
   // E4M3: exponent 15 is finite except S.1111.111.
   EXPECT_EQ(flt(to_fp32_bits(0x7E, dtype::kFp8Exp4)), 448.0F);
@@ -256,14 +264,24 @@ void check_from_fp32(const RefFormat& f) {
   EXPECT_EQ(failures, 0) << f.name << " over " << inputs.size() << " inputs";
 }
 
-TEST(NumericsFromFp32, E3m4MatchesNearestSearch) { check_from_fp32(kE3m4); }
-TEST(NumericsFromFp32, E4m3MatchesNearestSearch) { check_from_fp32(kE4m3); }
-TEST(NumericsFromFp32, E5m2MatchesNearestSearch) { check_from_fp32(kE5m2); }
-TEST(NumericsFromFp32, Fp16MatchesNearestSearch) { check_from_fp32(kFp16); }
-TEST(NumericsFromFp32, Bf16MatchesNearestSearch) { check_from_fp32(kBf16); }
+TEST(NumericsFromFp32, E3m4MatchesNearestSearch) {
+  check_from_fp32(kE3m4);
+}
+TEST(NumericsFromFp32, E4m3MatchesNearestSearch) {
+  check_from_fp32(kE4m3);
+}
+TEST(NumericsFromFp32, E5m2MatchesNearestSearch) {
+  check_from_fp32(kE5m2);
+}
+TEST(NumericsFromFp32, Fp16MatchesNearestSearch) {
+  check_from_fp32(kFp16);
+}
+TEST(NumericsFromFp32, Bf16MatchesNearestSearch) {
+  check_from_fp32(kBf16);
+}
 
 // The same rules as named cases, so a reader can see each one without the reference.
-const ConvertOptions kSat{};                          // N11 defaults: ocp_sat on, sis off
+const ConvertOptions kSat{};  // N11 defaults: ocp_sat on, sis off
 const ConvertOptions kNoSat{false, false, false, false};
 const ConvertOptions kSis{true, true, false, false};
 
@@ -271,9 +289,9 @@ TEST(NumericsFromFp32, Fp8OverflowAndSpecials) {
   // E4M3: 464 is the tie between 448 (mantissa 110, even) and 480 (past max): stays 448.
   EXPECT_EQ(from_fp32_bits(bits(464.0F), dtype::kFp8Exp4, kNoSat), 0x7EU);
   EXPECT_EQ(from_fp32_bits(bits(465.0F), dtype::kFp8Exp4, kSat), 0x7EU);
-  EXPECT_EQ(from_fp32_bits(bits(465.0F), dtype::kFp8Exp4, kNoSat), 0x7FU);   // E4M3 has no Inf: NaN
+  EXPECT_EQ(from_fp32_bits(bits(465.0F), dtype::kFp8Exp4, kNoSat), 0x7FU);  // E4M3 has no Inf: NaN
   EXPECT_EQ(from_fp32_bits(bits(-1e9F), dtype::kFp8Exp4, kNoSat), 0xFFU);
-  EXPECT_EQ(from_fp32_bits(0xFF800000U, dtype::kFp8Exp4, kSat), 0xFEU);      // -Inf behaves like overflow
+  EXPECT_EQ(from_fp32_bits(0xFF800000U, dtype::kFp8Exp4, kSat), 0xFEU);  // -Inf behaves like overflow
   // E5M2: 61440 ties 57344 (odd mantissa) with 65536 (even): rounds up, i.e. overflows.
   EXPECT_EQ(from_fp32_bits(bits(61440.0F), dtype::kFp8Exp5, kNoSat), 0x7CU);
   EXPECT_EQ(from_fp32_bits(bits(61440.0F), dtype::kFp8Exp5, kSat), 0x7BU);
@@ -304,7 +322,7 @@ TEST(NumericsFromFp32, Fp16AndBf16OverflowFollowSis) {
   EXPECT_EQ(from_fp32_bits(0xFF800000U, dtype::kFp16, kSis), 0xFBFFU);  // Inf in is saturated by sis too
   EXPECT_EQ(from_fp32_bits(0x7FC00000U, dtype::kFp16), 0x7E00U);
   EXPECT_EQ(from_fp32_bits(0xFF800001U, dtype::kFp16), 0xFE00U);
-  EXPECT_EQ(from_fp32_bits(bits(1.0000001F), dtype::kFp16), 0x3C00U);  // edge case #157
+  EXPECT_EQ(from_fp32_bits(bits(1.0000001F), dtype::kFp16), 0x3C00U);             // edge case #157
   EXPECT_EQ(from_fp32_bits(bits(std::ldexp(1.0F, -25)), dtype::kFp16), 0x0000U);  // tie to even zero
   EXPECT_EQ(from_fp32_bits(bits(std::ldexp(3.0F, -26)), dtype::kFp16), 0x0001U);
   EXPECT_EQ(from_fp32_bits(0x7F7FFFFFU, dtype::kBfloat16), 0x7F80U);  // FLT_MAX rounds past 0x7F7F
@@ -343,11 +361,13 @@ struct IntType {
   int bits;
   bool is_signed;
 };
-const IntType kIntTypes[] = {{dtype::kInt8, 8, true},   {dtype::kUint8, 8, false},  {dtype::kInt16, 16, true},
+const IntType kIntTypes[] = {{dtype::kInt8, 8, true},     {dtype::kUint8, 8, false},  {dtype::kInt16, 16, true},
                              {dtype::kUint16, 16, false}, {dtype::kInt32, 32, true},  {dtype::kUint32, 32, false},
                              {dtype::kInt64, 64, true},   {dtype::kUint64, 64, false}};
 
-uint64_t width_mask(int width) { return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+uint64_t width_mask(int width) {
+  return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+}
 
 TEST(NumericsIntToFp32, SmallIntegersExhaustively) {
   for (const IntType& t : kIntTypes) {
@@ -399,9 +419,18 @@ uint32_t ref_u64_to_fp32(uint64_t v) {
 }
 
 TEST(NumericsIntToFp32, SixtyFourBitRoundToNearestEven) {
-  std::vector<uint64_t> samples = {0, 1, 16777217, (uint64_t{1} << 53) + 1, (uint64_t{1} << 63) - 1,
-                                   uint64_t{1} << 63, ~uint64_t{0}, 0xFFFFFF7FFFFFFFFFULL, 0xFFFFFF8000000000ULL,
-                                   0xFFFFFF8000000001ULL, 0x0000010000008000ULL, 0x0000010000018000ULL};
+  std::vector<uint64_t> samples = {0,
+                                   1,
+                                   16777217,
+                                   (uint64_t{1} << 53) + 1,
+                                   (uint64_t{1} << 63) - 1,
+                                   uint64_t{1} << 63,
+                                   ~uint64_t{0},
+                                   0xFFFFFF7FFFFFFFFFULL,
+                                   0xFFFFFF8000000000ULL,
+                                   0xFFFFFF8000000001ULL,
+                                   0x0000010000008000ULL,
+                                   0x0000010000018000ULL};
   std::mt19937_64 rng(64);
   for (int i = 0; i < 20000; ++i) {
     const uint64_t r = rng();
@@ -419,9 +448,9 @@ TEST(NumericsIntToFp32, SixtyFourBitRoundToNearestEven) {
     const uint32_t sign = s < 0 ? 0x80000000U : 0U;
     ASSERT_EQ(to_fp32_bits(v, dtype::kInt64), sign | ref_u64_to_fp32(magnitude)) << "i64 " << s;
   }
-  EXPECT_EQ(to_fp32_bits(~uint64_t{0}, dtype::kUint64), 0x5F800000U);        // 2^64
-  EXPECT_EQ(to_fp32_bits(uint64_t{1} << 63, dtype::kInt64), 0xDF000000U);     // -2^63
-  EXPECT_EQ(to_fp32_bits(~uint64_t{0}, dtype::kInt64), 0xBF800000U);          // -1
+  EXPECT_EQ(to_fp32_bits(~uint64_t{0}, dtype::kUint64), 0x5F800000U);      // 2^64
+  EXPECT_EQ(to_fp32_bits(uint64_t{1} << 63, dtype::kInt64), 0xDF000000U);  // -2^63
+  EXPECT_EQ(to_fp32_bits(~uint64_t{0}, dtype::kInt64), 0xBF800000U);       // -1
 }
 
 /// from_fp32 to an integer, computed with double arithmetic: NaN -> 0, trunc, clamp; then the element bits.
@@ -438,10 +467,22 @@ uint64_t ref_to_int(float x, const IntType& t) {
 }
 
 TEST(NumericsFp32ToInt, TruncateSaturateNanToZero) {
-  std::vector<float> inputs = {0.0F, -0.0F, 0.5F, -0.5F, 0.999F, -0.999F, 1.0F, -1.0F, -3.9F, 300.7F,
-                               std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                               std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-                               std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min()};
+  std::vector<float> inputs = {0.0F,
+                               -0.0F,
+                               0.5F,
+                               -0.5F,
+                               0.999F,
+                               -0.999F,
+                               1.0F,
+                               -1.0F,
+                               -3.9F,
+                               300.7F,
+                               std::numeric_limits<float>::infinity(),
+                               -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(),
+                               -std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::denorm_min()};
   for (int k = 0; k <= 64; ++k) {
     const float p = std::ldexp(1.0F, k);
     for (float y : {p, std::nextafter(p, 0.0F), std::nextafter(p, 1e30F), p + 0.5F, p - 0.5F})
@@ -457,7 +498,7 @@ TEST(NumericsFp32ToInt, TruncateSaturateNanToZero) {
 
 TEST(NumericsFp32ToInt, NamedCases) {
   EXPECT_EQ(from_fp32_bits(bits(-3.9F), dtype::kInt8), 0xFDU);  // edge case #155: -3
-  EXPECT_EQ(from_fp32_bits(bits(300.7F), dtype::kInt8), 127U);   // edge case #155: saturate
+  EXPECT_EQ(from_fp32_bits(bits(300.7F), dtype::kInt8), 127U);  // edge case #155: saturate
   EXPECT_EQ(from_fp32_bits(bits(-300.7F), dtype::kInt8), 0x80U);
   EXPECT_EQ(from_fp32_bits(bits(-1.0F), dtype::kUint8), 0U);
   EXPECT_EQ(from_fp32_bits(bits(256.0F), dtype::kUint8), 255U);
@@ -475,10 +516,9 @@ TEST(NumericsFp32ToInt, NamedCases) {
 // ---------------------------------------------------------------- which dtypes convert
 
 TEST(NumericsConvertible, ExactlyTheListedDtypes) {
-  const std::vector<uint8_t> yes = {dtype::kInt8,  dtype::kUint8,   dtype::kInt16,    dtype::kUint16,
-                                    dtype::kInt32, dtype::kUint32,  dtype::kInt64,    dtype::kUint64,
-                                    dtype::kFp32,  dtype::kFp32r,   dtype::kBfloat16, dtype::kFp16,
-                                    dtype::kFp8Exp3, dtype::kFp8Exp4, dtype::kFp8Exp5};
+  const std::vector<uint8_t> yes = {dtype::kInt8,     dtype::kUint8, dtype::kInt16,   dtype::kUint16,  dtype::kInt32,
+                                    dtype::kUint32,   dtype::kInt64, dtype::kUint64,  dtype::kFp32,    dtype::kFp32r,
+                                    dtype::kBfloat16, dtype::kFp16,  dtype::kFp8Exp3, dtype::kFp8Exp4, dtype::kFp8Exp5};
   for (unsigned code = 0; code < 256; ++code) {
     const auto d = static_cast<uint8_t>(code);
     const bool listed = std::find(yes.begin(), yes.end(), d) != yes.end();

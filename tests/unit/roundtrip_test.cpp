@@ -29,8 +29,8 @@ struct FormatCase {
   const char* label;
   Format format;  // NotModeled for the raw and unknown cases
   std::vector<uint8_t> opcodes;
-  DecodeStatus status;     // what decode reports where the generation has the opcode
-  const char* format_name; // Instruction::format_name() there
+  DecodeStatus status;      // what decode reports where the generation has the opcode
+  const char* format_name;  // Instruction::format_name() there
   uint64_t seed;
 };
 
@@ -48,16 +48,18 @@ std::vector<uint8_t> unassigned_opcodes() {
   return v;
 }
 
-void PrintTo(const FormatCase& fc, std::ostream* os) { *os << fc.label; }
+void PrintTo(const FormatCase& fc, std::ostream* os) {
+  *os << fc.label;
+}
 
 std::vector<FormatCase> all_cases() {
-  return {{"MEM_2D", Format::Mem2d, {0xAA, 0xAB}, DecodeStatus::Modeled, "MEM_2D", kSeed + 1},
-          {"PSEUDO_MEM_2D", Format::PseudoMem2d, {0xCD, 0xCE}, DecodeStatus::Modeled, "PSEUDO_MEM_2D", kSeed + 2},
-          {"S2_BN", Format::S2Bn, {0x64, 0x6D, 0x70, 0x71}, DecodeStatus::Modeled, "S2_BN", kSeed + 3},
-          {"S4D4_TSM", Format::S4d4Tsm, {0x4F, 0x5F, 0x87, 0x88}, DecodeStatus::Modeled, "S4D4_TSM", kSeed + 4},
-          {"raw", Format::NotModeled, opcodes_with(Format::NotModeled), DecodeStatus::NotModeled, "not-modeled",
-           kSeed + 5},
-          {"unknown", Format::NotModeled, unassigned_opcodes(), DecodeStatus::Unknown, "unknown", kSeed + 6}};
+  return {
+      {"MEM_2D", Format::Mem2d, {0xAA, 0xAB}, DecodeStatus::Modeled, "MEM_2D", kSeed + 1},
+      {"PSEUDO_MEM_2D", Format::PseudoMem2d, {0xCD, 0xCE}, DecodeStatus::Modeled, "PSEUDO_MEM_2D", kSeed + 2},
+      {"S2_BN", Format::S2Bn, {0x64, 0x6D, 0x70, 0x71}, DecodeStatus::Modeled, "S2_BN", kSeed + 3},
+      {"S4D4_TSM", Format::S4d4Tsm, {0x4F, 0x5F, 0x87, 0x88}, DecodeStatus::Modeled, "S4D4_TSM", kSeed + 4},
+      {"raw", Format::NotModeled, opcodes_with(Format::NotModeled), DecodeStatus::NotModeled, "not-modeled", kSeed + 5},
+      {"unknown", Format::NotModeled, unassigned_opcodes(), DecodeStatus::Unknown, "unknown", kSeed + 6}};
 }
 
 /// What decode must report for opcode byte `v` on generation g, computed from the catalog rows.
@@ -242,8 +244,7 @@ TEST_P(RoundTripFormat, RandomWordsSurviveDecodeEncodeOnEveryGeneration) {
     }
   }
   EXPECT_EQ(failures, 0U) << first;
-  for (Generation g : kAllGenerations)
-    EXPECT_GE(per_gen[static_cast<size_t>(g)], kWordsPerFormat / 4U) << to_string(g);
+  for (Generation g : kAllGenerations) EXPECT_GE(per_gen[static_cast<size_t>(g)], kWordsPerFormat / 4U) << to_string(g);
 }
 
 // ---------------------------------------------------------------- fields -> encode -> decode
@@ -512,7 +513,7 @@ TEST(Golden, S2BnLayoutEdgeCase65) {
   EXPECT_EQ(s->imm1.raw, 0x9F9E9D9CU);  // byte 28
   EXPECT_EQ(s->dtype, 0xA0);            // byte 32
   EXPECT_EQ(s->reserved1[0], 0xA1);
-  EXPECT_EQ(s->num_active_channels, 0xA2);  // byte 34
+  EXPECT_EQ(s->num_active_channels, 0xA2);                                // byte 34
   for (unsigned k = 0; k < 9; ++k) EXPECT_EQ(s->reserved2[k], 0xA3 + k);  // bytes 35..43
   EXPECT_EQ(s->reserved2[5], 0xA8) << "byte 40 is reserved2[5]";
   EXPECT_EQ(s->imm0_ptr.raw, 0xAFAEADACU);  // byte 44

@@ -123,7 +123,9 @@ const std::map<std::string_view, Word (*)()>& baselines() {
 }
 
 /// Start of SBUF partition 1 (memory-and-numerics.md §2: 256 KiB stride, 1 MiB on MAVERICK).
-uint32_t partition1(Generation g) { return g == Generation::Maverick ? 0x100000U : 0x40000U; }
+uint32_t partition1(Generation g) {
+  return g == Generation::Maverick ? 0x100000U : 0x40000U;
+}
 
 // ---- Mutations: each makes exactly one predicate fail (or the stated companions too) ----
 
@@ -149,18 +151,25 @@ const std::vector<FailCase>& fail_cases() {
       // ---- TensorLoad ----
       {"is_valid_tensor_load", "mem2d_shared_constraints", 0, [](Word& w, Generation) { w[12] = dtype::kBfloat16; }},
       {"is_valid_tensor_load", "mem2d_datasrc_zero", 0, [](Word& w, Generation) { w[13] = 1; }},
-      {"is_valid_tensor_load", "mem2d_32_elem_check", 0, [](Word& w, Generation) { w[14] = 33; },
+      {"is_valid_tensor_load",
+       "mem2d_32_elem_check",
+       0,
+       [](Word& w, Generation) { w[14] = 33; },
        {"mem2d_shared_constraints"},
        "mem2d_num_elem_check (inside mem2d_shared_constraints) also bounds the product by 32 (mem2d.md §5.3)"},
       {"is_valid_tensor_load", "mem2d_u64_register_check", 0,
        [](Word& w, Generation) { w[12] = dtype::kUint64; }},  // data holds odd registers 1 and 3
       {"is_valid_tensor_load", "valid_start_addr", 0, [](Word& w, Generation) { w[16] = 0x02; }},  // 0x1002
-      {"is_valid_tensor_load", "mem2d_single_16mb_window", 0,
+      {"is_valid_tensor_load",
+       "mem2d_single_16mb_window",
+       0,
        [](Word& w, Generation) {
          store_le<uint64_t>(&w[16], 0xFFFFFC);
          w[14] = 2;
        },
-       {}, {}, /*strict_window=*/true},
+       {},
+       {},
+       /*strict_window=*/true},
 
       // ---- TensorStore ----
       {"is_valid_tensor_store", "mem2d_shared_constraints", 0, [](Word& w, Generation) { w[12] = dtype::kBfloat16; }},
@@ -172,21 +181,31 @@ const std::vector<FailCase>& fail_cases() {
        }},
       {"is_valid_tensor_store", "mem2d_u64_register_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
       {"is_valid_tensor_store", "valid_start_addr", 0, [](Word& w, Generation) { w[16] = 0x02; }},
-      {"is_valid_tensor_store", "mem2d_single_16mb_window", 0,
+      {"is_valid_tensor_store",
+       "mem2d_single_16mb_window",
+       0,
        [](Word& w, Generation) {
          store_le<uint64_t>(&w[16], 0xFFFFFC);
          w[14] = 2;
        },
-       {}, {}, /*strict_window=*/true},
+       {},
+       {},
+       /*strict_window=*/true},
 
       // ---- PseudoTensorLoad / PseudoTensorStore (flat conjunctions) ----
       {"is_valid_pseudo_tensor_load", "mem2d_num_elem_check", 0, [](Word& w, Generation) { w[14] = 0; }},
-      {"is_valid_pseudo_tensor_load", "pseudo_mem2d_dtype_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
+      {"is_valid_pseudo_tensor_load", "pseudo_mem2d_dtype_check", 0,
+       [](Word& w, Generation) { w[12] = dtype::kUint64; }},
       {"is_valid_pseudo_tensor_load", "mem2d_datasrc_zero", 0, [](Word& w, Generation) { w[13] = 1; }},
-      {"is_valid_pseudo_tensor_load", "mem2d_32_elem_check", 0, [](Word& w, Generation) { w[14] = 33; },
-       {"mem2d_num_elem_check"}, "mem2d_num_elem_check also bounds the product by 32 (mem2d.md §5.3)"},
+      {"is_valid_pseudo_tensor_load",
+       "mem2d_32_elem_check",
+       0,
+       [](Word& w, Generation) { w[14] = 33; },
+       {"mem2d_num_elem_check"},
+       "mem2d_num_elem_check also bounds the product by 32 (mem2d.md §5.3)"},
       {"is_valid_pseudo_tensor_store", "mem2d_num_elem_check", 0, [](Word& w, Generation) { w[14] = 0; }},
-      {"is_valid_pseudo_tensor_store", "pseudo_mem2d_dtype_check", 0, [](Word& w, Generation) { w[12] = dtype::kUint64; }},
+      {"is_valid_pseudo_tensor_store", "pseudo_mem2d_dtype_check", 0,
+       [](Word& w, Generation) { w[12] = dtype::kUint64; }},
       {"is_valid_pseudo_tensor_store", "mem2d_datasrc_valid", 0, [](Word& w, Generation) { w[13] = 2; }},
       {"is_valid_pseudo_tensor_store", "mem2d_store_num_elem_check", 0,
        [](Word& w, Generation) {
@@ -201,7 +220,10 @@ const std::vector<FailCase>& fail_cases() {
        [](Word& w, Generation) { store_le<uint32_t>(&w[28], 0x3F800000); }},
       {"is_valid_tsm_immediates_load", "tsm_immld_dtypes", 0,
        [](Word& w, Generation) { w[0] = opcode::kImmLdBitvec; }},  // FP32 is not a Bitvec dtype
-      {"is_valid_tsm_immediates_load", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; },
+      {"is_valid_tsm_immediates_load",
+       "is_valid_dtype",
+       0,
+       [](Word& w, Generation) { w[32] = dtype::kFp32r; },
        {"tsm_immld_dtypes"},
        "every dtype failing is_valid_dtype is outside the stricter tsm_immld_dtypes whitelist (s2bn.md §3.2)"},
       {"is_valid_tsm_immediates_load", "check_active_channels", 0, [](Word& w, Generation) { w[34] = 0; }},
@@ -220,8 +242,7 @@ const std::vector<FailCase>& fail_cases() {
       {"is_valid_batch_norm_param_load", "s2_bn_reserved_zero", 0, [](Word& w, Generation) { w[40] = 1; }},
 
       // ---- MatchValueLoad ----
-      {"is_valid_match_value_load", "has_match_value_load_src_element_cnt", 0,
-       [](Word& w, Generation) { w[24] = 7; }},
+      {"is_valid_match_value_load", "has_match_value_load_src_element_cnt", 0, [](Word& w, Generation) { w[24] = 7; }},
       {"is_valid_match_value_load", "has_s2_bn_zero_immediates", 0,
        [](Word& w, Generation) { store_le<uint32_t>(&w[28], 0x3F800000); }},
       {"is_valid_match_value_load", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
@@ -248,12 +269,14 @@ const std::vector<FailCase>& fail_cases() {
       {"is_valid_tensor_scalar_ptr_multi", "s4d4_tsm_reserved_zero", 0, [](Word& w, Generation) { w[35] = 1; }},
       {"is_valid_tensor_scalar_ptr_multi", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
       {"is_valid_tensor_scalar_ptr_multi", "is_valid_dtype", 1, [](Word& w, Generation) { w[33] = dtype::kUint64; }},
-      {"is_valid_tensor_scalar_ptr_multi", "is_valid_aluop", 0, [](Word& w, Generation) { w[36] = 0x1E; },
+      {"is_valid_tensor_scalar_ptr_multi",
+       "is_valid_aluop",
+       0,
+       [](Word& w, Generation) { w[36] = 0x1E; },
        {"tensor_scalar_ptr_multi_valid_ops"},
        "tensor_scalar_ptr_multi_valid_ops starts with is_valid_enum(AluOp, op) (s4d4-tsm.md §3.2)"},
       {"is_valid_tensor_scalar_ptr_multi", "is_valid_tsm_subdim", 0, [](Word& w, Generation) { w[37] = 0x05; }},
-      {"is_valid_tensor_scalar_ptr_multi", "has_valid_active_channel_range", 0,
-       [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_tensor_scalar_ptr_multi", "has_valid_active_channel_range", 0, [](Word& w, Generation) { w[34] = 0; }},
       {"is_valid_tensor_scalar_ptr_multi", "has_valid_active_channel_range_with_tile", 0,
        [](Word& w, Generation) { w[34] = 0; }},
       {"is_valid_tensor_scalar_ptr_multi", "start_addr_active_channels", 0,
@@ -277,7 +300,9 @@ const std::vector<FailCase>& fail_cases() {
        }},
       {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_valid_ops", 0,
        [](Word& w, Generation) { w[36] = aluop::kDivide; }},
-      {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_valid_types", 0,
+      {"is_valid_tensor_scalar_ptr_multi_dual",
+       "tensor_scalar_ptr_multi_valid_types",
+       0,
        [](Word& w, Generation) {
          make_bitvec(w, opcode::kPtrMultiDualBitvec);
          w[33] = dtype::kUint16;
@@ -288,9 +313,14 @@ const std::vector<FailCase>& fail_cases() {
       {"is_valid_tensor_scalar_ptr_multi_dual", "tensor_scalar_ptr_multi_reverse_chk", 0,
        [](Word& w, Generation) { w[38] = 4; }},  // Dual accepts 0..3
       {"is_valid_tensor_scalar_ptr_multi_dual", "s4d4_tsm_reserved_zero", 0, [](Word& w, Generation) { w[43] = 1; }},
-      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
-      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 1, [](Word& w, Generation) { w[33] = dtype::kInt64; }},
-      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_aluop", 0, [](Word& w, Generation) { w[36] = 0x20; },
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 0,
+       [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_dtype", 1,
+       [](Word& w, Generation) { w[33] = dtype::kInt64; }},
+      {"is_valid_tensor_scalar_ptr_multi_dual",
+       "is_valid_aluop",
+       0,
+       [](Word& w, Generation) { w[36] = 0x20; },
        {"tensor_scalar_ptr_multi_valid_ops"},
        "tensor_scalar_ptr_multi_valid_ops starts with is_valid_enum(AluOp, op) (s4d4-tsm.md §3.2)"},
       {"is_valid_tensor_scalar_ptr_multi_dual", "is_valid_tsm_subdim", 0, [](Word& w, Generation) { w[37] = 0x00; }},
@@ -320,8 +350,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_tsm_immediates_load", "has_tsm_immediates_load_opcode"}, "dispatch selects it by 0x70/0x71"},
       {{"is_valid_batch_norm_param_load", "has_batch_norm_param_load_opcode"}, "dispatch selects it by 0x64"},
       {{"is_valid_match_value_load", "has_match_value_load_opcode"}, "dispatch selects it by 0x6d"},
-      {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"},
-       "dispatch selects it by 0x4F/0x5F"},
+      {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"}, "dispatch selects it by 0x4F/0x5F"},
       {{"is_valid_tsm_immediates_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
       {{"is_valid_batch_norm_param_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
   };
@@ -433,8 +462,10 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
         bool has_p = false;
         std::multiset<std::string_view> others;
         for (const Predicate* f : fail.failures()) {
-          if (f == p) has_p = true;
-          else others.insert(f->name);
+          if (f == p)
+            has_p = true;
+          else
+            others.insert(f->name);
         }
         EXPECT_TRUE(has_p) << "the failing word does not fail it; failures: " << names(fail);
         const std::multiset<std::string_view> want(fc->companions.begin(), fc->companions.end());

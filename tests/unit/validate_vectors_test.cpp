@@ -78,8 +78,10 @@ std::optional<Vector> parse_line(const std::string& text, size_t line, std::stri
   v.options_text = cols[4];
   if (cols[4] != "-") {
     for (const std::string& opt : split(cols[4], ',')) {
-      if (opt == "strict_window") v.options.strict_window = true;
-      else if (opt == "dtype_enum_runtime") v.options.dtype_enum_runtime = true;
+      if (opt == "strict_window")
+        v.options.strict_window = true;
+      else if (opt == "dtype_enum_runtime")
+        v.options.dtype_enum_runtime = true;
       else {
         error = "unknown option '" + opt + "'";
         return std::nullopt;
@@ -112,8 +114,10 @@ const VectorFile& vector_file() {
       ++line;
       if (text.empty() || text[0] == '#') continue;
       std::string error;
-      if (std::optional<Vector> v = parse_line(text, line, error)) f.vectors.push_back(std::move(*v));
-      else f.errors.push_back("line " + std::to_string(line) + ": " + error);
+      if (std::optional<Vector> v = parse_line(text, line, error))
+        f.vectors.push_back(std::move(*v));
+      else
+        f.errors.push_back("line " + std::to_string(line) + ": " + error);
     }
     return f;
   }();
@@ -198,8 +202,8 @@ TEST_P(ValidateVector, VerdictAndFailingSetMatch) {
 
   EXPECT_EQ(verdict.valid, v.valid) << "expected " << (v.valid ? "valid" : "invalid") << ", failing set "
                                     << join(actual);
-  EXPECT_EQ(actual, v.failing) << "expected failing {" << join(v.failing) << "}, library reports {"
-                               << join(actual) << "}";
+  EXPECT_EQ(actual, v.failing) << "expected failing {" << join(v.failing) << "}, library reports {" << join(actual)
+                               << "}";
   EXPECT_FALSE(verdict.truncated);
 
   const CheckContext ctx{g, v.options};

@@ -168,8 +168,9 @@ Command register_asm(CLI::App& parent) {
   app->add_option("-o,--output", opts->output, "Output file (default: IN with .tasm replaced by .bin); '-' is stdout")
       ->type_name("OUT.bin");
   app->add_flag("--hex", opts->hex, "Print each word as 128 hex digits on stdout instead of writing a file");
-  app->footer("Exit codes: 0 assembled, 2 usage error, 3 input error (assembly errors, unreadable input, "
-              "unwritable output). Up to 20 errors are printed as file:line:col: error: ... with a caret line.");
+  app->footer(
+      "Exit codes: 0 assembled, 2 usage error, 3 input error (assembly errors, unreadable input, "
+      "unwritable output). Up to 20 errors are printed as file:line:col: error: ... with a caret line.");
   return {app, [opts] { return run_asm(*opts); }};
 }
 

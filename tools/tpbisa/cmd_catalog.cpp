@@ -41,7 +41,9 @@ struct Table {
   std::vector<Row> rows;
 };
 
-std::string hex_byte(uint8_t v) { return fmt::format("{:#04x}", v); }
+std::string hex_byte(uint8_t v) {
+  return fmt::format("{:#04x}", v);
+}
 
 std::string_view kind_name(DtypeKind k) {
   switch (k) {
@@ -112,10 +114,11 @@ Table aluop_table() {
   Table t{"aluops", {"code", "name", "classes", "computes"}, {}};
   for (const auto& op : kAluOps) {
     const auto classes = alu_classes(op);
-    t.rows.push_back({{hex_byte(op.code), std::string(op.name), fmt::format("{}", fmt::join(classes, ",")),
-                       std::string(op.computes)},
-                      op.gens,
-                      {{"code", hex_byte(op.code)}, {"name", op.name}, {"classes", classes}, {"computes", op.computes}}});
+    t.rows.push_back(
+        {{hex_byte(op.code), std::string(op.name), fmt::format("{}", fmt::join(classes, ",")),
+          std::string(op.computes)},
+         op.gens,
+         {{"code", hex_byte(op.code)}, {"name", op.name}, {"classes", classes}, {"computes", op.computes}}});
   }
   return t;
 }
@@ -267,8 +270,9 @@ Command register_catalog(CLI::App& parent) {
   app->add_option("TABLE", opts->table, "opcodes (default), dtypes, aluops or modes")
       ->type_name("TABLE")
       ->check(CLI::IsMember({"opcodes", "dtypes", "aluops", "modes"}));
-  app->footer("Exit codes: 0 success, 2 usage error (unknown TABLE or generation, a second TABLE), 3 output error "
-              "(stdout cannot be written).");
+  app->footer(
+      "Exit codes: 0 success, 2 usage error (unknown TABLE or generation, a second TABLE), 3 output error "
+      "(stdout cannot be written).");
   return {app, [opts] { return run_catalog(*opts); }};
 }
 

@@ -65,8 +65,7 @@ int run_decode(const DecodeOptions& o) {
 Command register_decode(CLI::App& parent) {
   auto opts = std::make_shared<DecodeOptions>();
   CLI::App* app = parent.add_subcommand("decode", "Decode 64-byte instruction words and explain every field");
-  add_generation_option(*app, opts->gen,
-                        "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
+  add_generation_option(*app, opts->gen, "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_option("--hex", opts->hex,
                   "One instruction as 128 hex digits (whitespace, '_' and 0x prefixes allowed); repeat for more")

@@ -78,8 +78,9 @@ Command register_disasm(CLI::App& parent) {
   app->add_option("FILE", opts->files,
                   "Files of 64-byte words, streamed ('-' reads stdin), or .tasm sources (printed canonically)")
       ->type_name("FILE");
-  app->footer("Exit codes: 0 success (invalid words included: they are marked, not refused), 2 usage error, "
-              "3 input error. 'tpbisa asm' reads the output back to the same bytes.");
+  app->footer(
+      "Exit codes: 0 success (invalid words included: they are marked, not refused), 2 usage error, "
+      "3 input error. 'tpbisa asm' reads the output back to the same bytes.");
   return {app, [opts] { return run_disasm(*opts); }};
 }
 

@@ -144,8 +144,8 @@ class LowerReport {
       return;
     }
     std::string line = fmt::format("#{} {:#x} {:#04x} -> {:#04x} {}  var {} + {:#x} = {:#x}  {}\n", src.index(),
-                                   src.offset(), pseudo_opcode, r.word[0], inst.name(),
-                                   r.var_id, r.var_offset, load_le<uint64_t>(&r.word[16]), verdict_word(v));
+                                   src.offset(), pseudo_opcode, r.word[0], inst.name(), r.var_id, r.var_offset,
+                                   load_le<uint64_t>(&r.word[16]), verdict_word(v));
     if (!v.valid) line += failure_lines(v, inst, o_.options, "    ");
     std::fputs(line.c_str(), to_);
   }
@@ -188,8 +188,8 @@ int run_lower(const LowerCliOptions& o) {
   Counts c;
   Word word{};
   const auto input_error = [&](const std::string& message) {
-    report.finish(c, ojson{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()},
-                           {"message", message}});
+    report.finish(
+        c, ojson{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", message}});
     report_error(message);
     return kExitInput;
   };
@@ -238,10 +238,11 @@ Command register_lower(CLI::App& parent) {
                   "stderr)")
       ->type_name("OUT")
       ->required();
-  app->footer("Every other word is copied unchanged. Each lowered word is validated on the generation; an invalid "
-              "one is still written.\nExit codes: 0 lowered and valid, 1 a lowered word is invalid (OUT written), "
-              "2 usage error,\n3 input error (unknown var id, offset outside the variable, bad VARS.json, unreadable "
-              "IN; OUT untouched).");
+  app->footer(
+      "Every other word is copied unchanged. Each lowered word is validated on the generation; an invalid "
+      "one is still written.\nExit codes: 0 lowered and valid, 1 a lowered word is invalid (OUT written), "
+      "2 usage error,\n3 input error (unknown var id, offset outside the variable, bad VARS.json, unreadable "
+      "IN; OUT untouched).");
   return {app, [opts] { return run_lower(*opts); }};
 }
 

@@ -62,12 +62,18 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   std::string suffix(text.substr(digits));
   for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   unsigned shift = 0;
-  if (suffix.empty() || suffix == "b") shift = 0;
-  else if (suffix == "k" || suffix == "kb" || suffix == "kib") shift = 10;
-  else if (suffix == "m" || suffix == "mb" || suffix == "mib") shift = 20;
-  else if (suffix == "g" || suffix == "gb" || suffix == "gib") shift = 30;
-  else if (suffix == "t" || suffix == "tb" || suffix == "tib") shift = 40;
-  else return std::nullopt;
+  if (suffix.empty() || suffix == "b")
+    shift = 0;
+  else if (suffix == "k" || suffix == "kb" || suffix == "kib")
+    shift = 10;
+  else if (suffix == "m" || suffix == "mb" || suffix == "mib")
+    shift = 20;
+  else if (suffix == "g" || suffix == "gb" || suffix == "gib")
+    shift = 30;
+  else if (suffix == "t" || suffix == "tb" || suffix == "tib")
+    shift = 40;
+  else
+    return std::nullopt;
   if (shift != 0 && *n > (UINT64_MAX >> shift)) return std::nullopt;
   return *n << shift;
 }
@@ -87,17 +93,17 @@ bool load_program(const RunCliOptions& o, std::vector<Word>& program, std::strin
       case WordSource::Next::Word: break;
     }
     if (program.size() >= kMaxProgramWords) {
-      error = fmt::format("{}: more than {} instructions ({} MiB) at offset {} (instruction {}); run loads at most "
-                          "that many",
-                          src.label(), kMaxProgramWords, kMaxProgramWords * kWordBytes >> 20, src.offset(),
-                          src.index());
+      error = fmt::format(
+          "{}: more than {} instructions ({} MiB) at offset {} (instruction {}); run loads at most "
+          "that many",
+          src.label(), kMaxProgramWords, kMaxProgramWords * kWordBytes >> 20, src.offset(), src.index());
       return false;
     }
     if (!o.vars.empty()) {
       const LowerResult r = lower_pseudo(word, vars);
       if (!r.ok()) {
-        error = fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index(),
-                            src.offset(), r.message, input_label(o.vars));
+        error = fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index(), src.offset(),
+                            r.message, input_label(o.vars));
         return false;
       }
       word = r.word;
@@ -215,14 +221,13 @@ ojson dve_dump_json(const DumpSpec& d, const MachineState& s) {
                     {"value", float_json(std::bit_cast<float>(ch.match_key[k]))},
                     {"written", ch.match_key_written[k]},
                     {"matched", ch.matched[k]}});
-  const ojson bn{{"written", ch.bn.written},
-                 {"n", fp32_entry(ch.bn.n)},
-                 {"batch_mean", fp32_entry(ch.bn.batch_mean)},
-                 {"a", fp32_entry(ch.bn.a)},
-                 {"b", fp32_entry(ch.bn.b)},
-                 {"c", fp32_entry(ch.bn.c)}};
-  return {{"at", fmt::format("dve:{}", d.channel)}, {"channel", d.channel}, {"imm", std::move(imm)},
-          {"match_keys", std::move(keys)},           {"bn", bn}};
+  const ojson bn{{"written", ch.bn.written}, {"n", fp32_entry(ch.bn.n)}, {"batch_mean", fp32_entry(ch.bn.batch_mean)},
+                 {"a", fp32_entry(ch.bn.a)}, {"b", fp32_entry(ch.bn.b)}, {"c", fp32_entry(ch.bn.c)}};
+  return {{"at", fmt::format("dve:{}", d.channel)},
+          {"channel", d.channel},
+          {"imm", std::move(imm)},
+          {"match_keys", std::move(keys)},
+          {"bn", bn}};
 }
 
 ojson memory_dump_json(const DumpSpec& d, const MachineState& s) {
@@ -351,9 +356,10 @@ void print_text(const RunContext& ctx, const Machine& m, const Outcome& out) {
       text += fmt::format("status: ok, {} instruction{} retired\n", out.retired, out.retired == 1 ? "" : "s");
       break;
     case Outcome::Status::StepLimit:
-      text += fmt::format("status: step-limit: stopped by --max-steps after {} instruction{}, before instruction {} "
-                          "(offset {:#x}) of {}\n",
-                          out.retired, out.retired == 1 ? "" : "s", m.pc(), m.pc() * kWordBytes, ctx.program.size());
+      text += fmt::format(
+          "status: step-limit: stopped by --max-steps after {} instruction{}, before instruction {} "
+          "(offset {:#x}) of {}\n",
+          out.retired, out.retired == 1 ? "" : "s", m.pc(), m.pc() * kWordBytes, ctx.program.size());
       break;
     case Outcome::Status::Fault: {
       const Fault& f = out.fault;
@@ -411,8 +417,8 @@ int run_run(const RunCliOptions& o) {
   if (!max_steps) return usage_error("run", fmt::format("--max-steps '{}' is not a number", o.max_steps));
   const auto max_memory = parse_size(o.max_memory);
   if (!max_memory)
-    return usage_error("run", fmt::format("--max-memory '{}' is not a byte count (e.g. 1073741824, 512M, 1GiB)",
-                                          o.max_memory));
+    return usage_error(
+        "run", fmt::format("--max-memory '{}' is not a byte count (e.g. 1073741824, 512M, 1GiB)", o.max_memory));
   const auto max_elements = parse_u64(o.max_elements);
   if (!max_elements) return usage_error("run", fmt::format("--max-elements '{}' is not a number", o.max_elements));
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
@@ -449,8 +455,10 @@ int run_run(const RunCliOptions& o) {
   }
   const Outcome out = execute(m, *max_steps, trace);
   const RunContext ctx{o, gen, program, dumps};
-  if (o.json) print_json(ctx, m, out);
-  else print_text(ctx, m, out);
+  if (o.json)
+    print_json(ctx, m, out);
+  else
+    print_text(ctx, m, out);
   std::fflush(stdout);
   if (!trace.close(error)) {
     report_error(error);
@@ -491,9 +499,10 @@ Command register_run(CLI::App& parent) {
   app->add_flag("--firmware-stubs", opts->firmware_stubs,
                 "PROJ-CONV-S8/T10: ImmLd and PtrMulti retire as the firmware's log-only stubs");
   add_validate_options(*app, opts->options);
-  app->footer("Exit codes: 0 the program ran to its end, 1 a fault or --max-steps stopped it, 2 usage error "
-              "(including a bad --dump or --max-* value),\n3 input error (unreadable PROGRAM, bad STATE.json or "
-              "VARS.json, lowering failure, unwritable --trace file).");
+  app->footer(
+      "Exit codes: 0 the program ran to its end, 1 a fault or --max-steps stopped it, 2 usage error "
+      "(including a bad --dump or --max-* value),\n3 input error (unreadable PROGRAM, bad STATE.json or "
+      "VARS.json, lowering failure, unwritable --trace file).");
   return {app, [opts] { return run_run(*opts); }};
 }
 

@@ -126,8 +126,8 @@ class TextPrinter final : public ValidatePrinter {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     headings_.before_line(src);
     const Verdict& v = j.verdict[0];
-    std::string out = fmt::format("#{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode, j.name,
-                                  verdict_word(v));
+    std::string out =
+        fmt::format("#{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode, j.name, verdict_word(v));
     if (!v.valid) out += failure_lines(v, j.inst[0], o_.options, "    ");
     std::fputs(out.c_str(), stdout);
   }
@@ -197,9 +197,9 @@ class MatrixPrinter final : public ValidatePrinter {
       header_printed_ = true;
       printed_ = true;
     }
-    std::string row = fmt::format("{:<8} {:<10} {:<6} {:<{}}", fmt::format("#{}", src.index()),
-                                  fmt::format("{:#x}", src.offset()), fmt::format("{:#04x}", j.opcode), j.name,
-                                  kNameWidth);
+    std::string row =
+        fmt::format("{:<8} {:<10} {:<6} {:<{}}", fmt::format("#{}", src.index()), fmt::format("{:#x}", src.offset()),
+                    fmt::format("{:#04x}", j.opcode), j.name, kNameWidth);
     for (size_t k = 0; k < j.n; ++k) {
       const Outcome oc = outcome_of(j.verdict[k]);
       row += fmt::format("  {:<8}", oc == Outcome::Valid ? "ok" : oc == Outcome::HeaderOnly ? "hdr" : "FAIL");
@@ -250,12 +250,9 @@ class JsonPrinter final : public ValidatePrinter {
     ojson verdicts = ojson::object();
     for (size_t k = 0; k < j.n; ++k)
       verdicts[std::string(to_string(o_.gens[k]))] = verdict_json(j.verdict[k], j.inst[k], o_.options);
-    const ojson r{{"input", src.label()},
-                  {"index", src.index()},
-                  {"offset", src.offset()},
-                  {"opcode", fmt::format("{:#04x}", j.opcode)},
-                  {"name", j.name},
-                  {"verdicts", std::move(verdicts)}};
+    const ojson r{{"input", src.label()},   {"index", src.index()},
+                  {"offset", src.offset()}, {"opcode", fmt::format("{:#04x}", j.opcode)},
+                  {"name", j.name},         {"verdicts", std::move(verdicts)}};
     const std::string line = fmt::format("{}\n{}", count_ == 0 ? "" : ",", dump_json(r));
     std::fputs(line.c_str(), stdout);
     ++count_;
@@ -272,9 +269,12 @@ class JsonPrinter final : public ValidatePrinter {
       const Counts& c = s.per_gen[k];
       per[name] = {{"valid", c.valid}, {"invalid", c.invalid}, {"header_only", c.header_only}};
     }
-    const ojson summary{{"generations", std::move(gens)},  {"checked", s.checked},
-                        {"valid", s.all.valid},           {"invalid", s.all.invalid},
-                        {"header_only", s.all.header_only}, {"per_generation", std::move(per)}};
+    const ojson summary{{"generations", std::move(gens)},
+                        {"checked", s.checked},
+                        {"valid", s.all.valid},
+                        {"invalid", s.all.invalid},
+                        {"header_only", s.all.header_only},
+                        {"per_generation", std::move(per)}};
     fmt::print("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", dump_json(summary));
     if (!error_.is_null()) fmt::print(",\n\"error\": {}", dump_json(error_));
     fmt::print("}}\n");
@@ -336,9 +336,12 @@ int run_validate(ValidateCliOptions& o) {
   if (o.gens.empty()) o.gens.assign(1, kDefaultGeneration);
   const bool headings = o.files.size() > 1;
   std::unique_ptr<ValidatePrinter> printer;
-  if (o.json) printer = std::make_unique<JsonPrinter>(o);
-  else if (o.gens.size() > 1) printer = std::make_unique<MatrixPrinter>(o, headings);
-  else printer = std::make_unique<TextPrinter>(o, headings);
+  if (o.json)
+    printer = std::make_unique<JsonPrinter>(o);
+  else if (o.gens.size() > 1)
+    printer = std::make_unique<MatrixPrinter>(o, headings);
+  else
+    printer = std::make_unique<TextPrinter>(o, headings);
 
   std::vector<std::unique_ptr<WordSource>> sources;
   if (!o.hex.empty()) sources.push_back(std::make_unique<HexWords>(o.hex));
@@ -387,8 +390,9 @@ Command register_validate(CLI::App& parent) {
       ->type_name("HEX")
       ->allow_extra_args(false);
   app->add_option("FILE", opts->files, "Files of 64-byte words, streamed; '-' reads stdin")->type_name("FILE");
-  app->footer("Exit codes: 0 every instruction valid on every requested generation (header-only counts as valid), "
-              "1 an instruction is invalid, 2 usage error, 3 input error.");
+  app->footer(
+      "Exit codes: 0 every instruction valid on every requested generation (header-only counts as valid), "
+      "1 an instruction is invalid, 2 usage error, 3 input error.");
   return {app, [opts] { return run_validate(*opts); }};
 }
 

@@ -62,8 +62,10 @@ void add_validate_options(CLI::App& app, ValidateOptions& options) {
   app.add_option_function<std::string>(
          "--dtype-enum",
          [&options](const std::string& text) {
-           if (iequals(text, "header")) options.dtype_enum_runtime = false;
-           else if (iequals(text, "runtime")) options.dtype_enum_runtime = true;
+           if (iequals(text, "header"))
+             options.dtype_enum_runtime = false;
+           else if (iequals(text, "runtime"))
+             options.dtype_enum_runtime = true;
            else
              throw CLI::ValidationError("--dtype-enum",
                                         fmt::format("unknown reading '{}' (expected header or runtime)", text));
@@ -96,10 +98,14 @@ std::optional<uint64_t> parse_u64(std::string_view text) {
   uint64_t v = 0;
   for (char c : text) {
     unsigned d = 0;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = static_cast<unsigned>(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = static_cast<unsigned>(c - 'A' + 10);
+    else
+      return std::nullopt;
     if (v > (UINT64_MAX - d) / base) return std::nullopt;
     v = v * base + d;
   }

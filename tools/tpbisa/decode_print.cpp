@@ -15,7 +15,9 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // File names need not be UTF-8; replace what is not instead of failing mid-stream.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string word_hex(const Word& w) {
   std::string text;
@@ -108,9 +110,18 @@ json events_json(const Events& e, Generation g) {
 json field_json(const DescribedField& f) {
   json j{{"name", f.name}, {"offset", f.offset}, {"size", f.size}};
   switch (f.kind) {
-    case ValueKind::Unsigned: j["kind"] = "unsigned"; j["value"] = f.u; break;
-    case ValueKind::Signed: j["kind"] = "signed"; j["value"] = f.s; break;
-    case ValueKind::Bytes: j["kind"] = "bytes"; j["value"] = format_value(f); break;
+    case ValueKind::Unsigned:
+      j["kind"] = "unsigned";
+      j["value"] = f.u;
+      break;
+    case ValueKind::Signed:
+      j["kind"] = "signed";
+      j["value"] = f.s;
+      break;
+    case ValueKind::Bytes:
+      j["kind"] = "bytes";
+      j["value"] = format_value(f);
+      break;
   }
   j["hex"] = format_hex(f);
   j["meaning"] = f.meaning;
@@ -164,8 +175,12 @@ class JsonPrinter final : public DecodePrinter {
 
 }  // namespace
 
-std::unique_ptr<DecodePrinter> make_text_printer(bool headings) { return std::make_unique<TextPrinter>(headings); }
+std::unique_ptr<DecodePrinter> make_text_printer(bool headings) {
+  return std::make_unique<TextPrinter>(headings);
+}
 
-std::unique_ptr<DecodePrinter> make_json_printer(Generation gen) { return std::make_unique<JsonPrinter>(gen); }
+std::unique_ptr<DecodePrinter> make_json_printer(Generation gen) {
+  return std::make_unique<JsonPrinter>(gen);
+}
 
 }  // namespace tpbisa::cli

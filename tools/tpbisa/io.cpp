@@ -84,8 +84,7 @@ std::string quote_char(char c) {
 std::string hex_problem(std::string_view text, const HexError& e) {
   const bool at_char = e.position < text.size();
   const bool extra_digit = at_char && std::isxdigit(static_cast<unsigned char>(text[e.position])) != 0;
-  if (extra_digit)
-    return fmt::format("more than 128 hex digits, the 129th at column {}", e.position + 1);
+  if (extra_digit) return fmt::format("more than 128 hex digits, the 129th at column {}", e.position + 1);
   if (at_char) return fmt::format("{} at column {} is not a hex digit", quote_char(text[e.position]), e.position + 1);
   return fmt::format("expected 128 hex digits, got {}", e.digits);
 }
@@ -98,8 +97,8 @@ WordSource::Next HexWords::next(Word& out) {
   const std::string& text = args_[next_++];
   HexError e;
   if (!parse_hex_word(text, out, e))
-    return fail(fmt::format("--hex #{}: {} (instruction {}, offset {})", index_ + 1, hex_problem(text, e), index_,
-                            offset()));
+    return fail(
+        fmt::format("--hex #{}: {} (instruction {}, offset {})", index_ + 1, hex_problem(text, e), index_, offset()));
   return Next::Word;
 }
 

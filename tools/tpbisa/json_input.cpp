@@ -21,8 +21,10 @@ std::string printable(std::string_view text) {
   std::string out;
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7F) out += fmt::format("\\x{:02x}", u);
-    else out += c;
+    if (u < 0x20 || u >= 0x7F)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += c;
   }
   return out;
 }
@@ -115,7 +117,9 @@ bool read_bounded(const std::string& path, const std::string& label, std::string
 
 }  // namespace
 
-std::string input_label(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string input_label(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
 
 std::optional<json> read_json_file(const std::string& path, std::string& error) {
   const std::string label = input_label(path);
@@ -193,8 +197,8 @@ bool load_vars(const std::string& path, VarTable& vars, std::string& error) {
     return fail(fmt::format("\"vars\" has {} variables; at most {} are accepted", table.size(), kMaxVariables));
   for (const auto& [id_text, var] : table.items()) {
     const std::string at = fmt::format("vars.\"{}\"", id_text);
-    const bool decimal = !id_text.empty() && id_text.size() <= 10 &&
-                         id_text.find_first_not_of("0123456789") == std::string::npos;
+    const bool decimal =
+        !id_text.empty() && id_text.size() <= 10 && id_text.find_first_not_of("0123456789") == std::string::npos;
     const auto id = decimal ? parse_u64(id_text) : std::nullopt;
     if (!id || *id > UINT32_MAX)
       return fail(fmt::format("{}: a variable id must be a decimal number 0..4294967295", at));

@@ -35,13 +35,14 @@ Leftovers leftovers(const CLI::App& app) {
   return {};
 }
 
-bool is_option(std::string_view arg) { return arg.size() > 1 && arg[0] == '-'; }
+bool is_option(std::string_view arg) {
+  return arg.size() > 1 && arg[0] == '-';
+}
 
 /// The one-line message for a parse error. CLI11 reports arguments nobody takes only after the requirements
 /// (so `tpbisa frobnicate` would read "A subcommand is required") and lists them last to first; an argument
 /// the tool does not know is named first, in the order given.
-std::string parse_error_message(const CLI::App& app, const std::vector<Command>& commands,
-                                const CLI::ParseError& e) {
+std::string parse_error_message(const CLI::App& app, const std::vector<Command>& commands, const CLI::ParseError& e) {
   const Leftovers left = leftovers(app);
   const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
   const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
@@ -62,19 +63,21 @@ std::string parse_error_message(const CLI::App& app, const std::vector<Command>&
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"tpbisa: reference decoder, validator and simulator for the NeuronCore TPB 64-byte instruction set "
-               "(sunda, cayman, mariana, maverick)",
-               std::string(kToolName)};
+  CLI::App app{
+      "tpbisa: reference decoder, validator and simulator for the NeuronCore TPB 64-byte instruction set "
+      "(sunda, cayman, mariana, maverick)",
+      std::string(kToolName)};
   app.set_version_flag("--version", fmt::format("{} {}", kToolName, kToolVersion));
   app.require_subcommand(1);
   const std::vector<Command> commands{register_decode(app), register_validate(app), register_lower(app),
-                                      register_run(app), register_asm(app), register_disasm(app),
+                                      register_run(app),    register_asm(app),      register_disasm(app),
                                       register_catalog(app)};
   // Set after the subcommands are registered: CLI11 copies the parent's footer into every subcommand added
   // later, and each subcommand has its own exit codes.
-  app.footer("Exit codes: 0 success, 1 negative verdict (invalid instruction, simulation fault), 2 usage error,\n"
-             "3 input error.\n"
-             "Run 'tpbisa COMMAND --help' for the options of one command.");
+  app.footer(
+      "Exit codes: 0 success, 1 negative verdict (invalid instruction, simulation fault), 2 usage error,\n"
+      "3 input error.\n"
+      "Run 'tpbisa COMMAND --help' for the options of one command.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -54,8 +54,7 @@ bool parse_u32(std::string_view text, std::string_view what, uint32_t& out, std:
 }
 
 /// Parses the location part of a split spec: parts[0..n) with n = 2 (dev) or 3 (sbuf/psum).
-bool location_from_parts(const std::vector<std::string_view>& parts, Generation g, Location& out,
-                         std::string& error) {
+bool location_from_parts(const std::vector<std::string_view>& parts, Generation g, Location& out, std::string& error) {
   const std::string region = lower(parts[0]);
   if (region == "dev") {
     const auto a = parse_u64(parts[1]);
@@ -102,9 +101,12 @@ constexpr std::string_view kLocationSyntax = "dev:ADDR, sbuf:PARTITION:OFFSET or
 bool float_bits(const json& v, uint32_t& out, std::string& error) {
   if (v.is_string()) {
     const std::string s = lower(v.get<std::string>());
-    if (s == "nan") out = 0x7FC00000U;
-    else if (s == "inf" || s == "+inf") out = 0x7F800000U;
-    else if (s == "-inf") out = 0xFF800000U;
+    if (s == "nan")
+      out = 0x7FC00000U;
+    else if (s == "inf" || s == "+inf")
+      out = 0x7F800000U;
+    else if (s == "-inf")
+      out = 0xFF800000U;
     else {
       error = fmt::format("\"{}\" is not a number (strings allowed: \"nan\", \"inf\", \"-inf\")", v.get<std::string>());
       return false;
@@ -144,9 +146,9 @@ bool check_extent(const Location& loc, Generation g, uint64_t bytes, std::string
   if (loc.kind != Location::Kind::Dev) {
     const bool sbuf = loc.kind == Location::Kind::Sbuf;
     const uint64_t last = uint64_t{loc.offset} + bytes - 1;
-    const auto a = last > UINT32_MAX                ? std::nullopt
-                   : sbuf                           ? sbuf_address(g, loc.partition, static_cast<uint32_t>(last))
-                                                    : psum_address(g, loc.partition, static_cast<uint32_t>(last));
+    const auto a = last > UINT32_MAX ? std::nullopt
+                   : sbuf            ? sbuf_address(g, loc.partition, static_cast<uint32_t>(last))
+                                     : psum_address(g, loc.partition, static_cast<uint32_t>(last));
     if (!a) {
       const Geometry& geo = geometry(g);
       error = fmt::format("{} bytes at {} run past {} partition {}'s {:#x} backed bytes on {}", bytes, loc.text,
@@ -165,21 +167,23 @@ bool check_extent(const Location& loc, Generation g, uint64_t bytes, std::string
   if (loc.address >= low_end) return true;  // flat device memory (PROJ-CONV-N4)
   const PartitionAddress first = decode_partition_offset(static_cast<uint32_t>(loc.address), g);
   const PartitionAddress end = decode_partition_offset(static_cast<uint32_t>(std::min(last, low_end - 1)), g);
-  if (last < low_end && first.region != Region::Outside && first.backed && end.backed &&
-      first.region == end.region && first.partition == end.partition)
+  if (last < low_end && first.region != Region::Outside && first.backed && end.backed && first.region == end.region &&
+      first.partition == end.partition)
     return true;
-  error = fmt::format("{} bytes at {} are in the on-chip SBUF/PSUM region of {} but not inside one partition's "
-                      "backed bytes (PROJ-CONV-N2; write sbuf:P:OFF or psum:P:OFF)",
-                      bytes, loc.text, to_string(g));
+  error = fmt::format(
+      "{} bytes at {} are in the on-chip SBUF/PSUM region of {} but not inside one partition's "
+      "backed bytes (PROJ-CONV-N2; write sbuf:P:OFF or psum:P:OFF)",
+      bytes, loc.text, to_string(g));
   return false;
 }
 
 bool parse_element_type(std::string_view text, bool need_numeric, ElementType& out, std::string& error) {
   const auto code = parse_dtype(text);
   if (!code) {
-    error = fmt::format("unknown dtype '{}' (see 'tpbisa catalog dtypes'; short forms u8 i8 u16 i16 u32 i32 u64 "
-                        "i64 bf16 fp16 fp32 fp8e3 fp8e4 fp8e5)",
-                        text);
+    error = fmt::format(
+        "unknown dtype '{}' (see 'tpbisa catalog dtypes'; short forms u8 i8 u16 i16 u32 i32 u64 "
+        "i64 bf16 fp16 fp32 fp8e3 fp8e4 fp8e5)",
+        text);
     return false;
   }
   ElementType t;
@@ -273,8 +277,8 @@ ojson bits_to_json(uint64_t bits, const ElementType& t) {
   if (t.floating) return float_json(std::bit_cast<float>(to_fp32_bits(bits, t.code)));
   if (t.is_signed) {
     const unsigned width = 8 * t.size;
-    const int64_t v = width == 64 ? static_cast<int64_t>(bits)
-                                  : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+    const int64_t v =
+        width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
     return v;
   }
   return bits;
@@ -287,7 +291,9 @@ std::string bits_to_text(uint64_t bits, const ElementType& t) {
   return j.dump();
 }
 
-std::string bits_hex(uint64_t bits, unsigned size) { return fmt::format("{:#0{}x}", bits, 2 + 2 * size); }
+std::string bits_hex(uint64_t bits, unsigned size) {
+  return fmt::format("{:#0{}x}", bits, 2 + 2 * size);
+}
 
 namespace {
 

@@ -41,8 +41,8 @@ bool check_extent(const Location& loc, Generation g, uint64_t bytes, std::string
 struct ElementType {
   uint8_t code = 0;
   const DtypeInfo* info = nullptr;
-  unsigned size = 0;      ///< bytes per element
-  bool integer = false;   ///< 8/16/32/64-bit integers: values are JSON integers
+  unsigned size = 0;     ///< bytes per element
+  bool integer = false;  ///< 8/16/32/64-bit integers: values are JSON integers
   bool is_signed = false;
   bool floating = false;  ///< convertible floats: values go through from_fp32_bits / to_fp32_bits
   bool numeric() const { return integer || floating; }
@@ -53,8 +53,8 @@ struct ElementType {
 bool parse_element_type(std::string_view text, bool need_numeric, ElementType& out, std::string& error);
 
 /// A JSON value (number, or "nan"/"inf"/"-inf" for floats) as the element's bits.
-bool value_to_bits(const nlohmann::json& v, const ElementType& t, const ConvertOptions& convert,
-                   uint64_t& bits, std::string& error);
+bool value_to_bits(const nlohmann::json& v, const ElementType& t, const ConvertOptions& convert, uint64_t& bits,
+                   std::string& error);
 /// A "0x..." string (at most the element's width) as the element's bits.
 bool hex_to_bits(const nlohmann::json& v, const ElementType& t, uint64_t& bits, std::string& error);
 

@@ -47,8 +47,7 @@ std::string failure_lines(const Verdict& v, const Instruction& inst, const Valid
   std::string out;
   for (const Predicate* p : v.failures()) out += fmt::format("{}{}\n", indent, failure_line(report(*p, inst, ctx)));
   if (v.truncated)
-    out += fmt::format("{}... more predicates failed; the first {} are listed (PROJ-CONV-C10)\n", indent,
-                       kMaxFailures);
+    out += fmt::format("{}... more predicates failed; the first {} are listed (PROJ-CONV-C10)\n", indent, kMaxFailures);
   return out;
 }
 
@@ -58,6 +57,8 @@ std::string verdict_word(const Verdict& v) {
   return fmt::format("invalid ({}: {}{} failed)", name, v.n_failed, v.truncated ? "+" : "");
 }
 
-std::string dump_json(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+std::string dump_json(const ojson& j) {
+  return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
 
 }  // namespace tpbisa::cli
