@@ -578,6 +578,7 @@ constexpr bool dtype_is_sub_byte(uint8_t code) {
 
 std::string_view to_string(Engine e);
 std::string_view to_string(Maint m);
+/// The ISA struct name of a modeled format (MEM_2D, S2_BN, ...), "not-modeled"; derived from the family registry.
 std::string_view to_string(Format f);
 /// Case-insensitive look-up of a dtype by catalog name (UINT32) or short name (u32).
 std::optional<uint8_t> parse_dtype(std::string_view text);

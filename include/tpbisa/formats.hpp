@@ -1,589 +1,180 @@
-// Every instruction format, declared once as fields in spec order, with little-endian I/O derived from it.
+// Every instruction format: the field machinery, the formats of the registered families, and what is derived
+// from the registry (the Operands variant, the layout of each catalog format per generation, the checks).
 #pragma once
 
+#include <algorithm>
 #include <array>
-#include <bit>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <span>
-#include <string_view>
-#include <tuple>
-#include <type_traits>
+#include <variant>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/fields.hpp"
+#include "tpbisa/generation.hpp"
+// The families' format headers are the public part of each family folder; the registry lists them.
+#include "../../src/families/registry.hpp"
 
 namespace tpbisa {
 
-/// One 64-byte TPB instruction word (NEURON_ISA_TPB_INST_NBYTES).
-inline constexpr size_t kWordBytes = 64;
-using Word = std::array<uint8_t, kWordBytes>;
-
-// ---- Explicit little-endian accessors (PROJ-CONV-C1); no host struct layout is ever used for I/O. ----
-
-template <std::integral T>
-constexpr T load_le(const uint8_t* p) {
-  using U = std::make_unsigned_t<T>;
-  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
-    U v;  // the host already stores little-endian: one load
-    std::memcpy(&v, p, sizeof(T));
-    return static_cast<T>(v);
-  }
-  U v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v = static_cast<U>(v | (static_cast<U>(p[i]) << (8 * i)));
-  return static_cast<T>(v);
-}
-
-template <std::integral T>
-constexpr void store_le(uint8_t* p, T value) {
-  using U = std::make_unsigned_t<T>;
-  const U v = static_cast<U>(value);
-  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
-    std::memcpy(p, &v, sizeof(T));
-    return;
-  }
-  for (size_t i = 0; i < sizeof(T); ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-/// What a field means, so printers, the assembler and validators can treat fields generically.
-enum class Role : uint8_t {
-  Opcode,
-  WordLen,
-  DebugCmd,
-  DebugHint,
-  WaitMode,
-  WaitIdx,
-  UpdateMode,
-  UpdateIdx,
-  SemValue,
-  Dtype,
-  DataSrc,
-  NumElem,
-  Step,
-  Addr4,
-  Addr8,
-  ImmVal,
-  ImmSrc,
-  Channels,
-  AluOp,
-  Subdim,
-  RevOps,
-  Reserved,
-  MemData,
-  VarId,
-  VarOffset,
-  Plain,
-  Raw,
+namespace detail {
+template <class... L>
+struct Concat;
+template <>
+struct Concat<> {
+  using type = TypeList<>;
 };
-
-// ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----
-
-/// NEURON_ISA_TPB_ADDR4: `addr_immediate` (PartitionOffset) or `addr_reg {regnum, reserved0[2], marker}`.
-struct Addr4 {
-  uint32_t raw = 0;
-  constexpr uint8_t byte(unsigned i) const { return static_cast<uint8_t>(raw >> (8 * i)); }
-  constexpr uint8_t marker() const { return byte(3); }
-  constexpr uint8_t regnum() const { return byte(0); }
-  constexpr uint32_t masked() const { return raw & 0x1FFFFFFFU; }  ///< addr_imm_mask
-  /// ADDR_REG or ADDR_SHAPE_REG (common-formats.md §5.2).
-  constexpr bool from_register() const { return (marker() & 0xA0) == 0x80; }
-  constexpr bool is_indirect() const { return (marker() & 0x60) == 0x20; }
-  /// Bit 30 alone (PROJ-CONV-C19).
-  constexpr bool shape_from_register() const { return (marker() & 0x40) != 0; }
-  bool operator==(const Addr4&) const = default;
+template <class... A>
+struct Concat<TypeList<A...>> {
+  using type = TypeList<A...>;
 };
-
-/// NEURON_ISA_TPB_ADDR8: `addr_immediate` (u64 Neuron address), `addr_reg {reg_lo, reg_hi, reserved0[5],
-/// marker}`, or the table form; byte 7 is the marker byte (mask 0xFC).
-struct Addr8 {
-  uint64_t raw = 0;
-  constexpr uint8_t byte(unsigned i) const { return static_cast<uint8_t>(raw >> (8 * i)); }
-  constexpr uint8_t marker() const { return static_cast<uint8_t>(byte(7) & 0xFC); }
-  constexpr uint8_t reg_lo() const { return byte(0); }
-  constexpr uint8_t reg_hi() const { return byte(1); }
-  constexpr bool shape_from_register() const { return (marker() & 0x40) != 0; }
-  /// addr8_addr_immediate (PROJ-CONV-M2): neither ADDR_REG_BIT nor ADDR_TBL_BIT.
-  constexpr bool is_immediate() const { return (marker() & 0xA0) == 0; }
-  /// The register-pair forms 0x80 / 0xC0.
-  constexpr bool is_register_pair() const { return marker() == 0x80 || marker() == 0xC0; }
-  /// Immediate address: the u64 with the marker bits 63..58 cleared (PROJ-CONV-M2).
-  constexpr uint64_t immediate() const { return raw & ~(uint64_t{0x3F} << 58); }
-  bool operator==(const Addr8&) const = default;
+template <class... A, class... B, class... Rest>
+struct Concat<TypeList<A...>, TypeList<B...>, Rest...> {
+  using type = typename Concat<TypeList<A..., B...>, Rest...>::type;
 };
-
-/// NEURON_ISA_TPB_IMM_VAL_INST_FIELD: imm_ptr / imm_reg / imm_arith_fp32 / imm_bitvec_* views of 4 bytes.
-struct ImmVal {
-  uint32_t raw = 0;
-  constexpr float as_fp32() const { return std::bit_cast<float>(raw); }
-  constexpr uint8_t regnum() const { return static_cast<uint8_t>(raw); }
-  constexpr uint32_t reg_reserved() const { return raw >> 8; }  ///< imm_reg.reserved0[3]
-  bool operator==(const ImmVal&) const = default;
+template <class F>
+struct LayoutsOf;
+template <class... F>
+struct LayoutsOf<TypeList<F...>> {
+  using type = typename Concat<typename F::Layouts...>::type;
 };
-
-/// NEURON_ISA_TPB_MEM2D_DATA: 32 bytes seen as registers[32], u8/i8[32], u16/i16[16], u32/i32/fp32[8].
-struct Mem2dData {
-  std::array<uint8_t, 32> bytes{};
-  constexpr uint8_t reg(unsigned k) const { return bytes[k]; }
-  constexpr uint16_t u16(unsigned k) const { return load_le<uint16_t>(&bytes[2 * k]); }
-  constexpr uint32_t u32(unsigned k) const { return load_le<uint32_t>(&bytes[4 * k]); }
-  /// 64-bit immediates: uint32 pairs, low word first (common-formats.md §8).
-  constexpr uint64_t u64(unsigned k) const { return load_le<uint64_t>(&bytes[8 * k]); }
-  bool operator==(const Mem2dData&) const = default;
+template <class L>
+struct VariantOf;
+template <class... S>
+struct VariantOf<TypeList<S...>> {
+  using type = std::variant<RawWord, S...>;
 };
+}  // namespace detail
 
-// ---- Field declarations ----
+/// Every layout of every registered family, in registry order.
+using AllLayouts = typename detail::LayoutsOf<Families>::type;
 
-/// One field of a format: a member of the typed struct at a byte offset, in spec order.
-template <class S, class M>
-struct Member {
+/// The typed body of a decoded word: RawWord (operands not modeled) or one registered layout.
+using Operands = typename detail::VariantOf<AllLayouts>::type;
+inline constexpr size_t kOperandKinds = std::variant_size_v<Operands>;
+
+namespace detail {
+
+template <size_t I>
+using Alternative = std::variant_alternative_t<I, Operands>;
+
+/// Per layout (variant index >= 1): its catalog format, generations and owning family (registry position).
+struct LayoutRow {
+  Format format;
+  GenSet gens;
   std::string_view name;
-  uint8_t offset;
-  M S::*ptr;
-  Role role;
+  uint8_t family;
 };
 
-/// `fields_of<S>` is the one declaration of format S (a tuple of Member), specialised per format below.
-template <class S>
-inline constexpr auto fields_of = nullptr;
+template <class S, size_t Family>
+constexpr LayoutRow layout_row() {
+  return {S::kFormat, S::kGens, S::kName, static_cast<uint8_t>(Family)};
+}
 
-template <class T>
-concept Composite = !std::is_same_v<std::remove_cvref_t<decltype(fields_of<T>)>, std::nullptr_t>;
+template <size_t Family, class... S>
+constexpr void family_rows(TypeList<S...>, LayoutRow*& out) {
+  ((*out++ = layout_row<S, Family>()), ...);
+}
 
-template <class T>
-struct Wire;
+template <class... F, size_t... I>
+constexpr std::array<LayoutRow, kOperandKinds - 1> make_layout_rows(TypeList<F...>, std::index_sequence<I...>) {
+  std::array<LayoutRow, kOperandKinds - 1> rows{};
+  LayoutRow* out = rows.data();
+  (family_rows<I>(typename F::Layouts{}, out), ...);
+  return rows;
+}
 
-template <std::integral T>
-struct Wire<T> {
-  static constexpr size_t kSize = sizeof(T);
-  static constexpr size_t kElem = sizeof(T);
-  static constexpr size_t kCount = 1;
-  static constexpr bool kSigned = std::is_signed_v<T>;
-  static constexpr void read(T& v, const uint8_t* p) { v = load_le<T>(p); }
-  static constexpr void write(const T& v, uint8_t* p) { store_le<T>(p, v); }
-};
+template <class... F>
+constexpr size_t count_of(TypeList<F...>) {
+  return sizeof...(F);
+}
 
-template <class T, size_t N>
-struct Wire<std::array<T, N>> {
-  static constexpr size_t kSize = N * Wire<T>::kSize;
-  static constexpr size_t kElem = Wire<T>::kSize;
-  static constexpr size_t kCount = N;
-  static constexpr bool kSigned = Wire<T>::kSigned;
-  static constexpr void read(std::array<T, N>& v, const uint8_t* p) {
-    if constexpr (sizeof(T) == 1) {
-      if (!std::is_constant_evaluated()) {
-        std::memcpy(v.data(), p, N);
-        return;
-      }
+}  // namespace detail
+
+inline constexpr size_t kFamilyCount = detail::count_of(Families{});
+/// Row k describes the variant alternative k + 1.
+inline constexpr auto kLayoutRows = detail::make_layout_rows(Families{}, std::make_index_sequence<kFamilyCount>{});
+
+/// One more than the largest catalog format a layout decodes (the size of the per-format tables).
+inline constexpr size_t kFormatSlots = [] {
+  size_t n = 1;
+  for (const auto& r : kLayoutRows) n = std::max(n, static_cast<size_t>(r.format) + 1);
+  return n;
+}();
+
+/// The variant index a word of catalog format f decodes to on generation g (0 = RawWord).
+inline constexpr auto kLayoutIndex = [] {
+  std::array<std::array<uint8_t, kAllGenerations.size()>, kFormatSlots> index{};
+  for (size_t k = 0; k < kLayoutRows.size(); ++k)
+    for (Generation g : kAllGenerations)
+      if (kLayoutRows[k].gens.has(g))
+        index[static_cast<size_t>(kLayoutRows[k].format)][static_cast<size_t>(g)] = static_cast<uint8_t>(k + 1);
+  return index;
+}();
+
+constexpr size_t layout_index(Format f, Generation g) {
+  const auto slot = static_cast<size_t>(f);
+  return slot < kFormatSlots ? kLayoutIndex[slot][static_cast<size_t>(g)] : 0;
+}
+
+/// The registry position of the family that owns catalog format f; kFamilyCount when no family does.
+constexpr size_t family_index(Format f) {
+  for (const auto& r : kLayoutRows)
+    if (r.format == f) return r.family;
+  return kFamilyCount;
+}
+
+// ---- Registration checks: the registry, the layouts and the catalog's format column agree ----
+
+namespace detail {
+
+template <size_t... I>
+constexpr bool all_layouts(std::index_sequence<I...>) {
+  // Every layout is a 64-byte format that tiles its word and starts with the header and the events.
+  return ((Layout<Alternative<I + 1>> && tiles_exactly<Alternative<I + 1>>() &&
+           offset_of<Alternative<I + 1>>("header") == 0 && offset_of<Alternative<I + 1>>("events") == 4) &&
+          ...);
+}
+
+/// Exactly one family owns each format: no format is declared by two families.
+constexpr bool one_family_per_format() {
+  for (const auto& a : kLayoutRows)
+    for (const auto& b : kLayoutRows)
+      if (a.format == b.format && a.family != b.family) return false;
+  return true;
+}
+
+/// Every modeled catalog row has exactly one layout on each generation that has the opcode, with the
+/// struct name the row names; every layout is bound by some row and covers only generations that have one.
+constexpr bool catalog_matches_layouts() {
+  for (const auto& row : kOpcodes) {
+    if (row.format == Format::NotModeled) continue;
+    for (Generation g : kAllGenerations) {
+      if (!row.gens.has(g)) continue;
+      unsigned n = 0;
+      for (const auto& l : kLayoutRows)
+        if (l.format == row.format && l.gens.has(g)) {
+          ++n;
+          if (l.name != row.struct_name) return false;
+        }
+      if (n != 1) return false;
     }
-    for (size_t i = 0; i < N; ++i) Wire<T>::read(v[i], p + i * Wire<T>::kSize);
   }
-  static constexpr void write(const std::array<T, N>& v, uint8_t* p) {
-    for (size_t i = 0; i < N; ++i) Wire<T>::write(v[i], p + i * Wire<T>::kSize);
+  for (const auto& l : kLayoutRows) {
+    if (l.format == Format::NotModeled) return false;
+    bool bound = false;
+    for (const auto& row : kOpcodes) bound = bound || row.format == l.format;
+    if (!bound) return false;
   }
-};
-
-template <class Leaf, class Raw>
-struct RawWire {
-  static constexpr size_t kSize = sizeof(Raw);
-  static constexpr size_t kElem = sizeof(Raw);
-  static constexpr size_t kCount = 1;
-  static constexpr bool kSigned = false;
-  static constexpr void read(Leaf& v, const uint8_t* p) { v.raw = load_le<Raw>(p); }
-  static constexpr void write(const Leaf& v, uint8_t* p) { store_le<Raw>(p, v.raw); }
-};
-template <>
-struct Wire<Addr4> : RawWire<Addr4, uint32_t> {};
-template <>
-struct Wire<Addr8> : RawWire<Addr8, uint64_t> {};
-template <>
-struct Wire<ImmVal> : RawWire<ImmVal, uint32_t> {};
-template <>
-struct Wire<Mem2dData> {
-  static constexpr size_t kSize = 32;
-  static constexpr size_t kElem = 1;
-  static constexpr size_t kCount = 32;
-  static constexpr bool kSigned = false;
-  static constexpr void read(Mem2dData& v, const uint8_t* p) { Wire<std::array<uint8_t, 32>>::read(v.bytes, p); }
-  static constexpr void write(const Mem2dData& v, uint8_t* p) { Wire<std::array<uint8_t, 32>>::write(v.bytes, p); }
-};
-
-template <Composite S>
-struct Wire<S> {
-  static constexpr size_t kSize = S::kSize;
-  static constexpr size_t kElem = S::kSize;
-  static constexpr size_t kCount = 1;
-  static constexpr bool kSigned = false;
-  static constexpr void read(S& s, const uint8_t* p) {
-    std::apply(
-        [&](const auto&... m) {
-          (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::read(s.*(m.ptr), p + m.offset), ...);
-        },
-        fields_of<S>);
-  }
-  static constexpr void write(const S& s, uint8_t* p) {
-    std::apply(
-        [&](const auto&... m) {
-          (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::write(s.*(m.ptr), p + m.offset), ...);
-        },
-        fields_of<S>);
-  }
-};
-
-// ---- Run-time descriptors, generated from the declarations (for printers, JSON, assembler) ----
-
-struct FormatDesc;
-
-struct FieldDesc {
-  std::string_view name;
-  uint8_t offset;     ///< byte offset inside the enclosing format
-  uint8_t size;       ///< total bytes
-  uint8_t elem_size;  ///< bytes per element
-  uint8_t count;      ///< elements (1 for scalars)
-  bool is_signed;
-  Role role;
-  const FormatDesc* sub;  ///< nested format, or nullptr for a leaf
-};
-
-struct FormatDesc {
-  std::string_view name;  ///< the ISA's name (MEM_2D, S2_BN, ...)
-  uint8_t size;
-  std::span<const FieldDesc> fields;
-};
-
-template <class S>
-struct FormatDescOf;
-
-template <class M>
-constexpr const FormatDesc* sub_desc() {
-  if constexpr (Composite<M>)
-    return &FormatDescOf<M>::kDesc;
-  else
-    return nullptr;
+  return true;
 }
 
-template <class S>
-constexpr auto make_field_descs() {
-  return std::apply(
-      [](const auto&... m) {
-        return std::array<FieldDesc, sizeof...(m)>{
-            FieldDesc{m.name, m.offset,
-                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSize),
-                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kElem),
-                      static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kCount),
-                      Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSigned, m.role,
-                      sub_desc<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>()}...};
-      },
-      fields_of<S>);
-}
+}  // namespace detail
 
-template <class S>
-struct FormatDescOf {
-  static constexpr auto kFields = make_field_descs<S>();
-  static constexpr FormatDesc kDesc{S::kName, static_cast<uint8_t>(S::kSize), kFields};
-};
-
-template <class S>
-constexpr const FormatDesc& format_desc() {
-  return FormatDescOf<S>::kDesc;
-}
-
-/// Byte offset of a top-level field by name; 0xFF when absent (used by the compile-time checks).
-template <class S>
-constexpr unsigned offset_of(std::string_view name) {
-  for (const auto& f : FormatDescOf<S>::kFields)
-    if (f.name == name) return f.offset;
-  return 0xFF;
-}
-
-/// The fields start at 0, follow each other with no gap or overlap, and end exactly at the format size.
-template <class S>
-constexpr bool tiles_exactly() {
-  unsigned next = 0;
-  for (const auto& f : FormatDescOf<S>::kFields) {
-    if (f.offset != next) return false;
-    next += f.size;
-  }
-  return next == S::kSize;
-}
-
-/// Decodes a typed format from its bytes (never fails: every bit pattern is a value).
-template <Composite S>
-constexpr S read_format(std::span<const uint8_t> bytes) {
-  S s{};
-  Wire<S>::read(s, bytes.data());
-  return s;
-}
-
-/// Encodes a typed format into its bytes.
-template <Composite S>
-constexpr void write_format(const S& s, std::span<uint8_t> bytes) {
-  Wire<S>::write(s, bytes.data());
-}
-
-// ---- The formats ----
-
-/// NEURON_ISA_TPB_HEADER (4 B).
-struct Header {
-  static constexpr std::string_view kName = "HEADER";
-  static constexpr size_t kSize = 4;
-  uint8_t opcode = 0;
-  uint8_t inst_word_len = 0;
-  uint8_t debug_cmd = 0;
-  uint8_t debug_hint = 0;  ///< MAVERICK: also `inst_flags` (PROJ-CONV-C2)
-  bool operator==(const Header&) const = default;
-};
-template <>
-inline constexpr auto fields_of<Header> =
-    std::make_tuple(Member<Header, uint8_t>{"opcode", 0, &Header::opcode, Role::Opcode},
-                    Member<Header, uint8_t>{"inst_word_len", 1, &Header::inst_word_len, Role::WordLen},
-                    Member<Header, uint8_t>{"debug_cmd", 2, &Header::debug_cmd, Role::DebugCmd},
-                    Member<Header, uint8_t>{"debug_hint", 3, &Header::debug_hint, Role::DebugHint});
-
-/// Where MAVERICK's `inst_flags` lives (PROJ-CONV-C2): one constant, header byte 3.
-inline constexpr unsigned kInstFlagsHeaderByte = 3;
-
-/// NEURON_ISA_TPB_EVENTS (8 B).
-struct Events {
-  static constexpr std::string_view kName = "EVENTS";
-  static constexpr size_t kSize = 8;
-  uint8_t wait_mode = 0;
-  uint8_t wait_idx = 0;
-  uint8_t update_mode = 0;
-  uint8_t update_idx = 0;
-  uint32_t semaphore_value = 0;
-  bool operator==(const Events&) const = default;
-};
-template <>
-inline constexpr auto fields_of<Events> =
-    std::make_tuple(Member<Events, uint8_t>{"wait_mode", 0, &Events::wait_mode, Role::WaitMode},
-                    Member<Events, uint8_t>{"wait_idx", 1, &Events::wait_idx, Role::WaitIdx},
-                    Member<Events, uint8_t>{"update_mode", 2, &Events::update_mode, Role::UpdateMode},
-                    Member<Events, uint8_t>{"update_idx", 3, &Events::update_idx, Role::UpdateIdx},
-                    Member<Events, uint32_t>{"semaphore_value", 4, &Events::semaphore_value, Role::SemValue});
-
-/// NEURON_ISA_TPB_TENSOR2D (12 B).
-struct Tensor2d {
-  static constexpr std::string_view kName = "TENSOR2D";
-  static constexpr size_t kSize = 12;
-  Addr4 start_addr{};
-  std::array<int16_t, 2> step_elem{};
-  std::array<uint16_t, 2> num_elem{};
-  bool operator==(const Tensor2d&) const = default;
-};
-template <>
-inline constexpr auto fields_of<Tensor2d> =
-    std::make_tuple(Member<Tensor2d, Addr4>{"start_addr", 0, &Tensor2d::start_addr, Role::Addr4},
-                    Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
-                    Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
-
-/// NEURON_ISA_TPB_TENSOR4D (20 B).
-struct Tensor4d {
-  static constexpr std::string_view kName = "TENSOR4D";
-  static constexpr size_t kSize = 20;
-  Addr4 start_addr{};
-  std::array<int16_t, 4> step_elem{};
-  std::array<uint16_t, 4> num_elem{};
-  bool operator==(const Tensor4d&) const = default;
-};
-template <>
-inline constexpr auto fields_of<Tensor4d> =
-    std::make_tuple(Member<Tensor4d, Addr4>{"start_addr", 0, &Tensor4d::start_addr, Role::Addr4},
-                    Member<Tensor4d, std::array<int16_t, 4>>{"step_elem", 4, &Tensor4d::step_elem, Role::Step},
-                    Member<Tensor4d, std::array<uint16_t, 4>>{"num_elem", 12, &Tensor4d::num_elem, Role::NumElem});
-
-/// NEURON_ISA_TPB_MEM_2D_STRUCT (64 B): TensorLoad 0xaa, TensorStore 0xab.
-struct Mem2d {
-  static constexpr std::string_view kName = "MEM_2D";
-  static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  uint8_t dtype = 0;
-  uint8_t src_datasrc = 0;
-  std::array<uint8_t, 2> num_elem{};
-  Addr8 start_addr{};
-  std::array<int32_t, 2> step_elem{};
-  Mem2dData data{};
-  bool operator==(const Mem2d&) const = default;
-};
-template <>
-inline constexpr auto fields_of<Mem2d> =
-    std::make_tuple(Member<Mem2d, Header>{"header", 0, &Mem2d::header, Role::Plain},
-                    Member<Mem2d, Events>{"events", 4, &Mem2d::events, Role::Plain},
-                    Member<Mem2d, uint8_t>{"dtype", 12, &Mem2d::dtype, Role::Dtype},
-                    Member<Mem2d, uint8_t>{"src_datasrc", 13, &Mem2d::src_datasrc, Role::DataSrc},
-                    Member<Mem2d, std::array<uint8_t, 2>>{"num_elem", 14, &Mem2d::num_elem, Role::NumElem},
-                    Member<Mem2d, Addr8>{"start_addr", 16, &Mem2d::start_addr, Role::Addr8},
-                    Member<Mem2d, std::array<int32_t, 2>>{"step_elem", 24, &Mem2d::step_elem, Role::Step},
-                    Member<Mem2d, Mem2dData>{"data", 32, &Mem2d::data, Role::MemData});
-
-/// NEURON_ISA_TPB_PSEUDO_MEM_2D_STRUCT (64 B): PseudoTensorStore 0xcd, PseudoTensorLoad 0xce.
-struct PseudoMem2d {
-  static constexpr std::string_view kName = "PSEUDO_MEM_2D";
-  static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  uint8_t dtype = 0;
-  uint8_t src_datasrc = 0;
-  std::array<uint8_t, 2> num_elem{};
-  uint32_t var_id = 0;
-  uint32_t var_offset = 0;
-  std::array<int32_t, 2> step_elem{};
-  Mem2dData data{};
-  bool operator==(const PseudoMem2d&) const = default;
-};
-template <>
-inline constexpr auto fields_of<PseudoMem2d> =
-    std::make_tuple(Member<PseudoMem2d, Header>{"header", 0, &PseudoMem2d::header, Role::Plain},
-                    Member<PseudoMem2d, Events>{"events", 4, &PseudoMem2d::events, Role::Plain},
-                    Member<PseudoMem2d, uint8_t>{"dtype", 12, &PseudoMem2d::dtype, Role::Dtype},
-                    Member<PseudoMem2d, uint8_t>{"src_datasrc", 13, &PseudoMem2d::src_datasrc, Role::DataSrc},
-                    Member<PseudoMem2d, std::array<uint8_t, 2>>{"num_elem", 14, &PseudoMem2d::num_elem, Role::NumElem},
-                    Member<PseudoMem2d, uint32_t>{"var_id", 16, &PseudoMem2d::var_id, Role::VarId},
-                    Member<PseudoMem2d, uint32_t>{"var_offset", 20, &PseudoMem2d::var_offset, Role::VarOffset},
-                    Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
-                    Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
-
-/// NEURON_ISA_TPB_S2_BN_STRUCT (64 B): ImmLd 0x70/0x71, BatchNormParamLoad 0x64, MatchValueLoad 0x6d.
-struct S2Bn {
-  static constexpr std::string_view kName = "S2_BN";
-  static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 4> reserved0{};
-  Tensor2d src_mem_pattern{};
-  ImmVal imm1{};
-  uint8_t dtype = 0;
-  std::array<uint8_t, 1> reserved1{};
-  uint8_t num_active_channels = 0;
-  std::array<uint8_t, 9> reserved2{};
-  ImmVal imm0_ptr{};
-  uint8_t imm0_src = 0;
-  std::array<uint8_t, 15> reserved3{};
-  bool operator==(const S2Bn&) const = default;
-};
-template <>
-inline constexpr auto fields_of<S2Bn> =
-    std::make_tuple(Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
-                    Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
-                    Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
-                    Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
-                    Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
-                    Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
-                    Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
-                    Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
-                    Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
-                    Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
-                    Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
-                    Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
-
-/// NEURON_ISA_TPB_S4D4_TSM_STRUCT (64 B): PtrMulti 0x4F/0x5F, SUNDA Dual 0x87/0x88.
-struct S4d4Tsm {
-  static constexpr std::string_view kName = "S4D4_TSM";
-  static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  Tensor4d src_mem_pattern{};
-  uint8_t in_dtype = 0;
-  uint8_t out_dtype = 0;
-  uint8_t num_active_channels = 0;
-  std::array<uint8_t, 1> reserved0{};
-  uint8_t op = 0;
-  uint8_t op_dim = 0;
-  uint8_t reverse_operands = 0;
-  std::array<uint8_t, 5> reserved1{};  ///< five bytes 39..43 (the header comment's "6" is a typo)
-  Tensor4d dst_mem_pattern{};
-  bool operator==(const S4d4Tsm&) const = default;
-};
-template <>
-inline constexpr auto fields_of<S4d4Tsm> =
-    std::make_tuple(Member<S4d4Tsm, Header>{"header", 0, &S4d4Tsm::header, Role::Plain},
-                    Member<S4d4Tsm, Events>{"events", 4, &S4d4Tsm::events, Role::Plain},
-                    Member<S4d4Tsm, Tensor4d>{"src_mem_pattern", 12, &S4d4Tsm::src_mem_pattern, Role::Plain},
-                    Member<S4d4Tsm, uint8_t>{"in_dtype", 32, &S4d4Tsm::in_dtype, Role::Dtype},
-                    Member<S4d4Tsm, uint8_t>{"out_dtype", 33, &S4d4Tsm::out_dtype, Role::Dtype},
-                    Member<S4d4Tsm, uint8_t>{"num_active_channels", 34, &S4d4Tsm::num_active_channels, Role::Channels},
-                    Member<S4d4Tsm, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Tsm::reserved0, Role::Reserved},
-                    Member<S4d4Tsm, uint8_t>{"op", 36, &S4d4Tsm::op, Role::AluOp},
-                    Member<S4d4Tsm, uint8_t>{"op_dim", 37, &S4d4Tsm::op_dim, Role::Subdim},
-                    Member<S4d4Tsm, uint8_t>{"reverse_operands", 38, &S4d4Tsm::reverse_operands, Role::RevOps},
-                    Member<S4d4Tsm, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tsm::reserved1, Role::Reserved},
-                    Member<S4d4Tsm, Tensor4d>{"dst_mem_pattern", 44, &S4d4Tsm::dst_mem_pattern, Role::Plain});
-
-/// Any other opcode: header and events decoded, the 52 operand bytes kept raw ("operands not modeled").
-struct RawWord {
-  static constexpr std::string_view kName = "RAW";
-  static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 52> operands{};
-  bool operator==(const RawWord&) const = default;
-};
-template <>
-inline constexpr auto fields_of<RawWord> =
-    std::make_tuple(Member<RawWord, Header>{"header", 0, &RawWord::header, Role::Plain},
-                    Member<RawWord, Events>{"events", 4, &RawWord::events, Role::Plain},
-                    Member<RawWord, std::array<uint8_t, 52>>{"operands", 12, &RawWord::operands, Role::Raw});
-
-/// The union arms of ADDR4, ADDR8 and IMM_VAL_INST_FIELD, for documentation and printers.
-struct UnionArm {
-  std::string_view union_name;
-  std::string_view arm;
-  std::string_view field;
-  uint8_t offset;
-  uint8_t size;
-};
-inline constexpr std::array<UnionArm, 19> kUnionArms{{
-    {"ADDR4", "addr_immediate", "addr_immediate", 0, 4},
-    {"ADDR4", "addr_reg", "regnum", 0, 1},
-    {"ADDR4", "addr_reg", "reserved0", 1, 2},
-    {"ADDR4", "addr_reg", "marker", 3, 1},
-    {"ADDR8", "addr_immediate", "addr_immediate", 0, 8},
-    {"ADDR8", "addr_reg", "reg_lo", 0, 1},
-    {"ADDR8", "addr_reg", "reg_hi", 1, 1},
-    {"ADDR8", "addr_reg", "reserved0", 2, 5},
-    {"ADDR8", "addr_reg", "marker", 7, 1},
-    {"ADDR8", "addr_tbl_offs", "(layout unknown)", 0, 7},
-    {"ADDR8", "addr_tbl_offs", "marker", 7, 1},
-    {"IMM_VAL_INST_FIELD", "imm_ptr", "imm_ptr", 0, 4},
-    {"IMM_VAL_INST_FIELD", "imm_reg", "regnum", 0, 1},
-    {"IMM_VAL_INST_FIELD", "imm_reg", "reserved0", 1, 3},
-    {"IMM_VAL_INST_FIELD", "imm_arith_fp32", "imm_arith_fp32", 0, 4},
-    {"IMM_VAL_INST_FIELD", "imm_bitvec_int32", "imm_bitvec_int32", 0, 4},
-    {"IMM_VAL_INST_FIELD", "imm_bitvec_uint32", "imm_bitvec_uint32", 0, 4},
-    {"IMM_VAL_INST_FIELD", "imm_bitvec_uint16", "imm_bitvec_uint16[2]", 0, 4},
-    {"IMM_VAL_INST_FIELD", "imm_bitvec_uint8", "imm_bitvec_uint8[4]", 0, 4},
-}};
-
-/// ADDR4 marker byte values (common-formats.md §5.2).
-namespace addr4_marker {
-inline constexpr uint8_t kImm = 0x00, kIndirectImm = 0x20, kShapeReg = 0x40, kAddrReg = 0x80, kIndirectReg = 0xA0,
-                         kAddrShapeReg = 0xC0, kMxTensorV2 = 0x01;
-}
-/// ADDR8 marker values and bits (common-formats.md §5.3).
-namespace addr8_marker {
-inline constexpr uint8_t kMask = 0xFC, kImm = 0x00, kShapeReg = 0x40, kAddrReg = 0x80, kAddrShapeReg = 0xC0,
-                         kTblShapeImm = 0x20, kTblShapeReg = 0x60, kTblOffsetReg = 0x08, kTblOffsetWide = 0x04,
-                         kVarIdBit = 0x10;
-}
-
-// ---- Compile-time checks against the spec's compile-verified offsets ----
-
-static_assert(tiles_exactly<Header>() && tiles_exactly<Events>() && tiles_exactly<Tensor2d>() &&
-              tiles_exactly<Tensor4d>() && tiles_exactly<Mem2d>() && tiles_exactly<PseudoMem2d>() &&
-              tiles_exactly<S2Bn>() && tiles_exactly<S4d4Tsm>() && tiles_exactly<RawWord>());
-static_assert(offset_of<Mem2d>("header") == 0 && offset_of<Mem2d>("events") == 4 && offset_of<Mem2d>("dtype") == 12 &&
-              offset_of<Mem2d>("src_datasrc") == 13 && offset_of<Mem2d>("num_elem") == 14 &&
-              offset_of<Mem2d>("start_addr") == 16 && offset_of<Mem2d>("step_elem") == 24 &&
-              offset_of<Mem2d>("data") == 32);
-static_assert(offset_of<PseudoMem2d>("var_id") == 16 && offset_of<PseudoMem2d>("var_offset") == 20);
-static_assert(offset_of<S2Bn>("src_mem_pattern") == 16 && offset_of<S2Bn>("imm1") == 28 &&
-              offset_of<S2Bn>("dtype") == 32 && offset_of<S2Bn>("num_active_channels") == 34 &&
-              offset_of<S2Bn>("imm0_ptr") == 44 && offset_of<S2Bn>("imm0_src") == 48);
-static_assert(offset_of<S4d4Tsm>("src_mem_pattern") == 12 && offset_of<S4d4Tsm>("in_dtype") == 32 &&
-              offset_of<S4d4Tsm>("out_dtype") == 33 && offset_of<S4d4Tsm>("num_active_channels") == 34 &&
-              offset_of<S4d4Tsm>("reserved0") == 35 && offset_of<S4d4Tsm>("op") == 36 &&
-              offset_of<S4d4Tsm>("op_dim") == 37 && offset_of<S4d4Tsm>("reverse_operands") == 38 &&
-              offset_of<S4d4Tsm>("reserved1") == 39 && offset_of<S4d4Tsm>("dst_mem_pattern") == 44);
-static_assert(FormatDescOf<S4d4Tsm>::kFields[10].size == 5, "reserved1 is five bytes (39..43)");
-static_assert(offset_of<Tensor2d>("num_elem") == 8 && offset_of<Tensor4d>("num_elem") == 12);
+static_assert(detail::all_layouts(std::make_index_sequence<kOperandKinds - 1>{}),
+              "a registered layout is not a 64-byte format with the header at 0 and the events at 4");
+static_assert(detail::one_family_per_format(), "two families declare the same catalog format");
+static_assert(detail::catalog_matches_layouts(),
+              "a modeled catalog format needs exactly one layout per generation, named as the catalog row names "
+              "its struct, and every layout a catalog row");
 
 }  // namespace tpbisa

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <type_traits>
 #include <variant>
 
 #include "tpbisa/catalog.hpp"
@@ -16,8 +17,6 @@ enum class DecodeStatus : uint8_t {
   NotModeled,  ///< opcode of this generation, operand bytes kept raw
   Unknown,     ///< opcode not in this generation's OPCODE enum
 };
-
-using Operands = std::variant<RawWord, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm>;
 
 struct Instruction {
   Generation gen = kDefaultGeneration;
@@ -47,12 +46,13 @@ Instruction decode(std::span<const uint8_t, kWordBytes> bytes, Generation gen);
 /// Encodes every field back into 64 bytes (reserved bytes included).
 Word encode(const Instruction& inst);
 
-/// Typed encoders, for building words from fields.
-Word encode(const Mem2d& f);
-Word encode(const PseudoMem2d& f);
-Word encode(const S2Bn& f);
-Word encode(const S4d4Tsm& f);
-Word encode(const RawWord& f);
+/// Typed encoder, for building words from fields: any registered layout, or RawWord.
+template <class S>
+requires(std::is_same_v<S, RawWord> || Layout<S>) Word encode(const S& f) {
+  Word w{};
+  write_format(f, w);
+  return w;
+}
 
 /// Parses hex text into words: exactly 128 hex digits per word; whitespace, '_' and a leading "0x" on each
 /// group are tolerated. Returns false and fills `error` with what and where when the text is not that.

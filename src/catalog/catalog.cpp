@@ -44,23 +44,6 @@ constexpr bool all_mnemonics_camel() {
   return true;
 }
 
-// Every modeled format is bound to exactly the opcodes the spec binds it to.
-constexpr bool formats_bound_as_spec() {
-  for (const auto& r : kOpcodes) {
-    const bool mem2d = r.value == 0xAA || r.value == 0xAB;
-    const bool pseudo = r.value == 0xCD || r.value == 0xCE;
-    const bool s2bn = r.value == 0x64 || r.value == 0x6D || r.value == 0x70 || r.value == 0x71;
-    const bool tsm = r.value == 0x4F || r.value == 0x5F || r.value == 0x87 || r.value == 0x88;
-    const Format want = mem2d    ? Format::Mem2d
-                        : pseudo ? Format::PseudoMem2d
-                        : s2bn   ? Format::S2Bn
-                        : tsm    ? Format::S4d4Tsm
-                                 : Format::NotModeled;
-    if (r.format != want) return false;
-  }
-  return true;
-}
-
 static_assert(unique_keys(kOpcodes, [](const OpcodeInfo& r) { return r.value; }), "duplicate opcode value");
 static_assert(unique_keys(kOpcodes, [](const OpcodeInfo& r) { return r.enum_name; }), "duplicate opcode name");
 static_assert(unique_keys(kDtypes, [](const DtypeInfo& r) { return r.code; }), "duplicate dtype code");
@@ -83,7 +66,6 @@ constexpr bool sizes_are_powers_of_two() {
 }
 static_assert(sizes_are_powers_of_two(), "alignment checks mask with size - 1");
 static_assert(all_mnemonics_camel(), "a mnemonic is not the CamelCase of its enum name");
-static_assert(formats_bound_as_spec(), "an opcode is bound to the wrong operand format");
 
 }  // namespace
 
@@ -108,17 +90,6 @@ std::string_view to_string(Maint m) {
     case Maint::Yes: return "Y";
     case Maint::No: return "n";
     case Maint::None: return "";
-  }
-  return "?";
-}
-
-std::string_view to_string(Format f) {
-  switch (f) {
-    case Format::NotModeled: return "not-modeled";
-    case Format::Mem2d: return "MEM_2D";
-    case Format::PseudoMem2d: return "PSEUDO_MEM_2D";
-    case Format::S2Bn: return "S2_BN";
-    case Format::S4d4Tsm: return "S4D4_TSM";
   }
   return "?";
 }

@@ -1,22 +1,27 @@
 // Decode and encode: the typed formats are read and written through their one field declaration.
 #include "tpbisa/instruction.hpp"
 
+#include <array>
 #include <cctype>
+#include <utility>
 
 namespace tpbisa {
 namespace {
 
-template <class S>
-void read_into(Operands& body, std::span<const uint8_t, kWordBytes> bytes) {
-  Wire<S>::read(body.emplace<S>(), bytes.data());
+using Reader = void (*)(Operands& body, const uint8_t* bytes);
+
+template <size_t I>
+void read_into(Operands& body, const uint8_t* bytes) {
+  using S = std::variant_alternative_t<I, Operands>;
+  Wire<S>::read(body.emplace<I>(), bytes);
 }
 
-template <class S>
-Word write_as(const S& s) {
-  Word w{};
-  write_format(s, w);
-  return w;
+/// One reader per variant alternative, indexed like Operands (derived from the registry).
+template <size_t... I>
+constexpr std::array<Reader, kOperandKinds> make_readers(std::index_sequence<I...>) {
+  return {&read_into<I>...};
 }
+constexpr auto kReaders = make_readers(std::make_index_sequence<kOperandKinds>{});
 
 }  // namespace
 
@@ -50,34 +55,19 @@ Instruction decode(std::span<const uint8_t, kWordBytes> bytes, Generation gen) {
   const Format format = in_gen ? inst.info->format : Format::NotModeled;
   inst.status = !in_gen ? DecodeStatus::Unknown
                         : (format == Format::NotModeled ? DecodeStatus::NotModeled : DecodeStatus::Modeled);
-  switch (format) {
-    case Format::Mem2d: read_into<Mem2d>(inst.body, bytes); break;
-    case Format::PseudoMem2d: read_into<PseudoMem2d>(inst.body, bytes); break;
-    case Format::S2Bn: read_into<S2Bn>(inst.body, bytes); break;
-    case Format::S4d4Tsm: read_into<S4d4Tsm>(inst.body, bytes); break;
-    case Format::NotModeled: read_into<RawWord>(inst.body, bytes); break;
-  }
+  kReaders[layout_index(format, gen)](inst.body, bytes.data());
   return inst;
 }
 
 Word encode(const Instruction& inst) {
-  return std::visit([](const auto& s) { return write_as(s); }, inst.body);
+  return std::visit([](const auto& s) { return encode(s); }, inst.body);
 }
 
-Word encode(const Mem2d& f) {
-  return write_as(f);
-}
-Word encode(const PseudoMem2d& f) {
-  return write_as(f);
-}
-Word encode(const S2Bn& f) {
-  return write_as(f);
-}
-Word encode(const S4d4Tsm& f) {
-  return write_as(f);
-}
-Word encode(const RawWord& f) {
-  return write_as(f);
+std::string_view to_string(Format f) {
+  if (f == Format::NotModeled) return "not-modeled";
+  for (const auto& row : kLayoutRows)
+    if (row.format == f) return row.name;
+  return "?";
 }
 
 bool parse_hex_word(std::string_view text, Word& out, HexError& error) {

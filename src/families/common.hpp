@@ -9,6 +9,7 @@
 
 #include "core/exec.hpp"
 #include "core/predicates.hpp"
+#include "families/family.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::family {
@@ -90,20 +91,5 @@ std::string dtype_label(uint8_t d, Generation g);
 std::string aluop_label(uint8_t op, Generation g);
 /// "sbuf[p0]+0x100" style rendering of an ADDR4.
 std::string addr4_label(const Addr4& a, Generation g);
-
-// Validators of the three families (defined in their family files).
-const Validator* mem2d_validator(uint8_t opcode);
-const Validator* s2bn_validator(uint8_t opcode);
-const Validator* tsm_validator(uint8_t opcode, Generation g);
-
-// Executors of the three families: check everything, stage the effects; the caller commits.
-bool execute_mem2d(const Instruction& inst, exec::Txn& txn);
-bool execute_s2bn(const Instruction& inst, exec::Txn& txn);
-bool execute_tsm(const Instruction& inst, exec::Txn& txn);
-
-// Every validator, for documentation (defined per family).
-std::span<const Validator* const> mem2d_validators();
-std::span<const Validator* const> s2bn_validators();
-std::span<const Validator* const> tsm_validators();
 
 }  // namespace tpbisa::family

@@ -24,22 +24,9 @@ namespace {
 
 const Validator& select_validator(uint8_t op, Generation gen) {
   if (!opcode_in(op, gen)) return family::kHeaderOnlyValidator;
-  const Validator* v = nullptr;
-  switch (op) {
-    case opcode::kTensorLoad:
-    case opcode::kTensorStore:
-    case opcode::kPseudoTensorLoad:
-    case opcode::kPseudoTensorStore: v = family::mem2d_validator(op); break;
-    case opcode::kImmLdArith:
-    case opcode::kImmLdBitvec:
-    case opcode::kBatchNormParamLoad:
-    case opcode::kMatchValueLoad: v = family::s2bn_validator(op); break;
-    case opcode::kPtrMultiArith:
-    case opcode::kPtrMultiBitvec:
-    case opcode::kPtrMultiDualArith:
-    case opcode::kPtrMultiDualBitvec: v = family::tsm_validator(op, gen); break;
-    default: break;
-  }
+  // The catalog's format column names the family; the family picks the validator (registry.hpp).
+  const family::Family* f = family::family_of(find_opcode(op)->format);
+  const Validator* v = f != nullptr ? f->validation.select(op, gen) : nullptr;
   return v != nullptr ? *v : family::kHeaderOnlyValidator;
 }
 
@@ -135,8 +122,8 @@ FailureReport report(const Predicate& p, const Instruction& inst, const CheckCon
 std::span<const Validator* const> all_validators() {
   static const std::vector<const Validator*> all = [] {
     std::vector<const Validator*> v{&family::kHeaderOnlyValidator};
-    for (auto group : {family::mem2d_validators(), family::s2bn_validators(), family::tsm_validators()})
-      v.insert(v.end(), group.begin(), group.end());
+    for (const family::Family& f : family::families())
+      v.insert(v.end(), f.validation.all.begin(), f.validation.all.end());
     return v;
   }();
   return all;

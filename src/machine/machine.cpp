@@ -129,9 +129,7 @@ bool stage_update(const Events& e, exec::Txn& txn) {
 }
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  if (inst.as<Mem2d>() != nullptr) return family::execute_mem2d(inst, txn);
-  if (inst.as<S2Bn>() != nullptr) return family::execute_s2bn(inst, txn);
-  if (inst.as<S4d4Tsm>() != nullptr) return family::execute_tsm(inst, txn);
+  if (const family::Executor run = family::executor_for(inst)) return run(inst, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
                   fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
 }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "../support/test_util.hpp"
@@ -161,45 +163,55 @@ void shape(Word& w, const FormatDesc& desc, unsigned base, Generation g, Rng& r)
   }
 }
 
-const FormatDesc* desc_for(Format f) {
-  switch (f) {
-    case Format::Mem2d: return &format_desc<Mem2d>();
-    case Format::PseudoMem2d: return &format_desc<PseudoMem2d>();
-    case Format::S2Bn: return &format_desc<S2Bn>();
-    case Format::S4d4Tsm: return &format_desc<S4d4Tsm>();
-    case Format::NotModeled: break;
-  }
-  return &format_desc<RawWord>();
+/// The descriptor of every Operands alternative, indexed like the variant (derived from the family registry).
+template <size_t... I>
+constexpr std::array<const FormatDesc*, kOperandKinds> make_descs(std::index_sequence<I...>) {
+  return {&format_desc<std::variant_alternative_t<I, Operands>>()...};
 }
+constexpr auto kDescs = make_descs(std::make_index_sequence<kOperandKinds>{});
 
-/// Opcodes of format f that generation g has (for NotModeled: every other byte, unknown ones included).
-std::vector<uint8_t> opcodes_for(Format f, Generation g) {
+/// Opcodes that decode to alternative `index` on g (for 0, RawWord: every other byte, unknown ones included).
+std::vector<uint8_t> opcodes_for(size_t index, Generation g) {
   std::vector<uint8_t> v;
   for (unsigned b = 0; b < 256; ++b) {
     const OpcodeInfo* row = find_opcode(static_cast<uint8_t>(b));
     const bool modeled = row != nullptr && row->gens.has(g) && row->format != Format::NotModeled;
-    if (f == Format::NotModeled ? !modeled : modeled && row->format == f) v.push_back(static_cast<uint8_t>(b));
+    const bool match =
+        index == 0 ? !modeled
+                   : modeled && row->format == kLayoutRows[index - 1].format && kLayoutRows[index - 1].gens.has(g);
+    if (match) v.push_back(static_cast<uint8_t>(b));
   }
   return v;
 }
 
-class AsmRoundTrip : public ::testing::TestWithParam<Format> {};
+/// Every Operands alternative: 0 is RawWord, the rest the registered layouts.
+std::vector<size_t> all_alternatives() {
+  std::vector<size_t> v;
+  for (size_t i = 0; i < kOperandKinds; ++i) v.push_back(i);
+  return v;
+}
+
+class AsmRoundTrip : public ::testing::TestWithParam<size_t> {};
 
 // Half the words are fully random (reserved bytes, odd markers, NaN payloads, invalid modes: the explicit
 // and raw spellings); half are shaped so the readable forms (events text, locations, floats) are hit.
 TEST_P(AsmRoundTrip, RandomWordsEveryGeneration) {
-  const Format format = GetParam();
-  Rng r(kSeed + static_cast<uint64_t>(format));
+  const size_t index = GetParam();
+  Rng r(kSeed + index);
   std::array<std::vector<uint8_t>, 4> opcodes;
-  for (Generation g : kAllGenerations) opcodes[static_cast<size_t>(g)] = opcodes_for(format, g);
+  std::vector<Generation> gens;  // the generations that have opcodes of this alternative (Dual: SUNDA only)
+  for (Generation g : kAllGenerations) {
+    opcodes[static_cast<size_t>(g)] = opcodes_for(index, g);
+    if (!opcodes[static_cast<size_t>(g)].empty()) gens.push_back(g);
+  }
+  ASSERT_FALSE(gens.empty());
   int failures = 0;
   for (int i = 0; i < kWordsPerFormat && failures < 5; ++i) {
-    Generation g = kAllGenerations[static_cast<size_t>(i) % 4];
-    if (opcodes[static_cast<size_t>(g)].empty()) g = Generation::Sunda;  // the Dual opcodes exist on SUNDA only
+    const Generation g = gens[static_cast<size_t>(i) % gens.size()];
     const auto& ops = opcodes[static_cast<size_t>(g)];
     Word w = r.word();
     w[0] = ops[r.below(ops.size())];
-    if (i % 2 == 1) shape(w, *desc_for(format), 0, g, r);
+    if (i % 2 == 1) shape(w, *kDescs[index], 0, g, r);
     const std::string why = round_trip(w, g);
     if (!why.empty()) {
       ++failures;
@@ -208,11 +220,11 @@ TEST_P(AsmRoundTrip, RandomWordsEveryGeneration) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, AsmRoundTrip,
-                         ::testing::Values(Format::Mem2d, Format::PseudoMem2d, Format::S2Bn, Format::S4d4Tsm,
-                                           Format::NotModeled),
-                         [](const ::testing::TestParamInfo<Format>& p) {
-                           return p.param == Format::NotModeled ? std::string("raw") : std::string(to_string(p.param));
+INSTANTIATE_TEST_SUITE_P(Formats, AsmRoundTrip, ::testing::ValuesIn(all_alternatives()),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           if (p.param == 0) return std::string("raw");
+                           const auto& row = kLayoutRows[p.param - 1];  // a per-generation layout adds its index
+                           return std::string(row.name) + (row.gens == kGensAll ? "" : "_" + std::to_string(p.param));
                          });
 
 TEST(AsmRoundTrip, EveryValidationVectorOnEveryGeneration) {

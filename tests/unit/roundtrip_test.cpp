@@ -8,6 +8,9 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "../support/test_util.hpp"
@@ -24,13 +27,14 @@ using test::to_hex;
 constexpr int kWordsPerFormat = 100'000;
 constexpr uint64_t kSeed = 0x7470'6269'7361'0001ULL;  // fixed: failures reproduce exactly
 
-/// The opcodes whose words a property run draws from, and the typed format they decode to where present.
+/// The opcodes whose words a property run draws from, and the typed layout they decode to where present.
 struct FormatCase {
-  const char* label;
-  Format format;  // NotModeled for the raw and unknown cases
+  std::string label;
+  size_t index;  // the Operands alternative (0: RawWord, for the raw and unknown cases)
   std::vector<uint8_t> opcodes;
-  DecodeStatus status;      // what decode reports where the generation has the opcode
-  const char* format_name;  // Instruction::format_name() there
+  GenSet gens;                   // the generations the layout applies to
+  DecodeStatus status;           // what decode reports where the generation has the opcode
+  std::string_view format_name;  // Instruction::format_name() there
   uint64_t seed;
 };
 
@@ -52,14 +56,23 @@ void PrintTo(const FormatCase& fc, std::ostream* os) {
   *os << fc.label;
 }
 
+/// One case per registered layout (from the family registry), then the raw and the unknown opcodes.
 std::vector<FormatCase> all_cases() {
-  return {
-      {"MEM_2D", Format::Mem2d, {0xAA, 0xAB}, DecodeStatus::Modeled, "MEM_2D", kSeed + 1},
-      {"PSEUDO_MEM_2D", Format::PseudoMem2d, {0xCD, 0xCE}, DecodeStatus::Modeled, "PSEUDO_MEM_2D", kSeed + 2},
-      {"S2_BN", Format::S2Bn, {0x64, 0x6D, 0x70, 0x71}, DecodeStatus::Modeled, "S2_BN", kSeed + 3},
-      {"S4D4_TSM", Format::S4d4Tsm, {0x4F, 0x5F, 0x87, 0x88}, DecodeStatus::Modeled, "S4D4_TSM", kSeed + 4},
-      {"raw", Format::NotModeled, opcodes_with(Format::NotModeled), DecodeStatus::NotModeled, "not-modeled", kSeed + 5},
-      {"unknown", Format::NotModeled, unassigned_opcodes(), DecodeStatus::Unknown, "unknown", kSeed + 6}};
+  std::vector<FormatCase> cases;
+  for (size_t k = 0; k < kLayoutRows.size(); ++k) {
+    const auto& row = kLayoutRows[k];
+    std::string label(row.name);
+    if (row.gens != kGensAll)  // a per-generation layout: the label names its generations
+      for (Generation g : kAllGenerations)
+        if (row.gens.has(g)) label += "_" + std::string(to_string(g));
+    cases.push_back({label, k + 1, opcodes_with(row.format), row.gens, DecodeStatus::Modeled, to_string(row.format),
+                     kSeed + 1 + k});
+  }
+  const uint64_t next = kSeed + 1 + kLayoutRows.size();
+  cases.push_back(
+      {"raw", 0, opcodes_with(Format::NotModeled), kGensAll, DecodeStatus::NotModeled, "not-modeled", next});
+  cases.push_back({"unknown", 0, unassigned_opcodes(), kGensAll, DecodeStatus::Unknown, "unknown", next + 1});
+  return cases;
 }
 
 /// What decode must report for opcode byte `v` on generation g, computed from the catalog rows.
@@ -69,17 +82,13 @@ DecodeStatus expected_status(uint8_t v, Generation g) {
   return r->format == Format::NotModeled ? DecodeStatus::NotModeled : DecodeStatus::Modeled;
 }
 
-/// The variant alternative a status/format pair must select.
+/// The variant alternative a status/format pair must select: the registered layout of the opcode's catalog
+/// format that covers g (searched in the registry rows, not through decode's table).
 size_t expected_index(uint8_t v, Generation g) {
   if (expected_status(v, g) != DecodeStatus::Modeled) return 0;  // RawWord
-  switch (find_opcode(v)->format) {
-    case Format::Mem2d: return 1;
-    case Format::PseudoMem2d: return 2;
-    case Format::S2Bn: return 3;
-    case Format::S4d4Tsm: return 4;
-    case Format::NotModeled: break;
-  }
-  return 0;
+  for (size_t k = 0; k < kLayoutRows.size(); ++k)
+    if (kLayoutRows[k].format == find_opcode(v)->format && kLayoutRows[k].gens.has(g)) return k + 1;
+  return kOperandKinds;  // no layout: decode cannot match this
 }
 
 /// The expectations above for every (opcode byte, generation), computed once: the property loops stay cheap
@@ -260,12 +269,17 @@ void check_fields_roundtrip(const FormatCase& fc, Rng& rng) {
   std::array<std::vector<uint8_t>, 4> candidates;
   for (Generation g : kAllGenerations)
     for (uint8_t v : opcodes)
-      if (ex.status[v][static_cast<size_t>(g)] == want_status) candidates[static_cast<size_t>(g)].push_back(v);
+      if (fc.gens.has(g) && ex.status[v][static_cast<size_t>(g)] == want_status)
+        candidates[static_cast<size_t>(g)].push_back(v);
   unsigned failures = 0;
   std::array<unsigned, 4> per_gen{};
   std::string first;
+  std::vector<Generation> gens;  // the generations the layout applies to take turns
+  for (Generation g : kAllGenerations)
+    if (fc.gens.has(g)) gens.push_back(g);
+  ASSERT_FALSE(gens.empty());
   for (int n = 0; n < kWordsPerFormat; ++n) {
-    const Generation g = kAllGenerations[static_cast<size_t>(n) % 4];
+    const Generation g = gens[static_cast<size_t>(n) % gens.size()];
     const std::vector<uint8_t>& ops = candidates[static_cast<size_t>(g)];
     ASSERT_FALSE(ops.empty()) << to_string(g);
     S x{};
@@ -286,7 +300,7 @@ void check_fields_roundtrip(const FormatCase& fc, Rng& rng) {
               std::to_string(static_cast<int>(got.status)) + " format " + std::string(got.format_name());
   }
   EXPECT_EQ(failures, 0U) << first;
-  for (Generation g : kAllGenerations) EXPECT_EQ(per_gen[static_cast<size_t>(g)], kWordsPerFormat / 4U) << to_string(g);
+  for (Generation g : gens) EXPECT_EQ(per_gen[static_cast<size_t>(g)], kWordsPerFormat / gens.size()) << to_string(g);
   // Every opcode of the format decodes with want_status on some generation (0x87/0x88 on SUNDA).
   for (uint8_t v : opcodes) {
     bool somewhere = false;
@@ -295,20 +309,23 @@ void check_fields_roundtrip(const FormatCase& fc, Rng& rng) {
   }
 }
 
+/// check_fields_roundtrip of every Operands alternative, indexed like the variant (derived from the registry).
+using FieldsCheck = void (*)(const FormatCase&, Rng&);
+template <size_t... I>
+constexpr std::array<FieldsCheck, kOperandKinds> make_field_checks(std::index_sequence<I...>) {
+  return {&check_fields_roundtrip<std::variant_alternative_t<I, Operands>>...};
+}
+constexpr auto kFieldChecks = make_field_checks(std::make_index_sequence<kOperandKinds>{});
+
 TEST_P(RoundTripFormat, RandomFieldsSurviveEncodeDecode) {
   const FormatCase& fc = GetParam();
   Rng rng(fc.seed ^ 0xF1E1D5ULL);
-  switch (fc.format) {
-    case Format::Mem2d: check_fields_roundtrip<Mem2d>(fc, rng); break;
-    case Format::PseudoMem2d: check_fields_roundtrip<PseudoMem2d>(fc, rng); break;
-    case Format::S2Bn: check_fields_roundtrip<S2Bn>(fc, rng); break;
-    case Format::S4d4Tsm: check_fields_roundtrip<S4d4Tsm>(fc, rng); break;
-    case Format::NotModeled: check_fields_roundtrip<RawWord>(fc, rng); break;
-  }
+  ASSERT_LT(fc.index, kFieldChecks.size());
+  kFieldChecks[fc.index](fc, rng);
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, RoundTripFormat, ::testing::ValuesIn(all_cases()),
-                         [](const ::testing::TestParamInfo<FormatCase>& p) { return std::string(p.param.label); });
+                         [](const ::testing::TestParamInfo<FormatCase>& p) { return p.param.label; });
 
 // The SUNDA Dual opcodes off SUNDA: raw bytes kept, status Unknown, catalog row still named.
 TEST(RoundTrip, RetiredDualOpcodesKeepTheirBytesOffSunda) {

@@ -1,4 +1,4 @@
-// MEM_2D family: TensorLoad 0xaa, TensorStore 0xab and the pseudo pair 0xce/0xcd (mem2d.md).
+// MEM_2D family validators: TensorLoad 0xaa, TensorStore 0xab and the pseudo pair 0xce/0xcd (mem2d.md §5).
 #include <algorithm>
 
 #include "families/common.hpp"
@@ -21,7 +21,7 @@ constexpr FieldRef fWindow[] = {{"start_addr", 16, 8}, {"dtype", 12, 1}, {"num_e
 
 template <class S>
 unsigned elem_product(const S& m) {
-  return unsigned{m.num_elem[0]} * unsigned{m.num_elem[1]};
+  return m.elements();
 }
 
 template <class S>
@@ -350,9 +350,7 @@ constexpr Validator kValidators[] = {
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
 
-}  // namespace
-
-const Validator* mem2d_validator(uint8_t op) {
+const Validator* select(uint8_t op, Generation) {
   switch (op) {
     case opcode::kTensorLoad: return &kValidators[0];
     case opcode::kTensorStore: return &kValidators[1];
@@ -362,150 +360,12 @@ const Validator* mem2d_validator(uint8_t op) {
   }
 }
 
-std::span<const Validator* const> mem2d_validators() {
-  return kValidatorList;
-}
-
-}  // namespace tpbisa::family
-
-// ---- Execution (mem2d.md §6; check order PROJ-CONV-N15) ----
-
-namespace tpbisa::family {
-namespace {
-
-struct Mem2dWalk {
-  uint64_t base = 0;
-  unsigned esz = 0;
-  unsigned count = 0;
-  std::array<uint64_t, 32> ea{};  // only validated words execute: the product is at most 32
-};
-
-/// Element addresses in walk order: inner num_elem[0] / step_elem[0], outer num_elem[1] / step_elem[1].
-void walk(const Mem2d& m, uint64_t base, Mem2dWalk& w) {
-  w.base = base;
-  w.esz = dtype_size(m.dtype);
-  w.count = 0;
-  for (unsigned i1 = 0; i1 < m.num_elem[1]; ++i1)
-    for (unsigned i0 = 0; i0 < m.num_elem[0]; ++i0) {
-      const uint64_t delta = static_cast<uint64_t>(int64_t{m.step_elem[0]}) * i0 * w.esz +
-                             static_cast<uint64_t>(int64_t{m.step_elem[1]}) * i1 * w.esz;
-      w.ea[w.count++] = base + delta;  // modulo 2^64
-    }
-}
-
-bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base) {
-  const Addr8& a = m.start_addr;
-  if (a.is_immediate()) {
-    base = a.immediate();
-    return true;
-  }
-  if (!a.is_register_pair())
-    return txn.fail(FaultKind::UnsupportedAddressingMode,
-                    fmt::format("start_addr marker {:#04x} (address table or unlisted form) is not executed "
-                                "(PROJ-CONV-M6)",
-                                a.marker()));
-  for (unsigned r : {unsigned{a.reg_lo()}, unsigned{a.reg_hi()}})
-    if (r >= kNumRegisters)
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("start_addr register pair names r{} (registers are r0..r63)", r));
-  base = uint64_t{txn.reg(a.reg_lo())} | (uint64_t{txn.reg(a.reg_hi())} << 32);
-  return true;
-}
-
-bool check_window(const Mem2dWalk& w, exec::Txn& txn) {
-  if (w.count == 0) return true;
-  const uint64_t window = w.ea[0] >> 24;
-  for (unsigned k = 0; k < w.count; ++k) {
-    const uint64_t last = w.ea[k] + w.esz - 1;
-    if (last < w.ea[k] || (w.ea[k] >> 24) != window || (last >> 24) != window)
-      return txn.fail_at(FaultKind::WindowViolation, (w.ea[k] >> 24) != window ? w.ea[k] : last,
-                         fmt::format("element {} at {:#x} leaves the 16 MiB window {:#x}..{:#x} of the first "
-                                     "element (PROJ-CONV-M3)",
-                                     k, w.ea[k], window << 24, (window << 24) + 0xFFFFFF));
-  }
-  return true;
-}
-
-bool check_ranges(const Mem2dWalk& w, exec::Txn& txn) {
-  for (unsigned k = 0; k < w.count; ++k)
-    if (!exec::neuron_access_ok(txn.gen(), w.ea[k], w.esz))
-      return txn.fail_at(FaultKind::OutOfRange, w.ea[k],
-                         fmt::format("element {} ({} bytes at {:#x}) is outside its SBUF/PSUM partition's backed "
-                                     "bytes (PROJ-CONV-N2)",
-                                     k, w.esz, w.ea[k]));
-  return true;
-}
-
-bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
-  const bool pair = m.dtype == dtype::kUint64;
-  for (unsigned k = 0; k < count; ++k) {
-    const unsigned r = m.data.reg(k);
-    if (r >= kNumRegisters || (pair && r + 1 >= kNumRegisters))
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("data slot {} names r{}{} (registers are r0..r63, PROJ-CONV-M4)", k, r,
-                                      pair ? " and its pair" : ""));
-  }
-  return true;
-}
-
-void load_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
-  for (unsigned k = 0; k < w.count; ++k) {
-    const uint64_t v = txn.read_mem(w.ea[k], w.esz);
-    const unsigned r = m.data.reg(k);
-    switch (m.dtype) {
-      case dtype::kInt8:
-      case dtype::kInt16: txn.stage_reg(r, exec::sign_extend(v, w.esz)); break;
-      case dtype::kUint64:
-        txn.stage_reg(r, static_cast<uint32_t>(v));
-        txn.stage_reg(r + 1, static_cast<uint32_t>(v >> 32));
-        break;
-      default: txn.stage_reg(r, static_cast<uint32_t>(v)); break;  // zero-extend or bit copy, no conversion
-    }
-  }
-}
-
-uint64_t store_value(const Mem2d& m, unsigned k, exec::Txn& txn) {
-  if (m.src_datasrc == 1) {
-    switch (dtype_size(m.dtype)) {
-      case 1: return m.data.bytes[k];
-      case 2: return m.data.u16(k);
-      case 4: return m.data.u32(k);
-      default: return m.data.u64(k);
-    }
-  }
-  const unsigned r = m.data.reg(k);
-  if (m.dtype == dtype::kUint64) return uint64_t{txn.reg(r)} | (uint64_t{txn.reg(r + 1)} << 32);
-  return txn.reg(r);
-}
-
-void store_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
-  for (unsigned k = 0; k < w.count; ++k) {
-    const uint64_t v = store_value(m, k, txn);
-    const uint64_t mask = w.esz >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * w.esz)) - 1;
-    txn.stage_mem(w.ea[k], w.esz, v & mask);  // truncation, never a numeric cast
-  }
-}
+constexpr Validation kValidation{select, kValidatorList};
 
 }  // namespace
 
-bool execute_mem2d(const Instruction& inst, exec::Txn& txn) {
-  const Mem2d& m = body<Mem2d>(inst);
-  if (elem_product(m) > 32)  // unreachable for a validated word; keeps the walk in bounds regardless
-    return txn.fail(FaultKind::InvalidInstruction, "more than 32 elements");
-  uint64_t base = 0;
-  if (!resolve_start(m, txn, base)) return false;
-  Mem2dWalk w;
-  walk(m, base, w);
-  if (!check_window(w, txn) || !check_ranges(w, txn)) return false;
-  const bool uses_registers = m.header.opcode == opcode::kTensorLoad || m.src_datasrc == 0;
-  if (uses_registers && !check_data_registers(m, w.count, txn)) return false;
-  if (!m.start_addr.is_immediate() && w.esz > 1 && base % w.esz != 0)
-    txn.diag(DiagKind::UnalignedAccess, base, w.esz);  // PROJ-CONV-M10: performed byte-wise
-  if (m.header.opcode == opcode::kTensorLoad)
-    load_elements(m, w, txn);
-  else
-    store_elements(m, w, txn);
-  return true;
+const Validation& Mem2dFamily::validation() {
+  return kValidation;
 }
 
 }  // namespace tpbisa::family

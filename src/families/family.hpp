@@ -1,0 +1,53 @@
+// The Family record: what each family folder contributes, and the registry's look-ups over all of them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa::exec {
+class Txn;
+}
+
+namespace tpbisa::family {
+
+/// validate.cpp: the validators of the family's opcodes, as data.
+struct Validation {
+  /// The validator of `opcode` on `gen`; nullptr when the family has none there (the word is judged header-only).
+  const Validator* (*select)(uint8_t opcode, Generation gen);
+  /// Every validator of the family, in documentation order (docs/predicates.md).
+  std::span<const Validator* const> all;
+};
+
+/// execute.cpp: the semantics. Checks everything and stages the effects through the transaction; the machine
+/// applies the EVENTS wait and update and commits.
+using Executor = bool (*)(const Instruction& inst, exec::Txn& txn);
+struct Execution {
+  Executor execute;  ///< nullptr: the family's words are not executed (e.g. pseudo words, lowered first)
+};
+
+/// syntax.cpp: what the generic text layer cannot derive from the field declarations.
+struct Syntax {
+  std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
+};
+
+/// One family: its name (the folder) and its parts.
+struct Family {
+  std::string_view name;
+  const Validation& validation;
+  const Execution& execution;
+  const Syntax& syntax;
+};
+
+/// Every registered family, in registry order (src/families/registry.hpp).
+std::span<const Family> families();
+/// The family that owns a catalog format; nullptr for NotModeled.
+const Family* family_of(Format f);
+/// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
+Executor executor_for(const Instruction& inst);
+
+}  // namespace tpbisa::family

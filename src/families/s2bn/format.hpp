@@ -1,0 +1,66 @@
+// S2_BN family format: ImmLd 0x70/0x71, BatchNormParamLoad 0x64, MatchValueLoad 0x6d.
+#pragma once
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/fields.hpp"
+
+namespace tpbisa {
+
+/// NEURON_ISA_TPB_S2_BN_STRUCT (64 B): ImmLd 0x70/0x71, BatchNormParamLoad 0x64, MatchValueLoad 0x6d.
+struct S2Bn {
+  static constexpr Format kFormat = Format::S2Bn;
+  static constexpr GenSet kGens = kGensAll;
+  static constexpr std::string_view kName = "S2_BN";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor2d src_mem_pattern{};
+  ImmVal imm1{};
+  uint8_t dtype = 0;
+  std::array<uint8_t, 1> reserved1{};
+  uint8_t num_active_channels = 0;
+  std::array<uint8_t, 9> reserved2{};
+  ImmVal imm0_ptr{};
+  uint8_t imm0_src = 0;
+  std::array<uint8_t, 15> reserved3{};
+  /// Source elements: src num_elem[0] * num_elem[1].
+  constexpr unsigned src_elements() const {
+    return unsigned{src_mem_pattern.num_elem[0]} * unsigned{src_mem_pattern.num_elem[1]};
+  }
+  bool operator==(const S2Bn&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S2Bn> =
+    std::make_tuple(Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
+                    Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
+                    Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
+                    Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
+                    Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
+                    Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
+                    Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
+                    Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
+                    Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
+                    Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
+                    Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
+                    Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
+
+namespace family {
+/// The S2_BN family (src/families/s2bn): its layouts and the parts its folder defines.
+struct S2BnFamily {
+  static constexpr std::string_view kName = "s2bn";
+  using Layouts = TypeList<S2Bn>;
+  static const Validation& validation();  ///< validate.cpp
+  static const Execution& execution();    ///< execute.cpp
+  static const Syntax& syntax();          ///< syntax.cpp
+};
+}  // namespace family
+
+// ---- Compile-time checks against the spec's compile-verified offsets ----
+
+static_assert(tiles_exactly<S2Bn>());
+static_assert(offset_of<S2Bn>("src_mem_pattern") == 16 && offset_of<S2Bn>("imm1") == 28 &&
+              offset_of<S2Bn>("dtype") == 32 && offset_of<S2Bn>("num_active_channels") == 34 &&
+              offset_of<S2Bn>("imm0_ptr") == 44 && offset_of<S2Bn>("imm0_src") == 48);
+
+}  // namespace tpbisa
