@@ -13,6 +13,11 @@ namespace tpbisa {
 
 /// Engine affinity of an opcode (enums.md §1.2; a loose grouping, not a decoded field).
 enum class Engine : uint8_t { Pe, Act, Dve, Pool, Nx, NxDma, PoolDve, DvePool, Rt, None };
+/// The five engines of a NeuronCore, numbered as the sequencer numbers them (sequencer.md §2): the engine whose
+/// instruction stream a word is in. Not the catalog's loose affinity column (`Engine`).
+enum class StreamEngine : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };
+inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, StreamEngine::Act, StreamEngine::Pool,
+                                                            StreamEngine::Dve, StreamEngine::Sp};
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
@@ -577,6 +582,8 @@ constexpr bool dtype_is_sub_byte(uint8_t code) {
 }
 
 std::string_view to_string(Engine e);
+/// "PE", "ACT", "POOL", "DVE", "SP".
+std::string_view to_string(StreamEngine e);
 std::string_view to_string(Maint m);
 /// The ISA struct name of a modeled format (MEM_2D, S2_BN, ...), "not-modeled"; derived from the family registry.
 std::string_view to_string(Format f);

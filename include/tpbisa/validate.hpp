@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +23,9 @@ struct ValidateOptions {
   bool dtype_enum_runtime = false;
   /// PROJ-CONV-T11: SYMMETRIC_CLAMP (0x24) counts as arith and general-arith on MAVERICK.
   bool symmetric_clamp_general_arith = true;
+  /// The engine whose stream the word is in, when known (a word read from a NEFF stream, or `--engine`).
+  /// Engine-placement predicates (PROJ-CONV-F1) hold trivially while it is unknown, the default.
+  std::optional<StreamEngine> engine;
 };
 
 enum class Basis : uint8_t { Isa, Convention };
@@ -40,6 +44,8 @@ struct FieldRef {
 struct CheckContext {
   Generation gen;
   ValidateOptions options;
+  /// The engine of the word's stream; nullopt when unknown.
+  std::optional<StreamEngine> engine() const { return options.engine; }
 };
 
 /// One conjunct of a validator.

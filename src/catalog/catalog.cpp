@@ -85,6 +85,17 @@ std::string_view to_string(Engine e) {
   return "?";
 }
 
+std::string_view to_string(StreamEngine e) {
+  switch (e) {
+    case StreamEngine::Pe: return "PE";
+    case StreamEngine::Act: return "ACT";
+    case StreamEngine::Pool: return "POOL";
+    case StreamEngine::Dve: return "DVE";
+    case StreamEngine::Sp: return "SP";
+  }
+  return "?";
+}
+
 std::string_view to_string(Maint m) {
   switch (m) {
     case Maint::Yes: return "Y";
