@@ -33,6 +33,8 @@ struct Execution {
 /// syntax.cpp: what the generic text layer cannot derive from the field declarations.
 struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
+  /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
+  std::span<const std::string_view> quiet_fields = {};
 };
 
 /// One family: its name (the folder) and its parts.

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "tpbisa/catalog.hpp"
 
 namespace tpbisa::tasm {
@@ -33,10 +34,19 @@ void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, std:
   }
 }
 
+/// Marks the operands the owning family prints only when not zero (alternative 0, RawWord, has no family).
+void mark_quiet(size_t alternative, std::vector<AsmField>& fields) {
+  if (alternative == 0) return;
+  const family::Syntax& syntax = family::families()[kLayoutRows[alternative - 1].family].syntax;
+  for (auto& f : fields)
+    for (std::string_view q : syntax.quiet_fields) f.quiet = f.quiet || f.path == q;
+}
+
 template <size_t... I>
 std::array<std::vector<AsmField>, sizeof...(I)> build_all(std::index_sequence<I...>) {
   std::array<std::vector<AsmField>, sizeof...(I)> all;
   ((walk(format_desc<std::variant_alternative_t<I, Operands>>(), 0, "", all[I])), ...);
+  for (size_t i = 0; i < all.size(); ++i) mark_quiet(i, all[i]);
   return all;
 }
 
@@ -309,15 +319,18 @@ bool is_event_role(Role r) {
 }
 
 bool printed(const AsmField& f, const Word& w) {
+  auto any_set = [&] {
+    for (unsigned i = 0; i < f.size; ++i)
+      if (w[f.offset + i] != 0) return true;
+    return false;
+  };
+  if (f.quiet) return any_set();
   switch (f.role) {
     case Role::Opcode: return false;
     case Role::WordLen: return load_bits(w, f.offset, f.size) != kDefaultWordLen;
     case Role::DebugCmd:
     case Role::DebugHint:
-    case Role::Reserved:
-      for (unsigned i = 0; i < f.size; ++i)
-        if (w[f.offset + i] != 0) return true;
-      return false;
+    case Role::Reserved: return any_set();
     default: return true;
   }
 }

@@ -25,6 +25,7 @@ struct AsmField {
   bool is_signed = false;
   Role role = Role::Plain;
   bool top_level = false;  ///< not inside a nested format (siblings are found among these)
+  bool quiet = false;      ///< printed only when not zero (the family's Syntax::quiet_fields)
   /// Written as `{a,b,...}`: arrays of numbers; `data` has a syntax of its own.
   bool is_list() const { return count > 1 && role != Role::MemData; }
 };
@@ -46,7 +47,7 @@ const AsmField* find_field(FieldList fields, std::string_view name);
 std::string operand_names(FieldList fields, Generation g);
 
 bool is_event_role(Role r);
-/// Header fields and reserved bytes are printed only when they differ from their default.
+/// Header fields, reserved bytes and a family's quiet fields are printed only when they differ from their default.
 bool printed(const AsmField& f, const Word& w);
 /// The value of the word-length field written when the operand is absent: the word in 4-byte units.
 inline constexpr uint64_t kDefaultWordLen = kWordBytes / 4;
