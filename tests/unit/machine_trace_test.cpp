@@ -3,6 +3,8 @@
 
 #include <sys/resource.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -99,6 +101,21 @@ TEST(MachineTrace, RecordLayout) {
             R"("diagnostics":[],"fault":null})");
   EXPECT_EQ(trace_line(r, m.gen(), TraceStyle{.engine = true}).substr(0, 45),
             R"({"schema":1,"core":0,"engine":"DVE","index":0)");
+}
+
+// docs/trace.md lists every fault kind (and no other) and states the default cap.
+TEST(MachineTrace, DocumentedFaultKindsAndCap) {
+  std::ifstream in(TPBISA_SOURCE_DIR "/docs/trace.md");
+  ASSERT_TRUE(in) << "docs/trace.md";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  for (unsigned k = 0; k <= static_cast<unsigned>(FaultKind::ResourceLimit); ++k) {
+    const std::string row = fmt::format("| `{}` |", to_string(static_cast<FaultKind>(k)));
+    EXPECT_NE(doc.find(row), std::string::npos) << row;
+  }
+  EXPECT_EQ(doc.find("WouldBlock"), std::string::npos);
+  EXPECT_NE(doc.find(fmt::format("default **{}**", kDefaultMaxRecordedEffects)), std::string::npos);
 }
 
 }  // namespace
