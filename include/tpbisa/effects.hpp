@@ -17,6 +17,12 @@ namespace tpbisa {
 /// Default for MachineOptions::max_recorded_effects (docs/trace.md, "Bounded records").
 inline constexpr size_t kDefaultMaxRecordedEffects = 4096;
 
+/// The order of the scheduler's turns (PROJ-CONV-P2); every order is deterministic.
+enum class Schedule : uint8_t {
+  RoundRobin,         ///< engines PE, ACT, POOL, DVE, SP, cores in order (the default)
+  ReverseRoundRobin,  ///< the reverse: SP .. PE, last core first (a check that a result does not depend on order)
+};
+
 struct MachineOptions {
   /// PROJ-CONV-S8 / T10 `dve_stub_mode = firmware`: ImmLd and PtrMulti retire as the shipped firmware's
   /// log-only stubs (no operand state change). Default: the header contract.
@@ -30,6 +36,7 @@ struct MachineOptions {
   uint64_t max_elements_per_instruction = uint64_t{1} << 22;
   /// PROJ-CONV-P1: the engine a single stream runs on, and the engine `Machine::state()` shows.
   EngineId engine = EngineId::Dve;
+  Schedule schedule = Schedule::RoundRobin;
   /// Record each step's effects (writes with before-values, reads, diagnostics) for a trace. Off, a step
   /// reports only its status, its fault or blocked wait and the per-kind counts: the fast path.
   bool record_effects = false;

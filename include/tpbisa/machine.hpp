@@ -155,8 +155,7 @@ class Machine {
   /// Every engine that has not finished was blocked on its last turn, with no instruction retired since:
   /// no turn can change anything any more.
   bool deadlocked() const;
-  /// The blocked waits of the engines that have not finished, in scheduling order (meaningful when
-  /// deadlocked()).
+  /// The blocked waits of the engines that have not finished, in engine order (meaningful when deadlocked()).
   std::vector<BlockedWait> blocked_waits() const;
 
   Generation gen() const { return cores_.front().gen(); }
@@ -182,7 +181,7 @@ class Machine {
   std::vector<Core> cores_;
   MachineOptions options_;
   EffectLog log_;
-  size_t cursor_ = 0;          ///< the next turn's slot: core * kEnginesPerCore + engine index
+  size_t cursor_ = 0;          ///< the next turn's position in the schedule's cycle of core x engine slots
   size_t blocked_in_row_ = 0;  ///< consecutive blocked turns since the last retirement
 };
 

@@ -247,12 +247,14 @@ std::vector<BlockedWait> Machine::blocked_waits() const {
 
 StepResult Machine::step() {
   const size_t slots = cores_.size() * kEnginesPerCore;
+  const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
   for (size_t k = 0; k < slots; ++k) {
-    const size_t slot = (cursor_ + k) % slots;
+    const size_t turn = (cursor_ + k) % slots;  // position in the schedule's cycle
+    const size_t slot = reverse ? slots - 1 - turn : turn;
     Core& core = cores_[slot / kEnginesPerCore];
     Sequencer& engine = core.engine(static_cast<EngineId>(slot % kEnginesPerCore));
     if (engine.finished()) continue;
-    cursor_ = (slot + 1) % slots;
+    cursor_ = (turn + 1) % slots;
     StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine);
     blocked_in_row_ = r.status == StepResult::Status::Blocked ? blocked_in_row_ + 1 : 0;
     return r;

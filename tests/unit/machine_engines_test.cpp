@@ -103,6 +103,31 @@ TEST(MachineEngines, TurnsFollowEngineOrder) {
   EXPECT_EQ(seen, want);
 }
 
+// PROJ-CONV-P2's other order: SP .. PE. ACT now runs first, so PE never blocks; the result is the same.
+TEST(MachineEngines, ReverseScheduleSameResult) {
+  MachineOptions o;
+  o.schedule = Schedule::ReverseRoundRobin;
+  Machine m(kC, handshake(), o);
+  m.core(0).engine_state(EngineId::Act).regs[0] = 0x600DF00D;
+  const auto seen = turns(m);
+  const std::vector<std::tuple<EngineId, size_t, Status>> want = {{EngineId::Act, 0, Status::Retired},
+                                                                  {EngineId::Pe, 0, Status::Retired}};
+  EXPECT_EQ(seen, want);
+  EXPECT_EQ(m.core(0).engine_state(EngineId::Pe).regs[0], 0x600DF00DU);
+  EXPECT_EQ(m.core(0).state().sems[4], 1U);
+
+  CoreProgram p;
+  p.stream(EngineId::Sp) = {word(store_r0({})), word(store_r0({}))};
+  p.stream(EngineId::Pe) = {word(load_r0({}))};
+  p.stream(EngineId::Pool) = {word(load_r0({}))};
+  Machine r(kC, std::move(p), o);
+  const std::vector<std::tuple<EngineId, size_t, Status>> reversed = {{EngineId::Sp, 0, Status::Retired},
+                                                                      {EngineId::Pool, 0, Status::Retired},
+                                                                      {EngineId::Pe, 0, Status::Retired},
+                                                                      {EngineId::Sp, 1, Status::Retired}};
+  EXPECT_EQ(turns(r), reversed);
+}
+
 // Each engine waits for the other's signal: a cycle. The report names both waits, in engine order.
 TEST(MachineEngines, DeadlockCycleReportsBothEngines) {
   CoreProgram p;
