@@ -61,8 +61,8 @@ TEST(MachineTrace, B5RecordsAreBounded) {
   EXPECT_NE(line.find(fmt::format(R"("omitted":{{"mem":{0},"reads":{0},"diagnostics":{0}}},"fault":null}})", left)),
             std::string::npos)
       << line.substr(line.size() - 200);
-  // The bound docs/trace.md states: a record of the default cap stays under 4 MiB (this one is ~1.2 MB).
-  EXPECT_LT(line.size(), size_t{4} << 20);
+  // The bound docs/trace.md states: under 512 bytes per list index (this record is ~1.2 MB).
+  EXPECT_LT(line.size(), 512 * kDefaultMaxRecordedEffects);
   // The run itself: every element was written (the cap limits the record, not the execution).
   const float want = 0.0F;  // uninitialised source (0) + scalar 0
   EXPECT_EQ(test::peek(m.state(), test::sbuf(kM, 127, 0x20000 + 4 * 32639), 4), test::f32(want));
