@@ -121,10 +121,10 @@ expect_out "fault: InvalidInstruction at #0" "text InvalidInstruction"
 expect_out "  failing predicates of is_valid_tensor_load (2):" "text predicates heading"
 expect_out "    mem2d_32_elem_check: num_elem[0] * num_elem[1] = 36 exceeds 32 elements" "text predicate line"
 
-# A wait that is not satisfied faults (single engine); the initial state can satisfy it.
+# A wait nothing can satisfy is a deadlock (the only engine is blocked); the initial state can satisfy it.
 run run "$tmp/wait.bin"
-expect_rc 1 "WouldBlock"
-expect_out "fault: WouldBlock at #0" "WouldBlock text"
+expect_rc 1 "deadlock"
+expect_out "  DVE blocked at #0 offset 0x0 0xaa TensorLoad: waits for \$S[7]>=2; semaphore 7 is 0" "deadlock text"
 echo '{"semaphores": {"7": 2}}' >"$tmp/s7.json"
 run run "$tmp/wait.bin" --init "$tmp/s7.json"
 expect_rc 0 "wait satisfied by --init"

@@ -4,6 +4,7 @@
 
 #include "cmd_asm.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -46,6 +47,8 @@ struct RunCliOptions {
   std::string max_memory{kDefaultMaxMemory};
   std::string max_elements{kDefaultMaxElements};
   bool firmware_stubs = false;
+  std::string engine{"dve"};
+  std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
   ValidateOptions options;
 };
 
@@ -113,9 +116,10 @@ bool load_program(const RunCliOptions& o, std::vector<Word>& program, std::strin
 }
 
 struct Outcome {
-  enum class Status { Ok, Fault, StepLimit } status = Status::Ok;
+  enum class Status { Ok, Fault, StepLimit, Deadlock } status = Status::Ok;
   uint64_t retired = 0;
   Fault fault{};
+  std::vector<BlockedWait> blocked;                  ///< on deadlock: each blocked engine's wait
   std::map<std::string_view, uint64_t> diagnostics;  ///< count per diagnostic kind
 };
 
@@ -124,6 +128,7 @@ std::string_view status_name(Outcome::Status s) {
     case Outcome::Status::Ok: return "ok";
     case Outcome::Status::Fault: return "fault";
     case Outcome::Status::StepLimit: return "step-limit";
+    case Outcome::Status::Deadlock: return "deadlock";
   }
   return "ok";
 }
@@ -166,23 +171,45 @@ class TraceFile {
 
 Outcome execute(Machine& m, uint64_t max_steps, TraceFile& trace) {
   Outcome out;
-  while (m.pc() < m.size()) {
+  std::string line;
+  while (!m.finished()) {
+    if (m.deadlocked()) {
+      out.status = Outcome::Status::Deadlock;
+      out.blocked = m.blocked_waits();
+      return out;
+    }
     if (out.retired >= max_steps) {
       out.status = Outcome::Status::StepLimit;
       return out;
     }
     const StepResult r = m.step();
-    if (trace.enabled()) trace.line(trace_line(r, m.gen()));
+    if (r.status == StepResult::Status::Blocked) continue;  // a blocked turn writes no record
+    if (trace.enabled()) {
+      line.clear();
+      append_trace_line(line, r, m.gen());
+      trace.line(line);
+    }
     if (r.status == StepResult::Status::Faulted) {
       out.status = Outcome::Status::Fault;
       out.fault = r.fault;
       return out;
     }
     if (r.status == StepResult::Status::Halted) break;
-    for (const Diagnostic& d : r.diagnostics) ++out.diagnostics[to_string(d.kind)];
+    for (size_t k = 0; k < kDiagKinds; ++k)
+      if (r.diagnostic_counts[k] != 0) out.diagnostics[to_string(static_cast<DiagKind>(k))] += r.diagnostic_counts[k];
     ++out.retired;
   }
   return out;
+}
+
+/// One deadlock line: the engine, its instruction, the condition, and the semaphore's (or event's) value.
+std::string blocked_text(const BlockedWait& w) {
+  std::string cond = wait_condition(w);
+  if (w.reg >= 0) cond += fmt::format(" (= {})", w.comparand);
+  const std::string value = w.event ? fmt::format("event {} is {}", w.id, w.value != 0 ? "set" : "clear")
+                                    : fmt::format("semaphore {} is {}", w.id, w.value);
+  return fmt::format("  {} blocked at #{} offset {:#x} {:#04x} {}: waits for {}; {}\n", to_string(w.engine), w.index,
+                     w.index * kWordBytes, w.opcode, w.name, cond, value);
 }
 
 // ---- dumps ----
@@ -344,6 +371,14 @@ void print_json(const RunContext& ctx, const Machine& m, const Outcome& out) {
                   {"instructions", ctx.program.size()},
                   {"pc", m.pc()},
                   {"diagnostics", std::move(diags)}};
+  if (out.status == Outcome::Status::Deadlock) {
+    ojson blocked = ojson::array();
+    for (const BlockedWait& w : out.blocked) blocked.push_back(ojson::parse(blocked_wait_json(w)));
+    ojson with = doc;
+    with["deadlock"] = std::move(blocked);
+    fmt::print("{}\n", dump_json(with));
+    return;
+  }
   fmt::print("{}\n", dump_json(doc));
 }
 
@@ -360,6 +395,12 @@ void print_text(const RunContext& ctx, const Machine& m, const Outcome& out) {
           "status: step-limit: stopped by --max-steps after {} instruction{}, before instruction {} "
           "(offset {:#x}) of {}\n",
           out.retired, out.retired == 1 ? "" : "s", m.pc(), m.pc() * kWordBytes, ctx.program.size());
+      break;
+    case Outcome::Status::Deadlock:
+      text += fmt::format(
+          "status: deadlock after {} instruction{} retired: every engine that has not finished is blocked\n",
+          out.retired, out.retired == 1 ? "" : "s");
+      for (const BlockedWait& w : out.blocked) text += blocked_text(w);
       break;
     case Outcome::Status::Fault: {
       const Fault& f = out.fault;
@@ -422,6 +463,12 @@ int run_run(const RunCliOptions& o) {
   const auto max_elements = parse_u64(o.max_elements);
   if (!max_elements) return usage_error("run", fmt::format("--max-elements '{}' is not a number", o.max_elements));
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
+  const auto engine = parse_engine(o.engine);
+  if (!engine)
+    return usage_error("run", fmt::format("--engine '{}' is not an engine (pe, act, pool, dve, sp)", o.engine));
+  const auto trace_max_effects = parse_u64(o.trace_max_effects);
+  if (!trace_max_effects || *trace_max_effects == 0)
+    return usage_error("run", fmt::format("--trace-max-effects '{}' is not a positive number", o.trace_max_effects));
   std::vector<DumpSpec> dumps;
   for (const std::string& text : o.dumps) {
     DumpSpec d;
@@ -443,6 +490,9 @@ int run_run(const RunCliOptions& o) {
   mo.validate = o.options;
   mo.max_memory = *max_memory;
   mo.max_elements_per_instruction = *max_elements;
+  mo.engine = *engine;
+  mo.record_effects = !o.trace.empty();
+  mo.max_recorded_effects = static_cast<size_t>(std::min<uint64_t>(*trace_max_effects, SIZE_MAX));
   Machine m(gen, program, mo);
   if (!o.init.empty() && !load_state(o.init, m.mutable_state(), mo.convert, error)) {
     report_error(error);
@@ -496,11 +546,18 @@ Command register_run(CLI::App& parent) {
   app->add_option("--max-elements", opts->max_elements,
                   "Bound on the element accesses of one instruction (default: 4194304)")
       ->type_name("N");
+  app->add_option("--trace-max-effects", opts->trace_max_effects,
+                  "At most N entries per effect list in a trace record; the rest are counted in 'omitted' "
+                  "(default: 4096)")
+      ->type_name("N");
+  app->add_option("--engine", opts->engine,
+                  "PROJ-CONV-P1: the engine that runs PROGRAM: pe, act, pool, dve, sp (default: dve)")
+      ->type_name("ENGINE");
   app->add_flag("--firmware-stubs", opts->firmware_stubs,
                 "PROJ-CONV-S8/T10: ImmLd and PtrMulti retire as the firmware's log-only stubs");
   add_validate_options(*app, opts->options);
   app->footer(
-      "Exit codes: 0 the program ran to its end, 1 a fault or --max-steps stopped it, 2 usage error "
+      "Exit codes: 0 the program ran to its end, 1 a fault, a deadlock or --max-steps stopped it, 2 usage error "
       "(including a bad --dump or --max-* value),\n3 input error (unreadable PROGRAM, bad STATE.json or "
       "VARS.json, lowering failure, unwritable --trace file).");
   return {app, [opts] { return run_run(*opts); }};

@@ -148,7 +148,7 @@ BINARIES = {
         mem2d(0xAA, U32, 1, 1, PSUM_P0 + 0x4000, regs=(9,)),
     ],
     "invalid_run.bin": [LOAD_6X6],
-    # Waits $S[7] >= 2: WouldBlock unless the initial state sets the semaphore.
+    # Waits $S[7] >= 2: a deadlock unless the initial state sets the semaphore.
     "wait.bin": [mem2d(0xAA, U32, 1, 1, SBUF_P2, regs=(1,), wait=(0x05, 7, 2))],
     "two_loads.bin": [LOAD, LOAD],
     # ImmLd (4 fp32 scalars per channel, 4 channels) then PtrMulti (x * scalar): executed, or the firmware stubs.
