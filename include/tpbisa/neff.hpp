@@ -382,8 +382,9 @@ struct PackOptions {
   uint64_t padding = 0;                       ///< zero bytes after the payload inside the data_size window
 };
 
-/// Builds a container: header, hash, and the members as a ustar archive (gzip-compressed for pkg 2),
-/// in the order given, mode 0644, mtime 0, no directory entries. Refuses names the reader would refuse.
+/// Builds a container: header, hash, and the members as a ustar archive (pax extensions only for long names)
+/// (gzip-compressed for pkg 2), in the order given, mode 0644, mtime 0, no directory entries. Refuses names the reader
+/// would refuse.
 Result<std::vector<uint8_t>> pack(std::span<const PackMember> members, const PackOptions& options);
 
 /// The regular files under `dir` as members (names relative to it, '/'-separated, sorted); a symbolic link or

@@ -245,7 +245,8 @@ Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool
   WriteArchive a(archive_write_new());
   if (!a) return fail("", "cannot start the tar writer");
   std::vector<uint8_t> out;
-  bool ok = archive_write_set_format_ustar(a.get()) == ARCHIVE_OK;
+  // ustar headers; a pax extension only where ustar cannot hold a name or size.
+  bool ok = archive_write_set_format_pax_restricted(a.get()) == ARCHIVE_OK;
   // No padding to a 10 KiB record: the archive ends after its two zero blocks, as the compiler writes it.
   ok = ok && archive_write_set_bytes_per_block(a.get(), 512) == ARCHIVE_OK;
   ok = ok && archive_write_set_bytes_in_last_block(a.get(), 1) == ARCHIVE_OK;
@@ -263,7 +264,7 @@ Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool
     archive_entry_set_filetype(e.get(), AE_IFREG);
     archive_entry_set_perm(e.get(), 0644);
     archive_entry_set_mtime(e.get(), 0, 0);
-    if (archive_write_header(a.get(), e.get()) != ARCHIVE_OK)
+    if (archive_write_header(a.get(), e.get()) < ARCHIVE_WARN)
       return fail(m.name, fmt::format("tar: {}", archive_message(a.get())));
     size_t done = 0;
     while (done < m.bytes.size()) {

@@ -109,7 +109,8 @@ class Builder {
                                    Member*& out) {
     out = find(name);
     if (out != nullptr) return std::nullopt;
-    return fail(ErrorCode::MissingMember, from, fmt::format("names {} '{}', which is not in the archive", what, name));
+    return fail(ErrorCode::MissingMember, from,
+                fmt::format("names '{}' ({}), which is not in the archive", name, what));
   }
 
   // Typed look-ups: absent is fine where the value is optional, the wrong kind never is.
@@ -315,8 +316,7 @@ class Builder {
     std::string instr;
     if (auto e = get_string(d, instr_key.c_str(), def_member, instr, true)) return e;
     Member* stream = nullptr;
-    if (auto e = need_member(def_member, join(sg.folder, instr), fmt::format("the {} stream", instr_key), stream))
-      return e;
+    if (auto e = need_member(def_member, join(sg.folder, instr), fmt::format("its {}", instr_key), stream)) return e;
     ed.stream.subgraph = sg.name;
     ed.stream.engine = eng;
     ed.stream.member = stream->name;
@@ -332,7 +332,7 @@ class Builder {
     if (auto e = get_string(d, key.c_str(), def_member, json_name, false)) return e;
     if (!json_name.empty()) {
       Member* em = nullptr;
-      if (auto e = need_member(def_member, join(sg.folder, json_name), fmt::format("the '{}' engine file", key), em))
+      if (auto e = need_member(def_member, join(sg.folder, json_name), fmt::format("its {} engine file", key), em))
         return e;
       ed.json_member = em->name;
       mark(*em, MemberKind::EngineJson, fmt::format("{} engine description", ed.stream.label()));
@@ -476,7 +476,7 @@ class Builder {
 
   std::optional<Error> read_definition(Subgraph& sg) {
     Member* m = nullptr;
-    if (auto e = need_member(n_.kelf_member, sg.definition, fmt::format("the definition of '{}'", sg.name), m))
+    if (auto e = need_member(n_.kelf_member, sg.definition, fmt::format("the definition of subgraph {}", sg.name), m))
       return e;
     mark(*m, MemberKind::Definition, fmt::format("{} definition", sg.name));
     json d;

@@ -259,8 +259,8 @@ void print_info_text(const neff::Neff& n) {
     for (const neff::EngineDef& e : sg.engines) {
       std::vector<std::string> counts;
       for (const auto& [name, c] : histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
-      fmt::print("  {:<16} {:>6} words  {}  {}\n", e.stream.label(), e.stream.word_count(), e.stream.member,
-                 fmt::join(counts, ", "));
+      fmt::print("  {:<16} {:>6} word{}  {}  {}\n", e.stream.label(), e.stream.word_count(),
+                 e.stream.word_count() == 1 ? " " : "s", e.stream.member, fmt::join(counts, ", "));
     }
     fmt::print("  variables\n");
     for (const neff::Variable& v : sg.variables) {
