@@ -720,3 +720,37 @@ TEST(Npy, HeaderIsParsedWithBounds) {
 
 }  // namespace
 }  // namespace tpbisa::neff
+
+namespace tpbisa::neff {
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(NeffDocs, ExamplesAreGoldenOutput) {
+  // Each ``` block of docs/neff.md that starts with "$ COMMAND" shows an excerpt of a neff-* golden case's output.
+  const std::string doc = slurp(fs::path(TPBISA_SOURCE_DIR) / "docs" / "neff.md");
+  size_t examples = 0;
+  for (size_t at = doc.find("```\n$ "); at != std::string::npos; at = doc.find("```\n$ ", at + 1)) {
+    const size_t cmd_end = doc.find('\n', at + 6);
+    const size_t block_end = doc.find("```", cmd_end);
+    ASSERT_NE(block_end, std::string::npos);
+    const std::string cmd = doc.substr(at + 6, cmd_end - at - 6);
+    const std::string body = doc.substr(cmd_end + 1, block_end - cmd_end - 1);
+    bool found = false;
+    for (const auto& e : fs::directory_iterator(kGolden)) {
+      if (!e.path().filename().string().starts_with("neff-")) continue;
+      if (slurp(e.path() / "cmd") != cmd + "\n") continue;
+      found |= slurp(e.path() / "stdout").find(body) != std::string::npos ||
+               slurp(e.path() / "stderr").find(body) != std::string::npos;
+    }
+    EXPECT_TRUE(found) << "no neff-* golden case of '" << cmd << "' prints:\n" << body;
+    ++examples;
+  }
+  EXPECT_GE(examples, 4U);
+}
+
+}  // namespace
+}  // namespace tpbisa::neff
