@@ -103,30 +103,42 @@ std::optional<Error> inflate_payload(std::span<const uint8_t> window, std::strin
   if (archive_read_next_header(a.get(), &entry) != ARCHIVE_OK)
     return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(a.get())));
 
+  // Inflated straight into `out`, grown geometrically and never past the limit (plus one byte to detect it).
   out.clear();
   uLong crc = crc32(0L, Z_NULL, 0);
-  std::vector<uint8_t> chunk(kChunk);
+  size_t used = 0;
+  const uint64_t cap = options.max_inflated_bytes;
+  out.resize(static_cast<size_t>(std::min<uint64_t>(cap + 1, std::max<uint64_t>(kChunk, window.size() * 8))));
   for (;;) {
-    const la_ssize_t n = archive_read_data(a.get(), chunk.data(), chunk.size());
+    if (used == out.size()) {
+      if (out.size() > cap) break;
+      out.resize(static_cast<size_t>(std::min<uint64_t>(cap + 1, uint64_t{out.size()} * 2)));
+    }
+    const la_ssize_t n = archive_read_data(a.get(), out.data() + used, out.size() - used);
     if (n == 0) break;
     if (n < 0) return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(a.get())));
-    const auto got = static_cast<size_t>(n);
-    // Bounded before growing: a decompression bomb stops at the limit, not at the end of memory.
-    if (out.size() + got > options.max_inflated_bytes)
-      return error(ErrorCode::Limit, label, "",
-                   fmt::format("the payload inflates to more than {} bytes, the inflated-size limit",
-                               options.max_inflated_bytes));
-    out.insert(out.end(), chunk.begin(), chunk.begin() + n);
-    crc = crc32(crc, chunk.data(), static_cast<uInt>(got));
+    crc = crc32(crc, out.data() + used, static_cast<uInt>(n));
+    used += static_cast<size_t>(n);
   }
+  // Bounded before growing: a decompression bomb stops at the limit, not at the end of memory.
+  if (used > cap)
+    return error(ErrorCode::Limit, label, "",
+                 fmt::format("the payload inflates to more than {} bytes, the inflated-size limit", cap));
+  out.resize(used);
 
   // libarchive neither checks the trailer nor says where the member ends: find the trailer that matches the
   // inflated data (CRC-32, ISIZE = size mod 2^32); without one the payload is not one complete member.
   std::array<uint8_t, kGzipTrailerBytes> trailer{};
   store_le<uint32_t>(trailer.data(), static_cast<uint32_t>(crc));
   store_le<uint32_t>(trailer.data() + 4, static_cast<uint32_t>(out.size()));
-  const auto from = window.begin() + static_cast<ptrdiff_t>(std::min(window.size(), kGzipMinBytes - kGzipTrailerBytes));
-  const auto at = std::search(from, window.end(), trailer.begin(), trailer.end());
+  // With zero padding the trailer ends within 4 bytes after the last non-zero byte: look there first.
+  const auto last_nonzero = std::find_if(window.rbegin(), window.rend(), [](uint8_t b) { return b != 0; });
+  const size_t tail = static_cast<size_t>(window.rend() - last_nonzero);
+  const size_t first = std::min(window.size(), kGzipMinBytes - kGzipTrailerBytes);
+  const size_t near = tail > kGzipTrailerBytes + 4 ? std::max(first, tail - kGzipTrailerBytes - 4) : first;
+  auto at = std::search(window.begin() + static_cast<ptrdiff_t>(near), window.end(), trailer.begin(), trailer.end());
+  if (at == window.end() && near > first)
+    at = std::search(window.begin() + static_cast<ptrdiff_t>(first), window.end(), trailer.begin(), trailer.end());
   if (at == window.end())
     return error(ErrorCode::Gzip, label, "",
                  fmt::format("no gzip trailer matches the {} inflated bytes (CRC-32 {:08x}): the payload is not one "

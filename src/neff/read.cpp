@@ -566,7 +566,8 @@ std::optional<Error> parse_json(const Member& m, std::string_view label, const R
     }
   }
   try {
-    out = json::parse(m.bytes.begin(), m.bytes.end());
+    const char* text = reinterpret_cast<const char*>(m.bytes.data());
+    out = json::parse(text, text + m.bytes.size());
   } catch (const json::exception& e) {
     std::string what = e.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> the part after the tag.
