@@ -12,6 +12,7 @@
 #include "cmd_decode.hpp"
 #include "cmd_disasm.hpp"
 #include "cmd_lower.hpp"
+#include "cmd_neff.hpp"
 #include "cmd_run.hpp"
 #include "cmd_validate.hpp"
 #include "common.hpp"
@@ -69,9 +70,9 @@ int run(int argc, char** argv) {
       std::string(kToolName)};
   app.set_version_flag("--version", fmt::format("{} {}", kToolName, kToolVersion));
   app.require_subcommand(1);
-  const std::vector<Command> commands{register_decode(app), register_validate(app), register_lower(app),
-                                      register_run(app),    register_asm(app),      register_disasm(app),
-                                      register_catalog(app)};
+  const std::vector<Command> commands{register_decode(app),  register_validate(app), register_lower(app),
+                                      register_run(app),     register_asm(app),      register_disasm(app),
+                                      register_catalog(app), register_neff(app)};
   // Set after the subcommands are registered: CLI11 copies the parent's footer into every subcommand added
   // later, and each subcommand has its own exit codes.
   app.footer(
