@@ -10,10 +10,8 @@ namespace tpbisa {
 /// Version of the trace record layout; bumped on any incompatible change.
 inline constexpr int kTraceSchemaVersion = 1;
 
-/// One trace record (a single line of JSON, no trailing newline) for a step of `machine`.
-std::string trace_line(const StepResult& step, Generation gen);
-
-/// A fault as a one-line JSON object (also used by `tpbisa run --json`).
-std::string fault_json(const Fault& fault, Generation gen);
+/// One trace record (a single line of JSON, no trailing newline) for a step; `inst` is the stepped instruction
+/// and `options` the validation switches the machine ran with (the fault object is tpbisa::io::fault_json).
+std::string trace_line(const StepResult& step, const Instruction& inst, const ValidateOptions& options);
 
 }  // namespace tpbisa

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "tpbisa/io/verdict_json.hpp"
+
 namespace tpbisa {
 namespace {
 
@@ -33,27 +35,10 @@ json location(uint64_t address, Generation gen) {
   return j;
 }
 
-json verdict_json(const Verdict& v, Generation gen) {
-  json failed = json::array();
-  for (const Predicate* p : v.failures()) failed.push_back(p->name);
-  return {{"valid", v.valid}, {"generation", to_string(gen)}, {"failed", failed}};
-}
-
-json fault_object(const Fault& f, Generation gen) {
-  json j{{"kind", to_string(f.kind)}, {"index", f.index}, {"detail", f.detail}};
-  j["address"] = f.has_address ? json(hex(f.address)) : json(nullptr);
-  j["register"] = f.reg >= 0 ? json(f.reg) : json(nullptr);
-  if (f.kind == FaultKind::InvalidInstruction) j["verdict"] = verdict_json(f.verdict, gen);
-  return j;
-}
-
 }  // namespace
 
-std::string fault_json(const Fault& fault, Generation gen) {
-  return fault_object(fault, gen).dump();
-}
-
-std::string trace_line(const StepResult& s, Generation gen) {
+std::string trace_line(const StepResult& s, const Instruction& inst, const ValidateOptions& options) {
+  const Generation gen = inst.gen;
   json j{{"schema", kTraceSchemaVersion},
          {"index", s.index},
          {"opcode", fmt::format("{:#04x}", s.opcode)},
@@ -105,7 +90,7 @@ std::string trace_line(const StepResult& s, Generation gen) {
   j["dve"] = std::move(dve);
   j["sems"] = std::move(sems);
   j["diagnostics"] = std::move(diags);
-  j["fault"] = s.status == StepResult::Status::Faulted ? fault_object(s.fault, gen) : json(nullptr);
+  j["fault"] = s.status == StepResult::Status::Faulted ? io::fault_json(s.fault, inst, options) : json(nullptr);
   return j.dump();
 }
 
