@@ -192,7 +192,7 @@ std::vector<std::string> trace_of(Machine m) {
   std::vector<std::string> lines;
   while (!m.finished() && !m.deadlocked()) {
     const StepResult r = m.step();
-    if (r.status != Status::Blocked) lines.push_back(trace_line(r, m.gen(), TraceStyle{.engine = true}));
+    if (r.status != Status::Blocked) lines.push_back(trace_line(r, m, TraceStyle{.engine = true}));
   }
   return lines;
 }

@@ -45,7 +45,7 @@ TEST(MachineTrace, B5RecordsAreBounded) {
   std::string line;
   StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
-  append_trace_line(line, r, m.gen());
+  append_trace_line(line, r, m);
   EXPECT_EQ(line.find("\"omitted\""), std::string::npos);  // 512 of each: under the cap, nothing left out
   r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -56,7 +56,7 @@ TEST(MachineTrace, B5RecordsAreBounded) {
   EXPECT_EQ(r.mem_reads.size(), kDefaultMaxRecordedEffects);
   EXPECT_EQ(r.diagnostics.size(), kDefaultMaxRecordedEffects);
   line.clear();
-  append_trace_line(line, r, m.gen());
+  append_trace_line(line, r, m);
   const uint64_t left = kB5Elements - kDefaultMaxRecordedEffects;
   EXPECT_NE(line.find(fmt::format(R"("omitted":{{"mem":{0},"reads":{0},"diagnostics":{0}}},"fault":null}})", left)),
             std::string::npos)
@@ -81,7 +81,7 @@ TEST(MachineTrace, CapIsAnOption) {
   EXPECT_EQ(r.dve_writes.size(), 3U);
   EXPECT_EQ(r.mem_reads.size(), 3U);
   EXPECT_EQ(r.totals.dve, 512U);
-  const std::string line = trace_line(r, m.gen());
+  const std::string line = trace_line(r, m);
   EXPECT_NE(line.find(R"("omitted":{"reads":509,"dve":509,"diagnostics":509},"fault":null})"), std::string::npos)
       << line;
   // Capped or not, the state is the same: all 512 flops are loaded.
@@ -97,12 +97,12 @@ TEST(MachineTrace, RecordLayout) {
   Machine m(kM, {test::word(t)}, test::recording());
   m.mutable_state().regs[0] = 0xAB;
   const StepResult r = m.step();
-  EXPECT_EQ(trace_line(r, m.gen()),
+  EXPECT_EQ(trace_line(r, m),
             R"({"schema":1,"index":0,"opcode":"0xab","name":"TensorStore","status":"retired","regs":[],)"
             R"("mem":[{"addr":"0x1000","region":"sbuf","partition":0,"offset":4096,"size":4,"before":"0x00000000",)"
             R"("after":"0x000000ab"}],"reads":[],"dve":[],"sems":[{"semaphore":5,"before":0,"after":1}],)"
             R"("diagnostics":[],"fault":null})");
-  EXPECT_EQ(trace_line(r, m.gen(), TraceStyle{.engine = true}).substr(0, 45),
+  EXPECT_EQ(trace_line(r, m, TraceStyle{.engine = true}).substr(0, 45),
             R"({"schema":1,"core":0,"engine":"DVE","index":0)");
 }
 

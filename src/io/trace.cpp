@@ -1,4 +1,5 @@
-// The JSON-Lines trace writer: a StepResult's effects written straight to text, addresses decoded per generation.
+// The JSON-Lines trace writer (the io layer): a StepResult's effects written straight to text, addresses decoded per
+// generation.
 #include "tpbisa/trace.hpp"
 
 #include <iterator>
@@ -6,33 +7,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "tpbisa/io/verdict_json.hpp"
+
 namespace tpbisa {
 namespace {
 
 using json = nlohmann::ordered_json;  // keys in the order docs/trace.md lists them
 
-std::string hex(uint64_t v) {
-  return fmt::format("{:#x}", v);
-}
-json verdict_json(const Verdict& v, Generation gen) {
-  json failed = json::array();
-  for (const Predicate* p : v.failures()) failed.push_back(p->name);
-  return {{"valid", v.valid}, {"generation", to_string(gen)}, {"failed", failed}};
-}
-
-json fault_object(const Fault& f, Generation gen) {
-  json j{{"kind", to_string(f.kind)}, {"index", f.index}, {"detail", f.detail}};
-  j["address"] = f.has_address ? json(hex(f.address)) : json(nullptr);
-  j["register"] = f.reg >= 0 ? json(f.reg) : json(nullptr);
-  if (f.kind == FaultKind::InvalidInstruction) j["verdict"] = verdict_json(f.verdict, gen);
-  return j;
-}
-
 }  // namespace
-
-std::string fault_json(const Fault& fault, Generation gen) {
-  return fault_object(fault, gen).dump();
-}
 
 std::string blocked_wait_json(const BlockedWait& w) {
   json j{{"core", w.core},
@@ -88,7 +70,9 @@ void put_array(std::string& out, std::string_view key, std::span<const T> xs, F 
 
 }  // namespace
 
-void append_trace_line(std::string& out, const StepResult& s, Generation gen, const TraceStyle& style) {
+void append_trace_line(std::string& out, const StepResult& s, const Instruction& inst, const ValidateOptions& options,
+                       const TraceStyle& style) {
+  const Generation gen = inst.gen;
   const Out o = std::back_inserter(out);
   fmt::format_to(o, "{{\"schema\":{}", kTraceSchemaVersion);
   if (style.engine) fmt::format_to(o, ",\"core\":{},\"engine\":\"{}\"", s.core, to_string(s.engine));
@@ -144,14 +128,27 @@ void append_trace_line(std::string& out, const StepResult& s, Generation gen, co
     if (any) out += '}';
   }
   out += ",\"fault\":";
-  out += s.status == StepResult::Status::Faulted ? fault_object(s.fault, gen).dump() : "null";
+  out += s.status == StepResult::Status::Faulted ? io::fault_json(s.fault, inst, options).dump() : "null";
   out += '}';
 }
 
-std::string trace_line(const StepResult& s, Generation gen, const TraceStyle& style) {
+std::string trace_line(const StepResult& s, const Instruction& inst, const ValidateOptions& options,
+                       const TraceStyle& style) {
   std::string out;
-  append_trace_line(out, s, gen, style);
+  append_trace_line(out, s, inst, options, style);
   return out;
+}
+
+const Instruction& stepped_instruction(const Machine& m, const StepResult& s) {
+  return m.core(s.core).engine(s.engine).instruction(s.index);
+}
+
+void append_trace_line(std::string& out, const StepResult& s, const Machine& m, const TraceStyle& style) {
+  append_trace_line(out, s, stepped_instruction(m, s), m.options().validate, style);
+}
+
+std::string trace_line(const StepResult& s, const Machine& m, const TraceStyle& style) {
+  return trace_line(s, stepped_instruction(m, s), m.options().validate, style);
 }
 
 }  // namespace tpbisa

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes examples/demo.bin: six 64-byte TPB instruction words (little-endian), for `make demo`.
+"""Writes examples/stream.bin: six 64-byte TPB instruction words (little-endian), the example stream of the
+README tour and of the CLI tests: one word for each case decode and validate tell apart. It is not the demo
+program (that is examples/demo.tasm, assembled as examples/demo.bin).
 
 Offsets follow the spec's compile-verified layouts (MEM_2D, S2_BN, S4D4_TSM). The stream tells a
 small story on CAYMAN: store four fp32 immediates to SBUF, load them back into registers, preload
@@ -102,7 +104,7 @@ def main():
     words = [tensor_store_immediates(), tensor_load_registers(), imm_ld_arith(), ptr_multi_arith(), engine_nop(),
              dual_arith_sunda_only()]
     assert all(len(w) == WORD for w in words)
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo.bin")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "stream.bin")
     with open(out, "wb") as f:
         for w in words:
             f.write(w)
