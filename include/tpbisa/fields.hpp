@@ -17,6 +17,8 @@ namespace tpbisa {
 /// One 64-byte TPB instruction word (NEURON_ISA_TPB_INST_NBYTES).
 inline constexpr size_t kWordBytes = 64;
 using Word = std::array<uint8_t, kWordBytes>;
+/// header.inst_word_len of every word: its length in 4-byte units.
+inline constexpr uint8_t kInstWordLen = kWordBytes / 4;
 
 // ---- Explicit little-endian accessors (PROJ-CONV-C1); no host struct layout is ever used for I/O. ----
 
@@ -117,6 +119,13 @@ struct ImmVal {
   constexpr uint8_t regnum() const { return static_cast<uint8_t>(raw); }
   constexpr uint32_t reg_reserved() const { return raw >> 8; }  ///< imm_reg.reserved0[3]
   bool operator==(const ImmVal&) const = default;
+};
+
+/// How an IMM_VAL field is read, when its reading depends on other fields (decided once, by its family).
+enum class ImmReading : uint8_t {
+  Value,     ///< the 4 bytes are the immediate itself (fp32 or integer bits)
+  Pointer,   ///< a PartitionOffset pointer to the value in SBUF/PSUM
+  Register,  ///< imm_reg: the number of the register holding the pointer
 };
 
 /// NEURON_ISA_TPB_MEM2D_DATA: 32 bytes seen as registers[32], u8/i8[32], u16/i16[16], u32/i32/fp32[8].
