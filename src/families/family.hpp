@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "tpbisa/formats.hpp"
@@ -35,6 +36,9 @@ struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
   /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
   std::span<const std::string_view> quiet_fields = {};
+  /// Decode's plain meaning of a field (by dotted path) whose reading the family decides; empty: the generic
+  /// meaning of the field's role. May be null.
+  std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.
