@@ -134,7 +134,8 @@ std::string meaning(const Instruction& inst, std::string_view path) {
 }
 
 constexpr Syntax kSyntax{
-    "none: every field follows its role; decode's meaning of the PE fields is the family's", {}, meaning};
+    .note = "none: every field follows its role; decode's meaning of the PE fields is the family's",
+    .meaning = meaning};
 
 }  // namespace
 
