@@ -21,7 +21,16 @@ inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, St
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
-enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm, CtrlNo };
+enum class Format : uint8_t {
+  NotModeled,
+  Mem2d,
+  PseudoMem2d,
+  S2Bn,
+  S4d4Tsm,
+  CtrlNo,
+  S3Lw,    ///< LDWEIGHTS 0x01 (src/families/matmul)
+  S3d3Mm,  ///< MATMUL 0x02 (src/families/matmul)
+};
 
 struct OpcodeInfo {
   uint8_t value;
@@ -36,8 +45,8 @@ struct OpcodeInfo {
 
 // clang-format off
 inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
-    {0x01, "LDWEIGHTS", "Ldweights", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x02, "MATMUL", "Matmul", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x01, "LDWEIGHTS", "Ldweights", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::S3Lw, "S3_LW"},
+    {0x02, "MATMUL", "Matmul", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::S3d3Mm, "S3D3_MM"},
     {0x03, "PE_REG_WRITE", "PeRegWrite", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x04, "WEIGHT_MASK", "WeightMask", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
     {0x05, "WEIGHT_SHIFT", "WeightShift", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
@@ -455,6 +464,8 @@ inline constexpr uint8_t kDrain = 0xA2;
 inline constexpr uint8_t kInstructionFlush = 0xA3;
 inline constexpr uint8_t kNop = 0xA4;
 inline constexpr uint8_t kNotify = 0xA6;
+inline constexpr uint8_t kLdWeights = 0x01;
+inline constexpr uint8_t kMatmul = 0x02;
 inline constexpr uint8_t kInvalid = 0xFF;
 }  // namespace opcode
 

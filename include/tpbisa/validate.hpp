@@ -155,7 +155,7 @@ struct FailureReport {
   Basis basis;
   std::string_view convention;
   std::string_view via;
-  std::array<FieldValue, 4> fields{};
+  std::array<FieldValue, 6> fields{};
   uint8_t n_fields = 0;
   std::string message;
 };

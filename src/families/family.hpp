@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "tpbisa/formats.hpp"
@@ -37,6 +38,9 @@ struct Syntax {
   std::span<const std::string_view> quiet_fields = {};
   /// How the IMM_VAL field at `path` of word `w` is read; nullptr: every IMM_VAL field of the family is a value.
   ImmReading (*imm_reading)(const Word& w, std::string_view path) = nullptr;
+  /// Decode's plain meaning of a field (by dotted path) whose reading the family decides; empty: the generic
+  /// meaning of the field's role. May be null.
+  std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.

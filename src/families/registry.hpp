@@ -3,12 +3,14 @@
 #pragma once
 
 #include "ctrl_no/format.hpp"
+#include "matmul/format.hpp"
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 
 namespace tpbisa {
 
-using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::CtrlNoFamily>;
+using Families =
+    TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::CtrlNoFamily, family::MatmulFamily>;
 
 }  // namespace tpbisa

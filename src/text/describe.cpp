@@ -401,9 +401,14 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
   walk(desc_of(inst), 0, "", word, leaves);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
+  // A family may decide the meaning of fields that depend on their neighbours (family::Syntax::meaning).
+  const family::Family* fam = inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
+  const auto family_meaning = fam != nullptr ? fam->syntax.meaning : nullptr;
   for (const Leaf& leaf : leaves) {
     DescribedField v = leaf.value;
     v.meaning = meaning_of(leaf, leaves, inst, word);
+    if (family_meaning != nullptr)
+      if (std::string m = family_meaning(inst, v.name); !m.empty()) v.meaning = std::move(m);
     out.push_back(std::move(v));
   }
   return out;

@@ -216,6 +216,124 @@ void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
   s.drain_count = r.next<uint8_t>();
   r.fill(s.reserved1);
 }
+// ---- PE matmul (S3_LW, S3D3_MM: one layout per generation set) ----
+void fill(Tensor3d& t, Rng& r) {
+  t.start_addr.raw = r.next<uint32_t>();
+  r.fill(t.step_elem);
+  r.fill(t.num_elem);
+}
+void fill(S3LwCayman& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.transpose_mode = r.next<uint8_t>();
+  s.perf_opt = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  r.fill(s.reserved2);
+  s.row_grp = r.next<uint8_t>();
+  s.col_grp = r.next<uint8_t>();
+  r.fill(s.reserved3);
+}
+void fill(S3LwMariana& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  s.bg_xpose_mode = r.next<uint8_t>();
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.transpose_mode = r.next<uint8_t>();
+  s.perf_opt = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  r.fill(s.reserved2);
+  s.row_grp = r.next<uint8_t>();
+  s.col_grp = r.next<uint8_t>();
+  r.fill(s.reserved3);
+  s.flags = r.next<uint8_t>();
+  r.fill(s.reserved4);
+}
+void fill(S3LwMaverick& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  s.tile_size = r.next<uint8_t>();
+  s.tile_sel = r.next<uint8_t>();
+  s.flags = r.next<uint8_t>();
+  s.perf_mode = r.next<uint8_t>();
+  r.fill(s.reserved1);
+}
+void fill(S3d3MmCayman& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.transpose_mode = r.next<uint8_t>();
+  s.perf_opt = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  s.out_dtype = r.next<uint8_t>();
+  r.fill(s.reserved2);
+  s.psum_accumulate_flags = r.next<uint8_t>();
+  s.row_grp = r.next<uint8_t>();
+  s.col_grp = r.next<uint8_t>();
+  s.active_row_mode = r.next<uint8_t>();
+  s.psum_zero_region = r.next<uint8_t>();
+  fill(s.dst, r);
+}
+void fill(S3d3MmMariana& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.transpose_mode = r.next<uint8_t>();
+  s.perf_opt = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  s.out_dtype = r.next<uint8_t>();
+  r.fill(s.reserved2);
+  s.matmul_flags = r.next<uint8_t>();
+  s.psum_accumulate_flags = r.next<uint8_t>();
+  s.row_grp = r.next<uint8_t>();
+  s.col_grp = r.next<uint8_t>();
+  s.active_row_mode = r.next<uint8_t>();
+  s.psum_zero_region = r.next<uint8_t>();
+  fill(s.dst, r);
+}
+void fill(S3d3MmMaverick& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.fp32_mode = r.next<uint8_t>();
+  s.out_dtype = r.next<uint8_t>();
+  s.num_active_rows = r.next<uint8_t>();
+  s.num_active_cols = r.next<uint8_t>();
+  s.tile_size = r.next<uint8_t>();
+  s.tile_sel = r.next<uint8_t>();
+  s.flags = r.next<uint8_t>();
+  s.perf_mode = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  fill(s.dst, r);
+}
 void fill(RawWord& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);

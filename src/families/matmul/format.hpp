@@ -1,0 +1,339 @@
+// PE matmul family formats: LDWEIGHTS 0x01 (S3_LW) and MATMUL 0x02 (S3D3_MM), one layout per generation set.
+#pragma once
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/fields.hpp"
+
+namespace tpbisa {
+
+// real-programs.md §8.1 / §9.1 (CAYMAN), §9.6 (MARIANA, MAVERICK). SUNDA's layout is unknown and taken as
+// CAYMAN's (PROJ-CONV-F19). MARIANA and MAVERICK type `src`/`dst` as MEM_PATTERN3D, a union whose `t` arm is
+// TENSOR3D with the same bytes (common-formats.md §6.2): the declaration is the `t` arm.
+
+namespace family::matmul {
+/// The generation sets of the layouts: SUNDA shares CAYMAN's (PROJ-CONV-F19).
+inline constexpr GenSet kGensSundaCayman{0x03};
+inline constexpr GenSet kGensMarianaOnly{0x04};
+}  // namespace family::matmul
+
+/// NEURON_ISA_TPB_S3_LW_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
+struct S3LwCayman {
+  static constexpr Format kFormat = Format::S3Lw;
+  static constexpr GenSet kGens = family::matmul::kGensSundaCayman;
+  static constexpr std::string_view kName = "S3_LW";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t transpose_mode = 0;
+  uint8_t perf_opt = 0;
+  std::array<uint8_t, 2> reserved1{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;
+  std::array<uint8_t, 4> reserved2{};
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  std::array<uint8_t, 18> reserved3{};  ///< byte 46 may be an active_row_mode as in MATMUL (UNKNOWN)
+  bool operator==(const S3LwCayman&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3LwCayman> = std::make_tuple(
+    Member<S3LwCayman, Header>{"header", 0, &S3LwCayman::header, Role::Plain},
+    Member<S3LwCayman, Events>{"events", 4, &S3LwCayman::events, Role::Plain},
+    Member<S3LwCayman, std::array<uint8_t, 4>>{"reserved0", 12, &S3LwCayman::reserved0, Role::Reserved},
+    Member<S3LwCayman, Tensor3d>{"src", 16, &S3LwCayman::src, Role::Plain},
+    Member<S3LwCayman, uint8_t>{"in_dtype", 32, &S3LwCayman::in_dtype, Role::Dtype},
+    Member<S3LwCayman, uint8_t>{"fp32_mode", 33, &S3LwCayman::fp32_mode, Role::Plain},
+    Member<S3LwCayman, uint8_t>{"transpose_mode", 34, &S3LwCayman::transpose_mode, Role::Plain},
+    Member<S3LwCayman, uint8_t>{"perf_opt", 35, &S3LwCayman::perf_opt, Role::Plain},
+    Member<S3LwCayman, std::array<uint8_t, 2>>{"reserved1", 36, &S3LwCayman::reserved1, Role::Reserved},
+    Member<S3LwCayman, uint8_t>{"num_active_rows", 38, &S3LwCayman::num_active_rows, Role::Plain},
+    Member<S3LwCayman, uint8_t>{"num_active_cols", 39, &S3LwCayman::num_active_cols, Role::Plain},
+    Member<S3LwCayman, std::array<uint8_t, 4>>{"reserved2", 40, &S3LwCayman::reserved2, Role::Reserved},
+    Member<S3LwCayman, uint8_t>{"row_grp", 44, &S3LwCayman::row_grp, Role::Plain},
+    Member<S3LwCayman, uint8_t>{"col_grp", 45, &S3LwCayman::col_grp, Role::Plain},
+    Member<S3LwCayman, std::array<uint8_t, 18>>{"reserved3", 46, &S3LwCayman::reserved3, Role::Reserved});
+
+/// NEURON_ISA_TPB_S3_LW_STRUCT, MARIANA: `bg_xpose_mode` at 12 and the LD_WEIGHT_FLAGS byte at 47.
+struct S3LwMariana {
+  static constexpr Format kFormat = Format::S3Lw;
+  static constexpr GenSet kGens = family::matmul::kGensMarianaOnly;
+  static constexpr std::string_view kName = "S3_LW";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  uint8_t bg_xpose_mode = 0;
+  std::array<uint8_t, 3> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t transpose_mode = 0;
+  uint8_t perf_opt = 0;
+  std::array<uint8_t, 2> reserved1{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;
+  std::array<uint8_t, 4> reserved2{};
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  std::array<uint8_t, 1> reserved3{};
+  uint8_t flags = 0;  ///< LD_WEIGHT_FLAGS {xpose:1, scalar:2, seed:2, load_order:1}
+  std::array<uint8_t, 16> reserved4{};
+  bool operator==(const S3LwMariana&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3LwMariana> = std::make_tuple(
+    Member<S3LwMariana, Header>{"header", 0, &S3LwMariana::header, Role::Plain},
+    Member<S3LwMariana, Events>{"events", 4, &S3LwMariana::events, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"bg_xpose_mode", 12, &S3LwMariana::bg_xpose_mode, Role::Plain},
+    Member<S3LwMariana, std::array<uint8_t, 3>>{"reserved0", 13, &S3LwMariana::reserved0, Role::Reserved},
+    Member<S3LwMariana, Tensor3d>{"src", 16, &S3LwMariana::src, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"in_dtype", 32, &S3LwMariana::in_dtype, Role::Dtype},
+    Member<S3LwMariana, uint8_t>{"fp32_mode", 33, &S3LwMariana::fp32_mode, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"transpose_mode", 34, &S3LwMariana::transpose_mode, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"perf_opt", 35, &S3LwMariana::perf_opt, Role::Plain},
+    Member<S3LwMariana, std::array<uint8_t, 2>>{"reserved1", 36, &S3LwMariana::reserved1, Role::Reserved},
+    Member<S3LwMariana, uint8_t>{"num_active_rows", 38, &S3LwMariana::num_active_rows, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"num_active_cols", 39, &S3LwMariana::num_active_cols, Role::Plain},
+    Member<S3LwMariana, std::array<uint8_t, 4>>{"reserved2", 40, &S3LwMariana::reserved2, Role::Reserved},
+    Member<S3LwMariana, uint8_t>{"row_grp", 44, &S3LwMariana::row_grp, Role::Plain},
+    Member<S3LwMariana, uint8_t>{"col_grp", 45, &S3LwMariana::col_grp, Role::Plain},
+    Member<S3LwMariana, std::array<uint8_t, 1>>{"reserved3", 46, &S3LwMariana::reserved3, Role::Reserved},
+    Member<S3LwMariana, uint8_t>{"flags", 47, &S3LwMariana::flags, Role::Plain},
+    Member<S3LwMariana, std::array<uint8_t, 16>>{"reserved4", 48, &S3LwMariana::reserved4, Role::Reserved});
+
+/// NEURON_ISA_TPB_S3_LW_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
+struct S3LwMaverick {
+  static constexpr Format kFormat = Format::S3Lw;
+  static constexpr GenSet kGens = kGensMaverickOnly;
+  static constexpr std::string_view kName = "S3_LW";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;  ///< 0 = 256
+  uint8_t tile_size = 0;
+  uint8_t tile_sel = 0;
+  uint8_t flags = 0;
+  uint8_t perf_mode = 0;
+  std::array<uint8_t, 24> reserved1{};
+  bool operator==(const S3LwMaverick&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3LwMaverick> = std::make_tuple(
+    Member<S3LwMaverick, Header>{"header", 0, &S3LwMaverick::header, Role::Plain},
+    Member<S3LwMaverick, Events>{"events", 4, &S3LwMaverick::events, Role::Plain},
+    Member<S3LwMaverick, std::array<uint8_t, 4>>{"reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved},
+    Member<S3LwMaverick, Tensor3d>{"src", 16, &S3LwMaverick::src, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"in_dtype", 32, &S3LwMaverick::in_dtype, Role::Dtype},
+    Member<S3LwMaverick, uint8_t>{"fp32_mode", 33, &S3LwMaverick::fp32_mode, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"num_active_rows", 34, &S3LwMaverick::num_active_rows, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"num_active_cols", 35, &S3LwMaverick::num_active_cols, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"tile_size", 36, &S3LwMaverick::tile_size, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"tile_sel", 37, &S3LwMaverick::tile_sel, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"flags", 38, &S3LwMaverick::flags, Role::Plain},
+    Member<S3LwMaverick, uint8_t>{"perf_mode", 39, &S3LwMaverick::perf_mode, Role::Plain},
+    Member<S3LwMaverick, std::array<uint8_t, 24>>{"reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved});
+
+/// NEURON_ISA_TPB_S3D3_MM_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
+struct S3d3MmCayman {
+  static constexpr Format kFormat = Format::S3d3Mm;
+  static constexpr GenSet kGens = family::matmul::kGensSundaCayman;
+  static constexpr std::string_view kName = "S3D3_MM";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t transpose_mode = 0;
+  uint8_t perf_opt = 0;
+  std::array<uint8_t, 2> reserved1{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;
+  uint8_t out_dtype = 0;
+  std::array<uint8_t, 2> reserved2{};
+  uint8_t psum_accumulate_flags = 0;
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  uint8_t active_row_mode = 0;
+  uint8_t psum_zero_region = 0;
+  Tensor3d dst{};
+  bool operator==(const S3d3MmCayman&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3d3MmCayman> = std::make_tuple(
+    Member<S3d3MmCayman, Header>{"header", 0, &S3d3MmCayman::header, Role::Plain},
+    Member<S3d3MmCayman, Events>{"events", 4, &S3d3MmCayman::events, Role::Plain},
+    Member<S3d3MmCayman, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmCayman::reserved0, Role::Reserved},
+    Member<S3d3MmCayman, Tensor3d>{"src", 16, &S3d3MmCayman::src, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"in_dtype", 32, &S3d3MmCayman::in_dtype, Role::Dtype},
+    Member<S3d3MmCayman, uint8_t>{"fp32_mode", 33, &S3d3MmCayman::fp32_mode, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"transpose_mode", 34, &S3d3MmCayman::transpose_mode, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"perf_opt", 35, &S3d3MmCayman::perf_opt, Role::Plain},
+    Member<S3d3MmCayman, std::array<uint8_t, 2>>{"reserved1", 36, &S3d3MmCayman::reserved1, Role::Reserved},
+    Member<S3d3MmCayman, uint8_t>{"num_active_rows", 38, &S3d3MmCayman::num_active_rows, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"num_active_cols", 39, &S3d3MmCayman::num_active_cols, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"out_dtype", 40, &S3d3MmCayman::out_dtype, Role::Plain},
+    Member<S3d3MmCayman, std::array<uint8_t, 2>>{"reserved2", 41, &S3d3MmCayman::reserved2, Role::Reserved},
+    Member<S3d3MmCayman, uint8_t>{"psum_accumulate_flags", 43, &S3d3MmCayman::psum_accumulate_flags, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"row_grp", 44, &S3d3MmCayman::row_grp, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"col_grp", 45, &S3d3MmCayman::col_grp, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"active_row_mode", 46, &S3d3MmCayman::active_row_mode, Role::Plain},
+    Member<S3d3MmCayman, uint8_t>{"psum_zero_region", 47, &S3d3MmCayman::psum_zero_region, Role::Plain},
+    Member<S3d3MmCayman, Tensor3d>{"dst", 48, &S3d3MmCayman::dst, Role::Plain});
+
+/// NEURON_ISA_TPB_S3D3_MM_STRUCT, MARIANA: the MATMUL_FLAGS byte at 42.
+struct S3d3MmMariana {
+  static constexpr Format kFormat = Format::S3d3Mm;
+  static constexpr GenSet kGens = family::matmul::kGensMarianaOnly;
+  static constexpr std::string_view kName = "S3D3_MM";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t transpose_mode = 0;
+  uint8_t perf_opt = 0;
+  std::array<uint8_t, 2> reserved1{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;
+  uint8_t out_dtype = 0;
+  std::array<uint8_t, 1> reserved2{};
+  uint8_t matmul_flags = 0;  ///< MATMUL_FLAGS {scalar:2, seed:2, accumulate:1, xpose:1}
+  uint8_t psum_accumulate_flags = 0;
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  uint8_t active_row_mode = 0;
+  uint8_t psum_zero_region = 0;
+  Tensor3d dst{};
+  bool operator==(const S3d3MmMariana&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3d3MmMariana> = std::make_tuple(
+    Member<S3d3MmMariana, Header>{"header", 0, &S3d3MmMariana::header, Role::Plain},
+    Member<S3d3MmMariana, Events>{"events", 4, &S3d3MmMariana::events, Role::Plain},
+    Member<S3d3MmMariana, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmMariana::reserved0, Role::Reserved},
+    Member<S3d3MmMariana, Tensor3d>{"src", 16, &S3d3MmMariana::src, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"in_dtype", 32, &S3d3MmMariana::in_dtype, Role::Dtype},
+    Member<S3d3MmMariana, uint8_t>{"fp32_mode", 33, &S3d3MmMariana::fp32_mode, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"transpose_mode", 34, &S3d3MmMariana::transpose_mode, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"perf_opt", 35, &S3d3MmMariana::perf_opt, Role::Plain},
+    Member<S3d3MmMariana, std::array<uint8_t, 2>>{"reserved1", 36, &S3d3MmMariana::reserved1, Role::Reserved},
+    Member<S3d3MmMariana, uint8_t>{"num_active_rows", 38, &S3d3MmMariana::num_active_rows, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"num_active_cols", 39, &S3d3MmMariana::num_active_cols, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"out_dtype", 40, &S3d3MmMariana::out_dtype, Role::Plain},
+    Member<S3d3MmMariana, std::array<uint8_t, 1>>{"reserved2", 41, &S3d3MmMariana::reserved2, Role::Reserved},
+    Member<S3d3MmMariana, uint8_t>{"matmul_flags", 42, &S3d3MmMariana::matmul_flags, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"psum_accumulate_flags", 43, &S3d3MmMariana::psum_accumulate_flags, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"row_grp", 44, &S3d3MmMariana::row_grp, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"col_grp", 45, &S3d3MmMariana::col_grp, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"active_row_mode", 46, &S3d3MmMariana::active_row_mode, Role::Plain},
+    Member<S3d3MmMariana, uint8_t>{"psum_zero_region", 47, &S3d3MmMariana::psum_zero_region, Role::Plain},
+    Member<S3d3MmMariana, Tensor3d>{"dst", 48, &S3d3MmMariana::dst, Role::Plain});
+
+/// NEURON_ISA_TPB_S3D3_MM_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
+struct S3d3MmMaverick {
+  static constexpr Format kFormat = Format::S3d3Mm;
+  static constexpr GenSet kGens = kGensMaverickOnly;
+  static constexpr std::string_view kName = "S3D3_MM";
+  static constexpr size_t kSize = 64;
+  Header header{};
+  Events events{};
+  std::array<uint8_t, 4> reserved0{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  uint8_t out_dtype = 0;
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;  ///< 0 = 256
+  uint8_t tile_size = 0;
+  uint8_t tile_sel = 0;
+  uint8_t flags = 0;  ///< the PSUM accumulate flags, with bit 2 BEGIN_ACCUM (PE convention 3)
+  uint8_t perf_mode = 0;
+  std::array<uint8_t, 7> reserved1{};
+  Tensor3d dst{};
+  bool operator==(const S3d3MmMaverick&) const = default;
+};
+template <>
+inline constexpr auto fields_of<S3d3MmMaverick> = std::make_tuple(
+    Member<S3d3MmMaverick, Header>{"header", 0, &S3d3MmMaverick::header, Role::Plain},
+    Member<S3d3MmMaverick, Events>{"events", 4, &S3d3MmMaverick::events, Role::Plain},
+    Member<S3d3MmMaverick, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved},
+    Member<S3d3MmMaverick, Tensor3d>{"src", 16, &S3d3MmMaverick::src, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"in_dtype", 32, &S3d3MmMaverick::in_dtype, Role::Dtype},
+    Member<S3d3MmMaverick, uint8_t>{"fp32_mode", 33, &S3d3MmMaverick::fp32_mode, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"out_dtype", 34, &S3d3MmMaverick::out_dtype, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"num_active_rows", 35, &S3d3MmMaverick::num_active_rows, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"num_active_cols", 36, &S3d3MmMaverick::num_active_cols, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"tile_size", 37, &S3d3MmMaverick::tile_size, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"tile_sel", 38, &S3d3MmMaverick::tile_sel, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"flags", 39, &S3d3MmMaverick::flags, Role::Plain},
+    Member<S3d3MmMaverick, uint8_t>{"perf_mode", 40, &S3d3MmMaverick::perf_mode, Role::Plain},
+    Member<S3d3MmMaverick, std::array<uint8_t, 7>>{"reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved},
+    Member<S3d3MmMaverick, Tensor3d>{"dst", 48, &S3d3MmMaverick::dst, Role::Plain});
+
+namespace family {
+
+/// The PE matmul family (src/families/matmul): its layouts and the parts its folder defines.
+struct MatmulFamily {
+  static constexpr std::string_view kName = "matmul";
+  using Layouts = TypeList<S3LwCayman, S3LwMariana, S3LwMaverick, S3d3MmCayman, S3d3MmMariana, S3d3MmMaverick>;
+  static const Validation& validation();  ///< validate.cpp
+  static const Execution& execution();    ///< execute.cpp
+  static const Syntax& syntax();          ///< syntax.cpp
+};
+
+}  // namespace family
+
+// ---- Compile-time checks against the spec's layout tables (real-programs.md §8.1, §9.1, §9.6) ----
+
+static_assert(tiles_exactly<S3LwCayman>() && tiles_exactly<S3LwMariana>() && tiles_exactly<S3LwMaverick>() &&
+              tiles_exactly<S3d3MmCayman>() && tiles_exactly<S3d3MmMariana>() && tiles_exactly<S3d3MmMaverick>());
+// s3_lw.h, CAYMAN tree: transpose_mode@34, perf_opt@35, num_active_rows@38, num_active_cols@39, row_grp@44,
+// col_grp@45; src TENSOR3D@16, in_dtype@32, fp32_mode@33.
+static_assert(offset_of<S3LwCayman>("src") == 16 && offset_of<S3LwCayman>("in_dtype") == 32 &&
+              offset_of<S3LwCayman>("fp32_mode") == 33 && offset_of<S3LwCayman>("transpose_mode") == 34 &&
+              offset_of<S3LwCayman>("perf_opt") == 35 && offset_of<S3LwCayman>("num_active_rows") == 38 &&
+              offset_of<S3LwCayman>("num_active_cols") == 39 && offset_of<S3LwCayman>("row_grp") == 44 &&
+              offset_of<S3LwCayman>("col_grp") == 45 && offset_of<S3LwCayman>("reserved3") == 46);
+// MARIANA: bg_xpose_mode@12, LD_WEIGHT_FLAGS@47.
+static_assert(offset_of<S3LwMariana>("bg_xpose_mode") == 12 && offset_of<S3LwMariana>("src") == 16 &&
+              offset_of<S3LwMariana>("transpose_mode") == 34 && offset_of<S3LwMariana>("num_active_rows") == 38 &&
+              offset_of<S3LwMariana>("num_active_cols") == 39 && offset_of<S3LwMariana>("row_grp") == 44 &&
+              offset_of<S3LwMariana>("col_grp") == 45 && offset_of<S3LwMariana>("flags") == 47);
+// MAVERICK: in@32 fp32m@33 rows@34 cols@35 tile_size@36 tile_sel@37 flags@38 perf_mode@39 reserved@40-63.
+static_assert(offset_of<S3LwMaverick>("in_dtype") == 32 && offset_of<S3LwMaverick>("fp32_mode") == 33 &&
+              offset_of<S3LwMaverick>("num_active_rows") == 34 && offset_of<S3LwMaverick>("num_active_cols") == 35 &&
+              offset_of<S3LwMaverick>("tile_size") == 36 && offset_of<S3LwMaverick>("tile_sel") == 37 &&
+              offset_of<S3LwMaverick>("flags") == 38 && offset_of<S3LwMaverick>("perf_mode") == 39 &&
+              offset_of<S3LwMaverick>("reserved1") == 40);
+// s3d3_mm.h, CAYMAN: out_dtype@40, psum_accumulate_flags@43, groups@44/45, active_row_mode@46,
+// psum_zero_region@47, dst TENSOR3D@48.
+static_assert(offset_of<S3d3MmCayman>("src") == 16 && offset_of<S3d3MmCayman>("in_dtype") == 32 &&
+              offset_of<S3d3MmCayman>("fp32_mode") == 33 && offset_of<S3d3MmCayman>("transpose_mode") == 34 &&
+              offset_of<S3d3MmCayman>("perf_opt") == 35 && offset_of<S3d3MmCayman>("num_active_rows") == 38 &&
+              offset_of<S3d3MmCayman>("num_active_cols") == 39 && offset_of<S3d3MmCayman>("out_dtype") == 40 &&
+              offset_of<S3d3MmCayman>("psum_accumulate_flags") == 43 && offset_of<S3d3MmCayman>("row_grp") == 44 &&
+              offset_of<S3d3MmCayman>("col_grp") == 45 && offset_of<S3d3MmCayman>("active_row_mode") == 46 &&
+              offset_of<S3d3MmCayman>("psum_zero_region") == 47 && offset_of<S3d3MmCayman>("dst") == 48);
+// MARIANA: out_dtype@40, MATMUL_FLAGS@42, accumulate flags@43.
+static_assert(offset_of<S3d3MmMariana>("out_dtype") == 40 && offset_of<S3d3MmMariana>("matmul_flags") == 42 &&
+              offset_of<S3d3MmMariana>("psum_accumulate_flags") == 43 && offset_of<S3d3MmMariana>("dst") == 48);
+// MAVERICK: in@32 fp32m@33 out@34 rows@35 cols@36 tile_size@37 tile_sel@38 flags@39 perf_mode@40 dst@48.
+static_assert(offset_of<S3d3MmMaverick>("in_dtype") == 32 && offset_of<S3d3MmMaverick>("fp32_mode") == 33 &&
+              offset_of<S3d3MmMaverick>("out_dtype") == 34 && offset_of<S3d3MmMaverick>("num_active_rows") == 35 &&
+              offset_of<S3d3MmMaverick>("num_active_cols") == 36 && offset_of<S3d3MmMaverick>("tile_size") == 37 &&
+              offset_of<S3d3MmMaverick>("tile_sel") == 38 && offset_of<S3d3MmMaverick>("flags") == 39 &&
+              offset_of<S3d3MmMaverick>("perf_mode") == 40 && offset_of<S3d3MmMaverick>("dst") == 48);
+
+}  // namespace tpbisa

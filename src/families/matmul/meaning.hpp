@@ -1,0 +1,229 @@
+// PE matmul family: the one reading of LDWEIGHTS / MATMUL fields that the validators and decode's description share.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string_view>
+#include <variant>
+
+#include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa::family::matmul {
+
+// ---- Field references ----
+
+/// The fields a reserved-bytes predicate reads: every field the declaration marks reserved, then `extra`.
+template <class S, size_t N>
+constexpr auto reserved_refs_and(std::array<FieldRef, N> extra) {
+  constexpr auto reserved = field_refs_with_role<S, Role::Reserved>();
+  std::array<FieldRef, reserved.size() + N> out{};
+  for (size_t k = 0; k < reserved.size(); ++k) out[k] = reserved[k];
+  for (size_t k = 0; k < N; ++k) out[reserved.size() + k] = extra[k];
+  return out;
+}
+static_assert(field_ref<S3d3MmCayman>("dst.num_elem").offset == 58 &&
+              field_ref<S3d3MmCayman>("dst.num_elem").size == 6);
+
+// ---- The generation-independent view ----
+
+/// An LDWEIGHTS or MATMUL word read through its generation's layout. Every field whose meaning depends on the
+/// layout (MAVERICK's column count 0 = 256, the accumulate flags' byte) is decided here.
+struct PeView {
+  bool matmul = false;
+  Tensor3d src{};
+  Tensor3d dst{};  ///< MATMUL only
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  bool has_transpose = false;  ///< no transpose_mode byte on MAVERICK
+  uint8_t transpose_mode = 0;
+  uint8_t perf = 0;  ///< perf_opt (perf_mode on MAVERICK)
+  unsigned rows = 0;
+  unsigned cols = 0;        ///< PE columns (MAVERICK: 0 means 256)
+  unsigned max_cols = 128;  ///< 256 on MAVERICK
+  bool has_groups = false;  ///< no row/column groups on MAVERICK
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  uint8_t out_dtype = 0;
+  uint8_t accumulate = 0;      ///< psum_accumulate_flags (MAVERICK: flags)
+  uint8_t accumulate_max = 3;  ///< 7 on MAVERICK (BEGIN_ACCUM)
+  bool has_zero_region = false;
+  uint8_t zero_region = 0;
+};
+
+template <class L>
+PeView view_of(const L& s, Generation g) {
+  PeView v;
+  v.src = s.src;
+  v.in_dtype = s.in_dtype;
+  v.fp32_mode = s.fp32_mode;
+  v.rows = s.num_active_rows;
+  if constexpr (requires { s.transpose_mode; }) {
+    v.has_transpose = true;
+    v.transpose_mode = s.transpose_mode;
+  }
+  if constexpr (requires { s.perf_opt; })
+    v.perf = s.perf_opt;
+  else
+    v.perf = s.perf_mode;
+  if constexpr (requires { s.row_grp; }) {
+    v.has_groups = true;
+    v.row_grp = s.row_grp;
+    v.col_grp = s.col_grp;
+    v.cols = s.num_active_cols;
+  } else {
+    v.cols = s.num_active_cols == 0 ? 256U : s.num_active_cols;
+    v.max_cols = 256;
+  }
+  if constexpr (requires { s.dst; }) {
+    v.matmul = true;
+    v.dst = s.dst;
+    v.out_dtype = s.out_dtype;
+    if constexpr (requires { s.psum_accumulate_flags; }) {
+      v.accumulate = s.psum_accumulate_flags;
+    } else {
+      v.accumulate = s.flags;
+      v.accumulate_max = 7;
+    }
+    if constexpr (requires { s.psum_zero_region; }) {
+      v.has_zero_region = true;
+      v.zero_region = s.psum_zero_region;
+    }
+  }
+  (void)g;
+  return v;
+}
+
+/// The view of a decoded LDWEIGHTS / MATMUL word (the dispatcher has checked its format).
+inline PeView view(const Instruction& i) {
+  return std::visit(
+      [&](const auto& s) -> PeView {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (S::kName == "S3_LW" || S::kName == "S3D3_MM")
+          return view_of(s, i.gen);
+        else
+          return PeView{};
+      },
+      i.body);
+}
+
+// ---- Decisions shared by the validators and the description ----
+
+/// has_valid_mm_in_dtype: FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16, FP32 (real-programs.md §9.2).
+constexpr bool mm_in_dtype_ok(uint8_t d) {
+  return d == dtype::kFp8Exp3 || d == dtype::kFp8Exp4 || d == dtype::kFp8Exp5 || d == dtype::kBfloat16 ||
+         d == dtype::kFp16 || d == dtype::kFp32;
+}
+
+/// has_valid_mm_out_dtype: 0 (FP32 accumulate) only on SUNDA/CAYMAN; 0, FP32 or BF16 on MARIANA/MAVERICK.
+constexpr bool mm_out_dtype_ok(uint8_t d, Generation g) {
+  if (g == Generation::Sunda || g == Generation::Cayman) return d == 0;
+  return d == 0 || d == dtype::kFp32 || d == dtype::kBfloat16;
+}
+
+/// s3d3_mm_valid_fp32_mode: in_dtype FP32 ⇔ fp32_mode in {1, 2, 3}; any other in_dtype needs fp32_mode 0.
+constexpr bool fp32_mode_ok(uint8_t in_dtype, uint8_t mode) {
+  return in_dtype == dtype::kFp32 ? (mode >= 1 && mode <= 3) : mode == 0;
+}
+
+/// PE_FP32MODE names.
+constexpr std::string_view fp32_mode_name(uint8_t mode) {
+  switch (mode) {
+    case 0: return "None";
+    case 1: return "Low";
+    case 2: return "High";
+    case 3: return "Low_High";
+    default: return "";
+  }
+}
+
+/// lw_valid_row_group / lw_valid_col_group: a quadrant mask of the compiler's table {1, 2, 4, 8, 3, 0xC, 0xF}
+/// covering at least `n` rows (columns): 32 · popcount(mask) >= n.
+constexpr bool group_ok(uint8_t mask, unsigned n) {
+  const bool listed =
+      mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x8 || mask == 0x3 || mask == 0xC || mask == 0xF;
+  return listed && 32U * static_cast<unsigned>(std::popcount(mask)) >= n;
+}
+
+/// The MATMUL_PSUM_ACCUMULATE_MODE of the flags' low two bits (enums.md §11).
+constexpr std::string_view accumulate_mode_name(uint8_t flags) {
+  switch (flags & 3U) {
+    case 0: return "MULTI_MID";
+    case 1: return "MULTI_START";
+    case 2: return "MULTI_END";
+    default: return "SINGLE";
+  }
+}
+
+/// Bytes per destination element: the input element width in transpose mode, else FP32 (PROJ-CONV-F15).
+inline unsigned dst_elem_bytes(const PeView& v) {
+  return v.has_transpose && v.transpose_mode != 0 ? dtype_size(v.in_dtype) : 4U;
+}
+
+/// The byte span a TENSOR3D walk touches in each partition, relative to its start: [lo, hi] inclusive.
+struct Span {
+  int64_t lo = 0;
+  int64_t hi = -1;  ///< < lo: the pattern has no element
+  bool empty() const { return hi < lo; }
+};
+inline Span pattern_span(const Tensor3d& t, unsigned elem_bytes) {
+  Span s;
+  int64_t lo = 0, hi = 0;
+  for (size_t k = 0; k < 3; ++k) {
+    if (t.num_elem[k] == 0) return s;
+    const int64_t reach = int64_t{t.step_elem[k]} * (int64_t{t.num_elem[k]} - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  s.lo = lo * elem_bytes;
+  s.hi = hi * elem_bytes + elem_bytes - 1;
+  return s;
+}
+
+/// The immediate placement of an operand start address (register forms have none).
+struct Place {
+  bool known = false;  ///< an immediate start inside SBUF or PSUM
+  PartitionAddress at{};
+};
+inline Place place_of(const Addr4& a, Generation g) {
+  Place p;
+  if (a.from_register()) return p;
+  p.at = decode_partition_offset(a.masked(), g);
+  p.known = p.at.region != Region::Outside;
+  return p;
+}
+
+/// MAVERICK has no PSUM region (PROJ-CONV-N1): a MATMUL there writes SBUF (PE convention 4).
+constexpr Region dst_region(Generation g) {
+  return g == Generation::Maverick ? Region::Sbuf : Region::Psum;
+}
+
+/// The destination's first and last byte inside its partition, and whether they share one 2 KiB bank.
+struct DstBytes {
+  bool known = false;
+  int64_t first = 0, last = 0;
+  bool one_bank = false;
+};
+inline DstBytes dst_bytes(const PeView& v, Generation g) {
+  DstBytes d;
+  const Place p = place_of(v.dst.start_addr, g);
+  const Span s = pattern_span(v.dst, dst_elem_bytes(v));
+  if (!p.known || s.empty()) return d;
+  d.known = true;
+  d.first = int64_t{p.at.offset} + s.lo;
+  d.last = int64_t{p.at.offset} + s.hi;
+  const int64_t bank = geometry(g).psum_bank_size;
+  d.one_bank =
+      d.first >= 0 && bank != 0 && d.first / bank == d.last / bank && d.first / bank < int64_t{geometry(g).psum_banks};
+  return d;
+}
+
+/// The engine-placement rule (PROJ-CONV-F1, extended to the PE opcodes): LDWEIGHTS and MATMUL are issued from
+/// the PE stream; it holds while the stream's engine is unknown.
+inline bool engine_ok(const CheckContext& c) {
+  return !c.engine().has_value() || *c.engine() == StreamEngine::Pe;
+}
+
+}  // namespace tpbisa::family::matmul

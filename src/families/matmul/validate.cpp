@@ -1,0 +1,647 @@
+// PE matmul family validators: LDWEIGHTS 0x01 and MATMUL 0x02, one validator per layout (real-programs.md §8.2, §9.2).
+#include <algorithm>
+#include <tuple>
+
+#include "families/common.hpp"
+#include "families/matmul/meaning.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+using matmul::PeView;
+
+// ---- Helpers over a layout ----
+
+/// A reserved byte array is zero (only byte arrays carry the Reserved role in these layouts).
+template <class T>
+constexpr bool is_zero(const T& v) {
+  if constexpr (requires { v.begin(); })
+    return std::all_of(v.begin(), v.end(), [](uint8_t b) { return b == 0; });
+  else
+    return true;
+}
+
+/// Every field the declaration marks reserved is zero.
+template <class L>
+bool reserved_fields_zero(const L& s) {
+  bool ok = true;
+  std::apply([&](const auto&... m) { ((ok = ok && (m.role != Role::Reserved || is_zero(s.*(m.ptr)))), ...); },
+             fields_of<L>);
+  return ok;
+}
+
+/// The first non-zero byte among the fields a predicate read, for its sentence.
+std::string first_nonzero(const Instruction& i, std::span<const FieldRef> fields, std::string_view what) {
+  const Word w = encode(i);
+  for (const FieldRef& f : fields)
+    for (unsigned b = f.offset; b < f.offset + f.size; ++b)
+      if (w[b] != 0) return fmt::format("{} byte {} ({}) is {:#04x}, must be 0", what, b, f.name, w[b]);
+  return fmt::format("a {} byte is not zero", what);
+}
+
+std::string_view region_name(Region r) {
+  return r == Region::Sbuf ? "SBUF" : r == Region::Psum ? "PSUM" : "neither SBUF nor PSUM";
+}
+
+// ---- Predicate bodies shared by both opcodes ----
+
+bool rows_ok(const PeView& v, Generation g) {
+  if (v.rows < 1 || v.rows > 128) return false;
+  const matmul::Place p = matmul::place_of(v.src.start_addr, g);
+  return !p.known || p.at.partition + v.rows <= 128;
+}
+
+std::string explain_rows(const PeView& v, Generation g) {
+  const matmul::Place p = matmul::place_of(v.src.start_addr, g);
+  if (v.rows < 1 || v.rows > 128) return fmt::format("num_active_rows is {}, must be 1..128", v.rows);
+  return fmt::format("src starts in partition {}; {} active rows would run past partition 127", p.at.partition, v.rows);
+}
+
+bool src_partition_ok(const PeView& v, Generation g) {
+  const matmul::Place p = matmul::place_of(v.src.start_addr, g);
+  const bool in_sbuf = v.src.start_addr.from_register() || (p.known && p.at.region == Region::Sbuf);
+  const bool fits = !p.known || p.at.partition + v.rows <= 128;
+  std::array<uint16_t, 3> num = v.src.num_elem;
+  const Tensor3d& t = v.src;
+  const bool counts = pred::counts_nonzero(num, t.start_addr, g);
+  return in_sbuf && fits && counts && pred::tensor_start_addr_valid(t.start_addr, v.in_dtype, false, false, true, g);
+}
+
+bool dst_ok(const PeView& v, Generation g) {
+  const Addr4& a = v.dst.start_addr;
+  if (a.from_register()) return true;  // placed at run time
+  const matmul::Place p = matmul::place_of(a, g);
+  const unsigned w = matmul::dst_elem_bytes(v);
+  if (!p.known || p.at.region != matmul::dst_region(g) || w == 0 || a.masked() % w != 0) return false;
+  if (g != Generation::Maverick && p.at.partition + v.cols > 128) return false;
+  if (matmul::dst_region(g) != Region::Psum) return true;
+  const matmul::DstBytes d = matmul::dst_bytes(v, g);
+  return !d.known || d.one_bank;
+}
+
+std::string explain_dst(const PeView& v, Generation g) {
+  const Addr4& a = v.dst.start_addr;
+  const matmul::Place p = matmul::place_of(a, g);
+  const unsigned w = matmul::dst_elem_bytes(v);
+  const std::string at = addr4_label(a, g);
+  if (!p.known || p.at.region != matmul::dst_region(g))
+    return fmt::format("dst start {} is in {}, must be in {}", at, region_name(p.known ? p.at.region : Region::Outside),
+                       region_name(matmul::dst_region(g)));
+  if (w == 0 || a.masked() % w != 0)
+    return fmt::format("dst start {} is not {}-byte aligned ({} output elements)", at, w,
+                       w == 4 ? "FP32 accumulate" : "transpose, input-width");
+  if (g != Generation::Maverick && p.at.partition + v.cols > 128)
+    return fmt::format("dst starts in partition {}; {} output partitions (num_active_cols) would run past 127",
+                       p.at.partition, v.cols);
+  const matmul::DstBytes d = matmul::dst_bytes(v, g);
+  return fmt::format("dst bytes {:#x}..{:#x} of the partition leave one 2 KiB PSUM bank", d.first, d.last);
+}
+
+// ---- Explanations ----
+
+std::string explain_opcode(const Instruction& i, const CheckContext&) {
+  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
+}
+
+std::string explain_engine(const Instruction&, const CheckContext& c) {
+  return fmt::format("the word is in the {} stream; LDWEIGHTS and MATMUL are PE instructions", to_string(*c.engine()));
+}
+
+std::string explain_in_dtype(const PeView& v, Generation g) {
+  return fmt::format("in_dtype {} is not a PE input type (FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16, FP32)",
+                     dtype_label(v.in_dtype, g));
+}
+
+std::string explain_fp32_mode(const PeView& v, Generation g) {
+  if (v.in_dtype == dtype::kFp32)
+    return fmt::format("in_dtype FP32 needs fp32_mode Low (1), High (2) or Low_High (3); got {}", v.fp32_mode);
+  return fmt::format("fp32_mode is {}, must be None (0) for in_dtype {}", v.fp32_mode, dtype_label(v.in_dtype, g));
+}
+
+std::string explain_group(uint8_t mask, unsigned n, std::string_view what, std::string_view count) {
+  if (!matmul::group_ok(mask, 0))
+    return fmt::format("{} {:#04x} is not a quadrant mask of the table 0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf", what, mask);
+  return fmt::format("{} {:#04x} covers {} {}, fewer than the {} active ones", what, mask, 32 * std::popcount(mask),
+                     count, n);
+}
+
+std::string explain_src_tensor(const PeView& v, Generation g) {
+  const Tensor3d& t = v.src;
+  if (!pred::counts_nonzero(t.num_elem, t.start_addr, g))
+    return fmt::format("src num_elem = {{{}, {}, {}}} has a zero count", t.num_elem[0], t.num_elem[1], t.num_elem[2]);
+  return fmt::format("src start {} is not a {}-aligned SBUF address for {}", addr4_label(t.start_addr, g),
+                     dtype_size(v.in_dtype), dtype_label(v.in_dtype, g));
+}
+
+// ---- The predicates of one layout ----
+
+template <class L>
+struct Preds {
+  static PeView v(const Instruction& i) { return matmul::view_of(body<L>(i), i.gen); }
+  static constexpr bool kMatmul = L::kFormat == Format::S3d3Mm;
+  static constexpr std::string_view kPrefix = kMatmul ? "d3_mm" : "lw";
+
+  static constexpr FieldRef fOpcode[] = {field_ref<L>("header.opcode")};
+  static constexpr Predicate kOpcode{
+      .name = kMatmul ? "has_matmul_opcode" : "has_ldweights_opcode",
+      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .meaning = kMatmul ? "the opcode is MATMUL (0x02)" : "the opcode is LDWEIGHTS (0x01)",
+      .gens = L::kGens,
+      .fields = fOpcode,
+      .holds = [](const Instruction& i,
+                  const CheckContext&) { return i.opcode() == (kMatmul ? opcode::kMatmul : opcode::kLdWeights); },
+      .explain = explain_opcode};
+
+  static constexpr Predicate kEngine{
+      .name = "engine_placement",
+      .convention = "PROJ-CONV-F1",
+      .meaning = "(stream engine known) the word is in the PE stream (PROJ-CONV-F1, extended to the PE opcodes)",
+      .gens = L::kGens,
+      .fields = fOpcode,
+      .holds = [](const Instruction&, const CheckContext& c) { return matmul::engine_ok(c); },
+      .explain = explain_engine};
+
+  static constexpr FieldRef kInDtypeFields[] = {field_ref<L>("in_dtype")};
+  static constexpr Predicate kInDtype{
+      .name = "has_valid_mm_in_dtype",
+      .convention = "",
+      .meaning = "in_dtype is FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16 or FP32",
+      .gens = L::kGens,
+      .fields = kInDtypeFields,
+      .holds = [](const Instruction& i, const CheckContext&) { return matmul::mm_in_dtype_ok(v(i).in_dtype); },
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_in_dtype(v(i), c.gen); }};
+
+  static constexpr FieldRef fFp32[] = {field_ref<L>("in_dtype"), field_ref<L>("fp32_mode")};
+  static constexpr Predicate kFp32Mode{
+      .name = "s3d3_mm_valid_fp32_mode",
+      .convention = "",
+      .meaning = "in_dtype FP32 if and only if fp32_mode is Low, High or Low_High; otherwise fp32_mode is None",
+      .gens = L::kGens,
+      .fields = fFp32,
+      .holds = [](const Instruction& i,
+                  const CheckContext&) { return matmul::fp32_mode_ok(v(i).in_dtype, v(i).fp32_mode); },
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_fp32_mode(v(i), c.gen); }};
+
+  static constexpr FieldRef fSrcTensor[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
+                                            field_ref<L>("in_dtype")};
+  static constexpr Predicate kSrcTensor{
+      .name = "tensor3d_valid",
+      .convention = "",
+      .meaning =
+          "src pattern readable from SBUF: non-zero counts (or a register shape, CAYMAN+) and a register "
+          "(0x80) or in_dtype-aligned SBUF start",
+      .gens = L::kGens,
+      .fields = fSrcTensor,
+      .holds =
+          [](const Instruction& i, const CheckContext& c) {
+            const PeView x = v(i);
+            return pred::counts_nonzero(x.src.num_elem, x.src.start_addr, c.gen) &&
+                   pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
+          },
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_src_tensor(v(i), c.gen); }};
+
+  static constexpr FieldRef fRows[] = {field_ref<L>("num_active_rows"), field_ref<L>("src.start_addr")};
+  static constexpr FieldRef fTranspose[1] = {field_ref<L>("transpose_mode")};
+  static constexpr Predicate kTranspose{
+      .name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
+      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .meaning = "transpose_mode is 0 or 1",
+      .gens = L::kGens,
+      .fields = fTranspose,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).transpose_mode <= 1; },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            return fmt::format("transpose_mode is {}, must be 0 or 1", v(i).transpose_mode);
+          }};
+
+  static constexpr FieldRef fRowGrp[2] = {field_ref<L>("row_grp"), field_ref<L>("num_active_rows")};
+  static constexpr Predicate kRowGroup{
+      .name = kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group",
+      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .meaning = "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
+      .gens = L::kGens,
+      .fields = fRowGrp,
+      .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(v(i).row_grp, v(i).rows); },
+      .explain = [](const Instruction& i,
+                    const CheckContext&) { return explain_group(v(i).row_grp, v(i).rows, "row_grp", "rows"); }};
+
+  static constexpr FieldRef fColGrp[2] = {field_ref<L>("col_grp"), field_ref<L>("num_active_cols")};
+  static constexpr Predicate kColGroup{
+      .name = kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group",
+      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .meaning = "col_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_cols",
+      .gens = L::kGens,
+      .fields = fColGrp,
+      .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(v(i).col_grp, v(i).cols); },
+      .explain = [](const Instruction& i,
+                    const CheckContext&) { return explain_group(v(i).col_grp, v(i).cols, "col_grp", "columns"); }};
+};
+
+// ---- LDWEIGHTS ----
+
+template <class L>
+struct Lw : Preds<L> {
+  using P = Preds<L>;
+  using P::v;
+
+  static constexpr auto reserved_refs() {
+    if constexpr (std::is_same_v<L, S3LwMariana>)
+      return matmul::reserved_refs_and<L>(std::array{field_ref<L>("flags")});
+    else
+      return matmul::reserved_refs_and<L>(std::array<FieldRef, 0>{});
+  }
+  static constexpr auto fReserved = reserved_refs();
+  static bool reserved_ok(const L& s) {
+    if constexpr (std::is_same_v<L, S3LwMariana>)
+      return reserved_fields_zero(s) && (s.flags & 0xC0) == 0;  // LD_WEIGHT_FLAGS uses bits 0..5
+    else
+      return reserved_fields_zero(s);
+  }
+  static constexpr Predicate kReserved{
+      .name = "lw_reserved_zero",
+      .convention = "PROJ-CONV-F13",
+      .meaning = std::is_same_v<L, S3LwCayman>    ? "bytes 12-15, 36-37, 40-43 and 46-63 are zero"
+                 : std::is_same_v<L, S3LwMariana> ? "(MARIANA) bytes 13-15, 36-37, 40-43, 46 and 48-63 are zero, "
+                                                    "and bits 6-7 of LD_WEIGHT_FLAGS (byte 47)"
+                                                  : "(MAVERICK) bytes 12-15 and 40-63 are zero",
+      .gens = L::kGens,
+      .fields = fReserved,
+      .holds = [](const Instruction& i, const CheckContext&) { return reserved_ok(body<L>(i)); },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            if constexpr (std::is_same_v<L, S3LwMariana>)
+              if ((body<L>(i).flags & 0xC0) != 0 && reserved_fields_zero(body<L>(i)))
+                return fmt::format("LD_WEIGHT_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).flags);
+            return first_nonzero(i, fReserved, "reserved");
+          }};
+
+  static constexpr Predicate kRows{
+      .name = "lw_valid_num_rows",
+      .convention = "PROJ-CONV-F13",
+      .meaning = "num_active_rows is 1..128 and the src partition + num_active_rows <= 128",
+      .gens = L::kGens,
+      .fields = P::fRows,
+      .holds = [](const Instruction& i, const CheckContext& c) { return rows_ok(v(i), c.gen); },
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_rows(v(i), c.gen); }};
+
+  static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols"), field_ref<L>("src.num_elem")};
+  static constexpr Predicate kCols{
+      .name = "lw_valid_num_active_cols",
+      .convention = "PROJ-CONV-F13",
+      .meaning = std::is_same_v<L, S3LwMaverick>
+                     ? "(MAVERICK) the src pattern has num_active_cols elements (0 = 256)"
+                     : "num_active_cols is 1..128 and the src pattern has num_active_cols elements",
+      .gens = L::kGens,
+      .fields = fCols,
+      .holds =
+          [](const Instruction& i, const CheckContext&) {
+            const PeView x = v(i);
+            return x.cols >= 1 && x.cols <= x.max_cols && x.src.elements() == x.cols;
+          },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            const PeView x = v(i);
+            if (x.cols < 1 || x.cols > x.max_cols)
+              return fmt::format("num_active_cols is {}, must be 1..{}", x.cols, x.max_cols);
+            return fmt::format("the src pattern has {} elements, num_active_cols is {}", x.src.elements(), x.cols);
+          }};
+
+  static constexpr auto conjuncts() {
+    if constexpr (std::is_same_v<L, S3LwMaverick>)
+      return std::array<const Predicate*, 10>{
+          &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode, &P::kEngine, &kReserved,
+          &P::kInDtype,           &P::kFp32Mode,          &kRows,      &kCols,      &P::kSrcTensor};
+    else
+      return std::array<const Predicate*, 13>{
+          &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode,    &P::kEngine, &kReserved,
+          &P::kInDtype,           &P::kFp32Mode,          &P::kTranspose, &kRows,      &kCols,
+          &P::kRowGroup,          &P::kColGroup,          &P::kSrcTensor};
+  }
+};
+
+// ---- MATMUL ----
+
+template <class L>
+struct Mm : Preds<L> {
+  using P = Preds<L>;
+  using P::v;
+  static constexpr bool kMaverick = std::is_same_v<L, S3d3MmMaverick>;
+  static constexpr bool kMariana = std::is_same_v<L, S3d3MmMariana>;
+
+  static constexpr auto reserved_refs() {
+    if constexpr (kMaverick)
+      return matmul::reserved_refs_and<L>(std::array<FieldRef, 0>{});
+    else if constexpr (kMariana)
+      return matmul::reserved_refs_and<L>(std::array{field_ref<L>("matmul_flags"), field_ref<L>("active_row_mode")});
+    else
+      return matmul::reserved_refs_and<L>(std::array{field_ref<L>("active_row_mode")});
+  }
+  static constexpr auto fReserved = reserved_refs();
+  static bool reserved_ok(const L& s) {
+    if constexpr (kMaverick)
+      return reserved_fields_zero(s);
+    else if constexpr (kMariana)
+      return reserved_fields_zero(s) && s.active_row_mode == 0 && (s.matmul_flags & 0xC0) == 0;
+    else
+      return reserved_fields_zero(s) && s.active_row_mode == 0;
+  }
+  static constexpr Predicate kReserved{
+      .name = "d3_mm_reserved_zero",
+      .convention = "PROJ-CONV-F14",
+      .meaning = kMaverick  ? "(MAVERICK) bytes 12-15 and 41-47 are zero"
+                 : kMariana ? "(MARIANA) bytes 12-15, 36-37, 41 and 46 (active_row_mode) are zero, and bits 6-7 "
+                              "of MATMUL_FLAGS (byte 42)"
+                            : "bytes 12-15, 36-37, 41-42 and 46 (active_row_mode) are zero",
+      .gens = L::kGens,
+      .fields = fReserved,
+      .holds = [](const Instruction& i, const CheckContext&) { return reserved_ok(body<L>(i)); },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            if constexpr (kMariana)
+              if ((body<L>(i).matmul_flags & 0xC0) != 0)
+                return fmt::format("MATMUL_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).matmul_flags);
+            return first_nonzero(i, fReserved, "reserved");
+          }};
+
+  static constexpr FieldRef fOutDtype[] = {field_ref<L>("out_dtype")};
+  static constexpr Predicate kOutDtype{
+      .name = "has_valid_mm_out_dtype",
+      .convention = "",
+      .meaning = std::is_same_v<L, S3d3MmCayman> ? "out_dtype is 0 (FP32 accumulate)"
+                                                 : "out_dtype is 0 (FP32 accumulate), FP32 or BFLOAT16",
+      .gens = L::kGens,
+      .fields = fOutDtype,
+      .holds = [](const Instruction& i,
+                  const CheckContext& c) { return matmul::mm_out_dtype_ok(v(i).out_dtype, c.gen); },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            return fmt::format("out_dtype {:#04x} is not allowed on {} ({})", v(i).out_dtype, to_string(c.gen),
+                               c.gen == Generation::Sunda || c.gen == Generation::Cayman ? "only 0, FP32 accumulate"
+                                                                                         : "0, FP32 or BFLOAT16");
+          }};
+
+  static constexpr auto accumulate_ref() {
+    if constexpr (kMaverick)
+      return std::array{field_ref<L>("flags")};
+    else
+      return std::array{field_ref<L>("psum_accumulate_flags")};
+  }
+  static constexpr auto fAccumulate = accumulate_ref();
+  static constexpr Predicate kAccumulate{
+      .name = "d3_mm_valid_accumulate_flags",
+      .convention = "PROJ-CONV-F14",
+      .meaning = kMaverick ? "(MAVERICK) the accumulate flags (byte 39) use bits 0-2 only"
+                           : "psum_accumulate_flags is 0..3 (BEGIN_MATMUL_GROUP, END_MATMUL_GROUP)",
+      .gens = L::kGens,
+      .fields = fAccumulate,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).accumulate <= v(i).accumulate_max; },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            return fmt::format("accumulate flags {:#04x} set a bit above {}", v(i).accumulate, v(i).accumulate_max);
+          }};
+
+  static constexpr FieldRef fZero[1] = {field_ref<L>("psum_zero_region")};
+  static constexpr Predicate kZeroRegion{
+      .name = "d3_mm_valid_zero_region",
+      .convention = "PROJ-CONV-F14",
+      .meaning = kMariana ? "(MARIANA) psum_zero_region is SIZE2048..SIZE16384 (0..3)"
+                          : "psum_zero_region is SIZE2048 (0), the only MATMUL_ZERO_REGION value",
+      .gens = L::kGens,
+      .fields = fZero,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).zero_region <= (kMariana ? 3U : 0U); },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            return fmt::format("psum_zero_region is {}, must be {} on {}", v(i).zero_region, kMariana ? "0..3" : "0",
+                               to_string(c.gen));
+          }};
+
+  static constexpr Predicate kRows{
+      .name = "d3_mm_valid_num_active_rows",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "num_active_rows is 1..128",
+      .gens = L::kGens,
+      .fields = P::fRows,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).rows >= 1 && v(i).rows <= 128; },
+      .explain = [](const Instruction& i,
+                    const CheckContext&) { return fmt::format("num_active_rows is {}, must be 1..128", v(i).rows); }};
+
+  static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols")};
+  static constexpr Predicate kCols{
+      .name = "d3_mm_valid_num_active_cols",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "num_active_cols is 1..128",
+      .gens = L::kGens,
+      .fields = fCols,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).cols >= 1 && v(i).cols <= 128; },
+      .explain = [](const Instruction& i,
+                    const CheckContext&) { return fmt::format("num_active_cols is {}, must be 1..128", v(i).cols); }};
+
+  static constexpr FieldRef fSrc[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
+                                      field_ref<L>("in_dtype"), field_ref<L>("num_active_rows")};
+  static constexpr Predicate kSrc{
+      .name = "d3_mm_valid_src_partition",
+      .convention = "PROJ-CONV-F14",
+      .meaning =
+          "src starts in SBUF (or a register), its partition + num_active_rows <= 128, and "
+          "tensor3d_valid(src, in_dtype, SBUF only)",
+      .gens = L::kGens,
+      .fields = fSrc,
+      .holds = [](const Instruction& i, const CheckContext& c) { return src_partition_ok(v(i), c.gen); },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            const PeView x = v(i);
+            const matmul::Place p = matmul::place_of(x.src.start_addr, c.gen);
+            if (!x.src.start_addr.from_register() && (!p.known || p.at.region != Region::Sbuf))
+              return fmt::format("src start {} is not in SBUF", addr4_label(x.src.start_addr, c.gen));
+            if (p.known && p.at.partition + x.rows > 128) return explain_rows(x, c.gen);
+            return explain_src_tensor(x, c.gen);
+          }};
+
+  static constexpr auto dst_refs() {
+    if constexpr (kMaverick)
+      return std::array{field_ref<L>("dst.start_addr"), field_ref<L>("dst.step_elem"), field_ref<L>("dst.num_elem"),
+                        field_ref<L>("in_dtype")};
+    else
+      return std::array{field_ref<L>("dst.start_addr"), field_ref<L>("dst.step_elem"), field_ref<L>("dst.num_elem"),
+                        field_ref<L>("transpose_mode"), field_ref<L>("in_dtype"),      field_ref<L>("num_active_cols")};
+  }
+  static constexpr auto fDst = dst_refs();
+  static constexpr Predicate kDst{
+      .name = "d3_mm_valid_dst",
+      .convention = "PROJ-CONV-F15",
+      .meaning = kMaverick ? "(MAVERICK, no PSUM) dst starts in SBUF (or a register), 4-byte aligned"
+                           : "dst starts in PSUM (or a register), partition + num_active_cols <= 128, aligned to the "
+                             "element width (in_dtype in transpose mode, else 4) and the whole pattern inside one "
+                             "2 KiB bank",
+      .gens = L::kGens,
+      .fields = fDst,
+      .holds = [](const Instruction& i, const CheckContext& c) { return dst_ok(v(i), c.gen); },
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_dst(v(i), c.gen); }};
+
+  static constexpr FieldRef fCounts[] = {field_ref<L>("src.num_elem"), field_ref<L>("dst.num_elem")};
+  static constexpr Predicate kNumElements{
+      .name = "d3_mm_num_elements",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "src and dst patterns have the same number of elements",
+      .gens = L::kGens,
+      .fields = fCounts,
+      .holds = [](const Instruction& i, const CheckContext&) { return v(i).src.elements() == v(i).dst.elements(); },
+      .explain =
+          [](const Instruction& i, const CheckContext&) {
+            return fmt::format("src has {} elements, dst has {}", v(i).src.elements(), v(i).dst.elements());
+          }};
+
+  static constexpr FieldRef fSrcStart[] = {field_ref<L>("src.start_addr")};
+  static constexpr Predicate kSbufQuadrant{
+      .name = "valid_mm_sbuf_quadrant",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
+      .gens = L::kGens,
+      .fields = fSrcStart,
+      .holds =
+          [](const Instruction& i, const CheckContext& c) {
+            const matmul::Place p = matmul::place_of(v(i).src.start_addr, c.gen);
+            return !p.known || p.at.partition % 32 == 0;
+          },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            return fmt::format("src starts in partition {}, not a multiple of 32",
+                               matmul::place_of(v(i).src.start_addr, c.gen).at.partition);
+          }};
+
+  static constexpr FieldRef fDstStart[] = {field_ref<L>("dst.start_addr")};
+  static constexpr Predicate kPsumQuadrant{
+      .name = "valid_mm_psum_quadrant",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register",
+      .gens = L::kGens,
+      .fields = fDstStart,
+      .holds =
+          [](const Instruction& i, const CheckContext& c) {
+            const matmul::Place p = matmul::place_of(v(i).dst.start_addr, c.gen);
+            return !p.known || p.at.partition % 32 == 0;
+          },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            return fmt::format("dst starts in partition {}, not a multiple of 32",
+                               matmul::place_of(v(i).dst.start_addr, c.gen).at.partition);
+          }};
+
+  static constexpr auto perf_ref() {
+    if constexpr (kMaverick)
+      return std::array{field_ref<L>("perf_mode"), field_ref<L>("in_dtype")};
+    else
+      return std::array{field_ref<L>("perf_opt"), field_ref<L>("in_dtype")};
+  }
+  static constexpr auto fPerf = perf_ref();
+  static constexpr Predicate kPerf{
+      .name = "d3_mm_perf_opt_dtype",
+      .convention = "PROJ-CONV-F14",
+      .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
+      .gens = L::kGens,
+      .fields = fPerf,
+      .holds = [](const Instruction& i,
+                  const CheckContext&) { return v(i).perf == 0 || dtype_size(v(i).in_dtype) == 1; },
+      .explain =
+          [](const Instruction& i, const CheckContext& c) {
+            return fmt::format("perf mode {} needs a 1-byte in_dtype, got {}", v(i).perf,
+                               dtype_label(v(i).in_dtype, c.gen));
+          }};
+
+  static constexpr Predicate kFp32r{
+      .name = "d3_mm_fp32r_restrictions",
+      .convention = "PROJ-CONV-F15",
+      .meaning = "body UNKNOWN: true behind a hook (PROJ-CONV-F15)",
+      .gens = L::kGens,
+      .fields = P::kInDtypeFields,
+      .holds = [](const Instruction&, const CheckContext&) { return true; },
+      .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-F15)"); }};
+
+  static constexpr auto conjuncts() {
+    if constexpr (kMaverick)
+      return std::array<const Predicate*, 17>{&kHasValidNeuronHeader,
+                                              &kHasValidNeuronEvents,
+                                              &P::kOpcode,
+                                              &P::kEngine,
+                                              &kReserved,
+                                              &P::kInDtype,
+                                              &kOutDtype,
+                                              &P::kFp32Mode,
+                                              &kAccumulate,
+                                              &kRows,
+                                              &kSrc,
+                                              &kDst,
+                                              &kNumElements,
+                                              &kSbufQuadrant,
+                                              &kPsumQuadrant,
+                                              &kPerf,
+                                              &kFp32r};
+    else
+      return std::array<const Predicate*, 22>{&kHasValidNeuronHeader,
+                                              &kHasValidNeuronEvents,
+                                              &P::kOpcode,
+                                              &P::kEngine,
+                                              &kReserved,
+                                              &P::kInDtype,
+                                              &kOutDtype,
+                                              &P::kFp32Mode,
+                                              &P::kTranspose,
+                                              &kAccumulate,
+                                              &kZeroRegion,
+                                              &kRows,
+                                              &kCols,
+                                              &P::kRowGroup,
+                                              &P::kColGroup,
+                                              &kSrc,
+                                              &kDst,
+                                              &kNumElements,
+                                              &kSbufQuadrant,
+                                              &kPsumQuadrant,
+                                              &kPerf,
+                                              &kFp32r};
+  }
+};
+
+// ---- Validators: one per layout; SUNDA shares CAYMAN's (PROJ-CONV-F19) ----
+
+template <class L>
+constexpr auto kLwConjuncts = Lw<L>::conjuncts();
+template <class L>
+constexpr auto kMmConjuncts = Mm<L>::conjuncts();
+
+template <class L, const auto& Conjuncts>
+constexpr Validator make_validator(std::string_view name) {
+  return {name, Checked::Full, Conjuncts, &evaluate_conjuncts<Conjuncts>};
+}
+
+constexpr Validator kValidators[] = {
+    make_validator<S3LwCayman, kLwConjuncts<S3LwCayman>>("is_valid_ldweights"),
+    make_validator<S3LwMariana, kLwConjuncts<S3LwMariana>>("is_valid_ldweights_mariana"),
+    make_validator<S3LwMaverick, kLwConjuncts<S3LwMaverick>>("is_valid_ldweights_maverick"),
+    make_validator<S3d3MmCayman, kMmConjuncts<S3d3MmCayman>>("is_valid_matmul"),
+    make_validator<S3d3MmMariana, kMmConjuncts<S3d3MmMariana>>("is_valid_matmul_mariana"),
+    make_validator<S3d3MmMaverick, kMmConjuncts<S3d3MmMaverick>>("is_valid_matmul_maverick"),
+};
+constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2],
+                                               &kValidators[3], &kValidators[4], &kValidators[5]};
+
+/// Position of the layout of generation g in the per-opcode triple (SUNDA and CAYMAN share one).
+constexpr size_t layout_slot(Generation g) {
+  return g == Generation::Mariana ? 1 : g == Generation::Maverick ? 2 : 0;
+}
+
+const Validator* select(uint8_t op, Generation g) {
+  if (op == opcode::kLdWeights) return &kValidators[layout_slot(g)];
+  if (op == opcode::kMatmul) return &kValidators[3 + layout_slot(g)];
+  return nullptr;
+}
+
+constexpr Validation kValidation{select, kValidatorList};
+
+}  // namespace
+
+const Validation& MatmulFamily::validation() {
+  return kValidation;
+}
+
+}  // namespace tpbisa::family
