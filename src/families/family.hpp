@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "tpbisa/formats.hpp"
@@ -35,6 +36,14 @@ struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
   /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
   std::span<const std::string_view> quiet_fields = {};
+  /// Operands the disassembler prints in hexadecimal (addresses, masks), by path.
+  std::span<const std::string_view> hex_fields = {};
+  /// Fields whose reading depends on other fields, decided by one function of the family (nullptr: none). The
+  /// path is the text layer's: "immediate" for a list operand, "immediate[3]" for one element of a description.
+  /// Whether the field is an operand of this word; the disassembler leaves out an unused field that is zero.
+  bool (*operand_used)(const Instruction& inst, std::string_view path) = nullptr;
+  /// The plain meaning of the field in this word (`decode`); empty: the generic meaning of its role.
+  std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.

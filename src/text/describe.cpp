@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 
@@ -402,9 +403,14 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
   walk(desc_of(inst), 0, "", word, leaves);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
+  // A family that reads some fields by their neighbours says so in one function (Syntax::meaning).
+  const family::Family* fam =
+      inst.info != nullptr && inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
+  const auto family_meaning = fam != nullptr ? fam->syntax.meaning : nullptr;
   for (const Leaf& leaf : leaves) {
     DescribedField v = leaf.value;
-    v.meaning = meaning_of(leaf, leaves, inst);
+    if (family_meaning != nullptr) v.meaning = family_meaning(inst, v.name);
+    if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst);
     out.push_back(std::move(v));
   }
   return out;

@@ -208,6 +208,7 @@ void fill(S4d4Tsm& s, Rng& r, uint8_t opcode) {
   r.fill(s.reserved1);
   fill(s.dst_mem_pattern, r);
 }
+#include "roundtrip_fill_seq.inc"  // the sequencer family's layouts
 void fill(RawWord& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);

@@ -16,6 +16,8 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/validate.hpp"
 
+#include "../support/seq_words.hpp"
+
 namespace tpbisa {
 namespace {
 
@@ -118,6 +120,7 @@ const std::map<std::string_view, Word (*)()>& baselines() {
       {"is_valid_tensor_scalar_ptr_multi", [] { return pm_word(opcode::kPtrMultiArith); }},
       // 0x87 exists on SUNDA only, so this validator is reachable on SUNDA only.
       {"is_valid_tensor_scalar_ptr_multi_dual", [] { return pm_word(opcode::kPtrMultiDualArith); }},
+#include "validate_predicates_seq_baselines.inc"
   };
   return m;
 }
@@ -336,6 +339,7 @@ const std::vector<FailCase>& fail_cases() {
        [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x1002); }},
       {"is_valid_tensor_scalar_ptr_multi_dual", "same_element_count_t4d", 0,
        [](Word& w, Generation) { store_le<uint16_t>(&w[62], 3); }},
+#include "validate_predicates_seq_cases.inc"
   };
   return cases;
 }
@@ -353,6 +357,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"}, "dispatch selects it by 0x4F/0x5F"},
       {{"is_valid_tsm_immediates_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
       {{"is_valid_batch_norm_param_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
+#include "validate_predicates_seq_exempt.inc"
   };
   return m;
 }
