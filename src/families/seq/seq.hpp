@@ -1,4 +1,4 @@
-// Sequencer family internals: field references from the declarations, and the one reading of every field whose
+// Sequencer family internals: the one reading of every field whose
 // meaning depends on another field (shared by the validators, `decode`'s description and the disassembler).
 #pragma once
 
@@ -9,49 +9,6 @@
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::family::seq {
-
-// ---- Field references: name and byte range taken from the format declaration, never written twice ----
-
-namespace detail {
-constexpr const FieldDesc* find_desc(std::span<const FieldDesc> fields, std::string_view name) {
-  for (const FieldDesc& f : fields)
-    if (f.name == name) return &f;
-  return nullptr;
-}
-}  // namespace detail
-
-/// Not constexpr: reaching it in field_ref's constant evaluation is the compile error for an undeclared path.
-inline FieldRef no_such_field() {
-  return {};
-}
-
-/// The FieldRef of a dotted path of S ("dtype", "header.opcode", "src_registers[3]"), at compile time.
-template <class S>
-consteval FieldRef field_ref(std::string_view path) {
-  std::span<const FieldDesc> fields = FormatDescOf<S>::kFields;
-  unsigned base = 0;
-  std::string_view rest = path;
-  while (true) {
-    const size_t dot = rest.find('.');
-    std::string_view head = rest.substr(0, dot);
-    int element = -1;
-    if (const size_t open = head.find('['); open != std::string_view::npos) {
-      element = 0;
-      for (size_t i = open + 1; i < head.size() && head[i] != ']'; ++i) element = element * 10 + (head[i] - '0');
-      head = head.substr(0, open);
-    }
-    const FieldDesc* f = detail::find_desc(fields, head);
-    if (f == nullptr) return no_such_field();
-    base += f->offset;
-    if (dot == std::string_view::npos || f->sub == nullptr) {
-      if (element >= 0)
-        return {path, static_cast<uint8_t>(base + static_cast<unsigned>(element) * f->elem_size), f->elem_size};
-      return {path, static_cast<uint8_t>(base), f->size};
-    }
-    fields = f->sub->fields;
-    rest = rest.substr(dot + 1);
-  }
-}
 
 // ---- Registers (sequencer.md §2, §5.1) ----
 

@@ -9,8 +9,6 @@
 namespace tpbisa::family {
 namespace {
 
-using seq::field_ref;
-
 template <class S>
 const S& as(const Instruction& i) {
   return body<S>(i);
