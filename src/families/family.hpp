@@ -36,6 +36,8 @@ struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
   /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
   std::span<const std::string_view> quiet_fields = {};
+  /// How the IMM_VAL field at `path` of word `w` is read; nullptr: every IMM_VAL field of the family is a value.
+  ImmReading (*imm_reading)(const Word& w, std::string_view path) = nullptr;
   /// Operands the disassembler prints in hexadecimal (addresses, masks), by path.
   std::span<const std::string_view> hex_fields = {};
   /// Fields whose reading depends on other fields, decided by one function of the family (nullptr: none). The
@@ -58,6 +60,8 @@ struct Family {
 std::span<const Family> families();
 /// The family that owns a catalog format; nullptr for NotModeled.
 const Family* family_of(Format f);
+/// How the IMM_VAL field at `path` of a modeled word is read, as its family decides (Value when it does not).
+ImmReading imm_reading(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
 
