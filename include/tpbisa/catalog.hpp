@@ -30,6 +30,17 @@ enum class Format : uint8_t {
   CtrlNo,
   S3Lw,    ///< LDWEIGHTS 0x01 (src/families/matmul)
   S3d3Mm,  ///< MATMUL 0x02 (src/families/matmul)
+  // sequencer control block (src/families/seq)
+  CtrlWr,
+  CtrlMv,
+  CtrlAl,
+  CtrlBr,
+  CtrlEr,
+  PollSem,
+  BranchPrefetchHint,
+  PseudoFunction,
+  PseudoFunctionCall,
+  PseudoInst,
 };
 
 struct OpcodeInfo {
@@ -147,19 +158,19 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlWr, "CTRL_WR"},
     {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlMv, "CTRL_MV"},
+    {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlAl, "CTRL_AL"},
+    {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlBr, "CTRL_BR"},
     {0xAA, "TENSOR_LOAD", "TensorLoad", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
     {0xAB, "TENSOR_STORE", "TensorStore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
-    {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEr, "CTRL_ER"},
     {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xB2, "MOVE_SHAPE", "MoveShape", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
     {0xB4, "TEST_EVENT_SEM", "TestEventSem", Engine::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
     {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Engine::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xB8, "DMAMEMCPY", "Dmamemcpy", Engine::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Engine::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
@@ -185,9 +196,9 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
     {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
+    {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
+    {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunctionCall, "PSEUDO_FUNCTION_CALL"},
     {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
@@ -197,9 +208,9 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xDA, "PSEUDO_EXTENSION", "PseudoExtension", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xDB, "PSEUDO_CUR_PROCESSING_RANK_ID", "PseudoCurProcessingRankId", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xDC, "PSEUDO_GID_LOAD", "PseudoGidLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Engine::Rt, Maint::None, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
     {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDF, "PSEUDO_INST", "PseudoInst", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xDF, "PSEUDO_INST", "PseudoInst", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoInst, "PSEUDO_INST"},
     {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0xE2, "RAND2", "Rand2", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
@@ -467,6 +478,14 @@ inline constexpr uint8_t kNotify = 0xA6;
 inline constexpr uint8_t kLdWeights = 0x01;
 inline constexpr uint8_t kMatmul = 0x02;
 inline constexpr uint8_t kInvalid = 0xFF;
+}  // namespace opcode
+
+/// Sequencer control block opcodes (sequencer.md §1, §8).
+namespace opcode {
+inline constexpr uint8_t kWrite = 0xA5, kMove = 0xA7, kAluOp = 0xA8, kCompareBranch = 0xA9,
+                         kEventSemaphoreRangeClear = 0xB0, kPollSem = 0xB3, kBranchPrefetchHint = 0xB5,
+                         kPseudoFunctionBegin = 0xD1, kPseudoFunctionReturn = 0xD2, kPseudoFunctionCall = 0xD3,
+                         kPseudoBranchPrefetchHint = 0xDD, kPseudoInst = 0xDF;
 }  // namespace opcode
 
 namespace dtype {

@@ -38,8 +38,13 @@ struct Syntax {
   std::span<const std::string_view> quiet_fields = {};
   /// How the IMM_VAL field at `path` of word `w` is read; nullptr: every IMM_VAL field of the family is a value.
   ImmReading (*imm_reading)(const Word& w, std::string_view path) = nullptr;
-  /// Decode's plain meaning of a field (by dotted path) whose reading the family decides; empty: the generic
-  /// meaning of the field's role. May be null.
+  /// Operands the disassembler prints in hexadecimal (addresses, masks), by path.
+  std::span<const std::string_view> hex_fields = {};
+  /// Fields whose reading depends on other fields, decided by one function of the family (nullptr: none). The
+  /// path is the text layer's: "immediate" for a list operand, "immediate[3]" for one element of a description.
+  /// Whether the field is an operand of this word; the disassembler leaves out an unused field that is zero.
+  bool (*operand_used)(const Instruction& inst, std::string_view path) = nullptr;
+  /// The plain meaning of the field in this word (`decode`); empty: the generic meaning of its role.
   std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
 };
 

@@ -7,10 +7,17 @@
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
+#include "seq/format.hpp"
 
 namespace tpbisa {
 
-using Families =
-    TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::CtrlNoFamily, family::MatmulFamily>;
+using Families = TypeList<  // one line per family
+    family::Mem2dFamily,    // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,     // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,      // TensorScalarPtrMulti
+    family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,   // LdWeights, Matmul
+    family::SeqFamily       // sequencer control block
+    >;
 
 }  // namespace tpbisa

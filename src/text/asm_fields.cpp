@@ -38,8 +38,10 @@ void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, std:
 void mark_quiet(size_t alternative, std::vector<AsmField>& fields) {
   if (alternative == 0) return;
   const family::Syntax& syntax = family::families()[kLayoutRows[alternative - 1].family].syntax;
-  for (auto& f : fields)
+  for (auto& f : fields) {
     for (std::string_view q : syntax.quiet_fields) f.quiet = f.quiet || f.path == q;
+    for (std::string_view h : syntax.hex_fields) f.hex = f.hex || f.path == h;
+  }
 }
 
 template <size_t... I>
@@ -189,7 +191,7 @@ void print_element(std::string& out, const AsmField& f, uint64_t bits, Generatio
       fmt::format_to(std::back_inserter(out), "{:#04x}", bits);
     return;
   }
-  if (hex_role(f.role)) {
+  if (hex_role(f.role) || f.hex) {
     fmt::format_to(std::back_inserter(out), "{:#x}", bits);
     return;
   }

@@ -26,6 +26,7 @@ struct AsmField {
   Role role = Role::Plain;
   bool top_level = false;  ///< not inside a nested format (siblings are found among these)
   bool quiet = false;      ///< printed only when not zero (the family's Syntax::quiet_fields)
+  bool hex = false;        ///< printed in hexadecimal (the family's Syntax::hex_fields)
   /// Written as `{a,b,...}`: arrays of numbers; `data` has a syntax of its own.
   bool is_list() const { return count > 1 && role != Role::MemData; }
 };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "text/asm_fields.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/text.hpp"
@@ -32,6 +33,15 @@ std::string raw_note(const Instruction& inst, Generation gen) {
   return fmt::format("opcode {:#04x}{}: {}", inst.opcode(), shown, describe_opcode(inst.opcode(), gen));
 }
 
+/// A field the word's own modes leave unused (the family decides, Syntax::operand_used) and that is zero.
+bool unused_zero(const Instruction& inst, const AsmField& f, const Word& w) {
+  const family::Family* fam = family::family_of(inst.info->format);
+  if (fam == nullptr || fam->syntax.operand_used == nullptr || fam->syntax.operand_used(inst, f.path)) return false;
+  for (unsigned i = 0; i < f.size; ++i)
+    if (w[f.offset + i] != 0) return false;
+  return true;
+}
+
 /// The EVENTS text when it determines all 8 bytes; otherwise the explicit events.* fields carry them.
 void print_modeled(std::string& out, const Instruction& inst, const Word& w, Generation gen) {
   out += inst.info->mnemonic;
@@ -42,7 +52,8 @@ void print_modeled(std::string& out, const Instruction& inst, const Word& w, Gen
   }
   const FieldList fields = tasm::fields_for(inst);
   for (const AsmField& f : fields) {
-    if (tasm::is_event_role(f.role) ? exact || tasm::load_bits(w, f.offset, f.size) == 0 : !tasm::printed(f, w))
+    if (tasm::is_event_role(f.role) ? exact || tasm::load_bits(w, f.offset, f.size) == 0
+                                    : !tasm::printed(f, w) || unused_zero(inst, f, w))
       continue;
     out += ' ';
     out += tasm::print_name(f, gen);

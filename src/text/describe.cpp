@@ -401,14 +401,14 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
   walk(desc_of(inst), 0, "", word, leaves);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
-  // A family may decide the meaning of fields that depend on their neighbours (family::Syntax::meaning).
-  const family::Family* fam = inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
+  // A family that reads some fields by their neighbours says so in one function (Syntax::meaning).
+  const family::Family* fam =
+      inst.info != nullptr && inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
   const auto family_meaning = fam != nullptr ? fam->syntax.meaning : nullptr;
   for (const Leaf& leaf : leaves) {
     DescribedField v = leaf.value;
-    v.meaning = meaning_of(leaf, leaves, inst, word);
-    if (family_meaning != nullptr)
-      if (std::string m = family_meaning(inst, v.name); !m.empty()) v.meaning = std::move(m);
+    if (family_meaning != nullptr) v.meaning = family_meaning(inst, v.name);
+    if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst, word);
     out.push_back(std::move(v));
   }
   return out;

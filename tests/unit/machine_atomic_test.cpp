@@ -95,6 +95,7 @@ TEST(MachineAtomic, UnsupportedOpcode) {
   RawWord w;
   w.header = test::hdr(0xA8);  // ALU_OP: a valid sequencer opcode whose execution is not modeled
   w.events = Events{0x00, 0, 0x03, 5, 0};
+  w.operands[1] = dtype::kInt32;  // byte 13: a valid ALU_OP (BYPASS, INT32, R0 -> R0)
   ASSERT_TRUE(valid_on(encode(w), kM));
   Machine m(kM, {encode(w)}, test::recording());
   seed(m.mutable_state());

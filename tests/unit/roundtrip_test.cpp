@@ -334,6 +334,7 @@ void fill(S3d3MmMaverick& s, Rng& r, uint8_t opcode) {
   r.fill(s.reserved1);
   fill(s.dst, r);
 }
+#include "roundtrip_fill_seq.inc"  // the sequencer family's layouts
 void fill(RawWord& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);

@@ -18,6 +18,8 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/validate.hpp"
 
+#include "../support/seq_words.hpp"
+
 namespace tpbisa {
 namespace {
 
@@ -186,6 +188,7 @@ const std::map<std::string_view, Word (*)()>& baselines() {
       {"is_valid_matmul", [] { return mm_word(false); }},
       {"is_valid_matmul_mariana", [] { return mm_word(false); }},
       {"is_valid_matmul_maverick", [] { return mm_word(true); }},
+#include "validate_predicates_seq_baselines.inc"
   };
   return m;
 }
@@ -488,6 +491,7 @@ const std::vector<FailCase>& fail_cases() {
       MM_GROUP_CASES("is_valid_matmul_mariana"),
       {"is_valid_matmul", "d3_mm_valid_zero_region", 0, [](Word& w, Generation) { w[47] = 1; }},
       {"is_valid_matmul_mariana", "d3_mm_valid_zero_region", 0, [](Word& w, Generation) { w[47] = 4; }},
+#include "validate_predicates_seq_cases.inc"
   };
   return cases;
 }
@@ -518,6 +522,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_matmul", "d3_mm_fp32r_restrictions"}, "always true under PROJ-CONV-F15"},
       {{"is_valid_matmul_mariana", "d3_mm_fp32r_restrictions"}, "always true under PROJ-CONV-F15"},
       {{"is_valid_matmul_maverick", "d3_mm_fp32r_restrictions"}, "always true under PROJ-CONV-F15"},
+#include "validate_predicates_seq_exempt.inc"
   };
   return m;
 }
