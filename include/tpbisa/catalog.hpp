@@ -21,7 +21,18 @@ inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, St
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
-enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm };
+enum class Format : uint8_t {
+  NotModeled,
+  Mem2d,
+  PseudoMem2d,
+  S2Bn,
+  S4d4Tsm,
+  // Synchronisation and DMA family (src/families/sync):
+  CtrlEs,
+  SetOrderingMode,
+  PseudoBranchLabel,
+  PseudoDmaDirect2d,
+};
 
 struct OpcodeInfo {
   uint8_t value;
@@ -133,7 +144,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x9D, "SCALAR_TENSOR_TENSOR_ARITH", "ScalarTensorTensorArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEs, "CTRL_ES"},
     {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -146,7 +157,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xAA, "TENSOR_LOAD", "TensorLoad", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
     {0xAB, "TENSOR_STORE", "TensorStore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
     {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
     {0xB2, "MOVE_SHAPE", "MoveShape", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xB4, "TEST_EVENT_SEM", "TestEventSem", Engine::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
@@ -171,7 +182,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xCA, "PSEUDO_EMBEDDING_UPDATE", "PseudoEmbeddingUpdate", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xCB, "PSEUDO_SEND_RECV", "PseudoSendRecv", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoBranchLabel, "PSEUDO_BRANCH_LABEL"},
     {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
     {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
     {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
@@ -179,7 +190,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoDmaDirect2d, "PSEUDO_DMA_DIRECT2D"},
     {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD7, "PSEUDO_JPEG_DECODE", "PseudoJpegDecode", Engine::Rt, Maint::None, GenSet{0xE}, Format::NotModeled, ""},
@@ -450,6 +461,11 @@ inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
 inline constexpr uint8_t kPtrMultiDualArith = 0x87;
 inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
 inline constexpr uint8_t kInvalid = 0xFF;
+// Synchronisation and DMA family:
+inline constexpr uint8_t kEventSemaphore = 0xA0;
+inline constexpr uint8_t kSetOrderingMode = 0xB1;
+inline constexpr uint8_t kPseudoBranchLabel = 0xCC;
+inline constexpr uint8_t kPseudoDmaDirect2d = 0xD4;
 }  // namespace opcode
 
 namespace dtype {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "tpbisa/formats.hpp"
@@ -35,6 +36,12 @@ struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
   /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
   std::span<const std::string_view> quiet_fields = {};
+  /// The meaning of a field whose reading depends on other fields of the word, by path ("src.id",
+  /// "ext.wait_idx", "src_step[1]"); empty: the meaning its role gives. Null: every field reads by its role.
+  std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
+  /// Waits and updates the word carries beyond EVENTS (EVENT_SEMAPHORE's extended lane), in the EVENTS
+  /// notation; empty when none. Null: the family's words carry EVENTS only.
+  std::string (*more_events)(const Instruction& inst) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.

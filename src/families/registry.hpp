@@ -5,9 +5,10 @@
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
+#include "sync/format.hpp"
 
 namespace tpbisa {
 
-using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily>;
+using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::SyncFamily>;
 
 }  // namespace tpbisa

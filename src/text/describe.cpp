@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 
@@ -361,6 +362,9 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::VarId: return "compiler variable id (patched by the runtime)";
     case Role::VarOffset: return "byte offset inside the variable";
     case Role::Raw: return raw_meaning(inst);
+    case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
+    case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
+    case Role::Flags:
     case Role::Plain: break;
   }
   return "";
@@ -382,7 +386,10 @@ bool shown_in_hex(Role r) {
     case Role::AluOp:
     case Role::Subdim:
     case Role::RevOps:
-    case Role::VarId: return true;
+    case Role::VarId:
+    case Role::ExtWaitMode:
+    case Role::ExtUpdateMode:
+    case Role::Flags: return true;
     default: return false;
   }
 }
@@ -394,20 +401,38 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   return text;
 }
 
+/// The text hooks of the family that owns the word's format; nullptr for words whose operands are not modeled.
+const family::Syntax* family_syntax(const Instruction& inst) {
+  if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
+  const family::Family* f = family::family_of(inst.info->format);
+  return f != nullptr ? &f->syntax : nullptr;
+}
+
 }  // namespace
 
 std::vector<DescribedField> describe_fields(const Instruction& inst) {
   const Word word = encode(inst);
   std::vector<Leaf> leaves;
   walk(desc_of(inst), 0, "", word, leaves);
+  const family::Syntax* syntax = family_syntax(inst);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
   for (const Leaf& leaf : leaves) {
     DescribedField v = leaf.value;
-    v.meaning = meaning_of(leaf, leaves, inst);
+    if (syntax != nullptr && syntax->meaning != nullptr) v.meaning = syntax->meaning(inst, v.name);
+    if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst);
     out.push_back(std::move(v));
   }
   return out;
+}
+
+std::string render_instruction_events(const Instruction& inst) {
+  std::string text = render_events(inst.events(), inst.gen);
+  const family::Syntax* syntax = family_syntax(inst);
+  if (syntax == nullptr || syntax->more_events == nullptr) return text;
+  const std::string more = syntax->more_events(inst);
+  if (more.empty()) return text;
+  return text.empty() ? more : text + " " + more;
 }
 
 std::string format_value(const DescribedField& f) {

@@ -753,7 +753,10 @@ std::map<unsigned, std::string> spec_struct_bindings() {
       ops.push_back(v);
     }
     const std::vector<Item> structs = backquoted(cells[2]);
-    if (structs.empty()) continue;  // "own" / "pseudo": no struct name
+    if (structs.empty()) {  // "own" / "pseudo": the spec names no struct (recorded as an empty name)
+      for (unsigned v : ops) out[v] = "";
+      continue;
+    }
     for (size_t i = 0; i < ops.size(); ++i)
       out[ops[i]] = structs.size() == ops.size() ? structs[i].text : structs[0].text;
   }
@@ -773,8 +776,9 @@ TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {
     SCOPED_TRACE(r.enum_name);
     const auto it = spec.find(r.value);
     if (r.format != Format::NotModeled) {
-      ASSERT_NE(it, spec.end()) << "a modeled opcode the spec binds to no struct";
-      EXPECT_EQ(it->second, to_string(r.format));
+      ASSERT_NE(it, spec.end()) << "a modeled opcode the spec's table does not list";
+      // A body the spec calls "own" or "pseudo" is named after its opcode (docs/conventions.md, sync family).
+      EXPECT_EQ(it->second.empty() ? std::string(r.enum_name) : it->second, to_string(r.format));
     } else if (it != spec.end()) {
       EXPECT_EQ(modeled_structs.count(it->second), 0U) << "the spec binds it to the modeled struct " << it->second;
     }

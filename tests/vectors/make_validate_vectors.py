@@ -472,7 +472,7 @@ for sfx, dt in zip(letters(3), [FP4E2, INT4, SFP8E8]):
 # and the MAVERICK changes to WAIT_MODE / UPDATE_MODE (enums.md §9-§10).
 vec("d-opcode-invalid", ALL, [HDR], mem2d(opcode=0xFF))
 vec("d-opcode-unassigned", ALL, [HDR], mem2d(opcode=0x00))
-vec("d-opcode-pseudo-d4", ALL, [], mem2d(opcode=0xD4))
+vec("d-opcode-pseudo-d5", ALL, [], mem2d(opcode=0xD5))  # an unmodeled pseudo opcode: header-only
 vec("d-wait-evt-set", SCM, [], TL(hdr={"wait_mode": 0x06}))
 vec("d-wait-evt-set/maverick", V, ["has_valid_neuron_events"], TL(hdr={"wait_mode": 0x06}))
 vec("d-wait-reg-offset", V, [], TL(hdr={"wait_mode": 0x91}))
@@ -509,6 +509,12 @@ vec("d-mvl-fp8e2/maverick", V, [], MVL(dtype=FP8E2))
 vec("d-mvl-cptc1", SC, [VDT], MVL(dtype=CPTC1))
 vec("d-mvl-cptc1/mv", MV, [], MVL(dtype=CPTC1))
 vec("d-mvl-fp4e2/runtime", M, [VDT], MVL(dtype=FP4E2), "dtype_enum_runtime")
+
+# ---- Per-family vector sources (tests/vectors/<family>_vectors.py), each adding its cases through vec() ----
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sync_vectors  # noqa: E402
+
+sync_vectors.add(globals())
 
 
 HEADER = """\
