@@ -27,6 +27,7 @@ enum class Format : uint8_t {
   PseudoMem2d,
   S2Bn,
   S4d4Tsm,
+  CtrlNo,
   // Synchronisation and DMA family (src/families/sync):
   CtrlEs,
   SetOrderingMode,
@@ -59,7 +60,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x0A, "MATMUL_MX", "MatmulMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x21, "ACTIVATE", "Activate", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
@@ -145,12 +146,12 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEs, "CTRL_ES"},
-    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -460,6 +461,12 @@ inline constexpr uint8_t kPtrMultiArith = 0x4F;
 inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
 inline constexpr uint8_t kPtrMultiDualArith = 0x87;
 inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
+inline constexpr uint8_t kActivationTableLoad = 0x23;
+inline constexpr uint8_t kHalt = 0xA1;
+inline constexpr uint8_t kDrain = 0xA2;
+inline constexpr uint8_t kInstructionFlush = 0xA3;
+inline constexpr uint8_t kNop = 0xA4;
+inline constexpr uint8_t kNotify = 0xA6;
 inline constexpr uint8_t kInvalid = 0xFF;
 // Synchronisation and DMA family:
 inline constexpr uint8_t kEventSemaphore = 0xA0;

@@ -3,36 +3,36 @@
 #include <algorithm>
 
 #include "families/common.hpp"
-#include "families/sync/fields.hpp"
 #include "families/sync/reading.hpp"
 
 namespace tpbisa::family {
 namespace {
 
-using sync::field;
-
 // ---- Fields read, from the declarations (no offset is written here) ----
 
-constexpr FieldRef fEsOpcode[] = {field<CtrlEs>("header.opcode")};
-constexpr FieldRef fEsExt[] = {field<CtrlEs>("ext.wait_mode"), field<CtrlEs>("ext.update_mode")};
-constexpr FieldRef fEsReserved[] = {field<CtrlEs>("reserved0"), field<CtrlEs>("reserved1")};
-constexpr FieldRef fSomOpcode[] = {field<SetOrderingMode>("header.opcode")};
-constexpr FieldRef fSomReserved[] = {field<SetOrderingMode>("reserved")};
-constexpr FieldRef fLabelOpcode[] = {field<PseudoBranchLabel>("header.opcode")};
-constexpr FieldRef fDmaOpcode[] = {field<PseudoDmaDirect2d>("header.opcode")};
-constexpr FieldRef fDmaUpdate[] = {field<PseudoDmaDirect2d>("events.update_mode")};
-constexpr FieldRef fDmaSrcMode[] = {field<PseudoDmaDirect2d>("src.mode")};
-constexpr FieldRef fDmaDstMode[] = {field<PseudoDmaDirect2d>("dst.mode")};
-constexpr FieldRef fDmaSrcNum[] = {field<PseudoDmaDirect2d>("src_num")};
-constexpr FieldRef fDmaDstNum[] = {field<PseudoDmaDirect2d>("dst_num")};
-constexpr FieldRef fDmaSrcDtype[] = {field<PseudoDmaDirect2d>("src_dtype")};
-constexpr FieldRef fDmaDstDtype[] = {field<PseudoDmaDirect2d>("dst_dtype")};
-constexpr FieldRef fDmaSrcBytes[] = {field<PseudoDmaDirect2d>("src_num"), field<PseudoDmaDirect2d>("src_elem_size"),
-                                     field<PseudoDmaDirect2d>("src_dtype")};
-constexpr FieldRef fDmaDstBytes[] = {field<PseudoDmaDirect2d>("dst_num"), field<PseudoDmaDirect2d>("dst_elem_size"),
-                                     field<PseudoDmaDirect2d>("dst_dtype")};
-constexpr FieldRef fDmaCount[] = {field<PseudoDmaDirect2d>("src_num"), field<PseudoDmaDirect2d>("src_elem_size"),
-                                  field<PseudoDmaDirect2d>("dst_num"), field<PseudoDmaDirect2d>("dst_elem_size")};
+constexpr FieldRef fEsOpcode[] = {field_ref<CtrlEs>("header.opcode")};
+constexpr FieldRef fEsExt[] = {field_ref<CtrlEs>("ext.wait_mode"), field_ref<CtrlEs>("ext.update_mode")};
+constexpr FieldRef fEsReserved[] = {field_ref<CtrlEs>("reserved0"), field_ref<CtrlEs>("reserved1")};
+constexpr FieldRef fSomOpcode[] = {field_ref<SetOrderingMode>("header.opcode")};
+constexpr FieldRef fSomReserved[] = {field_ref<SetOrderingMode>("reserved")};
+constexpr FieldRef fLabelOpcode[] = {field_ref<PseudoBranchLabel>("header.opcode")};
+constexpr FieldRef fDmaOpcode[] = {field_ref<PseudoDmaDirect2d>("header.opcode")};
+constexpr FieldRef fDmaUpdate[] = {field_ref<PseudoDmaDirect2d>("events.update_mode")};
+constexpr FieldRef fDmaSrcMode[] = {field_ref<PseudoDmaDirect2d>("src.mode")};
+constexpr FieldRef fDmaDstMode[] = {field_ref<PseudoDmaDirect2d>("dst.mode")};
+constexpr FieldRef fDmaSrcNum[] = {field_ref<PseudoDmaDirect2d>("src_num")};
+constexpr FieldRef fDmaDstNum[] = {field_ref<PseudoDmaDirect2d>("dst_num")};
+constexpr FieldRef fDmaSrcDtype[] = {field_ref<PseudoDmaDirect2d>("src_dtype")};
+constexpr FieldRef fDmaDstDtype[] = {field_ref<PseudoDmaDirect2d>("dst_dtype")};
+constexpr FieldRef fDmaSrcBytes[] = {field_ref<PseudoDmaDirect2d>("src_num"),
+                                     field_ref<PseudoDmaDirect2d>("src_elem_size"),
+                                     field_ref<PseudoDmaDirect2d>("src_dtype")};
+constexpr FieldRef fDmaDstBytes[] = {field_ref<PseudoDmaDirect2d>("dst_num"),
+                                     field_ref<PseudoDmaDirect2d>("dst_elem_size"),
+                                     field_ref<PseudoDmaDirect2d>("dst_dtype")};
+constexpr FieldRef fDmaCount[] = {
+    field_ref<PseudoDmaDirect2d>("src_num"), field_ref<PseudoDmaDirect2d>("src_elem_size"),
+    field_ref<PseudoDmaDirect2d>("dst_num"), field_ref<PseudoDmaDirect2d>("dst_elem_size")};
 
 const CtrlEs& es_of(const Instruction& i) {
   return body<CtrlEs>(i);
