@@ -503,7 +503,9 @@ TEST(SyncExecution, NotExecuted) {
   }
   for (const std::string& hex : {kLabel, kSP02}) {  // pseudo words: lowered first (PROJ-CONV-C12)
     Machine m(kCa, {hex_word(hex)});
-    EXPECT_EQ(m.step().status, StepResult::Status::Faulted);
+    const StepResult r = m.step();
+    EXPECT_EQ(r.status, StepResult::Status::Faulted);
+    EXPECT_EQ(r.fault.kind, FaultKind::PseudoNotLowered);
   }
 }
 

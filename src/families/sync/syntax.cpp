@@ -186,6 +186,10 @@ std::string operand_meaning(const PseudoAddr8& a, std::string_view leaf, Generat
   return "";
 }
 
+std::string bytes(int64_t n) {
+  return fmt::format("{} byte{}", n, n == 1 || n == -1 ? "" : "s");
+}
+
 std::string dma_meaning(const PseudoDmaDirect2d& d, std::string_view path, Generation g) {
   const std::pair<std::string_view, DmaSide> sides[] = {{"src", src_side(d)}, {"dst", dst_side(d)}};
   for (const auto& [side, s] : sides) {
@@ -194,10 +198,10 @@ std::string dma_meaning(const PseudoDmaDirect2d& d, std::string_view path, Gener
     const std::string stem = std::string(side) + "_";
     if (!path.starts_with(stem)) continue;
     const std::string_view rest = path.substr(stem.size());
-    if (rest == "step[0]") return fmt::format("stride {} bytes between the chunks of a row", s.step[0]);
-    if (rest == "step[1]") return fmt::format("stride {} bytes between rows", s.step[1]);
-    if (rest == "num[0]") return fmt::format("{} chunks per row", s.num[0]);
-    if (rest == "num[1]") return fmt::format("{} rows", s.num[1]);
+    if (rest == "step[0]") return fmt::format("stride {} between the chunks of a row", bytes(s.step[0]));
+    if (rest == "step[1]") return fmt::format("stride {} between rows", bytes(s.step[1]));
+    if (rest == "num[0]") return fmt::format("{} chunk{} per row", s.num[0], s.num[0] == 1 ? "" : "s");
+    if (rest == "num[1]") return fmt::format("{} row{}", s.num[1], s.num[1] == 1 ? "" : "s");
     if (rest == "elem_size") return elem_size_meaning(s, side, g);
     if (rest == "offset_reg") return offset_reg_meaning(s.offset_reg);
     if (rest == "dtype" && side == "dst" && d.dst_dtype != d.src_dtype)
