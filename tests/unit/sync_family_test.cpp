@@ -490,6 +490,24 @@ TEST(SyncSyntax, AnInvalidWordRoundTripsAndNamesItsFailure) {
   EXPECT_EQ(r.words[0], w);
 }
 
+TEST(SyncSyntax, ErrorsNameTheOperandAndItsColumn) {
+  struct Case {
+    std::string_view line;
+    size_t column;
+    std::string_view says;
+  };
+  for (const Case& c : {Case{"EventSemaphore $S[24]>=16 ext.wait_mode=SEM_GE_IMMM", 41, "did you mean `SEM_GE_IMM`?"},
+                        Case{"PseudoDmaDirect2d src_num={1,2,3}", 32, "`src_num` has 2 values, got 3"},
+                        Case{"EventSemaphore ext.sem_wait_value=4294967296", 35, "out of range 0..4294967295"},
+                        Case{"PseudoDmaDirect2d src.modee=0x10", 19, "src.mode"}}) {
+    SCOPED_TRACE(std::string(c.line));
+    const AsmResult r = assemble(c.line, "t", kCa);
+    ASSERT_EQ(r.errors.size(), 1U);
+    EXPECT_EQ(r.errors[0].column, c.column);
+    EXPECT_NE(r.errors[0].message.find(c.says), std::string::npos) << r.errors[0].message;
+  }
+}
+
 // ---- Execution is not modeled yet: run reports the opcode as unsupported ----
 
 TEST(SyncExecution, NotExecuted) {
