@@ -123,6 +123,13 @@ struct ImmVal {
   bool operator==(const ImmVal&) const = default;
 };
 
+/// How an IMM_VAL field is read, when its reading depends on other fields (decided once, by its family).
+enum class ImmReading : uint8_t {
+  Value,     ///< the 4 bytes are the immediate itself (fp32 or integer bits)
+  Pointer,   ///< a PartitionOffset pointer to the value in SBUF/PSUM
+  Register,  ///< imm_reg: the number of the register holding the pointer
+};
+
 /// NEURON_ISA_TPB_MEM2D_DATA: 32 bytes seen as registers[32], u8/i8[32], u16/i16[16], u32/i32/fp32[8].
 struct Mem2dData {
   std::array<uint8_t, 32> bytes{};

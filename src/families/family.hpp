@@ -36,6 +36,8 @@ struct Syntax {
   std::string_view note;  ///< one line on what the family's syntax adds (docs and tests)
   /// Operands the disassembler writes only when not zero (an operand left out assembles as zero), by path.
   std::span<const std::string_view> quiet_fields = {};
+  /// How the IMM_VAL field at `path` of word `w` is read; nullptr: every IMM_VAL field of the family is a value.
+  ImmReading (*imm_reading)(const Word& w, std::string_view path) = nullptr;
   /// The meaning of a field whose reading depends on other fields of the word, by path ("src.id",
   /// "ext.wait_idx", "src_step[1]"); empty: the meaning its role gives. Null: every field reads by its role.
   std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
@@ -56,6 +58,8 @@ struct Family {
 std::span<const Family> families();
 /// The family that owns a catalog format; nullptr for NotModeled.
 const Family* family_of(Format f);
+/// How the IMM_VAL field at `path` of a modeled word is read, as its family decides (Value when it does not).
+ImmReading imm_reading(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
 

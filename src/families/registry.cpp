@@ -23,6 +23,12 @@ const Family* family_of(Format f) {
   return i < kFamilyCount ? &families()[i] : nullptr;
 }
 
+ImmReading imm_reading(const Word& w, std::string_view path) {
+  const OpcodeInfo* row = find_opcode(w[field_ref<RawWord>("header.opcode").offset]);
+  const Family* f = row != nullptr ? family_of(row->format) : nullptr;
+  return f != nullptr && f->syntax.imm_reading != nullptr ? f->syntax.imm_reading(w, path) : ImmReading::Value;
+}
+
 Executor executor_for(const Instruction& inst) {
   if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
   const Family* f = family_of(inst.info->format);

@@ -1,11 +1,13 @@
 // The operand forms with a syntax of their own: ADDR4 / ADDR8 addresses, IMM_VAL immediates and MEM2D_DATA.
 //
-// The IMM_VAL and MEM2D_DATA views are small hooks that read their sibling fields by role (IMM_SRC, DATA_SRC,
-// dtype, num_elem), the same way the field descriptions do; every bit pattern keeps a raw spelling.
+// How an IMM_VAL operand reads is its family's decision (family::imm_reading); the MEM2D_DATA view reads its sibling
+// fields by role (DATA_SRC, dtype, num_elem), the same way the field descriptions do; every bit pattern keeps a raw
+// spelling.
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "text/asm_fields.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
@@ -122,22 +124,10 @@ bool parse_raw(const AsmField& f, const Token& t, unsigned bits, uint64_t& v, st
 
 // ---- IMM_VAL views ----
 
-enum class ImmView : uint8_t { Float, Pointer, Register };
-
-/// IMM_SRC numbering (common-formats.md §7.2): 1 pointer, 2 register pointer, else the value itself (but see
-/// BatchNormParamLoad below).
-/// The source is the IMM_SRC sibling of the same stem (imm0_ptr is selected by imm0_src).
-ImmView imm_view(const AsmField& f, const Word& w, FieldList all) {
-  const size_t stem = f.path.find('_');
-  if (stem == std::string::npos) return ImmView::Float;
-  for (const auto& s : all) {
-    if (s.role != Role::ImmSrc || !s.top_level || s.path.compare(0, stem + 1, f.path, 0, stem + 1) != 0) continue;
-    const uint64_t src = load_bits(w, s.offset, s.size);
-    // BatchNormParamLoad reads imm0_src 0 as "pointer from the instruction" too (s2bn.md §3.3, edge case #107).
-    if (src == 1 || (src == 0 && w[0] == opcode::kBatchNormParamLoad)) return ImmView::Pointer;
-    if (src == 2) return ImmView::Register;
-  }
-  return ImmView::Float;
+/// The reading of an IMM_VAL operand is its family's decision (family::imm_reading), shared with the validator and
+/// the field descriptions.
+ImmReading imm_view(const AsmField& f, const Word& w) {
+  return family::imm_reading(w, f.path);
 }
 
 constexpr std::string_view kImmForms =
@@ -343,19 +333,19 @@ bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineE
   return true;
 }
 
-void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g) {
+void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList, Generation g) {
   const auto raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
-  switch (imm_view(f, w, all)) {
-    case ImmView::Pointer:
+  switch (imm_view(f, w)) {
+    case ImmReading::Pointer:
       if (print_location(out, raw, g)) return;
       break;
-    case ImmView::Register:
+    case ImmReading::Register:
       if ((raw >> 8) == 0) {  // imm_reg: regnum, then three reserved bytes
         append(out, "r{}", raw);
         return;
       }
       break;
-    case ImmView::Float: {
+    case ImmReading::Value: {
       const std::string lit = fp32_literal(raw);
       if (lit.empty()) break;
       out += lit;
@@ -365,7 +355,7 @@ void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList all
   append(out, "{:#010x}", raw);
 }
 
-bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Generation g, LineError& error) {
+bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList, Generation g, LineError& error) {
   uint64_t v = 0;
   uint8_t reg = 0;
   IntLiteral lit;
@@ -375,7 +365,7 @@ bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Genera
   } else if (parse_register(t.text, reg)) {
     v = reg;
   } else if (looks_like_float(t.text) ||
-             (parsed != IntParse::NotANumber && !lit.hex && imm_view(f, w, all) == ImmView::Float)) {
+             (parsed != IntParse::NotANumber && !lit.hex && imm_view(f, w) == ImmReading::Value)) {
     // In the value view a decimal integer is a number too: imm1=2 means 2.0.
     uint32_t bits = 0;
     const FloatParse r = parse_fp32(t.text, bits);

@@ -224,19 +224,16 @@ const DescribedField* sibling(const std::vector<Leaf>& all, Role role, std::stri
   return nullptr;
 }
 
-/// An IMM_VAL field is selected by the IMM_SRC field of the same stem (imm0_ptr by imm0_src).
-const DescribedField* imm_source(const DescribedField& imm, const std::vector<Leaf>& all) {
-  const size_t stem = imm.name.find('_');
-  if (stem == std::string::npos) return nullptr;
-  return sibling(all, Role::ImmSrc, std::string_view(imm.name).substr(0, stem + 1));
-}
-
-std::string imm_meaning(const DescribedField& f, const std::vector<Leaf>& all, Generation g) {
+/// The reading of an IMM_VAL field is its family's decision (family::imm_reading), shared with the validator and
+/// the disassembler.
+std::string imm_meaning(const DescribedField& f, const Word& w, Generation g) {
   const ImmVal imm{static_cast<uint32_t>(f.u)};
   std::string text = fmt::format("fp32 {} | u32 {:#010x}", imm.as_fp32(), imm.raw);
-  const DescribedField* src = imm_source(f, all);  // IMM_SRC numbering: 1 pointer, 2 register pointer
-  if (src != nullptr && src->u == 1) text += "; pointer " + to_string(decode_partition_offset(imm.raw, g));
-  if (src != nullptr && src->u == 2) text += fmt::format("; register pointer r{}", imm.regnum());
+  switch (family::imm_reading(w, f.name)) {
+    case ImmReading::Pointer: text += "; pointer " + to_string(decode_partition_offset(imm.raw, g)); break;
+    case ImmReading::Register: text += fmt::format("; register pointer r{}", imm.regnum()); break;
+    case ImmReading::Value: break;
+  }
   return text;
 }
 
@@ -331,7 +328,7 @@ std::string step_meaning(const DescribedField& f, int element) {
   return fmt::format("stride {} element{} along {}", f.s, one ? "" : "s", dim_name(element));
 }
 
-std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Instruction& inst) {
+std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Instruction& inst, const Word& w) {
   const DescribedField& f = leaf.value;
   const Generation g = inst.gen;
   const uint8_t byte = static_cast<uint8_t>(f.u);
@@ -351,7 +348,7 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::Step: return step_meaning(f, leaf.element);
     case Role::Addr4: return to_string(describe(Addr4{static_cast<uint32_t>(f.u)}, g));
     case Role::Addr8: return to_string(describe(Addr8{f.u}, g));
-    case Role::ImmVal: return imm_meaning(f, all, g);
+    case Role::ImmVal: return imm_meaning(f, w, g);
     case Role::ImmSrc: return enum_meaning(kImmSrc, f.u, g, "IMM_SRC");
     case Role::Channels: return channels_meaning(f.u);
     case Role::AluOp: return aluop_meaning(byte, g);
@@ -420,7 +417,7 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
   for (const Leaf& leaf : leaves) {
     DescribedField v = leaf.value;
     if (syntax != nullptr && syntax->meaning != nullptr) v.meaning = syntax->meaning(inst, v.name);
-    if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst);
+    if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst, word);
     out.push_back(std::move(v));
   }
   return out;

@@ -45,6 +45,21 @@ inline constexpr auto fields_of<S2Bn> =
                     Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
                     Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
 
+namespace family::s2bn {
+/// How imm0_ptr is read (common-formats.md §7.2, s2bn.md §3.3): IMM_SRC 1 is a pointer, 2 a register holding the
+/// pointer, 0 the value itself -- except that BatchNormParamLoad reads 0 as a pointer given in the instruction too
+/// (edge case #107). Other values select no reading (PROJ-CONV-S11): the bytes are the value. The validator, the
+/// field descriptions and the disassembler all ask this function.
+constexpr ImmReading imm0_reading(uint8_t opcode, uint8_t imm0_src) {
+  if (imm0_src == 1 || (imm0_src == 0 && opcode == opcode::kBatchNormParamLoad)) return ImmReading::Pointer;
+  if (imm0_src == 2) return ImmReading::Register;
+  return ImmReading::Value;
+}
+constexpr ImmReading imm0_reading(const S2Bn& s) {
+  return imm0_reading(s.header.opcode, s.imm0_src);
+}
+}  // namespace family::s2bn
+
 namespace family {
 /// The S2_BN family (src/families/s2bn): its layouts and the parts its folder defines.
 struct S2BnFamily {

@@ -74,12 +74,13 @@ bool s2_bn_dtype(uint8_t d) {
 }
 
 bool bn_imm0_pointer_part(const S2Bn& s, Generation g) {
-  switch (s.imm0_src) {
-    case 0:
-    case 1: return s.imm0_ptr.raw % 4 == 0 && pred::tpb_addr_active_channels(s.imm0_ptr.raw, s.num_active_channels, g);
-    case 2: return pred::is_valid_imm_reg(s.imm0_ptr);
-    default: return true;  // PROJ-CONV-S11: no pointer branch applies
+  switch (s2bn::imm0_reading(s)) {
+    case ImmReading::Pointer:
+      return s.imm0_ptr.raw % 4 == 0 && pred::tpb_addr_active_channels(s.imm0_ptr.raw, s.num_active_channels, g);
+    case ImmReading::Register: return pred::is_valid_imm_reg(s.imm0_ptr);
+    case ImmReading::Value: break;  // PROJ-CONV-S11: no pointer branch applies
   }
+  return true;
 }
 
 bool has_valid_bn_param_load_imm0(const S2Bn& s, Generation g) {
@@ -183,14 +184,15 @@ std::string explain_bn_imm0(const Instruction& i, const CheckContext& c) {
   const S2Bn& s = s_of(i);
   std::string why;
   if (!bn_imm0_pointer_part(s, c.gen)) {
-    why = s.imm0_src == 2 ? fmt::format(
-                                "imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= 63 and zero "
-                                "reserved bytes",
-                                s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved())
-                          : fmt::format(
-                                "batch-mean pointer {:#010x} must be 4-byte aligned and address partitions p..p+{} "
-                                "inside SBUF or PSUM",
-                                s.imm0_ptr.raw, s.num_active_channels);
+    why = s2bn::imm0_reading(s) == ImmReading::Register
+              ? fmt::format(
+                    "imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= 63 and zero "
+                    "reserved bytes",
+                    s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved())
+              : fmt::format(
+                    "batch-mean pointer {:#010x} must be 4-byte aligned and address partitions p..p+{} "
+                    "inside SBUF or PSUM",
+                    s.imm0_ptr.raw, s.num_active_channels);
   }
   if (!std::isfinite(s.imm1.as_fp32())) {
     if (!why.empty()) why += "; ";
@@ -201,13 +203,15 @@ std::string explain_bn_imm0(const Instruction& i, const CheckContext& c) {
 
 std::string_view via_bn_imm0(const Instruction& i, const CheckContext& c) {
   const S2Bn& s = s_of(i);
-  if (!bn_imm0_pointer_part(s, c.gen)) return s.imm0_src == 2 ? "is_valid_imm_reg" : "tpb_addr_active_channels";
+  if (!bn_imm0_pointer_part(s, c.gen))
+    return s2bn::imm0_reading(s) == ImmReading::Register ? "is_valid_imm_reg" : "tpb_addr_active_channels";
   return "";
 }
 
 std::string_view bn_imm0_convention(const Instruction& i, const CheckContext& c) {
   const S2Bn& s = s_of(i);
-  if (!bn_imm0_pointer_part(s, c.gen)) return s.imm0_src == 2 ? "PROJ-CONV-S4" : "PROJ-CONV-C15";
+  if (!bn_imm0_pointer_part(s, c.gen))
+    return s2bn::imm0_reading(s) == ImmReading::Register ? "PROJ-CONV-S4" : "PROJ-CONV-C15";
   return "";
 }
 

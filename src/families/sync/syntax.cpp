@@ -258,9 +258,12 @@ constexpr std::string_view kQuiet[] = {
 };
 
 constexpr Syntax kSyntax{
-    "EVENT_SEMAPHORE's extended lane is written as ext.* operands, printed when not zero; decode summarises both "
-    "lanes (and a pseudo DMA's completion increment) in the EVENTS notation",
-    kQuiet, meaning, more_events};
+    .note =
+        "EVENT_SEMAPHORE's extended lane is written as ext.* operands, printed when not zero; decode summarises "
+        "both lanes (and a pseudo DMA's completion increment) in the EVENTS notation",
+    .quiet_fields = kQuiet,
+    .meaning = meaning,
+    .more_events = more_events};
 
 }  // namespace
 
