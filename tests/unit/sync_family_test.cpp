@@ -459,6 +459,39 @@ TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
       << m.at("src_elem_size");
 }
 
+// The dependent readings are decided once (src/families/sync/reading.hpp): on every sync word of validate.tsv the
+// description agrees with the validator's verdict on the same fields.
+TEST(SyncMeaning, DescriptionAndValidatorAgreeOnEveryVectorWord) {
+  std::ifstream in(TPBISA_SOURCE_DIR "/tests/vectors/validate.tsv");
+  size_t checked = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("sync-")) continue;
+    const Word w = hex_word(line.substr(line.rfind('\t') + 1));
+    for (Generation g : kAllGenerations) {
+      const Instruction inst = dec(w, g);
+      const Verdict v = validate(inst, g);
+      const auto m = meanings(inst);
+      if (inst.as<PseudoDmaDirect2d>() != nullptr) {
+        const bool src_known = m.at("src.mode").find("not a PSEUDO_ADDR8 mode") == std::string::npos;
+        const bool dst_known = m.at("dst.mode").find("not a PSEUDO_ADDR8 mode") == std::string::npos;
+        EXPECT_EQ(!(src_known && dst_known), v.fails("pseudo_addr8_mode_known")) << line;
+        const bool counted = m.at("src_elem_size").find(" elements)") != std::string::npos &&
+                             m.at("dst_elem_size").find(" elements)") != std::string::npos;
+        if (v.fails("pseudo_dma_same_element_count")) {
+          EXPECT_TRUE(counted) << line;
+        }
+        ++checked;
+      }
+      if (inst.as<CtrlEs>() != nullptr) {
+        const bool shown_invalid = render_instruction_events(inst).find("ext.") != std::string::npos;
+        EXPECT_EQ(shown_invalid, v.fails("ctrl_es_valid_extended_events")) << line << " on " << to_string(g);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100U);
+}
+
 // ---- Syntax ----
 
 TEST(SyncSyntax, CanonicalLinesOfTheRealWordsAndBothLanes) {
