@@ -17,6 +17,8 @@ namespace tpbisa {
 /// One 64-byte TPB instruction word (NEURON_ISA_TPB_INST_NBYTES).
 inline constexpr size_t kWordBytes = 64;
 using Word = std::array<uint8_t, kWordBytes>;
+/// header.inst_word_len of every word: its length in 4-byte units.
+inline constexpr uint8_t kInstWordLen = kWordBytes / 4;
 
 // ---- Explicit little-endian accessors (PROJ-CONV-C1); no host struct layout is ever used for I/O. ----
 

@@ -4,7 +4,7 @@
 namespace tpbisa::pred {
 
 bool has_valid_neuron_header(const Header& h, Generation g) {
-  return opcode_in(h.opcode, g) && h.opcode != opcode::kInvalid && h.inst_word_len == 16;
+  return opcode_in(h.opcode, g) && h.opcode != opcode::kInvalid && h.inst_word_len == kInstWordLen;
 }
 
 bool has_valid_neuron_events(const Events& e, Generation g) {
@@ -42,7 +42,8 @@ bool tensor_start_addr_valid(const Addr4& a, uint8_t d, bool write, bool allow_p
 bool tpb_addr_active_channels(uint32_t ptr, unsigned n, Generation g) {
   const PartitionAddress p = decode_partition_offset(ptr, g);
   if (p.region == Region::Outside) return false;
-  return p.partition + n <= 128;
+  const Geometry& geo = geometry(g);
+  return p.partition + n <= (p.region == Region::Psum ? geo.psum_partitions : geo.sbuf_partitions);
 }
 
 bool start_addr_active_channels(const Addr4& a, unsigned n, Generation g) {

@@ -20,9 +20,9 @@ bool has_valid_neuron_events(const Events& e, Generation g);
 /// is_valid_dtype(d, allow_fp32r); `via` names the failing term.
 bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via = nullptr);
 
-/// check_active_channels(n): n != 0 ∧ n <= POOLING_NUM_CHANNELS.
-constexpr bool check_active_channels(unsigned n) {
-  return n != 0 && n <= 128;
+/// check_active_channels(n): n != 0 ∧ n <= POOLING_NUM_CHANNELS (the generation's geometry).
+inline bool check_active_channels(unsigned n, Generation g) {
+  return n != 0 && n <= geometry(g).channels;
 }
 /// has_valid_active_channel_range(n, max).
 constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) {
@@ -41,9 +41,9 @@ bool tensor_start_addr_valid(const Addr4& a, uint8_t d, bool write, bool allow_p
 bool start_addr_active_channels(const Addr4& a, unsigned n, Generation g);
 /// tpb_addr_active_channels (PROJ-CONV-C15): a raw PartitionOffset, masked, no register case.
 bool tpb_addr_active_channels(uint32_t ptr, unsigned n, Generation g);
-/// is_valid_imm_reg (PROJ-CONV-S4): regnum <= 63 and reserved bytes zero.
+/// is_valid_imm_reg (PROJ-CONV-S4): regnum < kNumRegisters (64) and reserved bytes zero.
 constexpr bool is_valid_imm_reg(const ImmVal& v) {
-  return v.regnum() <= 63 && v.reg_reserved() == 0;
+  return v.regnum() < kNumRegisters && v.reg_reserved() == 0;
 }
 
 /// The shape_from_register escape exists on CAYMAN and later (PROJ-CONV-C18 for SUNDA).

@@ -14,9 +14,9 @@ std::string explain_header(const Instruction& i, const CheckContext& ctx) {
               ? fmt::format("opcode {:#04x} is not an opcode of any generation", h.opcode)
               : fmt::format("opcode {:#04x} ({}) is not an opcode of {}", h.opcode, row->mnemonic, to_string(ctx.gen));
   }
-  if (h.inst_word_len != 16) {
+  if (h.inst_word_len != kInstWordLen) {
     if (!why.empty()) why += "; ";
-    why += fmt::format("inst_word_len is {}, must be 16", h.inst_word_len);
+    why += fmt::format("inst_word_len is {}, must be {}", h.inst_word_len, kInstWordLen);
   }
   return why;
 }

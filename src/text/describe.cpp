@@ -243,9 +243,10 @@ std::string reserved_meaning(const DescribedField& f) {
   return "reserved";
 }
 
-std::string channels_meaning(uint64_t n) {
-  if (n >= 1 && n <= 128) return fmt::format("{} active partitions (channels)", n);
-  return fmt::format("{} active partitions: outside 1..128", n);
+std::string channels_meaning(uint64_t n, Generation g) {
+  const unsigned max = geometry(g).channels;
+  if (n >= 1 && n <= max) return fmt::format("{} active partitions (channels)", n);
+  return fmt::format("{} active partitions: outside 1..{}", n, max);
 }
 
 uint64_t field_u(const std::vector<Leaf>& all, Role role, uint64_t fallback) {
@@ -308,8 +309,8 @@ std::string data_meaning(const DescribedField& f, const std::vector<Leaf>& all) 
 }
 
 std::string word_len_meaning(uint64_t v) {
-  if (v == 16) return "16 words of 4 bytes";
-  return "must be 16 (words of 4 bytes)";
+  if (v == kInstWordLen) return fmt::format("{} words of 4 bytes", kInstWordLen);
+  return fmt::format("must be {} (words of 4 bytes)", kInstWordLen);
 }
 
 std::string debug_hint_meaning(Generation g) {
@@ -350,7 +351,7 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::Addr8: return to_string(describe(Addr8{f.u}, g));
     case Role::ImmVal: return imm_meaning(f, w, g);
     case Role::ImmSrc: return enum_meaning(kImmSrc, f.u, g, "IMM_SRC");
-    case Role::Channels: return channels_meaning(f.u);
+    case Role::Channels: return channels_meaning(f.u, g);
     case Role::AluOp: return aluop_meaning(byte, g);
     case Role::Subdim: return enum_meaning(kTensorSubdim, f.u, g, "TENSOR_SUBDIM");
     case Role::RevOps: return enum_meaning(kRevOps, f.u, g, "TENS_SCALAR_REV_OPS");

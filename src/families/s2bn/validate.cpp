@@ -149,8 +149,8 @@ std::string_view via_valid_dtype(const Instruction& i, const CheckContext& c) {
   return via == "dtype_4bit_illegal_check" || via == "dtype_scale_illegal_check" ? via : std::string_view{};
 }
 
-std::string explain_channels(const Instruction& i, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", s_of(i).num_active_channels);
+std::string explain_channels(const Instruction& i, const CheckContext& c) {
+  return fmt::format("num_active_channels is {}, must be 1..{}", s_of(i).num_active_channels, geometry(c.gen).channels);
 }
 
 std::string explain_tensor2d(const Instruction& i, const CheckContext& c) {
@@ -186,9 +186,9 @@ std::string explain_bn_imm0(const Instruction& i, const CheckContext& c) {
   if (!bn_imm0_pointer_part(s, c.gen)) {
     why = s2bn::imm0_reading(s) == ImmReading::Register
               ? fmt::format(
-                    "imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= 63 and zero "
+                    "imm0_ptr register form r{} with reserved bits {:#x}: needs regnum <= {} and zero "
                     "reserved bytes",
-                    s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved())
+                    s.imm0_ptr.regnum(), s.imm0_ptr.reg_reserved(), kNumRegisters - 1)
               : fmt::format(
                     "batch-mean pointer {:#010x} must be 4-byte aligned and address partitions p..p+{} "
                     "inside SBUF or PSUM",
@@ -302,7 +302,7 @@ constexpr Predicate kChannels{
     .gens = kGensAll,
     .fields = fChannels,
     .holds = [](const Instruction& i,
-                const CheckContext&) { return pred::check_active_channels(s_of(i).num_active_channels); },
+                const CheckContext& c) { return pred::check_active_channels(s_of(i).num_active_channels, c.gen); },
     .explain = explain_channels};
 
 constexpr Predicate kTensor2d{

@@ -126,15 +126,15 @@ std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
   return fmt::format("{} fails is_valid_dtype ({})", dtype_label(d, c.gen), via);
 }
 
-std::string explain_channels(const Instruction& i, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", t_of(i).num_active_channels);
+std::string explain_channels(const Instruction& i, const CheckContext& c) {
+  return fmt::format("num_active_channels is {}, must be 1..{}", t_of(i).num_active_channels, geometry(c.gen).channels);
 }
 
 std::string explain_start_channels(const Tensor4d& t, unsigned n, const CheckContext& c, std::string_view which) {
   return fmt::format(
-      "{} start {}: its partition + {} active channels must stay within 128 partitions of "
+      "{} start {}: its partition + {} active channels must stay within {} partitions of "
       "SBUF or PSUM",
-      which, addr4_label(t.start_addr, c.gen), n);
+      which, addr4_label(t.start_addr, c.gen), n, geometry(c.gen).sbuf_partitions);
 }
 
 std::string explain_tensor4d(const Tensor4d& t, uint8_t d, bool write, const CheckContext& c, std::string_view which) {
@@ -299,15 +299,17 @@ constexpr Predicate kSubdimValid{.name = "is_valid_tsm_subdim",
                                        return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
                                      }};
 
-constexpr Predicate kChannelRange{
-    .name = "has_valid_active_channel_range",
-    .convention = "",
-    .meaning = "num_active_channels is 1..128",
-    .gens = kGensNotMaverick,
-    .fields = fChannels,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128); },
-    .explain = explain_channels};
+constexpr Predicate kChannelRange{.name = "has_valid_active_channel_range",
+                                  .convention = "",
+                                  .meaning = "num_active_channels is 1..128",
+                                  .gens = kGensNotMaverick,
+                                  .fields = fChannels,
+                                  .holds =
+                                      [](const Instruction& i, const CheckContext& c) {
+                                        return pred::has_valid_active_channel_range(t_of(i).num_active_channels,
+                                                                                    geometry(c.gen).channels);
+                                      },
+                                  .explain = explain_channels};
 
 constexpr Predicate kChannelRangeTile{
     .name = "has_valid_active_channel_range_with_tile",
@@ -317,8 +319,10 @@ constexpr Predicate kChannelRangeTile{
         "not consulted until the body is known (PROJ-CONV-T1)",
     .gens = kGensMaverickOnly,
     .fields = fChannelsTile,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return pred::has_valid_active_channel_range(t_of(i).num_active_channels, 128); },
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          return pred::has_valid_active_channel_range(t_of(i).num_active_channels, geometry(c.gen).channels);
+        },
     .explain = explain_channels};
 
 constexpr Predicate kSrcStartChannels{
