@@ -41,6 +41,11 @@ enum class Format : uint8_t {
   PseudoFunction,
   PseudoFunctionCall,
   PseudoInst,
+  // Synchronisation and DMA family (src/families/sync):
+  CtrlEs,
+  SetOrderingMode,
+  PseudoBranchLabel,
+  PseudoDmaDirect2d,
 };
 
 struct OpcodeInfo {
@@ -153,7 +158,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x9D, "SCALAR_TENSOR_TENSOR_ARITH", "ScalarTensorTensorArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEs, "CTRL_ES"},
     {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
@@ -166,7 +171,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xAA, "TENSOR_LOAD", "TensorLoad", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
     {0xAB, "TENSOR_STORE", "TensorStore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
     {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEr, "CTRL_ER"},
-    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
     {0xB2, "MOVE_SHAPE", "MoveShape", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
     {0xB4, "TEST_EVENT_SEM", "TestEventSem", Engine::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
@@ -191,7 +196,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xCA, "PSEUDO_EMBEDDING_UPDATE", "PseudoEmbeddingUpdate", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xCB, "PSEUDO_SEND_RECV", "PseudoSendRecv", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoBranchLabel, "PSEUDO_BRANCH_LABEL"},
     {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
     {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
     {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
@@ -199,7 +204,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
     {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
     {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunctionCall, "PSEUDO_FUNCTION_CALL"},
-    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoDmaDirect2d, "PSEUDO_DMA_DIRECT2D"},
     {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
     {0xD7, "PSEUDO_JPEG_DECODE", "PseudoJpegDecode", Engine::Rt, Maint::None, GenSet{0xE}, Format::NotModeled, ""},
@@ -478,6 +483,11 @@ inline constexpr uint8_t kNotify = 0xA6;
 inline constexpr uint8_t kLdWeights = 0x01;
 inline constexpr uint8_t kMatmul = 0x02;
 inline constexpr uint8_t kInvalid = 0xFF;
+// Synchronisation and DMA family:
+inline constexpr uint8_t kEventSemaphore = 0xA0;
+inline constexpr uint8_t kSetOrderingMode = 0xB1;
+inline constexpr uint8_t kPseudoBranchLabel = 0xCC;
+inline constexpr uint8_t kPseudoDmaDirect2d = 0xD4;
 }  // namespace opcode
 
 /// Sequencer control block opcodes (sequencer.md §1, §8).

@@ -107,5 +107,8 @@ std::string render_events(const Events& e, Generation g);
 /// zero and no semaphore_value bits the modes ignore (e.g. the upper 24 bits of a register form).
 /// A printer that must round-trip falls back to explicit fields when this is false.
 bool events_render_exact(const Events& e, Generation g);
+/// Every wait and update of a decoded word: its EVENTS, then the lanes its family adds (EVENT_SEMAPHORE's
+/// extended lane), joined by one space; empty when the word neither waits nor updates.
+std::string render_instruction_events(const Instruction& inst);
 
 }  // namespace tpbisa

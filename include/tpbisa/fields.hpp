@@ -75,6 +75,10 @@ enum class Role : uint8_t {
   VarOffset,
   Plain,
   Raw,
+  // Synchronisation and DMA family (src/families/sync):
+  ExtWaitMode,    ///< a WAIT_MODE outside EVENTS (EVENT_SEMAPHORE's extended lane): named like wait_mode
+  ExtUpdateMode,  ///< an UPDATE_MODE outside EVENTS: named like update_mode
+  Flags,          ///< a code or flag byte whose meaning its family gives: written in hex
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----

@@ -46,6 +46,9 @@ struct Syntax {
   bool (*operand_used)(const Instruction& inst, std::string_view path) = nullptr;
   /// The plain meaning of the field in this word (`decode`); empty: the generic meaning of its role.
   std::string (*meaning)(const Instruction& inst, std::string_view path) = nullptr;
+  /// Waits and updates the word carries beyond EVENTS (EVENT_SEMAPHORE's extended lane), in the EVENTS
+  /// notation; empty when none. Null: the family's words carry EVENTS only.
+  std::string (*more_events)(const Instruction& inst) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.

@@ -8,6 +8,7 @@
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
+#include "sync/format.hpp"
 
 namespace tpbisa {
 
@@ -17,7 +18,8 @@ using Families = TypeList<  // one line per family
     family::TsmFamily,      // TensorScalarPtrMulti
     family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
     family::MatmulFamily,   // LdWeights, Matmul
-    family::SeqFamily       // sequencer control block
+    family::SeqFamily,      // sequencer control block
+    family::SyncFamily      // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
     >;
 
 }  // namespace tpbisa

@@ -133,8 +133,10 @@ constexpr NameSet kAluOpNames{"ALU op", aluop_name, aluop_value, aluop_names, "a
 const NameSet* names_for(Role r) {
   switch (r) {
     case Role::DebugCmd: return &kDebugCmdNames;
-    case Role::WaitMode: return &kWaitModeNames;
-    case Role::UpdateMode: return &kUpdateModeNames;
+    case Role::WaitMode:
+    case Role::ExtWaitMode: return &kWaitModeNames;
+    case Role::UpdateMode:
+    case Role::ExtUpdateMode: return &kUpdateModeNames;
     case Role::Dtype: return &kDtypeNames;
     case Role::DataSrc: return &kDataSrcNames;
     case Role::ImmSrc: return &kImmSrcNames;
@@ -177,7 +179,8 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
 
 /// Codes, flags and raw bytes read best in hex; counts, indices and strides in decimal.
 bool hex_role(Role r) {
-  return r == Role::DebugHint || r == Role::VarId || r == Role::Reserved || r == Role::Raw || r == Role::Opcode;
+  return r == Role::DebugHint || r == Role::VarId || r == Role::Reserved || r == Role::Raw || r == Role::Opcode ||
+         r == Role::Flags;
 }
 
 // ---- Plain values ----

@@ -360,6 +360,9 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::VarId: return "compiler variable id (patched by the runtime)";
     case Role::VarOffset: return "byte offset inside the variable";
     case Role::Raw: return raw_meaning(inst);
+    case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
+    case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
+    case Role::Flags:
     case Role::Plain: break;
   }
   return "";
@@ -381,7 +384,10 @@ bool shown_in_hex(Role r) {
     case Role::AluOp:
     case Role::Subdim:
     case Role::RevOps:
-    case Role::VarId: return true;
+    case Role::VarId:
+    case Role::ExtWaitMode:
+    case Role::ExtUpdateMode:
+    case Role::Flags: return true;
     default: return false;
   }
 }
@@ -391,6 +397,13 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   text.reserve(2 * bytes.size());
   for (uint8_t b : bytes) text += fmt::format("{:02x}", b);
   return text;
+}
+
+/// The text hooks of the family that owns the word's format; nullptr for words whose operands are not modeled.
+const family::Syntax* family_syntax(const Instruction& inst) {
+  if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
+  const family::Family* f = family::family_of(inst.info->format);
+  return f != nullptr ? &f->syntax : nullptr;
 }
 
 }  // namespace
@@ -412,6 +425,15 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
     out.push_back(std::move(v));
   }
   return out;
+}
+
+std::string render_instruction_events(const Instruction& inst) {
+  std::string text = render_events(inst.events(), inst.gen);
+  const family::Syntax* syntax = family_syntax(inst);
+  if (syntax == nullptr || syntax->more_events == nullptr) return text;
+  const std::string more = syntax->more_events(inst);
+  if (more.empty()) return text;
+  return text.empty() ? more : text + " " + more;
 }
 
 std::string format_value(const DescribedField& f) {

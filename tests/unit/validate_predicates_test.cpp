@@ -165,6 +165,28 @@ Word mm_word(bool maverick) {
   return w;
 }
 
+/// Sync family baselines: real words of matmul_small.neff (real-programs.md §3.4, §5, §6, §7.4), from their hex.
+Word hex_word(std::string_view hex) {
+  Word w{};
+  for (size_t i = 0; i < kWordBytes && 2 * i + 1 < hex.size(); ++i)
+    w[i] = static_cast<uint8_t>(std::stoul(std::string(hex.substr(2 * i, 2)), nullptr, 16));
+  return w;
+}
+Word es_word() {  // sg00/PE#02: wait S[24] >= 16
+  return hex_word("a0100000051800001000000000000000");
+}
+Word som_word() {  // every stream's record #0
+  return hex_word("b1100000");
+}
+Word label_word() {  // every stream's record #1
+  return hex_word("cc100000");
+}
+Word dma_word() {  // sg00/SP#02: identity rows into SBUF, FP16, 128 x 1 chunks of 256 bytes
+  return hex_word(
+      "d410000000000000000000000008100000000000040000100001000001000000"
+      "8000010000010000007b03000000001000000400010000008000010000010707");
+}
+
 /// Baseline word per validator name.
 const std::map<std::string_view, Word (*)()>& baselines() {
   static const std::map<std::string_view, Word (*)()> m{
@@ -189,6 +211,11 @@ const std::map<std::string_view, Word (*)()>& baselines() {
       {"is_valid_matmul_mariana", [] { return mm_word(false); }},
       {"is_valid_matmul_maverick", [] { return mm_word(true); }},
 #include "validate_predicates_seq_baselines.inc"
+      // Sync family.
+      {"is_valid_ctrl_es", es_word},
+      {"is_valid_set_ordering_mode", som_word},
+      {"is_valid_pseudo_branch_label", label_word},
+      {"is_valid_pseudo_dma_direct2d", dma_word},
   };
   return m;
 }
@@ -492,6 +519,31 @@ const std::vector<FailCase>& fail_cases() {
       {"is_valid_matmul", "d3_mm_valid_zero_region", 0, [](Word& w, Generation) { w[47] = 1; }},
       {"is_valid_matmul_mariana", "d3_mm_valid_zero_region", 0, [](Word& w, Generation) { w[47] = 4; }},
 #include "validate_predicates_seq_cases.inc"
+      // ---- Sync family (mutations of the real words; byte positions from real-programs.md §3.1, §5, §7.1) ----
+      {"is_valid_ctrl_es", "ctrl_es_valid_extended_events", 0, [](Word& w, Generation) { w[32] = 0x08; }},
+      {"is_valid_ctrl_es", "ctrl_es_reserved_zero", 0, [](Word& w, Generation) { w[44] = 1; }},
+      {"is_valid_set_ordering_mode", "set_ordering_mode_reserved_zero", 0, [](Word& w, Generation) { w[13] = 1; }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_update_none", 0, [](Word& w, Generation) { w[6] = 0x13; }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_addr8_mode_known", 0, [](Word& w, Generation) { w[23] = 0x30; }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_addr8_mode_known", 1, [](Word& w, Generation) { w[47] = 0x00; }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_counts_nonzero", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[34], 0); }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_counts_nonzero", 1,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[56], 0); }},
+      {"is_valid_pseudo_dma_direct2d", "is_valid_dtype", 0, [](Word& w, Generation) { w[62] = dtype::kInvalid; }},
+      {"is_valid_pseudo_dma_direct2d", "is_valid_dtype", 1, [](Word& w, Generation) { w[63] = dtype::kInvalid; }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_whole_elements", 0,
+       [](Word& w, Generation) {
+         store_le<uint16_t>(&w[32], 127);  // 127 x 257 bytes: not whole FP16 elements
+         store_le<uint16_t>(&w[36], 257);
+       }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_whole_elements", 1,
+       [](Word& w, Generation) {
+         store_le<uint16_t>(&w[56], 127);
+         store_le<uint16_t>(&w[60], 257);
+       }},
+      {"is_valid_pseudo_dma_direct2d", "pseudo_dma_same_element_count", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[36], 128); }},
   };
   return cases;
 }
@@ -523,6 +575,10 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_matmul_mariana", "d3_mm_fp32r_restrictions"}, "always true under PROJ-CONV-F15"},
       {{"is_valid_matmul_maverick", "d3_mm_fp32r_restrictions"}, "always true under PROJ-CONV-F15"},
 #include "validate_predicates_seq_exempt.inc"
+      {{"is_valid_ctrl_es", "has_event_semaphore_opcode"}, "dispatch selects it by 0xa0"},
+      {{"is_valid_set_ordering_mode", "has_set_ordering_mode_opcode"}, "dispatch selects it by 0xb1"},
+      {{"is_valid_pseudo_branch_label", "has_pseudo_branch_label_opcode"}, "dispatch selects it by 0xcc"},
+      {{"is_valid_pseudo_dma_direct2d", "has_pseudo_dma_direct2d_opcode"}, "dispatch selects it by 0xd4"},
   };
   return m;
 }

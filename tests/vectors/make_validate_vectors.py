@@ -486,7 +486,7 @@ for sfx, dt in zip(letters(3), [FP4E2, INT4, SFP8E8]):
 # and the MAVERICK changes to WAIT_MODE / UPDATE_MODE (enums.md §9-§10).
 vec("d-opcode-invalid", ALL, [HDR], mem2d(opcode=0xFF))
 vec("d-opcode-unassigned", ALL, [HDR], mem2d(opcode=0x00))
-vec("d-opcode-pseudo-d4", ALL, [], mem2d(opcode=0xD4))
+vec("d-opcode-pseudo-d5", ALL, [], mem2d(opcode=0xD5))  # an unmodeled pseudo opcode: header-only
 vec("d-wait-evt-set", SCM, [], TL(hdr={"wait_mode": 0x06}))
 vec("d-wait-evt-set/maverick", V, ["has_valid_neuron_events"], TL(hdr={"wait_mode": 0x06}))
 vec("d-wait-reg-offset", V, [], TL(hdr={"wait_mode": 0x91}))
@@ -554,6 +554,12 @@ vec("ctrl_no-byte41", ALL, [CTRL_RES], ctrl_no(0xA2, drain_count=1, pokes=((41, 
 vec("ctrl_no-byte63-atl", ALL, [CTRL_RES], ctrl_no(0x23, pokes=((63, 0x80),)))
 # For Nop and ActivationTableLoad the body must be all zero (PROJ-CONV-F4): both payload bytes fail.
 vec("ctrl_no-nop-payload", ALL, [NOTIF, CTRL_RES], ctrl_no(0xA4, notification=1, drain_count=1))
+
+# ---- Per-family vector sources (tests/vectors/<family>_vectors.py), each adding its cases through vec() ----
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sync_vectors  # noqa: E402
+
+sync_vectors.add(globals())
 
 
 # ---- Per-family vector sources (tests/vectors/vectors_<family>.py), each adding its vectors through vec() ----

@@ -52,7 +52,7 @@ std::string status_note(const Instruction& inst) {
 std::string text_block(const WordSource& src, const Instruction& inst) {
   std::string out = fmt::format("#{}  offset {:#x}  {:#04x} {}  {}\n", src.index(), src.offset(), inst.opcode(),
                                 inst.name(), status_note(inst));
-  const std::string events = render_events(inst.events(), inst.gen);
+  const std::string events = render_instruction_events(inst);
   out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
   for (const DescribedField& f : describe_fields(inst))
     out += fmt::format("    @{:<3}{:>3}  {:<30} {:<12}  {}\n", f.offset, f.size, f.name, format_value(f), f.meaning);
