@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "tpbisa/machine.hpp"
@@ -34,6 +35,16 @@ bool same(const Snapshot& a, const Snapshot& b) {
   return a.regs == b.regs && a.sems == b.sems && a.events == b.events && a.dve == b.dve && a.allocated == b.allocated;
 }
 
+/// Every byte of the given pages, with whether it was written: the whole content of memory that can differ.
+bool same_pages(const SparseMemory& a, const SparseMemory& b, const std::set<uint64_t>& pages) {
+  for (uint64_t page : pages)
+    for (uint64_t at = page * SparseMemory::kPageBytes; at < (page + 1) * SparseMemory::kPageBytes; ++at) {
+      bool ia = false, ib = false;
+      if (a.read(at, 1, &ia) != b.read(at, 1, &ib) || ia != ib) return false;
+    }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -55,17 +66,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   Machine m(gen, program, opt);
   for (size_t i = 0; i + 4 <= seed; i += 4) std::memcpy(&m.mutable_state().regs[i / 4], data + i, 4);
+  // The pages memory holds: every one was first written by a retired step, whose effects name it.
+  std::set<uint64_t> pages;
   for (int steps = 0; steps < 32; ++steps) {
     const Snapshot before = snap(m.state());
+    const SparseMemory memory_before = m.state().memory;  // a deep copy
     const size_t pc = m.pc();
     const StepResult r = m.step();
     if (r.status == StepResult::Status::Halted) break;
     if (r.status == StepResult::Status::Faulted) {
-      require(same(before, snap(m.state())) && m.pc() == pc);  // a fault changes nothing
+      require(same(before, snap(m.state())) && m.pc() == pc);  // a fault changes nothing...
+      // ...in memory neither: not its size only, every byte and whether it was written.
+      require(pages.size() * SparseMemory::kPageBytes == memory_before.allocated_bytes());
+      require(same_pages(memory_before, m.state().memory, pages));
       require(r.reg_writes.empty() && r.mem_writes.empty() && r.dve_writes.empty() && r.sem_writes.empty());
       break;
     }
     require(m.pc() == pc + 1);
+    for (const MemWrite& w : r.mem_writes) {
+      pages.insert(w.address / SparseMemory::kPageBytes);
+      pages.insert((w.address + w.size - 1) / SparseMemory::kPageBytes);
+    }
     for (const RegWrite& w : r.reg_writes) require(w.reg < kNumRegisters);
   }
   return 0;
