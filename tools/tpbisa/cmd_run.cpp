@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -543,8 +542,8 @@ Command register_run(CLI::App& parent) {
       ->type_name("STATE.json");
   app->add_option("--vars", opts->vars, "Lower pseudo words on load with this variable table")->type_name("VARS.json");
   app->add_option("--dump", opts->dumps,
-                  "Show memory or DVE state at the end: dev:ADDR:DTYPE:COUNT, sbuf:P:OFF:DTYPE:COUNT, "
-                  "psum:P:OFF:DTYPE:COUNT, dve:CHANNEL; repeat for more")
+                  "Show memory or DVE state at the end: LOCATION:DTYPE:COUNT (LOCATION sbuf[pP]+OFF, "
+                  "psum[pP].bankB+OFF, dev:ADDR, or sbuf:P:OFF, psum:P:OFF) or dve:CHANNEL; repeat for more")
       ->type_name("SPEC")
       ->allow_extra_args(false);
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
