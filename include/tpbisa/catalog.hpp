@@ -21,7 +21,7 @@ inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, St
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
-enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm };
+enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm, S4d4Tr, S3s3d3Tt, D4Mr };
 
 struct OpcodeInfo {
   uint8_t value;
@@ -53,15 +53,15 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0x30, "EXPONENTIAL", "Exponential", Engine::Dve, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT"},
     {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
     {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
     {0x45, "POOL", "Pool", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
+    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
     {0x48, "RECIPROCAL", "Reciprocal", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::D4Mr, "D4_MR"},
     {0x4A, "REG_LOAD", "RegLoad", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL"},
     {0x4B, "REG_STORE", "RegStore", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
     {0x4C, "REG_SHUFFLE", "RegShuffle", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
@@ -450,6 +450,8 @@ inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
 inline constexpr uint8_t kPtrMultiDualArith = 0x87;
 inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
 inline constexpr uint8_t kInvalid = 0xFF;
+// Datapath family (real-programs.md §10-§12).
+inline constexpr uint8_t kTensorTensorArith = 0x41, kCopy = 0x46, kCast = 0x47, kMemset = 0x49;
 }  // namespace opcode
 
 namespace dtype {

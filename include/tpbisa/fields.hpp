@@ -73,6 +73,11 @@ enum class Role : uint8_t {
   VarOffset,
   Plain,
   Raw,
+  DtypePair,   ///< DTYPE_PAIR: low nibble src0 dtype, high nibble src1 dtype
+  ElemCount,   ///< an element count per partition, redundant with a pattern
+  SerialMode,  ///< REG_SERIAL_MODE
+  FillValue,   ///< a raw element bit pattern whose width is the sibling dtype's
+  ZeroFlag,    ///< a u8 flag the validators require to be zero
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----
@@ -396,6 +401,27 @@ inline constexpr auto fields_of<Tensor2d> =
                     Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
                     Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
 
+/// NEURON_ISA_TPB_TENSOR3D (16 B).
+struct Tensor3d {
+  static constexpr std::string_view kName = "TENSOR3D";
+  static constexpr size_t kSize = 16;
+  Addr4 start_addr{};
+  std::array<int16_t, 3> step_elem{};
+  std::array<uint16_t, 3> num_elem{};
+  /// Elements of the pattern: the product of the three counts (t3d_element_count).
+  constexpr uint64_t elements() const {
+    uint64_t n = 1;
+    for (uint16_t e : num_elem) n *= e;
+    return n;
+  }
+  bool operator==(const Tensor3d&) const = default;
+};
+template <>
+inline constexpr auto fields_of<Tensor3d> =
+    std::make_tuple(Member<Tensor3d, Addr4>{"start_addr", 0, &Tensor3d::start_addr, Role::Addr4},
+                    Member<Tensor3d, std::array<int16_t, 3>>{"step_elem", 4, &Tensor3d::step_elem, Role::Step},
+                    Member<Tensor3d, std::array<uint16_t, 3>>{"num_elem", 10, &Tensor3d::num_elem, Role::NumElem});
+
 /// NEURON_ISA_TPB_TENSOR4D (20 B).
 struct Tensor4d {
   static constexpr std::string_view kName = "TENSOR4D";
@@ -477,6 +503,8 @@ inline constexpr uint8_t kMask = 0xFC, kImm = 0x00, kShapeReg = 0x40, kAddrReg =
 
 static_assert(tiles_exactly<Header>() && tiles_exactly<Events>() && tiles_exactly<Tensor2d>() &&
               tiles_exactly<Tensor4d>() && tiles_exactly<RawWord>());
+static_assert(tiles_exactly<Tensor3d>() && offset_of<Tensor3d>("step_elem") == 4 &&
+              offset_of<Tensor3d>("num_elem") == 10);
 static_assert(offset_of<Tensor2d>("num_elem") == 8 && offset_of<Tensor4d>("num_elem") == 12);
 
 }  // namespace tpbisa

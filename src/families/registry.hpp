@@ -2,12 +2,13 @@
 // catalog's format column (include/tpbisa/formats.hpp, src/families/registry.cpp).
 #pragma once
 
+#include "datapath/format.hpp"
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 
 namespace tpbisa {
 
-using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily>;
+using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::DatapathFamily>;
 
 }  // namespace tpbisa
