@@ -21,7 +21,7 @@ inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, St
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
-enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm, S4d4Tr, S3s3d3Tt, D4Mr };
+enum class Format : uint8_t { NotModeled, Mem2d, PseudoMem2d, S2Bn, S4d4Tsm, CtrlNo, S4d4Tr, S3s3d3Tt, D4Mr };
 
 struct OpcodeInfo {
   uint8_t value;
@@ -48,7 +48,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x0A, "MATMUL_MX", "MatmulMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x21, "ACTIVATE", "Activate", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
@@ -134,12 +134,12 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
     {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -449,6 +449,12 @@ inline constexpr uint8_t kPtrMultiArith = 0x4F;
 inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
 inline constexpr uint8_t kPtrMultiDualArith = 0x87;
 inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
+inline constexpr uint8_t kActivationTableLoad = 0x23;
+inline constexpr uint8_t kHalt = 0xA1;
+inline constexpr uint8_t kDrain = 0xA2;
+inline constexpr uint8_t kInstructionFlush = 0xA3;
+inline constexpr uint8_t kNop = 0xA4;
+inline constexpr uint8_t kNotify = 0xA6;
 inline constexpr uint8_t kInvalid = 0xFF;
 // Datapath family (real-programs.md §10-§12).
 inline constexpr uint8_t kTensorTensorArith = 0x41, kCopy = 0x46, kCast = 0x47, kMemset = 0x49;

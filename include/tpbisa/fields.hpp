@@ -310,6 +310,84 @@ constexpr bool tiles_exactly() {
   return next == S::kSize;
 }
 
+// ---- Field references: a field's name and byte range, asked of the declaration ----
+
+/// A field by its path in a format ("dtype", "src_mem_pattern.start_addr", "src_mem_pattern.num_elem[3]") and its
+/// byte range in the word. Predicates, descriptions and syntax hooks get these from `field_ref`, never write them.
+struct FieldRef {
+  std::string_view name;
+  uint8_t offset;
+  uint8_t size;
+};
+
+namespace detail {
+/// Resolves a dotted path, with an optional `[i]` element index on its last part, under `desc` at `base`.
+constexpr bool resolve_field(const FormatDesc& desc, std::string_view path, unsigned base, FieldRef& out) {
+  const size_t dot = path.find('.');
+  std::string_view head = path.substr(0, dot);
+  int element = -1;
+  if (const size_t open = head.find('['); open != std::string_view::npos) {
+    if (!head.ends_with(']') || open + 2 >= head.size()) return false;
+    element = 0;
+    for (char c : head.substr(open + 1, head.size() - open - 2)) {
+      if (c < '0' || c > '9') return false;
+      element = element * 10 + (c - '0');
+    }
+    head = head.substr(0, open);
+  }
+  for (const FieldDesc& f : desc.fields) {
+    if (f.name != head) continue;
+    const unsigned at = base + f.offset;
+    if (dot != std::string_view::npos)
+      return element < 0 && f.sub != nullptr && resolve_field(*f.sub, path.substr(dot + 1), at, out);
+    if (element >= 0) {
+      if (static_cast<unsigned>(element) >= f.count || f.sub != nullptr) return false;
+      out.offset = static_cast<uint8_t>(at + static_cast<unsigned>(element) * f.elem_size);
+      out.size = f.elem_size;
+      return true;
+    }
+    out.offset = static_cast<uint8_t>(at);
+    out.size = f.size;
+    return true;
+  }
+  return false;
+}
+}  // namespace detail
+
+/// The field at `path` of format `desc`, or a zero-size reference when there is none (run-time look-up).
+constexpr FieldRef find_field_ref(const FormatDesc& desc, std::string_view path) {
+  FieldRef r{path, 0, 0};
+  if (!detail::resolve_field(desc, path, 0, r)) r = {path, 0, 0};
+  return r;
+}
+
+/// The field at `path` of format S, resolved at compile time: a path the declaration lacks does not compile.
+template <class S>
+consteval FieldRef field_ref(std::string_view path) {
+  FieldRef r{path, 0, 0};
+  if (!detail::resolve_field(FormatDescOf<S>::kDesc, path, 0, r)) throw "field_ref: the format declares no such field";
+  return r;
+}
+
+namespace detail {
+template <class S>
+constexpr size_t count_role(Role role) {
+  size_t n = 0;
+  for (const FieldDesc& f : FormatDescOf<S>::kFields) n += f.role == role ? 1 : 0;
+  return n;
+}
+}  // namespace detail
+
+/// Every top-level field of S with `role`, in word order (e.g. the reserved fields a predicate reads).
+template <class S, Role R>
+constexpr auto field_refs_with_role() {
+  std::array<FieldRef, detail::count_role<S>(R)> out{};
+  size_t k = 0;
+  for (const FieldDesc& f : FormatDescOf<S>::kFields)
+    if (f.role == R) out[k++] = {f.name, f.offset, f.size};
+  return out;
+}
+
 /// Decodes a typed format from its bytes (never fails: every bit pattern is a value).
 template <Composite S>
 constexpr S read_format(std::span<const uint8_t> bytes) {

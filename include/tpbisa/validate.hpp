@@ -34,13 +34,6 @@ enum class Checked : uint8_t { Full, HeaderOnly };
 std::string_view to_string(Basis b);
 std::string_view to_string(Checked c);
 
-/// A field a predicate reads: its path in the format and its byte range in the word.
-struct FieldRef {
-  std::string_view name;
-  uint8_t offset;
-  uint8_t size;
-};
-
 struct CheckContext {
   Generation gen;
   ValidateOptions options;

@@ -2,6 +2,7 @@
 // catalog's format column (include/tpbisa/formats.hpp, src/families/registry.cpp).
 #pragma once
 
+#include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
@@ -9,6 +10,7 @@
 
 namespace tpbisa {
 
-using Families = TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::DatapathFamily>;
+using Families =
+    TypeList<family::Mem2dFamily, family::S2BnFamily, family::TsmFamily, family::CtrlNoFamily, family::DatapathFamily>;
 
 }  // namespace tpbisa

@@ -253,6 +253,14 @@ void fill(D4Mr& s, Rng& r, uint8_t opcode) {
   s.set_value = r.next<uint32_t>();
   fill(s.dst, r);
 }
+void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  s.notification = r.next<uint8_t>();
+  s.drain_count = r.next<uint8_t>();
+  r.fill(s.reserved1);
+}
 void fill(RawWord& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);
@@ -653,6 +661,26 @@ TEST(Golden, S4d4TsmLayoutEdgeCase142) {
     for (size_t k = 0; k < 5; ++k) EXPECT_EQ(q->reserved1[k], i == 39 + k ? 0x77 : 0) << i;
     EXPECT_EQ(q->dst_mem_pattern.start_addr.raw, i == 44 ? 0x77U : 0U) << i;
   }
+}
+
+// CTRL_NO (sequencer.md §3.1): reserved bytes 12..38, the notification flag at 39, drain_count at 40, reserved
+// bytes 41..63; the same on every generation.
+TEST(Golden, CtrlNoLayout) {
+  for (uint8_t op : std::initializer_list<uint8_t>{0x23, 0xA1, 0xA2, 0xA3, 0xA4, 0xA6})
+    for (Generation g : kAllGenerations) {
+      const Word w = distinct_word(op);
+      const Instruction inst = decode(w, g);
+      ASSERT_EQ(inst.status, DecodeStatus::Modeled);
+      EXPECT_EQ(inst.format_name(), "CTRL_NO");
+      const CtrlNo* c = inst.as<CtrlNo>();
+      ASSERT_NE(c, nullptr);
+      expect_common_prefix(c->header, c->events, op);
+      for (unsigned k = 0; k < 27; ++k) EXPECT_EQ(c->reserved0[k], 0x8CU + k);  // bytes 12..38
+      EXPECT_EQ(c->notification, 0xA7);                                         // byte 39
+      EXPECT_EQ(c->drain_count, 0xA8);                                          // byte 40
+      for (unsigned k = 0; k < 23; ++k) EXPECT_EQ(c->reserved1[k], 0xA9U + k);  // bytes 41..63
+      EXPECT_EQ(encode(*c), w);
+    }
 }
 
 TEST(Golden, RawWordKeepsOperandBytes) {

@@ -97,9 +97,16 @@ void make_bitvec(Word& w, uint8_t opcode) {
   w[36] = aluop::kBitwiseAnd;
 }
 
-Word nop_word() {
+Word engine_nop_word() {
   Word w{};
-  set_header(w, 0xA4);  // NOP: operands not modeled, judged by the header-only validator
+  set_header(w, 0x9F);  // ENGINE_NOP: operands not modeled, judged by the header-only validator
+  return w;
+}
+
+/// CTRL_NO: a NOP (0xa4) with a zero body (sequencer.md §3.1).
+Word ctrl_no_word() {
+  Word w{};
+  set_header(w, 0xA4);
   return w;
 }
 
@@ -152,7 +159,8 @@ Word mr_word() {
 /// Baseline word per validator name.
 const std::map<std::string_view, Word (*)()>& baselines() {
   static const std::map<std::string_view, Word (*)()> m{
-      {"header-only", [] { return nop_word(); }},
+      {"header-only", [] { return engine_nop_word(); }},
+      {"is_valid_ctrl_no", [] { return ctrl_no_word(); }},
       {"is_valid_tensor_load", [] { return mem2d_word(opcode::kTensorLoad, false); }},
       {"is_valid_tensor_store", [] { return mem2d_word(opcode::kTensorStore, false); }},
       {"is_valid_pseudo_tensor_load", [] { return mem2d_word(opcode::kPseudoTensorLoad, true); }},
@@ -197,6 +205,10 @@ const std::vector<FailCase>& fail_cases() {
       // Every validator starts with the header and events conjuncts.
       {"*", "has_valid_neuron_header", 0, [](Word& w, Generation) { w[1] = 15; }},
       {"*", "has_valid_neuron_events", 0, [](Word& w, Generation) { w[4] = 0x08; }},  // no WAIT_MODE 0x08
+
+      // ---- CTRL_NO (PROJ-CONV-Q3) ----
+      {"is_valid_ctrl_no", "ctrl_no_valid_notification", 0, [](Word& w, Generation) { w[39] = 2; }},
+      {"is_valid_ctrl_no", "ctrl_no_reserved_zero", 0, [](Word& w, Generation) { w[12] = 1; }},
 
       // ---- TensorLoad ----
       {"is_valid_tensor_load", "mem2d_shared_constraints", 0, [](Word& w, Generation) { w[12] = dtype::kBfloat16; }},
@@ -515,6 +527,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_batch_norm_param_load", "has_batch_norm_param_load_opcode"}, "dispatch selects it by 0x64"},
       {{"is_valid_match_value_load", "has_match_value_load_opcode"}, "dispatch selects it by 0x6d"},
       {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"}, "dispatch selects it by 0x4F/0x5F"},
+      {{"is_valid_ctrl_no", "has_ctrl_no_opcode"}, "dispatch selects it by 0x23, 0xa1-0xa4, 0xa6"},
       {{"is_valid_tsm_immediates_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
       {{"is_valid_copy", "has_copy_opcode"}, "dispatch selects it by opcode 0x46"},
       {{"is_valid_cast", "has_cast_opcode"}, "dispatch selects it by opcode 0x47"},

@@ -77,6 +77,8 @@ CHR_TILE = "has_valid_active_channel_range_with_tile"
 SACH = "start_addr_active_channels"
 T4D = "tensor4d_valid"
 SAME = "same_element_count_t4d"
+NOTIF = "ctrl_no_valid_notification"
+CTRL_RES = "ctrl_no_reserved_zero"
 
 
 # ---- word builders (little-endian, PROJ-CONV-C1; all reserved bytes zero, events zero) ----
@@ -135,6 +137,18 @@ def s4d4(opcode=0x4F, src=0x0, src_step=(1, 8, 8, 8), src_num=(8, 1, 1, 4), dst=
     struct.pack_into("<I4h4H", w, 12, src, *src_step, *src_num)
     struct.pack_into("<BBBBBBB", w, 32, in_dt, out_dt, nac, 0, op, op_dim, rev)
     struct.pack_into("<I4h4H", w, 44, dst, *dst_step, *(src_num if dst_num is None else dst_num))
+    for off, val in pokes:
+        w[off] = val
+    return w
+
+
+def ctrl_no(opcode=0xA4, notification=0, drain_count=0, hdr=None, pokes=()):
+    """CTRL_NO (sequencer.md §3.1): header, events, reserved 12..38, notification @39, drain_count @40,
+    reserved 41..63."""
+    w = bytearray(64)
+    header(w, opcode, **(hdr or {}))
+    w[39] = notification
+    w[40] = drain_count
     for off, val in pokes:
         w[off] = val
     return w
@@ -509,6 +523,37 @@ vec("d-mvl-fp8e2/maverick", V, [], MVL(dtype=FP8E2))
 vec("d-mvl-cptc1", SC, [VDT], MVL(dtype=CPTC1))
 vec("d-mvl-cptc1/mv", MV, [], MVL(dtype=CPTC1))
 vec("d-mvl-fp4e2/runtime", M, [VDT], MVL(dtype=FP4E2), "dtype_enum_runtime")
+
+# ---- CTRL_NO (sequencer.md §3.2 PROJ-CONV-Q3, real-programs.md §4.2 PROJ-CONV-F4); one layout on every
+# generation (PROJ-CONV-Q17), so each verdict holds on all four ----
+CTRL_NO_OPS = (("atl", 0x23), ("halt", 0xA1), ("drain", 0xA2), ("flush", 0xA3), ("nop", 0xA4), ("notify", 0xA6))
+for name, op in CTRL_NO_OPS:
+    vec(f"ctrl_no-base-{name}", ALL, [], ctrl_no(op))
+# The real words of matmul_small.neff (real-programs.md §4.4): sg00/Pool#06 waits S[27] >= 16; sg00/Activation#02.
+vec("ctrl_no-real-pool06", ALL, [], ctrl_no(0xA4, hdr={"wait_mode": 0x05, "wait_idx": 0x1B, "sem_value": 0x10}))
+vec("ctrl_no-real-act02", ALL, [], ctrl_no(0x23))
+# has_valid_neuron_header / has_valid_neuron_events, as for every validator.
+vec("ctrl_no-word-len", ALL, [HDR], ctrl_no(0xA4, hdr={"word_len": 15}))
+vec("ctrl_no-event-wait", SCM, [], ctrl_no(0xA4, hdr={"wait_mode": 0x06, "wait_idx": 3}))
+vec("ctrl_no-event-wait/maverick", V, ["has_valid_neuron_events"], ctrl_no(0xA4, hdr={"wait_mode": 0x06, "wait_idx": 3}))
+# ctrl_no_valid_notification: byte 39 in {0, 1}, set only by HALT and NOTIFY.
+vec("ctrl_no-notify-halt", ALL, [], ctrl_no(0xA1, notification=1))
+vec("ctrl_no-notify-notify", ALL, [], ctrl_no(0xA6, notification=1))
+vec("ctrl_no-notify-2-halt", ALL, [NOTIF], ctrl_no(0xA1, notification=2))
+for name, op in CTRL_NO_OPS:
+    if op not in (0xA1, 0xA6):
+        vec(f"ctrl_no-notify-{name}", ALL, [NOTIF], ctrl_no(op, notification=1))
+# ctrl_no_reserved_zero: bytes 12..38 and 41..63 zero; drain_count zero unless DRAIN.
+vec("ctrl_no-drain-count", ALL, [], ctrl_no(0xA2, drain_count=1))
+vec("ctrl_no-drain-count-255", ALL, [], ctrl_no(0xA2, drain_count=0xFF))
+vec("ctrl_no-count-on-nop", ALL, [CTRL_RES], ctrl_no(0xA4, drain_count=1))
+vec("ctrl_no-count-on-halt", ALL, [CTRL_RES], ctrl_no(0xA1, drain_count=1))
+vec("ctrl_no-byte12", ALL, [CTRL_RES], ctrl_no(0xA4, pokes=((12, 0x01),)))
+vec("ctrl_no-byte38", ALL, [CTRL_RES], ctrl_no(0xA1, pokes=((38, 0x01),)))
+vec("ctrl_no-byte41", ALL, [CTRL_RES], ctrl_no(0xA2, drain_count=1, pokes=((41, 0x01),)))
+vec("ctrl_no-byte63-atl", ALL, [CTRL_RES], ctrl_no(0x23, pokes=((63, 0x80),)))
+# For Nop and ActivationTableLoad the body must be all zero (PROJ-CONV-F4): both payload bytes fail.
+vec("ctrl_no-nop-payload", ALL, [NOTIF, CTRL_RES], ctrl_no(0xA4, notification=1, drain_count=1))
 
 
 HEADER = """\

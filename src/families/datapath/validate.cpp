@@ -7,83 +7,64 @@
 namespace tpbisa::family {
 namespace {
 
-// ---- Fields read, by name: offsets and sizes come from the format declarations ----
-
-// Not constexpr: a constant-evaluated ref() that reaches it (a field name not declared) fails to compile.
-inline bool unknown_field_path() {
-  return false;
-}
-
-/// The FieldRef of a dotted path ("src.start_addr") in format S, resolved through the declarations.
-template <class S>
-constexpr FieldRef ref(std::string_view path) {
-  const FormatDesc* desc = &format_desc<S>();
-  unsigned base = 0;
-  std::string_view rest = path;
-  for (;;) {
-    const size_t dot = rest.find('.');
-    const std::string_view head = rest.substr(0, dot);
-    const FieldDesc* hit = nullptr;
-    for (const FieldDesc& f : desc->fields)
-      if (f.name == head) hit = &f;
-    if (hit == nullptr && !unknown_field_path()) return {path, 0xFF, 0};
-    if (dot == std::string_view::npos) return {path, static_cast<uint8_t>(base + hit->offset), hit->size};
-    if (hit->sub == nullptr && !unknown_field_path()) return {path, 0xFF, 0};
-    base += hit->offset;
-    desc = hit->sub;
-    rest = rest.substr(dot + 1);
-  }
-}
+// ---- Fields read, by name: offsets and sizes come from the format declarations (field_ref) ----
 
 using Tr = S4d4Tr;
 using Tt = S3s3d3Tt;
 using Mr = D4Mr;
 
-constexpr FieldRef fTrOpcode[] = {ref<Tr>("header.opcode")};
-constexpr FieldRef fTrReserved[] = {ref<Tr>("reserved1")};
-constexpr FieldRef fTrMask[] = {ref<Tr>("mask_enable")};
-constexpr FieldRef fTrInDtype[] = {ref<Tr>("in_dtype")};
-constexpr FieldRef fTrOutDtype[] = {ref<Tr>("out_dtype")};
-constexpr FieldRef fTrOp[] = {ref<Tr>("op")};
-constexpr FieldRef fTrOpDim[] = {ref<Tr>("op_dim")};
-constexpr FieldRef fTrChannels[] = {ref<Tr>("num_active_channels")};
-constexpr FieldRef fTrSrcChannels[] = {ref<Tr>("src.start_addr"), ref<Tr>("num_active_channels")};
-constexpr FieldRef fTrDstChannels[] = {ref<Tr>("dst.start_addr"), ref<Tr>("num_active_channels")};
-constexpr FieldRef fTrSrcTensor[] = {ref<Tr>("src.start_addr"), ref<Tr>("src.num_elem"), ref<Tr>("in_dtype")};
-constexpr FieldRef fTrDstTensor[] = {ref<Tr>("dst.start_addr"), ref<Tr>("dst.num_elem"), ref<Tr>("out_dtype")};
-constexpr FieldRef fTrCounts[] = {ref<Tr>("src.start_addr"), ref<Tr>("src.num_elem"), ref<Tr>("dst.start_addr"),
-                                  ref<Tr>("dst.num_elem")};
-constexpr FieldRef fTrTypes[] = {ref<Tr>("in_dtype"), ref<Tr>("out_dtype")};
-constexpr FieldRef fTrNegated[] = {ref<Tr>("negated")};
+constexpr FieldRef fTrOpcode[] = {field_ref<Tr>("header.opcode")};
+constexpr FieldRef fTrReserved[] = {field_ref<Tr>("reserved1")};
+constexpr FieldRef fTrMask[] = {field_ref<Tr>("mask_enable")};
+constexpr FieldRef fTrInDtype[] = {field_ref<Tr>("in_dtype")};
+constexpr FieldRef fTrOutDtype[] = {field_ref<Tr>("out_dtype")};
+constexpr FieldRef fTrOp[] = {field_ref<Tr>("op")};
+constexpr FieldRef fTrOpDim[] = {field_ref<Tr>("op_dim")};
+constexpr FieldRef fTrChannels[] = {field_ref<Tr>("num_active_channels")};
+constexpr FieldRef fTrSrcChannels[] = {field_ref<Tr>("src.start_addr"), field_ref<Tr>("num_active_channels")};
+constexpr FieldRef fTrDstChannels[] = {field_ref<Tr>("dst.start_addr"), field_ref<Tr>("num_active_channels")};
+constexpr FieldRef fTrSrcTensor[] = {field_ref<Tr>("src.start_addr"), field_ref<Tr>("src.num_elem"),
+                                     field_ref<Tr>("in_dtype")};
+constexpr FieldRef fTrDstTensor[] = {field_ref<Tr>("dst.start_addr"), field_ref<Tr>("dst.num_elem"),
+                                     field_ref<Tr>("out_dtype")};
+constexpr FieldRef fTrCounts[] = {field_ref<Tr>("src.start_addr"), field_ref<Tr>("src.num_elem"),
+                                  field_ref<Tr>("dst.start_addr"), field_ref<Tr>("dst.num_elem")};
+constexpr FieldRef fTrTypes[] = {field_ref<Tr>("in_dtype"), field_ref<Tr>("out_dtype")};
+constexpr FieldRef fTrNegated[] = {field_ref<Tr>("negated")};
 
-constexpr FieldRef fTtOpcode[] = {ref<Tt>("header.opcode")};
-constexpr FieldRef fTtOutDtype[] = {ref<Tt>("out_dtype")};
-constexpr FieldRef fTtPair[] = {ref<Tt>("in0_in1_dtype")};
-constexpr FieldRef fTtOp[] = {ref<Tt>("op")};
-constexpr FieldRef fTtOpTypes[] = {ref<Tt>("op"), ref<Tt>("in0_in1_dtype"), ref<Tt>("out_dtype")};
-constexpr FieldRef fTtSrc0Channels[] = {ref<Tt>("src0.start_addr"), ref<Tt>("num_active_channels")};
-constexpr FieldRef fTtSrc1Channels[] = {ref<Tt>("src1.start_addr"), ref<Tt>("num_active_channels")};
-constexpr FieldRef fTtDstChannels[] = {ref<Tt>("dst.start_addr"), ref<Tt>("num_active_channels")};
-constexpr FieldRef fTtSrc0Tensor[] = {ref<Tt>("src0.start_addr"), ref<Tt>("src0.num_elem"), ref<Tt>("in0_in1_dtype")};
-constexpr FieldRef fTtSrc1Tensor[] = {ref<Tt>("src1.start_addr"), ref<Tt>("src1.num_elem"), ref<Tt>("in0_in1_dtype")};
-constexpr FieldRef fTtDstTensor[] = {ref<Tt>("dst.start_addr"), ref<Tt>("dst.num_elem"), ref<Tt>("out_dtype")};
-constexpr FieldRef fTtSrc0Count[] = {ref<Tt>("src0.start_addr"), ref<Tt>("src0.num_elem"), ref<Tt>("dst.start_addr"),
-                                     ref<Tt>("dst.num_elem")};
-constexpr FieldRef fTtSrc1Count[] = {ref<Tt>("src1.start_addr"), ref<Tt>("src1.num_elem"), ref<Tt>("dst.start_addr"),
-                                     ref<Tt>("dst.num_elem")};
-constexpr FieldRef fTtChannels[] = {ref<Tt>("num_active_channels")};
-constexpr FieldRef fTtPartitions[] = {ref<Tt>("src0.start_addr"), ref<Tt>("src1.start_addr")};
+constexpr FieldRef fTtOpcode[] = {field_ref<Tt>("header.opcode")};
+constexpr FieldRef fTtOutDtype[] = {field_ref<Tt>("out_dtype")};
+constexpr FieldRef fTtPair[] = {field_ref<Tt>("in0_in1_dtype")};
+constexpr FieldRef fTtOp[] = {field_ref<Tt>("op")};
+constexpr FieldRef fTtOpTypes[] = {field_ref<Tt>("op"), field_ref<Tt>("in0_in1_dtype"), field_ref<Tt>("out_dtype")};
+constexpr FieldRef fTtSrc0Channels[] = {field_ref<Tt>("src0.start_addr"), field_ref<Tt>("num_active_channels")};
+constexpr FieldRef fTtSrc1Channels[] = {field_ref<Tt>("src1.start_addr"), field_ref<Tt>("num_active_channels")};
+constexpr FieldRef fTtDstChannels[] = {field_ref<Tt>("dst.start_addr"), field_ref<Tt>("num_active_channels")};
+constexpr FieldRef fTtSrc0Tensor[] = {field_ref<Tt>("src0.start_addr"), field_ref<Tt>("src0.num_elem"),
+                                      field_ref<Tt>("in0_in1_dtype")};
+constexpr FieldRef fTtSrc1Tensor[] = {field_ref<Tt>("src1.start_addr"), field_ref<Tt>("src1.num_elem"),
+                                      field_ref<Tt>("in0_in1_dtype")};
+constexpr FieldRef fTtDstTensor[] = {field_ref<Tt>("dst.start_addr"), field_ref<Tt>("dst.num_elem"),
+                                     field_ref<Tt>("out_dtype")};
+constexpr FieldRef fTtSrc0Count[] = {field_ref<Tt>("src0.start_addr"), field_ref<Tt>("src0.num_elem"),
+                                     field_ref<Tt>("dst.start_addr"), field_ref<Tt>("dst.num_elem")};
+constexpr FieldRef fTtSrc1Count[] = {field_ref<Tt>("src1.start_addr"), field_ref<Tt>("src1.num_elem"),
+                                     field_ref<Tt>("dst.start_addr"), field_ref<Tt>("dst.num_elem")};
+constexpr FieldRef fTtChannels[] = {field_ref<Tt>("num_active_channels")};
+constexpr FieldRef fTtPartitions[] = {field_ref<Tt>("src0.start_addr"), field_ref<Tt>("src1.start_addr")};
 
-constexpr FieldRef fMrOpcode[] = {ref<Mr>("header.opcode")};
-constexpr FieldRef fMrReserved[] = {ref<Mr>("reserved0"), ref<Mr>("reserved1"), ref<Mr>("reserved2"),
-                                    ref<Mr>("reserved3")};
-constexpr FieldRef fMrDtype[] = {ref<Mr>("dtype")};
-constexpr FieldRef fMrValue[] = {ref<Mr>("dtype"), ref<Mr>("set_value")};
-constexpr FieldRef fMrSerial[] = {ref<Mr>("serialization_mode")};
-constexpr FieldRef fMrChannels[] = {ref<Mr>("num_active_channels")};
-constexpr FieldRef fMrDstChannels[] = {ref<Mr>("dst.start_addr"), ref<Mr>("num_active_channels")};
-constexpr FieldRef fMrDstTensor[] = {ref<Mr>("dst.start_addr"), ref<Mr>("dst.num_elem"), ref<Mr>("dtype")};
-constexpr FieldRef fMrCount[] = {ref<Mr>("dst_element_count"), ref<Mr>("dst.start_addr"), ref<Mr>("dst.num_elem")};
+constexpr FieldRef fMrOpcode[] = {field_ref<Mr>("header.opcode")};
+constexpr FieldRef fMrReserved[] = {field_ref<Mr>("reserved0"), field_ref<Mr>("reserved1"), field_ref<Mr>("reserved2"),
+                                    field_ref<Mr>("reserved3")};
+constexpr FieldRef fMrDtype[] = {field_ref<Mr>("dtype")};
+constexpr FieldRef fMrValue[] = {field_ref<Mr>("dtype"), field_ref<Mr>("set_value")};
+constexpr FieldRef fMrSerial[] = {field_ref<Mr>("serialization_mode")};
+constexpr FieldRef fMrChannels[] = {field_ref<Mr>("num_active_channels")};
+constexpr FieldRef fMrDstChannels[] = {field_ref<Mr>("dst.start_addr"), field_ref<Mr>("num_active_channels")};
+constexpr FieldRef fMrDstTensor[] = {field_ref<Mr>("dst.start_addr"), field_ref<Mr>("dst.num_elem"),
+                                     field_ref<Mr>("dtype")};
+constexpr FieldRef fMrCount[] = {field_ref<Mr>("dst_element_count"), field_ref<Mr>("dst.start_addr"),
+                                 field_ref<Mr>("dst.num_elem")};
 
 const Tr& tr(const Instruction& i) {
   return body<Tr>(i);

@@ -1,0 +1,55 @@
+// CTRL_NO execution: every opcode of the family retires with its EVENTS applied and no other effect.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <initializer_list>
+
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/machine.hpp"
+#include "tpbisa/state.hpp"
+
+namespace tpbisa {
+namespace {
+
+using Status = StepResult::Status;
+
+Word ctrl_no(uint8_t opcode, Events events = {}) {
+  CtrlNo c;
+  c.header = {opcode, 16, 0, 0};
+  c.events = events;
+  return encode(c);
+}
+
+TEST(CtrlNoExecution, EveryOpcodeRetiresWithItsUpdateAndNothingElse) {
+  for (uint8_t op : std::initializer_list<uint8_t>{0x23, 0xA1, 0xA2, 0xA3, 0xA4, 0xA6})
+    for (Generation g : kAllGenerations) {
+      SCOPED_TRACE(std::to_string(op) + " on " + std::string(to_string(g)));
+      // SEM_INC_READ of semaphore 5, twice: the second word waits for S[5] >= 1 (SEM_GE_IMM).
+      Machine m(g, {ctrl_no(op, Events{0x00, 0, 0x03, 5, 0}), ctrl_no(op, Events{0x05, 5, 0x03, 5, 1})});
+      for (int k = 0; k < 2; ++k) {
+        const StepResult r = m.step();
+        ASSERT_EQ(r.status, Status::Retired) << to_string(r.fault.kind) << ": " << r.fault.detail;
+        EXPECT_TRUE(r.reg_writes.empty());
+        EXPECT_TRUE(r.mem_writes.empty());
+        EXPECT_TRUE(r.mem_reads.empty());
+        EXPECT_TRUE(r.dve_writes.empty());
+        ASSERT_EQ(r.sem_writes.size(), 1U);
+      }
+      EXPECT_EQ(m.state().sems[5], 2U);
+      EXPECT_EQ(m.step().status, Status::Halted);  // the end of the stream
+    }
+}
+
+TEST(CtrlNoExecution, AnInvalidWordFaultsAndChangesNothing) {
+  Word w = ctrl_no(0xA4, Events{0x00, 0, 0x03, 5, 0});
+  w[39] = 1;  // a notification flag on a Nop (ctrl_no_valid_notification)
+  Machine m(Generation::Cayman, {w});
+  const StepResult r = m.step();
+  EXPECT_EQ(r.status, Status::Faulted);
+  EXPECT_EQ(r.fault.kind, FaultKind::InvalidInstruction);
+  EXPECT_EQ(m.state().sems[5], 0U);
+}
+
+}  // namespace
+}  // namespace tpbisa
