@@ -369,6 +369,17 @@ consteval FieldRef field_ref(std::string_view path) {
   return r;
 }
 
+/// The same byte range under another name (an alias the spec uses, e.g. MAVERICK's header.inst_flags).
+constexpr FieldRef renamed(FieldRef f, std::string_view name) {
+  f.name = name;
+  return f;
+}
+
+/// Two references name the same bytes.
+constexpr bool same_bytes(const FieldRef& a, const FieldRef& b) {
+  return a.offset == b.offset && a.size == b.size;
+}
+
 namespace detail {
 template <class S>
 constexpr size_t count_role(Role role) {

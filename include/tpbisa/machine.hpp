@@ -1,173 +1,188 @@
-// The functional simulator: a Machine steps through a program; every step returns one StepResult.
+// The functional simulator: cores of five engines stepped by a deterministic scheduler; every turn returns
+// one StepResult (retired, blocked on its wait, faulted, or halted).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tpbisa/effects.hpp"
 #include "tpbisa/instruction.hpp"
-#include "tpbisa/numerics.hpp"
 #include "tpbisa/state.hpp"
-#include "tpbisa/validate.hpp"
 
 namespace tpbisa {
 
-struct MachineOptions {
-  /// PROJ-CONV-S8 / T10 `dve_stub_mode = firmware`: ImmLd and PtrMulti retire as the shipped firmware's
-  /// log-only stubs (no operand state change). Default: the header contract.
-  bool firmware_stubs = false;
-  ValidateOptions validate{};
-  ConvertOptions convert{};
-  /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
-  uint64_t max_memory = uint64_t{1} << 30;
-  /// Bound on the element accesses one PtrMulti may make (all channels); beyond it: ResourceLimit. The other
-  /// in-scope instructions are bounded by the ISA itself (at most 32 elements, or 128 channels x 8).
-  uint64_t max_elements_per_instruction = uint64_t{1} << 22;
+/// The wait an engine is stalled on: its instruction, the semaphore or event, its value and the condition.
+struct BlockedWait {
+  unsigned core = 0;
+  EngineId engine = EngineId::Dve;
+  size_t index = 0;  ///< instruction index in the engine's stream (byte offset index * 64)
+  uint8_t opcode = 0;
+  std::string_view name;
+  bool event = false;       ///< an event wait (SUNDA..MARIANA) rather than a semaphore wait
+  uint16_t id = 0;          ///< the semaphore or event index (events.wait_idx)
+  uint32_t value = 0;       ///< the semaphore's current value (events: 1 set, 0 clear)
+  uint8_t wait_mode = 0;    ///< events.wait_mode
+  uint32_t comparand = 0;   ///< semaphore waits: the value compared with (register forms: resolved)
+  int reg = -1;             ///< register forms: the register read for the comparand, else -1
+  uint32_t reg_offset = 0;  ///< MAVERICK SEM_*_REG_OFFSET: the offset added to the register
 };
-
-/// Every way an instruction can fail to execute (docs/trace.md lists them with their meaning).
-enum class FaultKind : uint8_t {
-  InvalidInstruction,         ///< the word fails validation on the generation (carries the verdict)
-  PseudoNotLowered,           ///< raw 0xcd/0xce (PROJ-CONV-M9); lower it first
-  UnsupportedOpcode,          ///< a valid opcode whose execution tpbisa does not model
-  WouldBlock,                 ///< the EVENTS wait is not satisfied (single-engine run: never waits)
-  UnsupportedDtype,           ///< a dtype the executor has no element semantics for (PROJ-CONV-S9, T13)
-  UnsupportedAddressingMode,  ///< ADDR8 table or unlisted register marker (PROJ-CONV-M6), indirect ADDR4
-  UnsupportedShapeRegister,   ///< shape from a register (PROJ-CONV-S1)
-  IllegalRegister,            ///< a register number >= 64 (PROJ-CONV-M4, N16, C3)
-  WindowViolation,            ///< MEM_2D bytes cross a 16 MiB window (PROJ-CONV-M3)
-  OutOfRange,                 ///< an element beyond its partition's backed bytes or outside SBUF/PSUM (N2)
-  MemoryLimit,                ///< the simulated memory bound would be exceeded
-  ResourceLimit,              ///< one instruction would make more element accesses than the bound allows
-};
-std::string_view to_string(FaultKind k);
-
-struct Fault {
-  FaultKind kind = FaultKind::InvalidInstruction;
-  size_t index = 0;      ///< instruction index in the program
-  uint64_t address = 0;  ///< the address involved, when there is one
-  bool has_address = false;
-  int reg = -1;        ///< the register involved, or -1
-  Verdict verdict{};   ///< for InvalidInstruction
-  std::string detail;  ///< one sentence
-};
-
-// ---- Effects of a retired instruction ----
-
-struct RegWrite {
-  uint8_t reg;
-  uint32_t before;
-  uint32_t after;
-};
-struct MemWrite {
-  uint64_t address;
-  uint8_t size;     ///< bytes (1..8)
-  uint64_t before;  ///< little-endian value of the bytes before
-  uint64_t after;
-};
-struct MemRead {
-  uint64_t address;
-  uint8_t size;
-  bool initialized;  ///< false when any byte had never been written (it read as 0)
-};
-enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC };
-std::string_view to_string(DveField f);
-struct DveWrite {
-  uint8_t channel;
-  DveField field;
-  uint8_t slot;  ///< Imm and MatchKey: 0..7
-  uint32_t before;
-  uint32_t after;
-};
-struct SemWrite {
-  uint16_t index;
-  bool event;  ///< an event bit (SUNDA..MARIANA) rather than a semaphore
-  uint32_t before;
-  uint32_t after;
-};
-enum class DiagKind : uint8_t {
-  UninitializedRead,    ///< memory never written, read as 0
-  UnalignedAccess,      ///< register-sourced MEM_2D base not dtype-aligned, done byte-wise (PROJ-CONV-M10)
-  UnwrittenScalar,      ///< a DVE flop never written is read (PROJ-CONV-S10, T14)
-  ScalarClassMismatch,  ///< Arith PtrMulti reads a Bitvec-loaded flop or vice versa (PROJ-CONV-T14)
-  FirmwareStub,         ///< retired as a log-only firmware stub (PROJ-CONV-S8, T10)
-};
-std::string_view to_string(DiagKind k);
-struct Diagnostic {
-  DiagKind kind;
-  uint64_t address;  ///< memory address, or channel * 8 + slot for DVE diagnostics
-  uint8_t size;
-};
+/// The condition in assembly spelling: `$S[4]>=2`, `$S[4]>=r5`, `$S[4]>=r5+0x10`, `$E[3]?set`, `$E[3]?clear`.
+std::string wait_condition(const BlockedWait& w);
 
 struct StepResult {
-  enum class Status : uint8_t { Retired, Faulted, Halted };
-  Status status = Status::Halted;  ///< Halted: no instruction left
+  enum class Status : uint8_t {
+    Retired,  ///< the instruction executed and its engine advanced
+    Faulted,  ///< the instruction changed nothing; its engine stays at it
+    Halted,   ///< no engine has an instruction left
+    Blocked,  ///< the instruction's EVENTS wait is not satisfied yet: nothing changed, the engine yields
+  };
+  Status status = Status::Halted;
+  unsigned core = 0;
+  EngineId engine = EngineId::Dve;
   size_t index = 0;
   uint8_t opcode = 0;
   std::string_view name;
-  // Effects, valid until the next step (the buffers belong to the Machine and are reused).
+  // Effects, valid until the next step (the buffers belong to the Machine and are reused). Empty unless
+  // MachineOptions::record_effects; at most max_recorded_effects entries each (see `totals`).
   std::span<const RegWrite> reg_writes;
   std::span<const MemWrite> mem_writes;
   std::span<const MemRead> mem_reads;
   std::span<const DveWrite> dve_writes;
   std::span<const SemWrite> sem_writes;
   std::span<const Diagnostic> diagnostics;
-  Fault fault{};  ///< when Faulted
+  bool recorded = false;  ///< the effect lists were recorded (MachineOptions::record_effects)
+  /// How many effects of each kind the retired instruction made, recorded or not.
+  EffectTotals totals{};
+  /// Diagnostics per DiagKind (always counted, recorded or not).
+  std::array<uint64_t, kDiagKinds> diagnostic_counts{};
+  Fault fault{};       ///< when Faulted
+  BlockedWait wait{};  ///< when Blocked
 };
 
-/// Internal effect log the executors fill; exposed so family code and tests share one type.
-struct EffectLog {
-  std::vector<RegWrite> regs;
-  std::vector<MemWrite> mem;
-  std::vector<MemRead> reads;
-  std::vector<DveWrite> dve;
-  std::vector<SemWrite> sems;
-  std::vector<Diagnostic> diags;
-  void clear() {
-    regs.clear();
-    mem.clear();
-    reads.clear();
-    dve.clear();
-    sems.clear();
-    diags.clear();
-  }
-};
-
+/// Outcome of Machine::run.
 struct RunSummary {
   size_t retired = 0;
   bool faulted = false;
   bool step_limit = false;  ///< stopped by max_steps before the program ended
+  bool deadlock = false;    ///< every engine that had not finished was blocked
   Fault fault{};
+  std::vector<BlockedWait> blocked;  ///< on deadlock: the wait of each blocked engine, in engine order
+  std::array<uint64_t, kDiagKinds> diagnostic_counts{};
+};
+
+/// The streams of one core, by engine (an engine without words has finished from the start).
+class CoreProgram {
+ public:
+  CoreProgram() = default;
+  std::vector<Word>& stream(EngineId e) { return streams_[static_cast<size_t>(e)]; }
+  const std::vector<Word>& stream(EngineId e) const { return streams_[static_cast<size_t>(e)]; }
+
+ private:
+  std::array<std::vector<Word>, kEnginesPerCore> streams_;
+};
+
+/// One engine's sequencer: its program counter and its stream (decoded once). Its registers and unit state are
+/// `Core::engine_state(id)`.
+class Sequencer {
+ public:
+  Sequencer() = default;
+  Sequencer(EngineId id, std::vector<Word> words, Generation gen);
+  EngineId id() const { return id_; }
+  size_t pc() const { return pc_; }
+  size_t size() const { return words_.size(); }
+  /// Falling off the end of the stream is an implicit HALT (PROJ-CONV-Q1).
+  bool finished() const { return pc_ >= decoded_.size(); }
+  const Instruction& instruction(size_t i) const { return decoded_[i]; }
+  std::span<const Word> words() const { return words_; }
+  /// The wait of its last turn when that turn was blocked.
+  const std::optional<BlockedWait>& blocked() const { return blocked_; }
+
+ private:
+  friend class Machine;
+  EngineId id_ = EngineId::Dve;
+  std::vector<Word> words_;
+  std::vector<Instruction> decoded_;
+  size_t pc_ = 0;
+  std::optional<BlockedWait> blocked_;
+};
+
+/// A NeuronCore: SBUF/PSUM, semaphores and events (CoreState) shared by its five engines.
+class Core {
+ public:
+  Core(Generation gen, uint64_t max_memory, EngineId view_engine, CoreProgram program);
+  Generation gen() const { return view_.gen; }
+  CoreState& state() { return view_; }
+  const CoreState& state() const { return view_; }
+  EngineState& engine_state(EngineId e);
+  const EngineState& engine_state(EngineId e) const;
+  Sequencer& engine(EngineId e) { return engines_[static_cast<size_t>(e)]; }
+  const Sequencer& engine(EngineId e) const { return engines_[static_cast<size_t>(e)]; }
+  /// The core as its view engine sees it (live): the state STATE.json loads and a single-stream run shows.
+  MachineState& view() { return view_; }
+  const MachineState& view() const { return view_; }
+  EngineId view_engine() const { return view_engine_; }
+
+ private:
+  EngineId view_engine_;
+  // The core's state and the view engine's state in one object, so that `view()` is the live state; the
+  // other engines' states are in `others_` (the view engine's slot there is unused).
+  MachineState view_;
+  std::array<EngineState, kEnginesPerCore> others_{};
+  std::array<Sequencer, kEnginesPerCore> engines_{};
 };
 
 class Machine {
  public:
+  /// One stream on one core, run by engine `options.engine` (PROJ-CONV-P1).
   Machine(Generation gen, std::vector<Word> program, MachineOptions options = {});
+  /// Several streams on one core.
+  Machine(Generation gen, CoreProgram program, MachineOptions options = {});
 
-  /// Executes the next instruction. A fault changes no state; the machine stays at the faulting index.
+  /// One scheduler turn (PROJ-CONV-P2): the next engine in turn that has not finished tries its current
+  /// instruction. A fault changes no state; that engine stays at the faulting index. A blocked turn changes
+  /// nothing either.
   StepResult step();
-  /// Steps until the program ends, a fault, or `max_steps` retired instructions.
+  /// Steps until every engine has finished, a fault, a deadlock, or `max_steps` retired instructions.
   RunSummary run(size_t max_steps);
 
-  Generation gen() const { return state_.gen; }
-  size_t pc() const { return pc_; }
-  size_t size() const { return program_.size(); }
-  /// The decoded instruction at index i (i < size()).
-  const Instruction& instruction(size_t i) const { return decoded_[i]; }
-  const MachineState& state() const { return state_; }
-  /// Direct state access for loading initial state (registers, semaphores, memory) before running.
-  MachineState& mutable_state() { return state_; }
+  /// Every engine has finished its stream.
+  bool finished() const;
+  /// Every engine that has not finished was blocked on its last turn, with no instruction retired since:
+  /// no turn can change anything any more.
+  bool deadlocked() const;
+  /// The blocked waits of the engines that have not finished, in engine order (meaningful when deadlocked()).
+  std::vector<BlockedWait> blocked_waits() const;
+
+  Generation gen() const { return cores_.front().gen(); }
+  size_t num_cores() const { return cores_.size(); }
+  Core& core(size_t i) { return cores_[i]; }
+  const Core& core(size_t i) const { return cores_[i]; }
   const MachineOptions& options() const { return options_; }
 
+  // The view engine (options().engine) of core 0: the single-stream API.
+  size_t pc() const { return view_engine().pc(); }
+  size_t size() const { return view_engine().size(); }
+  /// The decoded instruction at index i of the view engine's stream (i < size()).
+  const Instruction& instruction(size_t i) const { return view_engine().instruction(i); }
+  const MachineState& state() const { return cores_.front().view(); }
+  /// Direct state access for loading initial state (registers, semaphores, memory) before running.
+  MachineState& mutable_state() { return cores_.front().view(); }
+
  private:
-  MachineState state_;
-  std::vector<Word> program_;
-  std::vector<Instruction> decoded_;
+  const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
+  StepResult attempt(unsigned core, Sequencer& engine);
+  size_t unfinished() const;
+
+  std::vector<Core> cores_;
   MachineOptions options_;
-  size_t pc_ = 0;
   EffectLog log_;
+  size_t cursor_ = 0;          ///< the next turn's position in the schedule's cycle of core x engine slots
+  size_t blocked_in_row_ = 0;  ///< consecutive blocked turns since the last retirement
 };
 
 }  // namespace tpbisa

@@ -1,4 +1,4 @@
-// Machine state: sparse Neuron memory (SBUF/PSUM in its low region), registers, semaphores, DVE state.
+// Machine state by owner: a core's state (memory, semaphores, events) and an engine's (registers, unit state).
 #pragma once
 
 #include <array>
@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "tpbisa/address.hpp"
@@ -69,15 +70,36 @@ struct DveChannel {
 inline constexpr unsigned kDveChannels = 128;
 inline constexpr unsigned kNumEvents = 256;  ///< PROJ-CONV-N6
 
-/// Everything an instruction can change.
-struct MachineState {
-  explicit MachineState(Generation g, uint64_t max_memory = uint64_t{1} << 30) : gen(g), memory(max_memory) {}
+/// The five sequencers of a core, by engine index (sequencer.md §2).
+enum class EngineId : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };
+inline constexpr unsigned kEnginesPerCore = 5;
+/// "PE", "ACT", "POOL", "DVE", "SP".
+std::string_view to_string(EngineId e);
+/// The engine named `text` (case-insensitive: pe, act, pool, dve, sp), or nullopt.
+std::optional<EngineId> parse_engine(std::string_view text);
+
+/// What one engine owns besides its program counter and stream: registers R0..R63 and its unit state
+/// (the DVE flops today; the PE's stationary weights join here).
+struct EngineState {
+  std::array<uint32_t, kNumRegisters> regs{};  ///< R0..R63, reset 0 (PROJ-CONV-N5)
+  std::array<DveChannel, kDveChannels> dve{};
+};
+
+/// What a core owns and its engines share: the 256 semaphores, the events, and memory. `memory` is the
+/// sparse Neuron address space: its low region is this core's SBUF/PSUM (PROJ-CONV-N4), the rest is the
+/// device memory outside the cores (one core today, so the two are one map).
+struct CoreState {
+  explicit CoreState(Generation g, uint64_t max_memory = uint64_t{1} << 30) : gen(g), memory(max_memory) {}
   Generation gen;
-  std::array<uint32_t, kNumRegisters> regs{};   ///< R0..R63, reset 0 (PROJ-CONV-N5)
   std::array<uint32_t, kNumSemaphores> sems{};  ///< u32, modular (PROJ-CONV-C6)
   std::bitset<kNumEvents> events;               ///< SUNDA..MARIANA event bits (PROJ-CONV-N6)
-  std::array<DveChannel, kDveChannels> dve{};
   SparseMemory memory;
+};
+
+/// One core as one engine sees it: the core's state and that engine's registers and unit state. This is
+/// what STATE.json describes and what a single-stream run shows; `Machine::state()` is the live one.
+struct MachineState : CoreState, EngineState {
+  explicit MachineState(Generation g, uint64_t max_memory = uint64_t{1} << 30) : CoreState(g, max_memory) {}
 };
 
 /// The Neuron address of (partition, byte offset) in SBUF or PSUM of generation g; nullopt when the

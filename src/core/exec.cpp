@@ -9,8 +9,9 @@ namespace tpbisa::exec {
 
 uint64_t Txn::read_mem(uint64_t address, unsigned size) {
   bool init = false;
-  const uint64_t v = state_.memory.read(address, size, &init);
-  log_.reads.push_back({address, static_cast<uint8_t>(size), init});
+  const uint64_t v = core_.memory.read(address, size, &init);
+  ++log_.reads_total;
+  if (log_.record && log_.reads.size() < log_.cap) log_.reads.push_back({address, static_cast<uint8_t>(size), init});
   if (!init) diag(DiagKind::UninitializedRead, address, size);
   return v;
 }
@@ -35,32 +36,36 @@ bool Txn::fail_reg(FaultKind kind, int reg, std::string detail) {
 
 bool Txn::commit() {
   // The memory bound is checked over every page the staged writes need, before anything is applied.
-  std::vector<uint64_t> pages;
+  std::vector<uint64_t>& pages = log_.pages;
+  pages.clear();
   for (const MemWrite& w : log_.mem)
     for (uint64_t a = w.address / SparseMemory::kPageBytes;; ++a) {
-      pages.push_back(a);
+      if (pages.empty() || pages.back() != a) pages.push_back(a);  // runs of writes share a page
       if (a == (w.address + w.size - 1) / SparseMemory::kPageBytes) break;
     }
   std::sort(pages.begin(), pages.end());
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   uint64_t new_bytes = 0;
-  for (uint64_t p : pages) new_bytes += state_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
-  if (state_.memory.allocated_bytes() + new_bytes > state_.memory.max_bytes()) {
+  for (uint64_t p : pages) new_bytes += core_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
+  if (core_.memory.allocated_bytes() + new_bytes > core_.memory.max_bytes()) {
     log_.clear();
     return fail(FaultKind::MemoryLimit,
                 fmt::format("the writes need {} more bytes of simulated memory, beyond the {}-byte limit", new_bytes,
-                            state_.memory.max_bytes()));
+                            core_.memory.max_bytes()));
   }
-  for (MemWrite& w : log_.mem) {
-    w.before = state_.memory.read(w.address, w.size);
-    state_.memory.write(w.address, w.size, w.after);
+  // Before-values are read only for the writes a trace shows (the first `cap` when recording).
+  const size_t shown = log_.record ? log_.cap : 0;
+  for (size_t i = 0; i < log_.mem.size(); ++i) {
+    MemWrite& w = log_.mem[i];
+    if (i < shown) w.before = core_.memory.read(w.address, w.size);
+    core_.memory.write(w.address, w.size, w.after);
   }
   for (RegWrite& w : log_.regs) {
-    w.before = state_.regs[w.reg];
-    state_.regs[w.reg] = w.after;
+    w.before = engine_.regs[w.reg];
+    engine_.regs[w.reg] = w.after;
   }
   for (DveWrite& w : log_.dve) {
-    DveChannel& ch = state_.dve[w.channel];
+    DveChannel& ch = engine_.dve[w.channel];
     uint32_t* slot = nullptr;
     switch (w.field) {
       case DveField::Imm: slot = &ch.imm[w.slot]; break;
@@ -79,14 +84,14 @@ bool Txn::commit() {
     w.before = *slot;
     *slot = w.after;
   }
-  for (const ImmClassWrite& c : imm_class_) state_.dve[c.channel].imm_class[c.slot] = c.cls;
+  for (const EffectLog::ImmClassWrite& c : log_.imm_class) engine_.dve[c.channel].imm_class[c.slot] = c.cls;
   for (SemWrite& w : log_.sems) {
     if (w.event) {
-      w.before = state_.events[w.index] ? 1 : 0;
-      state_.events[w.index] = w.after != 0;
+      w.before = core_.events[w.index] ? 1 : 0;
+      core_.events[w.index] = w.after != 0;
     } else {
-      w.before = state_.sems[w.index];
-      state_.sems[w.index] = w.after;
+      w.before = core_.sems[w.index];
+      core_.sems[w.index] = w.after;
     }
   }
   return true;

@@ -4,26 +4,44 @@
 #include <cstdint>
 #include <string>
 
-#include "tpbisa/machine.hpp"
+#include "tpbisa/effects.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/state.hpp"
 
 namespace tpbisa::exec {
 
+/// What an executing instruction sees, named as in MachineState: its core's memory, semaphores and events
+/// and its own engine's registers and unit state (the references stay valid while the machine lives).
+struct ExecState {
+  Generation gen;
+  SparseMemory& memory;
+  std::array<uint32_t, kNumSemaphores>& sems;
+  std::bitset<kNumEvents>& events;
+  std::array<uint32_t, kNumRegisters>& regs;
+  std::array<DveChannel, kDveChannels>& dve;
+};
+
 /// One instruction's execution: reads go to the committed state; writes are staged and applied by
 /// commit() only when every check has passed, so a fault changes nothing (memory-and-numerics.md §5.1).
+/// Reads and diagnostics are recorded only when the log records (MachineOptions::record_effects).
 class Txn {
  public:
-  Txn(MachineState& state, EffectLog& log, const MachineOptions& options, size_t index)
-      : state_(state), log_(log), options_(options), index_(index) {}
+  Txn(CoreState& core, EngineState& engine, EffectLog& log, const MachineOptions& options, size_t index)
+      : core_(core), engine_(engine), log_(log), options_(options), index_(index) {}
 
-  MachineState& state() { return state_; }
-  const MachineState& state() const { return state_; }
-  Generation gen() const { return state_.gen; }
+  ExecState state() { return {core_.gen, core_.memory, core_.sems, core_.events, engine_.regs, engine_.dve}; }
+  CoreState& core() { return core_; }
+  const CoreState& core() const { return core_; }
+  EngineState& engine() { return engine_; }
+  const EngineState& engine() const { return engine_; }
+  Generation gen() const { return core_.gen; }
   const MachineOptions& options() const { return options_; }
   size_t index() const { return index_; }
 
   /// Reads committed memory; records the read and an uninitialised-read diagnostic when needed.
   uint64_t read_mem(uint64_t address, unsigned size);
-  uint32_t reg(unsigned r) const { return state_.regs[r]; }
+  /// The executing engine's register r (r < 64).
+  uint32_t reg(unsigned r) const { return engine_.regs[r]; }
 
   void stage_mem(uint64_t address, unsigned size, uint64_t value) {
     log_.mem.push_back({address, static_cast<uint8_t>(size), 0, value});
@@ -36,11 +54,12 @@ class Txn {
     log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value});
   }
   void diag(DiagKind kind, uint64_t address, unsigned size) {
-    log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
+    ++log_.diag_counts[static_cast<size_t>(kind)];
+    if (log_.record && log_.diags.size() < log_.cap) log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
   }
   /// ImmLd records which class loaded each flop (PROJ-CONV-T14); applied with the DVE writes.
   void stage_imm_class(unsigned channel, unsigned slot, DveChannel::ImmClass c) {
-    imm_class_.push_back({static_cast<uint8_t>(channel), static_cast<uint8_t>(slot), c});
+    log_.imm_class.push_back({static_cast<uint8_t>(channel), static_cast<uint8_t>(slot), c});
   }
 
   /// Sets the fault and returns false (so executors can `return txn.fail(...)`).
@@ -49,21 +68,17 @@ class Txn {
   bool fail_reg(FaultKind kind, int reg, std::string detail);
   const Fault& fault() const { return fault_; }
 
-  /// Applies every staged write in order (last write wins) and fills the before values.
-  /// Fails with MemoryLimit, applying nothing, when the new pages would exceed the bound.
+  /// Applies every staged write in order (last write wins); when recording, fills the before values of
+  /// the recorded ones. Fails with MemoryLimit, applying nothing, when the new pages would exceed the bound.
   bool commit();
 
  private:
-  struct ImmClassWrite {
-    uint8_t channel, slot;
-    DveChannel::ImmClass cls;
-  };
-  MachineState& state_;
+  CoreState& core_;
+  EngineState& engine_;
   EffectLog& log_;
   const MachineOptions& options_;
   size_t index_;
   Fault fault_{};
-  std::vector<ImmClassWrite> imm_class_;
 };
 
 /// The on-chip region check of one element access (PROJ-CONV-N2): the `size` bytes at `address` lie in

@@ -50,8 +50,10 @@ std::string explain_header(const Instruction& i, const CheckContext& ctx);
 std::string_view header_convention(const Instruction& i, const CheckContext&);
 std::string explain_events(const Instruction& i, const CheckContext& ctx);
 
-inline constexpr FieldRef fHeaderFields[] = {{"header.opcode", 0, 1}, {"header.inst_word_len", 1, 1}};
-inline constexpr FieldRef fEventFields[] = {{"events.wait_mode", 4, 1}, {"events.update_mode", 6, 1}};
+inline constexpr FieldRef fHeaderFields[] = {field_ref<RawWord>("header.opcode"),
+                                             field_ref<RawWord>("header.inst_word_len")};
+inline constexpr FieldRef fEventFields[] = {field_ref<RawWord>("events.wait_mode"),
+                                            field_ref<RawWord>("events.update_mode")};
 
 inline constexpr Predicate kHasValidNeuronHeader{
     .name = "has_valid_neuron_header",
@@ -84,6 +86,14 @@ inline constexpr Predicate kHasValidNeuronEvents{
 inline constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
 inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts,
                                                 &evaluate_conjuncts<kHeaderOnlyConjuncts>};
+
+/// "reserved byte N is 0xXX, must be 0" for the first set byte of the reserved fields, in word order.
+inline std::string explain_reserved_bytes(const Word& w, std::span<const FieldRef> reserved) {
+  for (const FieldRef& f : reserved)
+    for (unsigned b = f.offset; b < unsigned{f.offset} + f.size; ++b)
+      if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
+  return "a reserved byte is not zero";
+}
 
 /// "UINT32 (0x09)", or "0x42 (not a dtype of cayman)".
 std::string dtype_label(uint8_t d, Generation g);

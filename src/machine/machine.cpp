@@ -1,5 +1,7 @@
-// The step loop: validate, honour the EVENTS wait, execute the family, apply the update, commit.
+// The scheduler and the step: validate, honour the EVENTS wait (blocking), execute the family, update, commit.
 #include "tpbisa/machine.hpp"
+
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -13,7 +15,6 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::InvalidInstruction: return "InvalidInstruction";
     case FaultKind::PseudoNotLowered: return "PseudoNotLowered";
     case FaultKind::UnsupportedOpcode: return "UnsupportedOpcode";
-    case FaultKind::WouldBlock: return "WouldBlock";
     case FaultKind::UnsupportedDtype: return "UnsupportedDtype";
     case FaultKind::UnsupportedAddressingMode: return "UnsupportedAddressingMode";
     case FaultKind::UnsupportedShapeRegister: return "UnsupportedShapeRegister";
@@ -50,18 +51,40 @@ std::string_view to_string(DiagKind k) {
   return "?";
 }
 
-namespace {
-
-/// The comparand of a register wait: R[value & 0xFF] (PROJ-CONV-C3), plus the upper 24 bits on the
-/// MAVERICK register-offset forms (PROJ-CONV-C5).
-bool register_comparand(const Events& e, bool with_offset, exec::Txn& txn, uint32_t& out) {
-  const unsigned r = e.semaphore_value & 0xFF;
-  if (r >= kNumRegisters)
-    return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                        fmt::format("the EVENTS register form names r{} (PROJ-CONV-C3)", r));
-  out = txn.reg(r) + (with_offset ? e.semaphore_value >> 8 : 0);
-  return true;
+std::string_view to_string(EngineId e) {
+  switch (e) {
+    case EngineId::Pe: return "PE";
+    case EngineId::Act: return "ACT";
+    case EngineId::Pool: return "POOL";
+    case EngineId::Dve: return "DVE";
+    case EngineId::Sp: return "SP";
+  }
+  return "?";
 }
+
+std::optional<EngineId> parse_engine(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+    const auto e = static_cast<EngineId>(i);
+    std::string name(to_string(e));
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == name) return e;
+  }
+  return std::nullopt;
+}
+
+std::string wait_condition(const BlockedWait& w) {
+  if (w.event) return fmt::format("$E[{}]?{}", w.id, w.wait_mode == 0x06 || w.wait_mode == 0x07 ? "set" : "clear");
+  static constexpr std::string_view kOps[] = {"?", "==", "<", "<=", ">", ">="};
+  const unsigned low = w.wait_mode & 0x0F;
+  const std::string_view op = low >= 1 && low <= 5 ? kOps[low] : "?";
+  if (w.reg < 0) return fmt::format("$S[{}]{}{}", w.id, op, w.comparand);
+  if (w.wait_mode >= 0x91) return fmt::format("$S[{}]{}r{}+{:#x}", w.id, op, w.reg, w.reg_offset);
+  return fmt::format("$S[{}]{}r{}", w.id, op, w.reg);
+}
+
+namespace {
 
 bool compare(unsigned kind, uint32_t sem, uint32_t value) {
   switch (kind) {
@@ -73,32 +96,42 @@ bool compare(unsigned kind, uint32_t sem, uint32_t value) {
   }
 }
 
-/// Checks the wait; an unsatisfied wait is a fault, never a hang. Event waits that clear or set the event
-/// stage that change with the instruction's other effects.
-bool check_wait(const Events& e, exec::Txn& txn) {
-  const MachineState& s = txn.state();
+enum class WaitCheck : uint8_t { Satisfied, Blocked, Faulted };
+
+/// Checks the wait (PROJ-CONV-Q1: an unsatisfied wait stalls the engine). A register comparand naming a
+/// register >= 64 is a fault (PROJ-CONV-C3); the comparand of the MAVERICK offset forms adds the upper 24
+/// bits (PROJ-CONV-C5). Event waits that clear or set the event stage that change with the other effects.
+WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
+  const CoreState& s = txn.core();
   const uint8_t mode = e.wait_mode;
-  if (mode == 0x00 || mode == 0xFE) return true;
-  const uint8_t low = mode & 0x0F;
-  bool ok = false;
-  std::string what;
+  if (mode == 0x00 || mode == 0xFE) return WaitCheck::Satisfied;
+  w.wait_mode = mode;
+  w.id = e.wait_idx;
   if (mode >= 0x01 && mode <= 0x05) {
-    ok = compare(low, s.sems[e.wait_idx], e.semaphore_value);
-    what = fmt::format("semaphore {} is {}, compared with {}", e.wait_idx, s.sems[e.wait_idx], e.semaphore_value);
-  } else if ((mode >= 0x81 && mode <= 0x85) || (mode >= 0x91 && mode <= 0x95)) {
-    uint32_t v = 0;
-    if (!register_comparand(e, mode >= 0x91, txn, v)) return false;
-    ok = compare(low, s.sems[e.wait_idx], v);
-    what = fmt::format("semaphore {} is {}, compared with {}", e.wait_idx, s.sems[e.wait_idx], v);
-  } else {  // event waits (SUNDA..MARIANA): 0x06 set, 0x07 set then clear, 0x0E clear, 0x0F clear then set
-    const bool set = s.events[e.wait_idx];
-    const bool want_set = mode == 0x06 || mode == 0x07;
-    ok = set == want_set;
-    what = fmt::format("event {} is {}", e.wait_idx, set ? "set" : "clear");
-    if (ok && (mode == 0x07 || mode == 0x0F)) txn.stage_sem(e.wait_idx, true, mode == 0x07 ? 0 : 1);
+    w.value = s.sems[e.wait_idx];
+    w.comparand = e.semaphore_value;
+    return compare(mode & 0x0F, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
   }
-  if (!ok) return txn.fail(FaultKind::WouldBlock, "the wait is not satisfied and no other engine runs: " + what);
-  return true;
+  if ((mode >= 0x81 && mode <= 0x85) || (mode >= 0x91 && mode <= 0x95)) {
+    const unsigned r = e.semaphore_value & 0xFF;
+    if (r >= kNumRegisters) {
+      txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
+                   fmt::format("the EVENTS register form names r{} (PROJ-CONV-C3)", r));
+      return WaitCheck::Faulted;
+    }
+    w.reg = static_cast<int>(r);
+    w.reg_offset = mode >= 0x91 ? e.semaphore_value >> 8 : 0;
+    w.value = s.sems[e.wait_idx];
+    w.comparand = txn.reg(r) + w.reg_offset;
+    return compare(mode & 0x0F, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
+  }
+  // event waits (SUNDA..MARIANA): 0x06 set, 0x07 set then clear, 0x0E clear, 0x0F clear then set
+  w.event = true;
+  const bool set = s.events[e.wait_idx];
+  w.value = set ? 1 : 0;
+  if (set != (mode == 0x06 || mode == 0x07)) return WaitCheck::Blocked;
+  if (mode == 0x07 || mode == 0x0F) txn.stage_sem(e.wait_idx, true, mode == 0x07 ? 0 : 1);
+  return WaitCheck::Satisfied;
 }
 
 /// Stages the semaphore/event update; read and complete forms both apply when the instruction retires.
@@ -106,7 +139,7 @@ bool stage_update(const Events& e, exec::Txn& txn) {
   const uint8_t mode = e.update_mode;
   if (mode == 0x00) return true;
   const uint8_t base = mode & 0x8F;  // fold the _COMPLETE twins (+0x10) onto the read forms
-  const uint32_t sem = txn.state().sems[e.update_idx];
+  const uint32_t sem = txn.core().sems[e.update_idx];
   uint32_t operand = e.semaphore_value;
   if (base & 0x80) {
     const unsigned r = e.semaphore_value & 0xFF;
@@ -128,6 +161,7 @@ bool stage_update(const Events& e, exec::Txn& txn) {
   return true;
 }
 
+/// Executor dispatch (one place; the family registry replaces it).
 bool execute(const Instruction& inst, exec::Txn& txn) {
   if (const family::Executor run = family::executor_for(inst)) return run(inst, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
@@ -138,54 +172,171 @@ bool is_pseudo(uint8_t op) {
   return (op & 0xE0) == 0xC0 && op != 0xC0;
 }
 
+template <class T>
+std::span<const T> shown(const std::vector<T>& v, size_t cap) {
+  return {v.data(), std::min(v.size(), cap)};
+}
+
+}  // namespace
+
+Sequencer::Sequencer(EngineId id, std::vector<Word> words, Generation gen) : id_(id), words_(std::move(words)) {
+  decoded_.reserve(words_.size());
+  for (const Word& w : words_) decoded_.push_back(decode(w, gen));
+}
+
+Core::Core(Generation gen, uint64_t max_memory, EngineId view_engine, CoreProgram program)
+    : view_engine_(view_engine), view_(gen, max_memory) {
+  for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+    const auto e = static_cast<EngineId>(i);
+    engines_[i] = Sequencer(e, std::move(program.stream(e)), gen);
+  }
+}
+
+EngineState& Core::engine_state(EngineId e) {
+  return e == view_engine_ ? static_cast<EngineState&>(view_) : others_[static_cast<size_t>(e)];
+}
+
+const EngineState& Core::engine_state(EngineId e) const {
+  return e == view_engine_ ? static_cast<const EngineState&>(view_) : others_[static_cast<size_t>(e)];
+}
+
+namespace {
+CoreProgram single_stream(EngineId e, std::vector<Word> words) {
+  CoreProgram p;
+  p.stream(e) = std::move(words);
+  return p;
+}
 }  // namespace
 
 Machine::Machine(Generation gen, std::vector<Word> program, MachineOptions options)
-    : state_(gen, options.max_memory), program_(std::move(program)), options_(options) {
-  decoded_.reserve(program_.size());
-  for (const Word& w : program_) decoded_.push_back(decode(w, gen));
+    : Machine(gen, single_stream(options.engine, std::move(program)), options) {}
+
+Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : options_(options) {
+  cores_.emplace_back(gen, options.max_memory, options.engine, std::move(program));
+  log_.record = options.record_effects;
+  log_.cap = options.max_recorded_effects;
+}
+
+bool Machine::finished() const {
+  return unfinished() == 0;
+}
+
+size_t Machine::unfinished() const {
+  size_t n = 0;
+  for (const Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) n += c.engine(static_cast<EngineId>(i)).finished() ? 0 : 1;
+  return n;
+}
+
+bool Machine::deadlocked() const {
+  const size_t n = unfinished();
+  return n != 0 && blocked_in_row_ >= n;
+}
+
+std::vector<BlockedWait> Machine::blocked_waits() const {
+  std::vector<BlockedWait> out;
+  for (const Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      const Sequencer& e = c.engine(static_cast<EngineId>(i));
+      if (!e.finished() && e.blocked()) out.push_back(*e.blocked());
+    }
+  return out;
 }
 
 StepResult Machine::step() {
+  const size_t slots = cores_.size() * kEnginesPerCore;
+  const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  for (size_t k = 0; k < slots; ++k) {
+    const size_t turn = (cursor_ + k) % slots;  // position in the schedule's cycle
+    const size_t slot = reverse ? slots - 1 - turn : turn;
+    Core& core = cores_[slot / kEnginesPerCore];
+    Sequencer& engine = core.engine(static_cast<EngineId>(slot % kEnginesPerCore));
+    if (engine.finished()) continue;
+    cursor_ = (turn + 1) % slots;
+    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine);
+    blocked_in_row_ = r.status == StepResult::Status::Blocked ? blocked_in_row_ + 1 : 0;
+    return r;
+  }
+  log_.clear();
+  return StepResult{};  // Halted: every engine has finished
+}
+
+StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
+  Core& core = cores_[core_index];
   StepResult r;
   log_.clear();
-  if (pc_ >= decoded_.size()) return r;
-  const Instruction& inst = decoded_[pc_];
-  r.index = pc_;
+  const size_t pc = engine.pc_;
+  const Instruction& inst = engine.decoded_[pc];
+  r.core = core_index;
+  r.engine = engine.id();
+  r.index = pc;
   r.opcode = inst.opcode();
   r.name = inst.name();
-  exec::Txn txn(state_, log_, options_, pc_);
+  exec::Txn txn(core.state(), core.engine_state(engine.id()), log_, options_, pc);
+  const Generation gen = core.gen();
   bool ok = true;
-  const Verdict verdict = validate(inst, state_.gen, options_.validate);
+  const Verdict verdict = validate(inst, gen, options_.validate);
   if (!verdict.valid) {
-    ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(state_.gen)));
+    ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
   } else if (is_pseudo(inst.opcode())) {
     ok = txn.fail(FaultKind::PseudoNotLowered,
                   fmt::format("{} is a pseudo instruction; lower it first (tpbisa lower, PROJ-CONV-M9)", inst.name()));
   }
-  ok = ok && check_wait(inst.events(), txn) && execute(inst, txn) && stage_update(inst.events(), txn) && txn.commit();
+  if (ok) {
+    BlockedWait w;
+    switch (check_wait(inst.events(), txn, w)) {
+      case WaitCheck::Satisfied: break;
+      case WaitCheck::Faulted: ok = false; break;
+      case WaitCheck::Blocked:
+        log_.clear();
+        w.core = core_index;
+        w.engine = engine.id();
+        w.index = pc;
+        w.opcode = r.opcode;
+        w.name = r.name;
+        engine.blocked_ = w;
+        r.status = StepResult::Status::Blocked;
+        r.wait = w;
+        return r;
+    }
+  }
+  ok = ok && execute(inst, txn) && stage_update(inst.events(), txn) && txn.commit();
+  engine.blocked_.reset();
   if (!ok) {
     log_.clear();  // a fault changes nothing and reports no effects
     r.status = StepResult::Status::Faulted;
     r.fault = txn.fault();
-    r.fault.index = pc_;
+    r.fault.index = pc;
+    r.fault.engine = engine.id();
+    r.fault.core = core_index;
     if (r.fault.kind == FaultKind::InvalidInstruction) r.fault.verdict = verdict;
     return r;
   }
   r.status = StepResult::Status::Retired;
-  r.reg_writes = log_.regs;
-  r.mem_writes = log_.mem;
-  r.mem_reads = log_.reads;
-  r.dve_writes = log_.dve;
-  r.sem_writes = log_.sems;
-  r.diagnostics = log_.diags;
-  ++pc_;
+  r.totals = {log_.regs.size(), log_.mem.size(), log_.reads_total, log_.dve.size(), log_.sems.size(), 0};
+  for (uint64_t n : log_.diag_counts) r.totals.diagnostics += n;
+  r.diagnostic_counts = log_.diag_counts;
+  if (log_.record) {
+    r.recorded = true;
+    r.reg_writes = shown(log_.regs, log_.cap);
+    r.mem_writes = shown(log_.mem, log_.cap);
+    r.mem_reads = log_.reads;
+    r.dve_writes = shown(log_.dve, log_.cap);
+    r.sem_writes = shown(log_.sems, log_.cap);
+    r.diagnostics = log_.diags;
+  }
+  ++engine.pc_;
   return r;
 }
 
 RunSummary Machine::run(size_t max_steps) {
   RunSummary s;
-  while (pc_ < decoded_.size()) {
+  while (!finished()) {
+    if (deadlocked()) {
+      s.deadlock = true;
+      s.blocked = blocked_waits();
+      break;
+    }
     if (s.retired >= max_steps) {
       s.step_limit = true;
       break;
@@ -196,7 +347,9 @@ RunSummary Machine::run(size_t max_steps) {
       s.fault = r.fault;
       break;
     }
+    if (r.status != StepResult::Status::Retired) continue;
     ++s.retired;
+    for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += r.diagnostic_counts[k];
   }
   return s;
 }

@@ -23,10 +23,13 @@ void print_raw(std::string& out, const Word& w) {
   for (uint8_t b : w) fmt::format_to(std::back_inserter(out), "{:02x}", b);
 }
 
-/// Why a word is written raw: its opcode's operands are not modeled, or it is no opcode of the generation.
+/// Why a word is written raw: its opcode's operands are not modeled, or it is no opcode of the generation; with
+/// its EVENTS text, so the line says what decode says of the word.
 std::string raw_note(const Instruction& inst, Generation gen) {
-  if (inst.status == DecodeStatus::NotModeled) return fmt::format("{} operands not modeled", inst.name());
-  return fmt::format("opcode {:#04x}: {}", inst.opcode(), describe_opcode(inst.opcode(), gen));
+  const std::string events = render_events(inst.events(), gen);
+  const std::string shown = events.empty() ? "" : " " + events;
+  if (inst.status == DecodeStatus::NotModeled) return fmt::format("{}{}: operands not modeled", inst.name(), shown);
+  return fmt::format("opcode {:#04x}{}: {}", inst.opcode(), shown, describe_opcode(inst.opcode(), gen));
 }
 
 /// The EVENTS text when it determines all 8 bytes; otherwise the explicit events.* fields carry them.

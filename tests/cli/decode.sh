@@ -63,13 +63,13 @@ run decode --json --hex "$(word 9f10)"
 expect_json 'd["instructions"][0]["status"] == "not-modeled" and d["instructions"][0]["fields"][-1]["name"] == "operands"' "not modeled"
 
 # Files and stdin give the same words.
-run decode --gen cayman --json "$src/examples/demo.bin"
-expect_rc 0 "demo.bin"
-expect_json 'len(d["instructions"]) == 6' "demo has six words"
-expect_json '[i["opcode"] for i in d["instructions"]] == ["0xab", "0xaa", "0x70", "0x4f", "0x9f", "0x87"]' "demo opcodes"
-expect_json '[i["status"] for i in d["instructions"]][-2:] == ["not-modeled", "unknown"]' "demo statuses"
+run decode --gen cayman --json "$src/examples/stream.bin"
+expect_rc 0 "stream.bin"
+expect_json 'len(d["instructions"]) == 6' "the stream has six words"
+expect_json '[i["opcode"] for i in d["instructions"]] == ["0xab", "0xaa", "0x70", "0x4f", "0x9f", "0x87"]' "stream opcodes"
+expect_json '[i["status"] for i in d["instructions"]][-2:] == ["not-modeled", "unknown"]' "stream statuses"
 cp "$tmp/out" "$tmp/from_file.json"
-"$tool" decode --gen cayman --json - <"$src/examples/demo.bin" >"$tmp/out" 2>"$tmp/err"
+"$tool" decode --gen cayman --json - <"$src/examples/stream.bin" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 expect_rc 0 "stdin"
 python3 -c 'import json, sys
@@ -78,13 +78,13 @@ sys.exit(0 if [x["word"] for x in a] == [x["word"] for x in b] else 1)' "$tmp/fr
   fail "stdin decodes like the file"
 
 # Several files: one heading per input in text.
-run decode --gen cayman "$src/examples/demo.bin" "$src/examples/demo.bin"
+run decode --gen cayman "$src/examples/stream.bin" "$src/examples/stream.bin"
 expect_rc 0 "two files"
 [ "$(grep -c '^== ' "$tmp/out")" -eq 2 ] || fail "two files give two headings"
 
 # The bundled example is what its generator writes.
-python3 "$src/examples/make_demo_bin.py" "$tmp/demo.bin" && cmp -s "$tmp/demo.bin" "$src/examples/demo.bin" ||
-  fail "examples/demo.bin differs from make_demo_bin.py output"
+python3 "$src/examples/make_stream_bin.py" "$tmp/stream.bin" && cmp -s "$tmp/stream.bin" "$src/examples/stream.bin" ||
+  fail "examples/stream.bin differs from make_stream_bin.py output"
 
 [ "$failures" -eq 0 ] && echo "decode: all checks passed"
 exit $((failures > 0))

@@ -22,7 +22,7 @@ one_line_err "127 digits"
 
 run decode --hex "${good}0"
 expect_rc 3 "129 hex digits"
-expect_err "--hex #1: more than 128 hex digits, the 129th at column 129 (instruction 0, offset 0)" "129 digits message"
+expect_err "--hex #1 word 2: expected 128 hex digits, got 1 (instruction 1, offset 64)" "129 digits message"
 
 run decode --hex "${good:0:5}g${good:6}"
 expect_rc 3 "bad hex digit"
@@ -78,6 +78,8 @@ run frobnicate
 expect_rc 2 "unknown subcommand"
 run decode --hex "$good" "$tmp/f130.bin"
 expect_rc 2 "--hex and FILE together"
+expect_err "decode: '$tmp/f130.bin' after --hex is a file; give either --hex words or FILE arguments, not both" \
+  "a file after --hex is named"
 run catalog bogus
 expect_rc 2 "unknown catalog table"
 run catalog --gen v9

@@ -171,8 +171,8 @@ run validate --strict-window --hex "$window"
 expect_rc 1 "--strict-window"
 expect_out "mem2d_single_16mb_window (convention PROJ-CONV-M3)" "--strict-window predicate"
 
-# PtrMultiArith from the demo with op SYMMETRIC_CLAMP (0x24): general-arith on MAVERICK unless switched off.
-clamp=$(python3 -c 'import sys; w = bytearray(open(sys.argv[1], "rb").read()[192:256]); w[36] = 0x24; print(w.hex())' "$src/examples/demo.bin")
+# PtrMultiArith from the example stream with op SYMMETRIC_CLAMP (0x24): general-arith on MAVERICK unless switched off.
+clamp=$(python3 -c 'import sys; w = bytearray(open(sys.argv[1], "rb").read()[192:256]); w[36] = 0x24; print(w.hex())' "$src/examples/stream.bin")
 run validate --gen maverick --hex "$clamp"
 expect_rc 0 "SYMMETRIC_CLAMP accepted on maverick (PROJ-CONV-T11)"
 run validate --gen maverick --no-symmetric-clamp-arith --hex "$clamp"
@@ -180,7 +180,7 @@ expect_rc 1 "--no-symmetric-clamp-arith"
 expect_out "convention PROJ-CONV-T11" "--no-symmetric-clamp-arith names the convention"
 
 # The same word with out_dtype 0x1f (CPTC7): a DTYPE enum member on maverick, above the runtime's 0xF.
-cptc=$(python3 -c 'import sys; w = bytearray(open(sys.argv[1], "rb").read()[192:256]); w[33] = 0x1f; print(w.hex())' "$src/examples/demo.bin")
+cptc=$(python3 -c 'import sys; w = bytearray(open(sys.argv[1], "rb").read()[192:256]); w[33] = 0x1f; print(w.hex())' "$src/examples/stream.bin")
 run validate --gen maverick --hex "$cptc"
 expect_rc 0 "header reading of is_valid_dtype (PROJ-CONV-C13)"
 run validate --gen maverick --dtype-enum header --hex "$cptc"

@@ -43,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opt.firmware_stubs = (data[1] & 1) != 0;
   opt.max_memory = uint64_t{1} << 22;
   opt.max_elements_per_instruction = uint64_t{1} << 14;
+  opt.record_effects = true;  // the checks below read the effect lists
   data += 2;
   size -= 2;
   // Up to 256 bytes seed the registers; the rest is the program.
@@ -60,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t pc = m.pc();
     const StepResult r = m.step();
     if (r.status == StepResult::Status::Halted) break;
-    if (r.status == StepResult::Status::Faulted) {
-      require(same(before, snap(m.state())) && m.pc() == pc);  // a fault changes nothing
+    if (r.status == StepResult::Status::Faulted || r.status == StepResult::Status::Blocked) {
+      require(same(before, snap(m.state())) && m.pc() == pc);  // a fault or a blocked wait changes nothing
       require(r.reg_writes.empty() && r.mem_writes.empty() && r.dve_writes.empty() && r.sem_writes.empty());
       break;
     }

@@ -209,6 +209,13 @@ Word word(const S& s) {
   return encode(s);
 }
 
+/// Options that record every effect of a step (the machine tests inspect them).
+inline MachineOptions recording() {
+  MachineOptions o;
+  o.record_effects = true;
+  return o;
+}
+
 // ---- Memory set-up and inspection ----
 
 /// Writes `n` bytes of `value` little-endian (n > 8 repeats the 8-byte pattern); returns the memory's answer.

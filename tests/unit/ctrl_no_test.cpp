@@ -26,7 +26,9 @@ TEST(CtrlNoExecution, EveryOpcodeRetiresWithItsUpdateAndNothingElse) {
     for (Generation g : kAllGenerations) {
       SCOPED_TRACE(std::to_string(op) + " on " + std::string(to_string(g)));
       // SEM_INC_READ of semaphore 5, twice: the second word waits for S[5] >= 1 (SEM_GE_IMM).
-      Machine m(g, {ctrl_no(op, Events{0x00, 0, 0x03, 5, 0}), ctrl_no(op, Events{0x05, 5, 0x03, 5, 1})});
+      MachineOptions recording;
+      recording.record_effects = true;  // the effect lists are filled only when asked for
+      Machine m(g, {ctrl_no(op, Events{0x00, 0, 0x03, 5, 0}), ctrl_no(op, Events{0x05, 5, 0x03, 5, 1})}, recording);
       for (int k = 0; k < 2; ++k) {
         const StepResult r = m.step();
         ASSERT_EQ(r.status, Status::Retired) << to_string(r.fault.kind) << ": " << r.fault.detail;

@@ -18,6 +18,16 @@ std::string gens_text(GenSet g) {
   return out;
 }
 
+/// "`dtype` 12, `num_elem` 14-15": the fields a predicate reads, with the byte ranges the declarations give.
+std::string fields_text(const Predicate& p) {
+  std::string out;
+  for (const FieldRef& f : p.fields) {
+    out += (out.empty() ? "`" : ", `") + std::string(f.name) + "` " + std::to_string(f.offset);
+    if (f.size > 1) out += "-" + std::to_string(f.offset + f.size - 1);
+  }
+  return out;
+}
+
 /// The document as the library defines it: one table per validator, predicates in conjunction order.
 std::string render() {
   std::ostringstream o;
@@ -26,13 +36,14 @@ std::string render() {
        "listed in). `Gens` is the generations whose validator contains the conjunct; `Convention` names the\n"
        "project convention its body or presence rests on (see conventions.md). A failure may also carry a\n"
        "convention of its own case (for example `has_valid_neuron_header` on opcode 0xff, PROJ-CONV-C11).\n"
+       "`Reads` is the fields it reads and their bytes in the word, taken from the format declarations.\n"
        "This file is checked against the library by `tests/unit/docs_predicates_test.cpp`.\n";
   for (const Validator* v : all_validators()) {
     o << "\n## " << v->name << (v->checked == Checked::HeaderOnly ? " (opcodes outside the modeled set)" : "")
-      << "\n\n| Predicate | Gens | Convention | Requires |\n|---|---|---|---|\n";
+      << "\n\n| Predicate | Gens | Convention | Requires | Reads |\n|---|---|---|---|---|\n";
     for (const Predicate* p : v->conjuncts)
       o << "| `" << p->name << "` | " << gens_text(p->gens) << " | " << (p->convention.empty() ? "" : p->convention)
-        << " | " << p->meaning << " |\n";
+        << " | " << p->meaning << " | " << fields_text(*p) << " |\n";
   }
   return o.str();
 }

@@ -171,8 +171,8 @@ TEST(LowerPseudo, LoweredWordExecutesLikeTheDirectWord) {
       direct.data = p.data;
       EXPECT_EQ(low.word, word(direct));
 
-      Machine a(g, {low.word});
-      Machine b(g, {word(direct)});
+      Machine a(g, {low.word}, test::recording());
+      Machine b(g, {word(direct)}, test::recording());
       for (Machine* m : {&a, &b}) {
         MachineState& s = m->mutable_state();
         s.sems[2] = 1;

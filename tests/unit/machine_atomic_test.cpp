@@ -78,7 +78,7 @@ constexpr Events kBusyEvents{0x07, 3, 0x03, 5, 0};
 TEST(MachineAtomic, InvalidInstruction) {
   Mem2d t = store4(0x1000);
   t.header.inst_word_len = 15;
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::InvalidInstruction, {{0x1000, 16}});
 }
@@ -86,7 +86,7 @@ TEST(MachineAtomic, InvalidInstruction) {
 TEST(MachineAtomic, PseudoNotLowered) {
   PseudoMem2d p = test::pts();
   p.events = kBusyEvents;
-  Machine m(kC, {word(p)});
+  Machine m(kC, {word(p)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::PseudoNotLowered, {{0x1000, 16}});
 }
@@ -96,17 +96,27 @@ TEST(MachineAtomic, UnsupportedOpcode) {
   w.header = test::hdr(0xA8);  // ALU_OP: a valid sequencer opcode whose execution is not modeled
   w.events = Events{0x00, 0, 0x03, 5, 0};
   ASSERT_TRUE(valid_on(encode(w), kM));
-  Machine m(kM, {encode(w)});
+  Machine m(kM, {encode(w)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::UnsupportedOpcode, {});
 }
 
-TEST(MachineAtomic, WouldBlock) {
+// A blocked wait is atomic too: nothing changes, however often the engine retries.
+TEST(MachineAtomic, BlockedWait) {
   Mem2d t = store4(0x1000);
   t.events = Events{0x01, 3, 0x03, 5, 99};  // sem[3] == 99 does not hold
-  Machine m(kV, {word(t)});
+  Machine m(kV, {word(t)}, test::recording());
   seed(m.mutable_state());
-  expect_atomic_fault(m, FaultKind::WouldBlock, {{0x1000, 16}});
+  const test::Snapshot before = test::snapshot(m.state(), {{0x1000, 16}});
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const StepResult r = m.step();
+    ASSERT_EQ(r.status, Status::Blocked) << to_string(r.fault.kind) << ": " << r.fault.detail;
+    EXPECT_EQ(r.wait.id, 3U);
+    EXPECT_EQ(r.wait.value, 10U);  // seed: sem[i] = 3i + 1
+    EXPECT_EQ(m.pc(), 0U);
+    EXPECT_TRUE(test::no_effects(r));
+    EXPECT_TRUE(test::snapshot(m.state(), {{0x1000, 16}}) == before) << "state changed by a blocked step";
+  }
 }
 
 TEST(MachineAtomic, UnsupportedDtype) {
@@ -115,7 +125,7 @@ TEST(MachineAtomic, UnsupportedDtype) {
   t.num_active_channels = 4;
   t.events = kBusyEvents;
   ASSERT_TRUE(valid_on(word(t), kM));
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::UnsupportedDtype, {{0x1000, 128}, {0x41000, 128}});
 }
@@ -124,7 +134,7 @@ TEST(MachineAtomic, UnsupportedAddressingMode) {
   Mem2d t = store4(0x1000);
   t.start_addr = Addr8{0x1000 | (uint64_t{0x20} << 56)};
   t.events = kBusyEvents;
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::UnsupportedAddressingMode, {{0x1000, 16}});
 }
@@ -135,7 +145,7 @@ TEST(MachineAtomic, UnsupportedShapeRegister) {
   s.src_mem_pattern.num_elem = {0, 0};
   s.num_active_channels = 8;
   s.events = kBusyEvents;
-  Machine m(kC, {word(s)});
+  Machine m(kC, {word(s)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::UnsupportedShapeRegister, {});
 }
@@ -145,7 +155,7 @@ TEST(MachineAtomic, IllegalDataRegister) {
   Mem2d t = test::tl();
   t.data = test::regs_data({0, 1, 2, 64});
   t.events = kBusyEvents;
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   seed(m.mutable_state());
   for (unsigned k = 0; k < 4; ++k) poke(m.mutable_state(), 0x1000 + 4 * k, 4, 0xE0 + k);
   expect_atomic_fault(m, FaultKind::IllegalRegister, {{0x1000, 16}});
@@ -155,7 +165,7 @@ TEST(MachineAtomic, IllegalDataRegister) {
 TEST(MachineAtomic, IllegalUpdateRegister) {
   Mem2d t = store4(0x1000);
   t.events = Events{0x07, 3, 0x85, 5, 200};
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::IllegalRegister, {{0x1000, 16}});
 }
@@ -165,14 +175,14 @@ TEST(MachineAtomic, IllegalPtrMultiRegister) {
   t.num_active_channels = 4;
   t.dst_mem_pattern.start_addr = test::addr4_reg(64);
   t.events = kBusyEvents;
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::IllegalRegister, {{0, 128}, {0x40, 128}});
 }
 
 // Element 0 of the store (0xFFFFF8, 0xFFFFFC) is inside the window; element 2 is not.
 TEST(MachineAtomic, WindowViolation) {
-  Machine m(kM, {word(store4(0xFFFFF8))});
+  Machine m(kM, {word(store4(0xFFFFF8))}, test::recording());
   seed(m.mutable_state());
   expect_atomic_fault(m, FaultKind::WindowViolation, {{0xFFFFF0, 0x20}});
 }
@@ -181,7 +191,7 @@ TEST(MachineAtomic, WindowViolation) {
 TEST(MachineAtomic, OutOfRangeStore) {
   Mem2d t = store4(0x37FF4);
   t.events = kBusyEvents;
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   seed(m.mutable_state());
   poke(m.mutable_state(), 0x37FF4, 4, 0x12345678);  // one initialised word among never-written ones
   expect_atomic_fault(m, FaultKind::OutOfRange, {{0x37FF0, 0x18}});
@@ -193,7 +203,7 @@ TEST(MachineAtomic, OutOfRangeImmLd) {
   s.src_mem_pattern.start_addr = test::addr4_imm(static_cast<uint32_t>(test::sbuf(kM, 120, 0)));
   s.num_active_channels = 9;
   s.events = kBusyEvents;
-  Machine m(kM, {word(s)});
+  Machine m(kM, {word(s)}, test::recording());
   seed(m.mutable_state());
   for (unsigned c = 120; c < 128; ++c) {
     test::set_imm(m.mutable_state(), c, 0, 0x7777);
@@ -209,7 +219,7 @@ TEST(MachineAtomic, OutOfRangePtrMulti) {
   t.dst_mem_pattern.start_addr = test::addr4_reg(2);
   t.num_active_channels = 9;
   t.events = kBusyEvents;
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   seed(m.mutable_state());
   m.mutable_state().regs[1] = static_cast<uint32_t>(test::sbuf(kS, 120, 0));
   m.mutable_state().regs[2] = static_cast<uint32_t>(test::sbuf(kS, 120, 0x1000));
@@ -222,7 +232,7 @@ TEST(MachineAtomic, OutOfRangeMatchValueAndBatchNorm) {
   S2Bn mv = test::mvl();
   mv.src_mem_pattern.start_addr = test::addr4_imm(static_cast<uint32_t>(test::sbuf(kC, 124, 0)));
   mv.num_active_channels = 5;
-  Machine m1(kC, {word(mv)});
+  Machine m1(kC, {word(mv)}, test::recording());
   seed(m1.mutable_state());
   for (unsigned c = 124; c < 128; ++c) m1.mutable_state().dve[c].matched[0] = true;
   expect_atomic_fault(m1, FaultKind::OutOfRange, {});
@@ -230,14 +240,14 @@ TEST(MachineAtomic, OutOfRangeMatchValueAndBatchNorm) {
   S2Bn bn = test::bnpl();
   bn.imm0_ptr.raw = 0x38000;  // CAYMAN: the batch-mean pointer is beyond the active bytes
   bn.num_active_channels = 4;
-  Machine m2(kC, {word(bn)});
+  Machine m2(kC, {word(bn)}, test::recording());
   seed(m2.mutable_state());
   expect_atomic_fault(m2, FaultKind::OutOfRange, {});
 }
 
 // max_memory = one page: element 0 lands in the allocated page, element 1 needs a new one.
 TEST(MachineAtomic, MemoryLimit) {
-  MachineOptions opts;
+  MachineOptions opts = test::recording();
   opts.max_memory = SparseMemory::kPageBytes;
   Mem2d t = store4(0x1000, 0x400);  // 0x1000, 0x2000, 0x3000, 0x4000
   t.events = kBusyEvents;
@@ -251,7 +261,7 @@ TEST(MachineAtomic, MemoryLimit) {
 
 // A PtrMulti whose destination needs a page beyond the bound.
 TEST(MachineAtomic, MemoryLimitPtrMulti) {
-  MachineOptions opts;
+  MachineOptions opts = test::recording();
   opts.max_memory = SparseMemory::kPageBytes;
   S4d4Tsm t = test::pm();
   t.num_active_channels = 1;
@@ -264,7 +274,7 @@ TEST(MachineAtomic, MemoryLimitPtrMulti) {
 
 // 32 elements on one channel against a bound of 16.
 TEST(MachineAtomic, ResourceLimit) {
-  MachineOptions opts;
+  MachineOptions opts = test::recording();
   opts.max_elements_per_instruction = 16;
   S4d4Tsm t = test::pm();
   t.num_active_channels = 1;
@@ -274,7 +284,7 @@ TEST(MachineAtomic, ResourceLimit) {
   for (unsigned k = 0; k < 32; ++k) poke(m.mutable_state(), 4 * k, 4, test::f32(float(k)));
   expect_atomic_fault(m, FaultKind::ResourceLimit, {{0, 128}, {0x1000, 128}});
 
-  MachineOptions enough;
+  MachineOptions enough = test::recording();
   enough.max_elements_per_instruction = 32;
   S4d4Tsm ok = t;
   ok.events = {};
@@ -288,7 +298,7 @@ TEST(MachineAtomic, FaultAfterRetiredInstructionStaysAtItsIndex) {
   first.events = Events{0, 0, 0x03, 5, 0};
   Mem2d second = store4(0x37FF4);
   second.events = kBusyEvents;
-  Machine m(kC, {word(first), word(second)});
+  Machine m(kC, {word(first), word(second)}, test::recording());
   seed(m.mutable_state());
   ASSERT_EQ(m.step().status, Status::Retired);
   EXPECT_EQ(m.state().sems[5], 17U);

@@ -36,6 +36,14 @@ void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   EXPECT_TRUE(test::no_effects(r));
 }
 
+/// A blocked step: the wait is not satisfied, nothing changed, no effects, the engine still at its word.
+void expect_blocked(const Machine& m, const StepResult& r) {
+  ASSERT_EQ(r.status, Status::Blocked) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
+  EXPECT_EQ(r.wait.index, 0U);
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_TRUE(test::no_effects(r));
+}
+
 /// An ImmLd word reading `num` elements of `dt` from ADDR4 `start` on `nac` channels.
 S2Bn immld(uint8_t opcode, uint8_t dt, uint32_t start, std::array<uint16_t, 2> num, uint8_t nac) {
   S2Bn s = test::il();
@@ -55,7 +63,7 @@ TEST(MachineImmLd, Edge86ArithInt8ToFp32) {
     SCOPED_TRACE(to_string(g));
     const S2Bn s = immld(opcode::kImmLdArith, dtype::kInt8, 0, {2, 1}, 2);
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     for (unsigned c = 0; c < 2; ++c) poke(m.mutable_state(), test::sbuf(g, c, 0), 2, 0x02FF);
     const StepResult r = m.step();
     ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -77,7 +85,7 @@ TEST(MachineImmLd, Edge86ArithInt8ToFp32) {
 // #87: Arith UINT32 0xFFFFFFFF rounds to nearest even: 2^32 = 0x4F800000.
 TEST(MachineImmLd, Edge87ArithUint32RoundsToNearestEven) {
   const S2Bn s = immld(opcode::kImmLdArith, dtype::kUint32, 0, {1, 1}, 1);
-  Machine m(kM, {word(s)});
+  Machine m(kM, {word(s)}, test::recording());
   poke(m.mutable_state(), 0, 4, 0xFFFFFFFF);
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -97,7 +105,7 @@ TEST(MachineImmLd, Edge88BitvecRawZeroExtended) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " dtype " << int{c.dt});
       const S2Bn s = immld(opcode::kImmLdBitvec, c.dt, 0, {1, 1}, 1);
       ASSERT_TRUE(valid_on(word(s), g));
-      Machine m(g, {word(s)});
+      Machine m(g, {word(s)}, test::recording());
       poke(m.mutable_state(), 0, 8, 0xABABABABABABABAB);
       poke(m.mutable_state(), 0, test::dsize(c.dt), c.element);
       test::set_imm(m.mutable_state(), 0, 0, 0xDEADBEEF);
@@ -114,7 +122,7 @@ TEST(MachineImmLd, Edge88BitvecRawZeroExtended) {
 // #89: W = 3 changes IMM[c][0..2] of the active channels only; everything else keeps its value (PROJ-CONV-S6).
 TEST(MachineImmLd, Edge89OnlyLoadedSlotsChange) {
   const S2Bn s = immld(opcode::kImmLdArith, dtype::kFp32, 0, {3, 1}, 1);
-  Machine m(kC, {word(s)});
+  Machine m(kC, {word(s)}, test::recording());
   for (unsigned c = 0; c < 2; ++c)
     for (unsigned i = 0; i < 8; ++i) test::set_imm(m.mutable_state(), c, i, 0x100 + i, Cls::Bitvec);
   poke(m.mutable_state(), 0, 4, f32(1.0F));
@@ -141,7 +149,7 @@ TEST(MachineImmLd, Edge89aRegisterFormStart) {
     S2Bn s = immld(opcode::kImmLdBitvec, dtype::kUint32, 0, {1, 1}, 2);
     s.src_mem_pattern.start_addr = test::addr4_reg(5);
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     m.mutable_state().regs[5] = 0xE0000100;
     poke(m.mutable_state(), 0x100, 4, 0xCAFEBABE);
     poke(m.mutable_state(), test::sbuf(g, 1, 0x100), 4, 0x5EED);
@@ -155,7 +163,7 @@ TEST(MachineImmLd, Edge89aRegisterFormStart) {
 
     s.src_mem_pattern.start_addr = test::addr4_reg(64);
     ASSERT_TRUE(valid_on(word(s), g));  // masked bits 0x40: the immediate path of tensor_start_addr_valid
-    Machine bad(g, {word(s)});
+    Machine bad(g, {word(s)}, test::recording());
     const StepResult rb = bad.step();
     expect_fault(bad, rb, FaultKind::IllegalRegister);
     EXPECT_EQ(rb.fault.reg, 64);
@@ -164,7 +172,7 @@ TEST(MachineImmLd, Edge89aRegisterFormStart) {
 
 // #90: firmware-faithful stubs (CAYMAN+): no state change, a FirmwareStub diagnostic, and only checks 1-2.
 TEST(MachineImmLd, Edge90FirmwareStubChangesNothing) {
-  MachineOptions opts;
+  MachineOptions opts = test::recording();
   opts.firmware_stubs = true;
   for (Generation g : kCaymanUp) {
     for (uint8_t op : {opcode::kImmLdArith, opcode::kImmLdBitvec}) {
@@ -189,7 +197,7 @@ TEST(MachineImmLd, Edge90FirmwareStubChangesNothing) {
     waiting.events.wait_mode = 0x01;
     waiting.events.semaphore_value = 3;
     Machine m3(g, {word(waiting)}, opts);
-    expect_fault(m3, m3.step(), FaultKind::WouldBlock);
+    expect_blocked(m3, m3.step());
   }
 }
 
@@ -201,10 +209,10 @@ TEST(MachineImmLd, Edge75ShapeRegisterIsUnsupported) {
   for (Generation g : kCaymanUp) {
     SCOPED_TRACE(to_string(g));
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     expect_fault(m, m.step(), FaultKind::UnsupportedShapeRegister);
   }
-  Machine m(kS, {word(s)});
+  Machine m(kS, {word(s)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::InvalidInstruction);
   EXPECT_TRUE(r.fault.verdict.fails("has_tsm_immediates_load_src_element_cnt"));
@@ -217,7 +225,7 @@ TEST(MachineImmLd, ShapeRegisterBeforeIllegalRegister) {
   for (Generation g : kCaymanUp) {
     SCOPED_TRACE(to_string(g));
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     expect_fault(m, m.step(), FaultKind::UnsupportedShapeRegister);
   }
 }
@@ -228,11 +236,11 @@ TEST(MachineImmLd, ChannelsPastPartition127AreOutOfRange) {
     SCOPED_TRACE(to_string(g));
     const auto start = static_cast<uint32_t>(test::sbuf(g, 120, 0));
     const S2Bn ok = immld(opcode::kImmLdArith, dtype::kFp32, start, {1, 1}, 8);
-    Machine m1(g, {word(ok)});
+    Machine m1(g, {word(ok)}, test::recording());
     EXPECT_EQ(m1.step().status, Status::Retired);
     const S2Bn bad = immld(opcode::kImmLdArith, dtype::kFp32, start, {1, 1}, 9);
     ASSERT_TRUE(valid_on(word(bad), g));
-    Machine m2(g, {word(bad)});
+    Machine m2(g, {word(bad)}, test::recording());
     expect_fault(m2, m2.step(), FaultKind::OutOfRange);
   }
 }
@@ -240,11 +248,11 @@ TEST(MachineImmLd, ChannelsPastPartition127AreOutOfRange) {
 // Elements beyond the active bytes (CAYMAN 0x38000) or before the partition start are out of range.
 TEST(MachineImmLd, SourceElementsOutsideThePartitionAreOutOfRange) {
   const S2Bn over = immld(opcode::kImmLdArith, dtype::kFp32, 0x37FFC, {2, 1}, 1);
-  Machine m1(kC, {word(over)});
+  Machine m1(kC, {word(over)}, test::recording());
   expect_fault(m1, m1.step(), FaultKind::OutOfRange);
   S2Bn under = immld(opcode::kImmLdArith, dtype::kFp32, static_cast<uint32_t>(test::sbuf(kC, 1, 0)), {2, 1}, 1);
   under.src_mem_pattern.step_elem = {-1, 0};  // element 1 at offset -4: partition 0's stride padding
-  Machine m2(kC, {word(under)});
+  Machine m2(kC, {word(under)}, test::recording());
   expect_fault(m2, m2.step(), FaultKind::OutOfRange);
 }
 
@@ -253,7 +261,7 @@ TEST(MachineImmLd, PsumAndMaverickChannelAddresses) {
   for (Generation g : {kS, kC, kM}) {
     SCOPED_TRACE(to_string(g));
     const S2Bn s = immld(opcode::kImmLdBitvec, dtype::kUint32, static_cast<uint32_t>(test::psum(0, 0x10)), {1, 1}, 2);
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     poke(m.mutable_state(), test::psum(0, 0x10), 4, 0xA0);
     poke(m.mutable_state(), test::psum(1, 0x10), 4, 0xA1);  // 0x2008010
     const StepResult r = m.step();
@@ -262,7 +270,7 @@ TEST(MachineImmLd, PsumAndMaverickChannelAddresses) {
     EXPECT_EQ(m.state().dve[1].imm[0], 0xA1U);
   }
   const S2Bn v = immld(opcode::kImmLdBitvec, dtype::kUint32, 0x2000000, {1, 1}, 2);  // MAVERICK p32, p33
-  Machine m(kV, {word(v)});
+  Machine m(kV, {word(v)}, test::recording());
   poke(m.mutable_state(), 0x2000000, 4, 0xB0);
   poke(m.mutable_state(), 0x2100000, 4, 0xB1);
   const StepResult r = m.step();
@@ -275,7 +283,7 @@ TEST(MachineImmLd, PsumAndMaverickChannelAddresses) {
 TEST(MachineImmLd, TwoDimensionalSourceOrder) {
   S2Bn s = immld(opcode::kImmLdBitvec, dtype::kUint32, 0, {2, 2}, 1);
   s.src_mem_pattern.step_elem = {1, 4};
-  Machine m(kC, {word(s)});
+  Machine m(kC, {word(s)}, test::recording());
   for (unsigned k = 0; k < 8; ++k) poke(m.mutable_state(), 4 * k, 4, 0x50 + k);
   ASSERT_EQ(m.step().status, Status::Retired);
   EXPECT_EQ(m.state().dve[0].imm[0], 0x50U);
@@ -295,7 +303,7 @@ TEST(MachineImmLd, RegisterBaseOutsideBothRegionsIsOutOfRange) {
     SCOPED_TRACE(to_string(c.g));
     S2Bn s = immld(opcode::kImmLdBitvec, dtype::kUint32, 0, {1, 1}, 1);
     s.src_mem_pattern.start_addr = test::addr4_reg(9);
-    Machine m(c.g, {word(s)});
+    Machine m(c.g, {word(s)}, test::recording());
     m.mutable_state().regs[9] = c.reg;
     expect_fault(m, m.step(), FaultKind::OutOfRange);
   }
@@ -310,7 +318,7 @@ TEST(MachineMatchValueLoad, Edge99ReversedKeysAndClearedFlags) {
     S2Bn s = test::mvl();
     s.num_active_channels = 2;
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     for (unsigned c = 0; c < 2; ++c)
       for (unsigned k = 0; k < 8; ++k)
         poke(m.mutable_state(), test::sbuf(g, c, 4 * k), 4, f32(static_cast<float>(10 + k + 100 * c)));
@@ -337,7 +345,7 @@ TEST(MachineMatchValueLoad, NegatedStepUndoesTheReversal) {
   s.num_active_channels = 1;
   s.src_mem_pattern.start_addr = test::addr4_imm(28);
   s.src_mem_pattern.step_elem = {-1, 0};
-  Machine m(kM, {word(s)});
+  Machine m(kM, {word(s)}, test::recording());
   for (unsigned k = 0; k < 8; ++k) poke(m.mutable_state(), 4 * k, 4, f32(static_cast<float>(10 + k)));
   ASSERT_EQ(m.step().status, Status::Retired);
   for (unsigned j = 0; j < 8; ++j) EXPECT_EQ(m.state().dve[0].match_key[j], f32(static_cast<float>(10 + j))) << j;
@@ -348,7 +356,7 @@ TEST(MachineMatchValueLoad, Int8KeysConvertToFp32) {
   S2Bn s = test::mvl();
   s.dtype = dtype::kInt8;
   s.num_active_channels = 1;
-  Machine m(kC, {word(s)});
+  Machine m(kC, {word(s)}, test::recording());
   poke(m.mutable_state(), 0, 8, 0x11100F0E0D0C0B0A);
   ASSERT_EQ(m.step().status, Status::Retired);
   EXPECT_EQ(m.state().dve[0].match_key[0], f32(17.0F));
@@ -361,7 +369,7 @@ TEST(MachineMatchValueLoad, Edge97ExoticDtypeIsUnsupported) {
   s.dtype = dtype::kFp4Exp2;
   s.num_active_channels = 1;
   ASSERT_TRUE(valid_on(word(s), kM));
-  Machine m(kM, {word(s)});
+  Machine m(kM, {word(s)}, test::recording());
   expect_fault(m, m.step(), FaultKind::UnsupportedDtype);
 }
 
@@ -376,7 +384,7 @@ TEST(MachineBatchNormParamLoad, Edge114PointerFromInstruction) {
       s.num_active_channels = 2;
       s.imm0_src = src;
       ASSERT_TRUE(valid_on(word(s), g));
-      Machine m(g, {word(s)});
+      Machine m(g, {word(s)}, test::recording());
       for (unsigned c = 0; c < 2; ++c) {
         const float sign = c == 0 ? 1.0F : -1.0F;
         poke(m.mutable_state(), test::sbuf(g, c, 0), 4, f32(2.0F * sign));
@@ -410,7 +418,7 @@ TEST(MachineBatchNormParamLoad, Edge114PointerFromRegister) {
     s.imm0_src = 2;
     s.imm0_ptr.raw = 5;  // imm_reg {regnum 5, reserved 0}
     ASSERT_TRUE(valid_on(word(s), g));
-    Machine m(g, {word(s)});
+    Machine m(g, {word(s)}, test::recording());
     m.mutable_state().regs[5] = 0xE0000200;
     for (unsigned c = 0; c < 2; ++c) {
       poke(m.mutable_state(), test::sbuf(g, c, 0), 12, 0);
@@ -430,7 +438,7 @@ TEST(MachineBatchNormParamLoad, OuterDimensionCoefficients) {
   s.num_active_channels = 1;
   s.src_mem_pattern.num_elem = {1, 3};
   s.src_mem_pattern.step_elem = {1, 2};
-  Machine m(kS, {word(s)});
+  Machine m(kS, {word(s)}, test::recording());
   for (unsigned k = 0; k < 6; ++k) poke(m.mutable_state(), 4 * k, 4, f32(static_cast<float>(k)));
   poke(m.mutable_state(), 0x100, 4, f32(9.0F));
   ASSERT_EQ(m.step().status, Status::Retired);
@@ -445,7 +453,7 @@ TEST(MachineBatchNormParamLoad, NarrowCoefficientsWiden) {
   S2Bn s = test::bnpl();
   s.num_active_channels = 1;
   s.dtype = dtype::kFp16;
-  Machine m(kM, {word(s)});
+  Machine m(kM, {word(s)}, test::recording());
   poke(m.mutable_state(), 0, 6, 0x4400C0003C00);  // 1.0, -2.0, 4.0
   poke(m.mutable_state(), 0x100, 4, f32(0.25F));
   ASSERT_EQ(m.step().status, Status::Retired);
@@ -454,7 +462,7 @@ TEST(MachineBatchNormParamLoad, NarrowCoefficientsWiden) {
   EXPECT_EQ(m.state().dve[0].bn.c, f32(4.0F));
 
   s.dtype = dtype::kBfloat16;
-  Machine m2(kM, {word(s)});
+  Machine m2(kM, {word(s)}, test::recording());
   poke(m2.mutable_state(), 0, 6, 0x3F804040BF80);  // -1.0, 3.0, 1.0
   poke(m2.mutable_state(), 0x100, 4, f32(0.25F));
   ASSERT_EQ(m2.step().status, Status::Retired);
@@ -483,7 +491,7 @@ S4d4Tsm ptr_multi(uint8_t opc, uint8_t in, uint8_t out, uint8_t op, uint8_t rev,
 std::vector<uint64_t> run_pm(Generation g, const S4d4Tsm& t, const std::vector<uint64_t>& src,
                              const std::vector<uint32_t>& imm, Cls cls = Cls::Arith) {
   EXPECT_TRUE(valid_on(word(t), g));
-  Machine m(g, {word(t)});
+  Machine m(g, {word(t)}, test::recording());
   const unsigned in = test::dsize(t.in_dtype), out = test::dsize(t.out_dtype);
   for (size_t k = 0; k < src.size(); ++k) poke(m.mutable_state(), k * in, in, src[k]);
   for (size_t i = 0; i < imm.size(); ++i) test::set_imm(m.mutable_state(), 0, static_cast<unsigned>(i), imm[i], cls);
@@ -522,7 +530,7 @@ TEST(MachinePtrMulti, Edge151NewScalarPerSlice) {
     S4d4Tsm t = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {3, 1, 1, 2});
     t.num_active_channels = 2;
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     for (unsigned c = 0; c < 2; ++c) {
       for (unsigned k = 0; k < 6; ++k) poke(m.mutable_state(), test::sbuf(g, c, 4 * k), 4, f32(float(k + 1)));
       test::set_imm(m.mutable_state(), c, 0, f32(c == 0 ? 10.0F : 100.0F));
@@ -548,7 +556,7 @@ TEST(MachinePtrMulti, Edge151aInPlaceAndOverlap) {
     S4d4Tsm t = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {3, 1, 1, 2});
     t.dst_mem_pattern = test::dense4d(dst, {3, 1, 1, 2});
     ASSERT_TRUE(valid_on(word(t), kM));
-    Machine m(kM, {word(t)});
+    Machine m(kM, {word(t)}, test::recording());
     for (unsigned k = 0; k < 6; ++k) poke(m.mutable_state(), 4 * k, 4, f32(float(k + 1)));
     test::set_imm(m.mutable_state(), 0, 0, f32(10.0F));
     test::set_imm(m.mutable_state(), 0, 1, f32(20.0F));
@@ -568,7 +576,7 @@ TEST(MachinePtrMulti, Edge151aReadsAllChannelsBeforeWriting) {
     t.dst_mem_pattern.start_addr = test::addr4_imm(static_cast<uint32_t>(test::sbuf(g, 1, 0)));
     t.num_active_channels = 2;
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     poke(m.mutable_state(), test::sbuf(g, 0, 0), 4, f32(1.0F));
     poke(m.mutable_state(), test::sbuf(g, 1, 0), 4, f32(2.0F));
     test::set_imm(m.mutable_state(), 0, 0, f32(10.0F));
@@ -584,7 +592,7 @@ TEST(MachinePtrMulti, Edge151bDstStepZeroLastWriteWins) {
   S4d4Tsm t = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {3, 1, 1, 2});
   t.dst_mem_pattern.step_elem = {0, 0, 0, 0};
   ASSERT_TRUE(valid_on(word(t), kC));
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   for (unsigned k = 0; k < 6; ++k) poke(m.mutable_state(), 4 * k, 4, f32(float(k + 1)));
   test::set_imm(m.mutable_state(), 0, 0, f32(10.0F));
   test::set_imm(m.mutable_state(), 0, 1, f32(20.0F));
@@ -730,7 +738,7 @@ TEST(MachinePtrMulti, DifferentDstShapeUsesSourceSlices) {
 
 // #164 (CAYMAN+): firmware stubs leave dst untouched and only log.
 TEST(MachinePtrMulti, Edge164FirmwareStubLeavesDstUntouched) {
-  MachineOptions opts;
+  MachineOptions opts = test::recording();
   opts.firmware_stubs = true;
   for (Generation g : kCaymanUp) {
     SCOPED_TRACE(to_string(g));
@@ -766,7 +774,7 @@ TEST(MachinePtrMulti, Edge164FirmwareStubLeavesDstUntouched) {
 TEST(MachinePtrMulti, Edge165ClassMismatchDiagnostic) {
   const S2Bn load = immld(opcode::kImmLdBitvec, dtype::kUint32, 0x800, {1, 1}, 1);
   const auto add = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {1, 1, 1, 1});
-  Machine m(kM, {word(load), word(add)});
+  Machine m(kM, {word(load), word(add)}, test::recording());
   poke(m.mutable_state(), 0x800, 4, 0x40000000);
   poke(m.mutable_state(), 0, 4, f32(1.0F));
   ASSERT_EQ(m.step().status, Status::Retired);
@@ -779,7 +787,7 @@ TEST(MachinePtrMulti, Edge165ClassMismatchDiagnostic) {
 // PROJ-CONV-T14 / S10: Bitvec consumer of an Arith flop, and a never-written flop, are flagged too.
 TEST(MachinePtrMulti, UnwrittenAndMismatchedScalarDiagnostics) {
   const auto t = ptr_multi(kBitvec, dtype::kUint32, dtype::kUint32, aluop::kBitwiseOr, kNone, {1, 1, 1, 2});
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   poke(m.mutable_state(), 0, 8, 0x0000000100000001);
   test::set_imm(m.mutable_state(), 0, 0, 0x10, Cls::Arith);  // slot 1 never written (reads 0)
   const StepResult r = m.step();
@@ -796,7 +804,7 @@ TEST(MachinePtrMulti, ImmLdThenPtrMultiEndToEnd) {
     SCOPED_TRACE(to_string(g));
     const S2Bn load = immld(opcode::kImmLdArith, dtype::kInt8, 0x800, {2, 1}, 1);
     const auto add = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {3, 1, 1, 2});
-    Machine m(g, {word(load), word(add)});
+    Machine m(g, {word(load), word(add)}, test::recording());
     poke(m.mutable_state(), 0x800, 2, 0x140A);
     for (unsigned k = 0; k < 6; ++k) poke(m.mutable_state(), 4 * k, 4, f32(float(k + 1)));
     const RunSummary s = m.run(10);
@@ -815,7 +823,7 @@ TEST(MachinePtrMulti, PsumDestination) {
     t.dst_mem_pattern.start_addr = test::addr4_imm(static_cast<uint32_t>(test::psum(0, 0x100)));
     t.num_active_channels = 2;
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     for (unsigned c = 0; c < 2; ++c) {
       poke(m.mutable_state(), test::sbuf(g, c, 0), 4, f32(float(c + 3)));
       test::set_imm(m.mutable_state(), c, 0, f32(2.0F));
@@ -833,7 +841,7 @@ TEST(MachinePtrMulti, PsumDestination) {
 TEST(MachinePtrMulti, MaverickChannelStride) {
   S4d4Tsm t = ptr_multi(kArith, dtype::kFp32, dtype::kFp32, aluop::kAdd, kNone, {1, 1, 1, 1});
   t.num_active_channels = 3;
-  Machine m(kV, {word(t)});
+  Machine m(kV, {word(t)}, test::recording());
   for (unsigned c = 0; c < 3; ++c) {
     poke(m.mutable_state(), 0x100000 * c, 4, f32(float(c)));
     test::set_imm(m.mutable_state(), c, 0, f32(0.5F));
@@ -854,7 +862,7 @@ TEST(MachinePtrMulti, ChannelsPastPartition127AreOutOfRange) {
       t.dst_mem_pattern.start_addr = test::addr4_reg(2);
       t.num_active_channels = nac;
       ASSERT_TRUE(valid_on(word(t), g));
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       m.mutable_state().regs[1] = static_cast<uint32_t>(test::sbuf(g, 120, 0));
       m.mutable_state().regs[2] = static_cast<uint32_t>(test::sbuf(g, 120, 0x1000)) | 0xE0000000U;  // masked off
       const StepResult r = m.step();
@@ -905,7 +913,7 @@ TEST(MachinePtrMulti, Edge180And181UnsupportedDtype) {
     SCOPED_TRACE(testing::Message() << to_string(c.g) << " in " << int{c.in} << " out " << int{c.out});
     const auto t = ptr_multi(kArith, c.in, c.out, aluop::kAdd, kNone, {8, 1, 1, 4});
     ASSERT_TRUE(valid_on(word(t), c.g));
-    Machine m(c.g, {word(t)});
+    Machine m(c.g, {word(t)}, test::recording());
     expect_fault(m, m.step(), FaultKind::UnsupportedDtype);
   }
 }
@@ -915,7 +923,7 @@ TEST(MachinePtrMultiCheckOrder, DtypeBeforeShapeRegisterAndRegisters) {
   t.src_mem_pattern.start_addr = test::addr4_reg(64, addr4_marker::kAddrShapeReg);
   t.dst_mem_pattern.start_addr = test::addr4_reg(68);  // regnum >= 64: validated as a 4-aligned immediate 0x44
   ASSERT_TRUE(valid_on(word(t), kM));
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   expect_fault(m, m.step(), FaultKind::UnsupportedDtype);
 }
 
@@ -924,7 +932,7 @@ TEST(MachinePtrMultiCheckOrder, ShapeRegisterBeforeIllegalRegister) {
   t.src_mem_pattern.start_addr = test::addr4_reg(64);
   t.dst_mem_pattern.start_addr = Addr4{0x40001000};  // SHAPE_REG, immediate 0x1000
   ASSERT_TRUE(valid_on(word(t), kC));
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   expect_fault(m, m.step(), FaultKind::UnsupportedShapeRegister);
 }
 
@@ -933,7 +941,7 @@ TEST(MachinePtrMultiCheckOrder, SourceRegisterBeforeDestinationRegister) {
   t.src_mem_pattern.start_addr = test::addr4_reg(72);  // validated as immediates 0x48 / 0x44 (4-aligned)
   t.dst_mem_pattern.start_addr = test::addr4_reg(68);
   ASSERT_TRUE(valid_on(word(t), kS));
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 72);
@@ -944,7 +952,7 @@ TEST(MachinePtrMultiCheckOrder, IllegalRegisterBeforeOutOfRange) {
   t.src_mem_pattern.start_addr = test::addr4_imm(0x38000);  // CAYMAN: beyond the active bytes
   t.dst_mem_pattern.start_addr = test::addr4_reg(64);
   ASSERT_TRUE(valid_on(word(t), kC));
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 64);
@@ -958,14 +966,14 @@ TEST(MachinePtrMultiCheckOrder, SourceElementThenItsDestinationElement) {
   t.src_mem_pattern.start_addr = test::addr4_imm(0x37FFC);
   t.dst_mem_pattern.start_addr = test::addr4_imm(0x38000);
   ASSERT_TRUE(valid_on(word(t), kC));
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::OutOfRange);
   EXPECT_TRUE(r.fault.has_address);
   EXPECT_EQ(r.fault.address, 0x38000U);
   // Both element-0 accesses out of range: the source one is reported.
   t.src_mem_pattern.start_addr = test::addr4_imm(test::sbuf(kC, 2, 0x38000));
-  Machine m2(kC, {word(t)});
+  Machine m2(kC, {word(t)}, test::recording());
   const StepResult r2 = m2.step();
   expect_fault(m2, r2, FaultKind::OutOfRange);
   EXPECT_EQ(r2.fault.address, test::sbuf(kC, 2, 0x38000));
@@ -975,8 +983,8 @@ TEST(MachinePtrMultiCheckOrder, WaitBeforeUnsupportedDtype) {
   S4d4Tsm t = ptr_multi(kArith, dtype::kFp8Exp2, dtype::kFp32, aluop::kAdd, kNone, {1, 1, 1, 1});
   t.events.wait_mode = 0x05;  // SEM_GE_IMM: sem[0] >= 1 does not hold
   t.events.semaphore_value = 1;
-  Machine m(kV, {word(t)});
-  expect_fault(m, m.step(), FaultKind::WouldBlock);
+  Machine m(kV, {word(t)}, test::recording());
+  expect_blocked(m, m.step());
 }
 
 }  // namespace

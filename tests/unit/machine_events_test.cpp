@@ -1,8 +1,11 @@
-// Simulator EVENTS semantics: semaphore/register/event waits (faults, never hangs) and every update mode.
+// Simulator EVENTS semantics: semaphore/register/event waits (blocked steps, deadlocks) and every update mode.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "../support/machine_builders.hpp"
 #include "tpbisa/machine.hpp"
@@ -19,6 +22,7 @@ using Status = StepResult::Status;
 constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
                      kV = Generation::Maverick;
 constexpr std::array<Generation, 3> kEventGens{kS, kC, kM};
+constexpr std::string_view kOp[] = {"?", "==", "<", "<=", ">", ">="};  ///< by compare kind 1..5
 
 /// The carrier: TensorLoad of one UINT32 from 0x1000 into R0 (always executable), with the given EVENTS.
 Mem2d carrier(uint8_t wait_mode, uint8_t wait_idx, uint8_t update_mode, uint8_t update_idx, uint32_t value) {
@@ -31,7 +35,7 @@ Mem2d carrier(uint8_t wait_mode, uint8_t wait_idx, uint8_t update_mode, uint8_t 
 
 /// A machine running the carrier with memory[0x1000] = 0x77.
 Machine machine(Generation g, const Mem2d& t) {
-  Machine m(g, {word(t)});
+  Machine m(g, {word(t)}, test::recording());
   poke(m.mutable_state(), 0x1000, 4, 0x77);
   return m;
 }
@@ -48,6 +52,15 @@ void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   EXPECT_EQ(m.state().regs[0], 0U);
   EXPECT_EQ(m.pc(), 0U);
   EXPECT_TRUE(test::no_effects(r));
+}
+
+/// A blocked step changes nothing and reports no effects; alone on its core, the engine is deadlocked.
+void expect_blocked(const Machine& m, const StepResult& r) {
+  ASSERT_EQ(r.status, Status::Blocked) << to_string(r.fault.kind) << ": " << r.fault.detail;
+  EXPECT_EQ(m.state().regs[0], 0U);
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_TRUE(test::no_effects(r));
+  EXPECT_TRUE(m.deadlocked());
 }
 
 struct WaitCase {
@@ -78,29 +91,40 @@ TEST(MachineEvents, ImmediateWaits) {
         expect_retired(m, r);
         EXPECT_TRUE(r.sem_writes.empty());
       } else {
-        expect_fault(m, r, FaultKind::WouldBlock);
+        expect_blocked(m, r);
       }
     }
 }
 
-// An unsatisfied wait is a fault, repeatable, never a hang; once the semaphore holds, the same word retires.
-TEST(MachineEvents, UnsatisfiedWaitFaultsThenRetiresOnceSatisfied) {
+// An unsatisfied wait blocks, repeatably, never a fault; once the semaphore holds, the same word retires.
+TEST(MachineEvents, UnsatisfiedWaitBlocksThenRetiresOnceSatisfied) {
   Machine m = machine(kM, carrier(0x01, 9, 0, 0, 4));
-  expect_fault(m, m.step(), FaultKind::WouldBlock);
-  expect_fault(m, m.step(), FaultKind::WouldBlock);
+  expect_blocked(m, m.step());
+  expect_blocked(m, m.step());
   m.mutable_state().sems[9] = 4;
   expect_retired(m, m.step());
+  EXPECT_TRUE(m.finished());
+  EXPECT_FALSE(m.deadlocked());
 }
 
-TEST(MachineEvents, RunStopsAtAnUnsatisfiedWait) {
+// A wait nothing can satisfy ends the run with a deadlock report naming the wait.
+TEST(MachineEvents, RunStopsWithADeadlockAtAnUnsatisfiedWait) {
   const Mem2d first = carrier(0, 0, 0x03, 0, 0);   // sem[0] += 1
   const Mem2d second = carrier(0x05, 0, 0, 0, 2);  // wait sem[0] >= 2
-  Machine m(kC, {word(first), word(second)});
+  Machine m(kC, {word(first), word(second)}, test::recording());
   const RunSummary s = m.run(100);
   EXPECT_EQ(s.retired, 1U);
-  EXPECT_TRUE(s.faulted);
-  EXPECT_EQ(s.fault.kind, FaultKind::WouldBlock);
-  EXPECT_EQ(s.fault.index, 1U);
+  EXPECT_FALSE(s.faulted);
+  ASSERT_TRUE(s.deadlock);
+  ASSERT_EQ(s.blocked.size(), 1U);
+  const BlockedWait& w = s.blocked[0];
+  EXPECT_EQ(w.engine, EngineId::Dve);  // PROJ-CONV-P1
+  EXPECT_EQ(w.index, 1U);
+  EXPECT_EQ(w.name, "TensorLoad");
+  EXPECT_FALSE(w.event);
+  EXPECT_EQ(w.id, 0U);
+  EXPECT_EQ(w.value, 1U);
+  EXPECT_EQ(wait_condition(w), "$S[0]>=2");
   EXPECT_EQ(m.pc(), 1U);
   EXPECT_EQ(m.state().sems[0], 1U);
 }
@@ -126,8 +150,10 @@ TEST(MachineEvents, RegisterWaits) {
       if (c.satisfied) {
         ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
       } else {
-        ASSERT_EQ(r.status, Status::Faulted);
-        EXPECT_EQ(r.fault.kind, FaultKind::WouldBlock);
+        ASSERT_EQ(r.status, Status::Blocked);
+        EXPECT_EQ(r.wait.comparand, c.comparand);
+        EXPECT_EQ(r.wait.reg, 5);
+        EXPECT_EQ(r.wait.value, c.sem);
       }
     }
 }
@@ -154,8 +180,9 @@ TEST(MachineEvents, MaverickRegisterOffsetWaits) {
     if (c.satisfied) {
       ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
     } else {
-      ASSERT_EQ(r.status, Status::Faulted);
-      EXPECT_EQ(r.fault.kind, FaultKind::WouldBlock);
+      ASSERT_EQ(r.status, Status::Blocked);
+      EXPECT_EQ(r.wait.comparand, c.comparand);
+      EXPECT_EQ(wait_condition(r.wait), fmt::format("$S[3]{}r5+0x1", kOp[c.mode]));
     }
   }
   // The offset is the full upper 24 bits: R5 = 1, off = 0xFFFFFF -> comparand 0x1000000.
@@ -204,7 +231,7 @@ TEST(MachineEvents, EventWaits) {
                     test::key(SemWrite{9, true, c.set_before ? 1U : 0U, c.set_after ? 1U : 0U}));
         }
       } else {
-        expect_fault(m, r, FaultKind::WouldBlock);
+        expect_blocked(m, r);
       }
       EXPECT_EQ(m.state().events[9], c.set_after);
       EXPECT_EQ(m.state().events.count(), c.set_after ? 1U : 0U);
@@ -213,11 +240,15 @@ TEST(MachineEvents, EventWaits) {
 
 // Set-then-clear consumes the event: a second wait for it blocks.
 TEST(MachineEvents, SetThenClearConsumesTheEvent) {
-  Machine m(kC, {word(carrier(0x07, 9, 0, 0, 0)), word(carrier(0x06, 9, 0, 0, 0))});
+  Machine m(kC, {word(carrier(0x07, 9, 0, 0, 0)), word(carrier(0x06, 9, 0, 0, 0))}, test::recording());
   m.mutable_state().events[9] = true;
   const RunSummary s = m.run(10);
   EXPECT_EQ(s.retired, 1U);
-  EXPECT_EQ(s.fault.kind, FaultKind::WouldBlock);
+  ASSERT_TRUE(s.deadlock);
+  ASSERT_EQ(s.blocked.size(), 1U);
+  EXPECT_TRUE(s.blocked[0].event);
+  EXPECT_EQ(s.blocked[0].value, 0U);
+  EXPECT_EQ(wait_condition(s.blocked[0]), "$E[9]?set");
   EXPECT_FALSE(m.state().events[9]);
 }
 
@@ -352,13 +383,13 @@ TEST(MachineEvents, WaitAndUpdateTogether) {
 
   Machine blocked = machine(kC, carrier(0x01, 1, 0x03, 1, 3));
   blocked.mutable_state().sems[1] = 2;
-  expect_fault(blocked, blocked.step(), FaultKind::WouldBlock);
+  expect_blocked(blocked, blocked.step());
   EXPECT_EQ(blocked.state().sems[1], 2U);
 }
 
 // An instruction's update lets a later wait through: WR_IMM sem[7] = 5, then wait sem[7] == 5.
 TEST(MachineEvents, UpdateThenWaitInOneProgram) {
-  Machine m(kV, {word(carrier(0, 0, 0x09, 7, 5)), word(carrier(0x01, 7, 0x04, 7, 5))});
+  Machine m(kV, {word(carrier(0, 0, 0x09, 7, 5)), word(carrier(0x01, 7, 0x04, 7, 5))}, test::recording());
   const RunSummary s = m.run(10);
   EXPECT_FALSE(s.faulted) << s.fault.detail;
   EXPECT_EQ(s.retired, 2U);
@@ -369,7 +400,7 @@ TEST(MachineEvents, UpdateThenWaitInOneProgram) {
 TEST(MachineEvents, FaultingInstructionAppliesNoUpdate) {
   Mem2d t = carrier(0x07, 9, 0x03, 4, 0);
   t.start_addr = test::addr8_imm(0x38000);  // CAYMAN: beyond partition 0's active bytes
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   m.mutable_state().events[9] = true;
   m.mutable_state().sems[4] = 10;
   const StepResult r = m.step();
@@ -389,7 +420,7 @@ TEST(MachineEvents, UpdatesOnOtherFamilies) {
   add.src_mem_pattern = test::dense4d(0, {1, 1, 1, 1});
   add.dst_mem_pattern = test::dense4d(0x1000, {1, 1, 1, 1});
   add.events = Events{0x01, 3, 0x19, 3, 1};  // wait sem[3] == 1, then sem[3] = 1
-  Machine m(kM, {word(load), word(add)});
+  Machine m(kM, {word(load), word(add)}, test::recording());
   const RunSummary s = m.run(10);
   EXPECT_FALSE(s.faulted) << s.fault.detail;
   EXPECT_EQ(s.retired, 2U);

@@ -39,6 +39,14 @@ void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   EXPECT_TRUE(test::no_effects(r));
 }
 
+/// A blocked step: the wait is not satisfied, nothing changed, no effects, the engine still at its word.
+void expect_blocked(const Machine& m, const StepResult& r) {
+  ASSERT_EQ(r.status, Status::Blocked) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
+  EXPECT_EQ(r.wait.index, 0U);
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_TRUE(test::no_effects(r));
+}
+
 // ================================================================ edge cases #29 .. #34
 
 // #29: a register-pair base that is not dtype-aligned is accepted, performed byte-wise, with a diagnostic.
@@ -48,7 +56,7 @@ TEST(MachineMem2d, Edge29UnalignedRegisterBaseIsPerformedWithDiagnostic) {
     Mem2d t = test::tl();
     t.start_addr = test::addr8_regs(10, 11);
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     m.mutable_state().regs[10] = 0x1002;
     m.mutable_state().regs[11] = 0;
     fill_address_bytes(m.mutable_state(), 0x1000, 0x20);
@@ -70,7 +78,7 @@ TEST(MachineMem2d, RegisterPairBaseIsLowThenHigh) {
   Mem2d t = test::tl();
   t.num_elem = {1, 1};
   t.start_addr = test::addr8_regs(20, 21);
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   m.mutable_state().regs[20] = 0x00001000;
   m.mutable_state().regs[21] = 0x00000001;  // 0x1_0000_1000: flat memory
   poke(m.mutable_state(), 0x100001000, 4, 0x600DF00D);
@@ -93,7 +101,7 @@ TEST(MachineMem2d, Edge29aIllegalAddressRegister) {
       Mem2d t = test::tl();
       t.start_addr = test::addr8_regs(c.lo, c.hi);
       ASSERT_TRUE(valid_on(word(t), g));
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       m.mutable_state().regs[10] = 0x1000;
       const auto before = test::snapshot(m.state(), {{0x1000, 16}});
       const StepResult r = m.step();
@@ -113,7 +121,7 @@ TEST(MachineMem2d, Edge31WindowViolationOnEveryGeneration) {
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     const StepResult r = m.step();
     expect_fault(m, r, FaultKind::WindowViolation);
     for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(m.state().regs[k], 0U);
@@ -129,7 +137,7 @@ TEST(MachineMem2d, Edge31StartAloneIsBeyondActiveBytesExceptOnMariana) {
   t.num_elem = {1, 1};
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     const StepResult r = m.step();
     if (g == kM) {
       EXPECT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -145,7 +153,7 @@ TEST(MachineMem2d, Edge32NegativeStride) {
   t.step_elem = {-1, 0};
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     poke(m.mutable_state(), 0x1000, 4, 0xA0);
     poke(m.mutable_state(), 0x0FFC, 4, 0xA1);
     poke(m.mutable_state(), 0x0FF8, 4, 0xA2);
@@ -181,7 +189,7 @@ TEST(MachineMem2d, Edge32aSocApertureIsFlatMemory) {
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     ASSERT_TRUE(valid_on(word(store), g));
-    Machine m(g, {word(store), word(load)});
+    Machine m(g, {word(store), word(load)}, test::recording());
     poke(m.mutable_state(), 0x1000, 4, 0x11111111);
     const StepResult r0 = m.step();
     ASSERT_EQ(r0.status, Status::Retired) << r0.fault.detail;
@@ -202,7 +210,7 @@ TEST(MachineMem2d, NeuronAddressIsNotMaskedTo29Bits) {
   store.start_addr = test::addr8_imm(0x20001000);
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
-    Machine m(g, {word(store)});
+    Machine m(g, {word(store)}, test::recording());
     m.mutable_state().regs[0] = 0x0BADCAFE;
     const StepResult r = m.step();
     ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -219,7 +227,7 @@ TEST(MachineMem2d, Edge33IllegalDataRegister) {
       Mem2d t = test::tl();
       t.data.bytes[0] = bad;
       ASSERT_TRUE(valid_on(word(t), g));
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       poke(m.mutable_state(), 0x1000, 16, 0x12345678);
       const auto before = test::snapshot(m.state(), {{0x1000, 16}});
       const StepResult r = m.step();
@@ -235,7 +243,7 @@ TEST(MachineMem2d, UnusedDataSlotIsNotChecked) {
   Mem2d t = test::tl();
   t.num_elem = {1, 1};
   t.data = test::regs_data({0, 64, 200});
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   poke(m.mutable_state(), 0x1000, 4, 7);
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -247,7 +255,7 @@ TEST(MachineMem2d, StoreRegisterSlotsAreCheckedImmediatesAreNot) {
   Mem2d reg = test::ts();
   reg.num_elem = {1, 1};
   reg.data = test::regs_data({64});
-  Machine m1(kM, {word(reg)});
+  Machine m1(kM, {word(reg)}, test::recording());
   const StepResult r1 = m1.step();
   expect_fault(m1, r1, FaultKind::IllegalRegister);
   EXPECT_EQ(r1.fault.reg, 64);
@@ -257,7 +265,7 @@ TEST(MachineMem2d, StoreRegisterSlotsAreCheckedImmediatesAreNot) {
   imm.src_datasrc = 1;
   imm.num_elem = {1, 1};
   imm.data = test::regs_data({200});
-  Machine m2(kM, {word(imm)});
+  Machine m2(kM, {word(imm)}, test::recording());
   const StepResult r2 = m2.step();
   ASSERT_EQ(r2.status, Status::Retired) << r2.fault.detail;
   EXPECT_EQ(peek(m2.state(), 0x1000, 1), 200U);
@@ -272,7 +280,7 @@ TEST(MachineMem2d, Edge34Uint64IntoR62R63) {
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     ASSERT_TRUE(valid_on(word(t), g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     poke(m.mutable_state(), 0x1000, 8, 0x1122334455667788);
     const StepResult r = m.step();
     ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -309,7 +317,7 @@ TEST(MachineMem2d, Edge40To43LoadExtension) {
       t.dtype = c.dtype;
       t.num_elem = {1, 1};
       t.data = test::regs_data({9});
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       poke(m.mutable_state(), 0x1000, 8, 0x5A5A5A5A5A5A5A5A);
       poke(m.mutable_state(), 0x1000, c.size, c.element);
       m.mutable_state().regs[9] = 0xC3C3C3C3;
@@ -331,7 +339,7 @@ TEST(MachineMem2d, Edge44Uint64PairOrder) {
   t.dtype = dtype::kUint64;
   t.num_elem = {1, 1};
   t.data = test::regs_data({4});
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   poke(m.mutable_state(), 0x1000, 8, 0x1122334455667788);
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -347,7 +355,7 @@ TEST(MachineMem2d, Edge45TwoDimensionalWalk) {
   t.start_addr = test::addr8_imm(0x2000);
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     for (uint64_t off = 0; off < 0x20; off += 4) poke(m.mutable_state(), 0x2000 + off, 4, 0x100 + off);
     const StepResult r = m.step();
     ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -377,7 +385,7 @@ TEST(MachineMem2d, Edge46And47StoreTruncates) {
     t.data = test::regs_data({0});
     for (Generation g : kAllGenerations) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " dtype " << int{c.dtype});
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       m.mutable_state().regs[0] = c.reg;
       const StepResult r = m.step();
       ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -397,7 +405,7 @@ TEST(MachineMem2d, Edge48StoreUint64FromRegisterPair) {
   t.dtype = dtype::kUint64;
   t.num_elem = {1, 1};
   t.data = test::regs_data({6});
-  Machine m(kV, {word(t)});
+  Machine m(kV, {word(t)}, test::recording());
   m.mutable_state().regs[6] = 0x55667788;
   m.mutable_state().regs[7] = 0x11223344;
   const StepResult r = m.step();
@@ -413,7 +421,7 @@ TEST(MachineMem2d, Edge49ImmediateUint16) {
   t.dtype = dtype::kUint16;
   t.src_datasrc = 1;
   t.data = test::regs_data({0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08});
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
   ASSERT_EQ(r.mem_writes.size(), 4U);
@@ -430,7 +438,7 @@ TEST(MachineMem2d, Edge50ImmediateUint64) {
   t.src_datasrc = 1;
   t.num_elem = {2, 1};
   for (unsigned i = 0; i < 16; ++i) t.data.bytes[i] = static_cast<uint8_t>(0x10 + i);
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
   EXPECT_EQ(peek(m.state(), 0x1000, 8), 0x1716151413121110U);
@@ -446,7 +454,7 @@ TEST(MachineMem2d, Edge51ImmediateFp32IsRaw) {
   t.data = {};
   store_le<uint32_t>(&t.data.bytes[0], 0x7FA12345);
   store_le<uint32_t>(&t.data.bytes[4], 0x80000000);
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
   EXPECT_EQ(peek(m.state(), 0x1000, 4), 0x7FA12345U);
@@ -460,7 +468,7 @@ TEST(MachineMem2d, Edge52StrideZeroLastWriteWins) {
   t.step_elem = {0, 0};
   t.data = {};
   for (unsigned k = 0; k < 4; ++k) store_le<uint32_t>(&t.data.bytes[4 * k], 0xA0 + k);
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   const StepResult r = m.step();
   ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
   ASSERT_EQ(r.mem_writes.size(), 4U);
@@ -476,7 +484,7 @@ TEST(MachineMem2d, Edge53DuplicateRegisterLastWins) {
   Mem2d t = test::tl();
   t.num_elem = {2, 1};
   t.data = test::regs_data({5, 5});
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   poke(m.mutable_state(), 0x1000, 4, 0xAAAA);
   poke(m.mutable_state(), 0x1004, 4, 0xBBBB);
   const StepResult r = m.step();
@@ -489,7 +497,7 @@ TEST(MachineMem2d, Edge54Uint64DuplicatePairLastWins) {
   t.dtype = dtype::kUint64;
   t.num_elem = {2, 1};
   t.data = test::regs_data({4, 4});
-  Machine m(kV, {word(t)});
+  Machine m(kV, {word(t)}, test::recording());
   poke(m.mutable_state(), 0x1000, 8, 0x1111111122222222);
   poke(m.mutable_state(), 0x1008, 8, 0x3333333344444444);
   const StepResult r = m.step();
@@ -509,7 +517,7 @@ TEST(MachineMem2d, Edge61RawPseudoIsNotExecuted) {
     for (Generation g : kAllGenerations) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " opcode " << int{p.header.opcode});
       ASSERT_TRUE(valid_on(word(p), g));
-      Machine m(g, {word(p)});
+      Machine m(g, {word(p)}, test::recording());
       const StepResult r = m.step();
       expect_fault(m, r, FaultKind::PseudoNotLowered);
     }
@@ -537,7 +545,7 @@ TEST(MachineMem2d, TensorStoreIsVisibleToImmLdThroughSbuf) {
     load.src_mem_pattern.num_elem = {2, 1};
     load.num_active_channels = 1;
     ASSERT_TRUE(valid_on(word(load), g));
-    Machine m(g, {word(store), word(load)});
+    Machine m(g, {word(store), word(load)}, test::recording());
     const StepResult r0 = m.step();
     ASSERT_EQ(r0.status, Status::Retired) << r0.fault.detail;
     const StepResult r1 = m.step();
@@ -561,7 +569,7 @@ TEST(MachineMem2d, PsumAddresses) {
     load.num_elem = {2, 1};
     load.start_addr = store.start_addr;
     load.data = test::regs_data({7, 8});
-    Machine m(g, {word(store), word(load)});
+    Machine m(g, {word(store), word(load)}, test::recording());
     m.mutable_state().regs[0] = 0xAAAA0001;
     m.mutable_state().regs[1] = 0xAAAA0002;
     const StepResult r0 = m.step();
@@ -585,13 +593,13 @@ TEST(MachineMem2d, PsumActiveSizeIs16KiB) {
     Mem2d last = test::tl();
     last.num_elem = {1, 1};
     last.start_addr = test::addr8_imm(test::psum(127, 0x3FFC));  // 0x23FBFFC
-    Machine ok(g, {word(last)});
+    Machine ok(g, {word(last)}, test::recording());
     EXPECT_EQ(ok.step().status, Status::Retired);
 
     Mem2d over = test::tl();
     over.num_elem = {2, 1};
     over.start_addr = test::addr8_imm(test::psum(0, 0x3FFC));  // second element at 0x2004000
-    Machine bad(g, {word(over)});
+    Machine bad(g, {word(over)}, test::recording());
     const StepResult r = bad.step();
     expect_fault(bad, r, FaultKind::OutOfRange);
     for (unsigned k = 0; k < 2; ++k) EXPECT_EQ(bad.state().regs[k], 0U);
@@ -605,7 +613,7 @@ TEST(MachineMem2d, AboveLowRegionIsFlatMemory) {
     Mem2d store = test::ts();
     store.num_elem = {1, 1};
     store.start_addr = test::addr8_imm(0x2400000);
-    Machine m(g, {word(store)});
+    Machine m(g, {word(store)}, test::recording());
     m.mutable_state().regs[0] = 0x5EED;
     const StepResult r = m.step();
     ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
@@ -633,7 +641,7 @@ TEST(MachineMem2d, MaverickGeometry) {
     Mem2d store = test::ts();
     store.num_elem = {1, 1};
     store.start_addr = test::addr8_imm(c.address);
-    Machine m(kV, {word(store)});
+    Machine m(kV, {word(store)}, test::recording());
     m.mutable_state().regs[0] = 0x600D;
     const StepResult r = m.step();
     if (c.ok) {
@@ -657,18 +665,18 @@ TEST(MachineMem2d, OutOfRangeBeyondActiveBytes) {
     Mem2d last = test::tl();
     last.num_elem = {1, 1};
     last.start_addr = test::addr8_imm(test::sbuf(g, 5, active - 4));
-    Machine ok(g, {word(last)});
+    Machine ok(g, {word(last)}, test::recording());
     EXPECT_EQ(ok.step().status, Status::Retired);
     if (g == kM) continue;  // MARIANA's active size is its stride: the next byte is partition 6
     Mem2d over = test::tl();
     over.num_elem = {1, 1};
     over.start_addr = test::addr8_imm(test::sbuf(g, 5, active));
-    Machine bad(g, {word(over)});
+    Machine bad(g, {word(over)}, test::recording());
     expect_fault(bad, bad.step(), FaultKind::OutOfRange);
   }
   Mem2d cay = test::tl();
   cay.start_addr = test::addr8_imm(0x38000);
-  Machine m(kC, {word(cay)});
+  Machine m(kC, {word(cay)}, test::recording());
   expect_fault(m, m.step(), FaultKind::OutOfRange);
   EXPECT_EQ(sbuf_address(kC, 0, 0x38000), std::nullopt);
   EXPECT_EQ(sbuf_address(kC, 0, 0x37FFF), std::optional<uint64_t>{0x37FFF});
@@ -679,7 +687,7 @@ TEST(MachineMem2d, ElementCrossingIntoNextPartitionIsOutOfRange) {
   Mem2d t = test::tl();
   t.num_elem = {1, 1};
   t.start_addr = test::addr8_regs(10, 11);
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   m.mutable_state().regs[10] = static_cast<uint32_t>(test::sbuf(kM, 5, 0x3FFFE));
   expect_fault(m, m.step(), FaultKind::OutOfRange);
 }
@@ -693,7 +701,7 @@ TEST(MachineMem2d, AddressTableMarkersAreUnsupported) {
       Mem2d t = test::tl();
       t.start_addr = Addr8{0x1000 | (uint64_t{marker} << 56)};
       ASSERT_TRUE(valid_on(word(t), g));
-      Machine m(g, {word(t)});
+      Machine m(g, {word(t)}, test::recording());
       expect_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
     }
   }
@@ -705,7 +713,7 @@ TEST(MachineMem2d, ShapeRegisterMarkerIsIgnored) {
   Mem2d shape = test::tl();
   shape.num_elem = {2, 1};
   shape.start_addr = Addr8{0x4000000000001000};  // SHAPE_REG, immediate 0x1000
-  Machine m1(kC, {word(shape)});
+  Machine m1(kC, {word(shape)}, test::recording());
   poke(m1.mutable_state(), 0x1000, 8, 0x0000000200000001);
   const StepResult r1 = m1.step();
   ASSERT_EQ(r1.status, Status::Retired) << r1.fault.detail;
@@ -715,7 +723,7 @@ TEST(MachineMem2d, ShapeRegisterMarkerIsIgnored) {
   Mem2d pair = test::tl();
   pair.num_elem = {1, 1};
   pair.start_addr = test::addr8_regs(30, 31, addr8_marker::kAddrShapeReg);
-  Machine m2(kC, {word(pair)});
+  Machine m2(kC, {word(pair)}, test::recording());
   m2.mutable_state().regs[30] = 0x3000;
   poke(m2.mutable_state(), 0x3000, 4, 0x77);
   const StepResult r2 = m2.step();
@@ -725,7 +733,7 @@ TEST(MachineMem2d, ShapeRegisterMarkerIsIgnored) {
   Mem2d high = test::tl();
   high.num_elem = {1, 1};
   high.start_addr = Addr8{0x4100000000001000};  // marker 0x40, address bit 56 set
-  Machine m3(kC, {word(high)});
+  Machine m3(kC, {word(high)}, test::recording());
   poke(m3.mutable_state(), 0x0100000000001000, 4, 0x99);
   const StepResult r3 = m3.step();
   ASSERT_EQ(r3.status, Status::Retired) << r3.fault.detail;
@@ -738,7 +746,7 @@ TEST(MachineMem2dCheckOrder, AddressRegisterBeforeDataRegister) {
   Mem2d t = test::tl();
   t.start_addr = test::addr8_regs(70, 1);
   t.data = test::regs_data({65, 1, 2, 3});
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 70);
@@ -747,7 +755,7 @@ TEST(MachineMem2dCheckOrder, AddressRegisterBeforeDataRegister) {
 TEST(MachineMem2dCheckOrder, RegLoBeforeRegHi) {
   Mem2d t = test::tl();
   t.start_addr = test::addr8_regs(90, 80);
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 90);
@@ -760,7 +768,7 @@ TEST(MachineMem2dCheckOrder, WindowBeforeDataRegister) {
   t.data = test::regs_data({64, 64});
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
-    Machine m(g, {word(t)});
+    Machine m(g, {word(t)}, test::recording());
     expect_fault(m, m.step(), FaultKind::WindowViolation);
   }
 }
@@ -770,7 +778,7 @@ TEST(MachineMem2dCheckOrder, OutOfRangeBeforeDataRegister) {
   t.start_addr = test::addr8_imm(0x38000);
   t.num_elem = {1, 1};
   t.data = test::regs_data({64});
-  Machine m(kC, {word(t)});
+  Machine m(kC, {word(t)}, test::recording());
   expect_fault(m, m.step(), FaultKind::OutOfRange);
 }
 
@@ -778,7 +786,7 @@ TEST(MachineMem2dCheckOrder, AddressingModeBeforeRegisters) {
   Mem2d t = test::tl();
   t.start_addr = Addr8{uint64_t{0x20} << 56};
   t.data = test::regs_data({64});
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   expect_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
 }
 
@@ -788,7 +796,7 @@ TEST(MachineMem2dCheckOrder, ElementsAreCheckedInWalkOrder) {
   t.start_addr = test::addr8_imm(test::sbuf(kS, 1, 0x30004));
   t.num_elem = {2, 1};
   t.step_elem = {-1, 0};
-  Machine m(kS, {word(t)});
+  Machine m(kS, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::OutOfRange);
   EXPECT_TRUE(r.fault.has_address);
@@ -800,7 +808,7 @@ TEST(MachineMem2dCheckOrder, InvalidWordBeforeWait) {
   t.header.inst_word_len = 15;
   t.events.wait_mode = 0x01;  // SEM_EQ_IMM: sem[0] == 5 never holds (sems reset to 0)
   t.events.semaphore_value = 5;
-  Machine m(kM, {word(t)});
+  Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
   expect_fault(m, r, FaultKind::InvalidInstruction);
   EXPECT_FALSE(r.fault.verdict.valid);
@@ -811,7 +819,7 @@ TEST(MachineMem2dCheckOrder, PseudoBeforeWait) {
   PseudoMem2d p = test::ptl();
   p.events.wait_mode = 0x01;
   p.events.semaphore_value = 5;
-  Machine m(kC, {word(p)});
+  Machine m(kC, {word(p)}, test::recording());
   expect_fault(m, m.step(), FaultKind::PseudoNotLowered);
 }
 
@@ -821,15 +829,15 @@ TEST(MachineMem2dCheckOrder, WaitBeforeAddressingModeAndRegisters) {
   t.data = test::regs_data({64});
   t.events.wait_mode = 0x01;
   t.events.semaphore_value = 5;
-  Machine m(kC, {word(t)});
-  expect_fault(m, m.step(), FaultKind::WouldBlock);
+  Machine m(kC, {word(t)}, test::recording());
+  expect_blocked(m, m.step());
 
   Mem2d u = test::tl();
   u.start_addr = test::addr8_regs(64, 64);
   u.events.wait_mode = 0x01;
   u.events.semaphore_value = 5;
-  Machine m2(kC, {word(u)});
-  expect_fault(m2, m2.step(), FaultKind::WouldBlock);
+  Machine m2(kC, {word(u)}, test::recording());
+  expect_blocked(m2, m2.step());
 }
 
 }  // namespace

@@ -2,19 +2,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <span>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/neff.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -23,56 +20,30 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kNeffFile = fs::path(TPBISA_SHARED_DATA_DIR "/matmul_small.neff");
-constexpr unsigned kNeffHeader = 1024;  // the NEFF header; a gzip'd tar follows (shared/data/README.md)
-const std::set<std::string> kEngineStreams{"SP", "PE", "Pool", "DVE", "Activation"};
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-/// The NEFF's payload, unpacked into a private temporary directory for the life of the test.
+/// The NEFF's engine streams, read by the library's container reader.
 class NeffValidate : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists(kNeffFile)) GTEST_SKIP() << kNeffFile << " is absent (shared data not available)";
-    std::string tmpl = (fs::temp_directory_path() / "tpbisa_neff_validate_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr) << "cannot create a temporary directory";
-    dir_ = tmpl;
-    const std::string cmd = "tail -c +" + std::to_string(kNeffHeader + 1) + " " + quoted(kNeffFile.string()) +
-                            " | tar -xzf - -C " + quoted(dir_.string());
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
-      const fs::path& p = e.path();
-      if (!e.is_regular_file() || p.extension() != ".bin") continue;
-      if (!p.parent_path().filename().string().starts_with("sg") || !kEngineStreams.count(p.stem().string())) continue;
-      streams_[p.parent_path().filename().string() + "/" + p.stem().string()] = p;
-    }
+    neff::Result<neff::Neff> r = neff::read_file(kNeffFile.string());
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    neff_ = std::move(*r);
+    for (const neff::Stream* s : neff_.streams()) streams_[s->label()] = s;
   }
 
-  void TearDown() override {
-    if (dir_.empty()) return;
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  static std::vector<uint8_t> read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-
-  fs::path dir_;
-  std::map<std::string, fs::path> streams_;  // "sg00/PE" -> its .bin
+  neff::Neff neff_;
+  std::map<std::string, const neff::Stream*> streams_;  // "sg00/PE" -> its words
 };
 
 TEST_F(NeffValidate, EveryWordHasAValidHeaderAndEventsOnCayman) {
   ASSERT_FALSE(streams_.empty()) << "no sgNN/<Engine>.bin stream in the NEFF";
+  ASSERT_EQ(neff_.generation, Generation::Cayman);  // the kelf target, not a guess
   constexpr Generation kGen = Generation::Cayman;
   size_t words = 0;
   std::set<uint8_t> opcodes;
-  for (const auto& [name, path] : streams_) {
-    const std::vector<uint8_t> bytes = read(path);
+  for (const auto& [name, s] : streams_) {
+    const std::vector<uint8_t>& bytes = s->bytes;
     ASSERT_EQ(bytes.size() % kWordBytes, 0U) << name << " is not a whole number of 64-byte words";
     for (size_t off = 0; off < bytes.size(); off += kWordBytes) {
       SCOPED_TRACE(name + " word " + std::to_string(off / kWordBytes));

@@ -187,9 +187,9 @@ void print_text(const Table& t, std::optional<Generation> gen) {
     for (size_t c = 0; c < cells.size(); ++c)
       line += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    fmt::print("{}\n", line);
+    out("{}\n", line);
   };
-  fmt::print("{}\n", counts_line(t, gen));
+  out("{}\n", counts_line(t, gen));
   print_line(titles);
   for (const auto& cells : lines) print_line(cells);
 }
@@ -228,7 +228,7 @@ void print_json(const std::string& which, const std::vector<Table>& tables, std:
     doc["counts"] = body["counts"];
     doc["entries"] = body["entries"];
   }
-  fmt::print("{}\n", doc.dump(2));
+  out("{}\n", doc.dump(2));
 }
 
 void print_tables(const CatalogOptions& o) {
@@ -238,24 +238,15 @@ void print_tables(const CatalogOptions& o) {
     return;
   }
   for (size_t i = 0; i < tables.size(); ++i) {
-    if (i > 0) fmt::print("\n");
+    if (i > 0) out("\n");
     print_text(tables[i], o.gen);
   }
 }
 
-/// The tables are the whole result, so stdout that cannot be written is an error (exit 3), like lower's OUT -.
+/// The tables are the whole result; stdout that cannot be written is reported by main (exit 3).
 int run_catalog(const CatalogOptions& o) {
-  try {
-    print_tables(o);
-  } catch (const std::system_error& e) {  // fmt::print when a write fails
-    report_error(fmt::format("<stdout>: write error: {}", e.code().message()));
-    return kExitInput;
-  }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    report_error(fmt::format("<stdout>: write error: {}", std::strerror(errno)));
-    return kExitInput;
-  }
-  return kExitOk;
+  print_tables(o);
+  return out_flush() ? kExitOk : kExitInput;
 }
 
 }  // namespace

@@ -8,9 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "cmd_asm.hpp"
 #include "exit_codes.hpp"
-#include "io.hpp"
+#include "output.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/text.hpp"
 
@@ -20,47 +19,45 @@ namespace {
 struct DisasmCliOptions {
   std::optional<Generation> gen;
   bool no_verdicts = false;
-  std::vector<std::string> hex;
-  std::vector<std::string> files;
+  std::string output;
+  WordInputs inputs;
 };
 
-int usage_error(std::string_view message) {
-  report_error(fmt::format("disasm: {}; run 'tpbisa --help'", message));
-  return kExitUsage;
-}
-
-/// Prints one input to its end or its first error; false on error.
-bool disasm_source(WordSource& src, Generation gen, const DisasmOptions& options) {
+/// Prints one input to its end or its first error; false on an input error or a failed write.
+bool disasm_source(io::WordSource& src, Generation gen, const DisasmOptions& options, Sink& sink) {
   Word word{};
   for (;;) {
+    if (sink.failed()) return false;
     switch (src.next(word)) {
-      case WordSource::Next::Word:
-        fmt::print("{}\n", disassemble(std::span<const uint8_t, kWordBytes>(word), gen, options));
+      case io::WordSource::Next::Word:
+        sink.write(disassemble(std::span<const uint8_t, kWordBytes>(word), gen, options) + '\n');
         break;
-      case WordSource::Next::End: return true;
-      case WordSource::Next::Failed: return false;
+      case io::WordSource::Next::End: return true;
+      case io::WordSource::Next::Failed: return false;
     }
   }
 }
 
 int run_disasm(const DisasmCliOptions& o) {
-  if (o.hex.empty() && o.files.empty()) return usage_error("no input: give --hex HEX or FILE ('-' for stdin)");
-  if (!o.hex.empty() && !o.files.empty()) return usage_error("give either --hex words or FILE arguments, not both");
+  if (const auto problem = check_word_inputs(o.inputs)) return usage_error("disasm", *problem);
   const Generation gen = o.gen.value_or(kDefaultGeneration);
   DisasmOptions options;
   options.verdicts = !o.no_verdicts;
-  std::vector<std::unique_ptr<WordSource>> sources;
-  if (!o.hex.empty()) sources.push_back(std::make_unique<HexWords>(o.hex));
-  for (const auto& path : o.files) sources.push_back(open_words(path, gen));  // a .tasm prints canonically
-  for (auto& src : sources) {
-    // Several files stay one assemblable text: each starts with a comment naming it.
-    if (o.files.size() > 1) fmt::print("; == {} ==\n", src->label());
-    if (disasm_source(*src, gen, options)) continue;
-    std::fflush(stdout);
-    report_error(src->error());
+  auto sink = open_sink(o.output.empty() ? "-" : o.output, o.inputs.files);
+  if (!sink) {
+    report_error(sink.error());
     return kExitInput;
   }
-  return kExitOk;
+  for (auto& src : open_word_inputs(o.inputs, gen)) {
+    // Several files stay one assemblable text: each starts with a comment naming it.
+    if (o.inputs.files.size() > 1) (*sink)->write(fmt::format("; == {} ==\n", src->label()));
+    if (disasm_source(*src, gen, options, **sink)) continue;
+    if ((*sink)->failed()) return finish_sink(**sink);
+    (*sink)->discard();
+    report_source_error(*src);
+    return kExitInput;
+  }
+  return finish_sink(**sink);
 }
 
 }  // namespace
@@ -71,16 +68,13 @@ Command register_disasm(CLI::App& parent) {
   add_generation_option(*app, opts->gen, "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
   app->add_flag("--no-verdicts", opts->no_verdicts,
                 "Leave out the '; INVALID on GEN: predicates' comment of words that fail validation");
-  app->add_option("--hex", opts->hex,
-                  "One instruction as 128 hex digits (whitespace, '_' and 0x prefixes allowed); repeat for more")
-      ->type_name("HEX")
-      ->allow_extra_args(false);
-  app->add_option("FILE", opts->files,
-                  "Files of 64-byte words, streamed ('-' reads stdin), or .tasm sources (printed canonically)")
-      ->type_name("FILE");
+  app->add_option("-o,--output", opts->output,
+                  "Write the text to this file (replaced only when every input was read; default: stdout)")
+      ->type_name("OUT.tasm");
+  add_word_inputs(*app, opts->inputs);
   app->footer(
       "Exit codes: 0 success (invalid words included: they are marked, not refused), 2 usage error, "
-      "3 input error. 'tpbisa asm' reads the output back to the same bytes.");
+      "3 input or output error. 'tpbisa asm' reads the output back to the same bytes.");
   return {app, [opts] { return run_disasm(*opts); }};
 }
 

@@ -1,117 +1,39 @@
-// `tpbisa lower`: streams IN through lower_pseudo() into a temporary file renamed to OUT only when every word
-// lowered (PROJ-CONV-M8: never a partial output), then validates each lowered word.
+// `tpbisa lower`: streams IN through lower_pseudo() into OUT, which is replaced only when every word lowered and the
+// whole report was written (PROJ-CONV-M8: never a partial output), and validates each lowered word.
 #include "cmd_lower.hpp"
 
-#include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-
-#include <sys/stat.h>
-#include <unistd.h>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "io.hpp"
-#include "json_input.hpp"
+#include "output.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/json.hpp"
+#include "tpbisa/io/vars.hpp"
+#include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/lower.hpp"
 #include "verdict_print.hpp"
 
 namespace tpbisa::cli {
 namespace {
 
+using ojson = nlohmann::ordered_json;
+
+/// Words lower reads from its input unless --max-words says otherwise (1 Mi words, 64 MiB).
+constexpr uint64_t kDefaultMaxWords = uint64_t{1} << 20;
+
 struct LowerCliOptions {
   std::string vars;
+  std::vector<std::string> hex;
   std::string in;
-  std::string out;
+  std::string out;  ///< with --hex the one positional is OUT (CLI11 puts it in `in`)
   std::optional<Generation> gen;
   bool json = false;
+  std::string max_words = std::to_string(kDefaultMaxWords);
   ValidateOptions options;
-};
-
-/// The output being written: a temporary file beside OUT (renamed onto OUT by commit), or, for "-", an
-/// anonymous temporary file copied to stdout by commit. Removed unless committed.
-class PendingOutput {
- public:
-  explicit PendingOutput(std::string out) : out_(std::move(out)) {}
-  ~PendingOutput() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (!tmp_path_.empty()) ::unlink(tmp_path_.c_str());
-  }
-  PendingOutput(const PendingOutput&) = delete;
-  PendingOutput& operator=(const PendingOutput&) = delete;
-
-  bool open(std::string& error) {
-    if (out_ == "-") {
-      file_ = std::tmpfile();
-      if (file_ == nullptr) error = fmt::format("<stdout>: cannot create a temporary file: {}", std::strerror(errno));
-      return file_ != nullptr;
-    }
-    const size_t slash = out_.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : out_.substr(0, slash);
-    const std::string base = slash == std::string::npos ? out_ : out_.substr(slash + 1);
-    std::string tmpl = fmt::format("{}/.{}.tpbisa-XXXXXX", dir, base);
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) {
-      error = fmt::format("{}: cannot create a temporary file in {}: {}", out_, dir, std::strerror(errno));
-      return false;
-    }
-    tmp_path_ = tmpl;
-    // mkstemp creates 0600; give OUT the permissions a newly created file would have.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    (void)::fchmod(fd, 0666 & ~mask);
-    file_ = ::fdopen(fd, "wb");
-    if (file_ == nullptr) {
-      error = fmt::format("{}: cannot open a temporary file: {}", out_, std::strerror(errno));
-      ::close(fd);
-      return false;
-    }
-    return true;
-  }
-
-  bool write(const Word& w) { return std::fwrite(w.data(), 1, w.size(), file_) == w.size(); }
-
-  std::string write_error() const {
-    return fmt::format("{}: write error: {}", out_ == "-" ? "<stdout>" : out_, std::strerror(errno));
-  }
-
-  bool commit(std::string& error) {
-    if (out_ == "-") {
-      std::rewind(file_);
-      std::array<char, 65536> buf{};
-      size_t got = 0;
-      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0)
-        if (std::fwrite(buf.data(), 1, got, stdout) != got) break;
-      if (std::fflush(stdout) != 0 || std::ferror(file_) != 0 || std::ferror(stdout) != 0) {
-        error = write_error();
-        return false;
-      }
-      return true;
-    }
-    const bool flushed = std::fflush(file_) == 0 && std::ferror(file_) == 0;
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (!flushed || closed != 0) {
-      error = write_error();
-      return false;
-    }
-    if (std::rename(tmp_path_.c_str(), out_.c_str()) != 0) {
-      error = fmt::format("{}: cannot replace: {}", out_, std::strerror(errno));
-      return false;
-    }
-    tmp_path_.clear();
-    return true;
-  }
-
- private:
-  std::string out_;
-  std::string tmp_path_;
-  std::FILE* file_ = nullptr;
 };
 
 struct Counts {
@@ -121,13 +43,14 @@ struct Counts {
 /// Reports as it goes: text lines, or one JSON document; to stderr when OUT is stdout.
 class LowerReport {
  public:
-  LowerReport(const LowerCliOptions& o, Generation gen, std::FILE* to) : o_(o), gen_(gen), to_(to) {
+  LowerReport(const LowerCliOptions& o, std::string in, std::string out, Generation gen, bool to_stderr)
+      : o_(o), out_(std::move(out)), gen_(gen), to_stderr_(to_stderr) {
     if (o_.json)
-      fmt::print(to_, "{{\"input\": {}, \"output\": {}, \"generation\": \"{}\", \"lowered\": [",
-                 dump_json(input_label(o_.in)), dump_json(o_.out == "-" ? "<stdout>" : o_.out), to_string(gen_));
+      write(fmt::format("{{\"input\": {}, \"output\": {}, \"generation\": \"{}\", \"lowered\": [", io::dump_json(in),
+                        io::dump_json(out_ == "-" ? "<stdout>" : out_), to_string(gen_)));
   }
 
-  void lowered(const WordSource& src, uint8_t pseudo_opcode, const LowerResult& r, const Instruction& inst,
+  void lowered(const io::WordSource& src, uint8_t pseudo_opcode, const LowerResult& r, const Instruction& inst,
                const Verdict& v) {
     if (o_.json) {
       const ojson j{{"index", src.index()},
@@ -138,8 +61,8 @@ class LowerReport {
                     {"var_id", r.var_id},
                     {"var_offset", r.var_offset},
                     {"start_addr", fmt::format("{:#x}", load_le<uint64_t>(&r.word[16]))},
-                    {"verdict", verdict_json(v, inst, o_.options)}};
-      fmt::print(to_, "{}\n{}", count_ == 0 ? "" : ",", dump_json(j));
+                    {"verdict", io::verdict_json(v, inst, o_.options)}};
+      write(fmt::format("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(j)));
       ++count_;
       return;
     }
@@ -147,74 +70,119 @@ class LowerReport {
                                    src.offset(), pseudo_opcode, r.word[0], inst.name(), r.var_id, r.var_offset,
                                    load_le<uint64_t>(&r.word[16]), verdict_word(v));
     if (!v.valid) line += failure_lines(v, inst, o_.options, "    ");
-    std::fputs(line.c_str(), to_);
+    write(line);
   }
   void finish(const Counts& c, const ojson& error) {
     if (o_.json) {
       const ojson summary{{"words", c.words}, {"lowered", c.lowered}, {"copied", c.copied}, {"invalid", c.invalid}};
-      fmt::print(to_, "{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", dump_json(summary));
-      if (!error.is_null()) fmt::print(to_, ",\n\"error\": {}", dump_json(error));
-      fmt::print(to_, "}}\n");
+      write(fmt::format("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", io::dump_json(summary)));
+      if (!error.is_null()) write(fmt::format(",\n\"error\": {}", io::dump_json(error)));
+      write("}\n");
     } else if (error.is_null()) {
-      fmt::print(to_, "{} word{}: {} lowered, {} copied; {} lowered word{} invalid on {}\n", c.words,
-                 c.words == 1 ? "" : "s", c.lowered, c.copied, c.invalid, c.invalid == 1 ? "" : "s", to_string(gen_));
+      write(fmt::format("{} word{}: {} lowered, {} copied; {} lowered word{} invalid on {}\n", c.words,
+                        c.words == 1 ? "" : "s", c.lowered, c.copied, c.invalid, c.invalid == 1 ? "" : "s",
+                        to_string(gen_)));
     }
-    std::fflush(to_);
   }
+  /// True when everything reported so far reached its stream (stderr is not checked).
+  bool delivered() { return to_stderr_ || out_flush(); }
 
  private:
+  void write(const std::string& text) {
+    if (to_stderr_)
+      err_write(text);
+    else
+      out_write(text);
+  }
   const LowerCliOptions& o_;
+  std::string out_;
   Generation gen_;
-  std::FILE* to_;
+  bool to_stderr_;
   uint64_t count_ = 0;
 };
 
-int run_lower(const LowerCliOptions& o) {
+/// True when `text` can only be hex words (digits, separators, 0x prefixes), not a file name.
+bool hex_like(const std::string& text) {
+  return !text.empty() && text.find_first_not_of("0123456789abcdefABCDEFxX_, \t\n") == std::string::npos;
+}
+
+int run_lower(LowerCliOptions o) {
+  // --hex takes every argument up to the next option, so `--hex W OUT` hands OUT to --hex: take it back.
+  if (!o.hex.empty() && o.in.empty() && o.hex.size() > 1 && !hex_like(o.hex.back())) {
+    o.in = o.hex.back();
+    o.hex.pop_back();
+  }
   const Generation gen = o.gen.value_or(kDefaultGeneration);
-  if (o.in == "-" && o.vars == "-") return usage_error("lower", "IN and --vars cannot both be stdin");
-  std::string error;
-  VarTable vars;
-  if (!load_vars(o.vars, vars, error)) {
-    report_error(error);
+  if (!o.hex.empty() && !o.out.empty())
+    return usage_error("lower", fmt::format("with --hex the input is the hex words; unexpected argument '{}'", o.out));
+  if (o.hex.empty() && (o.in.empty() || o.out.empty())) return usage_error("lower", "give IN and OUT");
+  if (!o.hex.empty() && o.in.empty()) return usage_error("lower", "give OUT");
+  const std::string in = o.hex.empty() ? o.in : std::string();
+  const std::string& out_path = o.hex.empty() ? o.out : o.in;
+  if (in == "-" && o.vars == "-") return usage_error("lower", "IN and --vars cannot both be stdin");
+  std::string why;
+  const auto max_words = number_option("--max-words", o.max_words, 1, UINT64_MAX, why);
+  if (!max_words) return usage_error("lower", why);
+  const auto vars = io::load_vars(o.vars);
+  if (!vars) {
+    report_error(vars.error());
     return kExitInput;
   }
-  PendingOutput out(o.out);
-  if (!out.open(error)) {
-    report_error(error);
+  std::vector<std::string> inputs{o.vars};
+  if (!in.empty()) inputs.push_back(in);
+  auto sink = open_sink(out_path, inputs, true);
+  if (!sink) {
+    report_error(sink.error());
     return kExitInput;
   }
-  LowerReport report(o, gen, o.out == "-" ? stderr : stdout);
-  FileWords src(o.in);
+  const auto src = o.hex.empty() ? io::open_input(in, {gen}) : io::open_hex(o.hex);
+  const std::string out_label = out_path == "-" ? "<stdout>" : out_path;
+  LowerReport report(o, src->label(), out_path, gen, out_path == "-");
   Counts c;
   Word word{};
   const auto input_error = [&](const std::string& message) {
+    (*sink)->discard();
     report.finish(
-        c, ojson{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", message}});
+        c, ojson{{"input", src->label()}, {"index", src->index()}, {"offset", src->offset()}, {"message", message}});
     report_error(message);
     return kExitInput;
   };
   for (;;) {
-    const WordSource::Next next = src.next(word);
-    if (next == WordSource::Next::End) break;
-    if (next == WordSource::Next::Failed) return input_error(src.error());
-    const LowerResult r = lower_pseudo(word, vars);
+    const io::WordSource::Next next = src->next(word);
+    if (next == io::WordSource::Next::End) break;
+    if (next == io::WordSource::Next::Failed) {
+      if (src->diagnostic_count() > 0) print_diagnostics(src->diagnostics(), src->diagnostic_count());
+      return input_error(src->error().message);
+    }
+    if (c.words >= *max_words)
+      return input_error(
+          fmt::format("{}: more than {} words at offset {} (instruction {}); lower reads at most that "
+                      "many (--max-words); nothing written to {}",
+                      src->label(), *max_words, src->offset(), src->index(), out_label));
+    const LowerResult r = lower_pseudo(word, *vars);
     if (!r.ok())
-      return input_error(fmt::format("{}: instruction {} (offset {}): {}; nothing written to {}", src.label(),
-                                     src.index(), src.offset(), r.message, o.out == "-" ? "<stdout>" : o.out));
+      return input_error(fmt::format("{}: instruction {} (offset {}): {}; nothing written to {}", src->label(),
+                                     src->index(), src->offset(), r.message, out_label));
     ++c.words;
     if (r.status == LowerStatus::Lowered) {
       ++c.lowered;
       const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(r.word), gen);
       const Verdict v = validate(inst, gen, o.options);
       if (!v.valid) ++c.invalid;
-      report.lowered(src, word[0], r, inst, v);
+      report.lowered(*src, word[0], r, inst, v);
     } else {
       ++c.copied;
     }
-    if (!out.write(r.word)) return input_error(out.write_error());
+    (*sink)->write(std::span<const uint8_t>(r.word));
+    if (stdout_failed()) break;  // the report cannot be written: stop, OUT stays as it was
   }
-  if (!out.commit(error)) return input_error(error);
   report.finish(c, ojson());
+  // OUT is replaced only after the whole report reached stdout: a report that failed leaves OUT untouched.
+  if (!report.delivered()) {
+    (*sink)->discard();
+    return kExitInput;
+  }
+  if (const int rc = finish_sink(**sink); rc != kExitOk) return rc;
   return c.invalid > 0 ? kExitNegative : kExitOk;
 }
 
@@ -231,18 +199,24 @@ Command register_lower(CLI::App& parent) {
                         "Generation the lowered words are validated on: sunda|cayman|mariana|maverick or v2..v5 "
                         "(default: mariana)");
   app->add_flag("--json", opts->json, "Print the report as one JSON document");
+  app->add_option("--max-words", opts->max_words, "Most words read from IN (default: 1048576)")->type_name("N");
   add_validate_options(*app, opts->options);
-  app->add_option("IN", opts->in, "File of 64-byte words ('-' reads stdin)")->type_name("IN")->required();
+  app->add_option("--hex", opts->hex,
+                  "The input as hex words instead of IN (128 hex digits each; several per argument allowed)")
+      ->type_name("HEX")
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->allow_extra_args(true);
+  app->add_option("IN", opts->in, "File of 64-byte words ('-' reads stdin) or a .tasm source; left out with --hex")
+      ->type_name("IN");
   app->add_option("OUT", opts->out,
-                  "Output file, written only when every word lowered ('-' writes stdout; the report then goes to "
-                  "stderr)")
-      ->type_name("OUT")
-      ->required();
+                  "Output file, replaced only when every word lowered and the report was written ('-' writes stdout; "
+                  "the report then goes to stderr)")
+      ->type_name("OUT");
   app->footer(
       "Every other word is copied unchanged. Each lowered word is validated on the generation; an invalid "
       "one is still written.\nExit codes: 0 lowered and valid, 1 a lowered word is invalid (OUT written), "
-      "2 usage error,\n3 input error (unknown var id, offset outside the variable, bad VARS.json, unreadable "
-      "IN; OUT untouched).");
+      "2 usage error,\n3 input or output error (unknown var id, offset outside the variable, bad VARS.json, "
+      "unreadable IN, a report or OUT that cannot be written; OUT untouched).");
   return {app, [opts] { return run_lower(*opts); }};
 }
 

@@ -2,8 +2,7 @@
 // optional JSON-Lines trace, and prints the outcome, the registers, semaphores, events and the --dump views.
 #include "cmd_run.hpp"
 
-#include "cmd_asm.hpp"
-
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -17,9 +16,13 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "io.hpp"
-#include "json_input.hpp"
-#include "state_json.hpp"
+#include "output.hpp"
+#include "tpbisa/io/dump.hpp"
+#include "tpbisa/io/element.hpp"
+#include "tpbisa/io/json.hpp"
+#include "tpbisa/io/state.hpp"
+#include "tpbisa/io/vars.hpp"
+#include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/trace.hpp"
@@ -28,8 +31,16 @@
 namespace tpbisa::cli {
 namespace {
 
-/// Largest program `run` loads (1 Mi words, 64 MiB).
-constexpr size_t kMaxProgramWords = size_t{1} << 20;
+using io::bits_hex;
+using io::bits_to_json;
+using io::bits_to_text;
+using io::DumpSpec;
+using io::float_json;
+using io::WordSource;
+using ojson = nlohmann::ordered_json;
+
+/// Largest program `run` loads unless --max-words says otherwise (1 Mi words, 64 MiB).
+constexpr uint64_t kDefaultMaxWords = uint64_t{1} << 20;
 constexpr std::string_view kDefaultMaxSteps = "1000000";
 constexpr std::string_view kDefaultMaxMemory = "1GiB";
 constexpr std::string_view kDefaultMaxElements = "4194304";
@@ -37,6 +48,7 @@ constexpr std::string_view kDefaultMaxElements = "4194304";
 struct RunCliOptions {
   std::optional<Generation> gen;
   std::string program;
+  std::vector<std::string> hex;
   std::string init;
   std::string vars;
   std::vector<std::string> dumps;
@@ -45,7 +57,11 @@ struct RunCliOptions {
   std::string max_steps{kDefaultMaxSteps};
   std::string max_memory{kDefaultMaxMemory};
   std::string max_elements{kDefaultMaxElements};
+  std::string max_words = std::to_string(kDefaultMaxWords);
+  std::string max_dump_elements = std::to_string(io::kMaxDumpElements);
   bool firmware_stubs = false;
+  std::string engine{"dve"};
+  std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
   ValidateOptions options;
 };
 
@@ -78,32 +94,44 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   return *n << shift;
 }
 
-/// Reads the whole program (bounded), lowering pseudo words when a variable table is given.
-bool load_program(const RunCliOptions& o, std::vector<Word>& program, std::string& error) {
+/// The program's name in messages and output: the file, <stdin>, or --hex.
+std::string program_label(const RunCliOptions& o) {
+  return o.hex.empty() ? io::input_label(o.program) : "--hex";
+}
+
+/// Reads the whole program (at most `max_words`), lowering pseudo words when a variable table is given.
+bool load_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program) {
   VarTable vars;
-  if (!o.vars.empty() && !load_vars(o.vars, vars, error)) return false;
-  // A .tasm program is assembled on load; any other file is a stream of 64-byte words.
-  const std::unique_ptr<WordSource> source = open_words(o.program, o.gen.value_or(kDefaultGeneration));
+  if (!o.vars.empty()) {
+    auto loaded = io::load_vars(o.vars);
+    if (!loaded) {
+      report_error(loaded.error());
+      return false;
+    }
+    vars = std::move(*loaded);
+  }
+  const auto source =
+      o.hex.empty() ? io::open_input(o.program, {o.gen.value_or(kDefaultGeneration)}) : io::open_hex(o.hex);
   WordSource& src = *source;
   Word word{};
   for (;;) {
     switch (src.next(word)) {
       case WordSource::Next::End: return true;
-      case WordSource::Next::Failed: error = src.error(); return false;
+      case WordSource::Next::Failed: report_source_error(src); return false;
       case WordSource::Next::Word: break;
     }
-    if (program.size() >= kMaxProgramWords) {
-      error = fmt::format(
-          "{}: more than {} instructions ({} MiB) at offset {} (instruction {}); run loads at most "
-          "that many",
-          src.label(), kMaxProgramWords, kMaxProgramWords * kWordBytes >> 20, src.offset(), src.index());
+    if (program.size() >= max_words) {
+      report_error(
+          fmt::format("{}: more than {} instructions at offset {} (instruction {}); run loads at most that "
+                      "many (--max-words)",
+                      src.label(), max_words, src.offset(), src.index()));
       return false;
     }
     if (!o.vars.empty()) {
       const LowerResult r = lower_pseudo(word, vars);
       if (!r.ok()) {
-        error = fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index(), src.offset(),
-                            r.message, input_label(o.vars));
+        report_error(fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index(),
+                                 src.offset(), r.message, io::input_label(o.vars)));
         return false;
       }
       word = r.word;
@@ -113,9 +141,10 @@ bool load_program(const RunCliOptions& o, std::vector<Word>& program, std::strin
 }
 
 struct Outcome {
-  enum class Status { Ok, Fault, StepLimit } status = Status::Ok;
+  enum class Status { Ok, Fault, StepLimit, Deadlock } status = Status::Ok;
   uint64_t retired = 0;
   Fault fault{};
+  std::vector<BlockedWait> blocked;                  ///< on deadlock: each blocked engine's wait
   std::map<std::string_view, uint64_t> diagnostics;  ///< count per diagnostic kind
 };
 
@@ -124,65 +153,54 @@ std::string_view status_name(Outcome::Status s) {
     case Outcome::Status::Ok: return "ok";
     case Outcome::Status::Fault: return "fault";
     case Outcome::Status::StepLimit: return "step-limit";
+    case Outcome::Status::Deadlock: return "deadlock";
   }
   return "ok";
 }
 
-/// The JSON-Lines trace file, buffered; write errors are kept for the end.
-class TraceFile {
- public:
-  ~TraceFile() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  bool open(const std::string& path, std::string& error) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (file_ == nullptr) {
-      error = fmt::format("{}: cannot open the trace for writing: {}", path, std::strerror(errno));
-      return false;
-    }
-    path_ = path;
-    return true;
-  }
-  bool enabled() const { return file_ != nullptr; }
-  void line(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fputc('\n', file_) == EOF)
-      failed_ = true;
-  }
-  bool close(std::string& error) {
-    if (file_ == nullptr) return true;
-    const bool ok = !failed_ && std::fflush(file_) == 0 && std::ferror(file_) == 0;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (ok && closed) return true;
-    error = fmt::format("{}: write error in the trace: {}", path_, std::strerror(errno));
-    return false;
-  }
-
- private:
-  std::FILE* file_ = nullptr;
-  std::string path_;
-  bool failed_ = false;
-};
-
-Outcome execute(Machine& m, uint64_t max_steps, TraceFile& trace) {
+/// Steps until the end, a fault or the step limit; `trace` (may be null) receives one record per step.
+Outcome execute(Machine& m, uint64_t max_steps, Sink* trace) {
   Outcome out;
-  while (m.pc() < m.size()) {
+  std::string line;
+  while (!m.finished()) {
+    if (m.deadlocked()) {
+      out.status = Outcome::Status::Deadlock;
+      out.blocked = m.blocked_waits();
+      return out;
+    }
     if (out.retired >= max_steps) {
       out.status = Outcome::Status::StepLimit;
       return out;
     }
     const StepResult r = m.step();
-    if (trace.enabled()) trace.line(trace_line(r, m.gen()));
+    if (r.status == StepResult::Status::Blocked) continue;  // a blocked turn writes no record
+    if (trace != nullptr && r.status != StepResult::Status::Halted) {
+      line.clear();
+      append_trace_line(line, r, m);
+      line += '\n';
+      trace->write(line);
+    }
     if (r.status == StepResult::Status::Faulted) {
       out.status = Outcome::Status::Fault;
       out.fault = r.fault;
       return out;
     }
     if (r.status == StepResult::Status::Halted) break;
-    for (const Diagnostic& d : r.diagnostics) ++out.diagnostics[to_string(d.kind)];
+    for (size_t k = 0; k < kDiagKinds; ++k)
+      if (r.diagnostic_counts[k] != 0) out.diagnostics[to_string(static_cast<DiagKind>(k))] += r.diagnostic_counts[k];
     ++out.retired;
   }
   return out;
+}
+
+/// One deadlock line: the engine, its instruction, the condition, and the semaphore's (or event's) value.
+std::string blocked_text(const BlockedWait& w) {
+  std::string cond = wait_condition(w);
+  if (w.reg >= 0) cond += fmt::format(" (= {})", w.comparand);
+  const std::string value = w.event ? fmt::format("event {} is {}", w.id, w.value != 0 ? "set" : "clear")
+                                    : fmt::format("semaphore {} is {}", w.id, w.value);
+  return fmt::format("  {} blocked at #{} offset {:#x} {:#04x} {}: waits for {}; {}\n", to_string(w.engine), w.index,
+                     w.index * kWordBytes, w.opcode, w.name, cond, value);
 }
 
 // ---- dumps ----
@@ -230,24 +248,27 @@ ojson dve_dump_json(const DumpSpec& d, const MachineState& s) {
           {"bn", bn}};
 }
 
-ojson memory_dump_json(const DumpSpec& d, const MachineState& s) {
-  ojson values = ojson::array();
-  ojson bits = ojson::array();
+/// Streams one memory dump as JSON: values and bits are written as they are read, never held as a whole.
+void write_memory_dump_json(const DumpSpec& d, const MachineState& s, Generation g) {
+  out("{{\"at\":{},\"address\":\"{:#x}\",\"dtype\":{},\"count\":{},\"values\":[", io::dump_json(to_string(d.at, g)),
+      d.at.address, io::dump_json(d.type.info->name), d.count);
   bool all_initialized = true;
-  for (uint64_t k = 0; k < d.count; ++k) {
+  std::string chunk;
+  for (uint64_t k = 0; k < d.count && !stdout_failed(); ++k) {
     bool init = true;
     const uint64_t raw = s.memory.read(d.at.address + k * d.type.size, d.type.size, &init);
     all_initialized = all_initialized && init;
-    values.push_back(bits_to_json(raw, d.type));
-    bits.push_back(bits_hex(raw, d.type.size));
+    chunk += (k == 0 ? "" : ",") + io::dump_json(bits_to_json(raw, d.type));
+    if (chunk.size() >= 4096) out_write(std::exchange(chunk, {}));
   }
-  return {{"at", d.at.text},
-          {"address", fmt::format("{:#x}", d.at.address)},
-          {"dtype", d.type.info->name},
-          {"count", d.count},
-          {"values", std::move(values)},
-          {"bits", std::move(bits)},
-          {"initialized", all_initialized}};
+  chunk += "],\"bits\":[";
+  for (uint64_t k = 0; k < d.count && !stdout_failed(); ++k) {
+    const uint64_t raw = s.memory.read(d.at.address + k * d.type.size, d.type.size);
+    chunk += fmt::format("{}\"{}\"", k == 0 ? "" : ",", bits_hex(raw, d.type.size));
+    if (chunk.size() >= 4096) out_write(std::exchange(chunk, {}));
+  }
+  out_write(chunk);
+  out("],\"initialized\":{}}}", all_initialized ? "true" : "false");
 }
 
 std::string dve_dump_text(const DumpSpec& d, const MachineState& s) {
@@ -275,20 +296,24 @@ std::string dve_dump_text(const DumpSpec& d, const MachineState& s) {
   return out;
 }
 
-std::string memory_dump_text(const DumpSpec& d, const MachineState& s) {
-  std::string out = fmt::format("{} {} x{} (address {:#x}):\n", d.at.text, d.type.info->name, d.count, d.at.address);
+/// Streams one memory dump as text, 8 values a line.
+void write_memory_dump_text(const DumpSpec& d, const MachineState& s, Generation g) {
+  out("{} {} x{} (address {:#x}):\n", to_string(d.at, g), d.type.info->name, d.count, d.at.address);
   bool all_initialized = true;
   constexpr uint64_t kPerLine = 8;
-  for (uint64_t k = 0; k < d.count; ++k) {
+  std::string line;
+  for (uint64_t k = 0; k < d.count && !stdout_failed(); ++k) {
     bool init = true;
     const uint64_t raw = s.memory.read(d.at.address + k * d.type.size, d.type.size, &init);
     all_initialized = all_initialized && init;
-    if (k % kPerLine == 0) out += fmt::format("  [{}]", k);
-    out += fmt::format(" {}", bits_to_text(raw, d.type));
-    if (k % kPerLine == kPerLine - 1 || k + 1 == d.count) out += '\n';
+    if (k % kPerLine == 0) line += fmt::format("  [{}]", k);
+    line += fmt::format(" {}", bits_to_text(raw, d.type));
+    if (k % kPerLine == kPerLine - 1 || k + 1 == d.count) {
+      line += '\n';
+      if (line.size() >= 4096 || k + 1 == d.count) out_write(std::exchange(line, {}));
+    }
   }
-  if (!all_initialized) out += "  (some bytes were never written and read as 0)\n";
-  return out;
+  if (!all_initialized) out_write("  (some bytes were never written and read as 0)\n");
 }
 
 // ---- results ----
@@ -300,24 +325,7 @@ struct RunContext {
   const std::vector<DumpSpec>& dumps;
 };
 
-ojson fault_object(const RunContext& ctx, const Fault& f) {
-  ojson j = ojson::parse(fault_json(f, ctx.gen));
-  j["offset"] = f.index * kWordBytes;
-  if (f.index < ctx.program.size()) {
-    const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(ctx.program[f.index]), ctx.gen);
-    j["opcode"] = fmt::format("{:#04x}", inst.opcode());
-    j["name"] = inst.name();
-    if (f.kind == FaultKind::InvalidInstruction) {
-      const CheckContext check{ctx.gen, ctx.o.options};
-      ojson failures = ojson::array();
-      for (const Predicate* p : f.verdict.failures()) failures.push_back(failure_json(report(*p, inst, check)));
-      j["failures"] = std::move(failures);
-    }
-  }
-  return j;
-}
-
-void print_json(const RunContext& ctx, const Machine& m, const Outcome& out) {
+void print_json(const RunContext& ctx, const Machine& m, const Outcome& outcome) {
   const MachineState& s = m.state();
   ojson regs = ojson::array();
   for (uint32_t r : s.regs) regs.push_back(r);
@@ -327,30 +335,48 @@ void print_json(const RunContext& ctx, const Machine& m, const Outcome& out) {
   ojson events = ojson::array();
   for (unsigned i = 0; i < kNumEvents; ++i)
     if (s.events[i]) events.push_back(i);
-  ojson dumps = ojson::array();
-  for (const DumpSpec& d : ctx.dumps)
-    dumps.push_back(d.kind == DumpSpec::Kind::Dve ? dve_dump_json(d, s) : memory_dump_json(d, s));
   ojson diags = ojson::object();
-  for (const auto& [kind, n] : out.diagnostics) diags[std::string(kind)] = n;
-  const ojson doc{{"status", status_name(out.status)},
-                  {"retired", out.retired},
-                  {"fault", out.status == Outcome::Status::Fault ? fault_object(ctx, out.fault) : ojson(nullptr)},
-                  {"regs", std::move(regs)},
-                  {"semaphores", std::move(sems)},
-                  {"events", std::move(events)},
-                  {"dumps", std::move(dumps)},
-                  {"generation", to_string(ctx.gen)},
-                  {"program", input_label(ctx.o.program)},
-                  {"instructions", ctx.program.size()},
-                  {"pc", m.pc()},
-                  {"diagnostics", std::move(diags)}};
-  fmt::print("{}\n", dump_json(doc));
+  for (const auto& [kind, n] : outcome.diagnostics) diags[std::string(kind)] = n;
+  const bool faulted = outcome.status == Outcome::Status::Fault;
+  const ojson head{
+      {"status", status_name(outcome.status)},
+      {"retired", outcome.retired},
+      {"fault", faulted ? io::fault_json(outcome.fault, m.instruction(outcome.fault.index), m.options().validate)
+                        : ojson(nullptr)},
+      {"regs", std::move(regs)},
+      {"semaphores", std::move(sems)},
+      {"events", std::move(events)}};
+  ojson tail{{"generation", to_string(ctx.gen)},
+             {"program", program_label(ctx.o)},
+             {"instructions", ctx.program.size()},
+             {"pc", m.pc()},
+             {"diagnostics", std::move(diags)}};
+  if (outcome.status == Outcome::Status::Deadlock) {
+    ojson blocked = ojson::array();
+    for (const BlockedWait& w : outcome.blocked) blocked.push_back(ojson::parse(blocked_wait_json(w)));
+    tail["deadlock"] = std::move(blocked);
+  }
+  // One document, written in pieces so that large dumps stream: {head..., "dumps": [...], tail...}.
+  std::string text = io::dump_json(head);
+  text.pop_back();
+  out("{},\"dumps\":[", text);
+  for (size_t i = 0; i < ctx.dumps.size(); ++i) {
+    const DumpSpec& d = ctx.dumps[i];
+    if (i > 0) out_write(",");
+    if (d.kind == DumpSpec::Kind::Dve)
+      out_write(io::dump_json(dve_dump_json(d, s)));
+    else
+      write_memory_dump_json(d, s, ctx.gen);
+  }
+  text = io::dump_json(tail);
+  out("],{}\n", text.substr(1));
 }
 
-void print_text(const RunContext& ctx, const Machine& m, const Outcome& out) {
+void print_text(const RunContext& ctx, const Machine& m, const Outcome& outcome) {
+  const Outcome& out = outcome;
   const MachineState& s = m.state();
-  std::string text = fmt::format("program: {} ({} instruction{}) on {}\n", input_label(ctx.o.program),
-                                 ctx.program.size(), ctx.program.size() == 1 ? "" : "s", to_string(ctx.gen));
+  std::string text = fmt::format("program: {} ({} instruction{}) on {}\n", program_label(ctx.o), ctx.program.size(),
+                                 ctx.program.size() == 1 ? "" : "s", to_string(ctx.gen));
   switch (out.status) {
     case Outcome::Status::Ok:
       text += fmt::format("status: ok, {} instruction{} retired\n", out.retired, out.retired == 1 ? "" : "s");
@@ -360,6 +386,12 @@ void print_text(const RunContext& ctx, const Machine& m, const Outcome& out) {
           "status: step-limit: stopped by --max-steps after {} instruction{}, before instruction {} "
           "(offset {:#x}) of {}\n",
           out.retired, out.retired == 1 ? "" : "s", m.pc(), m.pc() * kWordBytes, ctx.program.size());
+      break;
+    case Outcome::Status::Deadlock:
+      text += fmt::format(
+          "status: deadlock after {} instruction{} retired: every engine that has not finished is blocked\n",
+          out.retired, out.retired == 1 ? "" : "s");
+      for (const BlockedWait& w : out.blocked) text += blocked_text(w);
       break;
     case Outcome::Status::Fault: {
       const Fault& f = out.fault;
@@ -406,64 +438,90 @@ void print_text(const RunContext& ctx, const Machine& m, const Outcome& out) {
     for (const auto& [kind, n] : out.diagnostics) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", n, kind);
     text += fmt::format("diagnostics: {} (details with --trace)\n", list);
   }
-  for (const DumpSpec& d : ctx.dumps)
-    text += d.kind == DumpSpec::Kind::Dve ? dve_dump_text(d, s) : memory_dump_text(d, s);
-  std::fputs(text.c_str(), stdout);
+  out_write(text);
+  for (const DumpSpec& d : ctx.dumps) {
+    if (d.kind == DumpSpec::Kind::Dve)
+      out_write(dve_dump_text(d, s));
+    else
+      write_memory_dump_text(d, s, ctx.gen);
+  }
 }
 
 int run_run(const RunCliOptions& o) {
   const Generation gen = o.gen.value_or(kDefaultGeneration);
-  const auto max_steps = parse_u64(o.max_steps);
-  if (!max_steps) return usage_error("run", fmt::format("--max-steps '{}' is not a number", o.max_steps));
+  if (o.hex.empty() == o.program.empty())
+    return usage_error("run", o.hex.empty() ? "no program: give PROGRAM ('-' for stdin) or --hex HEX"
+                                            : "give either --hex words or PROGRAM, not both");
+  std::string why;
+  const auto max_steps = number_option("--max-steps", o.max_steps, 0, UINT64_MAX, why);
+  if (!max_steps) return usage_error("run", why);
   const auto max_memory = parse_size(o.max_memory);
   if (!max_memory)
     return usage_error(
         "run", fmt::format("--max-memory '{}' is not a byte count (e.g. 1073741824, 512M, 1GiB)", o.max_memory));
-  const auto max_elements = parse_u64(o.max_elements);
-  if (!max_elements) return usage_error("run", fmt::format("--max-elements '{}' is not a number", o.max_elements));
+  const auto max_elements = number_option("--max-elements", o.max_elements, 0, UINT64_MAX, why);
+  if (!max_elements) return usage_error("run", why);
+  const auto max_words = number_option("--max-words", o.max_words, 1, UINT64_MAX, why);
+  if (!max_words) return usage_error("run", why);
+  const auto max_dump = number_option("--max-dump-elements", o.max_dump_elements, 1, UINT64_MAX, why);
+  if (!max_dump) return usage_error("run", why);
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
+  const auto engine = parse_engine(o.engine);
+  if (!engine)
+    return usage_error("run", fmt::format("--engine '{}' is not an engine (pe, act, pool, dve, sp)", o.engine));
+  const auto trace_max_effects = number_option("--trace-max-effects", o.trace_max_effects, 1, UINT64_MAX, why);
+  if (!trace_max_effects) return usage_error("run", why);
   std::vector<DumpSpec> dumps;
+  uint64_t dumped = 0;
   for (const std::string& text : o.dumps) {
-    DumpSpec d;
-    std::string why;
-    if (!parse_dump_spec(text, gen, d, why)) return usage_error("run", fmt::format("--dump '{}': {}", text, why));
-    dumps.push_back(std::move(d));
+    auto d = io::parse_dump_spec(text, gen);
+    if (!d) return usage_error("run", fmt::format("--dump '{}': {}", io::printable(text), d.error().message));
+    dumped += d->kind == DumpSpec::Kind::Memory ? d->count : 0;
+    // The output of all dumps together is bounded, not only that of each.
+    if (dumped > *max_dump)
+      return usage_error("run", fmt::format("--dump '{}': the dumps show more than {} elements in all "
+                                            "(--max-dump-elements)",
+                                            io::printable(text), *max_dump));
+    dumps.push_back(std::move(*d));
   }
   const int stdin_users = (o.program == "-") + (o.init == "-") + (o.vars == "-");
   if (stdin_users > 1) return usage_error("run", "only one of PROGRAM, --init and --vars can be stdin");
 
-  std::string error;
   std::vector<Word> program;
-  if (!load_program(o, program, error)) {
-    report_error(error);
-    return kExitInput;
-  }
+  if (!load_program(o, *max_words, program)) return kExitInput;
   MachineOptions mo;
   mo.firmware_stubs = o.firmware_stubs;
   mo.validate = o.options;
   mo.max_memory = *max_memory;
   mo.max_elements_per_instruction = *max_elements;
+  mo.engine = *engine;
+  mo.record_effects = !o.trace.empty();
+  mo.max_recorded_effects = static_cast<size_t>(std::min<uint64_t>(*trace_max_effects, SIZE_MAX));
   Machine m(gen, program, mo);
-  if (!o.init.empty() && !load_state(o.init, m.mutable_state(), mo.convert, error)) {
-    report_error(error);
-    return kExitInput;
+  if (!o.init.empty()) {
+    if (const auto loaded = io::load_state(o.init, m.mutable_state(), mo.convert); !loaded) {
+      report_error(loaded.error());
+      return kExitInput;
+    }
   }
-  TraceFile trace;
-  if (!o.trace.empty() && !trace.open(o.trace, error)) {
-    report_error(error);
-    return kExitInput;
+  std::unique_ptr<Sink> trace;
+  if (!o.trace.empty()) {
+    std::vector<std::string> inputs{o.init, o.vars};
+    if (o.hex.empty()) inputs.push_back(o.program);
+    auto opened = open_sink(o.trace, inputs);
+    if (!opened) {
+      report_error(opened.error());
+      return kExitInput;
+    }
+    trace = std::move(*opened);
   }
-  const Outcome out = execute(m, *max_steps, trace);
+  const Outcome out = execute(m, *max_steps, trace.get());
   const RunContext ctx{o, gen, program, dumps};
   if (o.json)
     print_json(ctx, m, out);
   else
     print_text(ctx, m, out);
-  std::fflush(stdout);
-  if (!trace.close(error)) {
-    report_error(error);
-    return kExitInput;
-  }
+  if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
   return out.status == Outcome::Status::Ok ? kExitOk : kExitNegative;
 }
 
@@ -473,9 +531,14 @@ Command register_run(CLI::App& parent) {
   auto opts = std::make_shared<RunCliOptions>();
   CLI::App* app = parent.add_subcommand("run", "Execute a program on the functional simulator and show the state");
   add_generation_option(*app, opts->gen, "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
-  app->add_option("PROGRAM", opts->program, "File of 64-byte words ('-' reads stdin); at most 1048576 words")
-      ->type_name("PROGRAM")
-      ->required();
+  app->add_option("PROGRAM", opts->program,
+                  "File of 64-byte words ('-' reads stdin) or a .tasm source; at most --max-words words")
+      ->type_name("PROGRAM");
+  app->add_option("--hex", opts->hex,
+                  "The program as hex words instead of PROGRAM (128 hex digits each; several per argument allowed)")
+      ->type_name("HEX")
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->allow_extra_args(true);
   app->add_option("--init", opts->init, "Initial registers, semaphores, events and memory (docs/cli.md)")
       ->type_name("STATE.json");
   app->add_option("--vars", opts->vars, "Lower pseudo words on load with this variable table")->type_name("VARS.json");
@@ -496,13 +559,24 @@ Command register_run(CLI::App& parent) {
   app->add_option("--max-elements", opts->max_elements,
                   "Bound on the element accesses of one instruction (default: 4194304)")
       ->type_name("N");
+  app->add_option("--trace-max-effects", opts->trace_max_effects,
+                  "At most N entries per effect list in a trace record; the rest are counted in 'omitted' "
+                  "(default: 4096)")
+      ->type_name("N");
+  app->add_option("--engine", opts->engine,
+                  "PROJ-CONV-P1: the engine that runs PROGRAM: pe, act, pool, dve, sp (default: dve)")
+      ->type_name("ENGINE");
+  app->add_option("--max-words", opts->max_words, "Most words PROGRAM may hold (default: 1048576)")->type_name("N");
+  app->add_option("--max-dump-elements", opts->max_dump_elements,
+                  "Most elements all --dump specs together may show (default: 4194304)")
+      ->type_name("N");
   app->add_flag("--firmware-stubs", opts->firmware_stubs,
                 "PROJ-CONV-S8/T10: ImmLd and PtrMulti retire as the firmware's log-only stubs");
   add_validate_options(*app, opts->options);
   app->footer(
-      "Exit codes: 0 the program ran to its end, 1 a fault or --max-steps stopped it, 2 usage error "
-      "(including a bad --dump or --max-* value),\n3 input error (unreadable PROGRAM, bad STATE.json or "
-      "VARS.json, lowering failure, unwritable --trace file).");
+      "Exit codes: 0 the program ran to its end, 1 a fault, a deadlock or --max-steps stopped it, 2 usage error "
+      "(including a bad --dump or --max-* value),\n3 input or output error (unreadable PROGRAM, bad STATE.json or "
+      "VARS.json, lowering failure, unwritable --trace file or stdout).");
   return {app, [opts] { return run_run(*opts); }};
 }
 

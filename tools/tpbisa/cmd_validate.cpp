@@ -1,8 +1,6 @@
 // `tpbisa validate`: streams every input through validate() on each requested generation, in constant memory.
 #include "cmd_validate.hpp"
 
-#include "cmd_asm.hpp"
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -14,13 +12,17 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "io.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/json.hpp"
+#include "tpbisa/io/verdict_json.hpp"
 #include "verdict_print.hpp"
 
 namespace tpbisa::cli {
 namespace {
+
+using io::WordSource;
+using ojson = nlohmann::ordered_json;
 
 struct ValidateCliOptions {
   std::vector<Generation> gens;
@@ -28,8 +30,7 @@ struct ValidateCliOptions {
   bool quiet = false;
   bool stats = false;
   ValidateOptions options;
-  std::vector<std::string> hex;
-  std::vector<std::string> files;
+  WordInputs inputs;
 };
 
 /// How one word fared on one generation; the three outcomes partition the words.
@@ -106,7 +107,7 @@ class Headings {
   explicit Headings(bool enabled) : enabled_(enabled) {}
   void before_line(const WordSource& src) {
     if (!enabled_ || &src == current_) return;
-    fmt::print("{}== {} ==\n", first_ ? "" : "\n", src.label());
+    out("{}== {} ==\n", first_ ? "" : "\n", src.label());
     first_ = false;
     current_ = &src;
   }
@@ -129,11 +130,11 @@ class TextPrinter final : public ValidatePrinter {
     std::string out =
         fmt::format("#{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode, j.name, verdict_word(v));
     if (!v.valid) out += failure_lines(v, j.inst[0], o_.options, "    ");
-    std::fputs(out.c_str(), stdout);
+    out_write(out.c_str());
   }
   void finish(const Summary& s) override {
-    fmt::print("{}\n", summary_line(s));
-    std::fflush(stdout);
+    out("{}\n", summary_line(s));
+    out_flush();
   }
 
  private:
@@ -164,11 +165,11 @@ class Spool {
       std::rewind(file_);
       std::array<char, 65536> buf{};
       size_t got = 0;
-      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0) std::fwrite(buf.data(), 1, got, stdout);
+      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0) out_write(std::string_view(buf.data(), got));
       std::fclose(file_);
       file_ = std::tmpfile();
     }
-    std::fputs(text_.c_str(), stdout);
+    out_write(text_.c_str());
     text_.clear();
     empty_ = true;
   }
@@ -193,7 +194,7 @@ class MatrixPrinter final : public ValidatePrinter {
     if (!header_printed_) {
       std::string h = fmt::format("{:<8} {:<10} {:<6} {:<{}}", "index", "offset", "opcode", "name", kNameWidth);
       for (Generation g : o_.gens) h += fmt::format("  {:<8}", to_string(g));
-      fmt::print("{}\n", trim(h));
+      out("{}\n", trim(h));
       header_printed_ = true;
       printed_ = true;
     }
@@ -210,22 +211,22 @@ class MatrixPrinter final : public ValidatePrinter {
     }
     row = trim(row);
     row += '\n';
-    std::fputs(row.c_str(), stdout);
+    out_write(row.c_str());
   }
   void end_input(const WordSource&) override {
     for (size_t k = 0; k < spools_.size(); ++k) {
       if (spools_[k]->empty()) continue;
-      std::fflush(stdout);
-      fmt::print("\nfailures on {}:\n", to_string(o_.gens[k]));
-      std::fflush(stdout);
+      out_flush();
+      out("\nfailures on {}:\n", to_string(o_.gens[k]));
+      out_flush();
       spools_[k]->drain();
     }
     header_printed_ = false;
   }
   void finish(const Summary& s) override {
-    if (printed_) fmt::print("\n");
-    fmt::print("{}\n", summary_line(s));
-    std::fflush(stdout);
+    if (printed_) out("\n");
+    out("{}\n", summary_line(s));
+    out_flush();
   }
 
  private:
@@ -243,22 +244,23 @@ class MatrixPrinter final : public ValidatePrinter {
 /// {"results": [...], "summary": {...}, "error"?}; one result per line, written as it is judged.
 class JsonPrinter final : public ValidatePrinter {
  public:
-  explicit JsonPrinter(const ValidateCliOptions& o) : o_(o) { fmt::print("{{\"results\": ["); }
+  explicit JsonPrinter(const ValidateCliOptions& o) : o_(o) { out("{{\"results\": ["); }
 
   void word(const WordSource& src, const Judged& j) override {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     ojson verdicts = ojson::object();
     for (size_t k = 0; k < j.n; ++k)
-      verdicts[std::string(to_string(o_.gens[k]))] = verdict_json(j.verdict[k], j.inst[k], o_.options);
+      verdicts[std::string(to_string(o_.gens[k]))] = io::verdict_json(j.verdict[k], j.inst[k], o_.options);
     const ojson r{{"input", src.label()},   {"index", src.index()},
                   {"offset", src.offset()}, {"opcode", fmt::format("{:#04x}", j.opcode)},
                   {"name", j.name},         {"verdicts", std::move(verdicts)}};
-    const std::string line = fmt::format("{}\n{}", count_ == 0 ? "" : ",", dump_json(r));
-    std::fputs(line.c_str(), stdout);
+    const std::string line = fmt::format("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(r));
+    out_write(line.c_str());
     ++count_;
   }
   void failed(const WordSource& src) override {
-    error_ = ojson{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error()}};
+    error_ = ojson{
+        {"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error().message}};
   }
   void finish(const Summary& s) override {
     ojson gens = ojson::array();
@@ -275,10 +277,10 @@ class JsonPrinter final : public ValidatePrinter {
                         {"invalid", s.all.invalid},
                         {"header_only", s.all.header_only},
                         {"per_generation", std::move(per)}};
-    fmt::print("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", dump_json(summary));
-    if (!error_.is_null()) fmt::print(",\n\"error\": {}", dump_json(error_));
-    fmt::print("}}\n");
-    std::fflush(stdout);
+    out("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", io::dump_json(summary));
+    if (!error_.is_null()) out(",\n\"error\": {}", io::dump_json(error_));
+    out("}}\n");
+    out_flush();
   }
 
  private:
@@ -311,6 +313,7 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
   Word word{};
   Judged j;
   for (;;) {
+    if (stdout_failed()) return false;
     switch (src.next(word)) {
       case WordSource::Next::Word:
         judge(word, o, j);
@@ -329,12 +332,9 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
 }
 
 int run_validate(ValidateCliOptions& o) {
-  if (o.hex.empty() && o.files.empty())
-    return usage_error("validate", "no input: give --hex HEX or FILE ('-' for stdin)");
-  if (!o.hex.empty() && !o.files.empty())
-    return usage_error("validate", "give either --hex words or FILE arguments, not both");
+  if (const auto problem = check_word_inputs(o.inputs)) return usage_error("validate", *problem);
   if (o.gens.empty()) o.gens.assign(1, kDefaultGeneration);
-  const bool headings = o.files.size() > 1;
+  const bool headings = o.inputs.files.size() > 1;
   std::unique_ptr<ValidatePrinter> printer;
   if (o.json)
     printer = std::make_unique<JsonPrinter>(o);
@@ -343,18 +343,17 @@ int run_validate(ValidateCliOptions& o) {
   else
     printer = std::make_unique<TextPrinter>(o, headings);
 
-  std::vector<std::unique_ptr<WordSource>> sources;
-  if (!o.hex.empty()) sources.push_back(std::make_unique<HexWords>(o.hex));
   // .tasm files are assembled (for the first requested generation's geometry); others are word streams.
-  for (const auto& path : o.files) sources.push_back(open_words(path, o.gens.front()));
+  auto sources = open_word_inputs(o.inputs, o.gens.front());
 
   const auto start = std::chrono::steady_clock::now();
   Summary s;
   int rc = kExitOk;
   for (auto& src : sources) {
     if (validate_source(*src, o, *printer, s)) continue;
+    if (stdout_failed()) return kExitInput;
     printer->finish(s);
-    report_error(src->error());
+    report_source_error(*src);
     rc = kExitInput;
     break;
   }
@@ -364,11 +363,10 @@ int run_validate(ValidateCliOptions& o) {
   }
   if (o.stats) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print(stderr,
-               "{}: stats: validate: {} instructions checked on {} generation{} in {:.3f} s ({:.0f} instructions/s)\n",
-               kToolName, s.checked, o.gens.size(), o.gens.size() == 1 ? "" : "s", secs,
-               secs > 0 ? static_cast<double>(s.checked) / secs : 0.0);
-    std::fflush(stderr);
+    err_write(fmt::format(
+        "{}: stats: validate: {} instructions checked on {} generation{} in {:.3f} s ({:.0f} instructions/s)\n",
+        kToolName, s.checked, o.gens.size(), o.gens.size() == 1 ? "" : "s", secs,
+        secs > 0 ? static_cast<double>(s.checked) / secs : 0.0));
   }
   return rc;
 }
@@ -385,11 +383,7 @@ Command register_validate(CLI::App& parent) {
   app->add_flag("--quiet", opts->quiet, "Print only failing instructions and the summary");
   app->add_flag("--stats", opts->stats, "Print the instructions checked and instructions per second on stderr");
   add_validate_options(*app, opts->options);
-  app->add_option("--hex", opts->hex,
-                  "One instruction as 128 hex digits (whitespace, '_' and 0x prefixes allowed); repeat for more")
-      ->type_name("HEX")
-      ->allow_extra_args(false);
-  app->add_option("FILE", opts->files, "Files of 64-byte words, streamed; '-' reads stdin")->type_name("FILE");
+  add_word_inputs(*app, opts->inputs);
   app->footer(
       "Exit codes: 0 every instruction valid on every requested generation (header-only counts as valid), "
       "1 an instruction is invalid, 2 usage error, 3 input error.");

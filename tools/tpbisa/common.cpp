@@ -1,12 +1,16 @@
-// Shared subcommand pieces: --gen parsing through the library, one error format on stderr.
+// Shared subcommand pieces: --gen parsing through the library, word inputs, never-throwing output, one error
+// format on stderr.
 #include "common.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
-#include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "exit_codes.hpp"
+#include "tpbisa/location.hpp"
 
 namespace tpbisa::cli {
 
@@ -26,6 +30,8 @@ bool iequals(std::string_view a, std::string_view b) {
     if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
+
+int stdout_errno = 0;  ///< errno of the first failed write to stdout; 0 while every write succeeded
 
 }  // namespace
 
@@ -78,9 +84,72 @@ void add_validate_options(CLI::App& app, ValidateOptions& options) {
       "PROJ-CONV-T11 off: SYMMETRIC_CLAMP (0x24) is not general-arith on MAVERICK");
 }
 
-void report_error(std::string_view message) {
-  fmt::print(stderr, "{}: error: {}\n", kToolName, message);
+void add_word_inputs(CLI::App& app, WordInputs& in) {
+  app.add_option("--hex", in.hex,
+                 "Instructions as 128 hex digits each (whitespace, '_' and 0x prefixes allowed); several words per "
+                 "argument and several arguments allowed; repeatable")
+      ->type_name("HEX")
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->allow_extra_args(true);
+  app.add_option("FILE", in.files,
+                 "Files of 64-byte words, streamed ('-' reads stdin); a .tasm source is assembled first")
+      ->type_name("FILE");
+}
+
+std::optional<std::string> check_word_inputs(const WordInputs& in) {
+  if (in.hex.empty() && in.files.empty()) return "no input: give --hex HEX or FILE ('-' for stdin)";
+  if (!in.hex.empty() && !in.files.empty()) return "give either --hex words or FILE arguments, not both";
+  // --hex takes every argument up to the next option, so `--hex WORD prog.bin` would read the file name as hex.
+  for (const std::string& arg : in.hex) {
+    struct stat st {};
+    const bool hexlike = arg.find_first_not_of("0123456789abcdefABCDEFxX_, \t\n") == std::string::npos;
+    if (!hexlike && ::stat(arg.c_str(), &st) == 0)
+      return fmt::format("'{}' after --hex is a file; give either --hex words or FILE arguments, not both", arg);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen) {
+  std::vector<std::unique_ptr<io::WordSource>> sources;
+  if (!in.hex.empty()) sources.push_back(io::open_hex(in.hex));
+  for (const auto& path : in.files) sources.push_back(io::open_input(path, {gen}));
+  return sources;
+}
+
+void out_write(std::string_view text) {
+  if (stdout_errno != 0 || text.empty()) return;
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) stdout_errno = errno != 0 ? errno : EIO;
+}
+
+bool out_flush() {
+  if (stdout_errno == 0) {
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) stdout_errno = errno != 0 ? errno : EIO;
+  }
+  return stdout_errno == 0;
+}
+
+bool stdout_failed() {
+  return stdout_errno != 0;
+}
+
+std::string stdout_error() {
+  return fmt::format("<stdout>: write error: {}", std::strerror(stdout_errno != 0 ? stdout_errno : EIO));
+}
+
+void err_write(std::string_view text) {
+  // An unwritable stderr must not change the exit code: the failure is ignored.
+  if (std::fwrite(text.data(), 1, text.size(), stderr) != text.size()) std::clearerr(stderr);
   std::fflush(stderr);
+}
+
+void report_error(std::string_view message) {
+  err_write(fmt::format("{}: error: {}\n", kToolName, message));
+}
+
+void report_error(const Error& e) {
+  report_error(e.message);
 }
 
 int usage_error(std::string_view command, std::string_view message) {
@@ -88,26 +157,98 @@ int usage_error(std::string_view command, std::string_view message) {
   return kExitUsage;
 }
 
-std::optional<uint64_t> parse_u64(std::string_view text) {
-  unsigned base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
+namespace {
+
+constexpr size_t kShownErrors = 20;  // assembly diagnostics printed; the summary gives the full count
+
+/// Length of the valid UTF-8 sequence at text[i] (1..4), or 0 when the byte does not start one.
+size_t utf8_length(std::string_view text, size_t i) {
+  const auto u = static_cast<unsigned char>(text[i]);
+  const size_t n = u < 0x80 ? 1 : (u >> 5) == 0x6 ? 2 : (u >> 4) == 0xE ? 3 : (u >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+  return n;
+}
+
+/// The pieces a text is shown as, one per byte: the byte itself, or \xNN for control bytes and bytes that are
+/// not UTF-8 (a NUL in a source line must not reach the terminal raw). `keep_tabs` leaves tabs as they are.
+std::vector<std::string> shown_bytes(std::string_view text, bool keep_tabs) {
+  std::vector<std::string> out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    const size_t n = utf8_length(text, i);
+    if ((u < 0x20 && !(keep_tabs && u == '\t')) || u == 0x7F || n == 0) {
+      out.push_back(fmt::format("\\x{:02x}", u));
+      ++i;
+      continue;
+    }
+    out.emplace_back(text.substr(i, 1));
+    for (size_t k = 1; k < n; ++k) out.emplace_back(text.substr(i + k, 1));
+    i += n;
   }
-  if (text.empty()) return std::nullopt;
+  return out;
+}
+
+std::string escape_text(std::string_view text) {
+  std::string out;
+  for (const std::string& s : shown_bytes(text, false)) out += s;
+  return out;
+}
+
+/// format_diagnostic's three lines with the source line escaped and the caret line kept under the same bytes.
+std::string escaped_diagnostic(const AsmDiagnostic& d) {
+  const std::vector<std::string> shown = shown_bytes(d.source_line, true);
+  std::string line, carets;
+  for (const std::string& s : shown) line += s;
+  // The caret line repeats the line's tabs so that the caret sits under the right byte however tabs are shown.
+  for (size_t i = 0; i + 1 < d.column && i < shown.size(); ++i)
+    carets += shown[i] == "\t" ? std::string("\t") : std::string(shown[i].size(), ' ');
+  size_t width = 0;
+  for (size_t i = d.column == 0 ? 0 : d.column - 1, k = 0; k < std::max<size_t>(d.length, 1); ++i, ++k)
+    width += i < shown.size() ? shown[i].size() : 1;
+  carets += '^';
+  carets.append(width - 1, '~');
+  return fmt::format("{}:{}:{}: error: {}\n{}\n{}\n", escape_text(d.file), d.line, d.column, escape_text(d.message),
+                     line, carets);
+}
+
+}  // namespace
+
+std::string print_diagnostics(std::span<const AsmDiagnostic> errors, size_t count) {
+  for (size_t i = 0; i < errors.size() && i < kShownErrors; ++i) err_write(escaped_diagnostic(errors[i]));
+  const std::string shown = count > kShownErrors ? fmt::format(" (the first {} shown)", kShownErrors) : "";
+  return fmt::format("{} error{}{}", count, count == 1 ? "" : "s", shown);
+}
+
+void report_source_error(const io::WordSource& src) {
+  if (src.diagnostic_count() == 0) {
+    report_error(src.error());
+    return;
+  }
+  report_error(fmt::format("{}: {} in the assembly source", src.label(),
+                           print_diagnostics(src.diagnostics(), src.diagnostic_count())));
+}
+
+std::optional<uint64_t> parse_u64(std::string_view text) {
   uint64_t v = 0;
-  for (char c : text) {
-    unsigned d = 0;
-    if (c >= '0' && c <= '9')
-      d = static_cast<unsigned>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f')
-      d = static_cast<unsigned>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F')
-      d = static_cast<unsigned>(c - 'A' + 10);
-    else
-      return std::nullopt;
-    if (v > (UINT64_MAX - d) / base) return std::nullopt;
-    v = v * base + d;
+  if (!parse_u64_text(text, v)) return std::nullopt;
+  return v;
+}
+
+std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
+                                      std::string& error) {
+  uint64_t v = 0;
+  bool too_big = false;
+  if (!parse_u64_text(text, v, &too_big)) {
+    error = too_big ? fmt::format("{} '{}' is out of range {}..{}", option, text, min, max)
+                    : fmt::format("{} '{}' is not a number", option, text);
+    return std::nullopt;
+  }
+  if (v < min || v > max) {
+    error = fmt::format("{} '{}' is out of range {}..{}", option, text, min, max);
+    return std::nullopt;
   }
   return v;
 }

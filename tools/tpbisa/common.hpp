@@ -1,4 +1,5 @@
-// Pieces every tpbisa subcommand shares: the tool's identity, the --gen option, error reporting.
+// Pieces every tpbisa subcommand shares: the tool's identity, the --gen option, output that never throws,
+// one wording for errors, and number options.
 #pragma once
 
 #include <cstdint>
@@ -6,11 +7,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "tpbisa/expected.hpp"
 #include "tpbisa/generation.hpp"
+#include "tpbisa/io/words.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::cli {
@@ -35,14 +40,57 @@ void add_generations_option(CLI::App& app, std::vector<Generation>& gens, const 
 /// --dtype-enum header|runtime (PROJ-CONV-C13), --no-symmetric-clamp-arith (PROJ-CONV-T11).
 void add_validate_options(CLI::App& app, ValidateOptions& options);
 
-/// Prints "tpbisa: error: <message>" on stderr.
+/// The inputs of a command that reads words: --hex words (one or more per argument, the option repeatable) or
+/// FILE arguments ('-' stdin, .tasm assembled first).
+struct WordInputs {
+  std::vector<std::string> hex;
+  std::vector<std::string> files;
+};
+void add_word_inputs(CLI::App& app, WordInputs& in);
+/// Checks that exactly one kind was given; a usage message when not.
+std::optional<std::string> check_word_inputs(const WordInputs& in);
+/// The sources in order: the --hex words as one source, or one source per FILE.
+std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen);
+
+// ---- output: stdout is written through these, never by fmt::print (which throws on a failed write) ----
+
+/// Writes to stdout. Never throws; the first failure (and its errno) is kept, later writes are dropped.
+void out_write(std::string_view text);
+template <class... Args>
+void out(fmt::format_string<Args...> f, Args&&... args) {
+  out_write(fmt::format(f, std::forward<Args>(args)...));
+}
+/// Flushes stdout; false when anything written to it so far failed.
+bool out_flush();
+/// True once a write to stdout failed (a full disk, a closed pipe, a closed descriptor).
+bool stdout_failed();
+/// "<stdout>: write error: <OS error>".
+std::string stdout_error();
+
+/// Prints "tpbisa: error: <message>" on stderr; never throws, whatever stderr is.
 void report_error(std::string_view message);
+/// Prints an error of the library (its message already names the input).
+void report_error(const Error& e);
+/// Prints text on stderr as it is (diagnostics); never throws.
+void err_write(std::string_view text);
 
 /// Reports "COMMAND: <message>; run 'tpbisa --help'" and returns the usage exit code (2).
 int usage_error(std::string_view command, std::string_view message);
 
+/// Prints the first 20 assembly diagnostics on stderr (bytes that are not text escaped); returns "N errors"
+/// (with how many were shown when not all).
+std::string print_diagnostics(std::span<const AsmDiagnostic> errors, size_t count);
+
+/// Reports a failed input source (its assembly diagnostics first, when it is a .tasm that did not assemble).
+void report_source_error(const io::WordSource& src);
+
 /// Parses an unsigned number written in decimal or as 0x hex (no sign, no spaces); nullopt when it is
 /// not one or does not fit 64 bits.
 std::optional<uint64_t> parse_u64(std::string_view text);
+
+/// A number option in min..max: nullopt and `error` set to "OPTION 'TEXT' is not a number" or
+/// "OPTION 'TEXT' is out of range MIN..MAX".
+std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
+                                      std::string& error);
 
 }  // namespace tpbisa::cli

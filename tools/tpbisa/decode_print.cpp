@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
+#include "tpbisa/io/json.hpp"
 
 namespace tpbisa::cli {
 namespace {
@@ -16,7 +18,7 @@ using json = nlohmann::ordered_json;
 
 // File names need not be UTF-8; replace what is not instead of failing mid-stream.
 std::string dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return io::dump_json(j);
 }
 
 std::string word_hex(const Word& w) {
@@ -62,16 +64,16 @@ class TextPrinter final : public DecodePrinter {
   explicit TextPrinter(bool headings) : headings_(headings) {}
 
   void begin_input(const WordSource& src) override {
-    if (headings_) fmt::print("{}== {} ==\n", first_ ? "" : "\n", src.label());
+    if (headings_) out("{}== {} ==\n", first_ ? "" : "\n", src.label());
     first_ = false;
     blocks_ = 0;  // blocks are separated within an input; the heading separates inputs
   }
   void instruction(const WordSource& src, const Instruction& inst, const Word&) override {
-    fmt::print("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, inst));
+    out("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, inst));
     ++blocks_;
   }
-  void failed(const WordSource&) override { std::fflush(stdout); }
-  void finish() override { std::fflush(stdout); }
+  void failed(const WordSource&) override { out_flush(); }
+  void finish() override { out_flush(); }
 
  private:
   bool headings_;
@@ -150,22 +152,23 @@ json instruction_json(const WordSource& src, const Instruction& inst, const Word
 class JsonPrinter final : public DecodePrinter {
  public:
   explicit JsonPrinter(Generation gen) {
-    fmt::print("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
+    out("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
   }
 
   void begin_input(const WordSource&) override {}
   void instruction(const WordSource& src, const Instruction& inst, const Word& word) override {
-    fmt::print("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, inst, word)));
+    out("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, inst, word)));
     ++count_;
   }
   void failed(const WordSource& src) override {
-    error_ = json{{"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error()}};
+    error_ = json{
+        {"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error().message}};
   }
   void finish() override {
-    fmt::print("{}]", count_ == 0 ? "" : "\n");
-    if (!error_.is_null()) fmt::print(",\n\"error\": {}", dump(error_));
-    fmt::print("}}\n");
-    std::fflush(stdout);
+    out("{}]", count_ == 0 ? "" : "\n");
+    if (!error_.is_null()) out(",\n\"error\": {}", dump(error_));
+    out("}}\n");
+    out_flush();
   }
 
  private:

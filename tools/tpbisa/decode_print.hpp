@@ -4,10 +4,12 @@
 #include <memory>
 #include <string>
 
-#include "io.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/words.hpp"
 
 namespace tpbisa::cli {
+
+using io::WordSource;
 
 /// Receives decoded words as they stream in; output is written as it goes, never held back.
 class DecodePrinter {

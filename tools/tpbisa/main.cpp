@@ -1,9 +1,15 @@
 // The tpbisa command line tool: entry point, subcommand dispatch and the mapping of failures to exit codes.
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -12,6 +18,7 @@
 #include "cmd_decode.hpp"
 #include "cmd_disasm.hpp"
 #include "cmd_lower.hpp"
+#include "cmd_neff.hpp"
 #include "cmd_run.hpp"
 #include "cmd_validate.hpp"
 #include "common.hpp"
@@ -39,17 +46,17 @@ bool is_option(std::string_view arg) {
   return arg.size() > 1 && arg[0] == '-';
 }
 
-/// The one-line message for a parse error. CLI11 reports arguments nobody takes only after the requirements
-/// (so `tpbisa frobnicate` would read "A subcommand is required") and lists them last to first; an argument
-/// the tool does not know is named first, in the order given.
+/// The one-line message for a parse error, one wording for every command: an argument nobody takes is named
+/// first, in the order given ("unknown option '--x'", "unexpected argument 'y'"), prefixed by the command it was
+/// given to. (CLI11 reports leftovers only after the requirements and lists them last to first.)
 std::string parse_error_message(const CLI::App& app, const std::vector<Command>& commands, const CLI::ParseError& e) {
   const Leftovers left = leftovers(app);
   const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
   const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
   if (left.args.empty() || !(extras || required)) return e.what();
+  const std::string& first = left.args.front();
   if (left.app == &app && app.get_subcommands().empty()) {
     // Nothing selected a command: the first leftover is what the user meant as one (or an option before it).
-    const std::string& first = left.args.front();
     if (first == "--") return "unexpected '--' before the command (write 'tpbisa COMMAND ... -- ARGS')";
     if (is_option(first)) return fmt::format("unknown option '{}'", first);
     std::vector<std::string> names;
@@ -58,8 +65,9 @@ std::string parse_error_message(const CLI::App& app, const std::vector<Command>&
     names.pop_back();
     return fmt::format("unknown command '{}' (expected {} or {})", first, fmt::join(names, ", "), last);
   }
-  return fmt::format("The following argument{} not expected: {}", left.args.size() > 1 ? "s were" : " was",
-                     fmt::join(left.args, " "));
+  const std::string prefix = left.app == &app ? "" : fmt::format("{}: ", left.app->get_name());
+  if (is_option(first)) return fmt::format("{}unknown option '{}'", prefix, first);
+  return fmt::format("{}unexpected argument '{}'", prefix, first);
 }
 
 int run(int argc, char** argv) {
@@ -69,9 +77,9 @@ int run(int argc, char** argv) {
       std::string(kToolName)};
   app.set_version_flag("--version", fmt::format("{} {}", kToolName, kToolVersion));
   app.require_subcommand(1);
-  const std::vector<Command> commands{register_decode(app), register_validate(app), register_lower(app),
-                                      register_run(app),    register_asm(app),      register_disasm(app),
-                                      register_catalog(app)};
+  const std::vector<Command> commands{register_decode(app),  register_validate(app), register_lower(app),
+                                      register_run(app),     register_asm(app),      register_disasm(app),
+                                      register_catalog(app), register_neff(app)};
   // Set after the subcommands are registered: CLI11 copies the parent's footer into every subcommand added
   // later, and each subcommand has its own exit codes.
   app.footer(
@@ -81,7 +89,13 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == 0) {  // --help, --version: printed through out(), so a failed write is reported
+      std::ostringstream text, errors;
+      const int rc = app.exit(e, text, errors);
+      out_write(text.str());
+      err_write(errors.str());
+      return rc;
+    }
     report_error(fmt::format("{}; run 'tpbisa --help'", parse_error_message(app, commands, e)));
     return kExitUsage;
   }
@@ -93,21 +107,38 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tpbisa::cli
 
+/// Descriptors 0, 1 and 2 that are closed are opened on /dev/null the wrong way round (stdin for writing, stdout
+/// and stderr for reading): a file opened later cannot take their number and receive output meant for stdout,
+/// and a write to a closed stdout still fails (EBADF) and is reported.
+void reserve_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int got = ::open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (got >= 0 && got != fd) {
+      ::dup2(got, fd);
+      ::close(got);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   using namespace tpbisa::cli;
+  reserve_standard_descriptors();
+  // A closed pipe is a write error like any other (exit 3, docs/cli.md), not a silent death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   // Nothing escapes: an unexpected failure is reported like an input error, never as a crash.
+  int code = kExitInput;
   try {
-    const int code = run(argc, argv);
-    // Output that could not be written (a full disk, a closed pipe) is an output error, whatever the command.
-    if (code != kExitInput && (std::fflush(stdout) != 0 || std::ferror(stdout) != 0)) {
-      report_error("<stdout>: write error: the output could not be written");
-      return kExitInput;
-    }
-    return code;
+    code = run(argc, argv);
   } catch (const std::exception& e) {
     report_error(fmt::format("unexpected failure: {}", e.what()));
   } catch (...) {
     report_error("unexpected failure");
   }
-  return kExitInput;
+  // Output that could not be written (a full disk, a closed pipe) is an output error, whatever the command.
+  if (!out_flush()) {
+    report_error(stdout_error());
+    return kExitInput;
+  }
+  return code;
 }

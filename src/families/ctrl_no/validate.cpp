@@ -62,10 +62,8 @@ std::string explain_notification(const Instruction& i, const CheckContext&) {
 
 std::string explain_reserved(const Instruction& i, const CheckContext&) {
   const CtrlNo& c = c_of(i);
-  const Word w = encode(c);
-  for (const FieldRef& f : {field_ref<CtrlNo>("reserved0"), field_ref<CtrlNo>("reserved1")})
-    for (unsigned b = f.offset; b < unsigned{f.offset} + f.size; ++b)
-      if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
+  if (!all_zero(c.reserved0) || !all_zero(c.reserved1))
+    return explain_reserved_bytes(encode(c), field_refs_with_role<CtrlNo, Role::Reserved>());
   return fmt::format("drain_count is {}, but only Drain carries a count ({} is {:#04x})", c.drain_count, i.name(),
                      c.header.opcode);
 }

@@ -6,16 +6,25 @@
 namespace tpbisa::family {
 namespace {
 
-// ---- Fields the predicates read (same offsets in MEM_2D and PSEUDO_MEM_2D) ----
-constexpr FieldRef fOpcode[] = {{"header.opcode", 0, 1}};
-constexpr FieldRef fDtype[] = {{"dtype", 12, 1}};
-constexpr FieldRef fDatasrc[] = {{"src_datasrc", 13, 1}};
-constexpr FieldRef fNumElem[] = {{"num_elem", 14, 2}};
-constexpr FieldRef fNumElemDtype[] = {{"num_elem", 14, 2}, {"dtype", 12, 1}};
-constexpr FieldRef fStoreCount[] = {{"src_datasrc", 13, 1}, {"dtype", 12, 1}, {"num_elem", 14, 2}};
-constexpr FieldRef fU64Regs[] = {{"dtype", 12, 1}, {"src_datasrc", 13, 1}, {"data.registers", 32, 32}};
-constexpr FieldRef fStartAddr[] = {{"start_addr", 16, 8}, {"dtype", 12, 1}};
-constexpr FieldRef fWindow[] = {{"start_addr", 16, 8}, {"dtype", 12, 1}, {"num_elem", 14, 2}, {"step_elem", 24, 8}};
+// ---- Fields the predicates read, from the declarations ----
+constexpr FieldRef fOpcode[] = {field_ref<Mem2d>("header.opcode")};
+constexpr FieldRef fDtype[] = {field_ref<Mem2d>("dtype")};
+constexpr FieldRef fDatasrc[] = {field_ref<Mem2d>("src_datasrc")};
+constexpr FieldRef fNumElem[] = {field_ref<Mem2d>("num_elem")};
+constexpr FieldRef fNumElemDtype[] = {field_ref<Mem2d>("num_elem"), field_ref<Mem2d>("dtype")};
+constexpr FieldRef fStoreCount[] = {field_ref<Mem2d>("src_datasrc"), field_ref<Mem2d>("dtype"),
+                                    field_ref<Mem2d>("num_elem")};
+constexpr FieldRef fU64Regs[] = {field_ref<Mem2d>("dtype"), field_ref<Mem2d>("src_datasrc"),
+                                 renamed(field_ref<Mem2d>("data"), "data.registers")};
+constexpr FieldRef fStartAddr[] = {field_ref<Mem2d>("start_addr"), field_ref<Mem2d>("dtype")};
+constexpr FieldRef fWindow[] = {field_ref<Mem2d>("start_addr"), field_ref<Mem2d>("dtype"), field_ref<Mem2d>("num_elem"),
+                                field_ref<Mem2d>("step_elem")};
+
+// The predicates read these fields of MEM_2D and PSEUDO_MEM_2D alike: the two declarations agree on them.
+static_assert(same_bytes(field_ref<Mem2d>("dtype"), field_ref<PseudoMem2d>("dtype")) &&
+              same_bytes(field_ref<Mem2d>("src_datasrc"), field_ref<PseudoMem2d>("src_datasrc")) &&
+              same_bytes(field_ref<Mem2d>("num_elem"), field_ref<PseudoMem2d>("num_elem")) &&
+              same_bytes(field_ref<Mem2d>("header.opcode"), field_ref<PseudoMem2d>("header.opcode")));
 
 // ---- Predicate bodies (mem2d.md §5.3), generic over MEM_2D and PSEUDO_MEM_2D ----
 

@@ -8,19 +8,19 @@
 namespace tpbisa::family {
 namespace {
 
-constexpr FieldRef fOpcode[] = {{"header.opcode", 0, 1}};
-constexpr FieldRef fSrcCount[] = {{"src_mem_pattern.num_elem", 24, 4}, {"src_mem_pattern.start_addr", 16, 4}};
-constexpr FieldRef fImmediates[] = {{"imm1", 28, 4}, {"imm0_ptr", 44, 4}, {"imm0_src", 48, 1}};
-constexpr FieldRef fDtypeOp[] = {{"dtype", 32, 1}, {"header.opcode", 0, 1}};
-constexpr FieldRef fDtype[] = {{"dtype", 32, 1}};
-constexpr FieldRef fChannels[] = {{"num_active_channels", 34, 1}};
-constexpr FieldRef fSrc[] = {
-    {"src_mem_pattern.start_addr", 16, 4}, {"src_mem_pattern.num_elem", 24, 4}, {"dtype", 32, 1}};
-constexpr FieldRef fReserved[] = {
-    {"reserved0", 12, 4}, {"reserved1", 33, 1}, {"reserved2", 35, 9}, {"reserved3", 49, 15}};
-constexpr FieldRef fImm0[] = {
-    {"imm0_ptr", 44, 4}, {"imm0_src", 48, 1}, {"imm1", 28, 4}, {"num_active_channels", 34, 1}};
-constexpr FieldRef fImmSrcField[] = {{"imm0_src", 48, 1}};
+constexpr FieldRef fOpcode[] = {field_ref<S2Bn>("header.opcode")};
+constexpr FieldRef fSrcCount[] = {field_ref<S2Bn>("src_mem_pattern.num_elem"),
+                                  field_ref<S2Bn>("src_mem_pattern.start_addr")};
+constexpr FieldRef fImmediates[] = {field_ref<S2Bn>("imm1"), field_ref<S2Bn>("imm0_ptr"), field_ref<S2Bn>("imm0_src")};
+constexpr FieldRef fDtypeOp[] = {field_ref<S2Bn>("dtype"), field_ref<S2Bn>("header.opcode")};
+constexpr FieldRef fDtype[] = {field_ref<S2Bn>("dtype")};
+constexpr FieldRef fChannels[] = {field_ref<S2Bn>("num_active_channels")};
+constexpr FieldRef fSrc[] = {field_ref<S2Bn>("src_mem_pattern.start_addr"), field_ref<S2Bn>("src_mem_pattern.num_elem"),
+                             field_ref<S2Bn>("dtype")};
+constexpr auto fReserved = field_refs_with_role<S2Bn, Role::Reserved>();
+constexpr FieldRef fImm0[] = {field_ref<S2Bn>("imm0_ptr"), field_ref<S2Bn>("imm0_src"), field_ref<S2Bn>("imm1"),
+                              field_ref<S2Bn>("num_active_channels")};
+constexpr FieldRef fImmSrcField[] = {field_ref<S2Bn>("imm0_src")};
 
 const S2Bn& s_of(const Instruction& i) {
   return body<S2Bn>(i);
@@ -172,14 +172,7 @@ std::string_view tensor2d_convention(const Instruction& i, const CheckContext& c
 }
 
 std::string explain_reserved(const Instruction& i, const CheckContext&) {
-  const Word w = encode(i);
-  for (unsigned b : {12U, 13U, 14U, 15U, 33U})
-    if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
-  for (unsigned b = 35; b < 44; ++b)
-    if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
-  for (unsigned b = 49; b < 64; ++b)
-    if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
-  return "a reserved byte is not zero";
+  return explain_reserved_bytes(encode(i), fReserved);
 }
 
 std::string explain_s2_bn_dtype(const Instruction& i, const CheckContext& c) {
@@ -324,7 +317,7 @@ constexpr Predicate kTensor2d{
 constexpr Predicate kReserved{
     .name = "s2_bn_reserved_zero",
     .convention = "",
-    .meaning = "reserved bytes 12-15, 33, 35-43 and 49-63 are zero",
+    .meaning = "reserved0, reserved1, reserved2 and reserved3 are zero",
     .gens = kGensAll,
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_reserved_zero(s_of(i)); },

@@ -8,25 +8,30 @@
 namespace tpbisa::family {
 namespace {
 
-constexpr FieldRef fOpcode[] = {{"header.opcode", 0, 1}};
-constexpr FieldRef fSlices[] = {{"src_mem_pattern.num_elem[3]", 30, 2}};
-constexpr FieldRef fOp[] = {{"op", 36, 1}, {"header.opcode", 0, 1}};
-constexpr FieldRef fTypes[] = {{"in_dtype", 32, 1}, {"out_dtype", 33, 1}, {"header.opcode", 0, 1}};
-constexpr FieldRef fReverse[] = {{"reverse_operands", 38, 1}, {"header.opcode", 0, 1}};
-constexpr FieldRef fReserved[] = {{"reserved0", 35, 1}, {"reserved1", 39, 5}};
-constexpr FieldRef fInDtype[] = {{"in_dtype", 32, 1}};
-constexpr FieldRef fOutDtype[] = {{"out_dtype", 33, 1}};
-constexpr FieldRef fAluOpField[] = {{"op", 36, 1}};
-constexpr FieldRef fSubdim[] = {{"op_dim", 37, 1}};
-constexpr FieldRef fChannels[] = {{"num_active_channels", 34, 1}};
-constexpr FieldRef fChannelsTile[] = {{"num_active_channels", 34, 1}, {"header.inst_flags", 3, 1}};
-constexpr FieldRef fSrcChannels[] = {{"src_mem_pattern.start_addr", 12, 4}, {"num_active_channels", 34, 1}};
-constexpr FieldRef fDstChannels[] = {{"dst_mem_pattern.start_addr", 44, 4}, {"num_active_channels", 34, 1}};
-constexpr FieldRef fSrcTensor[] = {
-    {"src_mem_pattern.start_addr", 12, 4}, {"src_mem_pattern.num_elem", 24, 8}, {"in_dtype", 32, 1}};
-constexpr FieldRef fDstTensor[] = {
-    {"dst_mem_pattern.start_addr", 44, 4}, {"dst_mem_pattern.num_elem", 56, 8}, {"out_dtype", 33, 1}};
-constexpr FieldRef fCounts[] = {{"src_mem_pattern.num_elem", 24, 8}, {"dst_mem_pattern.num_elem", 56, 8}};
+constexpr FieldRef fOpcode[] = {field_ref<S4d4Tsm>("header.opcode")};
+constexpr FieldRef fSlices[] = {field_ref<S4d4Tsm>("src_mem_pattern.num_elem[3]")};
+constexpr FieldRef fOp[] = {field_ref<S4d4Tsm>("op"), field_ref<S4d4Tsm>("header.opcode")};
+constexpr FieldRef fTypes[] = {field_ref<S4d4Tsm>("in_dtype"), field_ref<S4d4Tsm>("out_dtype"),
+                               field_ref<S4d4Tsm>("header.opcode")};
+constexpr FieldRef fReverse[] = {field_ref<S4d4Tsm>("reverse_operands"), field_ref<S4d4Tsm>("header.opcode")};
+constexpr auto fReserved = field_refs_with_role<S4d4Tsm, Role::Reserved>();
+constexpr FieldRef fInDtype[] = {field_ref<S4d4Tsm>("in_dtype")};
+constexpr FieldRef fOutDtype[] = {field_ref<S4d4Tsm>("out_dtype")};
+constexpr FieldRef fAluOpField[] = {field_ref<S4d4Tsm>("op")};
+constexpr FieldRef fSubdim[] = {field_ref<S4d4Tsm>("op_dim")};
+constexpr FieldRef fChannels[] = {field_ref<S4d4Tsm>("num_active_channels")};
+constexpr FieldRef fChannelsTile[] = {field_ref<S4d4Tsm>("num_active_channels"),
+                                      renamed(field_ref<S4d4Tsm>("header.debug_hint"), "header.inst_flags")};
+constexpr FieldRef fSrcChannels[] = {field_ref<S4d4Tsm>("src_mem_pattern.start_addr"),
+                                     field_ref<S4d4Tsm>("num_active_channels")};
+constexpr FieldRef fDstChannels[] = {field_ref<S4d4Tsm>("dst_mem_pattern.start_addr"),
+                                     field_ref<S4d4Tsm>("num_active_channels")};
+constexpr FieldRef fSrcTensor[] = {field_ref<S4d4Tsm>("src_mem_pattern.start_addr"),
+                                   field_ref<S4d4Tsm>("src_mem_pattern.num_elem"), field_ref<S4d4Tsm>("in_dtype")};
+constexpr FieldRef fDstTensor[] = {field_ref<S4d4Tsm>("dst_mem_pattern.start_addr"),
+                                   field_ref<S4d4Tsm>("dst_mem_pattern.num_elem"), field_ref<S4d4Tsm>("out_dtype")};
+constexpr FieldRef fCounts[] = {field_ref<S4d4Tsm>("src_mem_pattern.num_elem"),
+                                field_ref<S4d4Tsm>("dst_mem_pattern.num_elem")};
 
 const S4d4Tsm& t_of(const Instruction& i) {
   return body<S4d4Tsm>(i);
@@ -112,10 +117,7 @@ std::string_view via_reverse(const Instruction& i, const CheckContext&) {
 }
 
 std::string explain_reserved(const Instruction& i, const CheckContext&) {
-  const Word w = encode(i);
-  for (unsigned b : {35U, 39U, 40U, 41U, 42U, 43U})
-    if (w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
-  return "a reserved byte is not zero";
+  return explain_reserved_bytes(encode(i), fReserved);
 }
 
 std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
@@ -246,7 +248,7 @@ constexpr Predicate kReverseChk{
 constexpr Predicate kReservedZero{
     .name = "s4d4_tsm_reserved_zero",
     .convention = "",
-    .meaning = "reserved0 (byte 35) and reserved1 (bytes 39-43) are zero",
+    .meaning = "reserved0 and reserved1 are zero",
     .gens = kGensAll,
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },

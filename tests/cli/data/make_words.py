@@ -78,7 +78,7 @@ PROGRAMS = {
     ],
     # An invalid word: the run faults with InvalidInstruction at once.
     "invalid_run": [LOAD_6X6],
-    # Waits $S[7] >= 2: WouldBlock unless the initial state sets the semaphore.
+    # Waits $S[7] >= 2: a deadlock unless the initial state sets the semaphore.
     "wait": [mem2d(0xAA, U32, 1, 1, SBUF_P2, regs=(1,), wait=(0x05, 7, 2))],
     # PseudoTensorStore r1,r2 -> var 7 + 0x10, PseudoTensorLoad var 7 + 0x10 -> r5,r6, then a real TensorStore
     # (the u32 immediate 42 to dev:0x10000000) that lowering copies as it is.

@@ -8,7 +8,7 @@ Usage: make_fixtures.py [DIR]          write every fixture into DIR (default: th
 
 Standard library only and deterministic: the same bytes on every run. Words are little-endian 64-byte
 TPB instruction words laid out as in the spec's compile-verified MEM_2D, PSEUDO_MEM_2D, S2_BN and S4D4_TSM
-formats (the same layouts as examples/make_demo_bin.py and tests/cli/data/make_words.py).
+formats (the same layouts as examples/make_stream_bin.py and tests/cli/data/make_words.py).
 """
 import json
 import os
@@ -102,7 +102,7 @@ EVENT_MODES = mem2d(0xAB, U32, 1, 1, SBUF_P2, regs=(1,), wait=(0x95, 4, 0x1005),
 BINARIES = {
     # decode
     "load.bin": [LOAD_EVENTS],
-    "demo.bin": [
+    "stream.bin": [
         mem2d(0xAB, FP32, 4, 1, SBUF_P2 + 0x100, steps=(1, 0), imm=struct.pack("<4f", 1.0, 0.5, -2.0, 3.25),
               wait=(0x05, 4, 2), update=(0x13, 22)),
         LOAD_EVENTS,
@@ -148,7 +148,7 @@ BINARIES = {
         mem2d(0xAA, U32, 1, 1, PSUM_P0 + 0x4000, regs=(9,)),
     ],
     "invalid_run.bin": [LOAD_6X6],
-    # Waits $S[7] >= 2: WouldBlock unless the initial state sets the semaphore.
+    # Waits $S[7] >= 2: a deadlock unless the initial state sets the semaphore.
     "wait.bin": [mem2d(0xAA, U32, 1, 1, SBUF_P2, regs=(1,), wait=(0x05, 7, 2))],
     "two_loads.bin": [LOAD, LOAD],
     # ImmLd (4 fp32 scalars per channel, 4 channels) then PtrMulti (x * scalar): executed, or the firmware stubs.

@@ -1,0 +1,165 @@
+// Execution vocabulary below the machine: the options, faults and effects of executing one instruction.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpbisa/numerics.hpp"
+#include "tpbisa/state.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa {
+
+/// Default for MachineOptions::max_recorded_effects (docs/trace.md, "Bounded records").
+inline constexpr size_t kDefaultMaxRecordedEffects = 4096;
+
+/// The order of the scheduler's turns (PROJ-CONV-P2); every order is deterministic.
+enum class Schedule : uint8_t {
+  RoundRobin,         ///< engines PE, ACT, POOL, DVE, SP, cores in order (the default)
+  ReverseRoundRobin,  ///< the reverse: SP .. PE, last core first (a check that a result does not depend on order)
+};
+
+struct MachineOptions {
+  /// PROJ-CONV-S8 / T10 `dve_stub_mode = firmware`: ImmLd and PtrMulti retire as the shipped firmware's
+  /// log-only stubs (no operand state change). Default: the header contract.
+  bool firmware_stubs = false;
+  ValidateOptions validate{};
+  ConvertOptions convert{};
+  /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
+  uint64_t max_memory = uint64_t{1} << 30;
+  /// Bound on the element accesses one PtrMulti may make (all channels); beyond it: ResourceLimit. The other
+  /// in-scope instructions are bounded by the ISA itself (at most 32 elements, or 128 channels x 8).
+  uint64_t max_elements_per_instruction = uint64_t{1} << 22;
+  /// PROJ-CONV-P1: the engine a single stream runs on, and the engine `Machine::state()` shows.
+  EngineId engine = EngineId::Dve;
+  Schedule schedule = Schedule::RoundRobin;
+  /// Record each step's effects (writes with before-values, reads, diagnostics) for a trace. Off, a step
+  /// reports only its status, its fault or blocked wait and the per-kind counts: the fast path.
+  bool record_effects = false;
+  /// When recording: at most this many entries of each effect list per step; the rest are only counted.
+  size_t max_recorded_effects = kDefaultMaxRecordedEffects;
+};
+
+/// Every way an instruction can fail to execute (docs/trace.md lists them with their meaning). A wait that
+/// is not satisfied is not a fault: the step is blocked (StepResult::Status::Blocked).
+enum class FaultKind : uint8_t {
+  InvalidInstruction,         ///< the word fails validation on the generation (carries the verdict)
+  PseudoNotLowered,           ///< raw 0xcd/0xce (PROJ-CONV-M9); lower it first
+  UnsupportedOpcode,          ///< a valid opcode whose execution tpbisa does not model
+  UnsupportedDtype,           ///< a dtype the executor has no element semantics for (PROJ-CONV-S9, T13)
+  UnsupportedAddressingMode,  ///< ADDR8 table or unlisted register marker (PROJ-CONV-M6), indirect ADDR4
+  UnsupportedShapeRegister,   ///< shape from a register (PROJ-CONV-S1)
+  IllegalRegister,            ///< a register number >= 64 (PROJ-CONV-M4, N16, C3)
+  WindowViolation,            ///< MEM_2D bytes cross a 16 MiB window (PROJ-CONV-M3)
+  OutOfRange,                 ///< an element beyond its partition's backed bytes or outside SBUF/PSUM (N2)
+  MemoryLimit,                ///< the simulated memory bound would be exceeded
+  ResourceLimit,              ///< one instruction would make more element accesses than the bound allows
+};
+std::string_view to_string(FaultKind k);
+
+struct Fault {
+  FaultKind kind = FaultKind::InvalidInstruction;
+  size_t index = 0;      ///< instruction index in the engine's stream
+  uint64_t address = 0;  ///< the address involved, when there is one
+  bool has_address = false;
+  int reg = -1;                     ///< the register involved, or -1
+  Verdict verdict{};                ///< for InvalidInstruction
+  std::string detail;               ///< one sentence
+  EngineId engine = EngineId::Dve;  ///< the engine whose instruction faulted
+  unsigned core = 0;
+};
+
+// ---- Effects of a retired instruction ----
+
+struct RegWrite {
+  uint8_t reg;
+  uint32_t before;
+  uint32_t after;
+};
+struct MemWrite {
+  uint64_t address;
+  uint8_t size;     ///< bytes (1..8)
+  uint64_t before;  ///< little-endian value of the bytes before
+  uint64_t after;
+};
+struct MemRead {
+  uint64_t address;
+  uint8_t size;
+  bool initialized;  ///< false when any byte had never been written (it read as 0)
+};
+enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC };
+std::string_view to_string(DveField f);
+struct DveWrite {
+  uint8_t channel;
+  DveField field;
+  uint8_t slot;  ///< Imm and MatchKey: 0..7
+  uint32_t before;
+  uint32_t after;
+};
+struct SemWrite {
+  uint16_t index;
+  bool event;  ///< an event bit (SUNDA..MARIANA) rather than a semaphore
+  uint32_t before;
+  uint32_t after;
+};
+enum class DiagKind : uint8_t {
+  UninitializedRead,    ///< memory never written, read as 0
+  UnalignedAccess,      ///< register-sourced MEM_2D base not dtype-aligned, done byte-wise (PROJ-CONV-M10)
+  UnwrittenScalar,      ///< a DVE flop never written is read (PROJ-CONV-S10, T14)
+  ScalarClassMismatch,  ///< Arith PtrMulti reads a Bitvec-loaded flop or vice versa (PROJ-CONV-T14)
+  FirmwareStub,         ///< retired as a log-only firmware stub (PROJ-CONV-S8, T10)
+};
+inline constexpr size_t kDiagKinds = 5;
+std::string_view to_string(DiagKind k);
+struct Diagnostic {
+  DiagKind kind;
+  uint64_t address;  ///< memory address, or channel * 8 + slot for DVE diagnostics
+  uint8_t size;
+};
+
+/// How many effects of each kind a step made; a recorded list shorter than its total was capped.
+struct EffectTotals {
+  uint64_t regs = 0, mem = 0, reads = 0, dve = 0, sems = 0, diagnostics = 0;
+  bool operator==(const EffectTotals&) const = default;
+};
+
+/// The effect log the executors fill through exec::Txn. Staged writes are always kept (commit applies
+/// them); reads and diagnostics are kept only when recording, at most `cap` of each; every kind is counted.
+struct EffectLog {
+  std::vector<RegWrite> regs;
+  std::vector<MemWrite> mem;
+  std::vector<MemRead> reads;
+  std::vector<DveWrite> dve;
+  std::vector<SemWrite> sems;
+  std::vector<Diagnostic> diags;
+  uint64_t reads_total = 0;
+  std::array<uint64_t, kDiagKinds> diag_counts{};
+  bool record = false;
+  size_t cap = kDefaultMaxRecordedEffects;
+
+  /// ImmLd's flop classes (PROJ-CONV-T14), applied with the DVE writes.
+  struct ImmClassWrite {
+    uint8_t channel, slot;
+    DveChannel::ImmClass cls;
+  };
+  std::vector<ImmClassWrite> imm_class;
+  std::vector<uint64_t> pages;  ///< commit's scratch: the pages the staged writes touch
+
+  void clear() {
+    regs.clear();
+    mem.clear();
+    reads.clear();
+    dve.clear();
+    sems.clear();
+    diags.clear();
+    imm_class.clear();
+    reads_total = 0;
+    diag_counts = {};
+  }
+};
+
+}  // namespace tpbisa

@@ -1,0 +1,35 @@
+// `--dump` specs: what part of the final state to show (LOCATION:DTYPE:COUNT or dve:CHANNEL).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tpbisa/expected.hpp"
+#include "tpbisa/generation.hpp"
+#include "tpbisa/io/element.hpp"
+#include "tpbisa/location.hpp"
+
+namespace tpbisa::io {
+
+/// Most elements one dump may show, and the default bound on all dumps of a run together.
+inline constexpr uint64_t kMaxDumpElements = uint64_t{1} << 22;
+
+/// LOCATION:DTYPE:COUNT (LOCATION in any form of tpbisa/location.hpp) or dve:CHANNEL.
+struct DumpSpec {
+  enum class Kind : uint8_t { Memory, Dve };
+  Kind kind = Kind::Memory;
+  Location at;
+  ElementType type;
+  uint64_t count = 0;
+  unsigned channel = 0;
+};
+
+/// The accepted forms, for messages.
+extern const std::string_view kDumpForms;
+
+/// Parses a spec on `g`: COUNT is 1..kMaxDumpElements and the whole range must be addressable; DTYPE must be
+/// numeric. The error says what is wrong without naming the spec (the caller quotes it).
+Expected<DumpSpec> parse_dump_spec(std::string_view text, Generation g);
+
+}  // namespace tpbisa::io

@@ -1,0 +1,264 @@
+// Output files: atomic replacement of regular files, write-through for devices and FIFOs, inputs never
+// overwritten, and temporary files removed on exit, on error and on the signals that end a process.
+#include "tpbisa/io/output_file.hpp"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace tpbisa::io {
+namespace {
+
+// ---- temporary files removed by a signal handler: fixed storage, async-signal-safe ----
+
+constexpr size_t kSlots = 16;
+constexpr size_t kPathMax = 4096;
+std::array<char[kPathMax], kSlots> g_paths{};
+std::array<std::atomic<bool>, kSlots> g_used{};
+std::atomic<bool> g_handlers{false};
+constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+extern "C" void remove_temporaries(int sig) {
+  for (size_t i = 0; i < kSlots; ++i)
+    if (g_used[i].load()) ::unlink(g_paths[i]);
+  // Then the signal does what it would have done: the process ends by it.
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void install_handlers() {
+  if (g_handlers.exchange(true)) return;
+  for (int sig : kSignals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    if (old.sa_handler == SIG_IGN) continue;  // an ignored signal (nohup, a tool ignoring SIGPIPE) stays ignored
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporaries;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+int claim_slot(const std::string& path) {
+  if (path.size() >= kPathMax) return -1;
+  for (size_t i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (g_used[i].load() || !g_used[i].compare_exchange_strong(expected, true)) continue;
+    // Called with the cleanup signals blocked, so the handler never sees a half-written name.
+    std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void release_slot(int slot) {
+  if (slot >= 0) g_used[static_cast<size_t>(slot)].store(false);
+}
+
+std::string dir_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+Error error(ErrorKind kind, std::string message) {
+  return {kind, std::move(message)};
+}
+
+bool write_all(int fd, const char* data, size_t n, int& err) {
+  while (n > 0) {
+    const ssize_t got = ::write(fd, data, n);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      return false;
+    }
+    data += got;
+    n -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+constexpr size_t kBuffer = 64 * 1024;
+
+}  // namespace
+
+Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, const OutputOptions& options) {
+  std::unique_ptr<OutputFile> f(new OutputFile());
+  f->buffer_.reserve(kBuffer);
+  if (path == "-") {
+    f->label_ = "<stdout>";
+    std::fflush(stdout);  // whatever stdio holds goes first
+    if (!options.spool_stdout) {
+      f->fd_ = STDOUT_FILENO;
+      return f;
+    }
+    f->mode_ = Mode::Spool;
+    std::FILE* spool = std::tmpfile();  // anonymous: nothing to remove
+    if (spool == nullptr)
+      return error(ErrorKind::Open, fmt::format("<stdout>: cannot create a temporary file: {}", std::strerror(errno)));
+    f->fd_ = ::dup(::fileno(spool));
+    std::fclose(spool);
+    f->own_fd_ = true;
+    return f;
+  }
+  f->label_ = path;
+  std::string target = path;
+  struct stat st {};
+  bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT)
+    return error(ErrorKind::Open, fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  if (exists && S_ISLNK(st.st_mode)) {
+    // Followed: the link stays, its target is written.
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr || ::stat(resolved, &st) != 0)
+      return error(ErrorKind::Refused,
+                   fmt::format("{}: is a symbolic link to nothing; refusing to create its target", path));
+    target = resolved;
+  }
+  if (exists && S_ISDIR(st.st_mode)) return error(ErrorKind::Open, fmt::format("{}: is a directory", path));
+  if (exists && S_ISREG(st.st_mode)) {
+    for (const std::string& in : options.inputs) {
+      struct stat is {};
+      const int got = in == "-" ? ::fstat(STDIN_FILENO, &is) : ::stat(in.c_str(), &is);
+      if (got == 0 && is.st_dev == st.st_dev && is.st_ino == st.st_ino)
+        return error(ErrorKind::Refused, fmt::format("{}: is also an input ({}); refusing to overwrite it", path,
+                                                     in == "-" ? "<stdin>" : in));
+    }
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device or a FIFO: written through, never replaced by a regular file.
+    f->fd_ = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (f->fd_ < 0)
+      return error(ErrorKind::Open, fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
+    f->own_fd_ = true;
+    return f;
+  }
+  // A regular file, or a new one: a temporary file beside the target, renamed onto it by commit().
+  install_handlers();
+  std::string tmpl = fmt::format("{}/.{}.tpbisa-XXXXXX", dir_of(target), base_of(target));
+  // The signals are held while the file is created and its name recorded, so none can leave it behind.
+  sigset_t held, before;
+  sigemptyset(&held);
+  for (int sig : kSignals) sigaddset(&held, sig);
+  ::sigprocmask(SIG_BLOCK, &held, &before);
+  const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd >= 0) f->slot_ = claim_slot(tmpl);
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  if (fd < 0)
+    return error(ErrorKind::Open, fmt::format("{}: cannot create a temporary file in {}: {}", path, dir_of(target),
+                                              std::strerror(errno)));
+  f->fd_ = fd;
+  f->own_fd_ = true;
+  f->mode_ = Mode::Atomic;
+  f->target_ = target;
+  f->temp_ = tmpl;
+  if (exists) {
+    (void)::fchmod(fd, st.st_mode & 07777);
+    (void)::fchown(fd, st.st_uid, st.st_gid);  // allowed for root only; otherwise the file is the writer's
+  } else {
+    // mkstemp creates 0600; give the new file the permissions a newly created file would have.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    (void)::fchmod(fd, 0666 & ~mask);
+  }
+  return f;
+}
+
+OutputFile::~OutputFile() {
+  if (!done_) discard();
+}
+
+bool OutputFile::write(std::string_view bytes) {
+  if (errno_ != 0 || done_) return false;
+  if (buffer_.size() + bytes.size() > kBuffer && !flush()) return false;
+  if (bytes.size() >= kBuffer) return write_all(fd_, bytes.data(), bytes.size(), errno_);
+  buffer_.append(bytes);
+  return true;
+}
+
+bool OutputFile::flush() {
+  if (errno_ != 0) return false;
+  const bool ok = write_all(fd_, buffer_.data(), buffer_.size(), errno_);
+  buffer_.clear();
+  return ok;
+}
+
+Error OutputFile::write_error() const {
+  return {ErrorKind::Write, fmt::format("{}: write error: {}", label_, std::strerror(errno_ != 0 ? errno_ : EIO))};
+}
+
+Expected<void> OutputFile::commit() {
+  if (done_) return {};
+  const bool written = flush();
+  if (!written) {
+    const Error e = write_error();
+    discard();
+    return e;
+  }
+  if (mode_ == Mode::Spool) {
+    // Copy the spool to stdout: all of it was produced, so all of it is delivered.
+    done_ = true;
+    std::array<char, 65536> chunk{};
+    off_t at = 0;
+    for (;;) {
+      const ssize_t got = ::pread(fd_, chunk.data(), chunk.size(), at);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      at += got;
+      if (!write_all(STDOUT_FILENO, chunk.data(), static_cast<size_t>(got), errno_)) break;
+    }
+    ::close(fd_);
+    fd_ = -1;
+    if (errno_ != 0) return write_error();
+    return {};
+  }
+  if (own_fd_ && ::close(fd_) != 0 && errno_ == 0) errno_ = errno;
+  fd_ = -1;
+  if (errno_ != 0) {
+    const Error e = write_error();
+    discard();
+    return e;
+  }
+  done_ = true;
+  if (mode_ == Mode::Atomic) {
+    if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
+      const int err = errno;
+      ::unlink(temp_.c_str());
+      release_slot(slot_);
+      return Error{ErrorKind::Write, fmt::format("{}: cannot replace: {}", label_, std::strerror(err))};
+    }
+    release_slot(slot_);
+  }
+  return {};
+}
+
+void OutputFile::discard() {
+  if (done_) return;
+  if (mode_ == Mode::Through) flush();  // a stream keeps what was produced before the failure, as stdout does
+  done_ = true;
+  if (own_fd_ && fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (mode_ == Mode::Atomic) {
+    ::unlink(temp_.c_str());
+    release_slot(slot_);
+  }
+}
+
+}  // namespace tpbisa::io

@@ -1,0 +1,276 @@
+// Word sources: chunked file reading with exact error positions, bounded .tasm assembly, and --hex parsing.
+#include "tpbisa/io/words.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/io/json.hpp"
+
+namespace tpbisa::io {
+
+WordSource::Next WordSource::fail(ErrorKind kind, std::string message) {
+  error_ = {kind, std::move(message)};
+  return Next::Failed;
+}
+
+InputKind input_kind(std::string_view path, std::span<const uint8_t>) {
+  if (path.ends_with(".tasm")) return InputKind::Tasm;
+  return InputKind::Words;
+}
+
+namespace {
+
+/// A file read in fixed-size chunks, so inputs of any size stream in constant memory; "-" is stdin.
+class FileWords final : public WordSource {
+ public:
+  explicit FileWords(const std::string& path) : WordSource(input_label(path)), path_(path) {}
+  ~FileWords() override {
+    if (owned_ && file_ != nullptr) std::fclose(file_);
+  }
+  FileWords(const FileWords&) = delete;
+  FileWords& operator=(const FileWords&) = delete;
+
+  Next next(Word& out) override {
+    if (!opened_) {
+      if (!open()) return fail(ErrorKind::Open, fmt::format("{}: cannot open: {}", label_, std::strerror(errno)));
+      buffer_.resize(kChunk);
+    }
+    index_ = words_;
+    if (!fill())
+      return fail(ErrorKind::Read, fmt::format("{}: read error at offset {} (instruction {}): {}", label_, offset(),
+                                               index_, std::strerror(read_errno_)));
+    const size_t left = end_ - begin_;
+    if (left == 0) return Next::End;
+    if (left < kWordBytes)
+      return fail(ErrorKind::Malformed,
+                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
+                              label_, left, left == 1 ? "" : "s", offset(), index_));
+    std::memcpy(out.data(), buffer_.data() + begin_, kWordBytes);
+    begin_ += kWordBytes;
+    ++words_;
+    return Next::Word;
+  }
+
+ private:
+  bool open() {
+    opened_ = true;
+    if (path_ == "-") {
+      file_ = stdin;
+      return true;
+    }
+    file_ = std::fopen(path_.c_str(), "rb");
+    owned_ = file_ != nullptr;
+    return file_ != nullptr;
+  }
+
+  /// Tops the buffer up to at least one word; false on a read error.
+  bool fill() {
+    if (end_ - begin_ >= kWordBytes || eof_) return true;
+    // Keep the partial word at the front, then read whole chunks behind it.
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+    while (end_ < kWordBytes && !eof_) {
+      const size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+      end_ += got;
+      if (got == 0 && std::ferror(file_) != 0) {
+        read_errno_ = errno;
+        return false;
+      }
+      if (got == 0) eof_ = true;
+    }
+    return true;
+  }
+
+  static constexpr size_t kChunk = 64 * 1024;
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  bool owned_ = false;
+  bool opened_ = false;
+  bool eof_ = false;
+  int read_errno_ = 0;
+  std::vector<uint8_t> buffer_;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  uint64_t words_ = 0;  ///< words returned so far
+};
+
+/// Lines that may produce a word: not blank, not only a comment. An upper bound on the words of a source, known
+/// before anything is assembled.
+uint64_t statement_lines(std::string_view text) {
+  uint64_t n = 0;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    size_t k = at;
+    while (k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r')) ++k;
+    if (k < end && text[k] != ';' && text[k] != '#') ++n;
+    at = end + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+Expected<AsmResult> assemble_source(const std::string& path, Generation gen) {
+  auto text = read_bounded(path, kMaxSourceBytes, "an assembly source");
+  if (!text) return text.error();
+  if (const uint64_t n = statement_lines(*text); n > kMaxSourceStatements)
+    return Error{ErrorKind::TooLarge, fmt::format("{}: {} statements; at most {} are accepted in an assembly source",
+                                                  input_label(path), n, kMaxSourceStatements)};
+  return assemble(*text, input_label(path), gen);
+}
+
+namespace {
+
+/// A .tasm source: read whole (bounded), assembled on the first next(), then handed out word by word.
+class TasmWords final : public WordSource {
+ public:
+  TasmWords(const std::string& path, Generation gen) : WordSource(input_label(path)), path_(path), gen_(gen) {}
+
+  Next next(Word& out) override {
+    if (!loaded_ && !load()) return Next::Failed;
+    if (failed_) return Next::Failed;  // a failed load stays failed
+    index_ = next_;
+    if (next_ == result_.words.size()) return Next::End;
+    out = result_.words[next_++];
+    return Next::Word;
+  }
+  std::span<const AsmDiagnostic> diagnostics() const override { return result_.errors; }
+  size_t diagnostic_count() const override { return result_.error_count; }
+
+ private:
+  bool load() {
+    loaded_ = true;
+    failed_ = true;
+    auto assembled = assemble_source(path_, gen_);
+    if (!assembled) {
+      fail(assembled.error().kind, assembled.error().message);
+      return false;
+    }
+    result_ = std::move(*assembled);
+    if (!result_.ok()) {
+      fail(ErrorKind::Invalid, fmt::format("{}: {} error{} in the assembly source", label_, result_.error_count,
+                                           result_.error_count == 1 ? "" : "s"));
+      return false;
+    }
+    result_.word_lines = {};
+    failed_ = false;
+    return true;
+  }
+
+  std::string path_;
+  Generation gen_;
+  bool loaded_ = false;
+  bool failed_ = false;
+  AsmResult result_;
+  size_t next_ = 0;
+};
+
+bool hex_separator(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0 || c == '_' || c == ',';
+}
+
+/// Where each word of one argument starts and ends: a word ends where its 129th digit would begin.
+std::vector<std::pair<size_t, size_t>> split_words(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> parts;
+  size_t start = 0, digits = 0, i = 0;
+  bool content = false;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (hex_separator(c)) {
+      ++i;
+      continue;
+    }
+    if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X') &&
+        (i == 0 || std::isxdigit(static_cast<unsigned char>(text[i - 1])) == 0)) {
+      if (digits == 2 * kWordBytes) {
+        parts.emplace_back(start, i);
+        start = i;
+        digits = 0;
+      }
+      content = true;
+      i += 2;
+      continue;
+    }
+    if (digits == 2 * kWordBytes) {
+      parts.emplace_back(start, i);
+      start = i;
+      digits = 0;
+    }
+    content = true;
+    if (std::isxdigit(static_cast<unsigned char>(c)) != 0) ++digits;
+    ++i;
+  }
+  if (content || parts.empty()) parts.emplace_back(start, text.size());
+  return parts;
+}
+
+/// Quotes one character for a message: 'g', or \x01 when not printable.
+std::string quote_char(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (std::isprint(u) != 0) return fmt::format("'{}'", c);
+  return fmt::format("\\x{:02x}", u);
+}
+
+class HexWords final : public WordSource {
+ public:
+  explicit HexWords(std::vector<std::string> args) : WordSource("--hex"), args_(std::move(args)) {}
+
+  Next next(Word& out) override {
+    while (part_ >= parts_.size()) {
+      if (arg_ >= args_.size()) {
+        index_ = words_;
+        return Next::End;
+      }
+      parts_ = split_words(args_[arg_++]);
+      part_ = 0;
+    }
+    index_ = words_;
+    const std::string& text = args_[arg_ - 1];
+    const auto [from, to] = parts_[part_];
+    const std::string where =
+        part_ == 0 ? fmt::format("--hex #{}", arg_) : fmt::format("--hex #{} word {}", arg_, part_ + 1);
+    ++part_;
+    HexError e;
+    if (!parse_hex_word(std::string_view(text).substr(from, to - from), out, e)) {
+      const size_t column = from + e.position + 1;
+      const std::string problem = from + e.position < to ? fmt::format("{} at column {} is not a hex digit",
+                                                                       quote_char(text[from + e.position]), column)
+                                                         : fmt::format("expected 128 hex digits, got {}", e.digits);
+      return fail(ErrorKind::Malformed,
+                  fmt::format("{}: {} (instruction {}, offset {})", where, problem, index_, offset()));
+    }
+    ++words_;
+    return Next::Word;
+  }
+
+ private:
+  std::vector<std::string> args_;
+  size_t arg_ = 0;  ///< arguments split so far
+  std::vector<std::pair<size_t, size_t>> parts_;
+  size_t part_ = 0;
+  uint64_t words_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptions& options) {
+  switch (input_kind(path, {})) {
+    case InputKind::Tasm: return std::make_unique<TasmWords>(path, options.gen);
+    case InputKind::Words: break;
+  }
+  return std::make_unique<FileWords>(path);
+}
+
+std::unique_ptr<WordSource> open_hex(std::vector<std::string> args) {
+  return std::make_unique<HexWords>(std::move(args));
+}
+
+}  // namespace tpbisa::io

@@ -1,0 +1,44 @@
+// Pieces the NEFF reader's files share: the hash check, the gzip and tar layers, bounded JSON parsing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::neff::detail {
+
+/// §3 / PROJ-CONV-X1: the digest of the window compared with the stored hash in both byte orders.
+HashCheck check_hash(const Header& h, std::span<const uint8_t> window);
+
+/// PROJ-CONV-X3: inflates the one gzip member at the start of `window` into `out` (bounded by
+/// max_inflated_bytes), checks its CRC-32 and ISIZE trailer, and records where it ends in `info`; padding that
+/// is not zero is a warning (an error under strict_trailing).
+std::optional<Error> inflate_payload(std::span<const uint8_t> window, std::string_view label,
+                                     const ReadOptions& options, std::vector<uint8_t>& out, PayloadInfo& info,
+                                     std::vector<Warning>& warnings);
+
+/// PROJ-CONV-X4: the regular-file members of a tar archive, names normalised and checked, sizes bounded
+/// before anything is allocated.
+std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
+                              std::vector<Member>& out, std::vector<Warning>& warnings);
+
+/// Why `name` (already without a leading "./") cannot be a member name, or nullopt when it can.
+std::optional<std::string> member_name_problem(std::string_view name);
+/// Strips every leading "./".
+std::string_view strip_dot_slash(std::string_view name);
+
+/// A ustar archive of the members (gzip-compressed when `gzip`), deterministic: mode 0644, mtime 0.
+Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool gzip);
+
+/// Parses a JSON member with the size and nesting bounds of `options`.
+std::optional<Error> parse_json(const Member& m, std::string_view label, const ReadOptions& options,
+                                nlohmann::json& out);
+
+}  // namespace tpbisa::neff::detail

@@ -1,0 +1,148 @@
+// The static semaphore picture of a NEFF: per subgraph, the words that wait on each semaphore and those that raise it.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/describe.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::neff {
+namespace {
+
+/// The catalog value of an opcode by its header name, so no opcode value is restated here.
+constexpr int opcode_named(std::string_view enum_name) {
+  for (const OpcodeInfo& row : kOpcodes)
+    if (row.enum_name == enum_name) return row.value;
+  return -1;
+}
+constexpr int kEventSemaphore = opcode_named("EVENT_SEMAPHORE");
+constexpr int kPseudoDma = opcode_named("PSEUDO_DMA_DIRECT2D");
+static_assert(kEventSemaphore >= 0 && kPseudoDma >= 0);
+
+// Operand bytes of the two formats the picture reads (real-programs.md §3.1 and §7.1); neither is a modeled
+// format yet, so their few offsets live here.
+constexpr size_t kEsExtWaitMode = 32, kEsExtWaitIdx = 33, kEsExtUpdateMode = 34, kEsExtUpdateIdx = 35;
+constexpr size_t kEsExtWaitValue = 36, kEsExtUpdateValue = 40;
+constexpr size_t kDmaSemaphore = 13, kDmaIncrement = 14;
+
+bool semaphore_mode(std::span<const EnumValue> table, uint8_t mode) {
+  for (const EnumValue& v : table)
+    if (v.value == mode) return v.name.starts_with("SEM_");
+  return false;
+}
+
+Events events_at(std::span<const uint8_t, kWordBytes> w, size_t wait_mode, size_t wait_idx, size_t update_mode,
+                 size_t update_idx, size_t value) {
+  Events e;
+  e.wait_mode = wait_mode < kWordBytes ? w[wait_mode] : 0;
+  e.wait_idx = wait_idx < kWordBytes ? w[wait_idx] : 0;
+  e.update_mode = update_mode < kWordBytes ? w[update_mode] : 0;
+  e.update_idx = update_idx < kWordBytes ? w[update_idx] : 0;
+  e.semaphore_value = load_le<uint32_t>(w.data() + value);
+  return e;
+}
+
+class Picture {
+ public:
+  Picture(const Subgraph& sg, Generation gen) : sg_(sg), gen_(gen) {}
+
+  void word(const Stream& s, size_t i) {
+    const auto w = s.word(i);
+    const Instruction inst = decode(w, gen_);
+    SemUse base;
+    base.stream = s.label();
+    base.word = i;
+    base.mnemonic = std::string(inst.name());
+    lane(base, events_at(w, 4, 5, 6, 7, 8));
+    if (w[0] == kEventSemaphore) {
+      // The extended lane: a second wait and the update, each with its own value (PROJ-CONV-F3: both waits hold).
+      lane(base, events_at(w, kEsExtWaitMode, kEsExtWaitIdx, kWordBytes, kWordBytes, kEsExtWaitValue));
+      lane(base, events_at(w, kWordBytes, kWordBytes, kEsExtUpdateMode, kEsExtUpdateIdx, kEsExtUpdateValue));
+    }
+    if (w[0] == kPseudoDma) dma(base, s.engine, w[kDmaSemaphore], w[kDmaIncrement]);
+  }
+
+  SubgraphSems finish() {
+    SubgraphSems out;
+    out.subgraph = sg_.name;
+    for (auto& [index, uses] : sems_) {
+      uses.index = index;
+      for (const QueueSet& q : sg_.queue_sets)
+        if (std::find(q.semaphores.begin(), q.semaphores.end(), index) != q.semaphores.end())
+          uses.queue_sets.push_back(q.name);
+      out.semaphores.push_back(std::move(uses));
+    }
+    return out;
+  }
+
+ private:
+  void lane(const SemUse& base, const Events& e) {
+    if (e.wait_mode != 0 && semaphore_mode(kWaitModes, e.wait_mode)) {
+      SemUse u = base;
+      u.kind = SemUse::Kind::Wait;
+      u.mode = e.wait_mode;
+      u.value = e.semaphore_value;
+      u.text = render_wait(e, gen_);
+      sems_[e.wait_idx].waits.push_back(std::move(u));
+    }
+    if (e.update_mode != 0 && semaphore_mode(kUpdateModes, e.update_mode)) {
+      SemUse u = base;
+      u.kind = SemUse::Kind::Update;
+      u.mode = e.update_mode;
+      u.value = e.semaphore_value;
+      u.text = render_update(e, gen_);
+      sems_[e.update_idx].increments.push_back(std::move(u));
+    }
+  }
+
+  void dma(const SemUse& base, Engine issuer, uint8_t sem, uint8_t increment) {
+    SemUse u = base;
+    u.kind = SemUse::Kind::DmaCompletion;
+    u.value = increment;
+    u.text = fmt::format("$S[{}]+={}@dma-complete", sem, increment);
+    // The carrying queue set holds the semaphore and is owned by the issuing engine (real-programs.md §7.1).
+    const QueueSet* holder = nullptr;
+    for (const QueueSet& q : sg_.queue_sets) {
+      if (std::find(q.semaphores.begin(), q.semaphores.end(), sem) == q.semaphores.end()) continue;
+      if (q.owner_engine == issuer) {
+        holder = &q;
+        break;
+      }
+      if (holder == nullptr) holder = &q;
+    }
+    if (holder == nullptr) {
+      u.note = "no queue set holds this semaphore";
+    } else {
+      u.queue_set = holder->name;
+      if (holder->owner_engine != issuer)
+        u.note =
+            fmt::format("queue set {} is owned by '{}', not by {}", holder->name, holder->owner, engine_name(issuer));
+      else if (holder->num_queues != 0 && increment != holder->num_queues)
+        u.note = fmt::format("increment {} differs from the queue set's num_queues {}", increment, holder->num_queues);
+    }
+    sems_[sem].increments.push_back(std::move(u));
+  }
+
+  const Subgraph& sg_;
+  Generation gen_;
+  std::map<uint32_t, SemaphoreUses> sems_;
+};
+
+}  // namespace
+
+std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback) {
+  const Generation gen = neff.generation.value_or(fallback);
+  std::vector<SubgraphSems> out;
+  for (const Subgraph& sg : neff.subgraphs) {
+    Picture p(sg, gen);
+    for (const EngineDef& e : sg.engines)
+      for (size_t i = 0; i < e.stream.word_count(); ++i) p.word(e.stream, i);
+    out.push_back(p.finish());
+  }
+  return out;
+}
+
+}  // namespace tpbisa::neff

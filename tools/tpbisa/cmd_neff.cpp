@@ -1,0 +1,659 @@
+// `tpbisa neff info|ls|extract|pack|sems`: text and JSON layouts over the library's NEFF reader and writer.
+#include "cmd_neff.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "exit_codes.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+struct NeffCliOptions {
+  neff::ReadOptions read;
+  bool json = false;
+  std::string file;  ///< the NEFF read (info, ls, extract, sems)
+  std::string dir;   ///< extract target, pack source
+  std::string out;   ///< pack output
+  // pack
+  uint64_t pkg_version = 2;
+  neff::HashOrder hash_order = neff::HashOrder::Natural;
+  std::string header_from;
+  std::optional<std::string> name;
+  std::optional<uint64_t> lnc_size, feature_bits, num_tpb, padding;
+};
+
+std::string hex(std::span<const uint8_t> bytes) {
+  std::string s;
+  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
+  return s;
+}
+
+std::string shape_text(const std::vector<uint64_t>& shape) {
+  return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+/// Semaphore lists as ranges: "24..39", "3 5 8..9".
+std::string index_ranges(const std::vector<uint32_t>& v) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    parts.push_back(j > i + 1 ? fmt::format("{}..{}", v[i], v[j])
+                              : (j == i + 1 ? fmt::format("{} {}", v[i], v[j]) : fmt::format("{}", v[i])));
+    i = j + 1;
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::vector<unsigned> set_bits(uint64_t v) {
+  std::vector<unsigned> bits;
+  for (unsigned b = 0; b < 64; ++b)
+    if ((v >> b) & 1U) bits.push_back(b);
+  return bits;
+}
+
+/// The prefix of tpb_per_node up to its last non-zero byte.
+std::vector<unsigned> tpb_prefix(const neff::Header& h) {
+  size_t n = h.tpb_per_node.size();
+  while (n > 0 && h.tpb_per_node[n - 1] == 0) --n;
+  return std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.begin() + static_cast<ptrdiff_t>(n));
+}
+
+std::string quoted(const std::string& s) {
+  return json(s).dump();
+}
+
+void add_read_options(CLI::App& app, neff::ReadOptions& o) {
+  const auto number = [&app](const std::string& name, uint64_t& field, const std::string& help) {
+    app.add_option_function<std::string>(
+           name,
+           [&field, name](const std::string& text) {
+             const auto v = parse_u64(text);
+             if (!v || *v == 0) throw CLI::ValidationError(name, fmt::format("'{}' is not a positive number", text));
+             field = *v;
+           },
+           help)
+        ->type_name("N");
+  };
+  app.add_flag("--verify-hash", o.verify_hash,
+               "PROJ-CONV-X1: a payload hash that matches in neither byte order is an error (default: a warning)");
+  app.add_flag("--strict-trailing", o.strict_trailing,
+               "PROJ-CONV-X3: bytes after the gzip member or after the payload window are an error (default: a "
+               "warning)");
+  number(
+      "--max-inflated", o.max_inflated_bytes,
+      fmt::format("Refuse a payload that inflates to more bytes (default {} = 1 GiB)", neff::kDefaultMaxInflatedBytes));
+  number("--max-member", o.max_member_bytes,
+         fmt::format("Refuse a member that declares more bytes (default {} = 512 MiB)", neff::kDefaultMaxMemberBytes));
+  number("--max-members", o.max_members,
+         fmt::format("Refuse an archive of more members (default {})", neff::kDefaultMaxMembers));
+  number("--max-json", o.max_json_bytes,
+         fmt::format("Refuse a JSON member of more bytes (default {} = 64 MiB)", neff::kDefaultMaxJsonBytes));
+  app.add_option_function<std::string>(
+         "--max-json-depth",
+         [&o](const std::string& text) {
+           const auto v = parse_u64(text);
+           if (!v || *v == 0 || *v > 100000)
+             throw CLI::ValidationError("--max-json-depth", fmt::format("'{}' is not a depth from 1 to 100000", text));
+           o.max_json_depth = static_cast<unsigned>(*v);
+         },
+         fmt::format("Refuse JSON nested deeper (default {})", neff::kDefaultMaxJsonDepth))
+      ->type_name("N");
+}
+
+void print_warnings(const neff::Neff& n) {
+  for (const neff::Warning& w : n.warnings) {
+    const std::string where = w.member.empty() ? n.file : fmt::format("{}: {}", n.file, w.member);
+    fmt::print(stderr, "{}: warning: {}: {}\n", kToolName, where, w.message);
+  }
+  std::fflush(stderr);
+}
+
+int input_error(const neff::Error& e) {
+  report_error(fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code)));
+  return kExitInput;
+}
+
+/// Reads the NEFF for a subcommand; nullopt after reporting the error.
+std::optional<neff::Neff> load(const NeffCliOptions& o) {
+  neff::Result<neff::Neff> r = neff::read_file(o.file, o.read);
+  if (!r) {
+    input_error(r.error());
+    return std::nullopt;
+  }
+  print_warnings(*r);
+  return std::move(*r);
+}
+
+json warnings_json(const neff::Neff& n) {
+  json list = json::array();
+  for (const neff::Warning& w : n.warnings) list.push_back({{"member", w.member}, {"message", w.message}});
+  return list;
+}
+
+// ---- info ----
+
+/// Opcode counts of a stream by mnemonic, most frequent first (ties by name).
+std::vector<std::pair<std::string, size_t>> histogram(const neff::Stream& s, Generation gen) {
+  std::map<std::string, size_t> counts;
+  for (size_t i = 0; i < s.word_count(); ++i) {
+    const Instruction inst = decode(s.word(i), gen);
+    const std::string name = inst.status == DecodeStatus::Unknown ? fmt::format("unknown(0x{:02x})", inst.opcode())
+                                                                  : std::string(inst.name());
+    ++counts[name];
+  }
+  std::vector<std::pair<std::string, size_t>> v(counts.begin(), counts.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return v;
+}
+
+const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
+  for (const auto* list : {&n.inputs, &n.outputs})
+    for (const neff::Tensor& t : *list)
+      if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string variable_details(const neff::Neff& n, const neff::Subgraph& sg, const neff::Variable& v) {
+  std::vector<std::string> parts;
+  if (const neff::Tensor* t = graph_tensor(n, v.name);
+      t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output))
+    parts.push_back(fmt::format("{} {}", t->dtype, shape_text(t->shape)));
+  if (v.constant) {
+    parts.push_back(v.constant->array ? fmt::format("{}: {}", v.constant->member, npy::describe(*v.constant->array))
+                                      : fmt::format("{}: {} raw bytes", v.constant->member, v.constant->member_bytes));
+  }
+  if (v.backing_offset) parts.push_back(fmt::format("backing offset {} (PROJ-CONV-X8)", *v.backing_offset));
+  if (v.referenced_var_id) parts.push_back(fmt::format("references var {}", *v.referenced_var_id));
+  if (!v.list.empty()) {
+    std::vector<std::string> entries;
+    for (size_t i = 0; i < v.list.size(); ++i) {
+      const neff::Variable* target = sg.variable(v.list[i]);
+      entries.push_back(fmt::format("{}->{}", i, target != nullptr ? target->name : std::to_string(v.list[i])));
+    }
+    parts.push_back(fmt::format("entries {}", fmt::join(entries, " ")));
+  }
+  if (v.alignment) parts.push_back(fmt::format("alignment {}", *v.alignment));
+  if (v.type == neff::VarType::Other) parts.push_back(fmt::format("type '{}' not interpreted", v.type_name));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string hash_text(const neff::HashCheck& h) {
+  if (h.matched)
+    return fmt::format("{} {} matches ({} order, PROJ-CONV-X1)", h.algorithm, hex(h.computed), to_string(*h.matched));
+  return fmt::format("{} {} MISMATCH (stored {})", h.algorithm, hex(h.computed), hex(h.stored));
+}
+
+std::string payload_text(const neff::Neff& n) {
+  std::string s;
+  if (n.header.pkg_version == 2)
+    s = fmt::format("gzip member {} bytes + {} {}bytes of padding; ", n.payload.compressed_bytes,
+                    n.payload.padding_bytes, n.payload.padding_zero ? "zero " : "NON-ZERO ");
+  s += fmt::format("tar {} bytes, {} members", n.payload.tar_bytes, n.members.size());
+  if (n.payload.bytes_after_window > 0) s += fmt::format("; {} bytes after the window", n.payload.bytes_after_window);
+  return s;
+}
+
+std::string generation_text(const neff::Neff& n) {
+  if (n.generation) return fmt::format("{} (generation {}, PROJ-CONV-X7)", n.target, to_string(*n.generation));
+  return n.target == "*" ? std::string("* (any generation)") : fmt::format("'{}' (no known generation)", n.target);
+}
+
+void print_info_text(const neff::Neff& n) {
+  const neff::Header& h = n.header;
+  const Generation gen = n.generation.value_or(kDefaultGeneration);
+  fmt::print("{}: NEFF {}.{}, {} bytes\n", n.file, h.neff_version_major, h.neff_version_minor, n.file_size);
+  fmt::print("header\n");
+  fmt::print("  pkg_version          {} ({})\n", h.pkg_version,
+             h.pkg_version == 2 ? "gzip tar, MD5" : "plain tar, SHA-256");
+  fmt::print("  header_size          {}\n", h.header_size);
+  fmt::print("  data_size            {}\n", h.data_size);
+  fmt::print("  neff_version         {}.{}\n", h.neff_version_major, h.neff_version_minor);
+  fmt::print("  neff_build_version   {}\n", quoted(h.build_version_text()));
+  fmt::print("  num_tpb              {}\n", h.num_tpb);
+  fmt::print("  hash                 {}\n", hex(h.hash));
+  fmt::print("  hash check           {}\n", hash_text(n.hash));
+  fmt::print("  uuid                 {}\n", hex(h.uuid));
+  fmt::print("  name                 {}\n", quoted(h.name_text()));
+  fmt::print("  requested_tpb_count  {}\n", h.requested_tpb_count);
+  fmt::print("  tpb_per_node         [{}] (then zeros)\n", fmt::join(tpb_prefix(h), ", "));
+  fmt::print("  feature_bits         0x{:x} (bits {})\n", h.feature_bits,
+             h.feature_bits ? fmt::format("{}", fmt::join(set_bits(h.feature_bits), " ")) : std::string("none"));
+  fmt::print("  lnc_size             {}\n", h.lnc_size);
+  fmt::print("payload                {}\n", payload_text(n));
+  fmt::print("kelf                   {} (version {})\n", n.kelf_member, quoted(n.kelf_version));
+  fmt::print("target                 {}\n", generation_text(n));
+  fmt::print("compiler               {}\n",
+             n.compiler_version.empty() ? std::string("(no info.json tool_version)") : n.compiler_version);
+  for (const auto& [title, list] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs}}) {
+    fmt::print("{}\n", title);
+    for (const neff::Tensor& t : *list) fmt::print("  {:<20} {} {}\n", t.name, t.dtype, shape_text(t.shape));
+  }
+  size_t total_words = 0;
+  for (const neff::Subgraph& sg : n.subgraphs) {
+    size_t words = 0;
+    for (const neff::EngineDef& e : sg.engines) words += e.stream.word_count();
+    total_words += words;
+    fmt::print("subgraph {} ({}, version {}): {} engines, {} words\n", sg.name, sg.definition, quoted(sg.version),
+               sg.engines.size(), words);
+    for (const neff::EngineDef& e : sg.engines) {
+      std::vector<std::string> counts;
+      for (const auto& [name, c] : histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
+      fmt::print("  {:<16} {:>6} word{}  {}  {}\n", e.stream.label(), e.stream.word_count(),
+                 e.stream.word_count() == 1 ? " " : "s", e.stream.member, fmt::join(counts, ", "));
+    }
+    fmt::print("  variables\n");
+    for (const neff::Variable& v : sg.variables) {
+      std::string line = fmt::format("    {:>4}  {:<24} {:<13} {:>12}  {}", v.id, v.name, v.type_name,
+                                     v.size ? std::to_string(*v.size) : std::string("-"), variable_details(n, sg, v));
+      while (line.back() == ' ') line.pop_back();
+      fmt::print("{}\n", line);
+    }
+    if (sg.virtual_scratch_bytes > 0)
+      fmt::print("  virtual scratch        {} bytes (PROJ-CONV-X8)\n", sg.virtual_scratch_bytes);
+    fmt::print("  queue sets\n");
+    for (const neff::QueueSet& q : sg.queue_sets)
+      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queues  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
+                 index_ranges(q.semaphores));
+  }
+  fmt::print("total                  {} subgraphs, {} streams, {} words\n", n.subgraphs.size(), n.streams().size(),
+             total_words);
+}
+
+json tensor_json(const neff::Tensor& t) {
+  return {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
+}
+
+json info_json(const neff::Neff& n) {
+  const neff::Header& h = n.header;
+  const Generation gen = n.generation.value_or(kDefaultGeneration);
+  json header{{"pkg_version", h.pkg_version},
+              {"header_size", h.header_size},
+              {"data_size", h.data_size},
+              {"neff_version_major", h.neff_version_major},
+              {"neff_version_minor", h.neff_version_minor},
+              {"neff_build_version", h.build_version_text()},
+              {"num_tpb", h.num_tpb},
+              {"hash", hex(h.hash)},
+              {"uuid", hex(h.uuid)},
+              {"name", h.name_text()},
+              {"requested_tpb_count", h.requested_tpb_count},
+              {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
+              {"feature_bits", h.feature_bits},
+              {"feature_bits_set", set_bits(h.feature_bits)},
+              {"lnc_size", h.lnc_size}};
+  json hash{{"algorithm", n.hash.algorithm},
+            {"computed", hex(n.hash.computed)},
+            {"stored", hex(n.hash.stored)},
+            {"matched", n.hash.matched ? json(to_string(*n.hash.matched)) : json(nullptr)}};
+  json payload{{"window_bytes", n.payload.window_bytes},
+               {"compressed_bytes", n.payload.compressed_bytes},
+               {"padding_bytes", n.payload.padding_bytes},
+               {"padding_zero", n.payload.padding_zero},
+               {"tar_bytes", n.payload.tar_bytes},
+               {"members", n.members.size()},
+               {"bytes_after_window", n.payload.bytes_after_window}};
+  json subgraphs = json::array();
+  for (const neff::Subgraph& sg : n.subgraphs) {
+    json engines = json::array();
+    size_t words = 0;
+    for (const neff::EngineDef& e : sg.engines) {
+      json hist = json::object();
+      for (const auto& [name, c] : histogram(e.stream, gen)) hist[name] = c;
+      words += e.stream.word_count();
+      engines.push_back({{"engine", neff::engine_name(e.engine)},
+                         {"index", static_cast<unsigned>(e.engine)},
+                         {"label", e.stream.label()},
+                         {"stream", e.stream.member},
+                         {"json", e.json_member},
+                         {"words", e.stream.word_count()},
+                         {"opcodes", hist},
+                         {"dma_descriptors", e.dma_descriptors},
+                         {"tables", e.tables},
+                         {"act_semaphore", e.act_semaphore ? json(*e.act_semaphore) : json(nullptr)}});
+    }
+    json vars = json::array();
+    for (const neff::Variable& v : sg.variables) {
+      json j{{"name", v.name}, {"id", v.id}, {"type", v.type_name}, {"size", v.size ? json(*v.size) : json(nullptr)}};
+      if (const neff::Tensor* t = graph_tensor(n, v.name);
+          t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output)) {
+        j["dtype"] = t->dtype;
+        j["shape"] = t->shape;
+      }
+      if (v.alignment) j["alignment"] = *v.alignment;
+      if (!v.fabric_path.empty()) j["fabric_path"] = v.fabric_path;
+      if (v.constant) {
+        j["file"] = v.constant->member;
+        j["file_bytes"] = v.constant->member_bytes;
+        if (v.constant->array) {
+          j["dtype"] = v.constant->array->descr;
+          j["shape"] = v.constant->array->shape;
+          j["data_bytes"] = v.constant->array->data_bytes;
+        }
+      }
+      if (v.backing_offset) j["backing_variable_off"] = *v.backing_offset;
+      if (v.referenced_var_id) j["referenced_var_id"] = *v.referenced_var_id;
+      if (v.type == neff::VarType::DgeTable) j["list"] = v.list;
+      vars.push_back(std::move(j));
+    }
+    json queues = json::array();
+    for (const neff::QueueSet& q : sg.queue_sets)
+      queues.push_back({{"name", q.name},
+                        {"type", q.type},
+                        {"owner", q.owner},
+                        {"num_queues", q.num_queues},
+                        {"semaphore_set", q.semaphores},
+                        {"fabric_path", q.fabric_path}});
+    subgraphs.push_back({{"name", sg.name},
+                         {"definition", sg.definition},
+                         {"version", sg.version},
+                         {"words", words},
+                         {"engines", engines},
+                         {"variables", vars},
+                         {"virtual_scratch_bytes", sg.virtual_scratch_bytes},
+                         {"queue_sets", queues}});
+  }
+  json inputs = json::array(), outputs = json::array();
+  for (const neff::Tensor& t : n.inputs) inputs.push_back(tensor_json(t));
+  for (const neff::Tensor& t : n.outputs) outputs.push_back(tensor_json(t));
+  return {{"file", n.file},
+          {"file_bytes", n.file_size},
+          {"header", header},
+          {"hash_check", hash},
+          {"payload", payload},
+          {"kelf", n.kelf_member},
+          {"kelf_version", n.kelf_version},
+          {"target", n.target},
+          {"generation", n.generation ? json(to_string(*n.generation)) : json(nullptr)},
+          {"compiler_version", n.compiler_version},
+          {"lnc_size", h.lnc_size},
+          {"inputs", inputs},
+          {"outputs", outputs},
+          {"subgraphs", subgraphs},
+          {"warnings", warnings_json(n)}};
+}
+
+int run_info(const NeffCliOptions& o) {
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  if (o.json)
+    fmt::print("{}\n", info_json(*n).dump(2));
+  else
+    print_info_text(*n);
+  return kExitOk;
+}
+
+// ---- ls ----
+
+int run_ls(const NeffCliOptions& o) {
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  if (o.json) {
+    json list = json::array();
+    for (const neff::Member& m : n->members)
+      list.push_back(
+          {{"name", m.name}, {"bytes", m.bytes.size()}, {"kind", neff::to_string(m.kind)}, {"role", m.role}});
+    fmt::print("{}\n", json{{"file", n->file}, {"members", list}, {"warnings", warnings_json(*n)}}.dump(2));
+    return kExitOk;
+  }
+  uint64_t total = 0;
+  size_t width = 4;
+  for (const neff::Member& m : n->members) width = std::max(width, m.name.size());
+  fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", "bytes", "kind", "name", width, "what");
+  for (const neff::Member& m : n->members) {
+    fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), m.name, width, m.role);
+    total += m.bytes.size();
+  }
+  fmt::print("{} members, {} bytes\n", n->members.size(), total);
+  return kExitOk;
+}
+
+// ---- extract ----
+
+int run_extract(const NeffCliOptions& o) {
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  if (auto e = neff::extract(*n, o.dir)) return input_error(*e);
+  uint64_t total = 0;
+  for (const neff::Member& m : n->members) total += m.bytes.size();
+  fmt::print("extracted {} members ({} bytes) into {}\n", n->members.size(), total, o.dir);
+  return kExitOk;
+}
+
+// ---- pack ----
+
+/// Writes `bytes` to `path` through a temporary file beside it, so a failure never leaves a partial container.
+std::optional<std::string> write_whole(const std::string& path, const std::vector<uint8_t>& bytes) {
+  const fs::path target(path);
+  fs::path parent = target.parent_path();
+  if (parent.empty()) parent = ".";
+  std::string tmpl = (parent / ("." + target.filename().string() + ".partial-XXXXXX")).string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) return fmt::format("cannot create a file beside it: {}", std::strerror(errno));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) {
+      const int err = errno;
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      return fmt::format("write error: {}", std::strerror(err));
+    }
+    done += static_cast<size_t>(n);
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  if (::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmpl.c_str());
+    return fmt::format("cannot write: {}", std::strerror(err));
+  }
+  return std::nullopt;
+}
+
+int run_pack(const NeffCliOptions& o) {
+  neff::PackOptions p;
+  if (!o.header_from.empty()) {
+    std::ifstream in(o.header_from, std::ios::binary);
+    std::vector<uint8_t> head(neff::kHeaderBytes);
+    if (!in || !in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()))) {
+      report_error(fmt::format("{}: cannot read a {}-byte NEFF header", o.header_from, neff::kHeaderBytes));
+      return kExitInput;
+    }
+    p.header = neff::parse_header(std::span<const uint8_t, neff::kHeaderBytes>(head.data(), neff::kHeaderBytes));
+  } else {
+    p.header.set_name(fs::path(o.out).filename().string());
+    p.header.tpb_per_node[0] = 1;
+  }
+  p.header.pkg_version = o.pkg_version;
+  p.hash_order = o.hash_order;
+  if (o.name) p.header.set_name(*o.name);
+  if (o.lnc_size) p.header.lnc_size = static_cast<uint32_t>(*o.lnc_size);
+  if (o.feature_bits) p.header.feature_bits = *o.feature_bits;
+  if (o.num_tpb) p.header.num_tpb = static_cast<uint32_t>(*o.num_tpb);
+  p.padding = o.padding.value_or(0);
+  neff::Result<std::vector<neff::PackMember>> members = neff::collect_directory(o.dir, o.read);
+  if (!members) return input_error(members.error());
+  neff::Result<std::vector<uint8_t>> bytes = neff::pack(*members, p);
+  if (!bytes) return input_error(bytes.error());
+  if (auto e = write_whole(o.out, *bytes)) {
+    report_error(fmt::format("{}: {}", o.out, *e));
+    return kExitInput;
+  }
+  fmt::print("packed {} members from {} into {} ({} bytes, pkg_version {}, {} hash)\n", members->size(), o.dir, o.out,
+             bytes->size(), o.pkg_version, to_string(o.hash_order));
+  return kExitOk;
+}
+
+// ---- sems ----
+
+std::string_view kind_text(neff::SemUse::Kind k) {
+  switch (k) {
+    case neff::SemUse::Kind::Wait: return "wait";
+    case neff::SemUse::Kind::Update: return "update";
+    case neff::SemUse::Kind::DmaCompletion: return "dma-completion";
+  }
+  return "?";
+}
+
+json use_json(const neff::SemUse& u) {
+  json j{
+      {"kind", kind_text(u.kind)}, {"stream", u.stream}, {"word", u.word}, {"mnemonic", u.mnemonic}, {"mode", u.mode},
+      {"value", u.value},          {"text", u.text}};
+  if (!u.queue_set.empty()) j["queue_set"] = u.queue_set;
+  if (!u.note.empty()) j["note"] = u.note;
+  return j;
+}
+
+std::string use_text(const neff::SemUse& u) {
+  std::string s = fmt::format("{:<20} {:<18} {}", fmt::format("{}#{:02}", u.stream, u.word), u.mnemonic, u.text);
+  if (!u.queue_set.empty()) s += fmt::format("  via {}", u.queue_set);
+  if (!u.note.empty()) s += fmt::format("  ({})", u.note);
+  return s;
+}
+
+int run_sems(const NeffCliOptions& o) {
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(*n);
+  if (o.json) {
+    json subgraphs = json::array();
+    for (const neff::SubgraphSems& sg : picture) {
+      json sems = json::array();
+      for (const neff::SemaphoreUses& s : sg.semaphores) {
+        json waits = json::array(), incs = json::array();
+        for (const auto& u : s.waits) waits.push_back(use_json(u));
+        for (const auto& u : s.increments) incs.push_back(use_json(u));
+        sems.push_back({{"semaphore", s.index}, {"queue_sets", s.queue_sets}, {"waits", waits}, {"increments", incs}});
+      }
+      subgraphs.push_back({{"subgraph", sg.subgraph}, {"semaphores", sems}});
+    }
+    fmt::print("{}\n", json{{"file", n->file},
+                            {"generation", to_string(n->generation.value_or(kDefaultGeneration))},
+                            {"subgraphs", subgraphs},
+                            {"warnings", warnings_json(*n)}}
+                           .dump(2));
+    return kExitOk;
+  }
+  if (!n->generation)
+    fmt::print("; events read as {} (the NEFF's target names no generation)\n", to_string(kDefaultGeneration));
+  for (const neff::SubgraphSems& sg : picture) {
+    fmt::print("subgraph {}: {} semaphores used\n", sg.subgraph, sg.semaphores.size());
+    for (const neff::SemaphoreUses& s : sg.semaphores) {
+      fmt::print("  S[{}]{}\n", s.index,
+                 s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));
+      for (const auto& u : s.increments) fmt::print("    raised by  {}\n", use_text(u));
+      for (const auto& u : s.waits) fmt::print("    waited by  {}\n", use_text(u));
+      if (s.waits.empty()) fmt::print("    waited by  (no word)\n");
+      if (s.increments.empty()) fmt::print("    raised by  (no word)\n");
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_neff(CLI::App& parent) {
+  auto o = std::make_shared<NeffCliOptions>();
+  CLI::App* app = parent.add_subcommand("neff", "Inspect, list, extract and pack NEFF containers (docs/neff.md)");
+  app->require_subcommand(1);
+
+  CLI::App* info = app->add_subcommand("info",
+                                       "Header, hash check, target and generation, subgraphs, streams with "
+                                       "their opcode counts, variables, inputs and outputs, queue sets");
+  CLI::App* ls = app->add_subcommand("ls", "The archive members with their sizes and what each is");
+  CLI::App* extract = app->add_subcommand("extract",
+                                          "Unpack the members into a new folder (never outside it; nothing "
+                                          "is left behind on failure)");
+  CLI::App* pack = app->add_subcommand("pack", "Build a container from a folder (header, hash, gzip tar)");
+  CLI::App* sems = app->add_subcommand(
+      "sems", "The static semaphore picture: per subgraph, which words wait on each semaphore and which raise it");
+  for (CLI::App* sub : {info, ls, extract, sems}) {
+    sub->add_option("FILE", o->file, "The .neff file")->required()->type_name("FILE.neff");
+    add_read_options(*sub, o->read);
+  }
+  for (CLI::App* sub : {info, ls, sems}) sub->add_flag("--json", o->json, "Print one JSON document instead of text");
+  extract->add_option("DIR", o->dir, "Folder to create (it must not exist, or be empty)")->required()->type_name("DIR");
+
+  pack->add_option("DIR", o->dir, "Folder whose regular files become the members (names relative to it)")
+      ->required()
+      ->type_name("DIR");
+  pack->add_option("OUT", o->out, "The container to write")->required()->type_name("OUT.neff");
+  pack->add_option_function<std::string>(
+          "--pkg-version",
+          [o](const std::string& t) {
+            if (t != "1" && t != "2") throw CLI::ValidationError("--pkg-version", fmt::format("'{}' is not 1 or 2", t));
+            o->pkg_version = t == "1" ? 1 : 2;
+          },
+          "Packaging: 2 = gzip tar with MD5 (default), 1 = plain tar with SHA-256")
+      ->type_name("1|2");
+  pack->add_option_function<std::string>(
+          "--hash-order",
+          [o](const std::string& t) {
+            if (t == "natural")
+              o->hash_order = neff::HashOrder::Natural;
+            else if (t == "word-le")
+              o->hash_order = neff::HashOrder::WordLE;
+            else
+              throw CLI::ValidationError("--hash-order", fmt::format("'{}' is not natural or word-le", t));
+          },
+          "PROJ-CONV-X1: store the digest as computed (natural, default) or with every 4-byte group reversed "
+          "(word-le, the compiler's form)")
+      ->type_name("natural|word-le");
+  pack->add_option("--header-from", o->header_from,
+                   "Copy the header fields (name, uuid, lnc_size, feature bits, ...) from this NEFF")
+      ->type_name("FILE.neff");
+  pack->add_option("--name", o->name, "Header name (default: the output's file name)")->type_name("TEXT");
+  const auto number = [&](const char* name, std::optional<uint64_t>& field, const char* help, uint64_t max) {
+    pack->add_option_function<std::string>(
+            name,
+            [&field, name, max](const std::string& t) {
+              const auto v = parse_u64(t);
+              if (!v || *v > max)
+                throw CLI::ValidationError(name, fmt::format("'{}' is not a number up to {}", t, max));
+              field = *v;
+            },
+            help)
+        ->type_name("N");
+  };
+  number("--lnc", o->lnc_size, "Header lnc_size (default 1)", UINT32_MAX);
+  number("--num-tpb", o->num_tpb, "Header num_tpb (default 1)", UINT32_MAX);
+  number("--feature-bits", o->feature_bits, "Header feature_bits (default 0)", UINT64_MAX);
+  number("--padding", o->padding, "Zero bytes after the payload inside the data_size window (default 0)",
+         uint64_t{1} << 30);
+
+  app->footer(
+      "Exit codes: 0 success, 2 usage error, 3 input or output error (a container that fails a check: the "
+      "message names the file, the member and the check).");
+  return {app, [o, info, ls, extract, pack, sems] {
+            if (info->parsed()) return run_info(*o);
+            if (ls->parsed()) return run_ls(*o);
+            if (extract->parsed()) return run_extract(*o);
+            if (pack->parsed()) return run_pack(*o);
+            if (sems->parsed()) return run_sems(*o);
+            return static_cast<int>(kExitUsage);
+          }};
+}
+
+}  // namespace tpbisa::cli
