@@ -1,6 +1,7 @@
 // Every predicate of every validator has, per generation, a word passing it and one failing only it (or an exemption).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/validate_vectors.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
@@ -670,6 +672,45 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
   for (const FailCase& c : fail_cases())
     EXPECT_TRUE(used.count(&c)) << "fail case " << c.validator << " / " << c.predicate << " #" << c.occurrence
                                 << " matches no predicate of any validator";
+}
+
+/// The families whose predicates validate.tsv covers word by word (make_validate_vectors.py): for each, every
+/// predicate has, on every generation where its validator judges words, a vector it accepts and a vector that
+/// fails it (exempt predicates: accepting only). Expected verdicts in the file come from the spec.
+constexpr std::string_view kVectorCoveredValidators[] = {
+    "is_valid_copy", "is_valid_cast", "is_valid_tensor_tensor_arith", "is_valid_memset", "is_valid_ctrl_no"};
+
+TEST(ValidatePredicates, VectorFileHasAnAcceptingAndARejectingWordPerPredicatePerGeneration) {
+  const test::TsvFile& file = test::validate_vector_file();
+  ASSERT_TRUE(file.readable) << test::kTsvFile;
+  for (const Validator* v : all_validators()) {
+    if (std::find(std::begin(kVectorCoveredValidators), std::end(kVectorCoveredValidators), v->name) ==
+        std::end(kVectorCoveredValidators))
+      continue;
+    const auto base_it = baselines().find(v->name);
+    ASSERT_NE(base_it, baselines().end()) << v->name;
+    const Word base = base_it->second();
+    std::set<std::string_view> seen;
+    for (const Predicate* p : v->conjuncts) {
+      if (!seen.insert(p->name).second) continue;  // src/dst twins share one name in the file
+      const bool exempt_p = exempt().count({v->name, p->name}) != 0;
+      for (Generation g : kAllGenerations) {
+        if (!p->gens.has(g) || &validator_for(base[0], g) != v) continue;
+        bool accepted = false, rejected = false;
+        for (const test::TsvVector& t : file.vectors) {
+          if (std::find(t.gens.begin(), t.gens.end(), g) == t.gens.end()) continue;
+          if (&validator_for(t.word[0], g) != v) continue;
+          (t.failing.count(std::string(p->name)) != 0 ? rejected : accepted) = true;
+        }
+        EXPECT_TRUE(accepted) << v->name << " / " << p->name << ": no vector of validate.tsv accepts it on "
+                              << to_string(g);
+        if (!exempt_p) {
+          EXPECT_TRUE(rejected) << v->name << " / " << p->name << ": no vector of validate.tsv fails it on "
+                                << to_string(g) << "; add one to make_validate_vectors.py";
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
