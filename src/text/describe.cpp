@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "text/patterns.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 
@@ -435,15 +436,70 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   return text;
 }
 
+// ---- The indirect arm of a MEM_PATTERN operand (common-formats.md §6.2) ----
+
+std::string location_text(uint32_t raw, Generation g) {
+  return to_string(describe(Addr4{raw}, g));
+}
+
+/// The four leaves of an operand read as the indirect arm: index, data, number of indices, unused bytes.
+std::vector<DescribedField> indirect_leaves(const text::PatternOperand& p, const Word& w, Generation g) {
+  const std::string stem = std::string(p.name) + ".";
+  auto field = [&](std::string_view name, unsigned at, unsigned size, Role role) {
+    DescribedField f = int_leaf(stem + std::string(name), p.offset + at, size, false, role, w);
+    return f;
+  };
+  std::vector<DescribedField> out;
+  DescribedField index = field("index", text::kIndirectIndexAt, 4, Role::Addr4);
+  index.meaning = fmt::format("indirect MEM_PATTERN arm (MARIANA+, marker 0x20): index list at {}",
+                              location_text(static_cast<uint32_t>(index.u) & text::kAddressBits, g));
+  out.push_back(std::move(index));
+  DescribedField data = field("data", text::kIndirectDataAt, 4, Role::Addr4);
+  data.meaning =
+      fmt::format("data at {}; out[p][i] = data[p][index[p][i]]", location_text(static_cast<uint32_t>(data.u), g));
+  out.push_back(std::move(data));
+  DescribedField count = field("num_indices", text::kIndirectCountAt, 2, Role::Plain);
+  count.meaning = fmt::format("{} indices per partition", count.u);
+  out.push_back(std::move(count));
+  DescribedField unused;
+  unused.name = stem + "unused";
+  unused.offset = static_cast<uint8_t>(p.offset + text::kIndirectUnusedAt);
+  unused.size = static_cast<uint8_t>(p.size - text::kIndirectUnusedAt);
+  unused.role = Role::Reserved;
+  unused.kind = ValueKind::Bytes;
+  unused.bytes.assign(w.begin() + unused.offset, w.begin() + unused.offset + unused.size);
+  unused.meaning = "unused by the indirect arm (PROJ-CONV-C9: opaque, encoders write zero)";
+  out.push_back(std::move(unused));
+  return out;
+}
+
+/// The operand a leaf belongs to when that operand is read as the indirect arm; nullptr otherwise.
+const text::PatternOperand* indirect_owner(const DescribedField& f, std::span<const text::PatternOperand> patterns,
+                                           const Word& w, Generation g) {
+  for (const auto& p : patterns)
+    if (f.offset >= p.offset && f.offset < p.offset + p.size && f.name.starts_with(std::string(p.name) + ".") &&
+        text::reads_indirect(p, w, g))
+      return &p;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<DescribedField> describe_fields(const Instruction& inst) {
   const Word word = encode(inst);
   std::vector<Leaf> leaves;
   walk(desc_of(inst), 0, "", word, leaves);
+  const std::span<const text::PatternOperand> patterns = text::pattern_operands(inst);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
+  const text::PatternOperand* shown = nullptr;  // the indirect operand whose leaves were last written
   for (const Leaf& leaf : leaves) {
+    if (const text::PatternOperand* p = indirect_owner(leaf.value, patterns, word, inst.gen)) {
+      if (p != shown)
+        for (DescribedField& f : indirect_leaves(*p, word, inst.gen)) out.push_back(std::move(f));
+      shown = p;
+      continue;
+    }
     DescribedField v = leaf.value;
     v.meaning = meaning_of(leaf, leaves, inst);
     out.push_back(std::move(v));
