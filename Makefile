@@ -45,11 +45,11 @@ demo: build
 test: build build-san build-fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
-	cd $(BUILD_FUZZ) && ctest --output-on-failure
+	cd $(BUILD_FUZZ) && ctest --output-on-failure -j $(JOBS)
 
 # Run every fuzz target longer: make fuzz FUZZ_SECONDS=600
 fuzz: build-fuzz
-	cd $(BUILD_FUZZ) && ctest --output-on-failure
+	cd $(BUILD_FUZZ) && ctest --output-on-failure -j $(JOBS)
 
 # The optimised suite only, for quick iterations.
 test-fast: build

@@ -46,6 +46,10 @@ enum class Format : uint8_t {
   SetOrderingMode,
   PseudoBranchLabel,
   PseudoDmaDirect2d,
+  // Datapath family (src/families/datapath):
+  S4d4Tr,
+  S3s3d3Tt,
+  D4Mr,
 };
 
 struct OpcodeInfo {
@@ -78,15 +82,15 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0x30, "EXPONENTIAL", "Exponential", Engine::Dve, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT"},
     {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
     {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
     {0x45, "POOL", "Pool", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
+    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
     {0x48, "RECIPROCAL", "Reciprocal", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::D4Mr, "D4_MR"},
     {0x4A, "REG_LOAD", "RegLoad", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL"},
     {0x4B, "REG_STORE", "RegStore", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
     {0x4C, "REG_SHUFFLE", "RegShuffle", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
@@ -488,6 +492,8 @@ inline constexpr uint8_t kEventSemaphore = 0xA0;
 inline constexpr uint8_t kSetOrderingMode = 0xB1;
 inline constexpr uint8_t kPseudoBranchLabel = 0xCC;
 inline constexpr uint8_t kPseudoDmaDirect2d = 0xD4;
+// Datapath family (real-programs.md §10-§12).
+inline constexpr uint8_t kTensorTensorArith = 0x41, kCopy = 0x46, kCast = 0x47, kMemset = 0x49;
 }  // namespace opcode
 
 /// Sequencer control block opcodes (sequencer.md §1, §8).

@@ -79,6 +79,11 @@ enum class Role : uint8_t {
   ExtWaitMode,    ///< a WAIT_MODE outside EVENTS (EVENT_SEMAPHORE's extended lane): named like wait_mode
   ExtUpdateMode,  ///< an UPDATE_MODE outside EVENTS: named like update_mode
   Flags,          ///< a code or flag byte whose meaning its family gives: written in hex
+  DtypePair,      ///< DTYPE_PAIR: low nibble src0 dtype, high nibble src1 dtype
+  ElemCount,      ///< an element count per partition, redundant with a pattern
+  SerialMode,     ///< REG_SERIAL_MODE
+  FillValue,      ///< a raw element bit pattern whose width is the sibling dtype's
+  ZeroFlag,       ///< a u8 flag the validators require to be zero
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----

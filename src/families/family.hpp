@@ -49,6 +49,12 @@ struct Syntax {
   /// Waits and updates the word carries beyond EVENTS (EVENT_SEMAPHORE's extended lane), in the EVENTS
   /// notation; empty when none. Null: the family's words carry EVENTS only.
   std::string (*more_events)(const Instruction& inst) = nullptr;
+  /// The operands of a format that are MEM_PATTERN unions on some generation (top-level nested fields, by name):
+  /// each may hold the indirect arm instead of the plain tensor. nullptr: the family has none.
+  std::span<const std::string_view> (*pattern_operands)(Format f) = nullptr;
+  /// Whether an operand whose first ADDR4 is `start` holds the indirect arm on `gen`: the one decision the
+  /// validators, the describer and the disassembler share (for the datapath family, datapath::indirect_arm).
+  bool (*indirect_arm)(uint32_t start, Generation gen) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ctrl_no/format.hpp"
+#include "datapath/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
 #include "s2bn/format.hpp"
@@ -19,7 +20,8 @@ using Families = TypeList<  // one line per family
     family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
     family::MatmulFamily,   // LdWeights, Matmul
     family::SeqFamily,      // sequencer control block
-    family::SyncFamily      // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+    family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+    family::DatapathFamily  // Copy, Cast, TensorTensorArithOp, Memset
     >;
 
 }  // namespace tpbisa

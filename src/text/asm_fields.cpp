@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "families/family.hpp"
+#include "text/patterns.hpp"
 #include "tpbisa/catalog.hpp"
 
 namespace tpbisa::tasm {
@@ -44,11 +45,57 @@ void mark_quiet(size_t alternative, std::vector<AsmField>& fields) {
   }
 }
 
+/// The fields of a MEM_PATTERN operand read as the indirect arm (common-formats.md §6.2), named under the operand.
+std::vector<AsmField> indirect_fields(const text::PatternOperand& p, uint8_t k) {
+  const std::string stem = std::string(p.name) + ".";
+  auto field = [&](std::string_view name, uint8_t at, uint8_t size, uint8_t elem, Role role) {
+    AsmField f{stem + std::string(name),
+               "",
+               static_cast<uint8_t>(p.offset + at),
+               size,
+               elem,
+               static_cast<uint8_t>(size / elem),
+               false,
+               role,
+               false};
+    f.pattern = k;
+    f.indirect_view = true;
+    return f;
+  };
+  std::vector<AsmField> out{field("index", text::kIndirectIndexAt, 4, 4, Role::Addr4),
+                            field("data", text::kIndirectDataAt, 4, 4, Role::Addr4),
+                            field("num_indices", text::kIndirectCountAt, 2, 2, Role::Plain),
+                            field("unused", text::kIndirectUnusedAt,
+                                  static_cast<uint8_t>(p.size - text::kIndirectUnusedAt), 1, Role::Reserved)};
+  out[0].indirect_index = true;
+  return out;
+}
+
+/// Ties the plain fields of each MEM_PATTERN operand to it and adds the indirect-arm fields after them.
+void add_patterns(size_t alternative, std::vector<AsmField>& fields) {
+  const std::span<const text::PatternOperand> patterns = text::pattern_operands(alternative);
+  for (size_t k = 0; k < patterns.size(); ++k) {
+    const std::string stem = std::string(patterns[k].name) + ".";
+    size_t last = fields.size();
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].path.starts_with(stem)) {
+        fields[i].pattern = static_cast<uint8_t>(k);
+        last = i;
+      }
+    if (last == fields.size()) continue;
+    std::vector<AsmField> extra = indirect_fields(patterns[k], static_cast<uint8_t>(k));
+    fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(last + 1), extra.begin(), extra.end());
+  }
+}
+
 template <size_t... I>
 std::array<std::vector<AsmField>, sizeof...(I)> build_all(std::index_sequence<I...>) {
   std::array<std::vector<AsmField>, sizeof...(I)> all;
   ((walk(format_desc<std::variant_alternative_t<I, Operands>>(), 0, "", all[I])), ...);
-  for (size_t i = 0; i < all.size(); ++i) mark_quiet(i, all[i]);
+  for (size_t i = 0; i < all.size(); ++i) {
+    mark_quiet(i, all[i]);
+    add_patterns(i, all[i]);
+  }
   return all;
 }
 
@@ -280,6 +327,19 @@ FieldList fields_for(const Instruction& inst) {
   return kAll[inst.body.index()];
 }
 
+bool pattern_indirect(const Instruction& inst, const AsmField& f, const Word& w, Generation g) {
+  if (f.pattern == AsmField::kNoPattern) return false;
+  return text::reads_indirect(text::pattern_operands(inst)[f.pattern], w, g);
+}
+
+bool pattern_indirect_exists(const Instruction& inst, const AsmField& f, Generation g) {
+  return f.pattern != AsmField::kNoPattern && text::indirect_exists(text::pattern_operands(inst)[f.pattern], g);
+}
+
+std::string_view pattern_name(const Instruction& inst, const AsmField& f) {
+  return f.pattern == AsmField::kNoPattern ? std::string_view{} : text::pattern_operands(inst)[f.pattern].name;
+}
+
 uint64_t load_bits(const Word& w, unsigned offset, unsigned size) {
   uint64_t v = 0;
   for (unsigned i = 0; i < size && i < 8; ++i) v |= uint64_t{w[offset + i]} << (8 * i);
@@ -342,7 +402,11 @@ bool printed(const AsmField& f, const Word& w) {
 
 void print_value(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g) {
   switch (f.role) {
-    case Role::Addr4: print_addr4(out, static_cast<uint32_t>(load_bits(w, f.offset, 4)), g); return;
+    case Role::Addr4: {
+      const uint32_t raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
+      print_addr4(out, f.indirect_index ? raw & text::kAddressBits : raw, g);  // the marker is the arm itself
+      return;
+    }
     case Role::Addr8: print_addr8(out, load_bits(w, f.offset, 8), g); return;
     case Role::ImmVal: print_imm(out, f, w, all, g); return;
     case Role::MemData: print_data(out, f, w, all, g); return;
@@ -371,7 +435,15 @@ bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, 
     return false;
   }
   switch (f.role) {
-    case Role::Addr4: return parse_addr4(f, v.scalar, w, g, error);
+    case Role::Addr4:
+      if (!parse_addr4(f, v.scalar, w, g, error)) return false;
+      if (f.indirect_index && (w[f.offset + 3] & 0xE0) != 0) {
+        error = error_at(v.scalar, fmt::format("`{}` takes an SBUF/PSUM location or its 29 address bits (the indirect "
+                                               "marker 0x20 comes with the field); got `{}`",
+                                               f.path, v.scalar.text));
+        return false;
+      }
+      return true;
     case Role::Addr8: return parse_addr8(f, v.scalar, w, g, error);
     case Role::ImmVal: return parse_imm(f, v.scalar, w, all, g, error);
     case Role::MemData: return parse_data(f, v, w, all, g, error);

@@ -27,6 +27,11 @@ struct AsmField {
   bool top_level = false;  ///< not inside a nested format (siblings are found among these)
   bool quiet = false;      ///< printed only when not zero (the family's Syntax::quiet_fields)
   bool hex = false;        ///< printed in hexadecimal (the family's Syntax::hex_fields)
+  /// The MEM_PATTERN operand (index into text::pattern_operands) the field is a reading of; kNoPattern if none.
+  uint8_t pattern = kNoPattern;
+  bool indirect_view = false;   ///< a field of the indirect arm (`src.index`, ...), not of the plain tensor
+  bool indirect_index = false;  ///< the indirect arm's index ADDR4: written as its 29 address bits
+  static constexpr uint8_t kNoPattern = 0xFF;
   /// Written as `{a,b,...}`: arrays of numbers; `data` has a syntax of its own.
   bool is_list() const { return count > 1 && role != Role::MemData; }
 };
@@ -52,6 +57,13 @@ bool is_event_role(Role r);
 bool printed(const AsmField& f, const Word& w);
 /// The value of the word-length field written when the operand is absent: the word in 4-byte units.
 inline constexpr uint64_t kDefaultWordLen = kWordBytes / 4;
+
+/// Whether the word holds the field's MEM_PATTERN operand as the indirect arm on `g` (false for other fields).
+bool pattern_indirect(const Instruction& inst, const AsmField& f, const Word& w, Generation g);
+/// Whether the operand of a pattern field can be the indirect arm on `g` at all.
+bool pattern_indirect_exists(const Instruction& inst, const AsmField& f, Generation g);
+/// The pattern field's operand name ("src"), or empty.
+std::string_view pattern_name(const Instruction& inst, const AsmField& f);
 
 /// Appends the canonical text of one field's value.
 void print_value(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation g);

@@ -12,6 +12,7 @@
 #include "text/asm_events.hpp"
 #include "text/asm_fields.hpp"
 #include "text/asm_lex.hpp"
+#include "text/patterns.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/text.hpp"
@@ -207,9 +208,39 @@ class Assembler {
     for (const auto& f : fields)
       if (f.role == Role::WordLen) store_bits(word, f.offset, f.size, kDefaultWordLen);
     EventTokens events;
+    probe_ = &probe;
+    plain_used_ = indirect_used_ = 0;
     if (!scan_operands(at + 1, *row, fields, events, error)) return false;
     if (events.any()) write_events(events.events, fields, word);
-    return assign_values(fields, word, error);
+    if (!assign_values(fields, word, error)) return false;
+    mark_indirect(fields, word);
+    return true;
+  }
+
+  /// An operand written as the indirect arm carries the arm's marker in its index ADDR4, given or not.
+  void mark_indirect(FieldList fields, Word& word) const {
+    for (const AsmField& f : fields)
+      if (f.indirect_index && (indirect_used_ >> f.pattern & 1U) != 0) word[f.offset + 3] |= text::kIndirectMarker;
+  }
+
+  /// The plain and the indirect reading of one MEM_PATTERN operand are the same bytes: a line uses one of them,
+  /// and the indirect one only where the generation types the operand MEM_PATTERN.
+  bool check_pattern_reading(const Instruction& probe, const AsmField& f, const Token& t, LineError& error) {
+    if (f.pattern == AsmField::kNoPattern) return true;
+    const uint32_t bit = 1U << f.pattern;
+    if (f.indirect_view && !pattern_indirect_exists(probe, f, gen_)) {
+      error = error_at(t, fmt::format("`{}`: {} has no indirect MEM_PATTERN arm on {} (it is a plain tensor there)",
+                                      t.text, pattern_name(probe, f), to_string(gen_)));
+      return false;
+    }
+    if ((f.indirect_view ? plain_used_ : indirect_used_) & bit) {
+      error = error_at(t, fmt::format("`{}`: {} is already written as its {} reading; the plain tensor fields and "
+                                      "the indirect-arm fields (index, data, num_indices, unused) are the same bytes",
+                                      t.text, pattern_name(probe, f), f.indirect_view ? "plain tensor" : "indirect"));
+      return false;
+    }
+    (f.indirect_view ? indirect_used_ : plain_used_) |= bit;
+    return true;
   }
 
   bool scan_operands(size_t i, const OpcodeInfo& row, FieldList fields, EventTokens& events, LineError& error) {
@@ -258,6 +289,7 @@ class Assembler {
       error = error_at(t, fmt::format("`{}` is set by the mnemonic", t.text));
       return false;
     }
+    if (!check_pattern_reading(*probe_, *f, t, error)) return false;
     size_t& first = given_[static_cast<size_t>(f - fields.data())];
     if (first != 0) {
       error = error_at(t, fmt::format("duplicate operand `{}` (first given at column {})", t.text, first));
@@ -378,7 +410,10 @@ class Assembler {
   std::vector<Token> tokens_;
   std::vector<Token> items_;
   std::vector<Operand> operands_;
-  std::vector<size_t> given_;  ///< per field: the 1-based column of the operand that set it, 0 when not given
+  std::vector<size_t> given_;           ///< per field: the 1-based column of the operand that set it, 0 when not given
+  const Instruction* probe_ = nullptr;  ///< the line's mnemonic decoded with zero operands (its layout)
+  uint32_t plain_used_ = 0;             ///< per MEM_PATTERN operand: written with its plain tensor fields
+  uint32_t indirect_used_ = 0;          ///< per MEM_PATTERN operand: written with its indirect-arm fields
 };
 
 }  // namespace

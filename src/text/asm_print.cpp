@@ -52,6 +52,8 @@ void print_modeled(std::string& out, const Instruction& inst, const Word& w, Gen
   }
   const FieldList fields = tasm::fields_for(inst);
   for (const AsmField& f : fields) {
+    // A MEM_PATTERN operand is written in the reading its arm has: the plain tensor or the indirect arm.
+    if (f.pattern != AsmField::kNoPattern && tasm::pattern_indirect(inst, f, w, gen) != f.indirect_view) continue;
     if (tasm::is_event_role(f.role) ? exact || tasm::load_bits(w, f.offset, f.size) == 0
                                     : !tasm::printed(f, w) || unused_zero(inst, f, w))
       continue;

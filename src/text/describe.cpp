@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "families/family.hpp"
+#include "text/patterns.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 
@@ -329,6 +330,39 @@ std::string step_meaning(const DescribedField& f, int element) {
   return fmt::format("stride {} element{} along {}", f.s, one ? "" : "s", dim_name(element));
 }
 
+// ---- Datapath roles (real-programs.md §10-§12); the dependent readings come from datapath:: in the format ----
+
+std::string dtype_pair_meaning(uint8_t pair, Generation g) {
+  return fmt::format("src0 {} (low nibble), src1 {} (high nibble)", describe_dtype(datapath::pair_lo(pair), g),
+                     describe_dtype(datapath::pair_hi(pair), g));
+}
+
+std::string serial_mode_meaning(uint64_t v) {
+  if (v == datapath::kSerial) return "Serial (REG_SERIAL_MODE; value 0 by PROJ-CONV-F22)";
+  return "not Serial (must be Serial = 0, PROJ-CONV-F22)";
+}
+
+/// A fill value: the low type_size(dtype) bytes of the field, one element of the sibling dtype.
+std::string fill_value_meaning(const DescribedField& f, const std::vector<Leaf>& all) {
+  const uint8_t d = static_cast<uint8_t>(field_u(all, Role::Dtype, 0));
+  const uint32_t mask = datapath::memset_value_mask(d);
+  const DtypeInfo* info = find_dtype(d);
+  if (mask == 0 || info == nullptr) return "fill bit pattern (the dtype is not a MEMSET fill type)";
+  const uint32_t v = static_cast<uint32_t>(f.u);
+  const unsigned bytes = mask == 0xFF ? 1 : mask == 0xFFFF ? 2 : 4;
+  uint8_t raw[4];
+  for (unsigned i = 0; i < 4; ++i) raw[i] = static_cast<uint8_t>(v >> (8 * i));
+  std::string text = fmt::format("each element set to {} {}", info->short_name,
+                                 immediate_element(std::span<const uint8_t>(raw, bytes), *info));
+  if ((v & ~mask) != 0) text += " (bits above the element width are set: invalid)";
+  return text;
+}
+
+std::string zero_flag_meaning(const DescribedField& f) {
+  if (f.u == 0) return "off";
+  return fmt::format("set ({}; must be 0)", f.u);
+}
+
 std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Instruction& inst, const Word& w) {
   const DescribedField& f = leaf.value;
   const Generation g = inst.gen;
@@ -363,6 +397,11 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
     case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
     case Role::Flags:
+    case Role::DtypePair: return dtype_pair_meaning(byte, g);
+    case Role::ElemCount: return fmt::format("{} elements per partition", f.u);
+    case Role::SerialMode: return serial_mode_meaning(f.u);
+    case Role::FillValue: return fill_value_meaning(f, all);
+    case Role::ZeroFlag: return zero_flag_meaning(f);
     case Role::Plain: break;
   }
   return "";
@@ -388,6 +427,9 @@ bool shown_in_hex(Role r) {
     case Role::ExtWaitMode:
     case Role::ExtUpdateMode:
     case Role::Flags: return true;
+    case Role::DtypePair:
+    case Role::SerialMode:
+    case Role::FillValue: return true;
     default: return false;
   }
 }
@@ -406,19 +448,74 @@ const family::Syntax* family_syntax(const Instruction& inst) {
   return f != nullptr ? &f->syntax : nullptr;
 }
 
+// ---- The indirect arm of a MEM_PATTERN operand (common-formats.md §6.2) ----
+
+std::string location_text(uint32_t raw, Generation g) {
+  return to_string(describe(Addr4{raw}, g));
+}
+
+/// The four leaves of an operand read as the indirect arm: index, data, number of indices, unused bytes.
+std::vector<DescribedField> indirect_leaves(const text::PatternOperand& p, const Word& w, Generation g) {
+  const std::string stem = std::string(p.name) + ".";
+  auto field = [&](std::string_view name, unsigned at, unsigned size, Role role) {
+    DescribedField f = int_leaf(stem + std::string(name), p.offset + at, size, false, role, w);
+    return f;
+  };
+  std::vector<DescribedField> out;
+  DescribedField index = field("index", text::kIndirectIndexAt, 4, Role::Addr4);
+  index.meaning = fmt::format("indirect MEM_PATTERN arm (MARIANA+, marker 0x20): index list at {}",
+                              location_text(static_cast<uint32_t>(index.u) & text::kAddressBits, g));
+  out.push_back(std::move(index));
+  DescribedField data = field("data", text::kIndirectDataAt, 4, Role::Addr4);
+  data.meaning =
+      fmt::format("data at {}; out[p][i] = data[p][index[p][i]]", location_text(static_cast<uint32_t>(data.u), g));
+  out.push_back(std::move(data));
+  DescribedField count = field("num_indices", text::kIndirectCountAt, 2, Role::Plain);
+  count.meaning = fmt::format("{} indices per partition", count.u);
+  out.push_back(std::move(count));
+  DescribedField unused;
+  unused.name = stem + "unused";
+  unused.offset = static_cast<uint8_t>(p.offset + text::kIndirectUnusedAt);
+  unused.size = static_cast<uint8_t>(p.size - text::kIndirectUnusedAt);
+  unused.role = Role::Reserved;
+  unused.kind = ValueKind::Bytes;
+  unused.bytes.assign(w.begin() + unused.offset, w.begin() + unused.offset + unused.size);
+  unused.meaning = "unused by the indirect arm (PROJ-CONV-C9: opaque, encoders write zero)";
+  out.push_back(std::move(unused));
+  return out;
+}
+
+/// The operand a leaf belongs to when that operand is read as the indirect arm; nullptr otherwise.
+const text::PatternOperand* indirect_owner(const DescribedField& f, std::span<const text::PatternOperand> patterns,
+                                           const Word& w, Generation g) {
+  for (const auto& p : patterns)
+    if (f.offset >= p.offset && f.offset < p.offset + p.size && f.name.starts_with(std::string(p.name) + ".") &&
+        text::reads_indirect(p, w, g))
+      return &p;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<DescribedField> describe_fields(const Instruction& inst) {
   const Word word = encode(inst);
   std::vector<Leaf> leaves;
   walk(desc_of(inst), 0, "", word, leaves);
+  const std::span<const text::PatternOperand> patterns = text::pattern_operands(inst);
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
   // A family that reads some fields by their neighbours says so in one function (Syntax::meaning).
   const family::Family* fam =
       inst.info != nullptr && inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
   const auto family_meaning = fam != nullptr ? fam->syntax.meaning : nullptr;
+  const text::PatternOperand* shown = nullptr;  // the indirect operand whose leaves were last written
   for (const Leaf& leaf : leaves) {
+    if (const text::PatternOperand* p = indirect_owner(leaf.value, patterns, word, inst.gen)) {
+      if (p != shown)
+        for (DescribedField& f : indirect_leaves(*p, word, inst.gen)) out.push_back(std::move(f));
+      shown = p;
+      continue;
+    }
     DescribedField v = leaf.value;
     if (family_meaning != nullptr) v.meaning = family_meaning(inst, v.name);
     if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst, word);

@@ -208,6 +208,51 @@ void fill(S4d4Tsm& s, Rng& r, uint8_t opcode) {
   r.fill(s.reserved1);
   fill(s.dst_mem_pattern, r);
 }
+// Datapath family (real-programs.md §10-§12).
+void fill(Tensor3d& t, Rng& r) {
+  t.start_addr.raw = r.next<uint32_t>();
+  r.fill(t.step_elem);
+  r.fill(t.num_elem);
+}
+void fill(S4d4Tr& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  fill(s.src, r);
+  s.in_dtype = r.next<uint8_t>();
+  s.out_dtype = r.next<uint8_t>();
+  s.num_active_channels = r.next<uint8_t>();
+  s.negated = r.next<uint8_t>();
+  s.op = r.next<uint8_t>();
+  s.op_dim = r.next<uint8_t>();
+  s.mask_enable = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  fill(s.dst, r);
+}
+void fill(S3s3d3Tt& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  s.in0_in1_dtype = r.next<uint8_t>();
+  s.out_dtype = r.next<uint8_t>();
+  s.op = r.next<uint8_t>();
+  s.num_active_channels = r.next<uint8_t>();
+  fill(s.src0, r);
+  fill(s.src1, r);
+  fill(s.dst, r);
+}
+void fill(D4Mr& s, Rng& r, uint8_t opcode) {
+  fill(s.header, r, opcode);
+  fill(s.events, r);
+  r.fill(s.reserved0);
+  s.dst_element_count = r.next<uint32_t>();
+  s.dtype = r.next<uint8_t>();
+  r.fill(s.reserved1);
+  s.num_active_channels = r.next<uint8_t>();
+  r.fill(s.reserved2);
+  s.serialization_mode = r.next<uint8_t>();
+  r.fill(s.reserved3);
+  s.set_value = r.next<uint32_t>();
+  fill(s.dst, r);
+}
 void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);
@@ -217,11 +262,6 @@ void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
   r.fill(s.reserved1);
 }
 // ---- PE matmul (S3_LW, S3D3_MM: one layout per generation set) ----
-void fill(Tensor3d& t, Rng& r) {
-  t.start_addr.raw = r.next<uint32_t>();
-  r.fill(t.step_elem);
-  r.fill(t.num_elem);
-}
 void fill(S3LwCayman& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);

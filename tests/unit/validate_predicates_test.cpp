@@ -1,6 +1,7 @@
 // Every predicate of every validator has, per generation, a word passing it and one failing only it (or an exemption).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/validate_vectors.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
@@ -187,6 +189,52 @@ Word dma_word() {  // sg00/SP#02: identity rows into SBUF, FP16, 128 x 1 chunks 
       "8000010000010000007b03000000001000000400010000008000010000010707");
 }
 
+// ---- Datapath family baselines (real-programs.md §10-§12) ----
+
+/// A TENSOR3D/4D at `at`: start, step 1 on every dimension, count n along X and 1 elsewhere.
+void set_pattern(Word& w, unsigned at, unsigned dims, uint32_t start, uint16_t n) {
+  store_le<uint32_t>(&w[at], start);
+  for (unsigned k = 0; k < dims; ++k) {
+    store_le<int16_t>(&w[at + 4 + 2 * k], 1);
+    store_le<uint16_t>(&w[at + 4 + 2 * dims + 2 * k], k == 0 ? n : 1);
+  }
+}
+/// COPY / CAST: FP32 -> FP32, 128 channels, src SB 0x1000 and dst SB 0x4200, 64 elements each.
+Word tr_word(uint8_t opcode) {
+  Word w{};
+  set_header(w, opcode);
+  set_pattern(w, 12, 4, 0x1000, 64);
+  w[32] = dtype::kFp32;
+  w[33] = dtype::kFp32;
+  w[34] = 128;
+  set_pattern(w, 44, 4, 0x4200, 64);
+  return w;
+}
+/// TENSOR_TENSOR ADD: FP32 pair and out, 128 channels, src0 SB 0x1000, src1 SB 0x2000, dst SB 0x3000, 64 each.
+Word tt_word() {
+  Word w{};
+  set_header(w, opcode::kTensorTensorArith);
+  w[12] = 0xAA;
+  w[13] = dtype::kFp32;
+  w[14] = aluop::kAdd;
+  w[15] = 128;
+  set_pattern(w, 16, 3, 0x1000, 64);
+  set_pattern(w, 32, 3, 0x2000, 64);
+  set_pattern(w, 48, 3, 0x3000, 64);
+  return w;
+}
+/// MEMSET (§12.4): 64 FP32 elements set to 1.0 at SB 0x4600 on 128 channels.
+Word mr_word() {
+  Word w{};
+  set_header(w, opcode::kMemset);
+  store_le<uint32_t>(&w[28], 64);
+  w[32] = dtype::kFp32;
+  w[34] = 128;
+  store_le<uint32_t>(&w[40], 0x3F800000);
+  set_pattern(w, 44, 4, 0x4600, 64);
+  return w;
+}
+
 /// Baseline word per validator name.
 const std::map<std::string_view, Word (*)()>& baselines() {
   static const std::map<std::string_view, Word (*)()> m{
@@ -216,6 +264,10 @@ const std::map<std::string_view, Word (*)()>& baselines() {
       {"is_valid_set_ordering_mode", som_word},
       {"is_valid_pseudo_branch_label", label_word},
       {"is_valid_pseudo_dma_direct2d", dma_word},
+      {"is_valid_copy", [] { return tr_word(opcode::kCopy); }},
+      {"is_valid_cast", [] { return tr_word(opcode::kCast); }},
+      {"is_valid_tensor_tensor_arith", [] { return tt_word(); }},
+      {"is_valid_memset", [] { return mr_word(); }},
   };
   return m;
 }
@@ -544,6 +596,120 @@ const std::vector<FailCase>& fail_cases() {
        }},
       {"is_valid_pseudo_dma_direct2d", "pseudo_dma_same_element_count", 0,
        [](Word& w, Generation) { store_le<uint16_t>(&w[36], 128); }},
+      // ---- COPY / CAST (real-programs.md §10.2) ----
+      {"is_valid_copy", "s4d4_tr_reserved_zero", 0, [](Word& w, Generation) { w[39] = 1; }},
+      {"is_valid_copy", "mask_enable_zero", 0, [](Word& w, Generation) { w[38] = 1; }},
+      {"is_valid_copy", "is_valid_dtype", 0,
+       [](Word& w, Generation) {
+         w[32] = dtype::kFp32r;
+         w[33] = dtype::kFp32r;
+       }},
+      {"is_valid_copy",
+       "is_valid_dtype",
+       1,
+       [](Word& w, Generation) {
+         w[32] = dtype::kUint64;
+         w[33] = dtype::kUint64;
+       },
+       {"is_valid_dtype"},
+       "COPY needs in_dtype == out_dtype, and every out_dtype failing is_valid_dtype also fails it as in_dtype"},
+      {"is_valid_copy",
+       "is_valid_enum(AluOp)",
+       0,
+       [](Word& w, Generation) { w[36] = 0x1E; },
+       {"s4d4_tr_op_bypass"},
+       "an op outside the ALU_OP enum is not BYPASS either"},
+      {"is_valid_copy", "is_zero_subdim", 0, [](Word& w, Generation) { w[37] = 0x03; }},
+      {"is_valid_copy", "has_valid_active_channel_range", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_copy", "start_addr_active_channels", 0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g) + 0x1000); }},
+      {"is_valid_copy", "start_addr_active_channels", 1,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g) + 0x4200); }},
+      {"is_valid_copy", "tensor4d_valid", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[12], 0x1002); }},
+      {"is_valid_copy", "tensor4d_valid", 1, [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x4202); }},
+      {"is_valid_copy", "s4d4_tr_same_src_dst_count", 0, [](Word& w, Generation) { store_le<uint16_t>(&w[56], 63); }},
+      {"is_valid_copy", "s4d4_tr_op_bypass", 0, [](Word& w, Generation) { w[36] = aluop::kAdd; }},
+      {"is_valid_copy", "s4d4_tr_same_src_dst_type", 0, [](Word& w, Generation) { w[33] = dtype::kInt32; }},
+      {"is_valid_copy", "has_zero_negated_field", 0, [](Word& w, Generation) { w[35] = 1; }},
+      {"is_valid_cast", "s4d4_tr_reserved_zero", 0, [](Word& w, Generation) { w[39] = 1; }},
+      {"is_valid_cast", "mask_enable_zero", 0, [](Word& w, Generation) { w[38] = 1; }},
+      {"is_valid_cast", "is_valid_dtype", 0, [](Word& w, Generation) { w[32] = dtype::kFp32r; }},
+      {"is_valid_cast", "is_valid_dtype", 1, [](Word& w, Generation) { w[33] = dtype::kUint64; }},
+      {"is_valid_cast",
+       "is_valid_enum(AluOp)",
+       0,
+       [](Word& w, Generation) { w[36] = 0x1E; },
+       {"s4d4_tr_op_bypass"},
+       "an op outside the ALU_OP enum is not BYPASS either"},
+      {"is_valid_cast", "is_zero_subdim", 0, [](Word& w, Generation) { w[37] = 0x03; }},
+      {"is_valid_cast", "has_valid_active_channel_range", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_cast", "start_addr_active_channels", 0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g) + 0x1000); }},
+      {"is_valid_cast", "start_addr_active_channels", 1,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g) + 0x4200); }},
+      {"is_valid_cast", "tensor4d_valid", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[12], 0x1002); }},
+      {"is_valid_cast", "tensor4d_valid", 1, [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x4202); }},
+      {"is_valid_cast", "s4d4_tr_same_src_dst_count", 0, [](Word& w, Generation) { store_le<uint16_t>(&w[56], 63); }},
+      {"is_valid_cast", "s4d4_tr_op_bypass", 0, [](Word& w, Generation) { w[36] = aluop::kAdd; }},
+      {"is_valid_cast", "has_zero_negated_field", 0, [](Word& w, Generation) { w[35] = 1; }},
+      // ---- TENSOR_TENSOR_ARITH_OP (§11.2) ----
+      {"is_valid_tensor_tensor_arith", "is_valid_dtype_64", 0, [](Word& w, Generation) { w[13] = dtype::kInt4; }},
+      {"is_valid_tensor_tensor_arith", "is_valid_dtype_64", 1, [](Word& w, Generation) { w[12] = 0xAB; }},
+      {"is_valid_tensor_tensor_arith", "is_valid_dtype_64", 2, [](Word& w, Generation) { w[12] = 0xBA; }},
+      {"is_valid_tensor_tensor_arith",
+       "is_valid_enum(AluOp)",
+       0,
+       [](Word& w, Generation) { w[14] = 0x1E; },
+       {"s3s3d3_tt_valid_op"},
+       "s3s3d3_tt_valid_op accepts only ALU ops of the generation"},
+      {"is_valid_tensor_tensor_arith", "s3s3d3_tt_valid_op", 0, [](Word& w, Generation) { w[14] = aluop::kDivide; }},
+      {"is_valid_tensor_tensor_arith", "s3s3d3_tt_valid_int_signness", 0,
+       [](Word& w, Generation) { w[14] = aluop::kMod; }},
+      {"is_valid_tensor_tensor_arith",
+       "start_addr_active_channels",
+       0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[16], partition1(g) + 0x1000); },
+       {"tt_valid_partitions"},
+       "with 128 channels only partition 0 passes, and src0 away from src1's partition 0 breaks the SBUF pairing"},
+      {"is_valid_tensor_tensor_arith",
+       "start_addr_active_channels",
+       1,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[32], partition1(g) + 0x2000); },
+       {"tt_valid_partitions"},
+       "with 128 channels only partition 0 passes, and src1 away from src0's partition 0 breaks the SBUF pairing"},
+      {"is_valid_tensor_tensor_arith", "start_addr_active_channels", 2,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[48], partition1(g) + 0x3000); }},
+      {"is_valid_tensor_tensor_arith", "tensor3d_valid", 0,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[16], 0x1002); }},
+      {"is_valid_tensor_tensor_arith", "tensor3d_valid", 1,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[32], 0x2002); }},
+      {"is_valid_tensor_tensor_arith", "tensor3d_valid", 2,
+       [](Word& w, Generation) { store_le<uint32_t>(&w[48], 0x3002); }},
+      {"is_valid_tensor_tensor_arith", "s3s3d3_tt_same_src0_dst_count", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[26], 63); }},
+      {"is_valid_tensor_tensor_arith", "s3s3d3_tt_same_src1_dst_count", 0,
+       [](Word& w, Generation) { store_le<uint16_t>(&w[42], 63); }},
+      {"is_valid_tensor_tensor_arith", "check_active_channels", 0, [](Word& w, Generation) { w[15] = 0; }},
+      {"is_valid_tensor_tensor_arith", "tt_valid_partitions", 0,
+       [](Word& w, Generation g) {
+         w[15] = 64;
+         store_le<uint32_t>(&w[32], partition1(g) + 0x2000);
+       }},
+      // ---- MEMSET (§12.2, PROJ-CONV-F21) ----
+      {"is_valid_memset", "d4_mr_reserved_zero", 0, [](Word& w, Generation) { w[12] = 1; }},
+      {"is_valid_memset",
+       "is_valid_dtype",
+       0,
+       [](Word& w, Generation) { w[32] = dtype::kUint64; },
+       {"memset_set_value_type"},
+       "memset_set_value_type accepts only 8/16/32-bit dtypes; UINT64 fails both"},
+      {"is_valid_memset", "memset_set_value_type", 0, [](Word& w, Generation) { w[32] = dtype::kFp16; }},
+      {"is_valid_memset", "d4_mr_zero_serialization", 0, [](Word& w, Generation) { w[36] = 1; }},
+      {"is_valid_memset", "has_valid_active_channel_range", 0, [](Word& w, Generation) { w[34] = 0; }},
+      {"is_valid_memset", "start_addr_active_channels", 0,
+       [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g) + 0x4600); }},
+      {"is_valid_memset", "tensor4d_valid", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x4602); }},
+      {"is_valid_memset", "d4_mr_dst_element_count", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[28], 63); }},
   };
   return cases;
 }
@@ -564,6 +730,12 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_tensor_scalar_ptr_multi", "has_tensor_scalar_ptr_multi_opcode"}, "dispatch selects it by 0x4F/0x5F"},
       {{"is_valid_ctrl_no", "has_ctrl_no_opcode"}, "dispatch selects it by 0x23, 0xa1-0xa4, 0xa6"},
       {{"is_valid_tsm_immediates_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
+      {{"is_valid_copy", "has_copy_opcode"}, "dispatch selects it by opcode 0x46"},
+      {{"is_valid_cast", "has_cast_opcode"}, "dispatch selects it by opcode 0x47"},
+      {{"is_valid_tensor_tensor_arith", "has_tensor_tensor_arith_opcode"}, "dispatch selects it by opcode 0x41"},
+      {{"is_valid_tensor_tensor_arith", "s3s3d3_tt_dtype"}, "its body binds the bitvec sibling 0x51 only"},
+      {{"is_valid_tensor_tensor_arith", "s3s3d3_tt_src_dst_dtype"}, "its body binds the bitvec sibling 0x51 only"},
+      {{"is_valid_memset", "has_memset_opcode"}, "dispatch selects it by opcode 0x49"},
       {{"is_valid_batch_norm_param_load", "s2_bn_zgen_restriction"}, "always true under PROJ-CONV-S2"},
       {{"is_valid_ldweights", "has_ldweights_opcode"}, "dispatch selects it by opcode 0x01"},
       {{"is_valid_ldweights_mariana", "has_ldweights_opcode"}, "dispatch selects it by opcode 0x01"},
@@ -718,6 +890,45 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
   for (const FailCase& c : fail_cases())
     EXPECT_TRUE(used.count(&c)) << "fail case " << c.validator << " / " << c.predicate << " #" << c.occurrence
                                 << " matches no predicate of any validator";
+}
+
+/// The families whose predicates validate.tsv covers word by word (make_validate_vectors.py): for each, every
+/// predicate has, on every generation where its validator judges words, a vector it accepts and a vector that
+/// fails it (exempt predicates: accepting only). Expected verdicts in the file come from the spec.
+constexpr std::string_view kVectorCoveredValidators[] = {
+    "is_valid_copy", "is_valid_cast", "is_valid_tensor_tensor_arith", "is_valid_memset", "is_valid_ctrl_no"};
+
+TEST(ValidatePredicates, VectorFileHasAnAcceptingAndARejectingWordPerPredicatePerGeneration) {
+  const test::TsvFile& file = test::validate_vector_file();
+  ASSERT_TRUE(file.readable) << test::kTsvFile;
+  for (const Validator* v : all_validators()) {
+    if (std::find(std::begin(kVectorCoveredValidators), std::end(kVectorCoveredValidators), v->name) ==
+        std::end(kVectorCoveredValidators))
+      continue;
+    const auto base_it = baselines().find(v->name);
+    ASSERT_NE(base_it, baselines().end()) << v->name;
+    const Word base = base_it->second();
+    std::set<std::string_view> seen;
+    for (const Predicate* p : v->conjuncts) {
+      if (!seen.insert(p->name).second) continue;  // src/dst twins share one name in the file
+      const bool exempt_p = exempt().count({v->name, p->name}) != 0;
+      for (Generation g : kAllGenerations) {
+        if (!p->gens.has(g) || &validator_for(base[0], g) != v) continue;
+        bool accepted = false, rejected = false;
+        for (const test::TsvVector& t : file.vectors) {
+          if (std::find(t.gens.begin(), t.gens.end(), g) == t.gens.end()) continue;
+          if (&validator_for(t.word[0], g) != v) continue;
+          (t.failing.count(std::string(p->name)) != 0 ? rejected : accepted) = true;
+        }
+        EXPECT_TRUE(accepted) << v->name << " / " << p->name << ": no vector of validate.tsv accepts it on "
+                              << to_string(g);
+        if (!exempt_p) {
+          EXPECT_TRUE(rejected) << v->name << " / " << p->name << ": no vector of validate.tsv fails it on "
+                                << to_string(g) << "; add one to make_validate_vectors.py";
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

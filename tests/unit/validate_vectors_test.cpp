@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/validate_vectors.hpp"
 #include "tpbisa/generation.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/validate.hpp"
@@ -20,108 +21,14 @@
 namespace tpbisa {
 namespace {
 
-const char* const kVectorFile = TPBISA_SOURCE_DIR "/tests/vectors/validate.tsv";
+using Vector = test::TsvVector;
+using VectorFile = test::TsvFile;
+const char* const kVectorFile = test::kTsvFile;
 /// How many vectors make_validate_vectors.py writes today; a shorter file means vectors were lost.
-constexpr size_t kMinVectors = 451;
-
-struct Vector {
-  size_t line = 0;
-  std::string id;
-  std::vector<Generation> gens;
-  bool valid = true;
-  std::set<std::string> failing;
-  std::string options_text;
-  ValidateOptions options;
-  Word word{};
-};
-
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    const size_t pos = s.find(sep, start);
-    out.emplace_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
-    if (pos == std::string_view::npos) return out;
-    start = pos + 1;
-  }
-}
-
-/// Parses one data line; returns an error text instead when the line is malformed.
-std::optional<Vector> parse_line(const std::string& text, size_t line, std::string& error) {
-  const std::vector<std::string> cols = split(text, '\t');
-  if (cols.size() != 6) {
-    error = "expected 6 tab-separated columns, got " + std::to_string(cols.size());
-    return std::nullopt;
-  }
-  Vector v;
-  v.line = line;
-  v.id = cols[0];
-  for (const std::string& g : split(cols[1], ',')) {
-    const std::optional<Generation> gen = parse_generation(g);
-    if (!gen) {
-      error = "unknown generation '" + g + "'";
-      return std::nullopt;
-    }
-    v.gens.push_back(*gen);
-  }
-  if (cols[2] != "valid" && cols[2] != "invalid") {
-    error = "expect must be valid or invalid, got '" + cols[2] + "'";
-    return std::nullopt;
-  }
-  v.valid = cols[2] == "valid";
-  if (cols[3] != "-")
-    for (const std::string& name : split(cols[3], ',')) v.failing.insert(name);
-  if (v.valid != v.failing.empty()) {
-    error = "expect column disagrees with the failing-predicate column";
-    return std::nullopt;
-  }
-  v.options_text = cols[4];
-  if (cols[4] != "-") {
-    for (const std::string& opt : split(cols[4], ',')) {
-      if (opt == "strict_window")
-        v.options.strict_window = true;
-      else if (opt == "dtype_enum_runtime")
-        v.options.dtype_enum_runtime = true;
-      else {
-        error = "unknown option '" + opt + "'";
-        return std::nullopt;
-      }
-    }
-  }
-  HexError hex_error;
-  if (!parse_hex_word(cols[5], v.word, hex_error)) {
-    error = "bad hex word: " + std::string(hex_error.what);
-    return std::nullopt;
-  }
-  return v;
-}
-
-struct VectorFile {
-  bool readable = false;
-  std::vector<Vector> vectors;
-  std::vector<std::string> errors;
-};
+constexpr size_t kMinVectors = 600;
 
 const VectorFile& vector_file() {
-  static const VectorFile file = [] {
-    VectorFile f;
-    std::ifstream in(kVectorFile);
-    if (!in) return f;
-    f.readable = true;
-    std::string text;
-    size_t line = 0;
-    while (std::getline(in, text)) {
-      ++line;
-      if (text.empty() || text[0] == '#') continue;
-      std::string error;
-      if (std::optional<Vector> v = parse_line(text, line, error))
-        f.vectors.push_back(std::move(*v));
-      else
-        f.errors.push_back("line " + std::to_string(line) + ": " + error);
-    }
-    return f;
-  }();
-  return file;
+  return test::validate_vector_file();
 }
 
 std::string join(const std::set<std::string>& names) {
@@ -186,9 +93,9 @@ const std::map<std::string, std::map<std::string, std::string>>& expected_via() 
   return m;
 }
 
-class ValidateVector : public ::testing::TestWithParam<Case> {};
+class TsvVector : public ::testing::TestWithParam<Case> {};
 
-TEST_P(ValidateVector, VerdictAndFailingSetMatch) {
+TEST_P(TsvVector, VerdictAndFailingSetMatch) {
   const Vector& v = vector_file().vectors[GetParam().index];
   const Generation g = GetParam().gen;
   SCOPED_TRACE("vector " + v.id + " (validate.tsv line " + std::to_string(v.line) + ") on " +
@@ -219,8 +126,8 @@ TEST_P(ValidateVector, VerdictAndFailingSetMatch) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Tsv, ValidateVector, ::testing::ValuesIn(all_cases()), case_name);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ValidateVector);
+INSTANTIATE_TEST_SUITE_P(Tsv, TsvVector, ::testing::ValuesIn(all_cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TsvVector);
 
 }  // namespace
 }  // namespace tpbisa
