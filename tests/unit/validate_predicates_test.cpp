@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -200,6 +201,8 @@ struct FailCase {
   std::vector<std::string_view> companions = {};
   std::string_view why_not_alone = {};
   bool strict_window = false;
+  /// The stream engine the failing word is validated for (ValidateOptions::engine, PROJ-CONV-F1).
+  std::optional<StreamEngine> engine = std::nullopt;
 };
 
 const std::vector<FailCase>& fail_cases() {
@@ -514,6 +517,18 @@ const std::vector<FailCase>& fail_cases() {
        [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g) + 0x4600); }},
       {"is_valid_memset", "tensor4d_valid", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x4602); }},
       {"is_valid_memset", "d4_mr_dst_element_count", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[28], 63); }},
+      // ---- Engine placement (PROJ-CONV-F1): the same word, issued from the PE stream ----
+      {"is_valid_copy", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Pe},
+      {"is_valid_cast", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Sp},
+      {"is_valid_tensor_tensor_arith",
+       "engine_placement",
+       0,
+       [](Word&, Generation) {},
+       {},
+       {},
+       false,
+       StreamEngine::Pe},
+      {"is_valid_memset", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Sp},
   };
   return cases;
 }
@@ -546,6 +561,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
 const std::map<std::string_view, std::string_view>& exempt_without_option() {
   static const std::map<std::string_view, std::string_view> m{
       {"mem2d_single_16mb_window", "only evaluated with ValidateOptions::strict_window (PROJ-CONV-M3)"},
+      {"engine_placement", "applies only when the stream engine is known (ValidateOptions::engine, PROJ-CONV-F1)"},
   };
   return m;
 }
@@ -630,6 +646,8 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
       used.insert(fc);
       ValidateOptions options;
       options.strict_window = fc->strict_window;
+      ValidateOptions failing = options;  // the engine belongs to the failing case; the baseline's is unknown
+      failing.engine = fc->engine;
 
       for (Generation g : gens) {
         SCOPED_TRACE(what + " on " + std::string(to_string(g)));
@@ -640,7 +658,7 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
 
         Word w = base;
         fc->mutate(w, g);
-        const Verdict fail = run(w, g, options);
+        const Verdict fail = run(w, g, failing);
         EXPECT_EQ(fail.validator, v) << "the mutation changed which validator judges the word";
         EXPECT_FALSE(fail.valid);
 
