@@ -37,6 +37,12 @@ std::string explain_events(const Instruction& i, const CheckContext& ctx) {
   return why;
 }
 
+std::string explain_engine_placement(const Instruction& i, const CheckContext& c, std::string_view allowed) {
+  const std::string_view engine = c.engine() ? to_string(*c.engine()) : std::string_view("an unknown engine");
+  return fmt::format("{} ({:#04x}) is in the stream of {}; it runs on {} only (PROJ-CONV-F1)", i.name(), i.opcode(),
+                     engine, allowed);
+}
+
 std::string dtype_label(uint8_t d, Generation g) {
   const DtypeInfo* row = find_dtype(d);
   if (row == nullptr) return fmt::format("{:#04x} (not a dtype)", d);

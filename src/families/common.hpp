@@ -1,6 +1,7 @@
 // Shared pieces of the family files: the common predicates every validator starts with, and helpers.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <variant>
@@ -86,6 +87,57 @@ inline constexpr Predicate kHasValidNeuronEvents{
 inline constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
 inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts,
                                                 &evaluate_conjuncts<kHeaderOnlyConjuncts>};
+
+// ---- Engine placement (PROJ-CONV-F1): which stream engines an opcode may be issued from ----
+
+/// A set of stream engines as data (bit e = StreamEngine e), with the sentence docs and failures use for it.
+struct EnginePlacement {
+  uint8_t engines;
+  std::string_view allowed;  ///< "ACT, DVE or POOL"
+  std::string_view meaning;  ///< the predicate's one-sentence requirement (docs/predicates.md)
+  constexpr bool has(StreamEngine e) const { return (engines >> static_cast<unsigned>(e) & 1U) != 0; }
+};
+
+constexpr uint8_t engine_bits(std::initializer_list<StreamEngine> engines) {
+  uint8_t bits = 0;
+  for (StreamEngine e : engines) bits = static_cast<uint8_t>(bits | 1U << static_cast<unsigned>(e));
+  return bits;
+}
+
+/// PROJ-CONV-F1 (real-programs.md §1, §15): COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP run on ACT, DVE and
+/// POOL, never on PE or SP (the hardware's per-engine table is UNKNOWN).
+inline constexpr EnginePlacement kDatapathEngines{
+    engine_bits({StreamEngine::Act, StreamEngine::Dve, StreamEngine::Pool}), "ACT, DVE or POOL",
+    "when the word's stream engine is known (ValidateOptions::engine), it is ACT, DVE or POOL "
+    "(PROJ-CONV-F1); not applied while the engine is unknown"};
+
+/// Holds when the engine is unknown (the predicate does not apply) or is one of `P`'s.
+template <const EnginePlacement& P>
+bool placed_on_allowed_engine(const Instruction&, const CheckContext& c) {
+  return !c.engine().has_value() || P.has(*c.engine());
+}
+
+std::string explain_engine_placement(const Instruction& i, const CheckContext& c, std::string_view allowed);
+
+template <const EnginePlacement& P>
+std::string explain_placement(const Instruction& i, const CheckContext& c) {
+  return explain_engine_placement(i, c, P.allowed);
+}
+
+inline constexpr FieldRef fOpcodeField[] = {field_ref<RawWord>("header.opcode")};
+
+/// The engine-placement conjunct of a validator whose opcodes run on the engines of `P`: one predicate,
+/// `engine_placement`, any family can add to its lists with its own engine set.
+template <const EnginePlacement& P>
+inline constexpr Predicate kEnginePlacement{
+    .name = "engine_placement",
+    .convention = "PROJ-CONV-F1",
+    .meaning = P.meaning,
+    .gens = kGensAll,
+    .fields = fOpcodeField,
+    .holds = placed_on_allowed_engine<P>,
+    .explain = explain_placement<P>,
+};
 
 /// "reserved byte N is 0xXX, must be 0" for the first set byte of the reserved fields, in word order.
 inline std::string explain_reserved_bytes(const Word& w, std::span<const FieldRef> reserved) {

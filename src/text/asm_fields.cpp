@@ -410,6 +410,8 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
     case Role::Addr8: print_addr8(out, load_bits(w, f.offset, 8), g); return;
     case Role::ImmVal: print_imm(out, f, w, all, g); return;
     case Role::MemData: print_data(out, f, w, all, g); return;
+    case Role::DtypePair: print_dtype_pair(out, f, w, g); return;
+    case Role::FillValue: print_fill(out, f, w, all); return;
     default: break;
   }
   if (!f.is_list()) {
@@ -425,7 +427,7 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
 }
 
 bool depends_on_siblings(Role r) {
-  return r == Role::ImmVal || r == Role::MemData;
+  return r == Role::ImmVal || r == Role::MemData || r == Role::FillValue;
 }
 
 bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error) {
@@ -447,6 +449,8 @@ bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, 
     case Role::Addr8: return parse_addr8(f, v.scalar, w, g, error);
     case Role::ImmVal: return parse_imm(f, v.scalar, w, all, g, error);
     case Role::MemData: return parse_data(f, v, w, all, g, error);
+    case Role::DtypePair: return parse_dtype_pair(f, v, w, error);
+    case Role::FillValue: return parse_fill(f, v, w, all, error);
     default: return parse_plain(f, v, w, g, error);
   }
 }

@@ -91,5 +91,9 @@ bool parse_addr4(const AsmField& f, const Token& t, Word& w, Generation g, LineE
 bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error);
 bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Generation g, LineError& error);
 bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error);
+void print_dtype_pair(std::string& out, const AsmField& f, const Word& w, Generation g);
+bool parse_dtype_pair(const AsmField& f, const ValueText& v, Word& w, LineError& error);
+void print_fill(std::string& out, const AsmField& f, const Word& w, FieldList all);
+bool parse_fill(const AsmField& f, const ValueText& v, Word& w, FieldList all, LineError& error);
 
 }  // namespace tpbisa::tasm

@@ -11,6 +11,7 @@
 #include "text/patterns.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/numerics.hpp"
 
 namespace tpbisa {
 namespace {
@@ -352,8 +353,11 @@ std::string fill_value_meaning(const DescribedField& f, const std::vector<Leaf>&
   const unsigned bytes = mask == 0xFF ? 1 : mask == 0xFFFF ? 2 : 4;
   uint8_t raw[4];
   for (unsigned i = 0; i < 4; ++i) raw[i] = static_cast<uint8_t>(v >> (8 * i));
-  std::string text = fmt::format("each element set to {} {}", info->short_name,
-                                 immediate_element(std::span<const uint8_t>(raw, bytes), *info));
+  // A float of any width reads as its exact fp32 widening; integers in their own width.
+  const std::string value = info->kind == DtypeKind::Float && convertible(d)
+                                ? fmt::format("{}", std::bit_cast<float>(to_fp32_bits(v & mask, d)))
+                                : immediate_element(std::span<const uint8_t>(raw, bytes), *info);
+  std::string text = fmt::format("each element set to {} {}", info->short_name, value);
   if ((v & ~mask) != 0) text += " (bits above the element width are set: invalid)";
   return text;
 }

@@ -29,10 +29,15 @@ TEST(ValidateContext, StreamEnginesInSequencerOrder) {
   }
 }
 
-// Outside the engine-placement rule no predicate depends on the engine: naming one changes no verdict.
-TEST(ValidateContext, KnownEngineChangesNoVerdictOfTheSliceFormats) {
+bool datapath_opcode(unsigned op) {
+  return op == opcode::kCopy || op == opcode::kCast || op == opcode::kTensorTensorArith || op == opcode::kMemset;
+}
+
+// Outside the datapath opcodes no predicate depends on the engine: naming one changes no verdict.
+TEST(ValidateContext, KnownEngineChangesNoVerdictOutsideTheDatapathOpcodes) {
   Word w{};
-  for (unsigned op = 0; op < 256; ++op)
+  for (unsigned op = 0; op < 256; ++op) {
+    if (datapath_opcode(op)) continue;
     for (Generation g : kAllGenerations) {
       w[0] = static_cast<uint8_t>(op);
       w[1] = 16;
@@ -51,6 +56,38 @@ TEST(ValidateContext, KnownEngineChangesNoVerdictOfTheSliceFormats) {
         EXPECT_EQ(known.n_failed, unknown.n_failed) << op << " " << to_string(g) << " " << to_string(e);
       }
     }
+  }
+}
+
+// PROJ-CONV-F1: on the datapath opcodes a known engine adds engine_placement exactly on PE and SP; an unknown
+// engine never does (the predicate is not applied).
+TEST(ValidateContext, DatapathOpcodesArePlacedOnActDveAndPool) {
+  Word w{};
+  for (unsigned op = 0; op < 256; ++op) {
+    if (!datapath_opcode(op)) continue;
+    for (Generation g : kAllGenerations) {
+      w[0] = static_cast<uint8_t>(op);
+      w[1] = 16;
+      const Instruction inst = decode(w, g);
+      const Verdict unknown = validate(inst);
+      EXPECT_FALSE(unknown.fails("engine_placement")) << op << " " << to_string(g);
+      for (StreamEngine e : kStreamEngines) {
+        ValidateOptions options;
+        options.engine = e;
+        const Verdict known = validate(inst, options);
+        const bool refused = e == StreamEngine::Pe || e == StreamEngine::Sp;
+        EXPECT_EQ(known.fails("engine_placement"), refused) << op << " " << to_string(g) << " " << to_string(e);
+        EXPECT_EQ(known.n_failed, unknown.n_failed + (refused ? 1 : 0)) << op << " " << to_string(e);
+        if (refused) {
+          const Predicate* p = known.failures()[known.n_failed - 1];
+          const FailureReport r = report(*p, inst, CheckContext{g, options});
+          EXPECT_EQ(r.basis, Basis::Convention);
+          EXPECT_EQ(r.convention, "PROJ-CONV-F1");
+          EXPECT_NE(r.message.find(to_string(e)), std::string::npos) << r.message;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -290,7 +290,8 @@ struct FailCase {
   std::vector<std::string_view> companions = {};
   std::string_view why_not_alone = {};
   bool strict_window = false;
-  std::optional<StreamEngine> engine = {};  ///< the stream engine the word is validated in (PROJ-CONV-F1)
+  /// The stream engine the failing word is validated for (ValidateOptions::engine, PROJ-CONV-F1).
+  std::optional<StreamEngine> engine = std::nullopt;
 };
 
 // PE matmul mutations, written once per layout: `mv` selects MAVERICK's re-packed offsets.
@@ -710,6 +711,18 @@ const std::vector<FailCase>& fail_cases() {
        [](Word& w, Generation g) { store_le<uint32_t>(&w[44], partition1(g) + 0x4600); }},
       {"is_valid_memset", "tensor4d_valid", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[44], 0x4602); }},
       {"is_valid_memset", "d4_mr_dst_element_count", 0, [](Word& w, Generation) { store_le<uint32_t>(&w[28], 63); }},
+      // ---- Engine placement (PROJ-CONV-F1): the same word, issued from the PE stream ----
+      {"is_valid_copy", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Pe},
+      {"is_valid_cast", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Sp},
+      {"is_valid_tensor_tensor_arith",
+       "engine_placement",
+       0,
+       [](Word&, Generation) {},
+       {},
+       {},
+       false,
+       StreamEngine::Pe},
+      {"is_valid_memset", "engine_placement", 0, [](Word&, Generation) {}, {}, {}, false, StreamEngine::Sp},
   };
   return cases;
 }
@@ -759,7 +772,7 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
 const std::map<std::string_view, std::string_view>& exempt_without_option() {
   static const std::map<std::string_view, std::string_view> m{
       {"mem2d_single_16mb_window", "only evaluated with ValidateOptions::strict_window (PROJ-CONV-M3)"},
-      {"engine_placement", "holds while ValidateOptions::engine is unknown (PROJ-CONV-F1)"},
+      {"engine_placement", "applies only when the stream engine is known (ValidateOptions::engine, PROJ-CONV-F1)"},
   };
   return m;
 }
@@ -844,21 +857,20 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
       used.insert(fc);
       ValidateOptions options;
       options.strict_window = fc->strict_window;
-      options.engine = fc->engine;
+      ValidateOptions failing = options;  // the engine belongs to the failing case; the baseline's is unknown
+      failing.engine = fc->engine;
 
       for (Generation g : gens) {
         SCOPED_TRACE(what + " on " + std::string(to_string(g)));
 
-        // Passing word: the baseline (valid, so every conjunct holds); an engine-placement case passes it in
-        // the PE stream and fails it in the case's stream.
-        ValidateOptions pass_options = options;
-        if (fc->engine) pass_options.engine = StreamEngine::Pe;
-        const Verdict pass = run(base, g, pass_options);
+        // Passing word: the baseline (valid, so every conjunct holds), its engine unknown; an engine-placement
+        // case fails it in the case's stream.
+        const Verdict pass = run(base, g, options);
         EXPECT_TRUE(pass.valid) << "baseline fails " << names(pass);
 
         Word w = base;
         fc->mutate(w, g);
-        const Verdict fail = run(w, g, options);
+        const Verdict fail = run(w, g, failing);
         EXPECT_EQ(fail.validator, v) << "the mutation changed which validator judges the word";
         EXPECT_FALSE(fail.valid);
 

@@ -384,10 +384,18 @@ constexpr Predicate kTrNegated{
   &kTrReserved, &kTrMask, &kTrInDtype, &kTrOutDtype, &kTrAluEnum, &kTrSubdim, &kTrChannels, &kTrSrcStart, \
       &kTrDstStart, &kTrSrcTensor, &kTrDstTensor, &kTrSameCount, &kTrBypass
 
-constexpr const Predicate* kCopy[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCopyOpcode,
-                                      TPBISA_TR_COMMON,       &kTrSameType,           &kTrNegated};
-constexpr const Predicate* kCast[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCastOpcode, TPBISA_TR_COMMON,
-                                      &kTrNegated};
+// PROJ-CONV-F1 closes each list: the engine is a property of the stream, not of the word's bytes.
+constexpr const Predicate* kPlacement = &kEnginePlacement<kDatapathEngines>;
+
+constexpr const Predicate* kCopy[] = {&kHasValidNeuronHeader,
+                                      &kHasValidNeuronEvents,
+                                      &kCopyOpcode,
+                                      TPBISA_TR_COMMON,
+                                      &kTrSameType,
+                                      &kTrNegated,
+                                      kPlacement};
+constexpr const Predicate* kCast[] = {
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCastOpcode, TPBISA_TR_COMMON, &kTrNegated, kPlacement};
 #undef TPBISA_TR_COMMON
 
 // ---- TENSOR_TENSOR_ARITH_OP (S3S3D3_TT) ----
@@ -710,7 +718,8 @@ constexpr const Predicate* kTensorTensor[] = {&kHasValidNeuronHeader,
                                               &kTtSrc0Count,
                                               &kTtSrc1Count,
                                               &kTtChannels,
-                                              &kTtPartitions};
+                                              &kTtPartitions,
+                                              kPlacement};
 
 // ---- MEMSET (D4_MR) ----
 
@@ -839,7 +848,7 @@ constexpr Predicate kMrCount{
 
 constexpr const Predicate* kMemset[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMrOpcode,    &kMrReserved, &kMrDtype, &kMrValue, &kMrSerial,
-    &kMrChannels,           &kMrDstStart,           &kMrDstTensor, &kMrCount};
+    &kMrChannels,           &kMrDstStart,           &kMrDstTensor, &kMrCount,    kPlacement};
 
 // ---- Validators ----
 
