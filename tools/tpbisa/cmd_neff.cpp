@@ -83,6 +83,11 @@ std::string quoted(const std::string& s) {
   return json(s).dump();
 }
 
+/// "1 word", "2 words".
+std::string count(size_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
 void add_read_options(CLI::App& app, neff::ReadOptions& o) {
   const auto number = [&app](const std::string& name, uint64_t& field, const std::string& help) {
     app.add_option_function<std::string>(
@@ -254,8 +259,8 @@ void print_info_text(const neff::Neff& n) {
     size_t words = 0;
     for (const neff::EngineDef& e : sg.engines) words += e.stream.word_count();
     total_words += words;
-    fmt::print("subgraph {} ({}, version {}): {} engines, {} words\n", sg.name, sg.definition, quoted(sg.version),
-               sg.engines.size(), words);
+    fmt::print("subgraph {} ({}, version {}): {}, {}\n", sg.name, sg.definition, quoted(sg.version),
+               count(sg.engines.size(), "engine"), count(words, "word"));
     for (const neff::EngineDef& e : sg.engines) {
       std::vector<std::string> counts;
       for (const auto& [name, c] : histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
@@ -273,11 +278,11 @@ void print_info_text(const neff::Neff& n) {
       fmt::print("  virtual scratch        {} bytes (PROJ-CONV-X8)\n", sg.virtual_scratch_bytes);
     fmt::print("  queue sets\n");
     for (const neff::QueueSet& q : sg.queue_sets)
-      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queues  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
-                 index_ranges(q.semaphores));
+      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queue{}  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
+                 q.num_queues == 1 ? " " : "s", index_ranges(q.semaphores));
   }
-  fmt::print("total                  {} subgraphs, {} streams, {} words\n", n.subgraphs.size(), n.streams().size(),
-             total_words);
+  fmt::print("total                  {}, {}, {}\n", count(n.subgraphs.size(), "subgraph"),
+             count(n.streams().size(), "stream"), count(total_words, "word"));
 }
 
 json tensor_json(const neff::Tensor& t) {
@@ -424,7 +429,7 @@ int run_ls(const NeffCliOptions& o) {
     fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), m.name, width, m.role);
     total += m.bytes.size();
   }
-  fmt::print("{} members, {} bytes\n", n->members.size(), total);
+  fmt::print("{}, {}\n", count(n->members.size(), "member"), count(total, "byte"));
   return kExitOk;
 }
 
@@ -436,7 +441,7 @@ int run_extract(const NeffCliOptions& o) {
   if (auto e = neff::extract(*n, o.dir)) return input_error(*e);
   uint64_t total = 0;
   for (const neff::Member& m : n->members) total += m.bytes.size();
-  fmt::print("extracted {} members ({} bytes) into {}\n", n->members.size(), total, o.dir);
+  fmt::print("extracted {} ({}) into {}\n", count(n->members.size(), "member"), count(total, "byte"), o.dir);
   return kExitOk;
 }
 
@@ -501,8 +506,8 @@ int run_pack(const NeffCliOptions& o) {
     report_error(fmt::format("{}: {}", o.out, *e));
     return kExitInput;
   }
-  fmt::print("packed {} members from {} into {} ({} bytes, pkg_version {}, {} hash)\n", members->size(), o.dir, o.out,
-             bytes->size(), o.pkg_version, to_string(o.hash_order));
+  fmt::print("packed {} from {} into {} ({}, pkg_version {}, {} hash)\n", count(members->size(), "member"), o.dir,
+             o.out, count(bytes->size(), "byte"), o.pkg_version, to_string(o.hash_order));
   return kExitOk;
 }
 
@@ -559,7 +564,7 @@ int run_sems(const NeffCliOptions& o) {
   if (!n->generation)
     fmt::print("; events read as {} (the NEFF's target names no generation)\n", to_string(kDefaultGeneration));
   for (const neff::SubgraphSems& sg : picture) {
-    fmt::print("subgraph {}: {} semaphores used\n", sg.subgraph, sg.semaphores.size());
+    fmt::print("subgraph {}: {} used\n", sg.subgraph, count(sg.semaphores.size(), "semaphore"));
     for (const neff::SemaphoreUses& s : sg.semaphores) {
       fmt::print("  S[{}]{}\n", s.index,
                  s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));
