@@ -274,6 +274,8 @@ def cases():
         "-e stored -e window_bytes -e compressed_bytes -e file_bytes -e tar_bytes) && echo same model",
         container(g, order="word-le"))
     add("pack-missing-dir", "tpbisa neff pack nowhere out.neff", None)
+    add("pack-onto-input", "tpbisa neff pack --header-from in.neff dir in.neff; rc=$?; md5sum in.neff; exit $rc",
+        container(g), **pack_dir)
     add("usage-no-subcommand", "tpbisa neff", None)
     add("usage-bad-pkg-version", "tpbisa neff pack --pkg-version 3 dir out.neff", None)
     add("missing-file", "tpbisa neff info missing.neff", None)

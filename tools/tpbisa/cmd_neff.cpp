@@ -1,13 +1,8 @@
 // `tpbisa neff info|ls|extract|pack|sems`: text and JSON layouts over the library's NEFF reader and writer.
 #include "cmd_neff.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/neff.hpp"
 
 namespace tpbisa::cli {
@@ -447,36 +443,6 @@ int run_extract(const NeffCliOptions& o) {
 
 // ---- pack ----
 
-/// Writes `bytes` to `path` through a temporary file beside it, so a failure never leaves a partial container.
-std::optional<std::string> write_whole(const std::string& path, const std::vector<uint8_t>& bytes) {
-  const fs::path target(path);
-  fs::path parent = target.parent_path();
-  if (parent.empty()) parent = ".";
-  std::string tmpl = (parent / ("." + target.filename().string() + ".partial-XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return fmt::format("cannot create a file beside it: {}", std::strerror(errno));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return fmt::format("write error: {}", std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    return fmt::format("cannot write: {}", std::strerror(err));
-  }
-  return std::nullopt;
-}
-
 int run_pack(const NeffCliOptions& o) {
   neff::PackOptions p;
   if (!o.header_from.empty()) {
@@ -502,8 +468,17 @@ int run_pack(const NeffCliOptions& o) {
   if (!members) return input_error(members.error());
   neff::Result<std::vector<uint8_t>> bytes = neff::pack(*members, p);
   if (!bytes) return input_error(bytes.error());
-  if (auto e = write_whole(o.out, *bytes)) {
-    report_error(fmt::format("{}: {}", o.out, *e));
+  // The library's output-file policy: a temporary file beside OUT, renamed onto it once every byte is written.
+  std::vector<std::string> inputs{o.dir};
+  if (!o.header_from.empty()) inputs.push_back(o.header_from);
+  auto sink = io::OutputFile::open(o.out, io::OutputOptions{inputs, false});
+  if (!sink) {
+    report_error(sink.error());
+    return kExitInput;
+  }
+  (*sink)->write(std::span<const uint8_t>(*bytes));
+  if (const auto done = (*sink)->commit(); !done) {
+    report_error(done.error());
     return kExitInput;
   }
   fmt::print("packed {} from {} into {} ({}, pkg_version {}, {} hash)\n", count(members->size(), "member"), o.dir,
