@@ -313,6 +313,8 @@ def cases():
     add("member-file-and-folder", info, container(g + [("sg00/PE.bin/x", b"x")]))
     add("member-huge-declared", info, container(payload=gzip.compress(huge_member(), mtime=0)))
     add("bomb-inflated", "tpbisa neff info --max-inflated 1048576 in.neff", container(payload=bomb()))
+    add("bomb-after-tar", "tpbisa neff info --max-inflated 1048576 in.neff",
+        container(payload=gzip.compress(tar_bytes(g) + b"\0" * (4 << 20), compresslevel=9, mtime=0)))
     add("bomb-member", "tpbisa neff info --max-member 65536 in.neff", container(payload=bomb()))
     add("too-many-members", "tpbisa neff info --max-members 8 in.neff", container(g))
     # JSON and the model.
