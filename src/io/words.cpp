@@ -18,17 +18,25 @@ WordSource::Next WordSource::fail(ErrorKind kind, std::string message) {
   return Next::Failed;
 }
 
-InputKind input_kind(std::string_view path, std::span<const uint8_t>) {
+InputKind input_kind(std::string_view path, std::span<const uint8_t> head) {
   if (path.ends_with(".tasm")) return InputKind::Tasm;
+  if (neff::is_neff(head)) return InputKind::Neff;
   return InputKind::Words;
 }
 
 namespace {
 
-/// A file read in fixed-size chunks, so inputs of any size stream in constant memory; "-" is stdin.
+/// The message of a container that failed a check, as `tpbisa neff` words it.
+std::string neff_message(const neff::Error& e) {
+  return fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code));
+}
+
+/// A file read in fixed-size chunks, so inputs of any size stream in constant memory; "-" is stdin. Its first
+/// bytes decide what it is: a NEFF header makes it a container, read whole and handed out stream by stream.
 class FileWords final : public WordSource {
  public:
-  explicit FileWords(const std::string& path) : WordSource(input_label(path)), path_(path) {}
+  FileWords(const std::string& path, const InputOptions& options)
+      : WordSource(input_label(path)), path_(path), options_(options) {}
   ~FileWords() override {
     if (owned_ && file_ != nullptr) std::fclose(file_);
   }
@@ -36,9 +44,12 @@ class FileWords final : public WordSource {
   FileWords& operator=(const FileWords&) = delete;
 
   Next next(Word& out) override {
-    if (!opened_) {
-      if (!open()) return fail(ErrorKind::Open, fmt::format("{}: cannot open: {}", label_, std::strerror(errno)));
-      buffer_.resize(kChunk);
+    if (!prepare()) return Next::Failed;
+    if (neff_ != nullptr) {
+      const Next r = neff_->next(out);
+      index_ = neff_->index();
+      if (r == Next::Failed) error_ = neff_->error();
+      return r;
     }
     index_ = words_;
     if (!fill())
@@ -56,9 +67,82 @@ class FileWords final : public WordSource {
     return Next::Word;
   }
 
+  std::optional<Generation> generation() override {
+    if (!prepare() || neff_ == nullptr) return std::nullopt;
+    return neff_->generation();
+  }
+  const neff::Neff* neff() const override { return neff_ != nullptr ? neff_->neff() : nullptr; }
+  const StreamInfo* stream() const override { return neff_ != nullptr ? neff_->stream() : nullptr; }
+  std::span<const StreamInfo> streams() const override {
+    return neff_ != nullptr ? neff_->streams() : std::span<const StreamInfo>{};
+  }
+
  private:
+  /// Opens the file and looks at its first bytes once; false (error_ set) when that failed, also on later calls.
+  bool prepare() {
+    if (prepared_) return !failed_;
+    prepared_ = true;
+    failed_ = true;
+    if (!open()) {
+      fail(ErrorKind::Open, fmt::format("{}: cannot open: {}", label_, std::strerror(errno)));
+      return false;
+    }
+    buffer_.resize(kChunk);
+    if (!fill()) {
+      fail(ErrorKind::Read,
+           fmt::format("{}: read error at offset 0 (instruction 0): {}", label_, std::strerror(read_errno_)));
+      return false;
+    }
+    if (input_kind(path_, std::span<const uint8_t>(buffer_.data() + begin_, end_ - begin_)) == InputKind::Neff)
+      return load_neff();
+    if (!options_.subgraphs.empty()) {
+      fail(ErrorKind::Invalid,
+           fmt::format("{}: --subgraph selects streams of a NEFF container; this input is a stream of words", label_));
+      return false;
+    }
+    failed_ = false;
+    return true;
+  }
+
+  /// Reads the rest of the container (bounded before it is held) and its model.
+  bool load_neff() {
+    if (!options_.neff) {
+      fail(ErrorKind::Refused, fmt::format("{}: a NEFF container: {}", label_, options_.neff_refusal));
+      return false;
+    }
+    const uint64_t bound = options_.neff_read.max_inflated_bytes + neff::kHeaderBytes;
+    std::vector<uint8_t> bytes(buffer_.begin() + static_cast<ptrdiff_t>(begin_),
+                               buffer_.begin() + static_cast<ptrdiff_t>(end_));
+    while (!eof_) {
+      if (bytes.size() > bound) {
+        fail(ErrorKind::TooLarge,
+             fmt::format("{}: a NEFF container of more than {} bytes (the inflated-size limit and the header; a "
+                         "container is read whole)",
+                         label_, bound));
+        return false;
+      }
+      const size_t at = bytes.size();
+      bytes.resize(at + kChunk);
+      const size_t got = std::fread(bytes.data() + at, 1, kChunk, file_);
+      bytes.resize(at + got);
+      if (got == 0 && std::ferror(file_) != 0) {
+        fail(ErrorKind::Read, fmt::format("{}: read error at offset {}: {}", label_, at, std::strerror(errno)));
+        return false;
+      }
+      if (got == 0) eof_ = true;
+    }
+    buffer_ = {};
+    neff::Result<neff::Neff> r = neff::read(bytes, label_, options_.neff_read);
+    if (!r) {
+      fail(ErrorKind::Malformed, neff_message(r.error()));
+      return false;
+    }
+    neff_ = open_neff(std::make_shared<const neff::Neff>(std::move(*r)), options_);
+    failed_ = false;
+    return true;
+  }
+
   bool open() {
-    opened_ = true;
     if (path_ == "-") {
       file_ = stdin;
       return true;
@@ -89,9 +173,12 @@ class FileWords final : public WordSource {
 
   static constexpr size_t kChunk = 64 * 1024;
   std::string path_;
+  InputOptions options_;
   std::FILE* file_ = nullptr;
   bool owned_ = false;
-  bool opened_ = false;
+  bool prepared_ = false;
+  bool failed_ = false;
+  std::unique_ptr<WordSource> neff_;  ///< the container's streams, once the first bytes named one
   bool eof_ = false;
   int read_errno_ = 0;
   std::vector<uint8_t> buffer_;
@@ -132,9 +219,15 @@ namespace {
 /// A .tasm source: read whole (bounded), assembled on the first next(), then handed out word by word.
 class TasmWords final : public WordSource {
  public:
-  TasmWords(const std::string& path, Generation gen) : WordSource(input_label(path)), path_(path), gen_(gen) {}
+  TasmWords(const std::string& path, const InputOptions& options)
+      : WordSource(input_label(path)), path_(path), gen_(options.gen), subgraph_filter_(!options.subgraphs.empty()) {}
 
   Next next(Word& out) override {
+    if (!loaded_ && subgraph_filter_) {
+      loaded_ = failed_ = true;
+      return fail(ErrorKind::Invalid,
+                  fmt::format("{}: --subgraph selects streams of a NEFF container; this input is a source", label_));
+    }
     if (!loaded_ && !load()) return Next::Failed;
     if (failed_) return Next::Failed;  // a failed load stays failed
     index_ = next_;
@@ -167,6 +260,7 @@ class TasmWords final : public WordSource {
 
   std::string path_;
   Generation gen_;
+  bool subgraph_filter_;
   bool loaded_ = false;
   bool failed_ = false;
   AsmResult result_;
@@ -263,10 +357,11 @@ class HexWords final : public WordSource {
 
 std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptions& options) {
   switch (input_kind(path, {})) {
-    case InputKind::Tasm: return std::make_unique<TasmWords>(path, options.gen);
-    case InputKind::Words: break;
+    case InputKind::Tasm: return std::make_unique<TasmWords>(path, options);
+    case InputKind::Words:
+    case InputKind::Neff: break;
   }
-  return std::make_unique<FileWords>(path);
+  return std::make_unique<FileWords>(path, options);
 }
 
 std::unique_ptr<WordSource> open_hex(std::vector<std::string> args) {

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <memory>
 #include <set>
@@ -16,8 +17,9 @@ namespace tpbisa::neff::detail {
 namespace {
 
 constexpr size_t kChunk = 64 * 1024;
-constexpr size_t kGzipTrailerBytes = 8;  ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
-constexpr size_t kGzipMinBytes = 18;     ///< 10-byte header, an empty deflate block, the trailer
+constexpr size_t kGzipTrailerBytes = 8;                 ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
+constexpr size_t kGzipMinBytes = 18;                    ///< 10-byte header, an empty deflate block, the trailer
+constexpr uint64_t kReserveBytes = uint64_t{16} << 20;  ///< most a member's declared size reserves up front
 
 struct ReadDeleter {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -83,104 +85,71 @@ std::optional<std::string> member_name_problem(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<Error> inflate_payload(std::span<const uint8_t> window, std::string_view label,
-                                     const ReadOptions& options, std::vector<uint8_t>& out, PayloadInfo& info,
-                                     std::vector<Warning>& warnings) {
-  if (window.size() < 2 || window[0] != 0x1F || window[1] != 0x8B)
-    return error(
-        ErrorCode::Gzip, label, "",
-        window.size() < 2
-            ? fmt::format("the {}-byte payload is too short for a gzip member", window.size())
-            : fmt::format("the payload does not start with a gzip member (bytes {:02x} {:02x}, expected 1f 8b)",
-                          window[0], window[1]));
-  ReadArchive a(archive_read_new());
-  if (!a) return error(ErrorCode::Gzip, label, "", "cannot start the gzip reader");
-  archive_read_support_filter_gzip(a.get());
-  archive_read_support_format_raw(a.get());
-  if (archive_read_open_memory(a.get(), window.data(), window.size()) != ARCHIVE_OK)
-    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(a.get())));
-  archive_entry* entry = nullptr;
-  if (archive_read_next_header(a.get(), &entry) != ARCHIVE_OK)
-    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(a.get())));
+namespace {
 
-  // Inflated straight into `out`, grown geometrically and never past the limit (plus one byte to detect it).
-  out.clear();
+/// The inflated stream of a pkg 2 payload as the tar reader's input: archive `gz` (gzip filter, raw format) is
+/// read in chunks, each added to the CRC-32 and the size, and never beyond the inflated-size limit.
+struct InflatedStream {
+  archive* gz = nullptr;
+  uint64_t cap = 0;
+  std::unique_ptr<uint8_t[]> chunk{new uint8_t[kChunk]};  // not zero-filled: inflate writes it
   uLong crc = crc32(0L, Z_NULL, 0);
-  size_t used = 0;
-  const uint64_t cap = options.max_inflated_bytes;
-  out.resize(static_cast<size_t>(std::min<uint64_t>(cap + 1, std::max<uint64_t>(kChunk, window.size() * 8))));
-  for (;;) {
-    if (used == out.size()) {
-      if (out.size() > cap) break;
-      out.resize(static_cast<size_t>(std::min<uint64_t>(cap + 1, uint64_t{out.size()} * 2)));
-    }
-    const la_ssize_t n = archive_read_data(a.get(), out.data() + used, out.size() - used);
-    if (n == 0) break;
-    if (n < 0) return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(a.get())));
-    crc = crc32(crc, out.data() + used, static_cast<uInt>(n));
-    used += static_cast<size_t>(n);
-  }
-  // Bounded before growing: a decompression bomb stops at the limit, not at the end of memory.
-  if (used > cap)
-    return error(ErrorCode::Limit, label, "",
-                 fmt::format("the payload inflates to more than {} bytes, the inflated-size limit", cap));
-  out.resize(used);
+  uint64_t size = 0;
+  bool over_cap = false;
+  bool gzip_failed = false;
+  std::string gzip_message;
 
-  // libarchive neither checks the trailer nor says where the member ends: find the trailer that matches the
-  // inflated data (CRC-32, ISIZE = size mod 2^32); without one the payload is not one complete member.
-  std::array<uint8_t, kGzipTrailerBytes> trailer{};
-  store_le<uint32_t>(trailer.data(), static_cast<uint32_t>(crc));
-  store_le<uint32_t>(trailer.data() + 4, static_cast<uint32_t>(out.size()));
-  // With zero padding the trailer ends within 4 bytes after the last non-zero byte: look there first.
-  const auto last_nonzero = std::find_if(window.rbegin(), window.rend(), [](uint8_t b) { return b != 0; });
-  const size_t tail = static_cast<size_t>(window.rend() - last_nonzero);
-  const size_t first = std::min(window.size(), kGzipMinBytes - kGzipTrailerBytes);
-  const size_t near = tail > kGzipTrailerBytes + 4 ? std::max(first, tail - kGzipTrailerBytes - 4) : first;
-  auto at = std::search(window.begin() + static_cast<ptrdiff_t>(near), window.end(), trailer.begin(), trailer.end());
-  if (at == window.end() && near > first)
-    at = std::search(window.begin() + static_cast<ptrdiff_t>(first), window.end(), trailer.begin(), trailer.end());
-  if (at == window.end())
-    return error(ErrorCode::Gzip, label, "",
-                 fmt::format("no gzip trailer matches the {} inflated bytes (CRC-32 {:08x}): the payload is not one "
-                             "complete gzip member",
-                             out.size(), static_cast<uint32_t>(crc)));
-  const auto end = static_cast<size_t>(at - window.begin()) + kGzipTrailerBytes;
-  info.compressed_bytes = end;
-  info.padding_bytes = window.size() - end;
-  info.padding_zero = all_zero(window.subspan(end));
-  if (!info.padding_zero) {
-    std::string message =
-        fmt::format("{} bytes after the gzip member inside the payload window are not all zero", info.padding_bytes);
-    if (options.strict_trailing) return error(ErrorCode::Trailing, label, "", std::move(message));
-    warnings.push_back({"", message + " (ignored, PROJ-CONV-X3)"});
+  /// The next chunk of inflated bytes: its length, 0 at the end, -1 on a gzip error or past the limit.
+  la_ssize_t pull() {
+    if (over_cap || gzip_failed) return -1;
+    const la_ssize_t n = archive_read_data(gz, chunk.get(), kChunk);
+    if (n < 0) {
+      gzip_failed = true;
+      gzip_message = archive_message(gz);
+      return -1;
+    }
+    crc = crc32(crc, chunk.get(), static_cast<uInt>(n));
+    size += static_cast<uint64_t>(n);
+    // Bounded as it inflates: a decompression bomb stops at the limit, not at the end of memory.
+    if (size > cap) {
+      over_cap = true;
+      return -1;
+    }
+    return n;
   }
-  return std::nullopt;
+};
+
+la_ssize_t pull_inflated(archive* a, void* client, const void** buffer) {
+  auto* s = static_cast<InflatedStream*>(client);
+  const la_ssize_t n = s->pull();
+  if (n < 0) {
+    archive_set_error(a, EIO, "%s", s->over_cap ? "inflated-size limit" : "gzip error");
+    return -1;
+  }
+  *buffer = s->chunk.get();
+  return n;
 }
 
-std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, std::vector<Warning>& warnings) {
-  ReadArchive a(archive_read_new());
-  if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
-  archive_read_support_format_tar(a.get());
-  if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
-    return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
+/// The regular-file members of the archive `a` reads (names normalised and checked, sizes bounded before a byte is
+/// held; a member's buffer grows with the bytes actually present, so a declared size never allocates by itself).
+std::optional<Error> read_members(archive* a, std::string_view label, const ReadOptions& options,
+                                  std::vector<Member>& out, std::vector<Warning>& warnings) {
   std::map<std::string, size_t, std::less<>> index;
   uint64_t total = 0;
   uint64_t entries = 0;
   for (;;) {
     archive_entry* e = nullptr;
-    const int r = archive_read_next_header(a.get(), &e);
+    const int r = archive_read_next_header(a, &e);
     if (r == ARCHIVE_EOF) break;
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-      return error(ErrorCode::Tar, label, "",
-                   fmt::format("tar: {} (after {} members)", archive_message(a.get()), entries));
+      return error(ErrorCode::Tar, label, "", fmt::format("tar: {} (after {} members)", archive_message(a), entries));
     if (++entries > options.max_members)
       return error(ErrorCode::Limit, label, "",
                    fmt::format("the archive has more than {} members, the member-count limit", options.max_members));
     const char* raw = archive_entry_pathname(e);
     if (raw == nullptr) return error(ErrorCode::MemberName, label, "", fmt::format("member {} has no name", entries));
     const std::string name(strip_dot_slash(raw));
-    if (r == ARCHIVE_WARN) warnings.push_back({name, fmt::format("tar: {}", archive_message(a.get()))});
+    if (r == ARCHIVE_WARN) warnings.push_back({name, fmt::format("tar: {}", archive_message(a))});
     const mode_t type = archive_entry_filetype(e);
     if (type == AE_IFDIR) {
       // Directory entries are optional and ignored; their names are still checked.
@@ -207,14 +176,11 @@ std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view lab
     const la_int64_t declared = archive_entry_size(e);
     if (declared < 0) return error(ErrorCode::Tar, label, name, "negative member size");
     const auto size = static_cast<uint64_t>(declared);
-    // Every bound is applied to the declared size before the member's bytes are allocated.
+    // Every bound is applied to the declared size before the member's bytes are read.
     if (size > options.max_member_bytes)
       return error(
           ErrorCode::Limit, label, name,
           fmt::format("declares {} bytes, more than the member-size limit of {}", size, options.max_member_bytes));
-    if (size > tar.size())
-      return error(ErrorCode::Tar, label, name,
-                   fmt::format("declares {} bytes but the archive holds only {}", size, tar.size()));
     if (total + size > options.max_inflated_bytes)
       return error(
           ErrorCode::Limit, label, name,
@@ -223,16 +189,24 @@ std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view lab
     if (index.count(name) != 0) return error(ErrorCode::DuplicateMember, label, name, "a second member with this name");
     Member m;
     m.name = name;
-    m.bytes.resize(size);
-    size_t got = 0;
-    while (got < size) {
-      const la_ssize_t n = archive_read_data(a.get(), m.bytes.data() + got, size - got);
-      if (n < 0) return error(ErrorCode::Tar, label, name, fmt::format("tar: {}", archive_message(a.get())));
-      if (n == 0) break;
-      got += static_cast<size_t>(n);
+    // Appended block by block as the archive holds them (no zero-filled buffer, no second copy); reserved up to
+    // a bound, so a declared size alone never commits memory.
+    m.bytes.reserve(static_cast<size_t>(std::min<uint64_t>(size, kReserveBytes)));
+    for (;;) {
+      const void* block = nullptr;
+      size_t length = 0;
+      la_int64_t at = 0;
+      const int rb = archive_read_data_block(a, &block, &length, &at);
+      if (rb == ARCHIVE_EOF) break;
+      if (rb != ARCHIVE_OK && rb != ARCHIVE_WARN)
+        return error(ErrorCode::Tar, label, name, fmt::format("tar: {}", archive_message(a)));
+      if (static_cast<uint64_t>(at) != m.bytes.size() || m.bytes.size() + length > size)
+        return error(ErrorCode::Tar, label, name, "member data out of order or beyond its declared size");
+      const auto* p = static_cast<const uint8_t*>(block);
+      m.bytes.insert(m.bytes.end(), p, p + length);
     }
-    if (got != size)
-      return error(ErrorCode::Tar, label, name, fmt::format("truncated: {} of {} bytes present", got, size));
+    if (m.bytes.size() != size)
+      return error(ErrorCode::Tar, label, name, fmt::format("truncated: {} of {} bytes present", m.bytes.size(), size));
     index.emplace(name, out.size());
     out.push_back(std::move(m));
   }
@@ -243,6 +217,98 @@ std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view lab
         return error(ErrorCode::DuplicateMember, label, m.name.substr(0, slash),
                      fmt::format("is both a file and the folder of '{}'", m.name));
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
+                                   std::vector<Member>& out, PayloadInfo& info, std::vector<Warning>& warnings) {
+  if (window.size() < 2 || window[0] != 0x1F || window[1] != 0x8B)
+    return error(
+        ErrorCode::Gzip, label, "",
+        window.size() < 2
+            ? fmt::format("the {}-byte payload is too short for a gzip member", window.size())
+            : fmt::format("the payload does not start with a gzip member (bytes {:02x} {:02x}, expected 1f 8b)",
+                          window[0], window[1]));
+  ReadArchive gz(archive_read_new());
+  if (!gz) return error(ErrorCode::Gzip, label, "", "cannot start the gzip reader");
+  archive_read_support_filter_gzip(gz.get());
+  archive_read_support_format_raw(gz.get());
+  if (archive_read_open_memory(gz.get(), window.data(), window.size()) != ARCHIVE_OK)
+    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(gz.get())));
+  archive_entry* entry = nullptr;
+  if (archive_read_next_header(gz.get(), &entry) != ARCHIVE_OK)
+    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(gz.get())));
+
+  // One pass: the tar reader pulls the inflated bytes as they come; nothing holds the whole tar.
+  InflatedStream stream;
+  stream.gz = gz.get();
+  stream.cap = options.max_inflated_bytes;
+  const auto stream_error = [&]() -> std::optional<Error> {
+    if (stream.over_cap)
+      return error(ErrorCode::Limit, label, "",
+                   fmt::format("the payload inflates to more than {} bytes, the inflated-size limit", stream.cap));
+    if (stream.gzip_failed) return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", stream.gzip_message));
+    return std::nullopt;
+  };
+  {
+    ReadArchive tar(archive_read_new());
+    if (!tar) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
+    archive_read_support_format_tar(tar.get());
+    if (archive_read_open(tar.get(), &stream, nullptr, pull_inflated, nullptr) != ARCHIVE_OK) {
+      if (auto e = stream_error()) return e;
+      return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(tar.get())));
+    }
+    auto members = read_members(tar.get(), label, options, out, warnings);
+    // A failure of the layer below is what the tar reader saw first.
+    if (auto e = stream_error()) return e;
+    if (members) return members;
+  }
+  // The tar reader stops at its end-of-archive blocks: the rest of the stream still counts for the trailer.
+  while (stream.pull() > 0) {
+  }
+  if (auto e = stream_error()) return e;
+  info.tar_bytes = stream.size;
+
+  // libarchive neither checks the trailer nor says where the member ends: find the trailer that matches the
+  // inflated data (CRC-32, ISIZE = size mod 2^32); without one the payload is not one complete member.
+  std::array<uint8_t, kGzipTrailerBytes> trailer{};
+  store_le<uint32_t>(trailer.data(), static_cast<uint32_t>(stream.crc));
+  store_le<uint32_t>(trailer.data() + 4, static_cast<uint32_t>(stream.size));
+  // With zero padding the trailer ends within 4 bytes after the last non-zero byte: look there first.
+  const auto last_nonzero = std::find_if(window.rbegin(), window.rend(), [](uint8_t b) { return b != 0; });
+  const size_t tail = static_cast<size_t>(window.rend() - last_nonzero);
+  const size_t first = std::min(window.size(), kGzipMinBytes - kGzipTrailerBytes);
+  const size_t near = tail > kGzipTrailerBytes + 4 ? std::max(first, tail - kGzipTrailerBytes - 4) : first;
+  auto at = std::search(window.begin() + static_cast<ptrdiff_t>(near), window.end(), trailer.begin(), trailer.end());
+  if (at == window.end() && near > first)
+    at = std::search(window.begin() + static_cast<ptrdiff_t>(first), window.end(), trailer.begin(), trailer.end());
+  if (at == window.end())
+    return error(ErrorCode::Gzip, label, "",
+                 fmt::format("no gzip trailer matches the {} inflated bytes (CRC-32 {:08x}): the payload is not one "
+                             "complete gzip member",
+                             stream.size, static_cast<uint32_t>(stream.crc)));
+  const auto end = static_cast<size_t>(at - window.begin()) + kGzipTrailerBytes;
+  info.compressed_bytes = end;
+  info.padding_bytes = window.size() - end;
+  info.padding_zero = all_zero(window.subspan(end));
+  if (!info.padding_zero) {
+    std::string message =
+        fmt::format("{} bytes after the gzip member inside the payload window are not all zero", info.padding_bytes);
+    if (options.strict_trailing) return error(ErrorCode::Trailing, label, "", std::move(message));
+    warnings.push_back({"", message + " (ignored, PROJ-CONV-X3)"});
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
+                              std::vector<Member>& out, std::vector<Warning>& warnings) {
+  ReadArchive a(archive_read_new());
+  if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
+  archive_read_support_format_tar(a.get());
+  if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
+    return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
+  return read_members(a.get(), label, options, out, warnings);
 }
 
 Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool gzip) {

@@ -17,12 +17,12 @@ namespace tpbisa::neff::detail {
 /// §3 / PROJ-CONV-X1: the digest of the window compared with the stored hash in both byte orders.
 HashCheck check_hash(const Header& h, std::span<const uint8_t> window);
 
-/// PROJ-CONV-X3: inflates the one gzip member at the start of `window` into `out` (bounded by
-/// max_inflated_bytes), checks its CRC-32 and ISIZE trailer, and records where it ends in `info`; padding that
-/// is not zero is a warning (an error under strict_trailing).
-std::optional<Error> inflate_payload(std::span<const uint8_t> window, std::string_view label,
-                                     const ReadOptions& options, std::vector<uint8_t>& out, PayloadInfo& info,
-                                     std::vector<Warning>& warnings);
+/// PROJ-CONV-X3 and X4 in one pass: the members of the tar archive inside the one gzip member at the start of
+/// `window` (inflated as the tar reader asks, bounded by max_inflated_bytes), then the CRC-32 and ISIZE trailer
+/// checked, and where the member ends recorded in `info`; padding that is not zero is a warning (an error under
+/// strict_trailing).
+std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
+                                   std::vector<Member>& out, PayloadInfo& info, std::vector<Warning>& warnings);
 
 /// PROJ-CONV-X4: the regular-file members of a tar archive, names normalised and checked, sizes bounded
 /// before anything is allocated.

@@ -680,14 +680,12 @@ Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const R
     n.warnings.push_back({"", message + " (ignored)"});
   }
 
-  std::vector<uint8_t> inflated;
-  std::span<const uint8_t> tar = window;
   if (h->pkg_version == 2) {
-    if (auto e = detail::inflate_payload(window, label, options, inflated, n.payload, n.warnings)) return *e;
-    tar = inflated;
+    if (auto e = detail::read_gzip_tar(window, label, options, n.members, n.payload, n.warnings)) return *e;
+  } else {
+    n.payload.tar_bytes = window.size();
+    if (auto e = detail::read_tar(window, label, options, n.members, n.warnings)) return *e;
   }
-  n.payload.tar_bytes = tar.size();
-  if (auto e = detail::read_tar(tar, label, options, n.members, n.warnings)) return *e;
   Builder b(n, options);
   if (auto e = b.build()) return *e;
   return n;

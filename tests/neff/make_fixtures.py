@@ -274,6 +274,8 @@ def cases():
         "-e stored -e window_bytes -e compressed_bytes -e file_bytes -e tar_bytes) && echo same model",
         container(g, order="word-le"))
     add("pack-missing-dir", "tpbisa neff pack nowhere out.neff", None)
+    add("pack-onto-input", "tpbisa neff pack --header-from in.neff dir in.neff; rc=$?; md5sum in.neff; exit $rc",
+        container(g), **pack_dir)
     add("usage-no-subcommand", "tpbisa neff", None)
     add("usage-bad-pkg-version", "tpbisa neff pack --pkg-version 3 dir out.neff", None)
     add("missing-file", "tpbisa neff info missing.neff", None)
@@ -311,6 +313,8 @@ def cases():
     add("member-file-and-folder", info, container(g + [("sg00/PE.bin/x", b"x")]))
     add("member-huge-declared", info, container(payload=gzip.compress(huge_member(), mtime=0)))
     add("bomb-inflated", "tpbisa neff info --max-inflated 1048576 in.neff", container(payload=bomb()))
+    add("bomb-after-tar", "tpbisa neff info --max-inflated 1048576 in.neff",
+        container(payload=gzip.compress(tar_bytes(g) + b"\0" * (4 << 20), compresslevel=9, mtime=0)))
     add("bomb-member", "tpbisa neff info --max-member 65536 in.neff", container(payload=bomb()))
     add("too-many-members", "tpbisa neff info --max-members 8 in.neff", container(g))
     # JSON and the model.
@@ -325,15 +329,57 @@ def cases():
     add("stream-size", info, container(bad_word_stream()))
     add("npy-bad-header", info, container(replace(g, "sg00/value_ident.npy", b"\x93NUMPY\x01\x00\x08\x00{'descr'")))
     add("unknown-target", info + " | sed -n 19p", container(program(target="tpu9000")))
+
+    # NEFF input to the commands that read words (docs/cli.md): labels, filters, the generation from the target.
+    def cmd_case(name, cmd, data=None):
+        c[name] = (cmd, {"in.neff": data} if data is not None else {})
+
+    cmd_case("decode-neff", "tpbisa decode --engine act in.neff", container(g))
+    cmd_case("decode-neff-json", "tpbisa decode --json --engine sp --subgraph sg01 in.neff", container(multi()))
+    cmd_case("decode-neff-stdin", "tpbisa decode --engine dve - < in.neff | head -3", container(g))
+    cmd_case("decode-neff-bad-container", "tpbisa decode in.neff", container(bad_word_stream()))
+    cmd_case("decode-neff-truncated", "tpbisa decode in.neff", container(g)[:1000])
+    cmd_case("decode-neff-gen-override", "tpbisa decode --gen mariana --engine dve in.neff | head -2", container(g))
+    cmd_case("validate-neff", "tpbisa validate in.neff", container(g))
+    cmd_case("validate-neff-json", "tpbisa validate --json --engine pe in.neff", container(g))
+    cmd_case("validate-neff-filters", "tpbisa validate --subgraph sg01 --subgraph sg02 --engine pool --engine sp in.neff",
+             container(multi()))
+    cmd_case("validate-neff-no-subgraph", "tpbisa validate --subgraph sg09 in.neff", container(g))
+    cmd_case("validate-neff-no-engine", "tpbisa validate --engine act in.neff", container(tiny_members()))
+    cmd_case("validate-neff-subgraph-on-words", "tpbisa validate --subgraph sg00 ../_data/stream.bin")
+    cmd_case("validate-neff-unknown-target", "tpbisa validate --quiet in.neff", container(program(target="tpu9000")))
+    cmd_case("validate-neff-hash-warning", "tpbisa validate --quiet in.neff", container(g, hash_over=b"other"))
+    cmd_case("validate-neff-gen-all", "tpbisa validate --gen all --engine pool in.neff", container(g))
+    cmd_case("disasm-neff", "tpbisa disasm in.neff", container(g))
+    cmd_case("disasm-neff-listing", "tpbisa disasm --listing in.neff", container(multi()))
+    cmd_case("disasm-neff-listing-short", "tpbisa disasm --listing --short --engine pe --engine act in.neff",
+             container(g))
+    cmd_case("disasm-listing-words", "tpbisa disasm --listing --gen cayman ../_data/stream.bin")
+    cmd_case("disasm-neff-dir",
+             "tpbisa disasm in.neff -o out && for f in $(find out -name '*.tasm' | sort); do "
+             "tpbisa asm --gen cayman $f -o ${f%.tasm}.bin || exit 1; done && tpbisa neff extract in.neff x > /dev/null "
+             "&& for f in $(cd out && find . -name '*.bin' | sort); do cmp out/$f x/$f && echo \"same $f\"; done && "
+             "cat out/sg00/PE.tasm", container(g))
+    cmd_case("disasm-neff-dir-two-inputs", "tpbisa disasm in.neff in.neff -o out; rc=$?; test -e out || echo \"no out\"; exit $rc", container(g))
+    cmd_case("disasm-neff-dir-bad-container", "tpbisa disasm in.neff -o out; rc=$?; test -e out || echo \"no out\"; exit $rc",
+             container(bad_word_stream()))
+    cmd_case("run-neff-refused", "tpbisa run in.neff", container(g))
+    cmd_case("lower-neff-refused", "tpbisa lower --vars ../_data/vars.json in.neff out.bin; rc=$?; test -e out.bin || echo \"no out.bin\"; exit $rc",
+             container(g))
     return c
+
+
+def tiny_members():
+    """One subgraph with a PE stream only (two words)."""
+    return [("kelf-0.json", dumps({"graphs": [{"definition": "sg00/def.json", "name": "sg00"}], "target": "cayman"})),
+            ("sg00/def.json", dumps({"pe_instr": "PE.bin", "var": {"SB": {"type": "state-buffer", "var_id": 0}},
+                                     "dma_queue": {"q": {"owner": "pe", "semaphore_set": [1], "num_queues": 1}}})),
+            ("sg00/PE.bin", word(EVENT_SEMAPHORE, (SEM_GE_IMM, 1, 1)) + dma(1, 1))]
 
 
 def seeds():
     """Fuzz seeds (each at most 4 KiB): small whole containers, and bare tar archives for the pkg 1 wrapper."""
-    tiny = [("kelf-0.json", dumps({"graphs": [{"definition": "sg00/def.json", "name": "sg00"}], "target": "cayman"})),
-            ("sg00/def.json", dumps({"pe_instr": "PE.bin", "var": {"SB": {"type": "state-buffer", "var_id": 0}},
-                                     "dma_queue": {"q": {"owner": "pe", "semaphore_set": [1], "num_queues": 1}}})),
-            ("sg00/PE.bin", word(EVENT_SEMAPHORE, (SEM_GE_IMM, 1, 1)) + dma(1, 1))]
+    tiny = tiny_members()
     out = [container(tiny), container(tiny, pkg=1, order="word-le"), tar_bytes(tiny)]
     out.append(container(program()))
     out.append(container(program(), pkg=1)[:4096])

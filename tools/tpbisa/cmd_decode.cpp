@@ -22,8 +22,10 @@ struct DecodeOptions {
 enum class Ended { Done, Failed, OutputFailed };
 
 /// Decodes one input to its end, its first error, or a failed write to stdout.
-Ended decode_source(WordSource& src, Generation gen, DecodePrinter& printer) {
-  printer.begin_input(src);
+Ended decode_source(WordSource& src, const std::optional<Generation>& given, DecodePrinter& printer) {
+  const Generation gen = input_generation(src, given);
+  report_neff_warnings(src);
+  printer.begin_input(src, gen, generation_note(src, given, gen));
   Word word{};
   for (;;) {
     if (stdout_failed()) return Ended::OutputFailed;
@@ -40,10 +42,9 @@ Ended decode_source(WordSource& src, Generation gen, DecodePrinter& printer) {
 // Inputs run in order; the first input error stops the run after what decoded before it was printed.
 int run_decode(const DecodeOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("decode", *problem);
-  const Generation gen = o.gen.value_or(kDefaultGeneration);
-  const auto printer = o.json ? make_json_printer(gen) : make_text_printer(o.inputs.files.size() > 1);
-  for (auto& src : open_word_inputs(o.inputs, gen)) {
-    const Ended ended = decode_source(*src, gen, *printer);
+  const auto printer = o.json ? make_json_printer() : make_text_printer(o.inputs.files.size() > 1);
+  for (auto& src : open_word_inputs(o.inputs, o.gen.value_or(kDefaultGeneration))) {
+    const Ended ended = decode_source(*src, o.gen, *printer);
     if (ended == Ended::Done) continue;
     if (ended == Ended::OutputFailed) return kExitInput;
     printer->finish();
@@ -59,12 +60,15 @@ int run_decode(const DecodeOptions& o) {
 Command register_decode(CLI::App& parent) {
   auto opts = std::make_shared<DecodeOptions>();
   CLI::App* app = parent.add_subcommand("decode", "Decode 64-byte instruction words and explain every field");
-  add_generation_option(*app, opts->gen, "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
+  add_generation_option(*app, opts->gen,
+                        "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana, or a NEFF's target)");
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   add_word_inputs(*app, opts->inputs);
+  add_stream_filters(*app, opts->inputs,
+                     "NEFF inputs: only the stream of this engine (pe, act, pool, dve, sp); repeatable");
   app->footer(
       "Exit codes: 0 success, 2 usage error, 3 input error (unreadable file, bad hex, partial word, assembly "
-      "errors in a .tasm) or output error.");
+      "errors in a .tasm, a NEFF that fails a check) or output error.");
   return {app, [opts] { return run_decode(*opts); }};
 }
 

@@ -1,36 +1,88 @@
-// `tpbisa disasm`: streams words through the library's disassembler, one canonical line per word.
+// `tpbisa disasm`: streams words through the library's disassembler, one canonical line per word, or an
+// objdump-style listing; a NEFF's streams go to one .tasm file each with -o DIR.
 #include "cmd_disasm.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/text.hpp"
 
 namespace tpbisa::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct DisasmCliOptions {
   std::optional<Generation> gen;
   bool no_verdicts = false;
+  bool listing = false;
+  bool short_bytes = false;
   std::string output;
   WordInputs inputs;
 };
 
+/// Bytes a --short listing line shows: the header and the EVENTS block, and the first operand bytes.
+constexpr size_t kShortBytes = 16;
+/// The mnemonic column of a listing: wide enough for every mnemonic, so the events line up.
+constexpr size_t kListingNameWidth = [] {
+  size_t w = 7;  // "unknown"
+  for (const auto& op : kOpcodes) w = std::max(w, op.mnemonic.size());
+  return w;
+}();
+
+/// One listing line: label, offset, the bytes in 4-byte groups, the mnemonic and the EVENTS text.
+std::string listing_line(const io::WordSource& src, const Word& word, Generation gen, bool short_bytes) {
+  const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word), gen);
+  std::string hex;
+  const size_t n = short_bytes ? kShortBytes : kWordBytes;
+  for (size_t i = 0; i < n; ++i) hex += fmt::format("{}{:02x}", i > 0 && i % 4 == 0 ? " " : "", word[i]);
+  std::string line = fmt::format("{:<20} {:#06x}  {}  {}", word_label(src), src.offset(), hex, inst.name());
+  if (const std::string events = render_events(inst.events(), inst.gen); !events.empty())
+    line +=
+        fmt::format("{:>{}}{}", "", kListingNameWidth + 2 - std::min(kListingNameWidth, inst.name().size()), events);
+  return line + '\n';
+}
+
+/// The options of one input: the verdicts judged on the engine --engine names for plain words.
+DisasmOptions input_options(const DisasmCliOptions& o) {
+  DisasmOptions options;
+  options.verdicts = !o.no_verdicts;
+  if (o.inputs.engines.size() == 1) options.validate.engine = o.inputs.engines.front();
+  return options;
+}
+
 /// Prints one input to its end or its first error; false on an input error or a failed write.
-bool disasm_source(io::WordSource& src, Generation gen, const DisasmOptions& options, Sink& sink) {
+bool disasm_source(io::WordSource& src, const DisasmCliOptions& o, Sink& sink) {
+  const Generation gen = input_generation(src, o.gen);
+  report_neff_warnings(src);
+  if (const std::string note = generation_note(src, o.gen, gen); !note.empty()) sink.write("; " + note + '\n');
+  DisasmOptions options = input_options(o);
+  const io::StreamInfo* stream = nullptr;
   Word word{};
   for (;;) {
     if (sink.failed()) return false;
     switch (src.next(word)) {
       case io::WordSource::Next::Word:
-        sink.write(disassemble(std::span<const uint8_t, kWordBytes>(word), gen, options) + '\n');
+        if (src.stream() != stream) {  // a NEFF's next stream: a comment keeps the text assemblable
+          stream = src.stream();
+          const size_t n = stream->words->word_count();
+          sink.write(fmt::format("; == {} ({}, {} word{}) ==\n", stream->label, stream->member, n, n == 1 ? "" : "s"));
+        }
+        if (stream != nullptr) options.validate.engine = stream->engine;
+        sink.write(o.listing ? listing_line(src, word, gen, o.short_bytes)
+                             : disassemble(std::span<const uint8_t, kWordBytes>(word), gen, options) + '\n');
         break;
       case io::WordSource::Next::End: return true;
       case io::WordSource::Next::Failed: return false;
@@ -38,20 +90,77 @@ bool disasm_source(io::WordSource& src, Generation gen, const DisasmOptions& opt
   }
 }
 
+/// -o DIR with a NEFF: one DIR/<subgraph>/<Engine>.tasm per stream, each under the output-file policy.
+int disasm_to_folder(const DisasmCliOptions& o) {
+  auto sources = open_word_inputs(o.inputs, o.gen.value_or(kDefaultGeneration));
+  io::WordSource& src = *sources.front();
+  const Generation gen = input_generation(src, o.gen);
+  Word first{};
+  if (src.next(first) == io::WordSource::Next::Failed) {
+    report_source_error(src);
+    return kExitInput;
+  }
+  report_neff_warnings(src);
+  const std::string note = generation_note(src, o.gen, gen);
+  DisasmOptions options = input_options(o);
+  for (const io::StreamInfo& s : src.streams()) {
+    // The subgraph name comes from the container: it must stay one plain folder name inside DIR.
+    if (s.subgraph.empty() || s.subgraph == "." || s.subgraph == ".." ||
+        s.subgraph.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+            std::string::npos) {
+      report_error(fmt::format("{}: subgraph name '{}' is not a plain folder name; not written under {}", src.label(),
+                               s.subgraph, o.output));
+      return kExitInput;
+    }
+    const fs::path path = fs::path(o.output) / (s.label + ".tasm");
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      report_error(fmt::format("{}: cannot create: {}", path.parent_path().string(), ec.message()));
+      return kExitInput;
+    }
+    auto sink = open_sink(path.string(), o.inputs.files);
+    if (!sink) {
+      report_error(sink.error());
+      return kExitInput;
+    }
+    const size_t n = s.words->word_count();
+    (*sink)->write(fmt::format("; {} of {} ({}, {} word{}), generation {}\n", s.label, src.label(), s.member, n,
+                               n == 1 ? "" : "s", to_string(gen)));
+    if (!note.empty()) (*sink)->write("; " + note + '\n');
+    options.validate.engine = s.engine;
+    for (size_t i = 0; i < s.words->word_count(); ++i)
+      (*sink)->write(disassemble(s.words->word(i), gen, options) + '\n');
+    if (const int rc = finish_sink(**sink); rc != kExitOk) return rc;
+    out("{}: {} word{}\n", path.string(), s.words->word_count(), s.words->word_count() == 1 ? "" : "s");
+  }
+  if (!out_flush()) {
+    report_error(stdout_error());
+    return kExitInput;
+  }
+  return kExitOk;
+}
+
 int run_disasm(const DisasmCliOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("disasm", *problem);
-  const Generation gen = o.gen.value_or(kDefaultGeneration);
-  DisasmOptions options;
-  options.verdicts = !o.no_verdicts;
+  if (o.short_bytes && !o.listing) return usage_error("disasm", "--short shortens the bytes of --listing; add it");
+  const bool to_folder =
+      !o.output.empty() && o.output != "-" && !o.inputs.files.empty() && io::is_neff_file(o.inputs.files.front());
+  if (to_folder) {
+    if (o.inputs.files.size() != 1)
+      return usage_error("disasm", "-o DIR writes the streams of one NEFF; give one .neff input");
+    if (o.listing) return usage_error("disasm", "--listing writes one text; -o DIR takes .tasm files per stream");
+    return disasm_to_folder(o);
+  }
   auto sink = open_sink(o.output.empty() ? "-" : o.output, o.inputs.files);
   if (!sink) {
     report_error(sink.error());
     return kExitInput;
   }
-  for (auto& src : open_word_inputs(o.inputs, gen)) {
+  for (auto& src : open_word_inputs(o.inputs, o.gen.value_or(kDefaultGeneration))) {
     // Several files stay one assemblable text: each starts with a comment naming it.
     if (o.inputs.files.size() > 1) (*sink)->write(fmt::format("; == {} ==\n", src->label()));
-    if (disasm_source(*src, gen, options, **sink)) continue;
+    if (disasm_source(*src, o, **sink)) continue;
     if ((*sink)->failed()) return finish_sink(**sink);
     (*sink)->discard();
     report_source_error(*src);
@@ -65,13 +174,21 @@ int run_disasm(const DisasmCliOptions& o) {
 Command register_disasm(CLI::App& parent) {
   auto opts = std::make_shared<DisasmCliOptions>();
   CLI::App* app = parent.add_subcommand("disasm", "Print 64-byte instruction words as canonical assembly text");
-  add_generation_option(*app, opts->gen, "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana)");
+  add_generation_option(*app, opts->gen,
+                        "Generation: sunda|cayman|mariana|maverick or v2..v5 (default: mariana, or a NEFF's target)");
   app->add_flag("--no-verdicts", opts->no_verdicts,
                 "Leave out the '; INVALID on GEN: predicates' comment of words that fail validation");
+  app->add_flag("--listing", opts->listing,
+                "An objdump-style listing instead: per word its label, offset, bytes, mnemonic and events");
+  app->add_flag("--short", opts->short_bytes, "With --listing: only the first 16 bytes of each word");
   app->add_option("-o,--output", opts->output,
-                  "Write the text to this file (replaced only when every input was read; default: stdout)")
-      ->type_name("OUT.tasm");
+                  "Write the text to this file (replaced only when every input was read; default: stdout); for a "
+                  "NEFF input a folder: one SUBGRAPH/ENGINE.tasm per stream")
+      ->type_name("OUT.tasm|DIR");
   add_word_inputs(*app, opts->inputs);
+  add_stream_filters(*app, opts->inputs,
+                     "NEFF inputs: only the stream of this engine (pe, act, pool, dve, sp), repeatable; for other "
+                     "inputs one --engine names the engine the verdicts assume");
   app->footer(
       "Exit codes: 0 success (invalid words included: they are marked, not refused), 2 usage error, "
       "3 input or output error. 'tpbisa asm' reads the output back to the same bytes.");

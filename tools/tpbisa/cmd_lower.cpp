@@ -135,7 +135,10 @@ int run_lower(LowerCliOptions o) {
     report_error(sink.error());
     return kExitInput;
   }
-  const auto src = o.hex.empty() ? io::open_input(in, {gen}) : io::open_hex(o.hex);
+  io::InputOptions input;
+  input.gen = gen;
+  input.neff_refusal = "lowering a NEFF's pseudo words against its own variables is not available yet";
+  const auto src = o.hex.empty() ? io::open_input(in, input) : io::open_hex(o.hex);
   const std::string out_label = out_path == "-" ? "<stdout>" : out_path;
   LowerReport report(o, src->label(), out_path, gen, out_path == "-");
   Counts c;

@@ -1,13 +1,8 @@
 // `tpbisa neff info|ls|extract|pack|sems`: text and JSON layouts over the library's NEFF reader and writer.
 #include "cmd_neff.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/neff.hpp"
 
 namespace tpbisa::cli {
@@ -81,6 +77,11 @@ std::vector<unsigned> tpb_prefix(const neff::Header& h) {
 
 std::string quoted(const std::string& s) {
   return json(s).dump();
+}
+
+/// "1 word", "2 words".
+std::string count(size_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
 void add_read_options(CLI::App& app, neff::ReadOptions& o) {
@@ -254,8 +255,8 @@ void print_info_text(const neff::Neff& n) {
     size_t words = 0;
     for (const neff::EngineDef& e : sg.engines) words += e.stream.word_count();
     total_words += words;
-    fmt::print("subgraph {} ({}, version {}): {} engines, {} words\n", sg.name, sg.definition, quoted(sg.version),
-               sg.engines.size(), words);
+    fmt::print("subgraph {} ({}, version {}): {}, {}\n", sg.name, sg.definition, quoted(sg.version),
+               count(sg.engines.size(), "engine"), count(words, "word"));
     for (const neff::EngineDef& e : sg.engines) {
       std::vector<std::string> counts;
       for (const auto& [name, c] : histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
@@ -273,11 +274,11 @@ void print_info_text(const neff::Neff& n) {
       fmt::print("  virtual scratch        {} bytes (PROJ-CONV-X8)\n", sg.virtual_scratch_bytes);
     fmt::print("  queue sets\n");
     for (const neff::QueueSet& q : sg.queue_sets)
-      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queues  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
-                 index_ranges(q.semaphores));
+      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queue{}  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
+                 q.num_queues == 1 ? " " : "s", index_ranges(q.semaphores));
   }
-  fmt::print("total                  {} subgraphs, {} streams, {} words\n", n.subgraphs.size(), n.streams().size(),
-             total_words);
+  fmt::print("total                  {}, {}, {}\n", count(n.subgraphs.size(), "subgraph"),
+             count(n.streams().size(), "stream"), count(total_words, "word"));
 }
 
 json tensor_json(const neff::Tensor& t) {
@@ -424,7 +425,7 @@ int run_ls(const NeffCliOptions& o) {
     fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), m.name, width, m.role);
     total += m.bytes.size();
   }
-  fmt::print("{} members, {} bytes\n", n->members.size(), total);
+  fmt::print("{}, {}\n", count(n->members.size(), "member"), count(total, "byte"));
   return kExitOk;
 }
 
@@ -436,41 +437,11 @@ int run_extract(const NeffCliOptions& o) {
   if (auto e = neff::extract(*n, o.dir)) return input_error(*e);
   uint64_t total = 0;
   for (const neff::Member& m : n->members) total += m.bytes.size();
-  fmt::print("extracted {} members ({} bytes) into {}\n", n->members.size(), total, o.dir);
+  fmt::print("extracted {} ({}) into {}\n", count(n->members.size(), "member"), count(total, "byte"), o.dir);
   return kExitOk;
 }
 
 // ---- pack ----
-
-/// Writes `bytes` to `path` through a temporary file beside it, so a failure never leaves a partial container.
-std::optional<std::string> write_whole(const std::string& path, const std::vector<uint8_t>& bytes) {
-  const fs::path target(path);
-  fs::path parent = target.parent_path();
-  if (parent.empty()) parent = ".";
-  std::string tmpl = (parent / ("." + target.filename().string() + ".partial-XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return fmt::format("cannot create a file beside it: {}", std::strerror(errno));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return fmt::format("write error: {}", std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    return fmt::format("cannot write: {}", std::strerror(err));
-  }
-  return std::nullopt;
-}
 
 int run_pack(const NeffCliOptions& o) {
   neff::PackOptions p;
@@ -497,12 +468,21 @@ int run_pack(const NeffCliOptions& o) {
   if (!members) return input_error(members.error());
   neff::Result<std::vector<uint8_t>> bytes = neff::pack(*members, p);
   if (!bytes) return input_error(bytes.error());
-  if (auto e = write_whole(o.out, *bytes)) {
-    report_error(fmt::format("{}: {}", o.out, *e));
+  // The library's output-file policy: a temporary file beside OUT, renamed onto it once every byte is written.
+  std::vector<std::string> inputs{o.dir};
+  if (!o.header_from.empty()) inputs.push_back(o.header_from);
+  auto sink = io::OutputFile::open(o.out, io::OutputOptions{inputs, false});
+  if (!sink) {
+    report_error(sink.error());
     return kExitInput;
   }
-  fmt::print("packed {} members from {} into {} ({} bytes, pkg_version {}, {} hash)\n", members->size(), o.dir, o.out,
-             bytes->size(), o.pkg_version, to_string(o.hash_order));
+  (*sink)->write(std::span<const uint8_t>(*bytes));
+  if (const auto done = (*sink)->commit(); !done) {
+    report_error(done.error());
+    return kExitInput;
+  }
+  fmt::print("packed {} from {} into {} ({}, pkg_version {}, {} hash)\n", count(members->size(), "member"), o.dir,
+             o.out, count(bytes->size(), "byte"), o.pkg_version, to_string(o.hash_order));
   return kExitOk;
 }
 
@@ -559,7 +539,7 @@ int run_sems(const NeffCliOptions& o) {
   if (!n->generation)
     fmt::print("; events read as {} (the NEFF's target names no generation)\n", to_string(kDefaultGeneration));
   for (const neff::SubgraphSems& sg : picture) {
-    fmt::print("subgraph {}: {} semaphores used\n", sg.subgraph, sg.semaphores.size());
+    fmt::print("subgraph {}: {} used\n", sg.subgraph, count(sg.semaphores.size(), "semaphore"));
     for (const neff::SemaphoreUses& s : sg.semaphores) {
       fmt::print("  S[{}]{}\n", s.index,
                  s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));

@@ -109,8 +109,12 @@ bool load_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>&
     }
     vars = std::move(*loaded);
   }
-  const auto source =
-      o.hex.empty() ? io::open_input(o.program, {o.gen.value_or(kDefaultGeneration)}) : io::open_hex(o.hex);
+  io::InputOptions input;
+  input.gen = o.gen.value_or(kDefaultGeneration);
+  input.neff_refusal =
+      "whole-NEFF execution is not available yet; run one of its streams (tpbisa disasm FILE.neff -o DIR, then "
+      "tpbisa asm)";
+  const auto source = o.hex.empty() ? io::open_input(o.program, input) : io::open_hex(o.hex);
   WordSource& src = *source;
   Word word{};
   for (;;) {

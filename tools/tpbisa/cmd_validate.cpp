@@ -25,7 +25,7 @@ using io::WordSource;
 using ojson = nlohmann::ordered_json;
 
 struct ValidateCliOptions {
-  std::vector<Generation> gens;
+  std::vector<Generation> gens;  ///< --gen; empty: a NEFF's target, else the default
   bool json = false;
   bool quiet = false;
   bool stats = false;
@@ -46,6 +46,7 @@ struct Judged {
   std::array<Instruction, 4> inst{};
   std::array<Verdict, 4> verdict{};
   size_t n = 0;
+  const ValidateOptions* options = nullptr;  ///< the switches and the word's engine
   uint8_t opcode = 0;
   std::string_view name;
   /// Over the generations: invalid if invalid on any, header-only if valid on all and header-only on one.
@@ -66,7 +67,8 @@ struct Counts {
 struct Summary {
   uint64_t checked = 0;
   Counts all;
-  std::array<Counts, 4> per_gen{};
+  std::array<Counts, 4> per_gen{};  ///< by generation
+  GenSet used;                      ///< the generations words were judged on
 };
 
 /// The mnemonic when a requested generation has the opcode (for one generation: decode's name), else unknown.
@@ -89,6 +91,8 @@ constexpr size_t kNameWidth = [] {
 class ValidatePrinter {
  public:
   virtual ~ValidatePrinter() = default;
+  /// An input starts; `note` says where its generation came from when a NEFF named it (or "").
+  virtual void begin_input(const WordSource&, const std::string&) {}
   virtual void word(const WordSource& src, const Judged& j) = 0;
   /// The input ended (normally or on an error).
   virtual void end_input(const WordSource&) {}
@@ -123,13 +127,18 @@ class TextPrinter final : public ValidatePrinter {
  public:
   TextPrinter(const ValidateCliOptions& o, bool headings) : o_(o), headings_(headings) {}
 
+  void begin_input(const WordSource& src, const std::string& note) override {
+    if (note.empty()) return;
+    headings_.before_line(src);
+    out("{}\n", note);
+  }
   void word(const WordSource& src, const Judged& j) override {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     headings_.before_line(src);
     const Verdict& v = j.verdict[0];
     std::string out =
-        fmt::format("#{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode, j.name, verdict_word(v));
-    if (!v.valid) out += failure_lines(v, j.inst[0], o_.options, "    ");
+        fmt::format("{} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode, j.name, verdict_word(v));
+    if (!v.valid) out += failure_lines(v, j.inst[0], *j.options, "    ");
     out_write(out.c_str());
   }
   void finish(const Summary& s) override {
@@ -192,22 +201,24 @@ class MatrixPrinter final : public ValidatePrinter {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     headings_.before_line(src);
     if (!header_printed_) {
-      std::string h = fmt::format("{:<8} {:<10} {:<6} {:<{}}", "index", "offset", "opcode", "name", kNameWidth);
+      index_width_ = src.neff() != nullptr ? 20 : 8;  // "sg00/Activation#123"
+      std::string h =
+          fmt::format("{:<{}} {:<10} {:<6} {:<{}}", "index", index_width_, "offset", "opcode", "name", kNameWidth);
       for (Generation g : o_.gens) h += fmt::format("  {:<8}", to_string(g));
       out("{}\n", trim(h));
       header_printed_ = true;
       printed_ = true;
     }
     std::string row =
-        fmt::format("{:<8} {:<10} {:<6} {:<{}}", fmt::format("#{}", src.index()), fmt::format("{:#x}", src.offset()),
+        fmt::format("{:<{}} {:<10} {:<6} {:<{}}", word_label(src), index_width_, fmt::format("{:#x}", src.offset()),
                     fmt::format("{:#04x}", j.opcode), j.name, kNameWidth);
     for (size_t k = 0; k < j.n; ++k) {
       const Outcome oc = outcome_of(j.verdict[k]);
       row += fmt::format("  {:<8}", oc == Outcome::Valid ? "ok" : oc == Outcome::HeaderOnly ? "hdr" : "FAIL");
       if (oc == Outcome::Invalid)
-        spools_[k]->write(fmt::format("  #{} {:#x} {:#04x} {}  {}\n", src.index(), src.offset(), j.opcode,
+        spools_[k]->write(fmt::format("  {} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode,
                                       j.inst[k].name(), verdict_word(j.verdict[k])) +
-                          failure_lines(j.verdict[k], j.inst[k], o_.options, "    "));
+                          failure_lines(j.verdict[k], j.inst[k], *j.options, "    "));
     }
     row = trim(row);
     row += '\n';
@@ -237,7 +248,8 @@ class MatrixPrinter final : public ValidatePrinter {
   const ValidateCliOptions& o_;
   Headings headings_;
   bool header_printed_ = false;  ///< in the current input
-  bool printed_ = false;         ///< anything at all
+  size_t index_width_ = 8;
+  bool printed_ = false;  ///< anything at all
   std::vector<std::unique_ptr<Spool>> spools_;
 };
 
@@ -250,10 +262,18 @@ class JsonPrinter final : public ValidatePrinter {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     ojson verdicts = ojson::object();
     for (size_t k = 0; k < j.n; ++k)
-      verdicts[std::string(to_string(o_.gens[k]))] = io::verdict_json(j.verdict[k], j.inst[k], o_.options);
-    const ojson r{{"input", src.label()},   {"index", src.index()},
-                  {"offset", src.offset()}, {"opcode", fmt::format("{:#04x}", j.opcode)},
-                  {"name", j.name},         {"verdicts", std::move(verdicts)}};
+      verdicts[std::string(to_string(j.verdict[k].gen))] = io::verdict_json(j.verdict[k], j.inst[k], *j.options);
+    ojson r{{"input", src.label()}};
+    if (const io::StreamInfo* st = src.stream()) {
+      r["subgraph"] = st->subgraph;
+      r["engine"] = neff::engine_name(static_cast<neff::Engine>(st->engine));
+      r["stream"] = st->label;
+    }
+    r.update(ojson{{"index", src.index()},
+                   {"offset", src.offset()},
+                   {"opcode", fmt::format("{:#04x}", j.opcode)},
+                   {"name", j.name},
+                   {"verdicts", std::move(verdicts)}});
     const std::string line = fmt::format("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(r));
     out_write(line.c_str());
     ++count_;
@@ -265,10 +285,11 @@ class JsonPrinter final : public ValidatePrinter {
   void finish(const Summary& s) override {
     ojson gens = ojson::array();
     ojson per = ojson::object();
-    for (size_t k = 0; k < o_.gens.size(); ++k) {
-      const std::string name(to_string(o_.gens[k]));
+    for (Generation g : kAllGenerations) {
+      if (!s.used.has(g)) continue;
+      const std::string name(to_string(g));
       gens.push_back(name);
-      const Counts& c = s.per_gen[k];
+      const Counts& c = s.per_gen[static_cast<size_t>(g)];
       per[name] = {{"valid", c.valid}, {"invalid", c.invalid}, {"header_only", c.header_only}};
     }
     const ojson summary{{"generations", std::move(gens)},
@@ -291,16 +312,17 @@ class JsonPrinter final : public ValidatePrinter {
 
 // ---- the run ----
 
-void judge(const Word& word, const ValidateCliOptions& o, Judged& j) {
+void judge(const Word& word, const std::vector<Generation>& gens, const ValidateOptions& options, Judged& j) {
   const std::span<const uint8_t, kWordBytes> bytes(word);
-  j.n = o.gens.size();
+  j.n = gens.size();
   j.opcode = word[0];
-  j.name = display_name(j.opcode, o.gens);
+  j.name = display_name(j.opcode, gens);
+  j.options = &options;
   j.overall = Outcome::Valid;
   bool header_only = false;
   for (size_t k = 0; k < j.n; ++k) {
-    j.inst[k] = decode(bytes, o.gens[k]);
-    j.verdict[k] = validate(j.inst[k], o.gens[k], o.options);
+    j.inst[k] = decode(bytes, gens[k]);
+    j.verdict[k] = validate(j.inst[k], gens[k], options);
     const Outcome oc = outcome_of(j.verdict[k]);
     if (oc == Outcome::Invalid) j.overall = Outcome::Invalid;
     header_only = header_only || oc == Outcome::HeaderOnly;
@@ -310,16 +332,28 @@ void judge(const Word& word, const ValidateCliOptions& o, Judged& j) {
 
 /// Judges one input to its end or its first error; false on error.
 bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, Summary& s) {
+  // Without --gen an input is judged on the generation it names (a NEFF's target), else on the default.
+  const std::optional<Generation> given = o.gens.empty() ? std::nullopt : std::optional<Generation>(o.gens.front());
+  const std::vector<Generation> gens =
+      o.gens.empty() ? std::vector<Generation>{input_generation(src, std::nullopt)} : o.gens;
+  for (Generation g : gens) s.used.bits = static_cast<uint8_t>(s.used.bits | (1U << static_cast<unsigned>(g)));
+  report_neff_warnings(src);
+  printer.begin_input(src, generation_note(src, given, gens.front()));
+  // The engine of a plain stream of words is the one --engine names (when it names one); a NEFF word's is its
+  // stream's, so the engine-placement predicates apply to it.
+  ValidateOptions options = o.options;
+  if (o.inputs.engines.size() == 1) options.engine = o.inputs.engines.front();
   Word word{};
   Judged j;
   for (;;) {
     if (stdout_failed()) return false;
     switch (src.next(word)) {
       case WordSource::Next::Word:
-        judge(word, o, j);
+        if (const io::StreamInfo* st = src.stream()) options.engine = st->engine;
+        judge(word, gens, options, j);
         ++s.checked;
         s.all.add(j.overall);
-        for (size_t k = 0; k < j.n; ++k) s.per_gen[k].add(outcome_of(j.verdict[k]));
+        for (size_t k = 0; k < j.n; ++k) s.per_gen[static_cast<size_t>(gens[k])].add(outcome_of(j.verdict[k]));
         printer.word(src, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;
@@ -333,7 +367,6 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
 
 int run_validate(ValidateCliOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("validate", *problem);
-  if (o.gens.empty()) o.gens.assign(1, kDefaultGeneration);
   const bool headings = o.inputs.files.size() > 1;
   std::unique_ptr<ValidatePrinter> printer;
   if (o.json)
@@ -344,7 +377,7 @@ int run_validate(ValidateCliOptions& o) {
     printer = std::make_unique<TextPrinter>(o, headings);
 
   // .tasm files are assembled (for the first requested generation's geometry); others are word streams.
-  auto sources = open_word_inputs(o.inputs, o.gens.front());
+  auto sources = open_word_inputs(o.inputs, o.gens.empty() ? kDefaultGeneration : o.gens.front());
 
   const auto start = std::chrono::steady_clock::now();
   Summary s;
@@ -365,7 +398,7 @@ int run_validate(ValidateCliOptions& o) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     err_write(fmt::format(
         "{}: stats: validate: {} instructions checked on {} generation{} in {:.3f} s ({:.0f} instructions/s)\n",
-        kToolName, s.checked, o.gens.size(), o.gens.size() == 1 ? "" : "s", secs,
+        kToolName, s.checked, std::max<size_t>(o.gens.size(), 1), o.gens.size() > 1 ? "s" : "", secs,
         secs > 0 ? static_cast<double>(s.checked) / secs : 0.0));
   }
   return rc;
@@ -377,13 +410,17 @@ Command register_validate(CLI::App& parent) {
   auto opts = std::make_shared<ValidateCliOptions>();
   CLI::App* app =
       parent.add_subcommand("validate", "Validate 64-byte instruction words and name every failing predicate");
-  add_generations_option(*app, opts->gens,
-                         "Generation: sunda|cayman|mariana|maverick, v2..v5, or all (default: mariana)");
+  add_generations_option(
+      *app, opts->gens,
+      "Generation: sunda|cayman|mariana|maverick, v2..v5, or all (default: mariana, or a NEFF's target)");
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_flag("--quiet", opts->quiet, "Print only failing instructions and the summary");
   app->add_flag("--stats", opts->stats, "Print the instructions checked and instructions per second on stderr");
   add_validate_options(*app, opts->options);
   add_word_inputs(*app, opts->inputs);
+  add_stream_filters(*app, opts->inputs,
+                     "NEFF inputs: only the stream of this engine (pe, act, pool, dve, sp), repeatable; for other "
+                     "inputs one --engine names the engine the words run on (engine-placement predicates)");
   app->footer(
       "Exit codes: 0 every instruction valid on every requested generation (header-only counts as valid), "
       "1 an instruction is invalid, 2 usage error, 3 input error.");

@@ -92,13 +92,37 @@ void add_word_inputs(CLI::App& app, WordInputs& in) {
       ->expected(1, CLI::detail::expected_max_vector_size)
       ->allow_extra_args(true);
   app.add_option("FILE", in.files,
-                 "Files of 64-byte words, streamed ('-' reads stdin); a .tasm source is assembled first")
+                 "Files of 64-byte words, streamed ('-' reads stdin); a .tasm source is assembled first; a .neff "
+                 "container (found by its header) gives the words of its engine streams")
       ->type_name("FILE");
+}
+
+void add_stream_filters(CLI::App& app, WordInputs& in, const std::string& engine_help) {
+  // One value per occurrence, so `--subgraph sg00 in.neff` leaves the file to FILE; repeatable.
+  app.add_option("--subgraph", in.subgraphs, "NEFF inputs: only the streams of this subgraph (sg00, ...); repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  app.add_option_function<std::vector<std::string>>(
+         "--engine",
+         [&in](const std::vector<std::string>& texts) {
+           for (const std::string& text : texts) {
+             const auto e = neff::parse_engine(text);
+             if (!e)
+               throw CLI::ValidationError(
+                   "--engine",
+                   fmt::format("'{}' is not an engine (pe, act, pool, dve, sp, or PE, Activation, ...)", text));
+             in.engines.push_back(io::stream_engine(*e));
+           }
+         },
+         engine_help)
+      ->type_name("ENGINE")
+      ->allow_extra_args(false);
 }
 
 std::optional<std::string> check_word_inputs(const WordInputs& in) {
   if (in.hex.empty() && in.files.empty()) return "no input: give --hex HEX or FILE ('-' for stdin)";
   if (!in.hex.empty() && !in.files.empty()) return "give either --hex words or FILE arguments, not both";
+  if (!in.hex.empty() && !in.subgraphs.empty()) return "--subgraph selects streams of a NEFF input, not --hex words";
   // --hex takes every argument up to the next option, so `--hex WORD prog.bin` would read the file name as hex.
   for (const std::string& arg : in.hex) {
     struct stat st {};
@@ -112,8 +136,40 @@ std::optional<std::string> check_word_inputs(const WordInputs& in) {
 std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen) {
   std::vector<std::unique_ptr<io::WordSource>> sources;
   if (!in.hex.empty()) sources.push_back(io::open_hex(in.hex));
-  for (const auto& path : in.files) sources.push_back(io::open_input(path, {gen}));
+  io::InputOptions options;
+  options.gen = gen;
+  options.neff = true;
+  options.subgraphs = in.subgraphs;
+  options.engines = in.engines;
+  for (const auto& path : in.files) sources.push_back(io::open_input(path, options));
   return sources;
+}
+
+Generation input_generation(io::WordSource& src, const std::optional<Generation>& given) {
+  if (given) return *given;
+  return src.generation().value_or(kDefaultGeneration);
+}
+
+std::string generation_note(const io::WordSource& src, const std::optional<Generation>& given, Generation gen) {
+  const neff::Neff* n = src.neff();
+  if (given || n == nullptr) return {};
+  if (n->generation)
+    return fmt::format("generation {}: the target of {} (PROJ-CONV-X7; --gen overrides)", to_string(gen), n->file);
+  return fmt::format("generation {} (the default): the target '{}' of {} names no generation; --gen overrides",
+                     to_string(gen), n->target, n->file);
+}
+
+void report_neff_warnings(const io::WordSource& src) {
+  const neff::Neff* n = src.neff();
+  if (n == nullptr) return;
+  for (const neff::Warning& w : n->warnings)
+    err_write(fmt::format("{}: warning: {}: {}\n", kToolName,
+                          w.member.empty() ? n->file : fmt::format("{}: {}", n->file, w.member), w.message));
+}
+
+std::string word_label(const io::WordSource& src) {
+  if (const io::StreamInfo* s = src.stream()) return fmt::format("{}#{}", s->label, src.index());
+  return fmt::format("#{}", src.index());
 }
 
 void out_write(std::string_view text) {

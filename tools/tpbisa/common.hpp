@@ -41,16 +41,30 @@ void add_generations_option(CLI::App& app, std::vector<Generation>& gens, const 
 void add_validate_options(CLI::App& app, ValidateOptions& options);
 
 /// The inputs of a command that reads words: --hex words (one or more per argument, the option repeatable) or
-/// FILE arguments ('-' stdin, .tasm assembled first).
+/// FILE arguments ('-' stdin, .tasm assembled first, a NEFF container read stream by stream).
 struct WordInputs {
   std::vector<std::string> hex;
   std::vector<std::string> files;
+  std::vector<std::string> subgraphs;  ///< --subgraph: NEFF streams of these subgraphs only
+  std::vector<StreamEngine> engines;   ///< --engine: NEFF streams of these engines only
 };
 void add_word_inputs(CLI::App& app, WordInputs& in);
+/// Adds --subgraph NAME and --engine ENGINE (both repeatable), the filters of NEFF inputs.
+void add_stream_filters(CLI::App& app, WordInputs& in, const std::string& engine_help);
 /// Checks that exactly one kind was given; a usage message when not.
 std::optional<std::string> check_word_inputs(const WordInputs& in);
-/// The sources in order: the --hex words as one source, or one source per FILE.
+/// The sources in order: the --hex words as one source, or one source per FILE (NEFF containers accepted).
 std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen);
+
+/// The generation an input is read for: --gen when given, else the NEFF's target, else the default (mariana).
+Generation input_generation(io::WordSource& src, const std::optional<Generation>& given);
+/// What the output says about a generation that came from a NEFF input (empty when --gen was given or the input
+/// is no NEFF): "generation cayman: the target of in.neff (PROJ-CONV-X7; --gen overrides)".
+std::string generation_note(const io::WordSource& src, const std::optional<Generation>& given, Generation gen);
+/// Prints a NEFF input's warnings (a hash mismatch, trailing bytes) on stderr, as `tpbisa neff` does.
+void report_neff_warnings(const io::WordSource& src);
+/// A word's label: "sg00/PE#12" for a word of a NEFF stream, "#12" otherwise.
+std::string word_label(const io::WordSource& src);
 
 // ---- output: stdout is written through these, never by fmt::print (which throws on a failed write) ----
 

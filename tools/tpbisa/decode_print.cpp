@@ -50,7 +50,7 @@ std::string status_note(const Instruction& inst) {
 // ---- text ----
 
 std::string text_block(const WordSource& src, const Instruction& inst) {
-  std::string out = fmt::format("#{}  offset {:#x}  {:#04x} {}  {}\n", src.index(), src.offset(), inst.opcode(),
+  std::string out = fmt::format("{}  offset {:#x}  {:#04x} {}  {}\n", word_label(src), src.offset(), inst.opcode(),
                                 inst.name(), status_note(inst));
   const std::string events = render_instruction_events(inst);
   out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
@@ -63,10 +63,11 @@ class TextPrinter final : public DecodePrinter {
  public:
   explicit TextPrinter(bool headings) : headings_(headings) {}
 
-  void begin_input(const WordSource& src) override {
+  void begin_input(const WordSource& src, Generation, const std::string& note) override {
     if (headings_) out("{}== {} ==\n", first_ ? "" : "\n", src.label());
     first_ = false;
     blocks_ = 0;  // blocks are separated within an input; the heading separates inputs
+    if (!note.empty()) out("{}\n\n", note);
   }
   void instruction(const WordSource& src, const Instruction& inst, const Word&) override {
     out("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, inst));
@@ -133,14 +134,20 @@ json field_json(const DescribedField& f) {
 json instruction_json(const WordSource& src, const Instruction& inst, const Word& word) {
   json fields = json::array();
   for (const DescribedField& f : describe_fields(inst)) fields.push_back(field_json(f));
-  json j{{"input", src.label()},
-         {"index", src.index()},
-         {"offset", src.offset()},
-         {"word", word_hex(word)},
-         {"opcode", fmt::format("{:#04x}", inst.opcode())},
-         {"name", inst.name()},
-         {"format", inst.format_name()},
-         {"status", status_name(inst.status)}};
+  json j{{"input", src.label()}};
+  if (const io::StreamInfo* s = src.stream()) {
+    j["subgraph"] = s->subgraph;
+    j["engine"] = neff::engine_name(static_cast<neff::Engine>(s->engine));
+    j["stream"] = s->label;
+    j["generation"] = to_string(inst.gen);
+  }
+  j.update(json{{"index", src.index()},
+                {"offset", src.offset()},
+                {"word", word_hex(word)},
+                {"opcode", fmt::format("{:#04x}", inst.opcode())},
+                {"name", inst.name()},
+                {"format", inst.format_name()},
+                {"status", status_name(inst.status)}});
   if (inst.status != DecodeStatus::Modeled) j["note"] = status_note(inst);
   j["header"] = header_json(inst.header());
   j["events"] = events_json(inst.events(), inst.gen);
@@ -151,11 +158,11 @@ json instruction_json(const WordSource& src, const Instruction& inst, const Word
 // Streams one document: the array is opened up front and each instruction is written as it decodes.
 class JsonPrinter final : public DecodePrinter {
  public:
-  explicit JsonPrinter(Generation gen) {
+  void begin_input(const WordSource&, Generation gen, const std::string&) override {
+    if (started_) return;
+    started_ = true;
     out("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
   }
-
-  void begin_input(const WordSource&) override {}
   void instruction(const WordSource& src, const Instruction& inst, const Word& word) override {
     out("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, inst, word)));
     ++count_;
@@ -172,6 +179,7 @@ class JsonPrinter final : public DecodePrinter {
   }
 
  private:
+  bool started_ = false;
   uint64_t count_ = 0;
   json error_;
 };
@@ -182,8 +190,8 @@ std::unique_ptr<DecodePrinter> make_text_printer(bool headings) {
   return std::make_unique<TextPrinter>(headings);
 }
 
-std::unique_ptr<DecodePrinter> make_json_printer(Generation gen) {
-  return std::make_unique<JsonPrinter>(gen);
+std::unique_ptr<DecodePrinter> make_json_printer() {
+  return std::make_unique<JsonPrinter>();
 }
 
 }  // namespace tpbisa::cli

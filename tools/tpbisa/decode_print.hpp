@@ -15,7 +15,8 @@ using io::WordSource;
 class DecodePrinter {
  public:
   virtual ~DecodePrinter() = default;
-  virtual void begin_input(const WordSource& src) = 0;
+  /// An input starts, read for `gen`; `note` says where the generation came from when a NEFF named it (or "").
+  virtual void begin_input(const WordSource& src, Generation gen, const std::string& note) = 0;
   virtual void instruction(const WordSource& src, const Instruction& inst, const Word& word) = 0;
   /// The input failed after the words already printed; the error itself goes to stderr.
   virtual void failed(const WordSource& src) = 0;
@@ -24,7 +25,8 @@ class DecodePrinter {
 
 /// Text blocks; with `headings`, each input starts with "== NAME ==".
 std::unique_ptr<DecodePrinter> make_text_printer(bool headings);
-/// {"generation": ..., "instructions": [...], "error": {...}?}, one instruction per line.
-std::unique_ptr<DecodePrinter> make_json_printer(Generation gen);
+/// {"generation": ..., "instructions": [...], "error": {...}?}, one instruction per line; the generation is the
+/// first input's (a word of a NEFF stream also carries its own, with its subgraph and engine).
+std::unique_ptr<DecodePrinter> make_json_printer();
 
 }  // namespace tpbisa::cli

@@ -4,14 +4,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/expected.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
+#include "tpbisa/neff.hpp"
 #include "tpbisa/text.hpp"
 
 namespace tpbisa::io {
@@ -25,8 +28,18 @@ inline constexpr uint64_t kMaxSourceStatements = uint64_t{1} << 20;
 /// is assembled) and assembles it for `gen`. The error is about reading; assembly errors are in the result.
 Expected<AsmResult> assemble_source(const std::string& path, Generation gen);
 
+/// One engine stream of a NEFF input, as a word source hands it out.
+struct StreamInfo {
+  std::string subgraph;  ///< "sg00"
+  StreamEngine engine = StreamEngine::Pe;
+  std::string label;   ///< "sg00/PE"; a word is "sg00/PE#12"
+  std::string member;  ///< "sg00/PE.bin"
+  const neff::Stream* words = nullptr;
+};
+
 /// A stream of instruction words with a name for messages; on failure error() says what and where (the input,
-/// the instruction index and the byte offset).
+/// the instruction index and the byte offset). A NEFF input hands out the words of its engine streams in turn:
+/// index() and offset() then count within the current stream (stream()).
 class WordSource {
  public:
   enum class Next { Word, End, Failed };
@@ -44,6 +57,17 @@ class WordSource {
   /// Every assembly error, also those beyond the ones kept.
   virtual size_t diagnostic_count() const { return 0; }
 
+  /// The generation the input itself names: a NEFF's kelf target (PROJ-CONV-X7); nullopt for other inputs, a NEFF
+  /// whose target names none, or an input that fails to open (its error then comes from next()). Reads the
+  /// input's first bytes, and a whole NEFF, when next() has not yet.
+  virtual std::optional<Generation> generation() { return std::nullopt; }
+  /// The container of a NEFF input once read (after generation() or the first next()); nullptr otherwise.
+  virtual const neff::Neff* neff() const { return nullptr; }
+  /// The stream of the word last returned (NEFF inputs); nullptr for a plain stream of words.
+  virtual const StreamInfo* stream() const { return nullptr; }
+  /// The streams a NEFF input hands out, in order, after its filters (empty for other inputs).
+  virtual std::span<const StreamInfo> streams() const { return {}; }
+
  protected:
   explicit WordSource(std::string label) : label_(std::move(label)) {}
   Next fail(ErrorKind kind, std::string message);
@@ -53,19 +77,42 @@ class WordSource {
   Error error_;
 };
 
-/// What a file holds, from its name and its first bytes. A NEFF container is detected here by its header once
-/// its reader exists (it adds a kind and a case in open_input).
-enum class InputKind : uint8_t { Words, Tasm };
+/// What a file holds, from its name and its first bytes: a name ending in .tasm is a source; first bytes that
+/// start a NEFF header (neff::is_neff) are a container, never words; anything else is a stream of words.
+enum class InputKind : uint8_t { Words, Tasm, Neff };
 InputKind input_kind(std::string_view path, std::span<const uint8_t> head);
+/// True when the file `path` (not stdin) starts with a NEFF header; false when it does not or cannot be read.
+bool is_neff_file(const std::string& path);
 
 struct InputOptions {
   Generation gen = kDefaultGeneration;  ///< the generation a .tasm source is assembled for
+  /// Whether a NEFF input hands out its streams' words; when false it fails with `neff_refusal` (a command that
+  /// runs or rewrites one stream must not take a container's streams back to back).
+  bool neff = false;
+  std::string neff_refusal =
+      "this command reads one stream of words (decode, validate and disasm read a NEFF's "
+      "streams; 'tpbisa neff extract' unpacks them)";
+  /// NEFF streams to hand out: only these subgraphs and engines (empty = all). A subgraph filter on an input that
+  /// is not a NEFF is an error; the engine filter is then not one (the caller may use it as the words' engine).
+  std::vector<std::string> subgraphs;
+  std::vector<StreamEngine> engines;
+  neff::ReadOptions neff_read;  ///< the container's bounds and checks (docs/neff.md)
 };
 
 /// The words of `path` ("-" is stdin): a name ending in .tasm is assembled first (at most kMaxSourceBytes and
-/// kMaxSourceStatements); any other input is a stream of 64-byte words read in 64 KiB chunks (constant memory).
-/// Opening is lazy: errors appear at the first next(), in input order.
+/// kMaxSourceStatements); a NEFF container (detected by its header) is read whole, bounded by
+/// neff_read.max_inflated_bytes, and hands out the words of its engine streams in subgraph then engine order;
+/// any other input is a stream of 64-byte words read in 64 KiB chunks (constant memory).
+/// Opening is lazy: errors appear at the first next() (or generation()), in input order. A container that fails
+/// to read is an error naming the file, the member and the check: "in.neff: sg00/PE.bin: ... (check: stream-size)".
 std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptions& options = {});
+
+/// The streams of a NEFF already read, after `options`' filters; `label` names it in messages. Fails at the first
+/// next() when a filter names a subgraph the NEFF does not have or selects no stream.
+std::unique_ptr<WordSource> open_neff(std::shared_ptr<const neff::Neff> neff, const InputOptions& options = {});
+
+/// StreamEngine and the NEFF's engine are the same five engines in the same order.
+StreamEngine stream_engine(neff::Engine e);
 
 /// The words of --hex arguments: each holds one or more words of 128 hex digits (whitespace, '_', ',' and a 0x
 /// prefix before a group of digits are ignored). Instructions are numbered as one stream; errors name
