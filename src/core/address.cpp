@@ -8,6 +8,8 @@
 namespace tpbisa {
 namespace {
 
+constexpr uint64_t kAddr8RegReservedMask = 0x00FFFFFFFFFF0000ULL;  // addr_reg.reserved0[5], bytes 2..6
+
 // clang-format off
 constexpr std::array<Geometry, 4> kGeometry{{
     // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
@@ -84,8 +86,10 @@ Addr4Meaning describe(const Addr4& a, Generation g) {
     m.mode = Addr4Mode::ShapeRegImmediate;
   else
     m.mode = Addr4Mode::Immediate;
-  const bool register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
-  if (!register_base) m.target = decode_partition_offset(a.raw, g);
+  m.register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
+  m.register_form = m.marker == addr4_marker::kAddrReg && a.byte(1) == 0 && a.byte(2) == 0;
+  m.plain_immediate = (a.raw & ~kPartitionAddrMask) == 0;
+  m.target = decode_partition_offset(a.raw, g);
   return m;
 }
 
@@ -95,6 +99,8 @@ Addr8Meaning describe(const Addr8& a, Generation g) {
   m.shape_from_register = a.shape_from_register();
   m.reg_lo = a.reg_lo();
   m.reg_hi = a.reg_hi();
+  m.plain_immediate = m.marker == addr8_marker::kImm;
+  m.register_form = a.byte(7) == addr8_marker::kAddrReg && (a.raw & kAddr8RegReservedMask) == 0;
   if (a.is_immediate()) {
     m.mode = Addr8Mode::Immediate;
     m.address = a.immediate();

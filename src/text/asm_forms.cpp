@@ -15,9 +15,7 @@
 namespace tpbisa::tasm {
 namespace {
 
-constexpr unsigned kImmAddrBits = 29;       // a PartitionOffset is a 29-bit address (TPB_PARTITION_ADDR_MASK)
 constexpr unsigned kAddr8MarkerShift = 58;  // ADDR8 bits 63..58 are the marker (PROJ-CONV-M2)
-constexpr uint8_t kAddr8RegPairByte = addr8_marker::kAddrReg;
 
 template <class... Args>
 void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
@@ -26,11 +24,8 @@ void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
 
 // ---- SBUF / PSUM locations: sbuf[p3]+0x40, psum[p0].bank2+0x10 ----
 
-/// Appends the location form of an on-chip address; false when it is outside SBUF and PSUM, or has bits above
-/// the 29 address bits (the location form would drop them: decode_partition_offset masks them off).
-bool print_location(std::string& out, uint32_t addr, Generation g) {
-  if ((addr >> kImmAddrBits) != 0) return false;
-  const PartitionAddress p = decode_partition_offset(addr, g);
+/// Appends the location form of a decoded on-chip address; false when it is outside SBUF and PSUM.
+bool print_location(std::string& out, const PartitionAddress& p, Generation g) {
   if (p.region == Region::Sbuf) {
     append(out, "sbuf[p{}]+{:#x}", p.partition, p.offset);
     return true;
@@ -268,25 +263,27 @@ std::string data_list_needs(const DataLayout& d) {
 
 }  // namespace
 
+// The reading of an address is core's (describe); the spellings below are only what each reading writes, and a
+// pattern no spelling writes back exactly keeps its raw bits.
 void print_addr4(std::string& out, uint32_t raw, Generation g) {
-  if (print_location(out, raw, g)) return;
-  const Addr4 a{raw};
-  if (a.marker() == addr4_marker::kAddrReg && (raw & 0x00FFFF00U) == 0) {
-    append(out, "r{}", a.regnum());
+  const Addr4Meaning m = describe(Addr4{raw}, g);
+  if (m.plain_immediate && print_location(out, m.target, g)) return;
+  if (m.register_form) {
+    append(out, "r{}", m.regnum);
     return;
   }
   append(out, "{:#010x}", raw);
 }
 
 void print_addr8(std::string& out, uint64_t raw, Generation g) {
-  if ((raw >> kAddr8MarkerShift) == 0) {
+  const Addr8Meaning m = describe(Addr8{raw}, g);
+  if (m.plain_immediate) {
     // PROJ-CONV-N4: only the low region aliases SBUF/PSUM; every other address is flat device memory.
-    if (raw > 0xFFFFFFFFULL || !print_location(out, static_cast<uint32_t>(raw), g)) append(out, "dev:{:#x}", raw);
+    if (m.region == Region::Outside || !print_location(out, m.on_chip, g)) append(out, "dev:{:#x}", m.address);
     return;
   }
-  const Addr8 a{raw};
-  if (a.byte(7) == kAddr8RegPairByte && (raw & 0x00FFFFFFFFFF0000ULL) == 0) {
-    append(out, "r{}:r{}", a.reg_lo(), a.reg_hi());
+  if (m.register_form) {
+    append(out, "r{}:r{}", m.reg_lo, m.reg_hi);
     return;
   }
   append(out, "{:#018x}", raw);
@@ -325,7 +322,7 @@ bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineE
     }
     v = lit.magnitude;
   } else if (c.eat("r") && c.number(":", lo) && c.eat(":r") && c.number("", hi) && lo <= 0xFF && hi <= 0xFF) {
-    v = (uint64_t{kAddr8RegPairByte} << 56) | (hi << 8) | lo;
+    v = (uint64_t{addr8_marker::kAddrReg} << 56) | (hi << 8) | lo;
   } else if (!parse_raw(f, t, 64, v, kAddr8Forms, error)) {
     return false;
   }
@@ -337,7 +334,8 @@ void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList, Ge
   const auto raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
   switch (imm_view(f, w)) {
     case ImmReading::Pointer:
-      if (print_location(out, raw, g)) return;
+      // Bits above the 29 address bits would be dropped by the location form (decode masks them off).
+      if ((raw & ~kPartitionAddrMask) == 0 && print_location(out, decode_partition_offset(raw, g), g)) return;
       break;
     case ImmReading::Register:
       if ((raw >> 8) == 0) {  // imm_reg: regnum, then three reserved bytes

@@ -1,5 +1,6 @@
 // A field whose reading depends on another is decided once: the validator, the descriptions and the disassembler
-// agree with the family's decision on every word of tests/vectors/validate.tsv.
+// agree with that decision (the family's, or core's for ADDR4 / ADDR8) on every word of tests/vectors/validate.tsv.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,6 +13,7 @@
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/location.hpp"
 #include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
@@ -112,6 +114,138 @@ TEST(DependentFields, ImmZeroReadingAgreesInValidatorDescriptionAndDisassembly) 
   // Every reading occurs among the vectors, and the validator's branch was observed.
   for (unsigned n : seen) EXPECT_GT(n, 0U);
   EXPECT_GT(validator_checks, 0U);
+}
+
+bool is_register_pair(const std::string& v) {
+  const size_t colon = v.find(':');
+  return colon != std::string::npos && is_register(v.substr(0, colon)) && is_register(v.substr(colon + 1));
+}
+
+/// The location printer's spelling of a decoded on-chip address (the disassembler must write exactly this).
+std::string location_text(const PartitionAddress& p, Generation g) {
+  Location loc;
+  loc.kind = p.region == Region::Psum ? Location::Kind::Psum : Location::Kind::Sbuf;
+  loc.partition = p.partition;
+  loc.offset = p.offset;
+  loc.address = p.masked;
+  return to_string(loc, g);
+}
+
+/// The predicates of the word's validator that read the field at `path`.
+std::vector<const Predicate*> readers(const Instruction& inst, Generation g, const std::string& path) {
+  std::vector<const Predicate*> out;
+  for (const Predicate* p : validator_for(inst.header().opcode, g).conjuncts)
+    for (const FieldRef& f : p->fields)
+      if (f.name == path) out.push_back(p);
+  return out;
+}
+
+struct AddrSeen {
+  unsigned fields = 0, registers = 0, locations = 0, raw = 0, validator = 0;
+};
+
+void check_addr4(const Instruction& inst, const DescribedField& f, Generation g, const std::string& value,
+                 AddrSeen& seen) {
+  const Addr4Meaning m = describe(Addr4{static_cast<uint32_t>(f.u)}, g);
+  // The description is the reading's rendering.
+  EXPECT_EQ(f.meaning, to_string(m));
+  EXPECT_EQ(f.meaning.find("(address from register") != std::string::npos, m.from_register) << f.meaning;
+  EXPECT_EQ(f.meaning.starts_with("indirect"), m.indirect) << f.meaning;
+  // The disassembly writes the spelling of that reading, or the raw bits.
+  if (m.register_form) {
+    ++seen.registers;
+    EXPECT_EQ(value, "r" + std::to_string(m.regnum));
+  } else if (m.plain_immediate && m.target.region != Region::Outside) {
+    ++seen.locations;
+    EXPECT_EQ(value, location_text(m.target, g));
+  } else {
+    ++seen.raw;
+    EXPECT_TRUE(value.starts_with("0x")) << value;
+  }
+  // The validator's predicates read it the same way: a register base is placed at run time, an immediate
+  // outside SBUF and PSUM is rejected wherever it is judged.
+  const CheckContext ctx{g, {}};
+  for (const Predicate* p : readers(inst, g, f.name)) {
+    const bool holds = p->holds(inst, ctx);
+    if (p->name == "start_addr_active_channels") {
+      ++seen.validator;
+      if (m.from_register) {
+        EXPECT_TRUE(holds) << p->name;
+      } else if (m.target.region == Region::Outside) {
+        EXPECT_FALSE(holds) << p->name;
+      }
+    }
+    if ((p->name == "tensor2d_valid" || p->name == "tensor4d_valid") && !m.placed_at_run_time() &&
+        m.target.region == Region::Outside) {
+      ++seen.validator;
+      EXPECT_FALSE(holds) << p->name;
+    }
+  }
+}
+
+void check_addr8(const Instruction& inst, const DescribedField& f, Generation g, const std::string& value,
+                 AddrSeen& seen) {
+  const Addr8Meaning m = describe(Addr8{f.u}, g);
+  EXPECT_EQ(f.meaning, to_string(m));
+  EXPECT_EQ(f.meaning.starts_with("dev:"), m.mode == Addr8Mode::Immediate) << f.meaning;
+  EXPECT_EQ(f.meaning.find("(register pair") != std::string::npos, m.mode == Addr8Mode::RegisterPair) << f.meaning;
+  if (m.register_form) {
+    ++seen.registers;
+    EXPECT_EQ(m.mode, Addr8Mode::RegisterPair);
+    EXPECT_EQ(value, "r" + std::to_string(m.reg_lo) + ":r" + std::to_string(m.reg_hi));
+  } else if (m.plain_immediate) {
+    ++seen.locations;
+    EXPECT_EQ(m.mode, Addr8Mode::Immediate);
+    if (m.region != Region::Outside) {
+      EXPECT_EQ(value, location_text(m.on_chip, g));
+    } else {
+      EXPECT_EQ(value, fmt::format("dev:{:#x}", m.address));
+    }
+  } else {
+    ++seen.raw;
+    EXPECT_TRUE(value.starts_with("0x")) << value;
+    EXPECT_FALSE(is_register_pair(value)) << value;
+  }
+  // valid_start_addr aligns immediates only: any other reading holds whatever the dtype.
+  const CheckContext ctx{g, {}};
+  for (const Predicate* p : readers(inst, g, f.name))
+    if (p->name == "valid_start_addr" && m.mode != Addr8Mode::Immediate) {
+      ++seen.validator;
+      EXPECT_TRUE(p->holds(inst, ctx));
+    }
+}
+
+// ADDR4 / ADDR8 markers are read once (describe in include/tpbisa/address.hpp): on every vector word, each ADDR
+// field's description, disassembly and validator predicates follow that reading.
+TEST(DependentFields, AddrReadingAgreesInValidatorDescriptionAndDisassembly) {
+  const std::vector<VectorWord> all = vectors();
+  ASSERT_GT(all.size(), 300U) << "validate.tsv was not read";
+  AddrSeen seen4, seen8;
+  for (const VectorWord& v : all)
+    for (Generation g : v.gens) {
+      const Instruction inst = decode(v.word, g);
+      const std::string line = disassemble(inst, g);
+      for (const DescribedField& f : describe_fields(inst)) {
+        if (f.role != Role::Addr4 && f.role != Role::Addr8) continue;
+        SCOPED_TRACE(v.id + " on " + std::string(to_string(g)) + ": " + f.name);
+        const std::string value = operand(line, f.name);
+        if (f.role == Role::Addr4) {
+          ++seen4.fields;
+          check_addr4(inst, f, g, value, seen4);
+        } else {
+          ++seen8.fields;
+          check_addr8(inst, f, g, value, seen8);
+        }
+      }
+    }
+  // Every spelling occurs among the vectors, and the validator's readings were observed.
+  for (const AddrSeen& s : {seen4, seen8}) {
+    EXPECT_GT(s.fields, 0U);
+    EXPECT_GT(s.registers, 0U);
+    EXPECT_GT(s.locations, 0U);
+    EXPECT_GT(s.raw, 0U);
+    EXPECT_GT(s.validator, 0U);
+  }
 }
 
 // Edge case #107: BatchNormParamLoad reads imm0_src 0 as a pointer in the instruction; the other S2_BN opcodes read

@@ -27,21 +27,22 @@ void walk(const Mem2d& m, uint64_t base, Mem2dWalk& w) {
 }
 
 bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base) {
-  const Addr8& a = m.start_addr;
-  if (a.is_immediate()) {
-    base = a.immediate();
+  const Addr8Meaning a = describe(m.start_addr, txn.gen());
+  if (a.mode == Addr8Mode::Immediate) {
+    base = a.address;
     return true;
   }
-  if (!a.is_register_pair())
+  if (a.mode != Addr8Mode::RegisterPair)
     return txn.fail(FaultKind::UnsupportedAddressingMode,
                     fmt::format("start_addr marker {:#04x} (address table or unlisted form) is not executed "
                                 "(PROJ-CONV-M6)",
-                                a.marker()));
-  for (unsigned r : {unsigned{a.reg_lo()}, unsigned{a.reg_hi()}})
+                                a.marker));
+  for (unsigned r : {unsigned{a.reg_lo}, unsigned{a.reg_hi}})
     if (r >= kNumRegisters)
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("start_addr register pair names r{} (registers are r0..r63)", r));
-  base = uint64_t{txn.reg(a.reg_lo())} | (uint64_t{txn.reg(a.reg_hi())} << 32);
+      return txn.fail_reg(
+          FaultKind::IllegalRegister, static_cast<int>(r),
+          fmt::format("start_addr register pair names r{} (registers are r0..r{})", r, kNumRegisters - 1));
+  base = uint64_t{txn.reg(a.reg_lo)} | (uint64_t{txn.reg(a.reg_hi)} << 32);
   return true;
 }
 
@@ -132,7 +133,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (!check_window(w, txn) || !check_ranges(w, txn)) return false;
   const bool uses_registers = m.header.opcode == opcode::kTensorLoad || m.src_datasrc == 0;
   if (uses_registers && !check_data_registers(m, w.count, txn)) return false;
-  if (!m.start_addr.is_immediate() && w.esz > 1 && base % w.esz != 0)
+  if (describe(m.start_addr, txn.gen()).mode != Addr8Mode::Immediate && w.esz > 1 && base % w.esz != 0)
     txn.diag(DiagKind::UnalignedAccess, base, w.esz);  // PROJ-CONV-M10: performed byte-wise
   if (m.header.opcode == opcode::kTensorLoad)
     load_elements(m, w, txn);
