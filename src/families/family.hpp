@@ -37,6 +37,11 @@ struct Syntax {
   std::span<const std::string_view> quiet_fields = {};
   /// How the IMM_VAL field at `path` of word `w` is read; nullptr: every IMM_VAL field of the family is a value.
   ImmReading (*imm_reading)(const Word& w, std::string_view path) = nullptr;
+  /// How the MEM2D_DATA field of word `w` is read; nullptr: the family has no such field.
+  DataReading (*data_reading)(const Word& w) = nullptr;
+  /// The meaning `decode` shows for a field with no special role (Role::Plain) at `path`; nullptr, or an empty
+  /// result: no meaning beyond the value.
+  std::string_view (*plain_meaning)(const Word& w, std::string_view path) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.
@@ -53,6 +58,10 @@ std::span<const Family> families();
 const Family* family_of(Format f);
 /// How the IMM_VAL field at `path` of a modeled word is read, as its family decides (Value when it does not).
 ImmReading imm_reading(const Word& w, std::string_view path);
+/// How the MEM2D_DATA field of a modeled word is read, as its family decides (Bytes when it has none).
+DataReading data_reading(const Word& w);
+/// What a roleless field at `path` of a modeled word means, as its family says (empty when it says nothing).
+std::string_view plain_meaning(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
 

@@ -130,37 +130,24 @@ constexpr std::string_view kImmForms =
 
 // ---- MEM2D_DATA views ----
 
-enum class DataView : uint8_t { Registers, Immediates, Bytes };
-
-struct DataLayout {
-  DataView view = DataView::Bytes;
+/// The reading of `data` is its family's (family::data_reading, shared with the validator, the executor and the
+/// field descriptions); the dtype and src_datasrc siblings only spell the elements and word the messages.
+struct DataLayout : DataReading {
   const DtypeInfo* dtype = nullptr;
-  unsigned elem = 1;  ///< bytes per slot
-  unsigned cap = 32;  ///< slots in the 32 bytes
-  unsigned used = 0;  ///< slots the transfer uses: the product of the top-level num_elem, at most cap
   uint64_t src = 0;
   uint8_t dtype_code = 0;
 };
 
-DataLayout data_layout(const AsmField& f, const Word& w, FieldList all) {
+DataLayout data_layout(const Word& w, FieldList all) {
   DataLayout d;
+  static_cast<DataReading&>(d) = family::data_reading(w);
   const AsmField* src = sibling(all, Role::DataSrc);
   const AsmField* dt = sibling(all, Role::Dtype);
   d.src = src != nullptr ? load_bits(w, src->offset, src->size) : 0;
   d.dtype_code = dt != nullptr ? static_cast<uint8_t>(load_bits(w, dt->offset, 1)) : 0;
   d.dtype = find_dtype(d.dtype_code);
-  if (d.src == 0) {
-    d.view = DataView::Registers;  // DATA_SRC REGISTER: one register number per byte
-  } else if (d.src == 1 && dtype_size(d.dtype_code) != 0 && d.dtype != nullptr) {
-    d.view = DataView::Immediates;  // DATA_SRC IMMEDIATE: packed elements of the dtype
-    d.elem = dtype_size(d.dtype_code);
-  }
-  d.cap = f.size / d.elem;
-  uint64_t n = 1;
-  for (const auto& s : all)
-    if (s.role == Role::NumElem && s.top_level)
-      for (unsigned i = 0; i < s.count; ++i) n *= load_bits(w, s.offset + i * s.elem_size, s.elem_size);
-  d.used = static_cast<unsigned>(std::min<uint64_t>(n, d.cap));
+  // Unreachable (a code with a size is a catalog row); kept so an element is never spelled without its dtype.
+  if (d.view == DataView::Immediates && d.dtype == nullptr) static_cast<DataReading&>(d) = DataReading{};
   return d;
 }
 
@@ -386,7 +373,7 @@ bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList, Generation
 }
 
 void print_data(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation) {
-  const DataLayout d = data_layout(f, w, all);
+  const DataLayout d = data_layout(w, all);
   if (d.view == DataView::Bytes) {
     print_data_bytes(out, f, w);
     return;
@@ -408,7 +395,7 @@ void print_data(std::string& out, const AsmField& f, const Word& w, FieldList al
 }
 
 bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation, LineError& error) {
-  const DataLayout d = data_layout(f, w, all);
+  const DataLayout d = data_layout(w, all);
   if (!v.list) {
     if (parse_data_bytes(f, v.scalar, w)) return true;
     error = error_at(

@@ -248,6 +248,85 @@ TEST(DependentFields, AddrReadingAgreesInValidatorDescriptionAndDisassembly) {
   }
 }
 
+std::string data_meaning_of(const Instruction& inst) {
+  for (const DescribedField& f : describe_fields(inst))
+    if (f.name == "data") return f.meaning;
+  return "";
+}
+
+/// The items of a `{a,b,c}` list operand.
+std::vector<std::string> list_items(const std::string& value) {
+  std::vector<std::string> out;
+  if (value.size() < 2 || value.front() != '{' || value.back() != '}') return out;
+  std::istringstream s(value.substr(1, value.size() - 2));
+  for (std::string item; std::getline(s, item, ',');) out.push_back(item);
+  return out;
+}
+
+// MEM_2D `data` is read once (family::mem2d::data_reading): on every vector word the description, the
+// disassembly and the validator's UINT64 register rule follow that reading.
+TEST(DependentFields, Mem2dDataReadingAgreesInValidatorDescriptionAndDisassembly) {
+  const std::vector<VectorWord> all = vectors();
+  ASSERT_GT(all.size(), 300U) << "validate.tsv was not read";
+  std::array<unsigned, 3> seen{};  // per DataView
+  unsigned pairs = 0, validator_checks = 0;
+  for (const VectorWord& v : all)
+    for (Generation g : v.gens) {
+      const Instruction inst = decode(v.word, g);
+      DataReading r;
+      bool odd = false;
+      if (const Mem2d* m = inst.as<Mem2d>()) {
+        r = family::mem2d::data_reading(*m);
+        for (uint8_t b : m->data.bytes) odd = odd || b % 2 != 0;
+      } else if (const PseudoMem2d* p = inst.as<PseudoMem2d>()) {
+        r = family::mem2d::data_reading(*p);
+      } else {
+        continue;
+      }
+      SCOPED_TRACE(v.id + " on " + std::string(to_string(g)));
+      ++seen[static_cast<size_t>(r.view)];
+      pairs += r.pairs ? 1 : 0;
+
+      // The description.
+      const std::string meaning = data_meaning_of(inst);
+      EXPECT_EQ(meaning.starts_with("registers"), r.view == DataView::Registers) << meaning;
+      EXPECT_EQ(meaning.starts_with("immediates"), r.view == DataView::Immediates) << meaning;
+      if (r.view != DataView::Bytes) {
+        EXPECT_NE(meaning.find(fmt::format("({} of {} slots used)", r.used, r.cap)), std::string::npos) << meaning;
+      }
+      EXPECT_EQ(meaning.find(":r") != std::string::npos, r.pairs && r.used > 0) << meaning;
+
+      // The disassembly: a list of registers, a list of the dtype's immediates, or the bytes.
+      const std::string value = operand(disassemble(inst, g), "data");
+      const std::vector<std::string> items = list_items(value);
+      switch (r.view) {
+        case DataView::Registers:
+          EXPECT_TRUE(value.front() == '{') << value;
+          for (const std::string& item : items) EXPECT_TRUE(is_register(item)) << value;
+          EXPECT_GE(items.size(), r.used) << value;
+          break;
+        case DataView::Immediates:
+          EXPECT_TRUE(value.front() == '{') << value;
+          for (const std::string& item : items) EXPECT_FALSE(is_register(item)) << value;
+          EXPECT_LE(items.size(), r.cap) << value;
+          EXPECT_GE(items.size(), r.used) << value;
+          break;
+        case DataView::Bytes: EXPECT_EQ(value.size(), 2 + 2 * family::mem2d::kDataBytes) << value; break;
+      }
+
+      // The validator: the UINT64 register rule applies exactly to the pair reading.
+      const CheckContext ctx{g, {}};
+      for (const Predicate* p : validator_for(inst.header().opcode, g).conjuncts)
+        if (p->name == "mem2d_u64_register_check" && inst.as<Mem2d>() != nullptr) {
+          ++validator_checks;
+          EXPECT_EQ(p->holds(inst, ctx), !r.pairs || !odd);
+        }
+    }
+  for (unsigned n : seen) EXPECT_GT(n, 0U);
+  EXPECT_GT(pairs, 0U);
+  EXPECT_GT(validator_checks, 0U);
+}
+
 // Edge case #107: BatchNormParamLoad reads imm0_src 0 as a pointer in the instruction; the other S2_BN opcodes read
 // it as the value (and their validators require it to be 0.0).
 TEST(DependentFields, ParamLoadReadsImmSrcZeroAsAPointer) {

@@ -63,7 +63,7 @@ bool mem2d_odd_register_used(const Mem2d& m) {
 }
 
 bool mem2d_u64_register_check(const Mem2d& m) {
-  return !(m.dtype == dtype::kUint64 && m.src_datasrc == 0) || !mem2d_odd_register_used(m);
+  return !mem2d::data_reading(m).pairs || !mem2d_odd_register_used(m);
 }
 
 /// PROJ-CONV-M3: first and last byte touched lie in one naturally aligned 16 MiB window.
