@@ -45,7 +45,8 @@ struct PartitionAddress {
   uint32_t partition = 0;
   uint32_t offset = 0;    ///< byte offset inside the partition stride
   uint32_t quadrant = 0;  ///< SBUF and PSUM: partition / 32
-  uint32_t bank = 0;      ///< PSUM only: offset / 2048
+  uint32_t bank = 0;      ///< PSUM only: offset / the bank size (2 KiB)
+  uint32_t in_bank = 0;   ///< PSUM only: the byte offset inside the bank
   bool backed = false;    ///< offset < the partition's active size
 };
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "tpbisa/location.hpp"
+
 namespace tpbisa {
 namespace {
 
@@ -66,6 +68,7 @@ PartitionAddress decode_partition_offset(uint32_t addr, Generation g) {
     p.offset = rel & (geo.psum_partition_size - 1);
     p.quadrant = p.partition / 32;
     p.bank = p.offset >> geo.psum_bank_shift;
+    p.in_bank = p.offset & (geo.psum_bank_size - 1);
     p.backed = p.offset < geo.psum_partition_active;
   }
   return p;
@@ -125,16 +128,9 @@ Addr8Meaning describe(const Addr8& a, Generation g) {
 }
 
 std::string to_string(const PartitionAddress& p) {
-  switch (p.region) {
-    case Region::Sbuf:
-      return fmt::format("sbuf[p{}]+{:#x} (quadrant {}{})", p.partition, p.offset, p.quadrant,
-                         p.backed ? "" : ", beyond active bytes");
-    case Region::Psum:
-      return fmt::format("psum[p{}].bank{}+{:#x} (quadrant {}{})", p.partition, p.bank, p.offset % 2048, p.quadrant,
-                         p.backed ? "" : ", beyond active bytes");
-    case Region::Outside: break;
-  }
-  return fmt::format("{:#x} (outside SBUF and PSUM)", p.masked);
+  std::string text;
+  if (!append_location(text, p)) return fmt::format("{:#x} (outside SBUF and PSUM)", p.masked);
+  return text + fmt::format(" (quadrant {}{})", p.quadrant, p.backed ? "" : ", beyond active bytes");
 }
 
 std::string to_string(const Addr4Meaning& m) {
@@ -156,8 +152,9 @@ std::string to_string(const Addr8Meaning& m) {
   const std::string shape = m.shape_from_register ? ", shape bit set" : "";
   switch (m.mode) {
     case Addr8Mode::Immediate:
-      if (m.region != Region::Outside) return fmt::format("dev:{:#x} = {}{}", m.address, to_string(m.on_chip), shape);
-      return fmt::format("dev:{:#x} (flat device memory){}", m.address, shape);
+      if (m.region != Region::Outside)
+        return fmt::format("{} = {}{}", device_location(m.address), to_string(m.on_chip), shape);
+      return fmt::format("{} (flat device memory){}", device_location(m.address), shape);
     case Addr8Mode::RegisterPair: return fmt::format("r{}:r{} (register pair, lo:hi){}", m.reg_lo, m.reg_hi, shape);
     case Addr8Mode::Table:
       return fmt::format("address table (marker {:#04x}{}{}){}", m.marker,

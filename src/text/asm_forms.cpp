@@ -11,6 +11,7 @@
 #include "text/asm_fields.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/location.hpp"
 
 namespace tpbisa::tasm {
 namespace {
@@ -22,22 +23,14 @@ void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
   fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
 }
 
-// ---- SBUF / PSUM locations: sbuf[p3]+0x40, psum[p0].bank2+0x10 ----
+// ---- Locations: the library's one grammar and printer (tpbisa/location.hpp) ----
 
 /// Appends the location form of a decoded on-chip address; false when it is outside SBUF and PSUM.
-bool print_location(std::string& out, const PartitionAddress& p, Generation g) {
-  if (p.region == Region::Sbuf) {
-    append(out, "sbuf[p{}]+{:#x}", p.partition, p.offset);
-    return true;
-  }
-  if (p.region == Region::Psum) {
-    append(out, "psum[p{}].bank{}+{:#x}", p.partition, p.bank, p.offset & (geometry(g).psum_bank_size - 1));
-    return true;
-  }
-  return false;
+bool print_location(std::string& out, const PartitionAddress& p, Generation) {
+  return append_location(out, p);
 }
 
-/// A cursor over one token, for the small address grammar.
+/// A cursor over one token, for the register-pair form.
 struct Cursor {
   std::string_view rest;
   bool eat(std::string_view s) {
@@ -56,45 +49,26 @@ struct Cursor {
   }
 };
 
+/// The on-chip location forms (the library also reads sbuf:P:OFF and psum:P:OFF).
 bool is_location(std::string_view t) {
-  return t.size() >= 5 && (iequals(t.substr(0, 5), "sbuf[") || iequals(t.substr(0, 5), "psum["));
+  if (t.size() < 5) return false;
+  const std::string_view head = t.substr(0, 5);
+  return iequals(head, "sbuf[") || iequals(head, "psum[") || iequals(head, "sbuf:") || iequals(head, "psum:");
 }
 
 constexpr std::string_view kLocationForms = "sbuf[pN]+OFF or psum[pN].bankB+OFF";
 
-/// Parses `sbuf[pN]+OFF` / `psum[pN].bankB+OFF` (the bank and the offset may be left out) with g's geometry.
+/// Reads an on-chip location with the library's parser: any byte of a partition's stride (whether it is backed
+/// is the validator's question), the address its PartitionOffset.
 bool parse_location(const AsmField& f, const Token& t, Generation g, uint64_t& addr, LineError& error) {
-  const Geometry& geo = geometry(g);
-  Cursor c{t.text};
-  const bool psum = c.eat("psum[");
-  if (!psum) c.eat("sbuf[");
-  uint64_t part = 0, bank = 0, off = 0;
-  const bool shape = c.eat("p") && c.number("]", part) && c.eat("]") &&
-                     (!psum || !c.eat(".bank") || c.number("+", bank)) && (!c.eat("+") || c.number("", off)) &&
-                     c.rest.empty();
-  if (!shape) {
-    error = error_at(t, fmt::format("bad location `{}` for `{}`: expected {}", t.text, f.path, kLocationForms));
+  const Expected<Location> loc = tpbisa::parse_location(t.text, g, LocationScope::Stride);
+  if (!loc) {
+    error = error_at(t, loc.error().kind == ErrorKind::Syntax
+                            ? fmt::format("bad location `{}` for `{}`: expected {}", t.text, f.path, kLocationForms)
+                            : fmt::format("`{}`: {}", f.path, loc.error().message));
     return false;
   }
-  const uint32_t parts = psum ? geo.psum_partitions : geo.sbuf_partitions;
-  if (psum && geo.psum_size == 0) {
-    error = error_at(t, fmt::format("`{}`: {} has no PSUM", f.path, to_string(g)));
-    return false;
-  }
-  if (part >= parts) {
-    error = error_at(t, fmt::format("`{}`: partition {} is out of range 0..{}", f.path, part, parts - 1));
-    return false;
-  }
-  const uint64_t stride = psum ? geo.psum_partition_size : geo.sbuf_partition_size;
-  // Checked one by one before they are combined, so no product or sum can wrap.
-  const bool fits = bank < stride && off < stride && bank * geo.psum_bank_size + off < stride;
-  if (!fits) {
-    error = error_at(t, fmt::format("`{}`: the location is beyond the {} partition stride {:#x} on {}", f.path,
-                                    psum ? "PSUM" : "SBUF", stride, to_string(g)));
-    return false;
-  }
-  const uint64_t in_part = bank * geo.psum_bank_size + off;
-  addr = (psum ? geo.psum_offset : geo.sbuf_offset) + part * stride + in_part;
+  addr = loc->address;
   return true;
 }
 
@@ -266,7 +240,7 @@ void print_addr8(std::string& out, uint64_t raw, Generation g) {
   const Addr8Meaning m = describe(Addr8{raw}, g);
   if (m.plain_immediate) {
     // PROJ-CONV-N4: only the low region aliases SBUF/PSUM; every other address is flat device memory.
-    if (m.region == Region::Outside || !print_location(out, m.on_chip, g)) append(out, "dev:{:#x}", m.address);
+    if (m.region == Region::Outside || !print_location(out, m.on_chip, g)) out += device_location(m.address);
     return;
   }
   if (m.register_form) {
@@ -297,17 +271,21 @@ bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineE
   if (is_location(t.text)) {
     if (!parse_location(f, t, g, v, error)) return false;
   } else if (c.eat("dev:")) {
-    IntLiteral lit;
-    const IntParse parsed = parse_int(c.rest, lit);
-    if (parsed != IntParse::Ok || lit.negative || lit.magnitude >> kAddr8MarkerShift != 0) {
-      error = error_at(t, parsed == IntParse::NotANumber
-                              ? fmt::format("bad device address `{}` for `{}`: expected dev:0xADDRESS", t.text, f.path)
-                              : fmt::format("`{}`: device address {} does not fit in 58 bits (bits 63..58 are the "
-                                            "ADDR8 marker); write the raw 0x value instead",
-                                            f.path, c.rest));
+    // The library's grammar reads the address; a 64-bit number that does not fit 58 bits is worded here.
+    const Expected<Location> loc = tpbisa::parse_location(t.text, g, LocationScope::Stride);
+    bool too_big = false;
+    uint64_t ignored = 0;
+    if (!loc && !(parse_u64_text(c.rest, ignored, &too_big), too_big)) {
+      error = error_at(t, fmt::format("bad device address `{}` for `{}`: expected dev:0xADDRESS", t.text, f.path));
       return false;
     }
-    v = lit.magnitude;
+    if (!loc || loc->address >> kAddr8MarkerShift != 0) {
+      error = error_at(t, fmt::format("`{}`: device address {} does not fit in 58 bits (bits 63..58 are the ADDR8 "
+                                      "marker); write the raw 0x value instead",
+                                      f.path, c.rest));
+      return false;
+    }
+    v = loc->address;
   } else if (c.eat("r") && c.number(":", lo) && c.eat(":r") && c.number("", hi) && lo <= 0xFF && hi <= 0xFF) {
     v = (uint64_t{addr8_marker::kAddrReg} << 56) | (hi << 8) | lo;
   } else if (!parse_raw(f, t, 64, v, kAddr8Forms, error)) {
