@@ -1,6 +1,7 @@
 // Per-generation memory geometry and what an ADDR4 / ADDR8 / PartitionOffset value addresses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -30,7 +31,40 @@ struct Geometry {
   uint8_t psum_bank_shift;
 };
 
-const Geometry& geometry(Generation g);
+/// The geometry table, one row per generation in Generation order (memory-and-numerics.md §2). SUNDA's header
+/// describes PSUM as 16 x 1 KiB banks; the matmul-visible bank is still 2 KiB (§4.1), which is what it holds.
+// clang-format off
+inline constexpr std::array<Geometry, 4> kGeometry{{
+    // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
+    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // SUNDA
+    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // CAYMAN
+    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // MARIANA
+    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128, 20, 15, 11},  // MAVERICK
+}};
+
+constexpr bool geometry_shifts_match_strides() {
+  for (const Geometry& g : kGeometry) {
+    if ((1U << g.sbuf_partition_shift) != g.sbuf_partition_size) return false;
+    if ((1U << g.psum_partition_shift) != g.psum_partition_size) return false;
+    if ((1U << g.psum_bank_shift) != g.psum_bank_size) return false;
+  }
+  return true;
+}
+static_assert(geometry_shifts_match_strides());
+// clang-format on
+
+static_assert(kGeometry.size() == kAllGenerations.size(), "one geometry row per generation");
+
+constexpr const Geometry& geometry(Generation g) {
+  return kGeometry[static_cast<size_t>(g)];
+}
+
+/// The most channels (partitions an instruction spans) of any generation: the size of per-channel state.
+inline constexpr unsigned kMaxChannels = [] {
+  unsigned n = 0;
+  for (const Geometry& g : kGeometry) n = g.channels > n ? g.channels : n;
+  return n;
+}();
 
 inline constexpr uint32_t kPartitionAddrMask = 0x1FFFFFFF;  ///< TPB_PARTITION_ADDR_MASK
 inline constexpr unsigned kNumRegisters = 64;

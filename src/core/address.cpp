@@ -12,33 +12,7 @@ namespace {
 
 constexpr uint64_t kAddr8RegReservedMask = 0x00FFFFFFFFFF0000ULL;  // addr_reg.reserved0[5], bytes 2..6
 
-// clang-format off
-constexpr std::array<Geometry, 4> kGeometry{{
-    // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
-    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // SUNDA
-    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // CAYMAN
-    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // MARIANA
-    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128, 20, 15, 11},  // MAVERICK
-}};
-
-constexpr bool shifts_match_strides() {
-  for (const Geometry& g : kGeometry) {
-    if ((1U << g.sbuf_partition_shift) != g.sbuf_partition_size) return false;
-    if ((1U << g.psum_partition_shift) != g.psum_partition_size) return false;
-    if ((1U << g.psum_bank_shift) != g.psum_bank_size) return false;
-  }
-  return true;
-}
-static_assert(shifts_match_strides());
-// clang-format on
-
 }  // namespace
-
-// SUNDA's header describes PSUM as 16 x 1 KiB banks; the matmul-visible bank is still 2 KiB
-// (memory-and-numerics.md §4.1), which is what the decoder reports.
-const Geometry& geometry(Generation g) {
-  return kGeometry[static_cast<size_t>(g)];
-}
 
 bool addr_in_sbuf(uint32_t x, Generation g) {
   const Geometry& geo = geometry(g);
