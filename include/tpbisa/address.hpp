@@ -1,6 +1,7 @@
 // Per-generation memory geometry and what an ADDR4 / ADDR8 / PartitionOffset value addresses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -30,7 +31,40 @@ struct Geometry {
   uint8_t psum_bank_shift;
 };
 
-const Geometry& geometry(Generation g);
+/// The geometry table, one row per generation in Generation order (memory-and-numerics.md §2). SUNDA's header
+/// describes PSUM as 16 x 1 KiB banks; the matmul-visible bank is still 2 KiB (§4.1), which is what it holds.
+// clang-format off
+inline constexpr std::array<Geometry, 4> kGeometry{{
+    // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
+    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // SUNDA
+    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // CAYMAN
+    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // MARIANA
+    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128, 20, 15, 11},  // MAVERICK
+}};
+
+constexpr bool geometry_shifts_match_strides() {
+  for (const Geometry& g : kGeometry) {
+    if ((1U << g.sbuf_partition_shift) != g.sbuf_partition_size) return false;
+    if ((1U << g.psum_partition_shift) != g.psum_partition_size) return false;
+    if ((1U << g.psum_bank_shift) != g.psum_bank_size) return false;
+  }
+  return true;
+}
+static_assert(geometry_shifts_match_strides());
+// clang-format on
+
+static_assert(kGeometry.size() == kAllGenerations.size(), "one geometry row per generation");
+
+constexpr const Geometry& geometry(Generation g) {
+  return kGeometry[static_cast<size_t>(g)];
+}
+
+/// The most channels (partitions an instruction spans) of any generation: the size of per-channel state.
+inline constexpr unsigned kMaxChannels = [] {
+  unsigned n = 0;
+  for (const Geometry& g : kGeometry) n = g.channels > n ? g.channels : n;
+  return n;
+}();
 
 inline constexpr uint32_t kPartitionAddrMask = 0x1FFFFFFF;  ///< TPB_PARTITION_ADDR_MASK
 inline constexpr unsigned kNumRegisters = 64;
@@ -45,7 +79,8 @@ struct PartitionAddress {
   uint32_t partition = 0;
   uint32_t offset = 0;    ///< byte offset inside the partition stride
   uint32_t quadrant = 0;  ///< SBUF and PSUM: partition / 32
-  uint32_t bank = 0;      ///< PSUM only: offset / 2048
+  uint32_t bank = 0;      ///< PSUM only: offset / the bank size (2 KiB)
+  uint32_t in_bank = 0;   ///< PSUM only: the byte offset inside the bank
   bool backed = false;    ///< offset < the partition's active size
 };
 
@@ -57,25 +92,41 @@ bool addr_in_psum(uint32_t masked, Generation g);
 
 enum class Addr4Mode : uint8_t { Immediate, ShapeRegImmediate, Register, RegisterShape, Indirect, Other };
 
-/// What an ADDR4 operand addresses.
+/// What an ADDR4 operand addresses: the one reading of its marker byte (common-formats.md §5.2). The validator's
+/// predicates, the executor, the field descriptions of `decode` and the assembler/disassembler all ask `describe`;
+/// none tests marker bits of its own (docs/conventions.md, "One reading of ADDR4 / ADDR8").
 struct Addr4Meaning {
   Addr4Mode mode = Addr4Mode::Immediate;
   uint8_t marker = 0;
-  bool from_register = false;
-  bool shape_from_register = false;
-  bool indirect = false;
-  uint8_t regnum = 0;       ///< register form
-  PartitionAddress target;  ///< immediate forms (masked bits)
+  bool from_register = false;        ///< addr4_from_register: the base is R[regnum] (ADDR_REG, ADDR_SHAPE_REG)
+  bool shape_from_register = false;  ///< bit 30 alone (PROJ-CONV-C19)
+  bool indirect = false;             ///< addr4_is_indirect
+  /// The base comes from a register: the register forms, and INDIRECT_REG (bit 31 with bit 29).
+  bool register_base = false;
+  /// Exactly ADDR_REG {regnum, 0, 0, 0x80}: the form the `rN` spelling writes, and (with regnum < 64) the only
+  /// form tensor_start_addr_valid leaves to run time (common-formats.md §10.6).
+  bool register_form = false;
+  /// Bits 31..29 clear (marker IMM): every bit is address, the form a location spelling writes.
+  bool plain_immediate = false;
+  uint8_t regnum = 0;       ///< register forms: byte 0
+  PartitionAddress target;  ///< the masked bits decoded (every marker: the validator judges them unless bypassed)
+  /// tensor_start_addr_valid's register bypass: the exact register form naming one of the 64 registers.
+  constexpr bool placed_at_run_time() const { return register_form && regnum < kNumRegisters; }
 };
 
 Addr4Meaning describe(const Addr4& a, Generation g);
 
 enum class Addr8Mode : uint8_t { Immediate, RegisterPair, Table, Other };
 
-/// What an ADDR8 operand addresses.
+/// What an ADDR8 operand addresses: the one reading of its marker (common-formats.md §5.3, mem2d.md §6.2), asked by
+/// the validator, the executor, the field descriptions and the assembler/disassembler.
 struct Addr8Meaning {
-  Addr8Mode mode = Addr8Mode::Immediate;
-  uint8_t marker = 0;  ///< byte 7 & 0xFC
+  Addr8Mode mode = Addr8Mode::Immediate;  ///< Immediate: addr8_addr_immediate (PROJ-CONV-M2)
+  uint8_t marker = 0;                     ///< byte 7 & 0xFC
+  /// Byte 7 is 0x80 and bytes 2..6 are zero: the form the `rLO:rHI` spelling writes.
+  bool register_form = false;
+  /// Bits 63..58 clear (marker IMM): the value is the address, the form `dev:` and location spellings write.
+  bool plain_immediate = false;
   bool shape_from_register = false;
   uint64_t address = 0;             ///< immediate form: bits 63..58 cleared (PROJ-CONV-M2)
   Region region = Region::Outside;  ///< immediate form: the low SBUF/PSUM region or flat memory (PROJ-CONV-N4)

@@ -148,6 +148,20 @@ struct Mem2dData {
   bool operator==(const Mem2dData&) const = default;
 };
 
+/// How a MEM2D_DATA field is read, when its reading depends on other fields (decided once, by its family).
+enum class DataView : uint8_t {
+  Registers,   ///< one register number per byte
+  Immediates,  ///< packed elements of the dtype
+  Bytes,       ///< no element reading: the 32 bytes as they are
+};
+struct DataReading {
+  DataView view = DataView::Bytes;
+  unsigned elem = 1;   ///< bytes per slot
+  unsigned cap = 32;   ///< slots in the 32 bytes
+  unsigned used = 0;   ///< slots the transfer uses (at most cap)
+  bool pairs = false;  ///< Registers of a 64-bit dtype: slot k names r and r+1
+};
+
 // ---- Field declarations ----
 
 /// One field of a format: a member of the typed struct at a byte offset, in spec order.

@@ -4,13 +4,15 @@
 //   sbuf[pP]+OFF   sbuf[pP]          sbuf:P:OFF       SBUF partition P, byte OFF
 //   psum[pP].bankB+OFF  psum[pP]+OFF psum:P:OFF       PSUM partition P, byte B * bank size + OFF
 //   dev:ADDR                                          a Neuron address
-// Printed: sbuf[p2]+0x100, psum[p0].bank1+0x10, dev:0x10000000 (the spelling decode and disasm use).
+// Printed: sbuf[p2]+0x100, psum[p0].bank1+0x10, dev:0x10000000 -- by one printer, which decode, disasm, the
+// trace and the messages all use. The assembler reads its operands with the same parser (LocationScope::Stride).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "tpbisa/address.hpp"
 #include "tpbisa/expected.hpp"
 #include "tpbisa/generation.hpp"
 
@@ -27,12 +29,22 @@ struct Location {
 /// The location forms, for messages: "sbuf[pP]+OFF, psum[pP].bankB+OFF, dev:ADDR (or sbuf:P:OFF, psum:P:OFF)".
 extern const std::string_view kLocationForms;
 
-/// Parses a location on `g`: the partition must exist and the offset be a backed byte (sbuf_address /
-/// psum_address). The error names what is wrong, not the input it came from (the caller adds that).
-Expected<Location> parse_location(std::string_view text, Generation g);
+/// Which on-chip bytes a parsed location may name.
+enum class LocationScope : uint8_t {
+  Backed,  ///< a byte backed by SRAM (sbuf_address / psum_address): state, dumps
+  Stride,  ///< any byte of the partition's address stride: an instruction operand, judged later by the validator
+};
+
+/// Parses a location on `g`: the partition must exist and the offset lie in `scope`. The error (Syntax or Range)
+/// names what is wrong, not the input it came from (the caller adds that).
+Expected<Location> parse_location(std::string_view text, Generation g, LocationScope scope = LocationScope::Backed);
 
 /// The printed spelling: sbuf[p2]+0x100, psum[p0].bank1+0x10, dev:0x2000.
 std::string to_string(const Location& loc, Generation g);
+/// The printed spelling of a Neuron address: dev:0x2000.
+std::string device_location(uint64_t address);
+/// Appends the printed spelling of a decoded on-chip address; false, appending nothing, outside SBUF and PSUM.
+bool append_location(std::string& out, const PartitionAddress& p);
 
 /// Checks that `bytes` bytes from `loc` are addressable on `g`: inside the partition's backed bytes for
 /// sbuf/psum; for dev, not past 2^64 and, in the low SBUF/PSUM region (PROJ-CONV-N4), inside one partition's

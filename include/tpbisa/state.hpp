@@ -67,8 +67,8 @@ struct DveChannel {
   } bn;
 };
 
-inline constexpr unsigned kDveChannels = 128;
-inline constexpr unsigned kNumEvents = 256;  ///< PROJ-CONV-N6
+inline constexpr unsigned kDveChannels = kMaxChannels;  ///< DVE_NUM_CHANNELS, from the geometry table
+inline constexpr unsigned kNumEvents = 256;             ///< PROJ-CONV-N6
 
 /// The five sequencers of a core, by engine index (sequencer.md §2).
 enum class EngineId : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };

@@ -5,36 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "tpbisa/location.hpp"
+
 namespace tpbisa {
 namespace {
 
-// clang-format off
-constexpr std::array<Geometry, 4> kGeometry{{
-    // sbuf: parts, stride,   active,  offset, size,      psum: parts, stride, active, offset,    size,     bank,  banks, channels
-    {128, 0x40000,  0x30000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // SUNDA
-    {128, 0x40000,  0x38000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // CAYMAN
-    {128, 0x40000,  0x40000, 0, 0x2000000, 128, 0x8000, 0x4000, 0x2000000, 0x400000, 2048, 8, 128, 18, 15, 11},  // MARIANA
-    {128, 0x100000, 0x80000, 0, 0x8000000, 128, 0x8000, 0x4000, 0x2000000, 0,        2048, 8, 128, 20, 15, 11},  // MAVERICK
-}};
-
-constexpr bool shifts_match_strides() {
-  for (const Geometry& g : kGeometry) {
-    if ((1U << g.sbuf_partition_shift) != g.sbuf_partition_size) return false;
-    if ((1U << g.psum_partition_shift) != g.psum_partition_size) return false;
-    if ((1U << g.psum_bank_shift) != g.psum_bank_size) return false;
-  }
-  return true;
-}
-static_assert(shifts_match_strides());
-// clang-format on
+constexpr uint64_t kAddr8RegReservedMask = 0x00FFFFFFFFFF0000ULL;  // addr_reg.reserved0[5], bytes 2..6
 
 }  // namespace
-
-// SUNDA's header describes PSUM as 16 x 1 KiB banks; the matmul-visible bank is still 2 KiB
-// (memory-and-numerics.md §4.1), which is what the decoder reports.
-const Geometry& geometry(Generation g) {
-  return kGeometry[static_cast<size_t>(g)];
-}
 
 bool addr_in_sbuf(uint32_t x, Generation g) {
   const Geometry& geo = geometry(g);
@@ -64,6 +42,7 @@ PartitionAddress decode_partition_offset(uint32_t addr, Generation g) {
     p.offset = rel & (geo.psum_partition_size - 1);
     p.quadrant = p.partition / 32;
     p.bank = p.offset >> geo.psum_bank_shift;
+    p.in_bank = p.offset & (geo.psum_bank_size - 1);
     p.backed = p.offset < geo.psum_partition_active;
   }
   return p;
@@ -84,8 +63,10 @@ Addr4Meaning describe(const Addr4& a, Generation g) {
     m.mode = Addr4Mode::ShapeRegImmediate;
   else
     m.mode = Addr4Mode::Immediate;
-  const bool register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
-  if (!register_base) m.target = decode_partition_offset(a.raw, g);
+  m.register_base = m.from_register || (m.indirect && (m.marker & 0x80) != 0);
+  m.register_form = m.marker == addr4_marker::kAddrReg && a.byte(1) == 0 && a.byte(2) == 0;
+  m.plain_immediate = (a.raw & ~kPartitionAddrMask) == 0;
+  m.target = decode_partition_offset(a.raw, g);
   return m;
 }
 
@@ -95,6 +76,8 @@ Addr8Meaning describe(const Addr8& a, Generation g) {
   m.shape_from_register = a.shape_from_register();
   m.reg_lo = a.reg_lo();
   m.reg_hi = a.reg_hi();
+  m.plain_immediate = m.marker == addr8_marker::kImm;
+  m.register_form = a.byte(7) == addr8_marker::kAddrReg && (a.raw & kAddr8RegReservedMask) == 0;
   if (a.is_immediate()) {
     m.mode = Addr8Mode::Immediate;
     m.address = a.immediate();
@@ -119,16 +102,9 @@ Addr8Meaning describe(const Addr8& a, Generation g) {
 }
 
 std::string to_string(const PartitionAddress& p) {
-  switch (p.region) {
-    case Region::Sbuf:
-      return fmt::format("sbuf[p{}]+{:#x} (quadrant {}{})", p.partition, p.offset, p.quadrant,
-                         p.backed ? "" : ", beyond active bytes");
-    case Region::Psum:
-      return fmt::format("psum[p{}].bank{}+{:#x} (quadrant {}{})", p.partition, p.bank, p.offset % 2048, p.quadrant,
-                         p.backed ? "" : ", beyond active bytes");
-    case Region::Outside: break;
-  }
-  return fmt::format("{:#x} (outside SBUF and PSUM)", p.masked);
+  std::string text;
+  if (!append_location(text, p)) return fmt::format("{:#x} (outside SBUF and PSUM)", p.masked);
+  return text + fmt::format(" (quadrant {}{})", p.quadrant, p.backed ? "" : ", beyond active bytes");
 }
 
 std::string to_string(const Addr4Meaning& m) {
@@ -150,8 +126,9 @@ std::string to_string(const Addr8Meaning& m) {
   const std::string shape = m.shape_from_register ? ", shape bit set" : "";
   switch (m.mode) {
     case Addr8Mode::Immediate:
-      if (m.region != Region::Outside) return fmt::format("dev:{:#x} = {}{}", m.address, to_string(m.on_chip), shape);
-      return fmt::format("dev:{:#x} (flat device memory){}", m.address, shape);
+      if (m.region != Region::Outside)
+        return fmt::format("{} = {}{}", device_location(m.address), to_string(m.on_chip), shape);
+      return fmt::format("{} (flat device memory){}", device_location(m.address), shape);
     case Addr8Mode::RegisterPair: return fmt::format("r{}:r{} (register pair, lo:hi){}", m.reg_lo, m.reg_hi, shape);
     case Addr8Mode::Table:
       return fmt::format("address table (marker {:#04x}{}{}){}", m.marker,

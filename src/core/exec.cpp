@@ -129,30 +129,34 @@ bool onchip_element(Generation g, uint32_t start, unsigned channel, int64_t elem
 }
 
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {
-  if (!a.from_register()) {
-    base = a.masked();
+  const Addr4Meaning m = describe(a, txn.gen());
+  if (!m.from_register) {
+    base = m.target.masked;
     return true;
   }
-  if (a.regnum() >= kNumRegisters)
-    return txn.fail_reg(FaultKind::IllegalRegister, a.regnum(),
-                        fmt::format("{} start_addr names register r{} (registers are r0..r63)", which, a.regnum()));
-  base = txn.reg(a.regnum()) & kPartitionAddrMask;
+  if (m.regnum >= kNumRegisters)
+    return txn.fail_reg(
+        FaultKind::IllegalRegister, m.regnum,
+        fmt::format("{} start_addr names register r{} (registers are r0..r{})", which, m.regnum, kNumRegisters - 1));
+  base = txn.reg(m.regnum) & kPartitionAddrMask;
   return true;
 }
 
 bool addr4_mode_supported(Txn& txn, const Addr4& a, std::string_view which) {
-  if (a.is_indirect())
+  const Addr4Meaning m = describe(a, txn.gen());
+  if (m.indirect)
     return txn.fail(FaultKind::UnsupportedAddressingMode,
-                    fmt::format("{} start_addr marker {:#04x} is an indirect operand", which, a.marker()));
+                    fmt::format("{} start_addr marker {:#04x} is an indirect operand", which, m.marker));
   return true;
 }
 
 bool addr4_shape_supported(Txn& txn, const Addr4& a, std::string_view which) {
-  if (a.shape_from_register())
+  const Addr4Meaning m = describe(a, txn.gen());
+  if (m.shape_from_register)
     return txn.fail(FaultKind::UnsupportedShapeRegister,
                     fmt::format("{} shape comes from a register (marker {:#04x}); shape-register state is not "
                                 "modeled (PROJ-CONV-S1)",
-                                which, a.marker()));
+                                which, m.marker));
   return true;
 }
 

@@ -91,13 +91,25 @@ uint64_t low_region_end(Generation g) {
 }
 
 /// Partition P, byte OFF of SBUF or PSUM, checked against g's geometry.
-Expected<Location> on_chip(bool sbuf, uint32_t p, uint64_t off, Generation g) {
+Expected<Location> on_chip(bool sbuf, uint32_t p, uint64_t off, Generation g, LocationScope scope) {
   const Geometry& geo = geometry(g);
   if (!sbuf && geo.psum_size == 0) return range(fmt::format("{} has no PSUM", to_string(g)));
   const uint32_t parts = sbuf ? geo.sbuf_partitions : geo.psum_partitions;
   const uint32_t active = sbuf ? geo.sbuf_partition_active : geo.psum_partition_active;
   if (p >= parts)
     return range(fmt::format("partition {} is outside {} (partitions 0..{})", p, sbuf ? "SBUF" : "PSUM", parts - 1));
+  if (scope == LocationScope::Stride) {
+    const uint32_t stride = sbuf ? geo.sbuf_partition_size : geo.psum_partition_size;
+    if (off >= stride)
+      return range(fmt::format("offset {:#x} is beyond {} partition {}'s {:#x}-byte stride on {}", off,
+                               sbuf ? "SBUF" : "PSUM", p, stride, to_string(g)));
+    Location loc;
+    loc.kind = sbuf ? Location::Kind::Sbuf : Location::Kind::Psum;
+    loc.partition = p;
+    loc.offset = static_cast<uint32_t>(off);
+    loc.address = uint64_t{sbuf ? geo.sbuf_offset : geo.psum_offset} + uint64_t{p} * stride + off;
+    return loc;
+  }
   const auto a = off > UINT32_MAX ? std::nullopt
                  : sbuf           ? sbuf_address(g, p, static_cast<uint32_t>(off))
                                   : psum_address(g, p, static_cast<uint32_t>(off));
@@ -113,7 +125,8 @@ Expected<Location> on_chip(bool sbuf, uint32_t p, uint64_t off, Generation g) {
 }
 
 /// The bracket form after "sbuf[" or "psum[": pP] then, for psum, an optional .bankB, then an optional +OFF.
-Expected<Location> bracket_form(std::string_view whole, std::string_view rest, bool sbuf, Generation g) {
+Expected<Location> bracket_form(std::string_view whole, std::string_view rest, bool sbuf, Generation g,
+                                LocationScope scope) {
   const Error bad = syntax(fmt::format("'{}' is not a location ({})", printable(whole), kLocationForms));
   if (rest.empty() || (rest[0] != 'p' && rest[0] != 'P')) return bad;
   rest.remove_prefix(1);
@@ -137,20 +150,23 @@ Expected<Location> bracket_form(std::string_view whole, std::string_view rest, b
   // Checked one by one before they are combined, so no product or sum can wrap.
   const Geometry& geo = geometry(g);
   if (bank != 0) {
-    if (bank >= geo.psum_banks && geo.psum_banks != 0)
-      return range(fmt::format("bank {} is outside PSUM (banks 0..{})", bank, geo.psum_banks - 1));
+    // A backed location lies in the SRAM banks; an operand may name any bank of the partition stride.
+    const uint64_t banks =
+        scope == LocationScope::Backed ? geo.psum_banks : geo.psum_partition_size / geo.psum_bank_size;
+    if (bank >= banks && banks != 0)
+      return range(fmt::format("bank {} is outside PSUM (banks 0..{})", bank, banks - 1));
     if (off >= geo.psum_bank_size)
       return range(fmt::format("offset {:#x} is beyond the {:#x} bytes of a PSUM bank", off, geo.psum_bank_size));
     off += bank * geo.psum_bank_size;
   }
-  return on_chip(sbuf, *p, off, g);
+  return on_chip(sbuf, *p, off, g, scope);
 }
 
 }  // namespace
 
-Expected<Location> parse_location(std::string_view text, Generation g) {
-  if (starts_with_i(text, "sbuf[")) return bracket_form(text, text.substr(5), true, g);
-  if (starts_with_i(text, "psum[")) return bracket_form(text, text.substr(5), false, g);
+Expected<Location> parse_location(std::string_view text, Generation g, LocationScope scope) {
+  if (starts_with_i(text, "sbuf[")) return bracket_form(text, text.substr(5), true, g, scope);
+  if (starts_with_i(text, "psum[")) return bracket_form(text, text.substr(5), false, g, scope);
   if (starts_with_i(text, "dev:")) {
     const std::string_view a = text.substr(4);
     uint64_t address = 0;
@@ -170,21 +186,33 @@ Expected<Location> parse_location(std::string_view text, Generation g) {
     if (!p) return p.error();
     const auto off = number_u32(rest.substr(colon + 1), "offset");
     if (!off) return off.error();
-    return on_chip(sbuf, *p, *off, g);
+    return on_chip(sbuf, *p, *off, g, scope);
   }
   return syntax(fmt::format("'{}' is not a location ({})", printable(text), kLocationForms));
 }
 
-std::string to_string(const Location& loc, Generation g) {
-  switch (loc.kind) {
-    case Location::Kind::Sbuf: return fmt::format("sbuf[p{}]+{:#x}", loc.partition, loc.offset);
-    case Location::Kind::Psum: {
-      const uint32_t bank_size = geometry(g).psum_bank_size;
-      return fmt::format("psum[p{}].bank{}+{:#x}", loc.partition, loc.offset / bank_size, loc.offset % bank_size);
-    }
-    case Location::Kind::Dev: break;
+bool append_location(std::string& out, const PartitionAddress& p) {
+  switch (p.region) {
+    case Region::Sbuf: fmt::format_to(std::back_inserter(out), "sbuf[p{}]+{:#x}", p.partition, p.offset); return true;
+    case Region::Psum:
+      fmt::format_to(std::back_inserter(out), "psum[p{}].bank{}+{:#x}", p.partition, p.bank, p.in_bank);
+      return true;
+    case Region::Outside: break;
   }
-  return fmt::format("dev:{:#x}", loc.address);
+  return false;
+}
+
+std::string to_string(const Location& loc, Generation g) {
+  std::string text;
+  // An on-chip location is the low-region address of its byte (PROJ-CONV-N4): one printer for both.
+  if (loc.kind != Location::Kind::Dev && loc.address <= UINT32_MAX &&
+      append_location(text, decode_partition_offset(static_cast<uint32_t>(loc.address), g)))
+    return text;
+  return device_location(loc.address);
+}
+
+std::string device_location(uint64_t address) {
+  return fmt::format("dev:{:#x}", address);
 }
 
 Expected<void> check_extent(const Location& loc, Generation g, uint64_t bytes) {

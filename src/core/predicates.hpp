@@ -54,7 +54,7 @@ constexpr bool has_shape_escape(Generation g) {
 /// Element counts >= 1 in every dimension, or the shape comes from a register (CAYMAN+).
 template <size_t N>
 bool counts_nonzero(const std::array<uint16_t, N>& num, const Addr4& start, Generation g) {
-  if (has_shape_escape(g) && start.shape_from_register()) return true;
+  if (has_shape_escape(g) && describe(start, g).shape_from_register) return true;
   for (uint16_t n : num)
     if (n < 1) return false;
   return true;
@@ -64,8 +64,6 @@ bool tensor2d_valid(const Tensor2d& t, uint8_t d, bool write, bool allow_psum, b
 bool tensor4d_valid(const Tensor4d& t, uint8_t d, bool write, bool allow_psum, bool allow_sbuf, Generation g);
 
 /// is_aligned_start_addr8(a, d): !addr8_addr_immediate(a) ∨ addr % type_size(d) == 0.
-constexpr bool is_aligned_start_addr8(const Addr8& a, uint8_t d) {
-  return !a.is_immediate() || addr_aligned_dtype(a.raw, d);
-}
+bool is_aligned_start_addr8(const Addr8& a, uint8_t d, Generation g);
 
 }  // namespace tpbisa::pred

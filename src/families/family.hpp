@@ -55,6 +55,11 @@ struct Syntax {
   /// Whether an operand whose first ADDR4 is `start` holds the indirect arm on `gen`: the one decision the
   /// validators, the describer and the disassembler share (for the datapath family, datapath::indirect_arm).
   bool (*indirect_arm)(uint32_t start, Generation gen) = nullptr;
+  /// How the MEM2D_DATA field of word `w` is read; nullptr: the family has no such field.
+  DataReading (*data_reading)(const Word& w) = nullptr;
+  /// The meaning `decode` shows for a field with no special role (Role::Plain) at `path`; nullptr, or an empty
+  /// result: no meaning beyond the value.
+  std::string_view (*plain_meaning)(const Word& w, std::string_view path) = nullptr;
 };
 
 /// One family: its name (the folder) and its parts.
@@ -71,6 +76,10 @@ std::span<const Family> families();
 const Family* family_of(Format f);
 /// How the IMM_VAL field at `path` of a modeled word is read, as its family decides (Value when it does not).
 ImmReading imm_reading(const Word& w, std::string_view path);
+/// How the MEM2D_DATA field of a modeled word is read, as its family decides (Bytes when it has none).
+DataReading data_reading(const Word& w);
+/// What a roleless field at `path` of a modeled word means, as its family says (empty when it says nothing).
+std::string_view plain_meaning(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
 

@@ -23,10 +23,26 @@ const Family* family_of(Format f) {
   return i < kFamilyCount ? &families()[i] : nullptr;
 }
 
-ImmReading imm_reading(const Word& w, std::string_view path) {
+namespace {
+const Family* family_of_word(const Word& w) {
   const OpcodeInfo* row = find_opcode(w[field_ref<RawWord>("header.opcode").offset]);
-  const Family* f = row != nullptr ? family_of(row->format) : nullptr;
+  return row != nullptr ? family_of(row->format) : nullptr;
+}
+}  // namespace
+
+ImmReading imm_reading(const Word& w, std::string_view path) {
+  const Family* f = family_of_word(w);
   return f != nullptr && f->syntax.imm_reading != nullptr ? f->syntax.imm_reading(w, path) : ImmReading::Value;
+}
+
+DataReading data_reading(const Word& w) {
+  const Family* f = family_of_word(w);
+  return f != nullptr && f->syntax.data_reading != nullptr ? f->syntax.data_reading(w) : DataReading{};
+}
+
+std::string_view plain_meaning(const Word& w, std::string_view path) {
+  const Family* f = family_of_word(w);
+  return f != nullptr && f->syntax.plain_meaning != nullptr ? f->syntax.plain_meaning(w, path) : std::string_view{};
 }
 
 Executor executor_for(const Instruction& inst) {

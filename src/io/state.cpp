@@ -119,7 +119,8 @@ class StateLoader {
                          key.find_first_not_of("0123456789", 1) == std::string::npos &&
                          !(key.size() == 3 && key[1] == '0');
       const auto n = named ? u64_text(std::string_view(key).substr(1)) : std::nullopt;
-      if (!n || *n >= kNumRegisters) return fail(fmt::format("{}: not a register name (r0..r63)", at));
+      if (!n || *n >= kNumRegisters)
+        return fail(fmt::format("{}: not a register name (r0..r{})", at, kNumRegisters - 1));
       if (!u32_value(value, at, state_.regs[*n], true)) return false;
     }
     return true;

@@ -13,38 +13,26 @@
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/numerics.hpp"
+#include "tpbisa/location.hpp"
 
 namespace tpbisa::tasm {
 namespace {
 
-constexpr unsigned kImmAddrBits = 29;       // a PartitionOffset is a 29-bit address (TPB_PARTITION_ADDR_MASK)
 constexpr unsigned kAddr8MarkerShift = 58;  // ADDR8 bits 63..58 are the marker (PROJ-CONV-M2)
-constexpr uint8_t kAddr8RegPairByte = addr8_marker::kAddrReg;
 
 template <class... Args>
 void append(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
   fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
 }
 
-// ---- SBUF / PSUM locations: sbuf[p3]+0x40, psum[p0].bank2+0x10 ----
+// ---- Locations: the library's one grammar and printer (tpbisa/location.hpp) ----
 
-/// Appends the location form of an on-chip address; false when it is outside SBUF and PSUM, or has bits above
-/// the 29 address bits (the location form would drop them: decode_partition_offset masks them off).
-bool print_location(std::string& out, uint32_t addr, Generation g) {
-  if ((addr >> kImmAddrBits) != 0) return false;
-  const PartitionAddress p = decode_partition_offset(addr, g);
-  if (p.region == Region::Sbuf) {
-    append(out, "sbuf[p{}]+{:#x}", p.partition, p.offset);
-    return true;
-  }
-  if (p.region == Region::Psum) {
-    append(out, "psum[p{}].bank{}+{:#x}", p.partition, p.bank, p.offset & (geometry(g).psum_bank_size - 1));
-    return true;
-  }
-  return false;
+/// Appends the location form of a decoded on-chip address; false when it is outside SBUF and PSUM.
+bool print_location(std::string& out, const PartitionAddress& p, Generation) {
+  return append_location(out, p);
 }
 
-/// A cursor over one token, for the small address grammar.
+/// A cursor over one token, for the register-pair form.
 struct Cursor {
   std::string_view rest;
   bool eat(std::string_view s) {
@@ -63,45 +51,26 @@ struct Cursor {
   }
 };
 
+/// The on-chip location forms (the library also reads sbuf:P:OFF and psum:P:OFF).
 bool is_location(std::string_view t) {
-  return t.size() >= 5 && (iequals(t.substr(0, 5), "sbuf[") || iequals(t.substr(0, 5), "psum["));
+  if (t.size() < 5) return false;
+  const std::string_view head = t.substr(0, 5);
+  return iequals(head, "sbuf[") || iequals(head, "psum[") || iequals(head, "sbuf:") || iequals(head, "psum:");
 }
 
 constexpr std::string_view kLocationForms = "sbuf[pN]+OFF or psum[pN].bankB+OFF";
 
-/// Parses `sbuf[pN]+OFF` / `psum[pN].bankB+OFF` (the bank and the offset may be left out) with g's geometry.
+/// Reads an on-chip location with the library's parser: any byte of a partition's stride (whether it is backed
+/// is the validator's question), the address its PartitionOffset.
 bool parse_location(const AsmField& f, const Token& t, Generation g, uint64_t& addr, LineError& error) {
-  const Geometry& geo = geometry(g);
-  Cursor c{t.text};
-  const bool psum = c.eat("psum[");
-  if (!psum) c.eat("sbuf[");
-  uint64_t part = 0, bank = 0, off = 0;
-  const bool shape = c.eat("p") && c.number("]", part) && c.eat("]") &&
-                     (!psum || !c.eat(".bank") || c.number("+", bank)) && (!c.eat("+") || c.number("", off)) &&
-                     c.rest.empty();
-  if (!shape) {
-    error = error_at(t, fmt::format("bad location `{}` for `{}`: expected {}", t.text, f.path, kLocationForms));
+  const Expected<Location> loc = tpbisa::parse_location(t.text, g, LocationScope::Stride);
+  if (!loc) {
+    error = error_at(t, loc.error().kind == ErrorKind::Syntax
+                            ? fmt::format("bad location `{}` for `{}`: expected {}", t.text, f.path, kLocationForms)
+                            : fmt::format("`{}`: {}", f.path, loc.error().message));
     return false;
   }
-  const uint32_t parts = psum ? geo.psum_partitions : geo.sbuf_partitions;
-  if (psum && geo.psum_size == 0) {
-    error = error_at(t, fmt::format("`{}`: {} has no PSUM", f.path, to_string(g)));
-    return false;
-  }
-  if (part >= parts) {
-    error = error_at(t, fmt::format("`{}`: partition {} is out of range 0..{}", f.path, part, parts - 1));
-    return false;
-  }
-  const uint64_t stride = psum ? geo.psum_partition_size : geo.sbuf_partition_size;
-  // Checked one by one before they are combined, so no product or sum can wrap.
-  const bool fits = bank < stride && off < stride && bank * geo.psum_bank_size + off < stride;
-  if (!fits) {
-    error = error_at(t, fmt::format("`{}`: the location is beyond the {} partition stride {:#x} on {}", f.path,
-                                    psum ? "PSUM" : "SBUF", stride, to_string(g)));
-    return false;
-  }
-  const uint64_t in_part = bank * geo.psum_bank_size + off;
-  addr = (psum ? geo.psum_offset : geo.sbuf_offset) + part * stride + in_part;
+  addr = loc->address;
   return true;
 }
 
@@ -137,37 +106,24 @@ constexpr std::string_view kImmForms =
 
 // ---- MEM2D_DATA views ----
 
-enum class DataView : uint8_t { Registers, Immediates, Bytes };
-
-struct DataLayout {
-  DataView view = DataView::Bytes;
+/// The reading of `data` is its family's (family::data_reading, shared with the validator, the executor and the
+/// field descriptions); the dtype and src_datasrc siblings only spell the elements and word the messages.
+struct DataLayout : DataReading {
   const DtypeInfo* dtype = nullptr;
-  unsigned elem = 1;  ///< bytes per slot
-  unsigned cap = 32;  ///< slots in the 32 bytes
-  unsigned used = 0;  ///< slots the transfer uses: the product of the top-level num_elem, at most cap
   uint64_t src = 0;
   uint8_t dtype_code = 0;
 };
 
-DataLayout data_layout(const AsmField& f, const Word& w, FieldList all) {
+DataLayout data_layout(const Word& w, FieldList all) {
   DataLayout d;
+  static_cast<DataReading&>(d) = family::data_reading(w);
   const AsmField* src = sibling(all, Role::DataSrc);
   const AsmField* dt = sibling(all, Role::Dtype);
   d.src = src != nullptr ? load_bits(w, src->offset, src->size) : 0;
   d.dtype_code = dt != nullptr ? static_cast<uint8_t>(load_bits(w, dt->offset, 1)) : 0;
   d.dtype = find_dtype(d.dtype_code);
-  if (d.src == 0) {
-    d.view = DataView::Registers;  // DATA_SRC REGISTER: one register number per byte
-  } else if (d.src == 1 && dtype_size(d.dtype_code) != 0 && d.dtype != nullptr) {
-    d.view = DataView::Immediates;  // DATA_SRC IMMEDIATE: packed elements of the dtype
-    d.elem = dtype_size(d.dtype_code);
-  }
-  d.cap = f.size / d.elem;
-  uint64_t n = 1;
-  for (const auto& s : all)
-    if (s.role == Role::NumElem && s.top_level)
-      for (unsigned i = 0; i < s.count; ++i) n *= load_bits(w, s.offset + i * s.elem_size, s.elem_size);
-  d.used = static_cast<unsigned>(std::min<uint64_t>(n, d.cap));
+  // Unreachable (a code with a size is a catalog row); kept so an element is never spelled without its dtype.
+  if (d.view == DataView::Immediates && d.dtype == nullptr) static_cast<DataReading&>(d) = DataReading{};
   return d;
 }
 
@@ -270,25 +226,27 @@ std::string data_list_needs(const DataLayout& d) {
 
 }  // namespace
 
+// The reading of an address is core's (describe); the spellings below are only what each reading writes, and a
+// pattern no spelling writes back exactly keeps its raw bits.
 void print_addr4(std::string& out, uint32_t raw, Generation g) {
-  if (print_location(out, raw, g)) return;
-  const Addr4 a{raw};
-  if (a.marker() == addr4_marker::kAddrReg && (raw & 0x00FFFF00U) == 0) {
-    append(out, "r{}", a.regnum());
+  const Addr4Meaning m = describe(Addr4{raw}, g);
+  if (m.plain_immediate && print_location(out, m.target, g)) return;
+  if (m.register_form) {
+    append(out, "r{}", m.regnum);
     return;
   }
   append(out, "{:#010x}", raw);
 }
 
 void print_addr8(std::string& out, uint64_t raw, Generation g) {
-  if ((raw >> kAddr8MarkerShift) == 0) {
+  const Addr8Meaning m = describe(Addr8{raw}, g);
+  if (m.plain_immediate) {
     // PROJ-CONV-N4: only the low region aliases SBUF/PSUM; every other address is flat device memory.
-    if (raw > 0xFFFFFFFFULL || !print_location(out, static_cast<uint32_t>(raw), g)) append(out, "dev:{:#x}", raw);
+    if (m.region == Region::Outside || !print_location(out, m.on_chip, g)) out += device_location(m.address);
     return;
   }
-  const Addr8 a{raw};
-  if (a.byte(7) == kAddr8RegPairByte && (raw & 0x00FFFFFFFFFF0000ULL) == 0) {
-    append(out, "r{}:r{}", a.reg_lo(), a.reg_hi());
+  if (m.register_form) {
+    append(out, "r{}:r{}", m.reg_lo, m.reg_hi);
     return;
   }
   append(out, "{:#018x}", raw);
@@ -315,19 +273,23 @@ bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineE
   if (is_location(t.text)) {
     if (!parse_location(f, t, g, v, error)) return false;
   } else if (c.eat("dev:")) {
-    IntLiteral lit;
-    const IntParse parsed = parse_int(c.rest, lit);
-    if (parsed != IntParse::Ok || lit.negative || lit.magnitude >> kAddr8MarkerShift != 0) {
-      error = error_at(t, parsed == IntParse::NotANumber
-                              ? fmt::format("bad device address `{}` for `{}`: expected dev:0xADDRESS", t.text, f.path)
-                              : fmt::format("`{}`: device address {} does not fit in 58 bits (bits 63..58 are the "
-                                            "ADDR8 marker); write the raw 0x value instead",
-                                            f.path, c.rest));
+    // The library's grammar reads the address; a 64-bit number that does not fit 58 bits is worded here.
+    const Expected<Location> loc = tpbisa::parse_location(t.text, g, LocationScope::Stride);
+    bool too_big = false;
+    uint64_t ignored = 0;
+    if (!loc && !(parse_u64_text(c.rest, ignored, &too_big), too_big)) {
+      error = error_at(t, fmt::format("bad device address `{}` for `{}`: expected dev:0xADDRESS", t.text, f.path));
       return false;
     }
-    v = lit.magnitude;
+    if (!loc || loc->address >> kAddr8MarkerShift != 0) {
+      error = error_at(t, fmt::format("`{}`: device address {} does not fit in 58 bits (bits 63..58 are the ADDR8 "
+                                      "marker); write the raw 0x value instead",
+                                      f.path, c.rest));
+      return false;
+    }
+    v = loc->address;
   } else if (c.eat("r") && c.number(":", lo) && c.eat(":r") && c.number("", hi) && lo <= 0xFF && hi <= 0xFF) {
-    v = (uint64_t{kAddr8RegPairByte} << 56) | (hi << 8) | lo;
+    v = (uint64_t{addr8_marker::kAddrReg} << 56) | (hi << 8) | lo;
   } else if (!parse_raw(f, t, 64, v, kAddr8Forms, error)) {
     return false;
   }
@@ -339,7 +301,8 @@ void print_imm(std::string& out, const AsmField& f, const Word& w, FieldList, Ge
   const auto raw = static_cast<uint32_t>(load_bits(w, f.offset, 4));
   switch (imm_view(f, w)) {
     case ImmReading::Pointer:
-      if (print_location(out, raw, g)) return;
+      // Bits above the 29 address bits would be dropped by the location form (decode masks them off).
+      if ((raw & ~kPartitionAddrMask) == 0 && print_location(out, decode_partition_offset(raw, g), g)) return;
       break;
     case ImmReading::Register:
       if ((raw >> 8) == 0) {  // imm_reg: regnum, then three reserved bytes
@@ -390,7 +353,7 @@ bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList, Generation
 }
 
 void print_data(std::string& out, const AsmField& f, const Word& w, FieldList all, Generation) {
-  const DataLayout d = data_layout(f, w, all);
+  const DataLayout d = data_layout(w, all);
   if (d.view == DataView::Bytes) {
     print_data_bytes(out, f, w);
     return;
@@ -412,7 +375,7 @@ void print_data(std::string& out, const AsmField& f, const Word& w, FieldList al
 }
 
 bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation, LineError& error) {
-  const DataLayout d = data_layout(f, w, all);
+  const DataLayout d = data_layout(w, all);
   if (!v.list) {
     if (parse_data_bytes(f, v.scalar, w)) return true;
     error = error_at(

@@ -256,23 +256,11 @@ uint64_t field_u(const std::vector<Leaf>& all, Role role, uint64_t fallback) {
   return f != nullptr ? f->u : fallback;
 }
 
-/// Elements a MEM_2D-style transfer moves: the product of the top-level num_elem entries.
-unsigned transfer_count(const std::vector<Leaf>& all) {
-  uint64_t n = 1;
-  bool any = false;
-  for (const auto& l : all) {
-    if (l.value.role != Role::NumElem || !top_level(l.value)) continue;
-    n *= l.value.u;
-    any = true;
-  }
-  return any ? static_cast<unsigned>(n) : 0U;
-}
-
-std::string data_registers(const DescribedField& f, unsigned used, bool pairs) {
+std::string data_registers(const DescribedField& f, unsigned used, unsigned cap, bool pairs) {
   std::string text = "registers";
   for (unsigned k = 0; k < used; ++k)
     text += pairs ? fmt::format(" r{}:r{}", f.bytes[k], f.bytes[k] + 1) : fmt::format(" r{}", f.bytes[k]);
-  return text + fmt::format(" ({} of 32 slots used)", used);
+  return text + fmt::format(" ({} of {} slots used)", used, cap);
 }
 
 std::string immediate_element(std::span<const uint8_t> bytes, const DtypeInfo& d) {
@@ -288,26 +276,28 @@ std::string immediate_element(std::span<const uint8_t> bytes, const DtypeInfo& d
   return fmt::format("{:#0{}x}", u, 2 + bits / 4);
 }
 
-std::string data_immediates(const DescribedField& f, unsigned count, uint8_t dtype_code) {
-  const DtypeInfo* d = find_dtype(dtype_code);
-  const unsigned size = dtype_size(dtype_code);
-  if (d == nullptr || size == 0) return "immediate bytes (the dtype has no element size)";
-  const unsigned cap = 32 / size;  // 32 / sizeof(dtype) immediates fit in the field
-  const unsigned used = count < cap ? count : cap;
-  std::string text = fmt::format("immediates {}:", d->short_name);
-  for (unsigned k = 0; k < used; ++k)
-    text += " " + immediate_element(std::span<const uint8_t>(f.bytes).subspan(k * size, size), *d);
-  return text + fmt::format(" ({} of {} slots used)", used, cap);
+std::string data_immediates(const DescribedField& f, const DataReading& r, const DtypeInfo& d) {
+  std::string text = fmt::format("immediates {}:", d.short_name);
+  for (unsigned k = 0; k < r.used; ++k)
+    text += " " + immediate_element(std::span<const uint8_t>(f.bytes).subspan(k * r.elem, r.elem), d);
+  return text + fmt::format(" ({} of {} slots used)", r.used, r.cap);
 }
 
-std::string data_meaning(const DescribedField& f, const std::vector<Leaf>& all) {
-  const uint64_t datasrc = field_u(all, Role::DataSrc, 0);
-  const uint8_t dtype_code = static_cast<uint8_t>(field_u(all, Role::Dtype, 0));
-  const unsigned count = transfer_count(all);
-  if (datasrc == 1) return data_immediates(f, count, dtype_code);
-  if (datasrc != 0) return "payload (src_datasrc is not a DATA_SRC value)";
-  const unsigned used = count < 32 ? count : 32;
-  return data_registers(f, used, dtype_code == dtype::kUint64);
+/// The reading of a MEM2D_DATA field is its family's decision (family::data_reading), shared with the validator,
+/// the executor and the assembler; the sibling fields only word the text.
+std::string data_meaning(const DescribedField& f, const std::vector<Leaf>& all, const Word& w) {
+  const DataReading r = family::data_reading(w);
+  const DtypeInfo* d = find_dtype(static_cast<uint8_t>(field_u(all, Role::Dtype, 0)));
+  switch (r.view) {
+    case DataView::Registers: return data_registers(f, r.used, r.cap, r.pairs);
+    case DataView::Immediates:
+      if (d != nullptr) return data_immediates(f, r, *d);
+      break;
+    case DataView::Bytes: break;
+  }
+  if (field_u(all, Role::DataSrc, 0) == family::mem2d::kDataSrcImmediate)
+    return "immediate bytes (the dtype has no element size)";
+  return "payload (src_datasrc is not a DATA_SRC value)";
 }
 
 std::string word_len_meaning(uint64_t v) {
@@ -394,19 +384,19 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::Subdim: return enum_meaning(kTensorSubdim, f.u, g, "TENSOR_SUBDIM");
     case Role::RevOps: return enum_meaning(kRevOps, f.u, g, "TENS_SCALAR_REV_OPS");
     case Role::Reserved: return reserved_meaning(f);
-    case Role::MemData: return data_meaning(f, all);
+    case Role::MemData: return data_meaning(f, all, w);
     case Role::VarId: return "compiler variable id (patched by the runtime)";
     case Role::VarOffset: return "byte offset inside the variable";
     case Role::Raw: return raw_meaning(inst);
     case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
     case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
-    case Role::Flags:
     case Role::DtypePair: return dtype_pair_meaning(byte, g);
     case Role::ElemCount: return fmt::format("{} elements per partition", f.u);
     case Role::SerialMode: return serial_mode_meaning(f.u);
     case Role::FillValue: return fill_value_meaning(f, all);
     case Role::ZeroFlag: return zero_flag_meaning(f);
-    case Role::Plain: break;
+    case Role::Flags: break;
+    case Role::Plain: return std::string(family::plain_meaning(w, f.name));  // the family's words, if any
   }
   return "";
 }

@@ -9,6 +9,7 @@
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/location.hpp"
 #include "tpbisa/text.hpp"
 
 namespace tpbisa {
@@ -181,6 +182,28 @@ TEST(AsmAddress, Addr8Forms) {
   EXPECT_EQ(at("r4:r5"), 0x8000000000000504ULL);
   EXPECT_EQ(at("0x4000000000000100"), 0x4000000000000100ULL);
   EXPECT_EQ(at("dev:0x3ffffffffffffff"), 0x3ffffffffffffffULL);
+}
+
+// Operands use the library's one location grammar (tpbisa/location.hpp): the colon forms of STATE.json and --dump
+// read as the same bytes, any byte of the partition stride is an operand (backed or not), and the printed spelling
+// is the library printer's.
+TEST(AsmAddress, LocationsUseTheLibraryGrammar) {
+  const auto at = [](std::string_view v, Generation g = Generation::Mariana) {
+    return typed<Mem2d>("TensorLoad start_addr=" + std::string(v), g).start_addr.raw;
+  };
+  EXPECT_EQ(at("sbuf:2:0x100"), at("sbuf[p2]+0x100"));
+  EXPECT_EQ(at("psum:1:0x810"), at("psum[p1].bank1+0x10"));
+  // CAYMAN backs 0x38000 bytes of the 0x40000 stride: a state may not name 0x38000, an operand may.
+  EXPECT_FALSE(parse_location("sbuf[p0]+0x38000", Generation::Cayman).ok());
+  const Expected<Location> operand = parse_location("sbuf[p0]+0x38000", Generation::Cayman, LocationScope::Stride);
+  ASSERT_TRUE(operand.ok());
+  EXPECT_EQ(at("sbuf[p0]+0x38000", Generation::Cayman), operand->address);
+  EXPECT_EQ(to_string(*operand, Generation::Cayman), "sbuf[p0]+0x38000");
+  // PSUM backs banks 0..7; the stride holds 16, and the disassembler prints any of them.
+  EXPECT_FALSE(parse_location("psum[p0].bank12", Generation::Mariana).ok());
+  EXPECT_EQ(at("psum[p0].bank12+0x4"), 0x2000000ULL + 12 * 2048 + 4);
+  EXPECT_NE(canon("TensorLoad start_addr=psum[p0].bank12+0x4").find(" start_addr=psum[p0].bank12+0x4 "),
+            std::string::npos);
 }
 
 TEST(AsmAddress, Addr8CanonicalForms) {

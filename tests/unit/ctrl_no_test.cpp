@@ -1,9 +1,11 @@
-// CTRL_NO execution: every opcode of the family retires with its EVENTS applied and no other effect.
+// CTRL_NO: every opcode of the family retires with its EVENTS applied and no other effect; its payload bytes
+// have meanings in `decode` although they have no generic role.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <initializer_list>
 
+#include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
@@ -51,6 +53,34 @@ TEST(CtrlNoExecution, AnInvalidWordFaultsAndChangesNothing) {
   EXPECT_EQ(r.status, Status::Faulted);
   EXPECT_EQ(r.fault.kind, FaultKind::InvalidInstruction);
   EXPECT_EQ(m.state().sems[5], 0U);
+}
+
+std::string meaning_of(const Word& w, std::string_view name) {
+  for (const DescribedField& f : describe_fields(decode(w, Generation::Mariana)))
+    if (f.name == name) return f.meaning;
+  return "<no field>";
+}
+
+// The family's Syntax hook gives the roleless payload fields a meaning, by opcode.
+TEST(CtrlNoDescription, PayloadFieldsHaveMeanings) {
+  for (uint8_t op : std::initializer_list<uint8_t>{0x23, 0xA1, 0xA2, 0xA3, 0xA4, 0xA6}) {
+    SCOPED_TRACE(std::to_string(op));
+    const Word w = ctrl_no(op);
+    EXPECT_FALSE(meaning_of(w, "notification").empty());
+    EXPECT_FALSE(meaning_of(w, "drain_count").empty());
+  }
+  EXPECT_EQ(meaning_of(ctrl_no(0xA2), "drain_count"), "drain count (the compiler emits 1: a full drain)");
+  EXPECT_EQ(meaning_of(ctrl_no(0xA4), "drain_count"), "drain count (unused)");
+  CtrlNo halt;
+  halt.header = {0xA1, 16, 0, 0};
+  halt.notification = 1;
+  EXPECT_EQ(meaning_of(encode(halt), "notification"), "notification flag: set (the host is notified)");
+  CtrlNo nop = halt;
+  nop.header.opcode = 0xA4;
+  EXPECT_EQ(meaning_of(encode(nop), "notification"),
+            "notification flag (only Halt and Notify may set it, PROJ-CONV-Q3)");
+  // Fields with a role keep their generic meaning: the hook is asked only for roleless ones.
+  EXPECT_EQ(meaning_of(encode(nop), "header.opcode"), "Nop (NOP)");
 }
 
 }  // namespace

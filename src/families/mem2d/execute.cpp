@@ -27,21 +27,22 @@ void walk(const Mem2d& m, uint64_t base, Mem2dWalk& w) {
 }
 
 bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base) {
-  const Addr8& a = m.start_addr;
-  if (a.is_immediate()) {
-    base = a.immediate();
+  const Addr8Meaning a = describe(m.start_addr, txn.gen());
+  if (a.mode == Addr8Mode::Immediate) {
+    base = a.address;
     return true;
   }
-  if (!a.is_register_pair())
+  if (a.mode != Addr8Mode::RegisterPair)
     return txn.fail(FaultKind::UnsupportedAddressingMode,
                     fmt::format("start_addr marker {:#04x} (address table or unlisted form) is not executed "
                                 "(PROJ-CONV-M6)",
-                                a.marker()));
-  for (unsigned r : {unsigned{a.reg_lo()}, unsigned{a.reg_hi()}})
+                                a.marker));
+  for (unsigned r : {unsigned{a.reg_lo}, unsigned{a.reg_hi}})
     if (r >= kNumRegisters)
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("start_addr register pair names r{} (registers are r0..r63)", r));
-  base = uint64_t{txn.reg(a.reg_lo())} | (uint64_t{txn.reg(a.reg_hi())} << 32);
+      return txn.fail_reg(
+          FaultKind::IllegalRegister, static_cast<int>(r),
+          fmt::format("start_addr register pair names r{} (registers are r0..r{})", r, kNumRegisters - 1));
+  base = uint64_t{txn.reg(a.reg_lo)} | (uint64_t{txn.reg(a.reg_hi)} << 32);
   return true;
 }
 
@@ -70,13 +71,14 @@ bool check_ranges(const Mem2dWalk& w, exec::Txn& txn) {
 }
 
 bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
-  const bool pair = m.dtype == dtype::kUint64;
+  // A load writes registers whatever src_datasrc holds (its validator requires REGISTER): the register view.
+  const bool pair = mem2d::data_reading(mem2d::kDataSrcRegister, m.dtype, count).pairs;
   for (unsigned k = 0; k < count; ++k) {
     const unsigned r = m.data.reg(k);
     if (r >= kNumRegisters || (pair && r + 1 >= kNumRegisters))
       return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("data slot {} names r{}{} (registers are r0..r63, PROJ-CONV-M4)", k, r,
-                                      pair ? " and its pair" : ""));
+                          fmt::format("data slot {} names r{}{} (registers are r0..r{}, PROJ-CONV-M4)", k, r,
+                                      pair ? " and its pair" : "", kNumRegisters - 1));
   }
   return true;
 }
@@ -98,8 +100,9 @@ void load_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
 }
 
 uint64_t store_value(const Mem2d& m, unsigned k, exec::Txn& txn) {
-  if (m.src_datasrc == 1) {
-    switch (dtype_size(m.dtype)) {
+  const DataReading d = mem2d::data_reading(m);
+  if (d.view == DataView::Immediates) {
+    switch (d.elem) {
       case 1: return m.data.bytes[k];
       case 2: return m.data.u16(k);
       case 4: return m.data.u32(k);
@@ -107,7 +110,7 @@ uint64_t store_value(const Mem2d& m, unsigned k, exec::Txn& txn) {
     }
   }
   const unsigned r = m.data.reg(k);
-  if (m.dtype == dtype::kUint64) return uint64_t{txn.reg(r)} | (uint64_t{txn.reg(r + 1)} << 32);
+  if (d.pairs) return uint64_t{txn.reg(r)} | (uint64_t{txn.reg(r + 1)} << 32);
   return txn.reg(r);
 }
 
@@ -130,9 +133,11 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   Mem2dWalk w;
   walk(m, base, w);
   if (!check_window(w, txn) || !check_ranges(w, txn)) return false;
-  const bool uses_registers = m.header.opcode == opcode::kTensorLoad || m.src_datasrc == 0;
+  // A load always writes registers (its validator requires REGISTER); a store reads them in the register view.
+  const bool uses_registers =
+      m.header.opcode == opcode::kTensorLoad || mem2d::data_reading(m).view == DataView::Registers;
   if (uses_registers && !check_data_registers(m, w.count, txn)) return false;
-  if (!m.start_addr.is_immediate() && w.esz > 1 && base % w.esz != 0)
+  if (describe(m.start_addr, txn.gen()).mode != Addr8Mode::Immediate && w.esz > 1 && base % w.esz != 0)
     txn.diag(DiagKind::UnalignedAccess, base, w.esz);  // PROJ-CONV-M10: performed byte-wise
   if (m.header.opcode == opcode::kTensorLoad)
     load_elements(m, w, txn);

@@ -66,6 +66,32 @@ inline constexpr auto fields_of<PseudoMem2d> =
                     Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
                     Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
 
+namespace family::mem2d {
+inline constexpr unsigned kDataBytes = std::tuple_size_v<decltype(Mem2dData::bytes)>;
+inline constexpr uint8_t kDataSrcRegister = 0, kDataSrcImmediate = 1;  ///< DATA_SRC REGISTER / IMMEDIATE
+/// How `data` is read (mem2d.md §3): src_datasrc REGISTER (0) names one register per slot (a register pair for
+/// UINT64), IMMEDIATE (1) packs elements of the dtype when the dtype has a size; any other combination is plain
+/// bytes. The transfer uses the first num_elem[0] * num_elem[1] slots, at most the slots there are. The validator,
+/// the executor, the field descriptions of `decode` and the assembler/disassembler all ask this function.
+constexpr DataReading data_reading(uint8_t src_datasrc, uint8_t dtype_code, unsigned elements) {
+  DataReading d;
+  if (src_datasrc == kDataSrcRegister) {
+    d.view = DataView::Registers;
+    d.pairs = dtype_code == dtype::kUint64;
+  } else if (src_datasrc == kDataSrcImmediate && dtype_size(dtype_code) != 0) {
+    d.view = DataView::Immediates;
+    d.elem = dtype_size(dtype_code);
+  }
+  d.cap = kDataBytes / d.elem;
+  d.used = elements < d.cap ? elements : d.cap;
+  return d;
+}
+template <class S>
+constexpr DataReading data_reading(const S& m) {
+  return data_reading(m.src_datasrc, m.dtype, m.elements());
+}
+}  // namespace family::mem2d
+
 namespace family {
 /// The MEM_2D family (src/families/mem2d): its layouts and the parts its folder defines.
 struct Mem2dFamily {

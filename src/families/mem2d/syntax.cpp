@@ -4,7 +4,16 @@
 namespace tpbisa::family {
 namespace {
 
-constexpr Syntax kSyntax{"`data` is read as registers, immediates of the dtype or bytes, by src_datasrc and dtype"};
+// MEM_2D and PSEUDO_MEM_2D place dtype, src_datasrc and num_elem at the same bytes (checked in validate.cpp).
+DataReading data_reading(const Word& w) {
+  const unsigned at = field_ref<Mem2d>("num_elem").offset;
+  const unsigned elements = unsigned{w[at]} * unsigned{w[at + 1]};
+  return mem2d::data_reading(w[field_ref<Mem2d>("src_datasrc").offset], w[field_ref<Mem2d>("dtype").offset], elements);
+}
+
+constexpr Syntax kSyntax{
+    .note = "`data` is read as registers, immediates of the dtype or bytes, by src_datasrc and dtype",
+    .data_reading = data_reading};
 
 }  // namespace
 

@@ -63,12 +63,13 @@ bool mem2d_odd_register_used(const Mem2d& m) {
 }
 
 bool mem2d_u64_register_check(const Mem2d& m) {
-  return !(m.dtype == dtype::kUint64 && m.src_datasrc == 0) || !mem2d_odd_register_used(m);
+  return !mem2d::data_reading(m).pairs || !mem2d_odd_register_used(m);
 }
 
 /// PROJ-CONV-M3: first and last byte touched lie in one naturally aligned 16 MiB window.
-bool within_one_window(const Mem2d& m) {
-  if (!m.start_addr.is_immediate()) return true;  // register/table bases are judged at run time
+bool within_one_window(const Mem2d& m, Generation g) {
+  const Addr8Meaning a = describe(m.start_addr, g);
+  if (a.mode != Addr8Mode::Immediate) return true;  // register/table bases are judged at run time
   const int64_t esz = std::max<int64_t>(1, dtype_size(m.dtype));
   const int64_t n0 = std::max(1, int{m.num_elem[0]}) - 1;
   const int64_t n1 = std::max(1, int{m.num_elem[1]}) - 1;
@@ -76,7 +77,7 @@ bool within_one_window(const Mem2d& m) {
   const int64_t s1 = m.step_elem[1] * n1;
   const int64_t lo = (std::min<int64_t>(0, s0) + std::min<int64_t>(0, s1)) * esz;
   const int64_t hi = (std::max<int64_t>(0, s0) + std::max<int64_t>(0, s1)) * esz + esz - 1;
-  const auto base = static_cast<int64_t>(m.start_addr.immediate());  // < 2^58, so no overflow below
+  const auto base = static_cast<int64_t>(a.address);  // < 2^58, so no overflow below
   const int64_t first = base + lo;
   const int64_t last = base + hi;
   return first >= 0 && (first >> 24) == (last >> 24);
@@ -167,9 +168,9 @@ std::string explain_start_addr(const Instruction& i, const CheckContext& c) {
                      dtype_size(m.dtype), dtype_label(m.dtype, c.gen));
 }
 
-std::string_view start_addr_convention(const Instruction& i, const CheckContext&) {
+std::string_view start_addr_convention(const Instruction& i, const CheckContext& c) {
   // Markers other than 0x00 are immediates only under the M2 reading of addr8_addr_immediate.
-  return m_of<Mem2d>(i).start_addr.marker() != addr8_marker::kImm ? "PROJ-CONV-M2" : "";
+  return !describe(m_of<Mem2d>(i).start_addr, c.gen).plain_immediate ? "PROJ-CONV-M2" : "";
 }
 
 std::string explain_window(const Instruction& i, const CheckContext&) {
@@ -316,9 +317,9 @@ constexpr Predicate kValidStartAddr{
     .gens = kGensAll,
     .fields = fStartAddr,
     .holds =
-        [](const Instruction& i, const CheckContext&) {
+        [](const Instruction& i, const CheckContext& c) {
           const Mem2d& m = m_of<Mem2d>(i);
-          return pred::is_aligned_start_addr8(m.start_addr, m.dtype);
+          return pred::is_aligned_start_addr8(m.start_addr, m.dtype, c.gen);
         },
     .explain = explain_start_addr,
     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
@@ -333,7 +334,7 @@ constexpr Predicate kSingleWindow{
     .gens = kGensAll,
     .fields = fWindow,
     .holds = [](const Instruction& i,
-                const CheckContext& c) { return !c.options.strict_window || within_one_window(m_of<Mem2d>(i)); },
+                const CheckContext& c) { return !c.options.strict_window || within_one_window(m_of<Mem2d>(i), c.gen); },
     .explain = explain_window};
 
 // ---- Validators (mem2d.md §5.1, §5.2, §5.4, §5.5) ----

@@ -45,7 +45,7 @@ bool s2_bn_reserved_zero(const S2Bn& s) {
 }
 
 bool shape_escape(const S2Bn& s, Generation g) {
-  return pred::has_shape_escape(g) && s.src_mem_pattern.start_addr.shape_from_register();
+  return pred::has_shape_escape(g) && describe(s.src_mem_pattern.start_addr, g).shape_from_register;
 }
 
 bool immld_count(const S2Bn& s, Generation g) {
@@ -167,7 +167,7 @@ std::string explain_tensor2d(const Instruction& i, const CheckContext& c) {
 std::string_view tensor2d_convention(const Instruction& i, const CheckContext& c) {
   const Tensor2d& t = s_of(i).src_mem_pattern;
   if (c.gen == Generation::Sunda && !pred::counts_nonzero(t.num_elem, t.start_addr, c.gen) &&
-      t.start_addr.shape_from_register())
+      describe(t.start_addr, c.gen).shape_from_register)
     return "PROJ-CONV-C18";
   return "";
 }

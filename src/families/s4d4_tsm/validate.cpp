@@ -358,7 +358,7 @@ constexpr Predicate kDstStartChannels{
         }};
 
 std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
-  return c.gen == Generation::Sunda && t.start_addr.shape_from_register() &&
+  return c.gen == Generation::Sunda && describe(t.start_addr, c.gen).shape_from_register &&
                  !pred::counts_nonzero(t.num_elem, t.start_addr, c.gen)
              ? "PROJ-CONV-C18"
              : "";
