@@ -12,8 +12,8 @@
 #include "text/asm_fields.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
-#include "tpbisa/numerics.hpp"
 #include "tpbisa/location.hpp"
+#include "tpbisa/numerics.hpp"
 
 namespace tpbisa::tasm {
 namespace {
