@@ -101,7 +101,8 @@ TEST(Datapath, SyntheticWordsPassWhereTheirAddressesExist) {
 }
 
 TEST(Datapath, TensorTensorOperandsAreInHeaderOrder) {  // PROJ-CONV-F20
-  const S3s3d3Tt& t = std::get<S3s3d3Tt>(dec(hex_word(kTt114), Generation::Cayman).body);
+  const Instruction inst = dec(hex_word(kTt114), Generation::Cayman);
+  const S3s3d3Tt& t = std::get<S3s3d3Tt>(inst.body);
   EXPECT_EQ(t.src0.start_addr.raw, 0x1000U);
   EXPECT_EQ(t.src1.start_addr.raw, 0x2000U);
   EXPECT_EQ(t.dst.start_addr.raw, 0x2000000U);  // PSUM p0: the destination, written in FP32
