@@ -198,12 +198,14 @@ TEST(Matmul, LayoutsPerGeneration) {
   Word w{};
   for (unsigned k = 0; k < kWordBytes; ++k) w[k] = static_cast<uint8_t>(0x80 + k);
   w[0] = opcode::kLdWeights;
-  const S3LwMariana* lwm = decode(w, Generation::Mariana).as<S3LwMariana>();
+  const Instruction i1 = decode(w, Generation::Mariana);  // kept alive while its operands are read
+  const S3LwMariana* lwm = i1.as<S3LwMariana>();
   ASSERT_NE(lwm, nullptr);
   EXPECT_EQ(lwm->bg_xpose_mode, 0x80 + 12);
   EXPECT_EQ(lwm->flags, 0x80 + 47);
   EXPECT_EQ(lwm->num_active_rows, 0x80 + 38);
-  const S3LwMaverick* lwv = decode(w, Generation::Maverick).as<S3LwMaverick>();
+  const Instruction i2 = decode(w, Generation::Maverick);  // kept alive while its operands are read
+  const S3LwMaverick* lwv = i2.as<S3LwMaverick>();
   ASSERT_NE(lwv, nullptr);
   EXPECT_EQ(lwv->num_active_rows, 0x80 + 34);
   EXPECT_EQ(lwv->num_active_cols, 0x80 + 35);
@@ -211,11 +213,13 @@ TEST(Matmul, LayoutsPerGeneration) {
   EXPECT_EQ(lwv->perf_mode, 0x80 + 39);
   ASSERT_NE(decode(w, Generation::Sunda).as<S3LwCayman>(), nullptr);  // PROJ-CONV-F19
   w[0] = opcode::kMatmul;
-  const S3d3MmMariana* mmm = decode(w, Generation::Mariana).as<S3d3MmMariana>();
+  const Instruction i3 = decode(w, Generation::Mariana);  // kept alive while its operands are read
+  const S3d3MmMariana* mmm = i3.as<S3d3MmMariana>();
   ASSERT_NE(mmm, nullptr);
   EXPECT_EQ(mmm->matmul_flags, 0x80 + 42);
   EXPECT_EQ(mmm->psum_accumulate_flags, 0x80 + 43);
-  const S3d3MmMaverick* mmv = decode(w, Generation::Maverick).as<S3d3MmMaverick>();
+  const Instruction i4 = decode(w, Generation::Maverick);  // kept alive while its operands are read
+  const S3d3MmMaverick* mmv = i4.as<S3d3MmMaverick>();
   ASSERT_NE(mmv, nullptr);
   EXPECT_EQ(mmv->out_dtype, 0x80 + 34);
   EXPECT_EQ(mmv->num_active_rows, 0x80 + 35);
