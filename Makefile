@@ -38,7 +38,10 @@ build-fuzz: deps
 	  -DTPBISA_BUILD_TESTS=OFF -DTPBISA_BUILD_BENCH=OFF -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target $$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp$$//')
 
-demo: build
+# The demo needs only the command line tool: the tests and benchmarks are not built.
+demo: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_cli
 	@scripts/demo.sh $(BUILD)/tpbisa
 
 # All tests: the optimised build, the same suite under ASan+UBSan, then each fuzz target for FUZZ_SECONDS.
