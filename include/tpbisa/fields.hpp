@@ -273,6 +273,9 @@ struct FieldDesc {
   bool is_signed;
   Role role;
   const FormatDesc* sub;  ///< nested format, or nullptr for a leaf
+  /// sub != nullptr, as a value: g++ 12 with -fsanitize=undefined cannot compare that address in a constant
+  /// expression, and field_ref resolves paths at compile time.
+  bool nested;
 };
 
 struct FormatDesc {
@@ -302,7 +305,8 @@ constexpr auto make_field_descs() {
                       static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kElem),
                       static_cast<uint8_t>(Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kCount),
                       Wire<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>::kSigned, m.role,
-                      sub_desc<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>()}...};
+                      sub_desc<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>(),
+                      Composite<std::remove_cvref_t<decltype(std::declval<S&>().*(m.ptr))>>}...};
       },
       fields_of<S>);
 }
@@ -366,9 +370,9 @@ constexpr bool resolve_field(const FormatDesc& desc, std::string_view path, unsi
     if (f.name != head) continue;
     const unsigned at = base + f.offset;
     if (dot != std::string_view::npos)
-      return element < 0 && f.sub != nullptr && resolve_field(*f.sub, path.substr(dot + 1), at, out);
+      return element < 0 && f.nested && resolve_field(*f.sub, path.substr(dot + 1), at, out);
     if (element >= 0) {
-      if (static_cast<unsigned>(element) >= f.count || f.sub != nullptr) return false;
+      if (static_cast<unsigned>(element) >= f.count || f.nested) return false;
       out.offset = static_cast<uint8_t>(at + static_cast<unsigned>(element) * f.elem_size);
       out.size = f.elem_size;
       return true;
