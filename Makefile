@@ -2,12 +2,11 @@
 SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
-BUILD_FUZZ ?= build-fuzz
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 15
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libssl-dev python3
 
-.PHONY: all deps build build-san build-fuzz demo test test-fast fuzz bench clean
+.PHONY: all deps build build-san demo test test-fast fuzz bench clean
 
 all: build
 
@@ -28,15 +27,13 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
+# One clang tree under ASan+UBSan holds both the whole test suite and the libFuzzer targets (see
+# docs/robustness.md): the library is compiled once, with the fuzzer's coverage hooks, for both.
 build-san: deps
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DTPBISA_SANITIZE=ON -DTPBISA_BUILD_BENCH=OFF >/dev/null
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF \
+	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
-
-# libFuzzer targets (clang, ASan+UBSan); see docs/robustness.md.
-build-fuzz: deps
-	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTPBISA_FUZZ=ON \
-	  -DTPBISA_BUILD_TESTS=OFF -DTPBISA_BUILD_BENCH=OFF -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target $$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp$$//')
 
 # The demo needs only the command line tool: the tests and benchmarks are not built.
 demo: deps
@@ -44,15 +41,14 @@ demo: deps
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_cli
 	@scripts/demo.sh $(BUILD)/tpbisa
 
-# All tests: the optimised build, the same suite under ASan+UBSan, then each fuzz target for FUZZ_SECONDS.
-test: build build-san build-fuzz
+# All tests: the optimised build, then the same suite under ASan+UBSan with each fuzz target for FUZZ_SECONDS.
+test: build build-san
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
-	cd $(BUILD_FUZZ) && ctest --output-on-failure -j $(JOBS)
 
 # Run every fuzz target longer: make fuzz FUZZ_SECONDS=600
-fuzz: build-fuzz
-	cd $(BUILD_FUZZ) && ctest --output-on-failure -j $(JOBS)
+fuzz: build-san
+	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS) -R '^fuzz_'
 
 # The optimised suite only, for quick iterations.
 test-fast: build
@@ -62,4 +58,4 @@ bench: build
 	$(BUILD)/bench/tpbisa_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) build-fuzz

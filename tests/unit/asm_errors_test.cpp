@@ -10,9 +10,8 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kSunda = Generation::Sunda;
 // The optimised build mutates many lines; the Debug+ASan build a sample, as it runs each line ~20x slower.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+#if defined(NDEBUG) && !defined(TPBISA_ASAN)
 constexpr int kFuzzLines = 20'000;
 #else
 constexpr int kFuzzLines = 2'000;

@@ -22,7 +22,7 @@ namespace {
 
 // The optimised build runs the full property; the Debug+ASan build checks memory safety on a sample, since
 // it runs every line some 20 times slower.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+#if defined(NDEBUG) && !defined(TPBISA_ASAN)
 constexpr int kWordsPerFormat = 100'000;
 #else
 constexpr int kWordsPerFormat = 4'000;
