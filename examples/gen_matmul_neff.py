@@ -25,6 +25,7 @@ engines or DMA queues to one buffer are not ordered by program order and semapho
 --drop-increment SEM must deadlock, --drop-wait must race. Usage: see --help and docs/generator.md.
 """
 import argparse
+import bisect
 import json
 import os
 import shutil
@@ -87,7 +88,8 @@ def lst(*v):
 class Program:
     """One core's five streams, with the synchronisation model the self-check replays."""
 
-    def __init__(self, drop=None):
+    def __init__(self, sg, drop=None):
+        self.sg = sg  # the subgraph's name, for labels
         self.lines = {e: ["SetOrderingMode ordering_mode=0", "PseudoBranchLabel label_id=0"] for e in ENGINES}
         # ops[e]: waits [(sem, value)], incs [(sem, amount)], acc [(buffer key, 'r'|'w')], dma (its semaphore)
         self.ops = {e: [self._op(text="SetOrderingMode"), self._op(text="PseudoBranchLabel")] for e in ENGINES}
@@ -152,7 +154,7 @@ class Program:
             token = self.raise_sem(update, 1, engine)
             label = f"{engine}#{len(self.lines[engine])}"
             if self._dropping(update):
-                self.dropped = label
+                self.dropped = f"{self.sg}/{label}"
             else:
                 upd = f"$S[{update}]++@complete "
                 incs = [(update, 1)]
@@ -170,7 +172,7 @@ class Program:
         token = self.raise_sem(sem, DMA_INC, f"{stream} DMA")
         inc = DMA_INC
         if self._dropping(sem):
-            self.dropped = f"{engine}#{len(self.lines[engine])}"
+            self.dropped = f"{self.sg}/{engine}#{len(self.lines[engine])}"
             inc = 0
         (smode, sid, soff), (dmode, did, doff) = src, dst
         for off in (soff, doff):
@@ -198,27 +200,27 @@ def check_program(prog):
     n = len(agents)
     vc = {a: [0] * n for a in agents}
     sem_val = {}
-    releases = {}  # sem -> list of (value after, clock of the releasing agent)
+    releases = {}  # sem -> ([value after each increment], [clock of its releasing agent])
     pc = {e: 0 for e in ENGINES}
     last_write = {}  # key -> (agent, epoch, label)
     reads = {}  # key -> {agent: (epoch, label)}
     races = []
 
     def joined(clock, sem, value):
-        for after, rel in releases.get(sem, []):
-            if after >= value:
-                return [max(a, b) for a, b in zip(clock, rel)]
-        raise AssertionError("wait satisfied without a release")
+        # The release that first took the count to `value` (counts never decrease: one producer, adds only).
+        values, clocks = releases[sem]
+        rel = clocks[bisect.bisect_left(values, value)]
+        return [max(a, b) for a, b in zip(clock, rel)]
 
     def access(agent, clock, key, kind, label):
         me = index[agent]
         w = last_write.get(key)
         if w and w[0] != agent and clock[index[w[0]]] < w[1]:
-            races.append((w[2], label, key))
+            races.append((w[2], label, " ".join(map(str, key))))
         if kind == "w":
             for ra, (ep, rl) in reads.get(key, {}).items():
                 if ra != agent and clock[index[ra]] < ep:
-                    races.append((rl, label, key))
+                    races.append((rl, label, " ".join(map(str, key))))
             last_write[key] = (agent, clock[me], label)
             reads[key] = {}
         else:
@@ -238,7 +240,7 @@ def check_program(prog):
                     clock = joined(clock, s, v)
                 clock[index[e]] += 1
                 vc[e] = clock
-                label = f"{e}#{pc[e]} {op['text']}"
+                label = f"{prog.sg}/{e}#{pc[e]} {op['text']}"
                 if op["dma"] is not None:
                     q = f"dma{op['dma']}"
                     qc = [max(a, b) for a, b in zip(vc[q], clock)]
@@ -253,7 +255,9 @@ def check_program(prog):
                     rel = clock
                 for s, amount in op["incs"]:
                     sem_val[s] = sem_val.get(s, 0) + amount
-                    releases.setdefault(s, []).append((sem_val[s], list(rel)))
+                    values, clocks = releases.setdefault(s, ([], []))
+                    values.append(sem_val[s])
+                    clocks.append(list(rel))
                 pc[e] += 1
                 progress = True
     blocked = [e for e in ENGINES if pc[e] < len(prog.ops[e])]
@@ -263,7 +267,7 @@ def check_program(prog):
         for e in blocked:
             op = prog.ops[e][pc[e]]
             w = ", ".join(f"S[{s}]>={v} (is {sem_val.get(s, 0)})" for s, v in op["waits"] if sem_val.get(s, 0) < v)
-            parts.append(f"{e}#{pc[e]} {op['text']} waits {w}")
+            parts.append(f"{prog.sg}/{e}#{pc[e]} {op['text']} waits {w}")
         deadlock = "; ".join(parts)
     return deadlock, races, sem_val
 
@@ -298,7 +302,7 @@ def build_core(args, core, spill_vars, drop=None):
         return [tokens[i - ring]] if i >= ring else []
 
     t_slots, t_bank = 4, 7  # transposes: 256-byte FP16 slots of PSUM bank 7
-    p = Program(drop)
+    p = Program(f"sg{core:02d}", drop)
     sbvar = lambda o: (0x10, 0, o)  # noqa: E731 -- the state buffer, var 0: a PartitionOffset
     lw_walk = "src.step_elem={-1,0,-32} src.num_elem={32,1,4} in_dtype=fp16 fp32_mode=0"  # row backwards
 
@@ -513,8 +517,23 @@ def write_npy_identity(path):
     np.save(path, np.eye(KTILE, dtype=np.float16).reshape(KTILE, KTILE, 1, 1))
 
 
+def find_tool(name):
+    """--tpbisa, else $TPBISA, else tpbisa on PATH, else the build folder of this checkout."""
+    if name:
+        return name
+    if os.environ.get("TPBISA"):
+        return os.environ["TPBISA"]
+    on_path = shutil.which("tpbisa")
+    if on_path:
+        return on_path
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "tpbisa")
+
+
 def run_tool(tool, argv):
-    p = subprocess.run([tool] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        p = subprocess.run([tool] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise GenError(f"cannot run {tool} ({e.strerror}); name the binary with --tpbisa or $TPBISA")
     if p.returncode != 0:
         raise GenError(f"{os.path.basename(tool)} {' '.join(argv[:2])} failed (exit {p.returncode}):\n"
                        f"{p.stderr.strip()[:4000]}")
@@ -525,7 +544,7 @@ def write_inputs(args, out_dir):
     """x.npy, y.npy (random integers in [-2, 2], fp16) and ref.npy, in row blocks: never 4 GiB in memory."""
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(args.seed)
-    x = rng.integers(-2, 3, size=(M, args.k)).astype(np.float16)
+    x = rng.integers(-2, 3, size=(M, args.k), dtype=np.int8).astype(np.float16)
     np.save(os.path.join(out_dir, "x.npy"), x)
     y = np.lib.format.open_memmap(os.path.join(out_dir, "y.npy"), mode="w+", dtype=np.float16,
                                   shape=(args.k, args.n))
@@ -534,7 +553,7 @@ def write_inputs(args, out_dir):
     rows = max(KTILE, (64 << 20) // (2 * args.n) // KTILE * KTILE)  # about 64 MiB of y per block
     for r0 in range(0, args.k, rows):
         r1 = min(args.k, r0 + rows)
-        block = rng.integers(-2, 3, size=(r1 - r0, args.n)).astype(np.float16)
+        block = rng.integers(-2, 3, size=(r1 - r0, args.n), dtype=np.int8).astype(np.float16)
         y[r0:r1] = block
         acc += x32[:, r0:r1] @ block.astype(np.float32)  # exact: integer sums far below 2^24
     y.flush()
@@ -561,8 +580,8 @@ def parse_args(argv):
     ap.add_argument("--sparse-big", action="store_true",
                     help="spill into one virtual variable of 4.25 GiB whose rows lie 34 MiB apart, so every spill "
                     "and reload addresses bytes past 2^32 while touching only K*256 bytes per row")
-    ap.add_argument("--tpbisa", default=os.environ.get("TPBISA", "tpbisa"),
-                    help="the tpbisa binary (default: $TPBISA, else tpbisa on PATH)")
+    ap.add_argument("--tpbisa", help="the tpbisa binary (default: $TPBISA, else tpbisa on PATH, else build/tpbisa "
+                    "of this checkout)")
     ap.add_argument("--keep", metavar="DIR", help="also keep the unpacked folder (assembly, streams, JSON) in DIR")
     ap.add_argument("--print-sems", action="store_true", help="print each core's semaphores and final values")
     a = ap.parse_args(argv)
@@ -581,7 +600,7 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    tool = shutil.which(args.tpbisa) or args.tpbisa
+    tool = find_tool(args.tpbisa)
     work = tempfile.mkdtemp(prefix="gen_matmul_neff.")
     try:
         folder = os.path.join(work, "neff")
@@ -603,7 +622,7 @@ def main(argv):
             deadlock, races, sems = check_program(prog)
             if args.drop_increment is not None:
                 prog, deadlock = drop_one_increment(args, core, spill_vars, prog)
-            where = f"core {core}"
+            where = f"core {core} (sg{core:02d})"
             if args.drop_increment is not None:
                 print(f"{where}: dropped the S[{args.drop_increment}] increment of {prog.dropped}; "
                       f"the program deadlocks: {deadlock}")
@@ -612,10 +631,10 @@ def main(argv):
             if args.drop_wait:
                 if not races:
                     raise GenError(f"{where}: dropping the wait leaves no race")
-                print(f"{where}: dropped the wait of the first DVE add; {len(races)} unordered pairs, e.g. "
-                      f"{races[0][0]} / {races[0][1]} on {races[0][2]}")
+                print(f"{where}: dropped the wait of the first DVE add; unordered accesses: {races[0][0]} and "
+                      f"{races[0][1]} on {races[0][2]}" + (f" (and {len(races) - 1} more)" if len(races) > 1 else ""))
             elif races:
-                raise GenError(f"{where}: unordered accesses: {races[:3]}")
+                raise GenError(f"{where}: unordered accesses: " + "; ".join(f"{a} and {b} on {k}" for a, b, k in races[:3]))
             if args.print_sems:
                 print(f"{where}: final semaphores " + " ".join(f"S[{s}]={v}" for s, v in sorted(sems.items())))
             with open(os.path.join(sg, "def.json"), "w") as f:
