@@ -192,6 +192,31 @@ grep -qF '"size": 4563402752' <("$tool" neff info --json "$tmp/sparse.neff") ||
 grep -qE 'PseudoDmaDirect2d .*dst.offset=0 dst.id=0x6 dst.mode=0x10 dst_step=\{35651584,1\}' "$tmp/sparse.tasm" ||
   fail "sparse: the spill does not walk 34 MiB rows"
 
+# --keep: the unpacked folder is what the NEFF holds, plus each stream's assembly; --print-sems: the replay's final
+# semaphore values are the totals of the increments neff sems finds in the words.
+"$py" "$gen" --out "$tmp/kept.neff" --k 640 --n 1536 --group 3 --banks 2 --keep "$tmp/kept" --print-sems \
+  >"$tmp/kept.gen" 2>&1 || fail "--keep: $(cat "$tmp/kept.gen")"
+"$tool" neff extract "$tmp/kept.neff" "$tmp/kept.x" >/dev/null || fail "extract of the kept NEFF"
+for e in PE Activation Pool DVE SP; do
+  cmp -s "$tmp/kept/sg00/$e.bin" "$tmp/kept.x/sg00/$e.bin" || fail "--keep: sg00/$e.bin differs from the NEFF's"
+  "$tool" asm --gen cayman "$tmp/kept/sg00/$e.tasm.txt" -o "$tmp/kept.$e.bin" >/dev/null 2>&1 &&
+    cmp -s "$tmp/kept.$e.bin" "$tmp/kept.x/sg00/$e.bin" || fail "--keep: sg00/$e.tasm.txt does not assemble to the stream"
+done
+[ "$(cd "$tmp/kept" && find . -type f ! -name '*.tasm.txt' | sort)" = "$(cd "$tmp/kept.x" && find . -type f | sort)" ] ||
+  fail "--keep: the folder's members differ from the NEFF's"
+"$tool" neff sems --json "$tmp/kept.neff" >"$tmp/kept.sems.json"
+"$py" - "$tmp/kept.gen" "$tmp/kept.sems.json" <<'EOF' || fail "--print-sems disagrees with the words"
+import json, re, sys
+printed = dict((int(a), int(b)) for a, b in re.findall(r"S\[(\d+)\]=(\d+)", open(sys.argv[1]).read()))
+totals = {}
+for s in json.load(open(sys.argv[2]))["subgraphs"][0]["semaphores"]:
+    m = [re.search(r"\+=(\d+)@", u["text"]) for u in s["increments"]]
+    totals[s["semaphore"]] = sum(int(x.group(1)) if x else 1 for x in m)
+if not printed or printed != totals:
+    print("printed", printed, "words", totals)
+    sys.exit(1)
+EOF
+
 # Deterministic: the same arguments give the same bytes.
 mkdir "$tmp/again"
 "$py" "$gen" --out "$tmp/again/groups.neff" --k 640 --n 1536 --group 3 --banks 2 >/dev/null 2>&1
