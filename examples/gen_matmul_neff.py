@@ -193,17 +193,17 @@ class Program:
 def check_program(prog):
     """Replays the synchronisation model: engines in program order, a wait blocks until its semaphore reaches the
     value, 0xd4 moves its data and signals at issue. Happens-before: program order per engine; each DMA queue
-    (one per semaphore) is an agent ordered after the issuing engine's earlier instructions and after its own
+    (one per semaphore) is an actor ordered after the issuing engine's earlier instructions and after its own
     earlier transfers, whose completion increment carries its clock. Returns (deadlock text or None, races, sems)."""
-    agents = list(ENGINES) + sorted({f"dma{s}" for _, (_, sems) in DMA_STREAMS.items() for s in sems})
-    index = {a: i for i, a in enumerate(agents)}
-    n = len(agents)
-    vc = {a: [0] * n for a in agents}
+    actors = list(ENGINES) + sorted({f"dma{s}" for _, (_, sems) in DMA_STREAMS.items() for s in sems})
+    index = {a: i for i, a in enumerate(actors)}
+    n = len(actors)
+    vc = {a: [0] * n for a in actors}
     sem_val = {}
-    releases = {}  # sem -> ([value after each increment], [clock of its releasing agent])
+    releases = {}  # sem -> ([value after each increment], [clock of its releasing actor])
     pc = {e: 0 for e in ENGINES}
-    last_write = {}  # key -> (agent, epoch, label)
-    reads = {}  # key -> {agent: (epoch, label)}
+    last_write = {}  # key -> (actor, epoch, label)
+    reads = {}  # key -> {actor: (epoch, label)}
     races = []
 
     def joined(clock, sem, value):
@@ -212,19 +212,19 @@ def check_program(prog):
         rel = clocks[bisect.bisect_left(values, value)]
         return [max(a, b) for a, b in zip(clock, rel)]
 
-    def access(agent, clock, key, kind, label):
-        me = index[agent]
+    def access(actor, clock, key, kind, label):
+        me = index[actor]
         w = last_write.get(key)
-        if w and w[0] != agent and clock[index[w[0]]] < w[1]:
+        if w and w[0] != actor and clock[index[w[0]]] < w[1]:
             races.append((w[2], label, " ".join(map(str, key))))
         if kind == "w":
             for ra, (ep, rl) in reads.get(key, {}).items():
-                if ra != agent and clock[index[ra]] < ep:
+                if ra != actor and clock[index[ra]] < ep:
                     races.append((rl, label, " ".join(map(str, key))))
-            last_write[key] = (agent, clock[me], label)
+            last_write[key] = (actor, clock[me], label)
             reads[key] = {}
         else:
-            reads.setdefault(key, {})[agent] = (clock[me], label)
+            reads.setdefault(key, {})[actor] = (clock[me], label)
 
     progress = True
     while progress:
