@@ -10,7 +10,8 @@ namespace tpbisa::kernels {
 ///   acc = +0.0f; for k = 0 .. K-1 ascending: acc = acc + w[k*ldw + m] * x[k*ldx + n]   (FP32, RNE)
 ///   out[m*ldo + n] = accumulate ? out[m*ldo + n] + acc : acc
 /// `w` is the stationary tile (row k = PE row k, column m = PE column m), `x` the moving tile (row k = source
-/// partition k, column n = moving element n), `out` the PSUM tile (row m = destination partition m).
+/// partition k, column n = moving element n), `out` the PSUM tile (row m = destination partition m), which must not
+/// overlap `w` or `x`. The kernel neither allocates nor throws.
 /// The kernel uses fused multiply-add, so the result is bit-identical to this scalar definition exactly when every
 /// product w*x is exact in FP32 (then fma(w, x, acc) and acc + w*x round the same sum once): always for FP16 and
 /// FP8 operands; for BF16 operands only when no product leaves FP32's normal range (fma_exact_operands below
