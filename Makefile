@@ -4,7 +4,7 @@ BUILD ?= build
 BUILD_SAN ?= build-san
 FUZZ_SECONDS ?= 15
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libssl-dev python3
+DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libssl-dev libhwy-dev libopenblas-dev python3
 
 .PHONY: all deps build build-san demo test test-fast fuzz bench clean
 

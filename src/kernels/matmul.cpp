@@ -1,7 +1,146 @@
-// The PE product kernel and its scalar reference (PROJ-CONV-F17).
+// The PE product kernel (vectorised with run-time SIMD dispatch), its scalar reference and the FMA-safety check.
+// Highway compiles the HWY_NAMESPACE part once per SIMD target (foreach_target re-includes this file).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/matmul.cpp"
+#include "kernels/hwy_targets.hpp"
+// clang-format off: foreach_target must come before highway.h
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+// clang-format on
+
+#include <cstdint>
+#include <cstring>
+
 #include "kernels/matmul.hpp"
 
+HWY_BEFORE_NAMESPACE();
 namespace tpbisa::kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One output register block: rows [0, kRows) of `out` x columns [0, kVecs * Lanes(d)), each element its own
+// running sum from +0.0f over k ascending (PROJ-CONV-F17). kFused selects MulAdd (one rounding; equal to the
+// reference only when every product is exact) or Mul then Add (two roundings, exactly the reference).
+template <size_t kRows, size_t kVecs, bool kFused, class D>
+HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float* HWY_RESTRICT x, size_t ldx,
+                      float* HWY_RESTRICT out, size_t ldo, size_t K, bool accumulate) {
+  using V = hn::Vec<D>;
+  const size_t lanes = hn::Lanes(d);
+  V acc[kRows][kVecs];
+#pragma GCC unroll 16
+  for (size_t i = 0; i < kRows; ++i)
+#pragma GCC unroll 16
+    for (size_t j = 0; j < kVecs; ++j) acc[i][j] = hn::Zero(d);
+  for (size_t k = 0; k < K; ++k) {
+    const float* xk = x + k * ldx;
+    const float* wk = w + k * ldw;
+    V xv[kVecs];
+#pragma GCC unroll 16
+    for (size_t j = 0; j < kVecs; ++j) xv[j] = hn::LoadU(d, xk + j * lanes);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < kRows; ++i) {
+      const V wv = hn::Set(d, wk[i]);
+#pragma GCC unroll 16
+      for (size_t j = 0; j < kVecs; ++j) {
+        if constexpr (kFused) {
+          acc[i][j] = hn::MulAdd(wv, xv[j], acc[i][j]);
+        } else {
+          acc[i][j] = hn::Add(acc[i][j], hn::Mul(wv, xv[j]));
+        }
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (size_t i = 0; i < kRows; ++i)
+#pragma GCC unroll 16
+    for (size_t j = 0; j < kVecs; ++j) {
+      float* o = out + i * ldo + j * lanes;
+      V r = acc[i][j];
+      if (accumulate) r = hn::Add(hn::LoadU(d, o), r);
+      hn::StoreU(r, d, o);
+    }
+}
+
+// All of M for one column strip of width kVecs * Lanes(d): blocks of kMr rows, then the row tail by 4, 2, 1.
+template <size_t kMr, size_t kVecs, bool kFused, class D>
+HWY_INLINE void strip(D d, const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
+                      size_t M, bool accumulate) {
+  size_t m = 0;
+  for (; m + kMr <= M; m += kMr) block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+  if constexpr (kMr > 4) {
+    for (; m + 4 <= M; m += 4) block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+  }
+  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+}
+
+// Column strips of one narrower vector type (the tail after the full-width strips); returns the next column.
+template <bool kFused, class D>
+HWY_INLINE size_t tail_strips(D d, size_t n, const float* w, size_t ldw, const float* x, size_t ldx, float* out,
+                              size_t ldo, size_t K, size_t M, size_t N, bool accumulate) {
+  const size_t lanes = hn::Lanes(d);
+  for (; n + lanes <= N; n += lanes) strip<4, 1, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+  return n;
+}
+
+// Register blocking per target: 32 vector registers (AVX-512, NEON) hold 8 x 3 accumulators, 16 (SSE4/AVX2) 6 x 2,
+// leaving registers for the moving row and the broadcast weight.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_NEON
+constexpr size_t kRowsPerBlock = 8;
+constexpr size_t kVecsPerBlock = 3;
+#else
+constexpr size_t kRowsPerBlock = 6;
+constexpr size_t kVecsPerBlock = 2;
+#endif
+
+// Loop order: column strips outside, rows inside, so a strip of `x` (K x strip width) stays in L1/L2 while every
+// block of rows reuses it; the k loop is innermost and each accumulator stays in a register for all of K.
+template <bool kFused>
+void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
+                 size_t N, bool accumulate) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t wide = kVecsPerBlock * lanes;
+  size_t n = 0;
+  for (; n + wide <= N; n += wide)
+    strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+  for (; n + lanes <= N; n += lanes)
+    strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 4>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+  tail_strips<kFused>(hn::CappedTag<float, 1>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+void matmul_fused(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
+                  size_t N, bool accumulate) {
+  matmul_impl<true>(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+void matmul_unfused(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
+                    size_t N, bool accumulate) {
+  matmul_impl<false>(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+// What this target's MulAdd is: one rounding (a fused instruction) or two (multiply, then add).
+bool target_fuses() {
+  return HWY_NATIVE_FMA != 0;
+}
+
+int64_t target_bits() {
+  return HWY_TARGET;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace tpbisa::kernels
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tpbisa::kernels {
+
+HWY_EXPORT(matmul_fused);
+HWY_EXPORT(matmul_unfused);
+HWY_EXPORT(target_fuses);
+HWY_EXPORT(target_bits);
 
 void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
                           size_t M, size_t N, bool accumulate) {
@@ -14,10 +153,59 @@ void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx
     }
 }
 
-// Until the vectorised kernel lands the reference is the kernel.
 void matmul_f32(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
                 size_t N, bool accumulate) {
-  matmul_f32_reference(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+  HWY_DYNAMIC_DISPATCH(matmul_fused)(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+void matmul_f32_generic(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
+                        size_t M, size_t N, bool accumulate) {
+  HWY_DYNAMIC_DISPATCH(matmul_unfused)(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+namespace {
+
+// The exponent and significand tests of fma_exact_operands on one fp32 pattern.
+bool fma_exact_value(float v) {
+  uint32_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  const uint32_t exp_field = (b >> 23) & 0xFFU;
+  const uint32_t frac = b & 0x7FFFFFU;
+  if (exp_field == 0xFFU || (exp_field == 0 && frac == 0)) return true;  // Inf, NaN, ±0
+  // [2^-63, 2^64): biased exponents 64 .. 190 (a subnormal has field 0, below the range).
+  if (exp_field < 127 - 63 || exp_field > 127 + 63) return false;
+  return (frac & ((1U << (23 - (kFmaExactBits - 1))) - 1)) == 0;  // the low 23 - 11 fraction bits are zero
+}
+
+}  // namespace
+
+bool fma_exact_operands(const float* p, size_t ld, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c)
+      if (!fma_exact_value(p[r * ld + c])) return false;
+  return true;
+}
+
+bool matmul_f32_fuses() {
+  return HWY_DYNAMIC_DISPATCH(target_fuses)();
+}
+
+const char* simd_target_name() {
+  return hwy::TargetName(HWY_DYNAMIC_DISPATCH(target_bits)());
+}
+
+size_t simd_targets(int64_t* targets, size_t capacity) {
+  size_t count = 0;
+  for (const int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    if (count < capacity) targets[count] = t;
+    ++count;
+  }
+  return count;
+}
+
+void force_simd_target(int64_t target) {
+  hwy::SetSupportedTargetsForTest(target);
 }
 
 }  // namespace tpbisa::kernels
+#endif  // HWY_ONCE

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tpbisa::kernels {
 
@@ -9,14 +10,47 @@ namespace tpbisa::kernels {
 ///   acc = +0.0f; for k = 0 .. K-1 ascending: acc = acc + w[k*ldw + m] * x[k*ldx + n]   (FP32, RNE)
 ///   out[m*ldo + n] = accumulate ? out[m*ldo + n] + acc : acc
 /// `w` is the stationary tile (row k = PE row k, column m = PE column m), `x` the moving tile (row k = source
-/// partition k, column n = moving element n), `out` the PSUM tile (row m = destination partition m).
-/// The result is bit-identical to this scalar definition for every input whose products are exact in FP32
-/// (FP16, BF16 and FP8 operands), whatever the host's vector width.
+/// partition k, column n = moving element n), `out` the PSUM tile (row m = destination partition m), which must not
+/// overlap `w` or `x`. The kernel neither allocates nor throws.
+/// The kernel uses fused multiply-add, so the result is bit-identical to this scalar definition exactly when every
+/// product w*x is exact in FP32 (then fma(w, x, acc) and acc + w*x round the same sum once): always for FP16 and
+/// FP8 operands; for BF16 operands only when no product leaves FP32's normal range (fma_exact_operands below
+/// checks it; a BF16 value below 2^-63 or from 2^64 up can break it); never guaranteed for FP32 operands, which
+/// take matmul_f32_generic. Any host vector width gives the same bits. A NaN result is some quiet NaN
+/// (PROJ-CONV-N17: its sign and payload are not specified and may differ from the reference's).
 void matmul_f32(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
                 size_t N, bool accumulate);
 
 /// The scalar definition above, kept as the reference the vector kernel is tested against.
 void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
                           size_t M, size_t N, bool accumulate);
+
+/// The same product for any FP32 operands (fp32-mode passes, FP32 inputs): vectorised like matmul_f32 but with a
+/// separate multiply and add per step, so every step rounds twice exactly as the scalar definition does.
+void matmul_f32_generic(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
+                        size_t M, size_t N, bool accumulate);
+
+/// Significant bits an operand may have for fma_exact_operands (two of them multiply exactly in FP32's 24).
+inline constexpr int kFmaExactBits = 12;
+
+/// True when every element of the rows x cols matrix at p (row stride ld) is ±0, ±Inf, NaN, or a normal value of
+/// magnitude in [2^-63, 2^64) with at most kFmaExactBits significant bits. When both Matmul operands pass, every
+/// product is exact in FP32 (normal, no overflow), so matmul_f32 equals matmul_f32_reference. FP16 and FP8 values
+/// always pass; BF16 values pass unless extremely small or large.
+bool fma_exact_operands(const float* p, size_t ld, size_t rows, size_t cols);
+
+/// Whether the dispatched target's multiply-add is fused (false on targets without FMA, e.g. SSE4).
+bool matmul_f32_fuses();
+
+/// The SIMD target the kernels dispatch to on this host (Highway's name, e.g. "AVX3", "AVX2", "SSE4", "EMU128").
+const char* simd_target_name();
+
+/// The targets compiled into this build that the host supports, best first, as Highway target bits: writes up to
+/// `capacity` of them and returns how many there are.
+size_t simd_targets(int64_t* targets, size_t capacity);
+
+/// Restricts the dispatch to one target from simd_targets (0 restores the host's best). For tests and
+/// benchmarks only: process-wide and not thread-safe.
+void force_simd_target(int64_t target);
 
 }  // namespace tpbisa::kernels

@@ -1,0 +1,8 @@
+// The SIMD targets the kernels are compiled for (included by every kernel source before Highway's headers).
+#pragma once
+
+// Scalable-vector targets (SVE, RVV) are left out: the kernels keep arrays of vectors as register blocks, which
+// sizeless vector types cannot form. Those machines use their fixed-width target (NEON) instead.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
