@@ -2,6 +2,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <benchmark/benchmark.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -55,8 +56,62 @@ const std::vector<uint8_t>& neff_bytes() {
   return bytes;
 }
 
-/// The baseline: inflate the payload and walk the tar headers, skipping the data (gunzip | tar -t).
+/// `gunzip`: inflate the payload and compute its CRC-32, as gunzip does to check the trailer; the tar lister reads
+/// the inflater's own blocks (no copy, the cheapest way libarchive offers).
+struct Gunzip {
+  archive* gz = nullptr;
+  uLong crc = crc32(0L, Z_NULL, 0);
+};
+
+la_ssize_t gunzip_pull(archive*, void* client, const void** buffer) {
+  auto* g = static_cast<Gunzip*>(client);
+  const void* block = nullptr;
+  size_t n = 0;
+  la_int64_t at = 0;
+  if (archive_read_data_block(g->gz, &block, &n, &at) != ARCHIVE_OK) return 0;
+  g->crc = crc32_z(g->crc, static_cast<const Bytef*>(block), n);
+  if (buffer != nullptr) *buffer = block;
+  return static_cast<la_ssize_t>(n);
+}
+
+/// The baseline, `gunzip | tar -t`: inflate the payload with its CRC-32 computed (gunzip checks the trailer; the
+/// libarchive gzip filter alone does not) and walk the tar headers, skipping the data.
 void BM_NeffGunzipTarList(benchmark::State& state) {
+  const std::vector<uint8_t>& f = neff_bytes();
+  const uint64_t data_size = tpbisa::load_le<uint64_t>(f.data() + 0x10);
+  for (auto _ : state) {
+    archive* gz = archive_read_new();
+    archive_read_support_filter_gzip(gz);
+    archive_read_support_format_raw(gz);
+    archive_read_open_memory(gz, f.data() + tpbisa::neff::kPayloadOffset, data_size);
+    archive_entry* e = nullptr;
+    archive_read_next_header(gz, &e);
+    Gunzip g;
+    g.gz = gz;
+    archive* tar = archive_read_new();
+    archive_read_support_format_tar(tar);
+    archive_read_open(tar, &g, nullptr, gunzip_pull, nullptr);
+    size_t n = 0;
+    while (archive_read_next_header(tar, &e) == ARCHIVE_OK) {
+      benchmark::DoNotOptimize(archive_entry_pathname(e));
+      archive_read_data_skip(tar);
+      ++n;
+    }
+    archive_read_free(tar);
+    // gunzip inflates to the end of its input, past the tar's last block.
+    while (gunzip_pull(nullptr, &g, nullptr) > 0) {
+    }
+    archive_read_free(gz);
+    benchmark::DoNotOptimize(n);
+    benchmark::DoNotOptimize(g.crc);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(f.size()));
+}
+BENCHMARK(BM_NeffGunzipTarList);
+
+/// The earlier baseline, kept for comparison: libarchive's gzip filter under its tar reader, skipping the data.
+/// It never computes the CRC-32 (the filter does not check the gzip trailer), so it does less than gunzip does.
+void BM_NeffTarListNoCrc(benchmark::State& state) {
   const std::vector<uint8_t>& f = neff_bytes();
   const uint64_t data_size = tpbisa::load_le<uint64_t>(f.data() + 0x10);
   for (auto _ : state) {
@@ -76,7 +131,7 @@ void BM_NeffGunzipTarList(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(f.size()));
 }
-BENCHMARK(BM_NeffGunzipTarList);
+BENCHMARK(BM_NeffTarListNoCrc);
 
 /// The whole reader: header and hash, inflate, tar, JSON, model.
 void BM_NeffRead(benchmark::State& state) {

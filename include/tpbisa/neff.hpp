@@ -391,8 +391,9 @@ Result<std::vector<uint8_t>> pack(std::span<const PackMember> members, const Pac
 /// other non-regular file is an error, and `limits` bound the sizes as the reader would.
 Result<std::vector<PackMember>> collect_directory(const std::string& dir, const ReadOptions& limits = {});
 
-/// Writes every member under `dir` (which must not exist, or be empty): into a fresh sibling folder first,
-/// renamed to `dir` once every file is written, so a failure leaves no partial tree; never writes outside it.
+/// Writes every member under `dir` (which must not exist, or be empty): into a fresh sibling folder first
+/// (io::OutputDirectory), renamed to `dir` once every file is written, so a failure or a SIGINT, SIGTERM, SIGHUP or
+/// SIGPIPE leaves no partial tree; never writes outside it.
 std::optional<Error> extract(const Neff& neff, const std::string& dir);
 
 }  // namespace tpbisa::neff

@@ -1,5 +1,5 @@
-// Output files: atomic replacement of regular files, write-through for devices and FIFOs, inputs never
-// overwritten, and temporary files removed on exit, on error and on the signals that end a process.
+// Output files and folders: atomic replacement of regular files and of extracted folders, write-through for devices
+// and FIFOs, inputs never overwritten, and temporaries removed on exit, on error and on the signals that end a process.
 #include "tpbisa/io/output_file.hpp"
 
 #include <array>
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,18 +21,74 @@
 namespace tpbisa::io {
 namespace {
 
-// ---- temporary files removed by a signal handler: fixed storage, async-signal-safe ----
+// ---- temporary files and folders removed by a signal handler: fixed storage, async-signal-safe ----
 
 constexpr size_t kSlots = 16;
 constexpr size_t kPathMax = 4096;
 std::array<char[kPathMax], kSlots> g_paths{};
 std::array<std::atomic<bool>, kSlots> g_used{};
+std::array<std::atomic<bool>, kSlots> g_folder{};  ///< the slot names a folder tree, not a file
 std::atomic<bool> g_handlers{false};
 constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
+/// Removes the tree at `root` with system calls alone (the handler may not allocate, and opendir does): each pass
+/// lists one folder, unlinks what it can, descends into the first subfolder that is not empty, and climbs back
+/// once a folder is empty. Bounded, so a tree that cannot be removed cannot hold the process.
+void remove_tree(const char* root, std::array<char, kPathMax>& path_buffer, std::array<char, 4096>& listing_buffer) {
+  char* const path = path_buffer.data();
+  char* const listing = listing_buffer.data();
+  size_t root_len = 0;
+  while (root[root_len] != '\0' && root_len + 1 < kPathMax) {
+    path[root_len] = root[root_len];
+    ++root_len;
+  }
+  path[root_len] = '\0';
+  size_t len = root_len;
+  for (int pass = 0; pass < 1 << 20; ++pass) {
+    const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    bool descended = false;
+    while (fd >= 0 && !descended) {
+      const ssize_t n = ::getdents64(fd, listing, listing_buffer.size());
+      if (n <= 0) break;
+      for (ssize_t at = 0; at < n && !descended;) {
+        const auto* d = reinterpret_cast<const struct dirent64*>(listing + at);
+        at += d->d_reclen;
+        const char* name = d->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        if (::unlinkat(fd, name, 0) == 0 || ::unlinkat(fd, name, AT_REMOVEDIR) == 0) continue;
+        if (errno != ENOTEMPTY && errno != EEXIST) continue;
+        size_t name_len = 0;
+        while (name[name_len] != '\0') ++name_len;
+        if (len + 1 + name_len >= kPathMax) continue;
+        path[len] = '/';
+        for (size_t i = 0; i <= name_len; ++i) path[len + 1 + i] = name[i];
+        len += 1 + name_len;
+        descended = true;
+      }
+    }
+    if (fd >= 0) ::close(fd);
+    if (descended) continue;
+    ::rmdir(path);
+    if (len <= root_len) return;
+    while (len > root_len && path[len] != '/') --len;
+    path[len] = '\0';
+  }
+}
+
+// The handler's buffers: static, since it may not allocate and may run on a small stack.
+std::array<char, kPathMax> g_tree_path{};
+alignas(8) std::array<char, 4096> g_tree_listing{};
+
 extern "C" void remove_temporaries(int sig) {
-  for (size_t i = 0; i < kSlots; ++i)
-    if (g_used[i].load()) ::unlink(g_paths[i]);
+  const int saved = errno;
+  for (size_t i = 0; i < kSlots; ++i) {
+    if (!g_used[i].load()) continue;
+    if (g_folder[i].load())
+      remove_tree(g_paths[i], g_tree_path, g_tree_listing);
+    else
+      ::unlink(g_paths[i]);
+  }
+  errno = saved;
   // Then the signal does what it would have done: the process ends by it.
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -50,17 +107,36 @@ void install_handlers() {
   }
 }
 
-int claim_slot(const std::string& path) {
+int claim_slot(const std::string& path, bool folder = false) {
   if (path.size() >= kPathMax) return -1;
   for (size_t i = 0; i < kSlots; ++i) {
     bool expected = false;
     if (g_used[i].load() || !g_used[i].compare_exchange_strong(expected, true)) continue;
     // Called with the cleanup signals blocked, so the handler never sees a half-written name.
     std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+    g_folder[i].store(folder);
     return static_cast<int>(i);
   }
   return -1;
 }
+
+/// Holds the cleanup signals for its lifetime: a temporary is created and recorded, or renamed and forgotten,
+/// as one step the handler never sees half done.
+class HeldSignals {
+ public:
+  HeldSignals() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (int sig : kSignals) sigaddset(&held, sig);
+    ::sigprocmask(SIG_BLOCK, &held, &before_);
+  }
+  ~HeldSignals() { ::sigprocmask(SIG_SETMASK, &before_, nullptr); }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+
+ private:
+  sigset_t before_{};
+};
 
 void release_slot(int slot) {
   if (slot >= 0) g_used[static_cast<size_t>(slot)].store(false);
@@ -154,13 +230,12 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, 
   install_handlers();
   std::string tmpl = fmt::format("{}/.{}.tpbisa-XXXXXX", dir_of(target), base_of(target));
   // The signals are held while the file is created and its name recorded, so none can leave it behind.
-  sigset_t held, before;
-  sigemptyset(&held);
-  for (int sig : kSignals) sigaddset(&held, sig);
-  ::sigprocmask(SIG_BLOCK, &held, &before);
-  const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
-  if (fd >= 0) f->slot_ = claim_slot(tmpl);
-  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  int fd = -1;
+  {
+    const HeldSignals held;
+    fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd >= 0) f->slot_ = claim_slot(tmpl);
+  }
   if (fd < 0)
     return error(ErrorKind::Open, fmt::format("{}: cannot create a temporary file in {}: {}", path, dir_of(target),
                                               std::strerror(errno)));
@@ -259,6 +334,65 @@ void OutputFile::discard() {
     ::unlink(temp_.c_str());
     release_slot(slot_);
   }
+}
+
+// ---- OutputDirectory ----
+
+Expected<std::unique_ptr<OutputDirectory>> OutputDirectory::create(const std::string& path) {
+  std::unique_ptr<OutputDirectory> d(new OutputDirectory());
+  d->target_ = path;
+  while (d->target_.size() > 1 && d->target_.back() == '/') d->target_.pop_back();
+  install_handlers();
+  std::string tmpl = fmt::format("{}/.{}.partial-XXXXXX", dir_of(d->target_), base_of(d->target_));
+  bool made = false;
+  {
+    const HeldSignals held;
+    made = ::mkdtemp(tmpl.data()) != nullptr;
+    if (made) d->slot_ = claim_slot(tmpl, true);
+  }
+  if (!made)
+    return error(ErrorKind::Open, fmt::format("{}: cannot create a folder beside it: {}", path, std::strerror(errno)));
+  d->temp_ = tmpl;
+  return d;
+}
+
+OutputDirectory::~OutputDirectory() {
+  if (!done_) discard();
+}
+
+Expected<void> OutputDirectory::commit() {
+  if (done_) return {};
+  // mkdtemp made the folder 0700; it is put in place with the mode a new folder has under the umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  (void)::chmod(temp_.c_str(), 0777 & ~mask);
+  int err = 0;
+  {
+    const HeldSignals held;
+    // rename(2) replaces an empty folder in one step and refuses one that is not empty.
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) err = errno;
+    if (err == 0) {
+      done_ = true;
+      release_slot(slot_);
+    }
+  }
+  if (err != 0) {
+    discard();
+    return Error{ErrorKind::Write,
+                 fmt::format("{}: cannot move the folder into place: {}", target_, std::strerror(err))};
+  }
+  return {};
+}
+
+void OutputDirectory::discard() {
+  if (done_) return;
+  done_ = true;
+  // Held: a signal arriving meanwhile runs its own removal once this one is finished.
+  const HeldSignals held;
+  std::array<char, kPathMax> path{};
+  alignas(8) std::array<char, 4096> listing{};
+  remove_tree(temp_.c_str(), path, listing);
+  release_slot(slot_);
 }
 
 }  // namespace tpbisa::io

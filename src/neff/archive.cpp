@@ -16,7 +16,6 @@
 namespace tpbisa::neff::detail {
 namespace {
 
-constexpr size_t kChunk = 64 * 1024;
 constexpr size_t kGzipTrailerBytes = 8;                 ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
 constexpr size_t kGzipMinBytes = 18;                    ///< 10-byte header, an empty deflate block, the trailer
 constexpr uint64_t kReserveBytes = uint64_t{16} << 20;  ///< most a member's declared size reserves up front
@@ -87,35 +86,41 @@ std::optional<std::string> member_name_problem(std::string_view name) {
 
 namespace {
 
-/// The inflated stream of a pkg 2 payload as the tar reader's input: archive `gz` (gzip filter, raw format) is
-/// read in chunks, each added to the CRC-32 and the size, and never beyond the inflated-size limit.
+/// The inflated stream of a pkg 2 payload as the tar reader's input: archive `gz` (gzip filter, raw format) hands
+/// out the blocks its inflater fills (no copy into a buffer of ours), each added to the CRC-32 and the size, and
+/// never beyond the inflated-size limit.
 struct InflatedStream {
   archive* gz = nullptr;
   uint64_t cap = 0;
-  std::unique_ptr<uint8_t[]> chunk{new uint8_t[kChunk]};  // not zero-filled: inflate writes it
+  const void* block = nullptr;  // valid until the next pull, as the tar reader's callback contract asks
   uLong crc = crc32(0L, Z_NULL, 0);
   uint64_t size = 0;
   bool over_cap = false;
   bool gzip_failed = false;
   std::string gzip_message;
 
-  /// The next chunk of inflated bytes: its length, 0 at the end, -1 on a gzip error or past the limit.
+  /// The next block of inflated bytes: its length, 0 at the end, -1 on a gzip error or past the limit.
   la_ssize_t pull() {
     if (over_cap || gzip_failed) return -1;
-    const la_ssize_t n = archive_read_data(gz, chunk.get(), kChunk);
-    if (n < 0) {
-      gzip_failed = true;
-      gzip_message = archive_message(gz);
-      return -1;
+    size_t n = 0;
+    while (n == 0) {
+      la_int64_t at = 0;
+      const int r = archive_read_data_block(gz, &block, &n, &at);
+      if (r == ARCHIVE_EOF) return 0;
+      if (r != ARCHIVE_OK) {
+        gzip_failed = true;
+        gzip_message = archive_message(gz);
+        return -1;
+      }
     }
-    crc = crc32(crc, chunk.get(), static_cast<uInt>(n));
-    size += static_cast<uint64_t>(n);
+    crc = crc32_z(crc, static_cast<const Bytef*>(block), n);
+    size += n;
     // Bounded as it inflates: a decompression bomb stops at the limit, not at the end of memory.
     if (size > cap) {
       over_cap = true;
       return -1;
     }
-    return n;
+    return static_cast<la_ssize_t>(n);
   }
 };
 
@@ -126,7 +131,7 @@ la_ssize_t pull_inflated(archive* a, void* client, const void** buffer) {
     archive_set_error(a, EIO, "%s", s->over_cap ? "inflated-size limit" : "gzip error");
     return -1;
   }
-  *buffer = s->chunk.get();
+  *buffer = s->block;
   return n;
 }
 

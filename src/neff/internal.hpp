@@ -37,8 +37,9 @@ std::string_view strip_dot_slash(std::string_view name);
 /// A ustar archive of the members (gzip-compressed when `gzip`), deterministic: mode 0644, mtime 0.
 Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool gzip);
 
-/// Parses a JSON member with the size and nesting bounds of `options`.
+/// Parses a JSON member with the size and nesting bounds of `options`; `scratch` holds its text without the
+/// whitespace between tokens (reused from member to member).
 std::optional<Error> parse_json(const Member& m, std::string_view label, const ReadOptions& options,
-                                nlohmann::json& out);
+                                nlohmann::json& out, std::string& scratch);
 
 }  // namespace tpbisa::neff::detail

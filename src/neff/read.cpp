@@ -103,7 +103,9 @@ class Builder {
     m.role = std::move(role);
   }
 
-  std::optional<Error> load_json(const Member& m, json& out) { return detail::parse_json(m, n_.file, o_, out); }
+  std::optional<Error> load_json(const Member& m, json& out) {
+    return detail::parse_json(m, n_.file, o_, out, json_scratch_);
+  }
 
   std::optional<Error> need_member(const std::string& from, const std::string& name, std::string_view what,
                                    Member*& out) {
@@ -532,38 +534,74 @@ class Builder {
   std::unordered_map<std::string, size_t> index_;
   bool has_graph_ = false;
   std::string kelf_name_;
+  std::string json_scratch_;  ///< one buffer for every JSON member's compacted text
 };
 
 }  // namespace
 
 namespace detail {
 
-std::optional<Error> parse_json(const Member& m, std::string_view label, const ReadOptions& options, json& out) {
+namespace {
+
+/// A character next to which whitespace never separates two tokens.
+constexpr bool structural(uint8_t c) {
+  return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || c == '"';
+}
+
+}  // namespace
+
+std::optional<Error> parse_json(const Member& m, std::string_view label, const ReadOptions& options, json& out,
+                                std::string& scratch) {
   const auto fail = [&](std::string message) {
     return Error{ErrorCode::Json, std::string(label), m.name, std::move(message)};
   };
   if (m.bytes.size() > options.max_json_bytes)
     return fail(
         fmt::format("{} bytes of JSON exceed the JSON-size limit of {}", m.bytes.size(), options.max_json_bytes));
-  // Nesting is bounded before parsing, so a hostile document cannot exhaust the parser's stack or memory.
+  // One pass bounds the nesting before the parser sees a byte (so a hostile document cannot exhaust its stack or
+  // memory) and copies the document without the whitespace around structural characters: the compiler writes
+  // indented JSON, and the parser spent most of its time stepping over the indentation. A run of whitespace is
+  // dropped only beside a structural character or a quote, so no two tokens merge: the token sequence — the value,
+  // and whether the document is valid — is the one of the original.
+  scratch.resize(m.bytes.size());
+  char* to = scratch.data();
+  const uint8_t* p = m.bytes.data();
+  const uint8_t* const end = p + m.bytes.size();
+  const auto blank = [](uint8_t c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
   unsigned depth = 0;
-  bool in_string = false, escaped = false;
-  for (uint8_t c : m.bytes) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
+  uint8_t last = '{';  // leading whitespace is dropped
+  while (p < end) {
+    uint8_t c = *p++;
+    if (blank(c)) {
+      while (p < end && blank(*p)) ++p;
+      if (p == end) break;
+      c = *p++;
+      // At most one byte is written per byte read, so `to` never passes the end.
+      if (!structural(last) && !structural(c)) *to++ = ' ';
+    }
+    *to++ = static_cast<char>(c);
+    last = c;
+    if (c == '"') {
+      // A string, copied as it is up to its closing quote (an escaped quote does not close it).
+      while (p < end) {
+        const uint8_t s = *p++;
+        *to++ = static_cast<char>(s);
+        if (s == '"') break;
+        if (s == '\\' && p < end) *to++ = static_cast<char>(*p++);
+      }
     } else if (c == '[' || c == '{') {
       if (++depth > options.max_json_depth)
         return fail(fmt::format("JSON nested deeper than {} levels", options.max_json_depth));
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
+  }
+  scratch.resize(static_cast<size_t>(to - scratch.data()));
+  try {
+    out = json::parse(scratch.data(), scratch.data() + scratch.size());
+    return std::nullopt;
+  } catch (const json::exception&) {
+    // The message quotes lines and columns of the original: parse that for it.
   }
   try {
     const char* text = reinterpret_cast<const char*>(m.bytes.data());

@@ -1,6 +1,4 @@
-// The NEFF writer (header, hash, gzip tar) and the two directory operations: collect members, extract safely.
-#include <stdlib.h>  // mkdtemp
-
+// The NEFF writer (header, hash, gzip tar) and the two directory operations: collect members, extract atomically.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -11,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "neff/internal.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/neff.hpp"
 
 namespace tpbisa::neff {
@@ -83,24 +82,24 @@ std::optional<Error> extract(const Neff& neff, const std::string& dir) {
   std::error_code ec;
   const fs::path target(dir);
   const fs::file_status st = fs::symlink_status(target, ec);
-  bool replace_empty = false;
   if (fs::exists(st)) {
     if (fs::is_symlink(st)) return write_error(dir, "", "is a symbolic link; give a new folder");
     if (!fs::is_directory(st)) return write_error(dir, "", "exists and is not a folder");
     if (!fs::is_empty(target, ec)) return write_error(dir, "", "exists and is not empty");
-    replace_empty = true;
   }
-  // Everything is written into a fresh private folder beside the target and renamed at the end: a failure
-  // leaves nothing behind, and no path inside it can be a link someone else placed.
-  fs::path parent = target.parent_path();
-  if (parent.empty()) parent = ".";
-  std::string tmpl = (parent / ("." + target.filename().string() + ".partial-XXXXXX")).string();
-  if (::mkdtemp(tmpl.data()) == nullptr)
-    return write_error(dir, "", fmt::format("cannot create a folder beside it: {}", std::strerror(errno)));
-  const fs::path tmp(tmpl);
+  // Everything is written into a fresh private folder beside the target and renamed at the end (the library's
+  // output-folder policy): a failure or a signal leaves nothing behind, and no path inside it can be a link
+  // someone else placed.
+  const auto io_error = [&](const tpbisa::Error& e) {
+    std::string message = e.message;
+    if (const std::string prefix = dir + ": "; message.starts_with(prefix)) message.erase(0, prefix.size());
+    return write_error(dir, "", std::move(message));
+  };
+  auto staging = io::OutputDirectory::create(dir);
+  if (!staging) return io_error(staging.error());
+  const fs::path tmp((*staging)->staging());
   const auto abandon = [&](std::string member, std::string message) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
+    (*staging)->discard();
     return write_error(dir, std::move(member), std::move(message));
   };
   for (const Member& m : neff.members) {
@@ -113,13 +112,7 @@ std::optional<Error> extract(const Neff& neff, const std::string& dir) {
     out.close();
     if (!out) return abandon(m.name, "cannot write the file");
   }
-  fs::permissions(tmp,
-                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
-                      fs::perms::others_exec,
-                  ec);
-  if (replace_empty) fs::remove(target, ec);
-  fs::rename(tmp, target, ec);
-  if (ec) return abandon("", fmt::format("cannot move the extracted tree into place: {}", ec.message()));
+  if (auto done = (*staging)->commit(); !done) return io_error(done.error());
   return std::nullopt;
 }
 

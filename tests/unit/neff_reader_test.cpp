@@ -590,6 +590,43 @@ TEST(NeffHostile, JsonIsBoundedInSizeAndDepth) {
   EXPECT_TRUE(read(packed(m), "t").ok());
 }
 
+// The reader drops the whitespace beside structural characters before parsing (the compiler's JSON is indented):
+// the value, the verdict on invalid documents and the positions an error quotes are those of the original text.
+TEST(NeffHostile, JsonWhitespaceChangesNothing) {
+  std::vector<PackMember> compact = synthetic(2);
+  std::vector<PackMember> indented = compact;
+  for (auto& pm : indented)
+    if (pm.name.ends_with(".json")) pm.bytes = bytes_of(json::parse(pm.bytes.begin(), pm.bytes.end()).dump(4));
+  Result<Neff> a = read(packed(compact), "a.neff");
+  Result<Neff> b = read(packed(indented), "b.neff");
+  ASSERT_TRUE(a.ok() && b.ok());
+  // The JSON members' bytes differ by their whitespace; everything read from them must not.
+  Neff model_b = *b;
+  for (size_t i = 0; i < model_b.members.size() && i < a->members.size(); ++i)
+    if (model_b.members[i].name.ends_with(".json")) model_b.members[i].bytes = a->members[i].bytes;
+  expect_same_model(*a, model_b);
+  EXPECT_EQ(b->subgraphs[0].queue_sets[0].semaphores, (std::vector<uint32_t>{24, 25}));
+  const auto info_error = [](const std::string& text) {
+    std::vector<PackMember> m = synthetic();
+    for (auto& pm : m)
+      if (pm.name == "info.json") pm.bytes = bytes_of(text);
+    Result<Neff> r = read(packed(m), "t.neff");
+    return r.ok() ? std::string("read") : r.error().message;
+  };
+  // Whitespace inside strings is kept; whitespace between two literals still separates them (never "12").
+  std::vector<PackMember> m = synthetic();
+  for (auto& pm : m)
+    if (pm.name == "info.json") pm.bytes = bytes_of("{ \"tool_version\" :\n\t\" 9 .  9 \" }");
+  Result<Neff> spaced = read(packed(m), "t.neff");
+  ASSERT_TRUE(spaced.ok());
+  EXPECT_EQ(spaced->compiler_version, " 9 .  9 ");
+  EXPECT_NE(info_error("{\"tool_version\": \"9\", \"n\": [1 2]}").find("invalid JSON"), std::string::npos);
+  EXPECT_NE(info_error("{\"x\": tr ue}").find("invalid JSON"), std::string::npos);
+  // The position is the original's: line 3, not the line 1 of the text without its newlines.
+  const std::string where = info_error("{\n  \"tool_version\": \"9\",\n  \"n\": [1 2]\n}");
+  EXPECT_NE(where.find("line 3"), std::string::npos) << where;
+}
+
 TEST(NeffHostile, LimitsStopBeforeAllocating) {
   std::vector<PackMember> m = synthetic();
   m.push_back({"zeros.bin", std::vector<uint8_t>(1 << 20)});

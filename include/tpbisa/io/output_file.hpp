@@ -11,6 +11,8 @@
 // * An output that is one of the command's inputs (the same file) is refused.
 // * Temporary files never outlive the process: they are removed on SIGINT, SIGTERM, SIGHUP and SIGPIPE (then the
 //   signal takes its course) as well as when the OutputFile is destroyed without commit().
+// * A folder (OutputDirectory, `neff extract`) is written the same way: into a fresh private folder beside it,
+//   renamed onto it at the end, and removed with everything in it on failure and on the same signals.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +72,37 @@ class OutputFile {
   int errno_ = 0;
   bool done_ = false;
   std::string buffer_;
+};
+
+/// A folder written whole or not at all. create() makes a fresh private folder `.NAME.partial-XXXXXX` (mode 0700)
+/// beside `path`; the caller fills staging(); commit() renames it onto `path` (which may not exist, or be an empty
+/// folder: rename(2) replaces that in one step and refuses a folder that is not empty). Without commit() — an
+/// error, an early return, SIGINT, SIGTERM, SIGHUP or SIGPIPE — the staging folder is removed with everything in
+/// it, so `path` either appears complete or not at all. What `path` may be beforehand is the caller's policy.
+class OutputDirectory {
+ public:
+  /// Error: "PATH: cannot create a folder beside it: OS error".
+  static Expected<std::unique_ptr<OutputDirectory>> create(const std::string& path);
+
+  ~OutputDirectory();
+  OutputDirectory(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(const OutputDirectory&) = delete;
+
+  /// The folder to write into.
+  const std::string& staging() const { return temp_; }
+  /// Gives the staging folder the mode of a new folder (0777 less the umask) and renames it onto the target.
+  /// Error: "PATH: cannot move the folder into place: OS error"; the staging folder is then removed.
+  Expected<void> commit();
+  /// Removes the staging folder and everything in it.
+  void discard();
+
+ private:
+  OutputDirectory() = default;
+
+  std::string target_;
+  std::string temp_;
+  int slot_ = -1;  ///< the staging folder's slot in the signal-cleanup table, or -1
+  bool done_ = false;
 };
 
 }  // namespace tpbisa::io
