@@ -7,6 +7,7 @@
 
 #include "core/exec.hpp"
 #include "families/common.hpp"
+#include "families/sync/format.hpp"
 
 namespace tpbisa {
 
@@ -23,6 +24,7 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::OutOfRange: return "OutOfRange";
     case FaultKind::MemoryLimit: return "MemoryLimit";
     case FaultKind::ResourceLimit: return "ResourceLimit";
+    case FaultKind::IllegalBranchTarget: return "IllegalBranchTarget";
   }
   return "?";
 }
@@ -134,31 +136,9 @@ WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
   return WaitCheck::Satisfied;
 }
 
-/// Stages the semaphore/event update; read and complete forms both apply when the instruction retires.
+/// Stages the semaphore/event update of EVENTS (exec::stage_event_update).
 bool stage_update(const Events& e, exec::Txn& txn) {
-  const uint8_t mode = e.update_mode;
-  if (mode == 0x00) return true;
-  const uint8_t base = mode & 0x8F;  // fold the _COMPLETE twins (+0x10) onto the read forms
-  const uint32_t sem = txn.core().sems[e.update_idx];
-  uint32_t operand = e.semaphore_value;
-  if (base & 0x80) {
-    const unsigned r = e.semaphore_value & 0xFF;
-    if (r >= kNumRegisters)
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("the EVENTS update register form names r{} (PROJ-CONV-C3)", r));
-    operand = txn.reg(r);
-  }
-  switch (base & 0x0F) {
-    case 0x01: txn.stage_sem(e.update_idx, true, 1); break;  // event set
-    case 0x02: txn.stage_sem(e.update_idx, true, 0); break;  // event clear
-    case 0x03: txn.stage_sem(e.update_idx, false, sem + 1); break;
-    case 0x04: txn.stage_sem(e.update_idx, false, sem - 1); break;
-    case 0x05: txn.stage_sem(e.update_idx, false, sem + operand); break;
-    case 0x07: txn.stage_sem(e.update_idx, false, sem - operand); break;
-    case 0x09: txn.stage_sem(e.update_idx, false, operand); break;
-    default: break;
-  }
-  return true;
+  return exec::stage_event_update(txn, e.update_mode, e.update_idx, e.semaphore_value);
 }
 
 /// Executor dispatch (one place; the family registry replaces it).
@@ -215,6 +195,21 @@ Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : 
   cores_.emplace_back(gen, options.max_memory, options.engine, std::move(program));
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
+  rng_ = options.seed;
+}
+
+Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options) : options_(options) {
+  cores_.reserve(cores.size());
+  for (CoreProgram& p : cores) cores_.emplace_back(gen, options.max_memory, options.engine, std::move(p));
+  log_.record = options.record_effects;
+  log_.cap = options.max_recorded_effects;
+  rng_ = options.seed;
+  if (options.neff_mode)
+    for (Core& c : cores_)
+      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+        Sequencer& e = c.engine(static_cast<EngineId>(i));
+        e.verdicts_.assign(e.size(), 0);
+      }
 }
 
 bool Machine::finished() const {
@@ -229,8 +224,15 @@ size_t Machine::unfinished() const {
 }
 
 bool Machine::deadlocked() const {
-  const size_t n = unfinished();
-  return n != 0 && blocked_in_row_ >= n;
+  size_t unfinished = 0;
+  for (const Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      const Sequencer& e = c.engine(static_cast<EngineId>(i));
+      if (e.finished()) continue;
+      ++unfinished;
+      if (!e.blocked() || e.blocked_epoch_ != epoch_) return false;  // it may still move
+    }
+  return unfinished != 0;
 }
 
 std::vector<BlockedWait> Machine::blocked_waits() const {
@@ -243,9 +245,19 @@ std::vector<BlockedWait> Machine::blocked_waits() const {
   return out;
 }
 
+namespace {
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
 StepResult Machine::step() {
   const size_t slots = cores_.size() * kEnginesPerCore;
   const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  if (options_.schedule == Schedule::Random) cursor_ = static_cast<size_t>(splitmix64(rng_) % slots);
   for (size_t k = 0; k < slots; ++k) {
     const size_t turn = (cursor_ + k) % slots;  // position in the schedule's cycle
     const size_t slot = reverse ? slots - 1 - turn : turn;
@@ -254,7 +266,11 @@ StepResult Machine::step() {
     if (engine.finished()) continue;
     cursor_ = (turn + 1) % slots;
     StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine);
-    blocked_in_row_ = r.status == StepResult::Status::Blocked ? blocked_in_row_ + 1 : 0;
+    if (r.status == StepResult::Status::Blocked) engine.blocked_epoch_ = epoch_;
+    if (r.status == StepResult::Status::Retired) {
+      ++epoch_;
+      ++engine.retired_;
+    }
     return r;
   }
   log_.clear();
@@ -273,14 +289,49 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
   r.opcode = inst.opcode();
   r.name = inst.name();
   exec::Txn txn(core.state(), core.engine_state(engine.id()), log_, options_, pc);
+  txn.set_stream_size(engine.size());
   const Generation gen = core.gen();
   bool ok = true;
-  const Verdict verdict = validate(inst, gen, options_.validate);
+  Verdict verdict{};
+  verdict.valid = true;
+  if (!options_.neff_mode) {
+    verdict = validate(inst, gen, options_.validate);
+  } else if (engine.verdicts_[pc] != 1) {
+    // A NEFF word is judged with its stream's engine (PROJ-CONV-F1), once: the stream does not change.
+    ValidateOptions vo = options_.validate;
+    vo.engine = static_cast<StreamEngine>(engine.id());
+    verdict = validate(inst, gen, vo);
+    engine.verdicts_[pc] = verdict.valid ? 1 : 2;
+  }
+  const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
-  } else if (is_pseudo(inst.opcode())) {
+  } else if (is_pseudo(inst.opcode()) && !neff_pseudo) {
     ok = txn.fail(FaultKind::PseudoNotLowered,
                   fmt::format("{} is a pseudo instruction; lower it first (tpbisa lower, PROJ-CONV-M9)", inst.name()));
+  }
+  // EventSemaphore's extended lane is a second wait that must hold too (PROJ-CONV-F3).
+  const CtrlEs* es = ok ? inst.as<CtrlEs>() : nullptr;
+  if (es != nullptr && es->ext.wait_mode != 0x00 && !options_.controls.es_lane0_only) {
+    BlockedWait w;
+    const Events ext{es->ext.wait_mode, es->ext.wait_idx, 0, 0, es->ext.sem_wait_value};
+    if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
+      w = BlockedWait{};
+      const WaitCheck c = check_wait(ext, txn, w);
+      if (c == WaitCheck::Faulted) ok = false;
+      if (c == WaitCheck::Blocked) {
+        log_.clear();
+        w.core = core_index;
+        w.engine = engine.id();
+        w.index = pc;
+        w.opcode = r.opcode;
+        w.name = r.name;
+        engine.blocked_ = w;
+        r.status = StepResult::Status::Blocked;
+        r.wait = w;
+        return r;
+      }
+    }
   }
   if (ok) {
     BlockedWait w;
@@ -300,7 +351,9 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
         return r;
     }
   }
-  ok = ok && execute(inst, txn) && stage_update(inst.events(), txn) && txn.commit();
+  // The EVENTS update is staged first so that an executor's own updates (EventSemaphore's extended lane, a
+  // DMA's completion) compose with it in that order (PROJ-CONV-F3).
+  ok = ok && stage_update(inst.events(), txn) && execute(inst, txn) && txn.commit();
   engine.blocked_.reset();
   if (!ok) {
     log_.clear();  // a fault changes nothing and reports no effects
@@ -325,7 +378,11 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
     r.sem_writes = shown(log_.sems, log_.cap);
     r.diagnostics = log_.diags;
   }
-  ++engine.pc_;
+  r.dram_ranges = log_.dram_ranges;
+  if (log_.halt)
+    engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
+  else
+    engine.pc_ = log_.jump ? log_.jump_to : engine.pc_ + 1;
   return r;
 }
 
