@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -161,6 +162,12 @@ class Machine {
   StepResult step();
   /// Steps until every engine has finished, a fault, a deadlock, or `max_steps` retired instructions.
   RunSummary run(size_t max_steps);
+  /// Runs core `c` of a multi-core machine alone (round robin over its engines in the schedule's order) until
+  /// each engine has finished, one faults, every unfinished one is blocked (no other core can raise a core's
+  /// semaphores), or `max_steps` words retired. Cores share only DRAM, so different cores may run this at once
+  /// on different threads: each has its own effect log. `on_step` (may be empty) sees each retired or faulting
+  /// step, on the calling thread. Not to be mixed with step() on the same machine.
+  RunSummary run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step);
 
   /// Every engine has finished its stream.
   bool finished() const;
@@ -187,13 +194,14 @@ class Machine {
 
  private:
   const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
-  StepResult attempt(unsigned core, Sequencer& engine);
+  StepResult attempt(unsigned core, Sequencer& engine, EffectLog& log);
   size_t unfinished() const;
 
   std::vector<Core> cores_;
   MachineOptions options_;
   EffectLog log_;
-  size_t cursor_ = 0;   ///< the next turn's position in the schedule's cycle of core x engine slots
+  std::vector<EffectLog> core_logs_;  ///< run_core: one log per core (multi-core machines)
+  size_t cursor_ = 0;                 ///< the next turn's position in the schedule's cycle of core x engine slots
   uint64_t epoch_ = 0;  ///< instructions retired so far: a blocked engine is stuck while the epoch has not moved
   uint64_t rng_ = 0;    ///< Schedule::Random state (splitmix64)
 };

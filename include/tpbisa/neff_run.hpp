@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,6 +59,13 @@ class Run {
   /// "core 0: SBUF partition 3 bytes 0x37ff8..0x37fff (evtaccel) written". Empty when it left them alone.
   std::vector<std::string> reservation_violations() const;
 
+  /// Follows a retired step's DMA ranges (StepResult::dram_ranges) to count reads of DRAM bytes of an output,
+  /// tmp-buf or virtual variable that nothing has written yet (they read as 0): "silently zero" is never
+  /// silent. Thread-safe (the cores of --threads call it concurrently).
+  void note_step(const StepResult& step);
+  /// Unwritten DRAM bytes read, per (stream label, variable name).
+  std::map<std::pair<std::string, std::string>, uint64_t> uninitialized_dram_reads() const;
+
  private:
   Run() = default;
   Generation gen_ = kDefaultGeneration;
@@ -70,6 +78,14 @@ class Run {
     std::string type;
   };
   std::vector<std::vector<Reservation>> reservations_;  ///< per core
+  struct Tracked {
+    std::string name;
+    uint64_t size = 0;
+    std::vector<bool> written;
+  };
+  std::map<const uint8_t*, Tracked> tracked_;  ///< writable DRAM variables by first byte
+  std::map<std::pair<std::string, std::string>, uint64_t> uninit_dram_;
+  std::unique_ptr<std::mutex> tracking_lock_ = std::make_unique<std::mutex>();
   std::unique_ptr<Machine> machine_;
 };
 

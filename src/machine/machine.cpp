@@ -201,6 +201,11 @@ Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : 
 Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options) : options_(options) {
   cores_.reserve(cores.size());
   for (CoreProgram& p : cores) cores_.emplace_back(gen, options.max_memory, options.engine, std::move(p));
+  core_logs_.resize(cores_.size());
+  for (EffectLog& l : core_logs_) {
+    l.record = options.record_effects;
+    l.cap = options.max_recorded_effects;
+  }
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
   rng_ = options.seed;
@@ -265,7 +270,7 @@ StepResult Machine::step() {
     Sequencer& engine = core.engine(static_cast<EngineId>(slot % kEnginesPerCore));
     if (engine.finished()) continue;
     cursor_ = (turn + 1) % slots;
-    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine);
+    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine, log_);
     if (r.status == StepResult::Status::Blocked) engine.blocked_epoch_ = epoch_;
     if (r.status == StepResult::Status::Retired) {
       ++epoch_;
@@ -277,10 +282,10 @@ StepResult Machine::step() {
   return StepResult{};  // Halted: every engine has finished
 }
 
-StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
+StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log) {
   Core& core = cores_[core_index];
   StepResult r;
-  log_.clear();
+  log.clear();
   const size_t pc = engine.pc_;
   const Instruction& inst = engine.decoded_[pc];
   r.core = core_index;
@@ -288,7 +293,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
   r.index = pc;
   r.opcode = inst.opcode();
   r.name = inst.name();
-  exec::Txn txn(core.state(), core.engine_state(engine.id()), log_, options_, pc);
+  exec::Txn txn(core.state(), core.engine_state(engine.id()), log, options_, pc);
   txn.set_stream_size(engine.size());
   const Generation gen = core.gen();
   bool ok = true;
@@ -320,7 +325,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
       const WaitCheck c = check_wait(ext, txn, w);
       if (c == WaitCheck::Faulted) ok = false;
       if (c == WaitCheck::Blocked) {
-        log_.clear();
+        log.clear();
         w.core = core_index;
         w.engine = engine.id();
         w.index = pc;
@@ -339,7 +344,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
       case WaitCheck::Satisfied: break;
       case WaitCheck::Faulted: ok = false; break;
       case WaitCheck::Blocked:
-        log_.clear();
+        log.clear();
         w.core = core_index;
         w.engine = engine.id();
         w.index = pc;
@@ -356,7 +361,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
   ok = ok && stage_update(inst.events(), txn) && execute(inst, txn) && txn.commit();
   engine.blocked_.reset();
   if (!ok) {
-    log_.clear();  // a fault changes nothing and reports no effects
+    log.clear();  // a fault changes nothing and reports no effects
     r.status = StepResult::Status::Faulted;
     r.fault = txn.fault();
     r.fault.index = pc;
@@ -366,23 +371,23 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
     return r;
   }
   r.status = StepResult::Status::Retired;
-  r.totals = {log_.regs.size(), log_.mem.size(), log_.reads_total, log_.dve.size(), log_.sems.size(), 0};
-  for (uint64_t n : log_.diag_counts) r.totals.diagnostics += n;
-  r.diagnostic_counts = log_.diag_counts;
-  if (log_.record) {
+  r.totals = {log.regs.size(), log.mem.size(), log.reads_total, log.dve.size(), log.sems.size(), 0};
+  for (uint64_t n : log.diag_counts) r.totals.diagnostics += n;
+  r.diagnostic_counts = log.diag_counts;
+  if (log.record) {
     r.recorded = true;
-    r.reg_writes = shown(log_.regs, log_.cap);
-    r.mem_writes = shown(log_.mem, log_.cap);
-    r.mem_reads = log_.reads;
-    r.dve_writes = shown(log_.dve, log_.cap);
-    r.sem_writes = shown(log_.sems, log_.cap);
-    r.diagnostics = log_.diags;
+    r.reg_writes = shown(log.regs, log.cap);
+    r.mem_writes = shown(log.mem, log.cap);
+    r.mem_reads = log.reads;
+    r.dve_writes = shown(log.dve, log.cap);
+    r.sem_writes = shown(log.sems, log.cap);
+    r.diagnostics = log.diags;
   }
-  r.dram_ranges = log_.dram_ranges;
-  if (log_.halt)
+  r.dram_ranges = log.dram_ranges;
+  if (log.halt)
     engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
   else
-    engine.pc_ = log_.jump ? log_.jump_to : engine.pc_ + 1;
+    engine.pc_ = log.jump ? log.jump_to : engine.pc_ + 1;
   return r;
 }
 
@@ -407,6 +412,64 @@ RunSummary Machine::run(size_t max_steps) {
     if (r.status != StepResult::Status::Retired) continue;
     ++s.retired;
     for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += r.diagnostic_counts[k];
+  }
+  return s;
+}
+
+RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step) {
+  RunSummary s;
+  Core& core = cores_[c];
+  if (core_logs_.size() < cores_.size()) return s;  // a single-core machine: use run()
+  EffectLog& log = core_logs_[c];
+  const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  uint64_t rng = options_.seed + c;
+  uint64_t epoch = 0;
+  size_t cursor = 0;
+  for (;;) {
+    size_t unfinished = 0;
+    bool stuck = true;
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      const Sequencer& e = core.engine(static_cast<EngineId>(i));
+      if (e.finished()) continue;
+      ++unfinished;
+      stuck = stuck && e.blocked() && e.blocked_epoch_ == epoch;
+    }
+    if (unfinished == 0) break;
+    if (stuck) {
+      s.deadlock = true;
+      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+        const Sequencer& e = core.engine(static_cast<EngineId>(i));
+        if (!e.finished() && e.blocked()) s.blocked.push_back(*e.blocked());
+      }
+      break;
+    }
+    if (s.retired >= max_steps) {
+      s.step_limit = true;
+      break;
+    }
+    if (options_.schedule == Schedule::Random) cursor = static_cast<size_t>(splitmix64(rng) % kEnginesPerCore);
+    for (size_t k = 0; k < kEnginesPerCore; ++k) {
+      const size_t turn = (cursor + k) % kEnginesPerCore;
+      Sequencer& e = core.engine(static_cast<EngineId>(reverse ? kEnginesPerCore - 1 - turn : turn));
+      if (e.finished()) continue;
+      cursor = (turn + 1) % kEnginesPerCore;
+      const StepResult r = attempt(static_cast<unsigned>(c), e, log);
+      if (r.status == StepResult::Status::Blocked) {
+        e.blocked_epoch_ = epoch;
+        break;
+      }
+      if (on_step) on_step(r);
+      if (r.status == StepResult::Status::Faulted) {
+        s.faulted = true;
+        s.fault = r.fault;
+        return s;
+      }
+      ++epoch;
+      ++e.retired_;
+      ++s.retired;
+      for (size_t d = 0; d < kDiagKinds; ++d) s.diagnostic_counts[d] += r.diagnostic_counts[d];
+      break;
+    }
   }
   return s;
 }

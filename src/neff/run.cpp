@@ -125,6 +125,30 @@ std::vector<std::string> Run::reservation_violations() const {
   return out;
 }
 
+void Run::note_step(const StepResult& step) {
+  if (step.status != StepResult::Status::Retired || step.dram_ranges.empty()) return;
+  const std::lock_guard<std::mutex> lock(*tracking_lock_);
+  for (const EffectLog::DramRange& r : step.dram_ranges) {
+    const auto it = tracked_.find(r.base);
+    if (it == tracked_.end()) continue;  // an input or a constant: every byte is initialised
+    Tracked& t = it->second;
+    const uint64_t end = std::min(t.size, r.offset + r.n);
+    uint64_t unwritten = 0;
+    for (uint64_t b = r.offset; b < end; ++b) {
+      if (r.write)
+        t.written[b] = true;
+      else if (!t.written[b])
+        ++unwritten;
+    }
+    if (unwritten != 0) uninit_dram_[{stream_label(step.core, step.engine), t.name}] += unwritten;
+  }
+}
+
+std::map<std::pair<std::string, std::string>, uint64_t> Run::uninitialized_dram_reads() const {
+  const std::lock_guard<std::mutex> lock(*tracking_lock_);
+  return uninit_dram_;
+}
+
 std::string Run::stream_label(size_t core, EngineId e) const {
   return fmt::format("{}/{}", subgraphs_[core], engine_name(static_cast<Engine>(e)));
 }
@@ -256,6 +280,11 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
         d.data = buf.data();
         d.writable = buf.data();
       }
+  // Every writable variable starts unwritten (virtual variables of one core share its scratch: tracked apart).
+  for (size_t c = 0; c < run->views_.size(); ++c)
+    for (const DramVar& d : run->views_[c].vars)
+      if (d.present && d.writable != nullptr && run->tracked_.count(d.data) == 0)
+        run->tracked_[d.data] = {d.name, d.size, std::vector<bool>(d.size, false)};
   // def.json: the FP8 conversion settings the runtime programs (memory-and-numerics.md §8.2; the first
   // subgraph's, which every subgraph of a compiled program repeats) and the runtime's SBUF reservation.
   run->reservations_.resize(neff.subgraphs.size());

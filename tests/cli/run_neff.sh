@@ -47,6 +47,13 @@ for schedule in default reverse random:1 random:99; do
   expect_out "expect output0: 0 of 16384 elements differ" "schedule $schedule"
 done
 
+# ---- --threads: the cores on two threads, the same outputs ----
+run run "$neff" --input x=x.npy --input y=y.npy --threads --out threaded --expect output0=ref.npy
+expect_rc 0 "threads"
+cmp -s threaded/output0.npy results/output0.npy || fail "--threads writes the same output0.npy"
+run run "$neff" --input x=x.npy --input y=y.npy --threads --check-races
+expect_rc 2 "--threads with --check-races"
+
 # ---- --check-races: the compiled program orders every conflicting access ----
 run run "$neff" --input x=x.npy --input y=y.npy --check-races --schedule random:3
 expect_rc 0 "check-races"
@@ -93,6 +100,34 @@ expect_rc 0 "trace"
 "$py" -c "import json; recs = [json.loads(l) for l in open('t.jsonl')]
 assert len(recs) == 8, len(recs)
 assert all(r['engine'] == 'PE' and r['name'] == 'Matmul' and r['core'] in (0, 1) for r in recs)" || fail "filtered trace"
+
+# ---- edited copies of the program: a missing increment deadlocks; a DMA from an unwritten output ----
+"$tool" neff extract "$neff" ex >/dev/null || fail "neff extract"
+cp -r ex ex2
+"$py" -c "b = bytearray(open('ex/sg00/Pool.bin', 'rb').read()); assert b[3 * 64] == 0xd4 and b[3 * 64 + 14] == 16
+b[3 * 64 + 14] = 15; open('ex/sg00/Pool.bin', 'wb').write(b)"
+"$tool" neff pack ex dead.neff >/dev/null || fail "neff pack"
+run run dead.neff --input x=x.npy --input y=y.npy
+expect_rc 1 "deadlock"
+expect_out "status: deadlock after 50 words retired: every engine that has not finished is blocked" "deadlock status"
+expect_out "  sg00/PE#7: EventSemaphore \$S[25]>=16" "blocked engine and its instruction"
+expect_out "    waits for \$S[25]>=16; semaphore 25 is 15" "wait condition and value"
+expect_out "    could be raised by sg00/Pool#3 PseudoDmaDirect2d (\$S[25]+=15@dma-complete): retired" "raiser state"
+expect_out "could be raised by sg00/PE#9 Matmul (\$S[5]++@complete): not reached: its engine is at #7" "pending raiser"
+run run dead.neff --input x=x.npy --input y=y.npy --json
+"$py" -c "import json; d = json.load(open('$tmp/out')); assert d['status'] == 'deadlock'
+pe = [b for b in d['deadlock'] if b['stream'] == 'sg00/PE'][0]
+assert pe['condition'] == '\$S[25]>=16' and pe['value'] == 15 and pe['index'] == 7, pe
+assert any('sg00/Pool#3' in s for s in pe['could_raise'])" || fail "json deadlock report"
+run run dead.neff --input x=x.npy --input y=y.npy --threads
+expect_rc 1 "deadlock with --threads"
+expect_out "status: deadlock" "deadlock with --threads"
+"$py" -c "b = bytearray(open('ex2/sg00/SP.bin', 'rb').read()); assert b[2 * 64 + 20] == 4
+b[2 * 64 + 20] = 3; open('ex2/sg00/SP.bin', 'wb').write(b)"
+"$tool" neff pack ex2 uninit.neff >/dev/null || fail "neff pack"
+run run uninit.neff --input x=x.npy --input y=y.npy --expect output0=ref.npy
+expect_rc 1 "unwritten DRAM read"
+expect_out "  sg00/SP: 32768 bytes of output0" "unwritten DRAM bytes reported per stream and variable"
 
 # ---- NEFF-only options on a word stream ----
 printf '' >empty.bin

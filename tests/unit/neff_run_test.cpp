@@ -5,6 +5,7 @@
 #include <bit>
 #include <filesystem>
 #include <random>
+#include <thread>
 
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/neff_run.hpp"
@@ -74,7 +75,25 @@ class MatmulSmall : public ::testing::Test {
     std::string error;
     auto r = neff::Run::create(c_.neff, inputs, mo, error);
     EXPECT_NE(r, nullptr) << error;
-    if (r) summary = r->machine().run(100000);
+    if (!r) return r;
+    // Machine::run, with every retired step shown to the run's DRAM tracking (Run::note_step).
+    Machine& m = r->machine();
+    summary = RunSummary{};
+    while (!m.finished()) {
+      if (m.deadlocked()) {
+        summary.deadlock = true;
+        summary.blocked = m.blocked_waits();
+        break;
+      }
+      const StepResult step = m.step();
+      if (step.status == StepResult::Status::Faulted) {
+        summary.faulted = true;
+        summary.fault = step.fault;
+        break;
+      }
+      r->note_step(step);
+      summary.retired += step.status == StepResult::Status::Retired ? 1 : 0;
+    }
     return r;
   }
 
@@ -263,6 +282,65 @@ TEST_F(MatmulSmall, MissingIncrementDeadlocks) {
     pe_on_25 = pe_on_25 || (w.core == 0 && w.engine == EngineId::Pe && w.id == 25 && w.value == 15);
   EXPECT_TRUE(pe_on_25);
   EXPECT_EQ(r->machine().core(1).state().sems[25], 16U);  // core 1 is unaffected
+}
+
+TEST_F(MatmulSmall, CoresOnThreadsGiveTheSameOutputs) {
+  RunSummary one;
+  const auto serial = run({}, one);
+  ASSERT_NE(serial, nullptr);
+  const std::vector<neff::RunInput> inputs{{"x", c_.xb}, {"y", c_.yb}};
+  std::string error;
+  auto threaded = neff::Run::create(c_.neff, inputs, {}, error);
+  ASSERT_NE(threaded, nullptr) << error;
+  std::vector<RunSummary> parts(2);
+  std::vector<std::thread> threads;
+  for (size_t c = 0; c < 2; ++c) threads.emplace_back([&, c] { parts[c] = threaded->machine().run_core(c, 1000, {}); });
+  for (std::thread& t : threads) t.join();
+  for (const RunSummary& p : parts) {
+    EXPECT_FALSE(p.faulted) << p.fault.detail;
+    EXPECT_FALSE(p.deadlock);
+    EXPECT_EQ(p.retired, 29U);
+  }
+  const std::span<const uint8_t> a = serial->output("output0"), b = threaded->output("output0");
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+  EXPECT_EQ(mismatches(*threaded), 0U);
+}
+
+TEST_F(MatmulSmall, RunCoreReportsItsOwnDeadlock) {
+  neff::Stream& pool = stream_of(c_.neff, 1, neff::Engine::POOL);
+  pool.bytes[3 * 64 + 14] = 15;  // core 1's y-tile DMA raises S[25] to 15 only
+  const std::vector<neff::RunInput> inputs{{"x", c_.xb}, {"y", c_.yb}};
+  std::string error;
+  auto r = neff::Run::create(c_.neff, inputs, {}, error);
+  ASSERT_NE(r, nullptr) << error;
+  EXPECT_FALSE(r->machine().run_core(0, 1000, {}).deadlock);
+  const RunSummary s = r->machine().run_core(1, 1000, {});
+  EXPECT_TRUE(s.deadlock);
+  ASSERT_FALSE(s.blocked.empty());
+  EXPECT_EQ(s.blocked.front().core, 1U);
+}
+
+TEST_F(MatmulSmall, UnwrittenDramBytesReadAreCounted) {
+  RunSummary clean;
+  const auto ok = run({}, clean);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_TRUE(ok->uninitialized_dram_reads().empty());
+  // SP#02 loads the identity from variable 4; pointing it at variable 3 (output0, not written yet) reads 32 KiB
+  // of never-written DRAM.
+  neff::Stream& sp = stream_of(c_.neff, 0, neff::Engine::SP);
+  ASSERT_EQ(sp.bytes[2 * 64], 0xd4);
+  ASSERT_EQ(sp.bytes[2 * 64 + 20], 4);
+  sp.bytes[2 * 64 + 20] = 3;
+  RunSummary s;
+  const auto r = run({}, s);
+  ASSERT_NE(r, nullptr);
+  for (auto& [k, n] : r->uninitialized_dram_reads()) {
+    EXPECT_EQ(k.first, "sg00/SP");
+    EXPECT_EQ(k.second, "output0");
+    EXPECT_EQ(n, 32768U);
+  }
+  EXPECT_EQ(r->uninitialized_dram_reads().size(), 1U);
 }
 
 TEST(FloatCheck, Fp16RoundTrip) {

@@ -72,6 +72,7 @@ struct RunCliOptions {
   std::string schedule{"default"};
   bool quiet = false;
   bool check_races = false;
+  bool threads = false;
   std::vector<std::string> trace_filters;
   bool max_steps_given = false;
 };
@@ -99,6 +100,7 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(o.schedule != "default", "--schedule");
   add(!o.trace_filters.empty(), "--trace-filter");
   add(o.check_races, "--check-races");
+  add(o.threads, "--threads");
   return names;
 }
 
@@ -537,6 +539,7 @@ int run_run(const RunCliOptions& o) {
     n.json = o.json;
     n.quiet = o.quiet;
     n.check_races = o.check_races;
+    n.threads = o.threads;
     n.trace = o.trace;
     n.trace_filters = o.trace_filters;
     n.max_steps = o.max_steps_given ? *max_steps : UINT64_MAX;
@@ -634,6 +637,8 @@ Command register_run(CLI::App& parent) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   app->add_flag("--quiet", opts->quiet, "A NEFF: no progress line on stderr");
+  app->add_flag("--threads", opts->threads,
+                "A NEFF: run every core on its own thread (same outputs; not with --trace or --check-races)");
   app->add_flag("--check-races", opts->check_races,
                 "A NEFF: report conflicting accesses of different engines with no happens-before order (exit 1)");
   app->add_option("--max-memory", opts->max_memory,

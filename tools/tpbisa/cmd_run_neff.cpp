@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -216,6 +217,7 @@ Report execute(neff::Run& run, const NeffRunCliOptions& o, Sink* trace, const Tr
     }
     if (r.status == StepResult::Status::Halted) break;
     if (races != nullptr) races->observe(r);
+    run.note_step(r);
     ++rep.retired;
     ++rep.opcodes[std::string(r.name)];
     if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
@@ -228,6 +230,50 @@ Report execute(neff::Run& run, const NeffRunCliOptions& o, Sink* trace, const Tr
     }
   }
   if (progress_shown) err_write("\n");
+  rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return rep;
+}
+
+/// --threads: every core on its own thread (Machine::run_core); cores share only DRAM, so the outputs are those of
+/// one thread. The report is merged from the per-core results.
+Report execute_threads(neff::Run& run, const NeffRunCliOptions& o) {
+  Machine& m = run.machine();
+  const auto start = Clock::now();
+  struct Part {
+    RunSummary summary;
+    std::map<std::string, uint64_t> opcodes;
+    std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;
+  };
+  std::vector<Part> parts(m.num_cores());
+  std::vector<std::thread> threads;
+  for (size_t c = 0; c < m.num_cores(); ++c)
+    threads.emplace_back([&m, &run, &parts, &o, c] {
+      Part& p = parts[c];
+      p.summary = m.run_core(c, o.max_steps, [&p, &run](const StepResult& r) {
+        if (r.status != StepResult::Status::Retired) return;
+        run.note_step(r);
+        ++p.opcodes[std::string(r.name)];
+        if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
+          p.uninit[{r.core, r.engine}] += u;
+      });
+    });
+  for (std::thread& t : threads) t.join();
+  Report rep;
+  for (const Part& p : parts) {
+    rep.retired += p.summary.retired;
+    for (const auto& [k, n] : p.opcodes) rep.opcodes[k] += n;
+    for (const auto& [k, n] : p.uninit) rep.uninit[k] += n;
+    if (p.summary.faulted && rep.status != Report::Status::Fault) {
+      rep.status = Report::Status::Fault;
+      rep.fault = p.summary.fault;
+    } else if (p.summary.deadlock && rep.status == Report::Status::Ok) {
+      rep.status = Report::Status::Deadlock;
+    } else if (p.summary.step_limit && rep.status == Report::Status::Ok) {
+      rep.status = Report::Status::StepLimit;
+    }
+    rep.blocked.insert(rep.blocked.end(), p.summary.blocked.begin(), p.summary.blocked.end());
+  }
+  if (rep.status != Report::Status::Deadlock) rep.blocked.clear();
   rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return rep;
 }
@@ -293,6 +339,8 @@ int run_neff(const NeffRunCliOptions& o) {
   if (!parse_filters(o.trace_filters, filter, why)) return usage_error("run", why);
   if (!o.trace_filters.empty() && o.trace.empty()) return usage_error("run", "--trace-filter needs --trace FILE");
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
+  if (o.threads && (!o.trace.empty() || o.check_races))
+    return usage_error("run", "--threads runs without --trace and --check-races (they follow one order of steps)");
 
   auto read = neff::read_file(o.program);
   if (!read) {
@@ -362,7 +410,7 @@ int run_neff(const NeffRunCliOptions& o) {
   }
   std::unique_ptr<neff::RaceChecker> races;
   if (o.check_races) races = std::make_unique<neff::RaceChecker>(*run);
-  const Report rep = execute(*run, o, trace.get(), filter, races.get());
+  const Report rep = o.threads ? execute_threads(*run, o) : execute(*run, o, trace.get(), filter, races.get());
   auto access_text = [&](const neff::RaceAccess& a) {
     return fmt::format("{}#{} {} ({})", run->stream_label(a.core, a.engine), a.index,
                        instruction_text(*run, a.core, a.engine, a.index), a.write ? "write" : "read");
@@ -443,6 +491,13 @@ int run_neff(const NeffRunCliOptions& o) {
               {"macs_per_second", rate},
               {"outputs", written},
               {"reservation_violations", run->reservation_violations()},
+              {"uninitialized_dram_reads",
+               [&] {
+                 ojson list = ojson::array();
+                 for (const auto& [key, n] : run->uninitialized_dram_reads())
+                   list.push_back({{"stream", key.first}, {"variable", key.second}, {"bytes", n}});
+                 return list;
+               }()},
               {"fp8",
                {{"ocp_sat", run->conversion().ocp_sat},
                 {"sis", run->conversion().sis},
@@ -531,12 +586,16 @@ int run_neff(const NeffRunCliOptions& o) {
     for (const auto& [name, n] : rep.opcodes) ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", name, n);
     text += fmt::format("opcodes: {}\n", ops.empty() ? "(none)" : ops);
     text += fmt::format("MACs: {} in {:.3f} s ({:.3g} MAC/s)\n", macs, rep.seconds, rate);
-    if (rep.uninit.empty()) {
+    const auto dram_uninit = run->uninitialized_dram_reads();
+    if (rep.uninit.empty() && dram_uninit.empty()) {
       text += "uninitialized reads: none\n";
     } else {
       text += "uninitialized reads (read as 0):\n";
       for (const auto& [key, n] : rep.uninit)
-        text += fmt::format("  {}: {}\n", run->stream_label(key.first, key.second), n);
+        text +=
+            fmt::format("  {}: {} on-chip read{}\n", run->stream_label(key.first, key.second), n, n == 1 ? "" : "s");
+      for (const auto& [key, n] : dram_uninit)
+        text += fmt::format("  {}: {} byte{} of {}\n", key.first, n, n == 1 ? "" : "s", key.second);
     }
     for (const std::string& v : run->reservation_violations())
       text += fmt::format("runtime SBUF reservation violated: {}\n", v);

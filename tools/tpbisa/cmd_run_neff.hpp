@@ -18,6 +18,7 @@ struct NeffRunCliOptions {
   bool json = false;
   bool quiet = false;
   bool check_races = false;
+  bool threads = false;
   std::string trace;
   std::vector<std::string> trace_filters;  ///< engine=PE, opcode=Matmul (or 0x02), core=0
   uint64_t max_steps = 0;
