@@ -88,6 +88,15 @@ bool compare(const neff::Tensor& t, std::span<const uint8_t> got, const io::NpyI
                         fmt::format("{} {}", t.dtype, index_text(0, t.shape)));
     return false;
   }
+  if (got.size() < ref.array.count * size) {
+    error = fmt::format("--expect {}: the program holds {} bytes for this output, not the {} its signature needs",
+                        t.name, got.size(), ref.array.count * size);
+    return false;
+  }
+  if (ref.array.kind == 'c') {
+    error = fmt::format("--expect {}: a complex reference ({}) cannot be compared", t.name, ref.array.descr);
+    return false;
+  }
   const std::vector<std::string> same = neff::npy_descrs_for(t.dtype);
   const bool as_output = std::find(same.begin(), same.end(), ref.array.descr) != same.end();
   const uint8_t out_dt = isa_dtype(t.dtype);
