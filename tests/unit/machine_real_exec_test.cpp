@@ -93,6 +93,54 @@ TEST(RealExec, TensorTensorAddsInFp32) {
                 f32(static_cast<float>(p) * 0.5F + (static_cast<float>(k) + 0.25F)));
 }
 
+// matmul_small Activation#03 (§10.4): wait S[5] >= 2; COPY PSUM p0+0x800 -> SB 0x4000 as 128 raw INT32 words.
+const std::string kCopyAct03 =
+    "4610000005051304020000000008000201000100010001008000010001000100"
+    "08088000000000000000000000400000"
+    "01000100010001008000010001000100";
+
+TEST(RealExec, CopyMovesRawBitsAndWaitsForItsSemaphore) {
+  Machine m(kC, std::vector<Word>{hex(kCopyAct03)}, on(EngineId::Act));
+  auto bits = [](uint64_t p, uint64_t k) {
+    return static_cast<uint32_t>(0x7FC00001U ^ (p * 2654435761U + k * 40503U));
+  };
+  for (uint64_t p = 0; p < 128; ++p)
+    for (uint64_t k = 0; k < 128; ++k)
+      m.mutable_state().memory.write(kPsum + p * kPsumStride + 0x800 + 4 * k, 4, bits(p, k));
+  m.mutable_state().sems[5] = 1;
+  StepResult r = m.step();
+  EXPECT_EQ(r.status, StepResult::Status::Blocked);  // S[5] >= 2 does not hold yet
+  m.mutable_state().sems[5] = 2;
+  r = m.step();
+  ASSERT_EQ(r.status, StepResult::Status::Retired) << r.fault.detail;
+  for (uint64_t p = 0; p < 128; p += 9)
+    for (uint64_t k = 0; k < 128; k += 5)
+      EXPECT_EQ(m.state().memory.read(p * kStride + 0x4000 + 4 * k, 4), bits(p, k)) << p << " " << k;
+  EXPECT_EQ(m.state().sems[4], 1U);
+}
+
+TEST(RealExec, TensorTensorIntegerOpsUseThe32BitEvaluator) {
+  // The §11.4 word with the dtypes INT32/INT32 -> INT32 and op SUBTRACT_INT (is_valid_int_aluop): exact 32-bit
+  // integer subtraction. (An arithmetic op such as SUBTRACT is evaluated in FP32 even on integers, §11.3.)
+  Word w = hex(kTt);
+  w[12] = 0x88;  // in0_in1_dtype: INT32, INT32
+  w[13] = dtype::kInt32;
+  w[14] = 0xC6;  // SUBTRACT_INT
+  Machine m(kC, std::vector<Word>{w}, on(EngineId::Dve));
+  for (uint64_t p = 0; p < 128; ++p)
+    for (uint64_t k = 0; k < 64; ++k) {
+      // 2^24 + 1 + 2p is odd and above 2^24: not an FP32 value, so only the integer path is exact.
+      m.mutable_state().memory.write(p * kStride + 0x1000 + 4 * k, 4, static_cast<uint32_t>(16777217 + 2 * p));
+      m.mutable_state().memory.write(p * kStride + 0x2000 + 4 * k, 4, static_cast<uint32_t>(k + 100));
+    }
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  for (uint64_t p = 0; p < 128; p += 13)
+    for (uint64_t k = 0; k < 64; k += 7)
+      EXPECT_EQ(m.state().memory.read(kPsum + p * kPsumStride + 4 * k, 4),
+                static_cast<uint32_t>(16777217 + 2 * p - (k + 100)));
+}
+
 TEST(RealExec, CopyOnPeIsRefusedByEnginePlacement) {
   // PROJ-CONV-F1 with the stream engine known: a datapath word on PE is invalid, not executed.
   MachineOptions mo = on(EngineId::Pe);
