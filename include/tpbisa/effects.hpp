@@ -21,6 +21,16 @@ inline constexpr size_t kDefaultMaxRecordedEffects = 4096;
 enum class Schedule : uint8_t {
   RoundRobin,         ///< engines PE, ACT, POOL, DVE, SP, cores in order (the default)
   ReverseRoundRobin,  ///< the reverse: SP .. PE, last core first (a check that a result does not depend on order)
+  Random,             ///< each turn a pseudo-random unfinished engine, from MachineOptions::seed (splitmix64)
+};
+
+/// Deliberately wrong readings of the spec, one switch each, for the negative controls of real-programs.md
+/// §13.2 and §13.3: a test turns one on and shows that the program's result breaks. All off by default.
+struct NegativeControls {
+  bool lw_read_order_fill = false;        ///< LdWeights fills columns in read order (no LAST_COL_FIRST reversal)
+  bool transpose_writes_fp32 = false;     ///< transpose-mode Matmul writes 4-byte FP32 values
+  bool matmul_never_accumulates = false;  ///< every Matmul overwrites (MID/END do not accumulate)
+  bool es_lane0_only = false;             ///< EventSemaphore honours only the lane-0 wait (not PROJ-CONV-F3)
 };
 
 struct MachineOptions {
@@ -42,6 +52,13 @@ struct MachineOptions {
   bool record_effects = false;
   /// When recording: at most this many entries of each effect list per step; the rest are only counted.
   size_t max_recorded_effects = kDefaultMaxRecordedEffects;
+  /// Seed of Schedule::Random.
+  uint64_t seed = 0;
+  /// A NEFF-level run (real-programs.md §6-§7): PseudoBranchLabel 0xcc is a no-op slot (PROJ-CONV-F7) and
+  /// PseudoDmaDirect2d 0xd4 moves its data synchronously (PROJ-CONV-F9); each word is validated once, with its
+  /// stream's engine. Off: pseudo words are refused (PROJ-CONV-C12), as for a single stream.
+  bool neff_mode = false;
+  NegativeControls controls{};
 };
 
 /// Every way an instruction can fail to execute (docs/trace.md lists them with their meaning). A wait that
@@ -58,6 +75,7 @@ enum class FaultKind : uint8_t {
   OutOfRange,                 ///< an element beyond its partition's backed bytes or outside SBUF/PSUM (N2)
   MemoryLimit,                ///< the simulated memory bound would be exceeded
   ResourceLimit,              ///< one instruction would make more element accesses than the bound allows
+  IllegalBranchTarget,        ///< a branch target off the 64-byte grid or outside its stream (PROJ-CONV-Q12)
 };
 std::string_view to_string(FaultKind k);
 
@@ -149,6 +167,33 @@ struct EffectLog {
   std::vector<ImmClassWrite> imm_class;
   std::vector<uint64_t> pages;  ///< commit's scratch: the pages the staged writes touch
 
+  /// A staged DRAM write (a NEFF run's DMA): `n` bytes from `dram_bytes[from]` to `to`.
+  struct DramWrite {
+    uint8_t* to;
+    uint64_t from, n;
+  };
+  std::vector<DramWrite> dram;
+  std::vector<uint8_t> dram_bytes;
+  /// LdWeights' new stationary matrix, applied to the PE's state at commit when `pe_staged`.
+  bool pe_staged = false;
+  PeWeights pe_pending{};
+  /// Control flow staged by the sequencer words: a jump to instruction `jump_to` of the engine's stream, or a
+  /// halt (HALT, PseudoInst exit); applied by the machine after commit.
+  bool jump = false, halt = false;
+  size_t jump_to = 0;
+  /// A DRAM byte range a DMA of the step read or wrote (always kept: a few per DMA), for the race check.
+  struct DramRange {
+    const uint8_t* base;  ///< the variable's first byte
+    uint64_t offset, n;
+    bool write;
+  };
+  std::vector<DramRange> dram_ranges;
+  uint64_t macs = 0;       ///< multiply-adds of the step, added to the core's count at commit
+  uint64_t dma_bytes = 0;  ///< DMA bytes of the step, added to the core's DRAM counters at commit
+  /// Executor scratch reused across steps (so the hot path allocates only while it grows).
+  std::vector<float> f32a, f32b, f32c;
+  std::vector<uint8_t> bytes_a, bytes_b;
+
   void clear() {
     regs.clear();
     mem.clear();
@@ -157,6 +202,13 @@ struct EffectLog {
     sems.clear();
     diags.clear();
     imm_class.clear();
+    dram.clear();
+    dram_bytes.clear();
+    pe_staged = false;
+    jump = halt = false;
+    dram_ranges.clear();
+    macs = 0;
+    dma_bytes = 0;
     reads_total = 0;
     diag_counts = {};
   }

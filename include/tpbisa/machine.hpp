@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,6 +56,8 @@ struct StepResult {
   std::span<const DveWrite> dve_writes;
   std::span<const SemWrite> sem_writes;
   std::span<const Diagnostic> diagnostics;
+  /// The DRAM ranges the step's DMA read and wrote (always filled; valid until the next step).
+  std::span<const EffectLog::DramRange> dram_ranges;
   bool recorded = false;  ///< the effect lists were recorded (MachineOptions::record_effects)
   /// How many effects of each kind the retired instruction made, recorded or not.
   EffectTotals totals{};
@@ -96,7 +99,11 @@ class Sequencer {
   size_t pc() const { return pc_; }
   size_t size() const { return words_.size(); }
   /// Falling off the end of the stream is an implicit HALT (PROJ-CONV-Q1).
-  bool finished() const { return pc_ >= decoded_.size(); }
+  bool finished() const { return halted_ || pc_ >= decoded_.size(); }
+  /// The engine stopped on a HALT (or a PseudoInst exit) before the end of its stream.
+  bool halted() const { return halted_; }
+  /// Words this engine has retired.
+  uint64_t retired() const { return retired_; }
   const Instruction& instruction(size_t i) const { return decoded_[i]; }
   std::span<const Word> words() const { return words_; }
   /// The wait of its last turn when that turn was blocked.
@@ -107,8 +114,12 @@ class Sequencer {
   EngineId id_ = EngineId::Dve;
   std::vector<Word> words_;
   std::vector<Instruction> decoded_;
+  std::vector<uint8_t> verdicts_;  ///< NEFF mode: 0 not judged yet, 1 valid, 2 invalid (each word judged once)
   size_t pc_ = 0;
+  bool halted_ = false;
   std::optional<BlockedWait> blocked_;
+  uint64_t blocked_epoch_ = 0;  ///< the machine's retirement count when the engine last blocked
+  uint64_t retired_ = 0;        ///< words retired by this engine
 };
 
 /// A NeuronCore: SBUF/PSUM, semaphores and events (CoreState) shared by its five engines.
@@ -142,6 +153,8 @@ class Machine {
   Machine(Generation gen, std::vector<Word> program, MachineOptions options = {});
   /// Several streams on one core.
   Machine(Generation gen, CoreProgram program, MachineOptions options = {});
+  /// Several cores (a NEFF: one per subgraph), each with its streams.
+  Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options);
 
   /// One scheduler turn (PROJ-CONV-P2): the next engine in turn that has not finished tries its current
   /// instruction. A fault changes no state; that engine stays at the faulting index. A blocked turn changes
@@ -149,6 +162,12 @@ class Machine {
   StepResult step();
   /// Steps until every engine has finished, a fault, a deadlock, or `max_steps` retired instructions.
   RunSummary run(size_t max_steps);
+  /// Runs core `c` of a multi-core machine alone (round robin over its engines in the schedule's order) until
+  /// each engine has finished, one faults, every unfinished one is blocked (no other core can raise a core's
+  /// semaphores), or `max_steps` words retired. Cores share only DRAM, so different cores may run this at once
+  /// on different threads: each has its own effect log. `on_step` (may be empty) sees each retired or faulting
+  /// step, on the calling thread. Not to be mixed with step() on the same machine.
+  RunSummary run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step);
 
   /// Every engine has finished its stream.
   bool finished() const;
@@ -175,14 +194,16 @@ class Machine {
 
  private:
   const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
-  StepResult attempt(unsigned core, Sequencer& engine);
+  StepResult attempt(unsigned core, Sequencer& engine, EffectLog& log);
   size_t unfinished() const;
 
   std::vector<Core> cores_;
   MachineOptions options_;
   EffectLog log_;
-  size_t cursor_ = 0;          ///< the next turn's position in the schedule's cycle of core x engine slots
-  size_t blocked_in_row_ = 0;  ///< consecutive blocked turns since the last retirement
+  std::vector<EffectLog> core_logs_;  ///< run_core: one log per core (multi-core machines)
+  size_t cursor_ = 0;                 ///< the next turn's position in the schedule's cycle of core x engine slots
+  uint64_t epoch_ = 0;  ///< instructions retired so far: a blocked engine is stuck while the epoch has not moved
+  uint64_t rng_ = 0;    ///< Schedule::Random state (splitmix64)
 };
 
 }  // namespace tpbisa

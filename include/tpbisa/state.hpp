@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "tpbisa/address.hpp"
 #include "tpbisa/generation.hpp"
@@ -39,8 +40,12 @@ class SparseMemory {
   /// True when every byte in [address, address + n) has been written.
   bool initialized(uint64_t address, uint64_t n) const;
 
-  uint64_t allocated_bytes() const { return pages_.size() * kPageBytes; }
+  uint64_t allocated_bytes() const { return (pages_.size() + low_pages_) * kPageBytes; }
   uint64_t max_bytes() const { return max_bytes_; }
+
+  /// Pages below this address (the on-chip SBUF/PSUM region of every generation) are kept in a dense table
+  /// indexed by page number, so the executors' element accesses never hash; the rest are in the page map.
+  static constexpr uint64_t kDenseLimit = uint64_t{1} << 27;
 
  private:
   struct Page {
@@ -48,7 +53,10 @@ class SparseMemory {
     std::bitset<kPageBytes> written;
   };
   const Page* find(uint64_t page) const;
+  Page* slot_for_write(uint64_t page);
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  std::vector<std::unique_ptr<Page>> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
+  uint64_t low_pages_ = 0;                  ///< pages allocated in `low_`
   uint64_t max_bytes_;
 };
 
@@ -78,11 +86,44 @@ std::string_view to_string(EngineId e);
 /// The engine named `text` (case-insensitive: pe, act, pool, dve, sp), or nullopt.
 std::optional<EngineId> parse_engine(std::string_view text);
 
+/// The PE array's stationary matrix (real-programs.md §8.3): W[k][m] for k < rows, m < cols, as the element
+/// bits LdWeights read (in `dtype`), replaced by each LdWeights and consumed by the Matmuls after it.
+struct PeWeights {
+  static constexpr unsigned kRows = 128, kCols = 128;
+  bool loaded = false;
+  uint8_t dtype = 0;
+  bool transpose = false;  ///< loaded with transpose_mode 1
+  unsigned rows = 0, cols = 0;
+  std::array<uint32_t, kRows * kCols> bits{};  ///< W[k][m] at k * kCols + m
+};
+
 /// What one engine owns besides its program counter and stream: registers R0..R63 and its unit state
-/// (the DVE flops today; the PE's stationary weights join here).
+/// (the DVE flops, the PE's stationary weights).
 struct EngineState {
   std::array<uint32_t, kNumRegisters> regs{};  ///< R0..R63, reset 0 (PROJ-CONV-N5)
   std::array<DveChannel, kDveChannels> dve{};
+  PeWeights pe{};
+};
+
+/// One DRAM variable as a NEFF run addresses it (neff.md §6.2): bytes outside the cores. Inputs and constants
+/// are read-only views (an input is mapped from its file, never copied); outputs and scratch are writable.
+struct DramVar {
+  bool present = false;
+  bool state_buffer = false;      ///< var type `state-buffer`: offsets are SBUF PartitionOffsets (§2.4)
+  const uint8_t* data = nullptr;  ///< the bytes (nullptr for the state buffer)
+  uint8_t* writable = nullptr;    ///< the same bytes when the program may write them, else nullptr
+  uint64_t size = 0;
+  std::string name;
+};
+
+/// A core's view of DRAM in a NEFF run: its subgraph's variables by var_id (shared buffers per PROJ-CONV-X5,
+/// a private scratch per X8) and the dge-table of PROJ-CONV-F12. Counters are the run report's.
+struct DramView {
+  std::vector<DramVar> vars;        ///< index = var_id
+  std::vector<uint32_t> dge_table;  ///< entry i names var_id dge_table[i]
+  uint64_t dma_bytes = 0;           ///< bytes written by the core's DMAs
+  uint64_t dma_transfers = 0;
+  const DramVar* var(uint32_t id) const { return id < vars.size() && vars[id].present ? &vars[id] : nullptr; }
 };
 
 /// What a core owns and its engines share: the 256 semaphores, the events, and memory. `memory` is the
@@ -94,6 +135,8 @@ struct CoreState {
   std::array<uint32_t, kNumSemaphores> sems{};  ///< u32, modular (PROJ-CONV-C6)
   std::bitset<kNumEvents> events;               ///< SUNDA..MARIANA event bits (PROJ-CONV-N6)
   SparseMemory memory;
+  DramView* dram = nullptr;  ///< a NEFF run: the DRAM variables this core's DMAs address; null otherwise
+  uint64_t macs = 0;         ///< multiply-adds done by the core's Matmuls (run report)
 };
 
 /// One core as one engine sees it: the core's state and that engine's registers and unit state. This is

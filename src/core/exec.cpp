@@ -2,6 +2,7 @@
 #include "core/exec.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -84,6 +85,13 @@ bool Txn::commit() {
     w.before = *slot;
     *slot = w.after;
   }
+  for (const EffectLog::DramWrite& w : log_.dram) std::memcpy(w.to, log_.dram_bytes.data() + w.from, w.n);
+  if (log_.pe_staged) engine_.pe = log_.pe_pending;
+  core_.macs += log_.macs;
+  if (core_.dram != nullptr && log_.dma_bytes != 0) {
+    core_.dram->dma_bytes += log_.dma_bytes;
+    ++core_.dram->dma_transfers;
+  }
   for (const EffectLog::ImmClassWrite& c : log_.imm_class) engine_.dve[c.channel].imm_class[c.slot] = c.cls;
   for (SemWrite& w : log_.sems) {
     if (w.event) {
@@ -93,6 +101,31 @@ bool Txn::commit() {
       w.before = core_.sems[w.index];
       core_.sems[w.index] = w.after;
     }
+  }
+  return true;
+}
+
+bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value) {
+  if (mode == 0x00) return true;
+  const uint8_t base = mode & 0x8F;  // fold the _COMPLETE twins (+0x10) onto the read forms
+  const uint32_t sem = txn.sem(idx);
+  uint32_t operand = value;
+  if (base & 0x80) {
+    const unsigned r = value & 0xFF;
+    if (r >= kNumRegisters)
+      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
+                          fmt::format("the EVENTS update register form names r{} (PROJ-CONV-C3)", r));
+    operand = txn.reg(r);
+  }
+  switch (base & 0x0F) {
+    case 0x01: txn.stage_sem(idx, true, 1); break;  // event set
+    case 0x02: txn.stage_sem(idx, true, 0); break;  // event clear
+    case 0x03: txn.stage_sem(idx, false, sem + 1); break;
+    case 0x04: txn.stage_sem(idx, false, sem - 1); break;
+    case 0x05: txn.stage_sem(idx, false, sem + operand); break;
+    case 0x07: txn.stage_sem(idx, false, sem - operand); break;
+    case 0x09: txn.stage_sem(idx, false, operand); break;
+    default: break;
   }
   return true;
 }

@@ -37,6 +37,9 @@ class Txn {
   Generation gen() const { return core_.gen; }
   const MachineOptions& options() const { return options_; }
   size_t index() const { return index_; }
+  /// Words in the executing engine's stream (branch targets are checked against it).
+  size_t stream_size() const { return stream_size_; }
+  void set_stream_size(size_t n) { stream_size_ = n; }
 
   /// Reads committed memory; records the read and an uninitialised-read diagnostic when needed.
   uint64_t read_mem(uint64_t address, unsigned size);
@@ -53,6 +56,40 @@ class Txn {
   void stage_sem(unsigned index, bool event, uint32_t value) {
     log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value});
   }
+  /// Semaphore `index` as this instruction sees it: its last staged value, else the committed one (so that
+  /// several updates of one instruction compose: EventSemaphore's two lanes, a DMA's completion).
+  uint32_t sem(unsigned index) const {
+    for (auto it = log_.sems.rbegin(); it != log_.sems.rend(); ++it)
+      if (!it->event && it->index == index) return it->after;
+    return core_.sems[index];
+  }
+  /// A NEFF run's DRAM view of this core (nullptr outside a NEFF run).
+  DramView* dram() { return core_.dram; }
+  /// Stages `n` bytes for DRAM at `to` (copied now; written at commit).
+  void stage_dram(uint8_t* to, const uint8_t* from, uint64_t n) {
+    const uint64_t at = log_.dram_bytes.size();
+    log_.dram_bytes.insert(log_.dram_bytes.end(), from, from + n);
+    log_.dram.push_back({to, at, n});
+  }
+  /// The PE's next stationary matrix, applied at commit (LdWeights).
+  PeWeights& stage_pe() {
+    log_.pe_staged = true;
+    return log_.pe_pending;
+  }
+  void add_macs(uint64_t n) { log_.macs += n; }
+  /// Control flow (sequencer words): the next instruction is `index` of this stream / the engine stops.
+  void stage_jump(size_t index) {
+    log_.jump = true;
+    log_.jump_to = index;
+  }
+  void stage_halt() { log_.halt = true; }
+  /// A DRAM range a DMA reads or writes (for the race check).
+  void note_dram(const uint8_t* base, uint64_t offset, uint64_t n, bool write) {
+    log_.dram_ranges.push_back({base, offset, n, write});
+  }
+  void add_dma_bytes(uint64_t n) { log_.dma_bytes += n; }
+  /// Reusable scratch of the effect log (cleared by nobody: executors size them as they need).
+  EffectLog& scratch() { return log_; }
   void diag(DiagKind kind, uint64_t address, unsigned size) {
     ++log_.diag_counts[static_cast<size_t>(kind)];
     if (log_.record && log_.diags.size() < log_.cap) log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
@@ -78,8 +115,14 @@ class Txn {
   EffectLog& log_;
   const MachineOptions& options_;
   size_t index_;
+  size_t stream_size_ = SIZE_MAX;
   Fault fault_{};
 };
+
+/// Stages one semaphore/event update (UPDATE_MODE `mode` on index `idx` with operand or register `value`);
+/// the read and complete forms both apply at retirement. Relative updates start from the value this
+/// instruction has already staged (Txn::sem). Fails with IllegalRegister for a register form naming r >= 64.
+bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value);
 
 /// The on-chip region check of one element access (PROJ-CONV-N2): the `size` bytes at `address` lie in
 /// one SBUF or PSUM partition, below its active size. Neuron addresses outside the low region are flat

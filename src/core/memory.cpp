@@ -5,8 +5,13 @@
 
 namespace tpbisa {
 
-SparseMemory::SparseMemory(const SparseMemory& other) : max_bytes_(other.max_bytes_) {
+SparseMemory::SparseMemory(const SparseMemory& other) : low_pages_(other.low_pages_), max_bytes_(other.max_bytes_) {
   for (const auto& [page, data] : other.pages_) pages_.emplace(page, std::make_unique<Page>(*data));
+  if (!other.low_.empty()) {
+    low_.resize(other.low_.size());
+    for (size_t i = 0; i < low_.size(); ++i)
+      if (other.low_[i]) low_[i] = std::make_unique<Page>(*other.low_[i]);
+  }
 }
 
 SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
@@ -18,8 +23,24 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
 }
 
 const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
+  if (page < kDenseLimit / kPageBytes) return page < low_.size() ? low_[page].get() : nullptr;
   const auto it = pages_.find(page);
   return it == pages_.end() ? nullptr : it->second.get();
+}
+
+SparseMemory::Page* SparseMemory::slot_for_write(uint64_t page) {
+  if (page < kDenseLimit / kPageBytes) {
+    if (low_.empty()) low_.resize(kDenseLimit / kPageBytes);
+    std::unique_ptr<Page>& slot = low_[page];
+    if (!slot) {
+      slot = std::make_unique<Page>();
+      ++low_pages_;
+    }
+    return slot.get();
+  }
+  auto& slot = pages_[page];
+  if (!slot) slot = std::make_unique<Page>();
+  return slot.get();
 }
 
 uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) const {
@@ -64,9 +85,7 @@ bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
     const uint64_t a = address + i;
     if (a / kPageBytes != page_number) {  // look the page up once per page touched
       page_number = a / kPageBytes;
-      auto& slot = pages_[page_number];
-      if (!slot) slot = std::make_unique<Page>();
-      page = slot.get();
+      page = slot_for_write(page_number);
     }
     page->bytes[a % kPageBytes] = static_cast<uint8_t>(value >> (8 * i));
     page->written[a % kPageBytes] = true;

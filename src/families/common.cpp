@@ -1,6 +1,8 @@
 // The predicates every validator starts with, the header-only validator and label helpers.
 #include "families/common.hpp"
 
+#include "tpbisa/numerics.hpp"
+
 namespace tpbisa::family {
 
 std::string explain_header(const Instruction& i, const CheckContext& ctx) {
@@ -59,6 +61,17 @@ std::string aluop_label(uint8_t op, Generation g) {
 
 std::string addr4_label(const Addr4& a, Generation g) {
   return fmt::format("{:#010x} = {}", a.raw, to_string(describe(a, g)));
+}
+
+bool onchip_start(exec::Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {
+  return exec::addr4_mode_supported(txn, a, which) && exec::addr4_shape_supported(txn, a, which) &&
+         exec::resolve_addr4(txn, a, base, which);
+}
+
+bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which) {
+  if (convertible(d) && dtype_size(d) >= 1 && dtype_size(d) <= 4) return true;
+  return txn.fail(FaultKind::UnsupportedDtype, fmt::format("{} dtype {} has no element semantics in the executor",
+                                                           which, dtype_label(d, txn.gen())));
 }
 
 }  // namespace tpbisa::family

@@ -147,6 +147,39 @@ inline std::string explain_reserved_bytes(const Word& w, std::span<const FieldRe
   return "a reserved byte is not zero";
 }
 
+// ---- Execution helpers shared by the executors of the real-program families ----
+
+/// Element offset (in elements) of flat element k of a TENSOR3D/TENSOR4D pattern, dimension 0 fastest; a
+/// count of 0 walks as 1 (common-formats.md §6.1).
+template <class T>
+int64_t pattern_offset(const T& t, uint64_t k) {
+  int64_t off = 0;
+  for (size_t d = 0; d < t.num_elem.size(); ++d) {
+    const uint64_t n = t.num_elem[d] == 0 ? 1 : t.num_elem[d];
+    off += static_cast<int64_t>(k % n) * t.step_elem[d];
+    k /= n;
+  }
+  return off;
+}
+
+/// Resolves an on-chip pattern's start (immediate or register; indirect and shape-register forms refused).
+bool onchip_start(exec::Txn& txn, const Addr4& a, uint32_t& base, std::string_view which);
+
+/// The address of element k of channel c of a pattern at `base`, or an OutOfRange fault.
+template <class T>
+bool onchip_at(exec::Txn& txn, uint32_t base, const T& t, unsigned c, uint64_t k, unsigned size, std::string_view which,
+               uint64_t& address) {
+  const int64_t off = pattern_offset(t, k) * int64_t{size};
+  if (exec::onchip_element(txn.gen(), base, c, off, size, address)) return true;
+  return txn.fail_at(FaultKind::OutOfRange, exec::nominal_element_address(txn.gen(), base, c, off),
+                     fmt::format("channel {} {} element {} leaves SBUF/PSUM or its partition's backed bytes "
+                                 "(PROJ-CONV-N2)",
+                                 c, which, k));
+}
+
+/// Refuses a dtype without element semantics here (wider than 4 bytes, or not convertible).
+bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which);
+
 /// "UINT32 (0x09)", or "0x42 (not a dtype of cayman)".
 std::string dtype_label(uint8_t d, Generation g);
 /// "ADD (0x04)", or "0x1e (not an ALU op of cayman)".

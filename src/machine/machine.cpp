@@ -7,6 +7,7 @@
 
 #include "core/exec.hpp"
 #include "families/common.hpp"
+#include "families/sync/format.hpp"
 
 namespace tpbisa {
 
@@ -23,6 +24,7 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::OutOfRange: return "OutOfRange";
     case FaultKind::MemoryLimit: return "MemoryLimit";
     case FaultKind::ResourceLimit: return "ResourceLimit";
+    case FaultKind::IllegalBranchTarget: return "IllegalBranchTarget";
   }
   return "?";
 }
@@ -134,31 +136,9 @@ WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
   return WaitCheck::Satisfied;
 }
 
-/// Stages the semaphore/event update; read and complete forms both apply when the instruction retires.
+/// Stages the semaphore/event update of EVENTS (exec::stage_event_update).
 bool stage_update(const Events& e, exec::Txn& txn) {
-  const uint8_t mode = e.update_mode;
-  if (mode == 0x00) return true;
-  const uint8_t base = mode & 0x8F;  // fold the _COMPLETE twins (+0x10) onto the read forms
-  const uint32_t sem = txn.core().sems[e.update_idx];
-  uint32_t operand = e.semaphore_value;
-  if (base & 0x80) {
-    const unsigned r = e.semaphore_value & 0xFF;
-    if (r >= kNumRegisters)
-      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
-                          fmt::format("the EVENTS update register form names r{} (PROJ-CONV-C3)", r));
-    operand = txn.reg(r);
-  }
-  switch (base & 0x0F) {
-    case 0x01: txn.stage_sem(e.update_idx, true, 1); break;  // event set
-    case 0x02: txn.stage_sem(e.update_idx, true, 0); break;  // event clear
-    case 0x03: txn.stage_sem(e.update_idx, false, sem + 1); break;
-    case 0x04: txn.stage_sem(e.update_idx, false, sem - 1); break;
-    case 0x05: txn.stage_sem(e.update_idx, false, sem + operand); break;
-    case 0x07: txn.stage_sem(e.update_idx, false, sem - operand); break;
-    case 0x09: txn.stage_sem(e.update_idx, false, operand); break;
-    default: break;
-  }
-  return true;
+  return exec::stage_event_update(txn, e.update_mode, e.update_idx, e.semaphore_value);
 }
 
 /// Executor dispatch (one place; the family registry replaces it).
@@ -215,6 +195,26 @@ Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : 
   cores_.emplace_back(gen, options.max_memory, options.engine, std::move(program));
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
+  rng_ = options.seed;
+}
+
+Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options) : options_(options) {
+  cores_.reserve(cores.size());
+  for (CoreProgram& p : cores) cores_.emplace_back(gen, options.max_memory, options.engine, std::move(p));
+  core_logs_.resize(cores_.size());
+  for (EffectLog& l : core_logs_) {
+    l.record = options.record_effects;
+    l.cap = options.max_recorded_effects;
+  }
+  log_.record = options.record_effects;
+  log_.cap = options.max_recorded_effects;
+  rng_ = options.seed;
+  if (options.neff_mode)
+    for (Core& c : cores_)
+      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+        Sequencer& e = c.engine(static_cast<EngineId>(i));
+        e.verdicts_.assign(e.size(), 0);
+      }
 }
 
 bool Machine::finished() const {
@@ -229,8 +229,15 @@ size_t Machine::unfinished() const {
 }
 
 bool Machine::deadlocked() const {
-  const size_t n = unfinished();
-  return n != 0 && blocked_in_row_ >= n;
+  size_t unfinished = 0;
+  for (const Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      const Sequencer& e = c.engine(static_cast<EngineId>(i));
+      if (e.finished()) continue;
+      ++unfinished;
+      if (!e.blocked() || e.blocked_epoch_ != epoch_) return false;  // it may still move
+    }
+  return unfinished != 0;
 }
 
 std::vector<BlockedWait> Machine::blocked_waits() const {
@@ -243,9 +250,19 @@ std::vector<BlockedWait> Machine::blocked_waits() const {
   return out;
 }
 
+namespace {
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
 StepResult Machine::step() {
   const size_t slots = cores_.size() * kEnginesPerCore;
   const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  if (options_.schedule == Schedule::Random) cursor_ = static_cast<size_t>(splitmix64(rng_) % slots);
   for (size_t k = 0; k < slots; ++k) {
     const size_t turn = (cursor_ + k) % slots;  // position in the schedule's cycle
     const size_t slot = reverse ? slots - 1 - turn : turn;
@@ -253,18 +270,22 @@ StepResult Machine::step() {
     Sequencer& engine = core.engine(static_cast<EngineId>(slot % kEnginesPerCore));
     if (engine.finished()) continue;
     cursor_ = (turn + 1) % slots;
-    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine);
-    blocked_in_row_ = r.status == StepResult::Status::Blocked ? blocked_in_row_ + 1 : 0;
+    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine, log_);
+    if (r.status == StepResult::Status::Blocked) engine.blocked_epoch_ = epoch_;
+    if (r.status == StepResult::Status::Retired) {
+      ++epoch_;
+      ++engine.retired_;
+    }
     return r;
   }
   log_.clear();
   return StepResult{};  // Halted: every engine has finished
 }
 
-StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
+StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log) {
   Core& core = cores_[core_index];
   StepResult r;
-  log_.clear();
+  log.clear();
   const size_t pc = engine.pc_;
   const Instruction& inst = engine.decoded_[pc];
   r.core = core_index;
@@ -272,15 +293,50 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
   r.index = pc;
   r.opcode = inst.opcode();
   r.name = inst.name();
-  exec::Txn txn(core.state(), core.engine_state(engine.id()), log_, options_, pc);
+  exec::Txn txn(core.state(), core.engine_state(engine.id()), log, options_, pc);
+  txn.set_stream_size(engine.size());
   const Generation gen = core.gen();
   bool ok = true;
-  const Verdict verdict = validate(inst, gen, options_.validate);
+  Verdict verdict{};
+  verdict.valid = true;
+  if (!options_.neff_mode) {
+    verdict = validate(inst, gen, options_.validate);
+  } else if (engine.verdicts_[pc] != 1) {
+    // A NEFF word is judged with its stream's engine (PROJ-CONV-F1), once: the stream does not change.
+    ValidateOptions vo = options_.validate;
+    vo.engine = static_cast<StreamEngine>(engine.id());
+    verdict = validate(inst, gen, vo);
+    engine.verdicts_[pc] = verdict.valid ? 1 : 2;
+  }
+  const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
-  } else if (is_pseudo(inst.opcode())) {
+  } else if (is_pseudo(inst.opcode()) && !neff_pseudo) {
     ok = txn.fail(FaultKind::PseudoNotLowered,
                   fmt::format("{} is a pseudo instruction; lower it first (tpbisa lower, PROJ-CONV-M9)", inst.name()));
+  }
+  // EventSemaphore's extended lane is a second wait that must hold too (PROJ-CONV-F3).
+  const CtrlEs* es = ok ? inst.as<CtrlEs>() : nullptr;
+  if (es != nullptr && es->ext.wait_mode != 0x00 && !options_.controls.es_lane0_only) {
+    BlockedWait w;
+    const Events ext{es->ext.wait_mode, es->ext.wait_idx, 0, 0, es->ext.sem_wait_value};
+    if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
+      w = BlockedWait{};
+      const WaitCheck c = check_wait(ext, txn, w);
+      if (c == WaitCheck::Faulted) ok = false;
+      if (c == WaitCheck::Blocked) {
+        log.clear();
+        w.core = core_index;
+        w.engine = engine.id();
+        w.index = pc;
+        w.opcode = r.opcode;
+        w.name = r.name;
+        engine.blocked_ = w;
+        r.status = StepResult::Status::Blocked;
+        r.wait = w;
+        return r;
+      }
+    }
   }
   if (ok) {
     BlockedWait w;
@@ -288,7 +344,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
       case WaitCheck::Satisfied: break;
       case WaitCheck::Faulted: ok = false; break;
       case WaitCheck::Blocked:
-        log_.clear();
+        log.clear();
         w.core = core_index;
         w.engine = engine.id();
         w.index = pc;
@@ -300,10 +356,12 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
         return r;
     }
   }
-  ok = ok && execute(inst, txn) && stage_update(inst.events(), txn) && txn.commit();
+  // The EVENTS update is staged first so that an executor's own updates (EventSemaphore's extended lane, a
+  // DMA's completion) compose with it in that order (PROJ-CONV-F3).
+  ok = ok && stage_update(inst.events(), txn) && execute(inst, txn) && txn.commit();
   engine.blocked_.reset();
   if (!ok) {
-    log_.clear();  // a fault changes nothing and reports no effects
+    log.clear();  // a fault changes nothing and reports no effects
     r.status = StepResult::Status::Faulted;
     r.fault = txn.fault();
     r.fault.index = pc;
@@ -313,19 +371,23 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine) {
     return r;
   }
   r.status = StepResult::Status::Retired;
-  r.totals = {log_.regs.size(), log_.mem.size(), log_.reads_total, log_.dve.size(), log_.sems.size(), 0};
-  for (uint64_t n : log_.diag_counts) r.totals.diagnostics += n;
-  r.diagnostic_counts = log_.diag_counts;
-  if (log_.record) {
+  r.totals = {log.regs.size(), log.mem.size(), log.reads_total, log.dve.size(), log.sems.size(), 0};
+  for (uint64_t n : log.diag_counts) r.totals.diagnostics += n;
+  r.diagnostic_counts = log.diag_counts;
+  if (log.record) {
     r.recorded = true;
-    r.reg_writes = shown(log_.regs, log_.cap);
-    r.mem_writes = shown(log_.mem, log_.cap);
-    r.mem_reads = log_.reads;
-    r.dve_writes = shown(log_.dve, log_.cap);
-    r.sem_writes = shown(log_.sems, log_.cap);
-    r.diagnostics = log_.diags;
+    r.reg_writes = shown(log.regs, log.cap);
+    r.mem_writes = shown(log.mem, log.cap);
+    r.mem_reads = log.reads;
+    r.dve_writes = shown(log.dve, log.cap);
+    r.sem_writes = shown(log.sems, log.cap);
+    r.diagnostics = log.diags;
   }
-  ++engine.pc_;
+  r.dram_ranges = log.dram_ranges;
+  if (log.halt)
+    engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
+  else
+    engine.pc_ = log.jump ? log.jump_to : engine.pc_ + 1;
   return r;
 }
 
@@ -350,6 +412,64 @@ RunSummary Machine::run(size_t max_steps) {
     if (r.status != StepResult::Status::Retired) continue;
     ++s.retired;
     for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += r.diagnostic_counts[k];
+  }
+  return s;
+}
+
+RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step) {
+  RunSummary s;
+  Core& core = cores_[c];
+  if (core_logs_.size() < cores_.size()) return s;  // a single-core machine: use run()
+  EffectLog& log = core_logs_[c];
+  const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  uint64_t rng = options_.seed + c;
+  uint64_t epoch = 0;
+  size_t cursor = 0;
+  for (;;) {
+    size_t unfinished = 0;
+    bool stuck = true;
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      const Sequencer& e = core.engine(static_cast<EngineId>(i));
+      if (e.finished()) continue;
+      ++unfinished;
+      stuck = stuck && e.blocked() && e.blocked_epoch_ == epoch;
+    }
+    if (unfinished == 0) break;
+    if (stuck) {
+      s.deadlock = true;
+      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+        const Sequencer& e = core.engine(static_cast<EngineId>(i));
+        if (!e.finished() && e.blocked()) s.blocked.push_back(*e.blocked());
+      }
+      break;
+    }
+    if (s.retired >= max_steps) {
+      s.step_limit = true;
+      break;
+    }
+    if (options_.schedule == Schedule::Random) cursor = static_cast<size_t>(splitmix64(rng) % kEnginesPerCore);
+    for (size_t k = 0; k < kEnginesPerCore; ++k) {
+      const size_t turn = (cursor + k) % kEnginesPerCore;
+      Sequencer& e = core.engine(static_cast<EngineId>(reverse ? kEnginesPerCore - 1 - turn : turn));
+      if (e.finished()) continue;
+      cursor = (turn + 1) % kEnginesPerCore;
+      const StepResult r = attempt(static_cast<unsigned>(c), e, log);
+      if (r.status == StepResult::Status::Blocked) {
+        e.blocked_epoch_ = epoch;
+        break;
+      }
+      if (on_step) on_step(r);
+      if (r.status == StepResult::Status::Faulted) {
+        s.faulted = true;
+        s.fault = r.fault;
+        return s;
+      }
+      ++epoch;
+      ++e.retired_;
+      ++s.retired;
+      for (size_t d = 0; d < kDiagKinds; ++d) s.diagnostic_counts[d] += r.diagnostic_counts[d];
+      break;
+    }
   }
   return s;
 }

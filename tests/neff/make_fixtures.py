@@ -363,7 +363,7 @@ def cases():
     cmd_case("disasm-neff-dir-two-inputs", "tpbisa disasm in.neff in.neff -o out; rc=$?; test -e out || echo \"no out\"; exit $rc", container(g))
     cmd_case("disasm-neff-dir-bad-container", "tpbisa disasm in.neff -o out; rc=$?; test -e out || echo \"no out\"; exit $rc",
              container(bad_word_stream()))
-    cmd_case("run-neff-refused", "tpbisa run in.neff", container(g))
+    cmd_case("run-neff-missing-input", "tpbisa run in.neff", container(g))
     cmd_case("lower-neff-refused", "tpbisa lower --vars ../_data/vars.json in.neff out.bin; rc=$?; test -e out.bin || echo \"no out.bin\"; exit $rc",
              container(g))
     return c

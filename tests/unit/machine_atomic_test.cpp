@@ -91,15 +91,15 @@ TEST(MachineAtomic, PseudoNotLowered) {
   expect_atomic_fault(m, FaultKind::PseudoNotLowered, {{0x1000, 16}});
 }
 
-TEST(MachineAtomic, UnsupportedOpcode) {
+TEST(MachineAtomic, SequencerWideDtype) {
   RawWord w;
-  w.header = test::hdr(0xA8);  // ALU_OP: a valid sequencer opcode whose execution is not modeled
+  w.header = test::hdr(0xA8);  // ALU_OP on UINT64: valid, but 64-bit register arithmetic is not modeled
   w.events = Events{0x00, 0, 0x03, 5, 0};
-  w.operands[1] = dtype::kInt32;  // byte 13: a valid ALU_OP (BYPASS, INT32, R0 -> R0)
+  w.operands[1] = dtype::kUint64;  // byte 13: BYPASS, UINT64, R0:R0 -> R0:R0
   ASSERT_TRUE(valid_on(encode(w), kM));
   Machine m(kM, {encode(w)}, test::recording());
   seed(m.mutable_state());
-  expect_atomic_fault(m, FaultKind::UnsupportedOpcode, {});
+  expect_atomic_fault(m, FaultKind::UnsupportedDtype, {});
 }
 
 // A blocked wait is atomic too: nothing changes, however often the engine retries.

@@ -541,18 +541,17 @@ TEST(SyncSyntax, ErrorsNameTheOperandAndItsColumn) {
   }
 }
 
-// ---- Execution is not modeled yet: run reports the opcode as unsupported ----
+// ---- Execution outside a NEFF run: EventSemaphore and SetOrderingMode retire, pseudo words are refused ----
 
-TEST(SyncExecution, NotExecuted) {
+TEST(SyncExecution, EventsOnlyWordsRetirePseudoWordsAreRefused) {
   Word es = hex_word(kPE02);
   es[4] = 0;  // no wait: the word reaches its executor
   for (const Word& w : {es, hex_word(kSom)}) {
     Machine m(kCa, {w});
     const StepResult r = m.step();
-    EXPECT_EQ(r.status, StepResult::Status::Faulted);
-    EXPECT_EQ(r.fault.kind, FaultKind::UnsupportedOpcode);
+    EXPECT_EQ(r.status, StepResult::Status::Retired) << r.fault.detail;
   }
-  for (const std::string& hex : {kLabel, kSP02}) {  // pseudo words: lowered first (PROJ-CONV-C12)
+  for (const std::string& hex : {kLabel, kSP02}) {  // pseudo words: NEFF mode only (PROJ-CONV-C12, F7, F9)
     Machine m(kCa, {hex_word(hex)});
     const StepResult r = m.step();
     EXPECT_EQ(r.status, StepResult::Status::Faulted);

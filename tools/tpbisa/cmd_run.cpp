@@ -3,6 +3,7 @@
 #include "cmd_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "cmd_run_neff.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "tpbisa/io/dump.hpp"
@@ -24,6 +26,7 @@
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
+#include "tpbisa/neff.hpp"
 #include "tpbisa/trace.hpp"
 #include "verdict_print.hpp"
 
@@ -62,7 +65,44 @@ struct RunCliOptions {
   std::string engine{"dve"};
   std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
   ValidateOptions options;
+  // A NEFF program only:
+  std::vector<std::string> inputs;
+  std::string out_dir;
+  std::vector<std::string> expects;
+  std::string schedule{"default"};
+  bool quiet = false;
+  bool check_races = false;
+  bool threads = false;
+  std::vector<std::string> trace_filters;
+  bool max_steps_given = false;
 };
+
+/// Whether PROGRAM is a file that starts with a NEFF header.
+bool is_neff_file(const std::string& path) {
+  if (path.empty() || path == "-") return false;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  std::array<uint8_t, 16> head{};
+  const size_t n = std::fread(head.data(), 1, head.size(), f);
+  std::fclose(f);
+  return neff::is_neff(std::span<const uint8_t>(head.data(), n));
+}
+
+/// The NEFF-only options given to a run of a plain word stream, for the usage error.
+std::string neff_only_options(const RunCliOptions& o) {
+  std::string names;
+  const auto add = [&](bool given, std::string_view name) {
+    if (given) names += fmt::format("{}{}", names.empty() ? "" : ", ", name);
+  };
+  add(!o.inputs.empty(), "--input");
+  add(!o.out_dir.empty(), "--out");
+  add(!o.expects.empty(), "--expect");
+  add(o.schedule != "default", "--schedule");
+  add(!o.trace_filters.empty(), "--trace-filter");
+  add(o.check_races, "--check-races");
+  add(o.threads, "--threads");
+  return names;
+}
 
 /// A byte count: a number (decimal or 0x hex) with an optional binary suffix K, M, G, T (also KiB, KB, k...).
 std::optional<uint64_t> parse_size(std::string_view text) {
@@ -487,6 +527,30 @@ int run_run(const RunCliOptions& o) {
                                             io::printable(text), *max_dump));
     dumps.push_back(std::move(*d));
   }
+  if (o.hex.empty() && is_neff_file(o.program)) {
+    if (!o.init.empty() || !o.vars.empty() || !o.dumps.empty())
+      return usage_error("run", "--init, --vars and --dump apply to a word stream, not to a NEFF");
+    NeffRunCliOptions n;
+    n.program = o.program;
+    n.inputs = o.inputs;
+    n.out = o.out_dir;
+    n.expects = o.expects;
+    n.schedule = o.schedule;
+    n.json = o.json;
+    n.quiet = o.quiet;
+    n.check_races = o.check_races;
+    n.threads = o.threads;
+    n.trace = o.trace;
+    n.trace_filters = o.trace_filters;
+    n.max_steps = o.max_steps_given ? *max_steps : UINT64_MAX;
+    n.max_memory = *max_memory;
+    n.max_elements = *max_elements;
+    n.trace_max_effects = static_cast<size_t>(std::min<uint64_t>(*trace_max_effects, SIZE_MAX));
+    n.validate = o.options;
+    return run_neff(n);
+  }
+  if (const std::string names = neff_only_options(o); !names.empty())
+    return usage_error("run", fmt::format("{} apply only to a NEFF program", names));
   const int stdin_users = (o.program == "-") + (o.init == "-") + (o.vars == "-");
   if (stdin_users > 1) return usage_error("run", "only one of PROGRAM, --init and --vars can be stdin");
 
@@ -553,8 +617,30 @@ Command register_run(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_option("--trace", opts->trace, "Write a JSON-Lines trace, one record per retired or faulting instruction")
       ->type_name("FILE.jsonl");
-  app->add_option("--max-steps", opts->max_steps, "Stop after this many retired instructions (default: 1000000)")
-      ->type_name("N");
+  app->add_option("--max-steps", opts->max_steps,
+                  "Stop after this many retired instructions (default: 1000000; a NEFF: no limit)")
+      ->type_name("N")
+      ->each([opts](const std::string&) { opts->max_steps_given = true; });
+  app->add_option("--input", opts->inputs, "A NEFF: input NAME of the signature from FILE.npy (mapped); repeat")
+      ->type_name("NAME=FILE.npy")
+      ->allow_extra_args(false);
+  app->add_option("--out", opts->out_dir, "A NEFF: write every output as DIR/NAME.npy")->type_name("DIR");
+  app->add_option("--expect", opts->expects,
+                  "A NEFF: compare output NAME with REF.npy (differing elements, largest difference); repeat")
+      ->type_name("NAME=REF.npy")
+      ->allow_extra_args(false);
+  app->add_option("--schedule", opts->schedule,
+                  "A NEFF: engine order: default (round robin PE..SP, core by core), reverse, random:SEED")
+      ->type_name("ORDER");
+  app->add_option("--trace-filter", opts->trace_filters,
+                  "A NEFF: keep trace records of engine=E, opcode=NAME|0xNN or core=N only; repeat")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  app->add_flag("--quiet", opts->quiet, "A NEFF: no progress line on stderr");
+  app->add_flag("--threads", opts->threads,
+                "A NEFF: run every core on its own thread (same outputs; not with --trace or --check-races)");
+  app->add_flag("--check-races", opts->check_races,
+                "A NEFF: report conflicting accesses of different engines with no happens-before order (exit 1)");
   app->add_option("--max-memory", opts->max_memory,
                   "Bound on simulated memory in bytes, suffixes K/M/G/T (binary) allowed (default: 1GiB); the "
                   "initial state counts")

@@ -5,10 +5,11 @@
 namespace tpbisa::family {
 namespace {
 
-// The machine has already honoured the wait and applies the update after this returns; the words have no
-// other architectural effect here. HALT's stop and NOTIFY's host log belong to the engine-aware machine.
+// The machine has already honoured the wait and stages the update; HALT then stops its engine (its pc stays
+// at the HALT, sequencer.md §3.3). NOTIFY's host log is not kept (PROJ-CONV-Q5: no memory effect).
 bool execute(const Instruction& inst, exec::Txn& txn) {
   if (inst.as<CtrlNo>() == nullptr) return txn.fail(FaultKind::UnsupportedOpcode, "not a CTRL_NO opcode");
+  if (inst.opcode() == 0xa1) txn.stage_halt();
   return true;
 }
 

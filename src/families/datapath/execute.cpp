@@ -1,11 +1,140 @@
-// Datapath family execution: not executable yet (issue 13); `run` reports UnsupportedOpcode for these words.
-#include "families/family.hpp"
+// Datapath family semantics (real-programs.md §10.3, §11.3, §12.3): COPY (bits), CAST (through FP32),
+// TENSOR_TENSOR_ARITH_OP (the shared ALU evaluator) and MEMSET (raw fill), per channel and pattern element.
+#include <bit>
+
+#include "families/common.hpp"
+#include "families/datapath/format.hpp"
+#include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
 namespace {
 
-// A null executor is the registry's "not executable" entry; no semantics are pretended here.
-constexpr Execution kExecution{nullptr};
+bool is_integer(uint8_t d) {
+  const DtypeInfo* row = find_dtype(d);
+  return row != nullptr && (row->kind == DtypeKind::UInt || row->kind == DtypeKind::SInt);
+}
+
+bool is_signed(uint8_t d) {
+  const DtypeInfo* row = find_dtype(d);
+  return row != nullptr && row->kind == DtypeKind::SInt;
+}
+
+bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
+  if (count * channels <= txn.options().max_elements_per_instruction) return true;
+  return txn.fail(FaultKind::ResourceLimit, fmt::format("{} elements x {} channels exceed the per-instruction bound "
+                                                        "of {}",
+                                                        count, channels, txn.options().max_elements_per_instruction));
+}
+
+/// §10.3: COPY moves the bit pattern; CAST converts through FP32 (memory-and-numerics.md §8.3).
+bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
+  const bool cast = t.header.opcode == 0x47;
+  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
+    return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const uint64_t count = t.src.elements();
+  const unsigned nac = t.num_active_channels;
+  if (!within_bound(txn, count, nac)) return false;
+  const unsigned in = dtype_size(t.in_dtype), out = dtype_size(t.out_dtype);
+  uint64_t a = 0;
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k)
+      if (!onchip_at(txn, src, t.src, c, k, in, "source", a) ||
+          !onchip_at(txn, dst, t.dst, c, k, out, "destination", a))
+        return false;
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k) {
+      uint64_t d = 0;
+      onchip_at(txn, src, t.src, c, k, in, "source", a);
+      onchip_at(txn, dst, t.dst, c, k, out, "destination", d);
+      const uint64_t raw = txn.read_mem(a, in);
+      const uint64_t v = cast ? from_fp32_bits(to_fp32_bits(raw, t.in_dtype), t.out_dtype, txn.options().convert) : raw;
+      txn.stage_mem(d, out, v);
+    }
+  return true;
+}
+
+/// §11.3: dst = ALU(op, src0, src1); floats in FP32, integer ops on 32-bit words when every dtype is an integer.
+bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
+  const uint8_t d0 = datapath::pair_lo(t.in0_in1_dtype), d1 = datapath::pair_hi(t.in0_in1_dtype);
+  if (!element_dtype_supported(txn, d0, "src0") || !element_dtype_supported(txn, d1, "src1") ||
+      !element_dtype_supported(txn, t.out_dtype, "out"))
+    return false;
+  uint32_t s0 = 0, s1 = 0, dst = 0;
+  if (!onchip_start(txn, t.src0.start_addr, s0, "src0") || !onchip_start(txn, t.src1.start_addr, s1, "src1") ||
+      !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const uint64_t count = t.dst.elements();
+  const unsigned nac = t.num_active_channels;
+  if (!within_bound(txn, count, nac)) return false;
+  const unsigned z0 = dtype_size(d0), z1 = dtype_size(d1), zo = dtype_size(t.out_dtype);
+  uint64_t a = 0;
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k)
+      if (!onchip_at(txn, s0, t.src0, c, k, z0, "src0", a) || !onchip_at(txn, s1, t.src1, c, k, z1, "src1", a) ||
+          !onchip_at(txn, dst, t.dst, c, k, zo, "destination", a))
+        return false;
+  const AluOpInfo* op = find_aluop(t.op);
+  const bool integer = op != nullptr && op->is(kAluInt) && is_integer(d0) && is_integer(d1) && is_integer(t.out_dtype);
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k) {
+      uint64_t a0 = 0, a1 = 0, ad = 0;
+      onchip_at(txn, s0, t.src0, c, k, z0, "src0", a0);
+      onchip_at(txn, s1, t.src1, c, k, z1, "src1", a1);
+      onchip_at(txn, dst, t.dst, c, k, zo, "destination", ad);
+      const uint64_t r0 = txn.read_mem(a0, z0), r1 = txn.read_mem(a1, z1);
+      uint64_t v = 0;
+      if (integer) {
+        const uint32_t x = is_signed(d0) ? exec::sign_extend(r0, z0) : static_cast<uint32_t>(r0);
+        const uint32_t y = is_signed(d1) ? exec::sign_extend(r1, z1) : static_cast<uint32_t>(r1);
+        const uint32_t r = alu_int32(t.op, x, y, is_signed(d0));
+        v = zo >= 4 ? r : r & ((1U << (8 * zo)) - 1U);
+      } else {
+        const float x = std::bit_cast<float>(to_fp32_bits(r0, d0));
+        const float y = std::bit_cast<float>(to_fp32_bits(r1, d1));
+        v = from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
+      }
+      txn.stage_mem(ad, zo, v);
+    }
+  return true;
+}
+
+/// §12.3: the low type_size(dtype) bytes of set_value into every element, no conversion.
+bool exec_memset(const D4Mr& t, exec::Txn& txn) {
+  const unsigned size = dtype_size(t.dtype);
+  if (size < 1 || size > 4)
+    return txn.fail(FaultKind::UnsupportedDtype,
+                    fmt::format("MEMSET dtype {} has no element size", dtype_label(t.dtype, txn.gen())));
+  uint32_t dst = 0;
+  if (!onchip_start(txn, t.dst.start_addr, dst, "dst")) return false;
+  const uint64_t count = t.dst.elements();
+  const unsigned nac = t.num_active_channels;
+  if (!within_bound(txn, count, nac)) return false;
+  uint64_t a = 0;
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k)
+      if (!onchip_at(txn, dst, t.dst, c, k, size, "destination", a)) return false;
+  const uint64_t v = size >= 4 ? t.set_value : t.set_value & ((1U << (8 * size)) - 1U);
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < count; ++k) {
+      onchip_at(txn, dst, t.dst, c, k, size, "destination", a);
+      txn.stage_mem(a, size, v);
+    }
+  return true;
+}
+
+bool execute(const Instruction& inst, exec::Txn& txn) {
+  if (const auto* t = inst.as<S4d4Tr>(); t != nullptr && (inst.opcode() == 0x46 || inst.opcode() == 0x47))
+    return exec_copy_cast(*t, txn);
+  if (const auto* t = inst.as<S3s3d3Tt>(); t != nullptr && inst.opcode() == 0x41) return exec_tensor_tensor(*t, txn);
+  if (const auto* t = inst.as<D4Mr>(); t != nullptr && inst.opcode() == 0x49) return exec_memset(*t, txn);
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+}
+
+constexpr Execution kExecution{execute};
 
 }  // namespace
 

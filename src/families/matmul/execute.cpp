@@ -1,11 +1,164 @@
-// PE matmul family semantics: not executable yet (issue 13); `run` reports UnsupportedOpcode for these words.
-#include "families/family.hpp"
+// PE matmul family semantics (real-programs.md §8.3, §9.3, §9.4): LdWeights loads the PE's stationary matrix,
+// Matmul multiplies it with the moving tile into PSUM (accumulation groups, PROJ-CONV-F16/F17/F18).
+#include <bit>
+
+#include "families/common.hpp"
+#include "families/matmul/format.hpp"
+#include "kernels/matmul.hpp"
+#include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
 namespace {
 
-// No executor: the machine's dispatch finds none and faults with UnsupportedOpcode, as for any unmodeled word.
-constexpr Execution kExecution{nullptr};
+constexpr uint32_t kOneF32 = 0x3F800000U;
+
+bool layout_supported(const Instruction& inst, exec::Txn& txn) {
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) with the {} layout is not modeled (CAYMAN/SUNDA only)",
+                              inst.name(), inst.opcode(), to_string(txn.gen())));
+}
+
+/// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST), as stored bits.
+bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
+  const S3LwCayman* lw = inst.as<S3LwCayman>();
+  if (lw == nullptr) return layout_supported(inst, txn);
+  if (!element_dtype_supported(txn, lw->in_dtype, "in")) return false;
+  uint32_t base = 0;
+  if (!onchip_start(txn, lw->src.start_addr, base, "src")) return false;
+  const unsigned rows = lw->num_active_rows, cols = lw->num_active_cols;
+  const unsigned size = dtype_size(lw->in_dtype);
+  if (rows > PeWeights::kRows || cols > PeWeights::kCols || lw->src.elements() != cols)
+    return txn.fail(FaultKind::OutOfRange,
+                    fmt::format("{} rows x {} columns (pattern of {} elements) do not fit the 128 x 128 PE array", rows,
+                                cols, lw->src.elements()));
+  PeWeights& w = txn.stage_pe();
+  w.loaded = true;
+  w.dtype = lw->in_dtype;
+  w.transpose = lw->transpose_mode != 0;
+  w.rows = rows;
+  w.cols = cols;
+  const bool reversed = !txn.options().controls.lw_read_order_fill;
+  for (unsigned k = 0; k < rows; ++k)
+    for (unsigned e = 0; e < cols; ++e) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, base, lw->src, k, e, size, "source", a)) return false;
+      const unsigned m = reversed ? cols - 1 - e : e;
+      w.bits[size_t{k} * PeWeights::kCols + m] = static_cast<uint32_t>(txn.read_mem(a, size));
+    }
+  return true;
+}
+
+/// §9.3/§9.4: out = Wᵀ · X into PSUM; BEGIN overwrites, MID/END accumulate; transpose mode writes the input
+/// width, bit-exact for selection columns (PROJ-CONV-F18).
+bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
+  const S3d3MmCayman* mm = inst.as<S3d3MmCayman>();
+  if (mm == nullptr) return layout_supported(inst, txn);
+  if (!element_dtype_supported(txn, mm->in_dtype, "in")) return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, mm->src.start_addr, src, "src") || !onchip_start(txn, mm->dst.start_addr, dst, "dst"))
+    return false;
+  const unsigned rows = mm->num_active_rows, cols = mm->num_active_cols;
+  const uint64_t n_elems = mm->src.elements();
+  if (rows > PeWeights::kRows || cols > PeWeights::kCols || n_elems != mm->dst.elements())
+    return txn.fail(FaultKind::OutOfRange, fmt::format("{} rows x {} columns with {} moving and {} output elements "
+                                                       "do not fit the PE array",
+                                                       rows, cols, n_elems, mm->dst.elements()));
+  const PeWeights& w = txn.engine().pe;
+  if (!w.loaded || rows > w.rows || cols > w.cols)
+    txn.diag(DiagKind::UninitializedRead, 0, 0);  // PE rows/columns no LdWeights loaded read as +0
+  const size_t N = n_elems;
+  const unsigned in_size = dtype_size(mm->in_dtype);
+  const NegativeControls& ctl = txn.options().controls;
+  const bool transpose = mm->transpose_mode != 0;
+  const unsigned out_size = transpose && !ctl.transpose_writes_fp32 ? in_size : 4;
+  // Every address first (a fault changes nothing), reading the moving tile X[k][n] as FP32.
+  EffectLog& s = txn.scratch();
+  std::vector<float>& x = s.f32a;
+  std::vector<float>& wf = s.f32b;
+  std::vector<float>& out = s.f32c;
+  x.assign(size_t{rows} * N, 0.0F);
+  for (unsigned k = 0; k < rows; ++k)
+    for (size_t n = 0; n < N; ++n) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, src, mm->src, k, n, in_size, "source", a)) return false;
+      x[k * N + n] = std::bit_cast<float>(to_fp32_bits(txn.read_mem(a, in_size), mm->in_dtype));
+    }
+  for (unsigned m = 0; m < cols; ++m)
+    for (size_t n = 0; n < N; ++n) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a)) return false;
+    }
+  wf.assign(size_t{rows} * cols, 0.0F);
+  const bool w_ok = w.loaded && convertible(w.dtype);
+  for (unsigned k = 0; k < rows; ++k)
+    for (unsigned m = 0; m < cols; ++m)
+      wf[size_t{k} * cols + m] =
+          w_ok && k < w.rows && m < w.cols
+              ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
+              : 0.0F;
+  out.assign(size_t{cols} * N, 0.0F);
+  const bool begin = (mm->psum_accumulate_flags & 1U) != 0;
+  const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
+  if (accumulate)
+    for (unsigned m = 0; m < cols; ++m)
+      for (size_t n = 0; n < N; ++n) {
+        uint64_t a = 0;
+        onchip_at(txn, dst, mm->dst, m, n, 4, "destination", a);
+        out[m * N + n] = std::bit_cast<float>(static_cast<uint32_t>(txn.read_mem(a, 4)));
+      }
+  // FP32 inputs keep the scalar order (their products are not exact in FP32); narrower inputs use the kernel.
+  if (mm->in_dtype == dtype::kFp32 || mm->in_dtype == dtype::kFp32r)
+    kernels::matmul_f32_reference(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
+  else
+    kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
+  txn.add_macs(uint64_t{rows} * cols * N);
+  for (size_t n = 0; n < N; ++n) {
+    // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged.
+    int sel = -1;
+    if (transpose)
+      for (unsigned k = 0; k < rows; ++k) {
+        const uint32_t b = std::bit_cast<uint32_t>(x[k * N + n]);
+        if (b == kOneF32 && sel == -1) {
+          sel = static_cast<int>(k);
+        } else if ((b & 0x7FFFFFFFU) != 0) {
+          sel = -2;
+          break;
+        }
+      }
+    for (unsigned m = 0; m < cols; ++m) {
+      uint64_t a = 0;
+      onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a);
+      const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
+      if (!transpose) {
+        txn.stage_mem(a, 4, acc);
+        continue;
+      }
+      uint64_t bits = 0;
+      if (sel >= 0) {
+        const uint32_t stored = w_ok && static_cast<unsigned>(sel) < w.rows && m < w.cols
+                                    ? w.bits[static_cast<size_t>(sel) * PeWeights::kCols + m]
+                                    : 0;
+        bits = out_size == in_size ? stored : to_fp32_bits(stored, w.dtype);
+      } else {
+        bits = out_size == 4 ? acc : from_fp32_bits(acc, mm->in_dtype, txn.options().convert);
+      }
+      txn.stage_mem(a, out_size, bits);
+    }
+  }
+  return true;
+}
+
+bool execute(const Instruction& inst, exec::Txn& txn) {
+  switch (inst.opcode()) {
+    case 0x01: return exec_ldweights(inst, txn);
+    case 0x02: return exec_matmul(inst, txn);
+    default:
+      return txn.fail(FaultKind::UnsupportedOpcode,
+                      fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  }
+}
+
+constexpr Execution kExecution{execute};
 
 }  // namespace
 

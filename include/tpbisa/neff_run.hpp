@@ -1,0 +1,131 @@
+// Running a whole NEFF on the functional machine: one core per subgraph, DRAM variables (PROJ-CONV-X5/X8),
+// inputs bound to the signature, outputs read back.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tpbisa/machine.hpp"
+#include "tpbisa/neff.hpp"
+#include "tpbisa/npy.hpp"
+
+namespace tpbisa::neff {
+
+/// One input's element bytes, row-major in the signature's dtype (a mapped .npy's data, never copied). The
+/// bytes must outlive the Run.
+struct RunInput {
+  std::string name;
+  std::span<const uint8_t> bytes;
+};
+
+/// The .npy dtype strings accepted for a signature dtype ("float16" → "<f2"; bfloat16 as raw "<u2"; FP8 as raw
+/// "|u1"/"|i1"); empty when the dtype is unknown.
+std::vector<std::string> npy_descrs_for(const std::string& signature_dtype);
+/// Element size of a signature dtype in bytes, 0 when unknown.
+unsigned signature_dtype_size(const std::string& signature_dtype);
+/// Checks an .npy header against a signature tensor: nullopt when it matches, else one sentence naming the
+/// expected dtype and shape and what the file has.
+std::optional<std::string> check_npy(const Tensor& t, const npy::Array& a);
+
+/// A NEFF loaded on a Machine: the cores, their DRAM views and the variable buffers the run owns (outputs,
+/// scratch). The Neff and the input bytes must outlive it.
+class Run {
+ public:
+  /// Builds the machine for `neff` with `inputs` bound by name (every signature input exactly once, sizes
+  /// checked); `options` are used with neff_mode on. Returns nullptr and sets `error` when it cannot.
+  static std::unique_ptr<Run> create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
+                                     std::string& error);
+
+  Machine& machine() { return *machine_; }
+  const Machine& machine() const { return *machine_; }
+  Generation gen() const { return gen_; }
+  /// The bytes of the output variable `name` (row-major, the signature's dtype); empty when there is none.
+  std::span<const uint8_t> output(const std::string& name) const;
+  /// The DRAM view of core i (its variables and DMA counters).
+  const DramView& dram(size_t core) const { return views_[core]; }
+  /// The subgraph name of core i ("sg00").
+  const std::string& subgraph(size_t core) const { return subgraphs_[core]; }
+  /// The stream label of engine e of core i ("sg00/PE"), as the NEFF names it.
+  std::string stream_label(size_t core, EngineId e) const;
+  /// The FP8 conversion settings taken from def.json `fp8_conversion_config` (the machine runs with them).
+  const ConvertOptions& conversion() const { return machine_->options().convert; }
+  /// One line per runtime-reserved SBUF range (def.json `runtime_statebuffer_reservation`) the program wrote:
+  /// "core 0: SBUF partition 3 bytes 0x37ff8..0x37fff (evtaccel) written". Empty when it left them alone.
+  std::vector<std::string> reservation_violations() const;
+
+  /// Follows a retired step's DMA ranges (StepResult::dram_ranges) to count reads of DRAM bytes of an output,
+  /// tmp-buf or virtual variable that nothing has written yet (they read as 0): "silently zero" is never
+  /// silent. Thread-safe (the cores of --threads call it concurrently).
+  void note_step(const StepResult& step);
+  /// Unwritten DRAM bytes read, per (stream label, variable name).
+  std::map<std::pair<std::string, std::string>, uint64_t> uninitialized_dram_reads() const;
+
+ private:
+  Run() = default;
+  Generation gen_ = kDefaultGeneration;
+  std::map<std::string, std::vector<uint8_t>> shared_;  ///< writable DRAM variables shared by name (X5)
+  std::vector<std::vector<uint8_t>> scratch_;           ///< per core: the virtual variables' buffer (X8)
+  std::vector<DramView> views_;                         ///< per core; the cores point at these
+  std::vector<std::string> subgraphs_;
+  struct Reservation {
+    uint64_t base_partition, partitions, offset, size;
+    std::string type;
+  };
+  std::vector<std::vector<Reservation>> reservations_;  ///< per core
+  struct Tracked {
+    std::string name;
+    uint64_t size = 0;
+    std::vector<bool> written;
+  };
+  std::map<const uint8_t*, Tracked> tracked_;  ///< writable DRAM variables by first byte
+  std::map<std::pair<std::string, std::string>, uint64_t> uninit_dram_;
+  std::unique_ptr<std::mutex> tracking_lock_ = std::make_unique<std::mutex>();
+  std::unique_ptr<Machine> machine_;
+};
+
+/// One access of a conflicting pair: the word (core, engine, index) and whether it wrote.
+struct RaceAccess {
+  unsigned core = 0;
+  EngineId engine = EngineId::Pe;
+  size_t index = 0;
+  bool write = false;
+};
+
+/// Two accesses of one location by different engines, at least one a write, with no happens-before order.
+struct Race {
+  RaceAccess earlier, later;
+  std::string location;  ///< "sbuf[p3]+0x4000 (core 0)", "output0+0x80", ...
+};
+
+/// The happens-before check of `tpbisa run --check-races`: program order within an engine, semaphore signal →
+/// wait (a passing wait joins the clocks of every earlier update of its semaphore), DMA completion (synchronous:
+/// the completion is the issuing word's own update). Every retired step must be observed, with its effects
+/// recorded completely (MachineOptions::record_effects, max_recorded_effects = SIZE_MAX).
+class RaceChecker {
+ public:
+  explicit RaceChecker(const Run& run);
+  ~RaceChecker();
+  RaceChecker(const RaceChecker&) = delete;
+  RaceChecker& operator=(const RaceChecker&) = delete;
+  void observe(const StepResult& step);
+  /// The first `max_reported` races found (one per pair of words and location kind), in the order found.
+  const std::vector<Race>& races() const { return races_; }
+  /// Every conflicting pair of words found (reported or not).
+  uint64_t count() const { return count_; }
+  static constexpr size_t max_reported = 50;
+
+ private:
+  struct Impl;
+  const Run& run_;
+  std::unique_ptr<Impl> impl_;
+  std::vector<Race> races_;
+  uint64_t count_ = 0;
+};
+
+}  // namespace tpbisa::neff

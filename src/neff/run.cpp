@@ -1,0 +1,313 @@
+// A NEFF on the machine: a core per subgraph, the DRAM variables of each subgraph bound to shared buffers
+// (PROJ-CONV-X5), private virtual scratch (X8), constants from their .npy members, inputs from the caller.
+#include "tpbisa/neff_run.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace tpbisa::neff {
+
+namespace {
+
+struct DtypeRow {
+  std::string_view name;
+  unsigned size;
+  std::vector<std::string> descrs;
+};
+
+const std::vector<DtypeRow>& dtype_rows() {
+  static const std::vector<DtypeRow> kRows{
+      {"float16", 2, {"<f2"}},
+      {"bfloat16", 2, {"<u2", "<i2"}},  // NumPy has no bfloat16: raw 2-byte words
+      {"float32", 4, {"<f4"}},
+      {"float64", 8, {"<f8"}},
+      {"int8", 1, {"|i1"}},
+      {"uint8", 1, {"|u1"}},
+      {"int16", 2, {"<i2"}},
+      {"uint16", 2, {"<u2"}},
+      {"int32", 4, {"<i4"}},
+      {"uint32", 4, {"<u4"}},
+      {"int64", 8, {"<i8"}},
+      {"uint64", 8, {"<u8"}},
+      {"bool", 1, {"|b1", "|u1"}},
+      {"float8_e4m3", 1, {"|u1", "|i1"}},  // FP8 as raw bytes
+      {"float8_e5m2", 1, {"|u1", "|i1"}},
+      {"float8_e3m4", 1, {"|u1", "|i1"}},
+      {"float8_e4m3fn", 1, {"|u1", "|i1"}},
+  };
+  return kRows;
+}
+
+const DtypeRow* find_row(const std::string& name) {
+  for (const DtypeRow& r : dtype_rows())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::string shape_text(std::span<const uint64_t> shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+uint64_t tensor_bytes(const Tensor& t) {
+  uint64_t n = signature_dtype_size(t.dtype);
+  for (uint64_t d : t.shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> npy_descrs_for(const std::string& signature_dtype) {
+  const DtypeRow* r = find_row(signature_dtype);
+  return r != nullptr ? r->descrs : std::vector<std::string>{};
+}
+
+unsigned signature_dtype_size(const std::string& signature_dtype) {
+  const DtypeRow* r = find_row(signature_dtype);
+  return r != nullptr ? r->size : 0;
+}
+
+std::optional<std::string> check_npy(const Tensor& t, const npy::Array& a) {
+  const std::vector<std::string> descrs = npy_descrs_for(t.dtype);
+  std::string expected;
+  for (const std::string& d : descrs) expected += fmt::format("{}'{}'", expected.empty() ? "" : " or ", d);
+  const bool dtype_ok = std::find(descrs.begin(), descrs.end(), a.descr) != descrs.end();
+  const bool shape_ok = a.shape == t.shape && !a.fortran_order;
+  if (dtype_ok && shape_ok) return std::nullopt;
+  return fmt::format("input {} expects {} {} ({}{}), the file has '{}' {}{}", t.name, t.dtype, shape_text(t.shape),
+                     expected.empty() ? "no .npy dtype known" : expected, ", C order", a.descr, shape_text(a.shape),
+                     a.fortran_order ? " in Fortran order" : "");
+}
+
+namespace {
+
+/// def.json of a subgraph, parsed (null when absent or malformed: the reader has already judged it).
+nlohmann::json definition(const Neff& neff, const Subgraph& sg) {
+  const Member* m = neff.member(sg.definition);
+  if (m == nullptr) return nullptr;
+  return nlohmann::json::parse(m->bytes.begin(), m->bytes.end(), nullptr, false);
+}
+
+bool json_bool(const nlohmann::json& j, const char* key, bool fallback) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+uint64_t json_u64(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+}
+
+}  // namespace
+
+std::vector<std::string> Run::reservation_violations() const {
+  std::vector<std::string> out;
+  const Geometry& geo = geometry(gen_);
+  for (size_t c = 0; c < reservations_.size(); ++c)
+    for (const Reservation& r : reservations_[c])
+      for (uint64_t p = r.base_partition; p < r.base_partition + r.partitions && p < geo.sbuf_partitions; ++p) {
+        bool written = false;
+        for (uint64_t b = 0; b < r.size && !written; ++b) {
+          const std::optional<uint64_t> a =
+              sbuf_address(gen_, static_cast<uint32_t>(p), static_cast<uint32_t>(r.offset + b));
+          bool init = false;
+          if (a) machine_->core(c).state().memory.read(*a, 1, &init);
+          written = init;
+        }
+        if (written)
+          out.push_back(fmt::format("core {}: SBUF partition {} bytes {:#x}..{:#x} ({}) written", c, p, r.offset,
+                                    r.offset + r.size - 1, r.type));
+      }
+  return out;
+}
+
+void Run::note_step(const StepResult& step) {
+  if (step.status != StepResult::Status::Retired || step.dram_ranges.empty()) return;
+  const std::lock_guard<std::mutex> lock(*tracking_lock_);
+  for (const EffectLog::DramRange& r : step.dram_ranges) {
+    const auto it = tracked_.find(r.base);
+    if (it == tracked_.end()) continue;  // an input or a constant: every byte is initialised
+    Tracked& t = it->second;
+    const uint64_t end = std::min(t.size, r.offset + r.n);
+    uint64_t unwritten = 0;
+    for (uint64_t b = r.offset; b < end; ++b) {
+      if (r.write)
+        t.written[b] = true;
+      else if (!t.written[b])
+        ++unwritten;
+    }
+    if (unwritten != 0) uninit_dram_[{stream_label(step.core, step.engine), t.name}] += unwritten;
+  }
+}
+
+std::map<std::pair<std::string, std::string>, uint64_t> Run::uninitialized_dram_reads() const {
+  const std::lock_guard<std::mutex> lock(*tracking_lock_);
+  return uninit_dram_;
+}
+
+std::string Run::stream_label(size_t core, EngineId e) const {
+  return fmt::format("{}/{}", subgraphs_[core], engine_name(static_cast<Engine>(e)));
+}
+
+std::span<const uint8_t> Run::output(const std::string& name) const {
+  const auto it = shared_.find(name);
+  return it == shared_.end() ? std::span<const uint8_t>{} : std::span<const uint8_t>(it->second);
+}
+
+std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
+                                 std::string& error) {
+  std::unique_ptr<Run> run(new Run());
+  run->gen_ = neff.generation.value_or(Generation::Cayman);
+  if (neff.subgraphs.empty()) {
+    error = fmt::format("{}: the NEFF has no subgraph to run", neff.file);
+    return nullptr;
+  }
+  // Inputs: each signature input exactly once, with the size the signature gives.
+  std::map<std::string, std::span<const uint8_t>> bound;
+  for (const RunInput& in : inputs) {
+    const auto t =
+        std::find_if(neff.inputs.begin(), neff.inputs.end(), [&](const Tensor& x) { return x.name == in.name; });
+    if (t == neff.inputs.end()) {
+      std::string names;
+      for (const Tensor& x : neff.inputs) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
+      error = fmt::format("--input {}: the program has no input of that name (its inputs: {})", in.name, names);
+      return nullptr;
+    }
+    if (bound.count(in.name) != 0) {
+      error = fmt::format("--input {} is given twice", in.name);
+      return nullptr;
+    }
+    if (in.bytes.size() != tensor_bytes(*t)) {
+      error = fmt::format("input {}: {} bytes given, the signature ({} {}) needs {}", in.name, in.bytes.size(),
+                          t->dtype, shape_text(t->shape), tensor_bytes(*t));
+      return nullptr;
+    }
+    bound[in.name] = in.bytes;
+  }
+  for (const Tensor& t : neff.inputs)
+    if (bound.count(t.name) == 0) {
+      error = fmt::format("input {} ({} {}) is not given (--input {}=FILE.npy)", t.name, t.dtype, shape_text(t.shape),
+                          t.name);
+      return nullptr;
+    }
+  std::vector<CoreProgram> programs(neff.subgraphs.size());
+  run->views_.resize(neff.subgraphs.size());
+  run->scratch_.resize(neff.subgraphs.size());
+  for (size_t c = 0; c < neff.subgraphs.size(); ++c) {
+    const Subgraph& sg = neff.subgraphs[c];
+    run->subgraphs_.push_back(sg.name);
+    for (const EngineDef& e : sg.engines) {
+      std::vector<Word>& words = programs[c].stream(static_cast<EngineId>(e.engine));
+      words.resize(e.stream.word_count());
+      for (size_t i = 0; i < words.size(); ++i) std::copy_n(e.stream.word(i).begin(), kWordBytes, words[i].begin());
+    }
+    run->scratch_[c].assign(sg.virtual_scratch_bytes, 0);
+    DramView& view = run->views_[c];
+    uint32_t max_id = 0;
+    for (const Variable& v : sg.variables) max_id = std::max(max_id, v.id);
+    view.vars.resize(size_t{max_id} + 1);
+    for (const Variable& v : sg.variables) {
+      DramVar& d = view.vars[v.id];
+      d.name = v.name;
+      switch (v.type) {
+        case VarType::StateBuffer:
+          d.present = true;
+          d.state_buffer = true;
+          break;
+        case VarType::Input: {
+          const auto it = bound.find(v.name);
+          if (it == bound.end()) {
+            error = fmt::format("{}: input variable {} (var_id {}) is not an input of the signature", sg.name, v.name,
+                                v.id);
+            return nullptr;
+          }
+          d.present = true;
+          d.data = it->second.data();
+          d.size = it->second.size();
+          break;
+        }
+        case VarType::Output:
+        case VarType::TmpBuf: {
+          std::vector<uint8_t>& buf = run->shared_[v.name];  // shared by name across the cores (X5)
+          const uint64_t size = v.size.value_or(0);
+          if (buf.size() < size) buf.resize(size, 0);
+          d.present = true;
+          d.size = size;
+          break;
+        }
+        case VarType::Virtual: {
+          const uint64_t off = v.backing_offset.value_or(0), size = v.size.value_or(0);
+          std::vector<uint8_t>& buf = run->scratch_[c];
+          if (off > buf.size() || size > buf.size() - off) {
+            error = fmt::format("{}: virtual variable {} lies outside the subgraph's scratch", sg.name, v.name);
+            return nullptr;
+          }
+          d.present = true;
+          d.data = buf.data() + off;
+          d.writable = buf.data() + off;
+          d.size = size;
+          break;
+        }
+        case VarType::File: {
+          if (!v.constant) break;
+          const Member* m = neff.member(v.constant->member);
+          if (m == nullptr) break;
+          d.present = true;
+          if (v.constant->array) {
+            d.data = m->bytes.data() + v.constant->array->data_offset;
+            d.size = v.constant->array->data_bytes;
+          } else {
+            d.data = m->bytes.data();
+            d.size = m->bytes.size();
+          }
+          break;
+        }
+        default: break;  // pointer, dge-table and unknown types are not addressable by a DMA here
+      }
+    }
+    if (const Variable* t = sg.dge_table()) view.dge_table = t->list;
+  }
+  // Shared buffers are complete only now (a later subgraph may declare a larger size): bind the pointers.
+  for (size_t c = 0; c < neff.subgraphs.size(); ++c)
+    for (const Variable& v : neff.subgraphs[c].variables)
+      if (v.type == VarType::Output || v.type == VarType::TmpBuf) {
+        DramVar& d = run->views_[c].vars[v.id];
+        std::vector<uint8_t>& buf = run->shared_[v.name];
+        d.data = buf.data();
+        d.writable = buf.data();
+      }
+  // Every writable variable starts unwritten (virtual variables of one core share its scratch: tracked apart).
+  for (size_t c = 0; c < run->views_.size(); ++c)
+    for (const DramVar& d : run->views_[c].vars)
+      if (d.present && d.writable != nullptr && run->tracked_.count(d.data) == 0)
+        run->tracked_[d.data] = {d.name, d.size, std::vector<bool>(d.size, false)};
+  // def.json: the FP8 conversion settings the runtime programs (memory-and-numerics.md §8.2; the first
+  // subgraph's, which every subgraph of a compiled program repeats) and the runtime's SBUF reservation.
+  run->reservations_.resize(neff.subgraphs.size());
+  for (size_t c = 0; c < neff.subgraphs.size(); ++c) {
+    const nlohmann::json def = definition(neff, neff.subgraphs[c]);
+    if (!def.is_object()) continue;
+    if (const auto cfg = def.find("fp8_conversion_config"); c == 0 && cfg != def.end() && cfg->is_object()) {
+      options.convert.ocp_sat = json_bool(*cfg, "ocp_sat", options.convert.ocp_sat);
+      options.convert.sis = json_bool(*cfg, "fp8_sis", options.convert.sis);
+      options.convert.sns = json_bool(*cfg, "fp8_sns", options.convert.sns);
+      options.convert.fp8_range_extension = json_bool(*cfg, "fp8_range_extension", options.convert.fp8_range_extension);
+    }
+    if (const auto res = def.find("runtime_statebuffer_reservation"); res != def.end() && res->is_array())
+      for (const nlohmann::json& r : *res)
+        if (r.is_object())
+          run->reservations_[c].push_back(
+              {json_u64(r, "base_partition"), json_u64(r, "partitions"), json_u64(r, "offset"), json_u64(r, "size"),
+               r.contains("type") && r["type"].is_string() ? r["type"].get<std::string>() : std::string()});
+  }
+  options.neff_mode = true;
+  run->machine_ = std::make_unique<Machine>(run->gen_, std::move(programs), options);
+  for (size_t c = 0; c < run->views_.size(); ++c) run->machine_->core(c).state().dram = &run->views_[c];
+  return run;
+}
+
+}  // namespace tpbisa::neff

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# CLI checks for `tpbisa run PROG.neff` on the real matmul_small.neff (skipped when ../shared/data is absent):
+# the README's NumPy tour, every schedule, --json, --out, input checks, --trace-filter, exit codes.
+set -u
+tool=${1:?usage: run_neff.sh TPBISA_BINARY SOURCE_DIR}
+src=${2:?usage: run_neff.sh TPBISA_BINARY SOURCE_DIR}
+tool=$(realpath "$tool")
+src=$(realpath "$src")
+neff="$src/../shared/data/matmul_small.neff"
+if [ ! -f "$neff" ]; then
+  echo "SKIP: the shared data folder is absent"
+  exit 0
+fi
+py=/usr/bin/python3
+if ! "$py" -c 'import numpy' 2>/dev/null; then
+  echo "SKIP: NumPy is not installed"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+run() { "$tool" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+expect_rc() { [ "$rc" -eq "$1" ] || { fail "$2: exit $rc, expected $1"; sed 's/^/  stdout: /' "$tmp/out"; sed 's/^/  stderr: /' "$tmp/err"; }; }
+expect_out() { grep -qF -- "$1" "$tmp/out" || { fail "$2: stdout lacks '$1'"; sed 's/^/  stdout: /' "$tmp/out"; }; }
+expect_err() { grep -qF -- "$1" "$tmp/err" || { fail "$2: stderr lacks '$1'"; sed 's/^/  stderr: /' "$tmp/err"; }; }
+
+# ---- the README tour: random integers in [-2, 2], the reference (x.astype(f32) @ y.astype(f32)).astype(f16) ----
+"$py" -c "import numpy as np; r = np.random.default_rng(0)
+x = r.integers(-2, 3, (128, 256)).astype(np.float16); y = r.integers(-2, 3, (256, 128)).astype(np.float16)
+np.save('x.npy', x); np.save('y.npy', y); np.save('ref.npy', (x.astype(np.float32) @ y.astype(np.float32)).astype(np.float16))"
+run run "$neff" --input x=x.npy --input y=y.npy --out results --expect output0=ref.npy
+expect_rc 0 "tour"
+expect_out "status: ok, 58 words retired" "tour status"
+expect_out "wrote results/output0.npy" "tour output"
+expect_out "expect output0: 0 of 16384 elements differ" "tour expect"
+expect_out "semaphores: \$S[4]=2 \$S[5]=4 \$S[8]=16 \$S[24]=16 \$S[25]=16 \$S[26]=16 \$S[27]=16" "final semaphores"
+expect_out "uninitialized reads: none" "no uninitialised read"
+"$py" -c "import numpy as np; a = np.load('results/output0.npy'); b = np.load('ref.npy')
+assert a.dtype == np.float16 and a.shape == (128, 128), (a.dtype, a.shape)
+assert (a.view(np.uint16) == b.view(np.uint16)).all()" || fail "results/output0.npy equals NumPy's product bit for bit"
+
+for schedule in default reverse random:1 random:99; do
+  run run "$neff" --input x=x.npy --input y=y.npy --schedule "$schedule" --expect output0=ref.npy --quiet
+  expect_rc 0 "schedule $schedule"
+  expect_out "expect output0: 0 of 16384 elements differ" "schedule $schedule"
+done
+
+# ---- --threads: the cores on two threads, the same outputs ----
+run run "$neff" --input x=x.npy --input y=y.npy --threads --out threaded --expect output0=ref.npy
+expect_rc 0 "threads"
+cmp -s threaded/output0.npy results/output0.npy || fail "--threads writes the same output0.npy"
+run run "$neff" --input x=x.npy --input y=y.npy --threads --check-races
+expect_rc 2 "--threads with --check-races"
+
+# ---- --check-races: the compiled program orders every conflicting access ----
+run run "$neff" --input x=x.npy --input y=y.npy --check-races --schedule random:3
+expect_rc 0 "check-races"
+expect_out "races: 0 unordered conflicting accesses" "race report"
+
+# ---- a wrong reference: the count, the largest difference, the first indices; exit 1 ----
+"$py" -c "import numpy as np; b = np.load('ref.npy'); b[3, 5] += 1; b[100, 7] -= 4; np.save('bad.npy', b)"
+run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy
+expect_rc 1 "differing reference"
+expect_out "expect output0: 2 of 16384 elements differ, max abs diff 4, first at [3, 5] [100, 7]" "difference report"
+
+# ---- --json ----
+run run "$neff" --input x=x.npy --input y=y.npy --json --expect output0=ref.npy
+expect_rc 0 "json"
+"$py" -c "import json, sys; d = json.load(open('$tmp/out'))
+assert d['status'] == 'ok' and d['retired'] == 58, d['status']
+assert [c['subgraph'] for c in d['cores']] == ['sg00', 'sg01']
+assert d['cores'][0]['semaphores'] == {'4': 2, '5': 4, '8': 16, '24': 16, '25': 16, '26': 16, '27': 16}
+assert d['cores'][1]['engines']['PE']['retired'] == 12
+assert d['opcodes']['Matmul'] == 8 and d['opcodes']['PseudoDmaDirect2d'] == 10
+assert d['expect'][0]['differing'] == 0
+assert d['macs'] == 2 * (2 * 128 ** 3 + 2 * 128 * 128 * 64)" || fail "json document"
+
+# ---- inputs checked against the signature ----
+"$py" -c "import numpy as np; np.save('x32.npy', np.zeros((128, 256), np.float32)); np.save('xt.npy', np.zeros((256, 128), np.float16))"
+run run "$neff" --input x=x32.npy --input y=y.npy
+expect_rc 3 "fp32 input"
+expect_err "input x expects float16 (128, 256) ('<f2', C order), the file has '<f4' (128, 256)" "dtype message"
+run run "$neff" --input x=xt.npy --input y=y.npy
+expect_rc 3 "transposed input"
+expect_err "the file has '<f2' (256, 128)" "shape message"
+run run "$neff" --input x=x.npy
+expect_rc 3 "missing input"
+expect_err "input y (float16 (256, 128)) is not given" "missing input message"
+run run "$neff" --input z=x.npy --input y=y.npy
+expect_rc 2 "unknown input"
+expect_err "the program has no input of that name (its inputs: x, y)" "unknown input message"
+run run "$neff" --input x=x.npy --input y=y.npy --schedule sideways
+expect_rc 2 "bad schedule"
+
+# ---- trace: core and engine on every record, filtered ----
+run run "$neff" --input x=x.npy --input y=y.npy --trace t.jsonl --trace-filter engine=pe --trace-filter opcode=Matmul
+expect_rc 0 "trace"
+"$py" -c "import json; recs = [json.loads(l) for l in open('t.jsonl')]
+assert len(recs) == 8, len(recs)
+assert all(r['engine'] == 'PE' and r['name'] == 'Matmul' and r['core'] in (0, 1) for r in recs)" || fail "filtered trace"
+
+# ---- edited copies of the program: a missing increment deadlocks; a DMA from an unwritten output ----
+"$tool" neff extract "$neff" ex >/dev/null || fail "neff extract"
+cp -r ex ex2
+"$py" -c "b = bytearray(open('ex/sg00/Pool.bin', 'rb').read()); assert b[3 * 64] == 0xd4 and b[3 * 64 + 14] == 16
+b[3 * 64 + 14] = 15; open('ex/sg00/Pool.bin', 'wb').write(b)"
+"$tool" neff pack ex dead.neff >/dev/null || fail "neff pack"
+run run dead.neff --input x=x.npy --input y=y.npy
+expect_rc 1 "deadlock"
+expect_out "status: deadlock after 50 words retired: every engine that has not finished is blocked" "deadlock status"
+expect_out "  sg00/PE#7: EventSemaphore \$S[25]>=16" "blocked engine and its instruction"
+expect_out "    waits for \$S[25]>=16; semaphore 25 is 15" "wait condition and value"
+expect_out "    could be raised by sg00/Pool#3 PseudoDmaDirect2d (\$S[25]+=15@dma-complete): retired" "raiser state"
+expect_out "could be raised by sg00/PE#9 Matmul (\$S[5]++@complete): not reached: its engine is at #7" "pending raiser"
+run run dead.neff --input x=x.npy --input y=y.npy --json
+"$py" -c "import json; d = json.load(open('$tmp/out')); assert d['status'] == 'deadlock'
+pe = [b for b in d['deadlock'] if b['stream'] == 'sg00/PE'][0]
+assert pe['condition'] == '\$S[25]>=16' and pe['value'] == 15 and pe['index'] == 7, pe
+assert any('sg00/Pool#3' in s for s in pe['could_raise'])" || fail "json deadlock report"
+run run dead.neff --input x=x.npy --input y=y.npy --threads
+expect_rc 1 "deadlock with --threads"
+expect_out "status: deadlock" "deadlock with --threads"
+"$py" -c "b = bytearray(open('ex2/sg00/SP.bin', 'rb').read()); assert b[2 * 64 + 20] == 4
+b[2 * 64 + 20] = 3; open('ex2/sg00/SP.bin', 'wb').write(b)"
+"$tool" neff pack ex2 uninit.neff >/dev/null || fail "neff pack"
+run run uninit.neff --input x=x.npy --input y=y.npy --expect output0=ref.npy
+expect_rc 1 "unwritten DRAM read"
+expect_out "  sg00/SP: 32768 bytes of output0" "unwritten DRAM bytes reported per stream and variable"
+
+# ---- NEFF-only options on a word stream ----
+printf '' >empty.bin
+run run empty.bin --input x=x.npy
+expect_rc 2 "--input on a word stream"
+expect_err "--input apply only to a NEFF program" "neff-only message"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "run_neff: ok"

@@ -1,0 +1,152 @@
+// PseudoDmaDirect2d in NEFF mode (real-programs.md §7.3, PROJ-CONV-F9): 64-bit address arithmetic past 2^32 on
+// a mapped (sparse) variable, conversion, completion, and faults that change nothing.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/io/npy_file.hpp"
+#include "tpbisa/machine.hpp"
+#include "tpbisa/numerics.hpp"
+
+namespace tpbisa {
+namespace {
+
+constexpr Generation kC = Generation::Cayman;
+constexpr uint64_t kStride = 0x40000;  // SBUF partition stride, restated (memory-and-numerics.md §2)
+
+/// A DMA word: `src` → `dst` (PSEUDO_ADDR8 mode 0x10), 2-D walks, completion on semaphore 9 (+16).
+PseudoDmaDirect2d dma(uint32_t src_var, uint32_t src_off, std::array<int32_t, 2> src_step,
+                      std::array<uint16_t, 2> src_num, uint16_t src_esz, uint32_t dst_var, uint32_t dst_off,
+                      std::array<int32_t, 2> dst_step, std::array<uint16_t, 2> dst_num, uint16_t dst_esz,
+                      uint8_t src_dtype, uint8_t dst_dtype) {
+  PseudoDmaDirect2d d{};
+  d.header = {0xd4, 0x10, 0, 0};
+  d.semaphore = 9;
+  d.sem_increment = 16;
+  d.src = {src_off, static_cast<uint16_t>(src_var), 0, 0x10};
+  d.src_step = src_step;
+  d.src_num = src_num;
+  d.src_elem_size = src_esz;
+  d.dst = {dst_off, static_cast<uint16_t>(dst_var), 0, 0x10};
+  d.dst_step = dst_step;
+  d.dst_num = dst_num;
+  d.dst_elem_size = dst_esz;
+  d.src_dtype = src_dtype;
+  d.dst_dtype = dst_dtype;
+  return d;
+}
+
+struct Rig {
+  DramView view;
+  std::vector<uint8_t> out;
+  std::unique_ptr<Machine> m;
+
+  Rig(std::vector<Word> sp, const uint8_t* input, uint64_t input_size) : out(4096, 0) {
+    view.vars.resize(3);
+    view.vars[0] = {true, true, nullptr, nullptr, 0, "SB"};
+    view.vars[1] = {true, false, input, nullptr, input_size, "big"};
+    view.vars[2] = {true, false, out.data(), out.data(), out.size(), "out"};
+    CoreProgram p;
+    p.stream(EngineId::Sp) = std::move(sp);
+    MachineOptions mo;
+    mo.neff_mode = true;
+    std::vector<CoreProgram> cores;
+    cores.push_back(std::move(p));
+    m = std::make_unique<Machine>(kC, std::move(cores), mo);
+    m->core(0).state().dram = &view;
+  }
+};
+
+TEST(NeffDma, AddressesPast4GiBOnAMappedSparseVariable) {
+  const std::string path = (std::filesystem::temp_directory_path() / "tpbisa_neff_dma_big.bin").string();
+  const uint64_t size = (uint64_t{1} << 32) + 8192;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(size)), 0);  // sparse: no data blocks but the ones written
+  const uint8_t marker[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  ASSERT_EQ(::pwrite(fd, marker, 8, static_cast<off_t>((uint64_t{1} << 32) + 64)), 8);
+  ::close(fd);
+  std::string error;
+  auto mapped = io::MappedFile::open(path, error);
+  ASSERT_NE(mapped, nullptr) << error;
+  // Chunk (j0 = 0, j1 = 4) of 64 bytes at 4 * 2^30 + 64 = 2^32 + 64: a wrap at 32 bits would read byte 64.
+  const PseudoDmaDirect2d d =
+      dma(1, 64, {0, 0x40000000}, {1, 5}, 8, 2, 0, {8, 0}, {5, 1}, 8, dtype::kUint8, dtype::kUint8);
+  Rig rig({encode(d)}, mapped->bytes().data(), mapped->bytes().size());
+  const RunSummary s = rig.m->run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(rig.out[32 + i], marker[i]) << i;  // the fifth chunk
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(rig.out[i], 0) << i;              // chunks 0..3: sparse zeros
+  EXPECT_EQ(rig.m->core(0).state().sems[9], 16U);
+  EXPECT_EQ(rig.view.dma_bytes, 40U);
+  mapped.reset();
+  std::filesystem::remove(path);
+}
+
+TEST(NeffDma, ConvertsFp32ToFp16IntoSbufAndCompletes) {
+  std::vector<uint8_t> src(4 * 8);
+  const float values[8] = {1.0F, -2.0F, 0.5F, 65504.0F, 1e6F, -0.0F, 3.0F, 1.0F / 3.0F};
+  for (unsigned i = 0; i < 8; ++i) {
+    const uint32_t b = std::bit_cast<uint32_t>(values[i]);
+    for (unsigned k = 0; k < 4; ++k) src[4 * i + k] = static_cast<uint8_t>(b >> (8 * k));
+  }
+  // 8 FP32 → 8 FP16 in SBUF partitions 2 and 3 (4 elements each), PartitionOffset addressing of var 0.
+  const PseudoDmaDirect2d d = dma(1, 0, {16, 0}, {2, 1}, 16, 0, static_cast<uint32_t>(2 * kStride + 0x100),
+                                  {static_cast<int32_t>(kStride), 0}, {2, 1}, 8, dtype::kFp32, dtype::kFp16);
+  Rig rig({encode(d)}, src.data(), src.size());
+  const RunSummary s = rig.m->run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  for (unsigned i = 0; i < 8; ++i) {
+    const uint64_t a = (2 + i / 4) * kStride + 0x100 + 2 * (i % 4);
+    EXPECT_EQ(rig.m->core(0).state().memory.read(a, 2),
+              from_fp32_bits(std::bit_cast<uint32_t>(values[i]), dtype::kFp16))
+        << i;
+  }
+  EXPECT_EQ(rig.m->core(0).state().sems[9], 16U);
+}
+
+TEST(NeffDma, ChunkPastTheVariableFaultsAndChangesNothing) {
+  std::vector<uint8_t> src(64, 7);
+  // Two chunks of 32 bytes into `out` at 4064: the second ends past its 4096 bytes.
+  const PseudoDmaDirect2d d =
+      dma(1, 0, {32, 0}, {2, 1}, 32, 2, 4064, {32, 0}, {2, 1}, 32, dtype::kUint8, dtype::kUint8);
+  Rig rig({encode(d)}, src.data(), src.size());
+  const RunSummary s = rig.m->run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::OutOfRange);
+  EXPECT_NE(s.fault.detail.find("leaves variable out"), std::string::npos) << s.fault.detail;
+  for (uint8_t b : rig.out) ASSERT_EQ(b, 0);  // the first, valid chunk was not written either
+  EXPECT_EQ(rig.m->core(0).state().sems[9], 0U);
+  EXPECT_EQ(rig.m->core(0).engine(EngineId::Sp).pc(), 0U);
+}
+
+TEST(NeffDma, WritingAnInputFaults) {
+  std::vector<uint8_t> src(64, 7);
+  const PseudoDmaDirect2d d = dma(2, 0, {8, 0}, {1, 1}, 8, 1, 0, {8, 0}, {1, 1}, 8, dtype::kUint8, dtype::kUint8);
+  Rig rig({encode(d)}, src.data(), src.size());
+  const RunSummary s = rig.m->run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_NE(s.fault.detail.find("read-only"), std::string::npos) << s.fault.detail;
+  EXPECT_EQ(src[0], 7);
+}
+
+TEST(NeffDma, RefusedOutsideANeffRun) {
+  std::vector<uint8_t> src(64, 7);
+  const PseudoDmaDirect2d d = dma(1, 0, {8, 0}, {1, 1}, 8, 2, 0, {8, 0}, {1, 1}, 8, dtype::kUint8, dtype::kUint8);
+  Machine m(kC, std::vector<Word>{encode(d)}, MachineOptions{});
+  const RunSummary s = m.run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::PseudoNotLowered);
+}
+
+}  // namespace
+}  // namespace tpbisa
