@@ -106,11 +106,14 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
         onchip_at(txn, dst, mm->dst, m, n, 4, "destination", a);
         out[m * N + n] = std::bit_cast<float>(static_cast<uint32_t>(txn.read_mem(a, 4)));
       }
-  // FP32 inputs keep the scalar order (their products are not exact in FP32); narrower inputs use the kernel.
-  if (mm->in_dtype == dtype::kFp32 || mm->in_dtype == dtype::kFp32r)
-    kernels::matmul_f32_reference(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
-  else
+  // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
+  // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
+  const bool exact_products = kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
+                              kernels::fma_exact_operands(x.data(), N, rows, N);
+  if (exact_products)
     kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
+  else
+    kernels::matmul_f32_generic(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
   txn.add_macs(uint64_t{rows} * cols * N);
   for (size_t n = 0; n < N; ++n) {
     // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged.
