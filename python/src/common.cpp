@@ -92,9 +92,9 @@ Buffer::Buffer(pb::handle obj) {
   if (PyObject_GetBuffer(obj.ptr(), &view_, PyBUF_C_CONTIGUOUS) != 0) {
     PyErr_Clear();
     view_.obj = nullptr;
-    raise_usage(fmt::format(
-        "data must be a C-contiguous bytes-like object (bytes, bytearray, memoryview, NumPy array), not {}",
-        std::string(pb::str(obj.get_type().attr("__name__")))));
+    raise_usage(
+        fmt::format("data must be a C-contiguous bytes-like object (bytes, bytearray, memoryview, NumPy array), not {}",
+                    std::string(pb::str(obj.get_type().attr("__name__")))));
   }
 }
 
@@ -107,8 +107,7 @@ Generation parse_gen(const pb::object& gen) {
   if (!pb::isinstance<pb::str>(gen)) raise_usage("gen must be a generation name (sunda, cayman, mariana, maverick)");
   const std::string text = gen.cast<std::string>();
   const auto g = parse_generation(text);
-  if (!g)
-    raise_usage(fmt::format("gen '{}' is not a generation (sunda|cayman|mariana|maverick or v2..v5)", text));
+  if (!g) raise_usage(fmt::format("gen '{}' is not a generation (sunda|cayman|mariana|maverick or v2..v5)", text));
   return *g;
 }
 

@@ -24,11 +24,11 @@ namespace pb = pybind11;
 
 /// The exception classes of the package (created once by the module init).
 struct Exceptions {
-  PyObject* error = nullptr;   ///< tpbisa.Error, the base of all
-  PyObject* input = nullptr;   ///< tpbisa.InputError: bytes, text or files the library refused
-  PyObject* usage = nullptr;   ///< tpbisa.UsageError (also a ValueError): an argument that is not accepted
-  PyObject* asm_ = nullptr;    ///< tpbisa.AsmError (an InputError): assembly errors, with line and column
-  PyObject* neff = nullptr;    ///< tpbisa.NeffError (an InputError): a container that fails a check
+  PyObject* error = nullptr;  ///< tpbisa.Error, the base of all
+  PyObject* input = nullptr;  ///< tpbisa.InputError: bytes, text or files the library refused
+  PyObject* usage = nullptr;  ///< tpbisa.UsageError (also a ValueError): an argument that is not accepted
+  PyObject* asm_ = nullptr;   ///< tpbisa.AsmError (an InputError): assembly errors, with line and column
+  PyObject* neff = nullptr;   ///< tpbisa.NeffError (an InputError): a container that fails a check
 };
 Exceptions& exceptions();
 void register_exceptions(pb::module_& m);

@@ -340,10 +340,11 @@ class PyMachine {
       // The effects in the trace record's shape (docs/trace.md): one JSON form for the CLI and Python.
       d["record"] = to_python(nlohmann::json::parse(trace_line(r, *machine_)));
       if (r.status == StepResult::Status::Faulted)
-        d["fault"] = to_python(
-            io::fault_json(r.fault, machine_->instruction(r.fault.index), machine_->options().validate));
+        d["fault"] =
+            to_python(io::fault_json(r.fault, machine_->instruction(r.fault.index), machine_->options().validate));
     }
-    if (r.status == StepResult::Status::Blocked) d["wait"] = to_python(nlohmann::json::parse(blocked_wait_json(r.wait)));
+    if (r.status == StepResult::Status::Blocked)
+      d["wait"] = to_python(nlohmann::json::parse(blocked_wait_json(r.wait)));
     return d;
   }
 
@@ -356,15 +357,17 @@ class PyMachine {
     pb::dict d;
     d["status"] = s.faulted ? "fault" : s.deadlock ? "deadlock" : s.step_limit ? "step-limit" : "ok";
     d["retired"] = s.retired;
-    d["fault"] = s.faulted ? to_python(io::fault_json(s.fault, machine_->instruction(s.fault.index),
-                                                      machine_->options().validate))
-                           : pb::none();
+    d["fault"] =
+        s.faulted
+            ? to_python(io::fault_json(s.fault, machine_->instruction(s.fault.index), machine_->options().validate))
+            : pb::none();
     pb::list blocked;
     for (const BlockedWait& w : s.blocked) blocked.append(to_python(nlohmann::json::parse(blocked_wait_json(w))));
     d["deadlock"] = blocked;
     pb::dict diags;
     for (size_t k = 0; k < kDiagKinds; ++k)
-      if (s.diagnostic_counts[k] != 0) diags[pb::str(std::string(to_string(static_cast<DiagKind>(k))))] = s.diagnostic_counts[k];
+      if (s.diagnostic_counts[k] != 0)
+        diags[pb::str(std::string(to_string(static_cast<DiagKind>(k))))] = s.diagnostic_counts[k];
     d["diagnostics"] = diags;
     return d;
   }
@@ -394,10 +397,30 @@ class PyMachine {
     pb::object bits;
     const auto n = static_cast<pb::ssize_t>(count);
     switch (type->size) {
-      case 1: { pb::array_t<uint8_t> a(n); fill(a.mutable_data()); bits = a; break; }
-      case 2: { pb::array_t<uint16_t> a(n); fill(a.mutable_data()); bits = a; break; }
-      case 4: { pb::array_t<uint32_t> a(n); fill(a.mutable_data()); bits = a; break; }
-      default: { pb::array_t<uint64_t> a(n); fill(a.mutable_data()); bits = a; break; }
+      case 1: {
+        pb::array_t<uint8_t> a(n);
+        fill(a.mutable_data());
+        bits = a;
+        break;
+      }
+      case 2: {
+        pb::array_t<uint16_t> a(n);
+        fill(a.mutable_data());
+        bits = a;
+        break;
+      }
+      case 4: {
+        pb::array_t<uint32_t> a(n);
+        fill(a.mutable_data());
+        bits = a;
+        break;
+      }
+      default: {
+        pb::array_t<uint64_t> a(n);
+        fill(a.mutable_data());
+        bits = a;
+        break;
+      }
     }
     return pb::make_tuple(bits, std::string(type->info->name), std::string(type->info->short_name), all);
   }
@@ -527,9 +550,9 @@ json catalog_json() {
                       {"classes", alu_classes(op)},
                       {"computes", op.computes},
                       {"generations", generations_json(op.gens)}});
-  json modes{{"WAIT_MODE", enum_entries(kWaitModes)},   {"UPDATE_MODE", enum_entries(kUpdateModes)},
-             {"DATA_SRC", enum_entries(kDataSrc)},      {"IMM_SRC", enum_entries(kImmSrc)},
-             {"IMM_SRC_N", enum_entries(kImmSrcN)},     {"TENSOR_SUBDIM", enum_entries(kTensorSubdim)},
+  json modes{{"WAIT_MODE", enum_entries(kWaitModes)},       {"UPDATE_MODE", enum_entries(kUpdateModes)},
+             {"DATA_SRC", enum_entries(kDataSrc)},          {"IMM_SRC", enum_entries(kImmSrc)},
+             {"IMM_SRC_N", enum_entries(kImmSrcN)},         {"TENSOR_SUBDIM", enum_entries(kTensorSubdim)},
              {"TENS_SCALAR_REV_OPS", enum_entries(kRevOps)}};
   return {{"opcodes", opcodes}, {"dtypes", dtypes}, {"aluops", aluops}, {"modes", modes}};
 }
@@ -573,8 +596,9 @@ void bind_neff_machine(pb::module_& m) {
                                }
                                return out;
                              })
-      .def("sems", [](const PyNeff& n) { return to_python(sems_json(n.get())); },
-           "The static semaphore picture: per subgraph, who waits on and who raises each semaphore.")
+      .def(
+          "sems", [](const PyNeff& n) { return to_python(sems_json(n.get())); },
+          "The static semaphore picture: per subgraph, who waits on and who raises each semaphore.")
       .def(
           "disasm",
           [](const PyNeff& n, const pb::object& subgraph, const pb::object& engine, const pb::object& gen,
@@ -605,8 +629,8 @@ void bind_neff_machine(pb::module_& m) {
            pb::arg("program"), pb::arg("gen") = pb::none(), pb::kw_only(), pb::arg("engine") = "dve",
            pb::arg("firmware_stubs") = false, pb::arg("max_memory") = uint64_t{1} << 30,
            pb::arg("max_elements") = uint64_t{1} << 22, pb::arg("record_effects") = true,
-           pb::arg("max_words") = uint64_t{1} << 20, pb::arg("strict_window") = false,
-           pb::arg("dtype_enum") = "header", pb::arg("symmetric_clamp_arith") = true)
+           pb::arg("max_words") = uint64_t{1} << 20, pb::arg("strict_window") = false, pb::arg("dtype_enum") = "header",
+           pb::arg("symmetric_clamp_arith") = true)
       .def("load_state", &PyMachine::load_state, pb::arg("path"))
       .def("load_state_json", &PyMachine::load_state_json, pb::arg("text"), pb::arg("label") = "<state>")
       .def("step", &PyMachine::step)
@@ -618,14 +642,11 @@ void bind_neff_machine(pb::module_& m) {
       .def_property_readonly("size", [](const PyMachine& p) { return p.machine().size(); })
       .def_property_readonly("finished", [](const PyMachine& p) { return p.machine().finished(); })
       .def_property_readonly("deadlocked", [](const PyMachine& p) { return p.machine().deadlocked(); })
-      .def_property_readonly("registers",
-                             [](const PyMachine& p) {
-                               return array_of(std::span<const uint32_t>(p.machine().state().regs));
-                             })
-      .def_property_readonly("semaphores",
-                             [](const PyMachine& p) {
-                               return array_of(std::span<const uint32_t>(p.machine().state().sems));
-                             })
+      .def_property_readonly(
+          "registers", [](const PyMachine& p) { return array_of(std::span<const uint32_t>(p.machine().state().regs)); })
+      .def_property_readonly(
+          "semaphores",
+          [](const PyMachine& p) { return array_of(std::span<const uint32_t>(p.machine().state().sems)); })
       .def_property_readonly("events", [](const PyMachine& p) {
         pb::array_t<bool> a(static_cast<pb::ssize_t>(kNumEvents));
         for (unsigned i = 0; i < kNumEvents; ++i) a.mutable_data()[i] = p.machine().state().events[i];

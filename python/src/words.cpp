@@ -334,8 +334,7 @@ void bind_words(pb::module_& m) {
                                for (DescribedField& f : describe_fields(p.inst)) out.append(PyField{std::move(f)});
                                return out;
                              })
-      .def_property_readonly("text",
-                             [](const PyInstruction& p) { return disassemble(p.inst, p.inst.gen, p.options); })
+      .def_property_readonly("text", [](const PyInstruction& p) { return disassemble(p.inst, p.inst.gen, p.options); })
       .def(
           "validate",
           [](const PyInstruction& p, const pb::object& gen, bool strict_window, const std::string& dtype_enum,
@@ -400,22 +399,23 @@ void bind_words(pb::module_& m) {
                                return pb::str(v.stream);
                              })
       .def_property_readonly("opcode", [](const PyVerdict& v) { return v.word[0]; })
-      .def_property_readonly("name",
-                             [](const PyVerdict& v) {
-                               return std::string(
-                                   decode(std::span<const uint8_t, kWordBytes>(v.word), v.verdict.gen).name());
-                             })
+      .def_property_readonly(
+          "name",
+          [](const PyVerdict& v) {
+            return std::string(decode(std::span<const uint8_t, kWordBytes>(v.word), v.verdict.gen).name());
+          })
       .def_property_readonly("word", [](const PyVerdict& v) { return word_bytes(v.word); })
-      .def("to_dict", [](const PyVerdict& v) { return to_python(verdict_document(v)); },
-           "The verdict object of tpbisa validate --json, as Python values.")
+      .def(
+          "to_dict", [](const PyVerdict& v) { return to_python(verdict_document(v)); },
+          "The verdict object of tpbisa validate --json, as Python values.")
       .def("__bool__", [](const PyVerdict& v) { return v.verdict.valid; })
       .def("__repr__", [](const PyVerdict& v) {
         std::string failed;
         for (const Predicate* p : v.verdict.failures()) failed += (failed.empty() ? "" : ", ") + std::string(p->name);
-        return fmt::format("<Verdict {} on {}: {}{}>", v.label, to_string(v.verdict.gen),
-                           v.verdict.valid ? (v.verdict.checked == Checked::HeaderOnly ? "valid (header only)" : "valid")
-                                           : "INVALID",
-                           failed.empty() ? "" : " " + failed);
+        return fmt::format(
+            "<Verdict {} on {}: {}{}>", v.label, to_string(v.verdict.gen),
+            v.verdict.valid ? (v.verdict.checked == Checked::HeaderOnly ? "valid (header only)" : "valid") : "INVALID",
+            failed.empty() ? "" : " " + failed);
       });
 
   pb::class_<WordIterator>(m, "_WordIterator")
