@@ -338,13 +338,13 @@ class PyMachine {
     d["wait"] = pb::none();
     if (r.status == StepResult::Status::Retired || r.status == StepResult::Status::Faulted) {
       // The effects in the trace record's shape (docs/trace.md): one JSON form for the CLI and Python.
-      d["record"] = to_python(nlohmann::json::parse(trace_line(r, *machine_)));
+      d["record"] = to_python(nlohmann::ordered_json::parse(trace_line(r, *machine_)));
       if (r.status == StepResult::Status::Faulted)
         d["fault"] =
             to_python(io::fault_json(r.fault, machine_->instruction(r.fault.index), machine_->options().validate));
     }
     if (r.status == StepResult::Status::Blocked)
-      d["wait"] = to_python(nlohmann::json::parse(blocked_wait_json(r.wait)));
+      d["wait"] = to_python(nlohmann::ordered_json::parse(blocked_wait_json(r.wait)));
     return d;
   }
 
@@ -362,7 +362,8 @@ class PyMachine {
             ? to_python(io::fault_json(s.fault, machine_->instruction(s.fault.index), machine_->options().validate))
             : pb::none();
     pb::list blocked;
-    for (const BlockedWait& w : s.blocked) blocked.append(to_python(nlohmann::json::parse(blocked_wait_json(w))));
+    for (const BlockedWait& w : s.blocked)
+      blocked.append(to_python(nlohmann::ordered_json::parse(blocked_wait_json(w))));
     d["deadlock"] = blocked;
     pb::dict diags;
     for (size_t k = 0; k < kDiagKinds; ++k)

@@ -387,7 +387,8 @@ void bind_words(pb::module_& m) {
                              [](const PyVerdict& v) {
                                pb::list out;
                                if (v.verdict.valid) return out;
-                               for (const auto& f : verdict_document(v)["failed"]) out.append(failure_from(f));
+                               const ojson doc = verdict_document(v);  // alive while its failures are read
+                               for (const auto& f : doc["failed"]) out.append(failure_from(f));
                                return out;
                              })
       .def_property_readonly("index", [](const PyVerdict& v) { return v.index; })

@@ -40,7 +40,7 @@ def test_numpy_dtypes() -> None:
     assert tpbisa.numpy_dtype("FP16") == np.float16
     assert tpbisa.numpy_dtype("fp32") == np.float32
     assert tpbisa.numpy_dtype("INT8") == np.int8
-    bf16 = tpbisa.numpy_dtype("BF16")
+    bf16 = tpbisa.numpy_dtype("bf16")
     fp8 = tpbisa.numpy_dtype("FP8_EXP4")
     try:
         import ml_dtypes  # noqa: F401

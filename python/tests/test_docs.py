@@ -31,10 +31,10 @@ def test_every_example_runs(tmp_path: pathlib.Path, capsys: pytest.CaptureFixtur
     ran = 0
     try:
         namespace: dict = {"__name__": "__docs__"}
-        for code in blocks():
+        for k, code in enumerate(blocks(), 1):
             if "matmul_small.neff" in code and not have_neff:
                 continue
-            exec(compile(code, str(PAGE), "exec"), namespace)  # noqa: S102
+            exec(compile(code, f"{PAGE.name} python block {k}", "exec"), namespace)  # noqa: S102
             ran += 1
     finally:
         os.chdir(cwd)

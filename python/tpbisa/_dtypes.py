@@ -24,25 +24,27 @@ _NATIVE = {
     "FP32R": np.float32,
 }
 # Catalog dtypes whose layout an ml_dtypes type has (bits and meaning).
-_ML_DTYPES = {"BF16": "bfloat16", "FP8_EXP5": "float8_e5m2", "FP8_EXP4": "float8_e4m3", "FP8_EXP3": "float8_e3m4"}
+_ML_DTYPES = {"BFLOAT16": "bfloat16", "FP8_EXP5": "float8_e5m2", "FP8_EXP4": "float8_e4m3", "FP8_EXP3": "float8_e3m4"}
 _RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 HAVE_ML_DTYPES = _ml is not None
 
 
-def numpy_dtype(name: str, size: int | None = None) -> np.dtype:
-    """The NumPy dtype for catalog dtype ``name`` (INT32, FP16, BF16, ...). Without a native or ml_dtypes
-    type, the unsigned integer of the element's size (``size`` bytes, else looked up in the catalog)."""
-    key = name.upper()
-    if key in _NATIVE:
-        return np.dtype(_NATIVE[key])
-    if _ml is not None and key in _ML_DTYPES and hasattr(_ml, _ML_DTYPES[key]):
-        return np.dtype(getattr(_ml, _ML_DTYPES[key]))
-    if size is None:
-        from . import catalog
+def numpy_dtype(name: str) -> np.dtype:
+    """The NumPy dtype for a catalog dtype, by name or short name (FP16, fp16, BFLOAT16, bf16, u32, ...): NumPy's
+    own where it has one, the ml_dtypes type for bf16 and fp8 when ml_dtypes is importable, else the unsigned
+    integer of the element's size holding its bits. Dtypes narrower than a byte have none (ValueError)."""
+    from . import catalog
 
-        row = next((d for d in catalog.dtypes() if d["name"] == key), None)
-        if row is None or row["bits"] < 8:
-            raise ValueError(f"dtype {name!r} has no byte-sized elements")
-        size = row["bits"] // 8
-    return np.dtype(_RAW[size])
+    key = name.lower()
+    row = next((d for d in catalog.dtypes() if key in (d["name"].lower(), d["short_name"])), None)
+    if row is None:
+        raise ValueError(f"dtype {name!r} is not a catalog dtype")
+    canonical = row["name"]
+    if canonical in _NATIVE:
+        return np.dtype(_NATIVE[canonical])
+    if _ml is not None and canonical in _ML_DTYPES and hasattr(_ml, _ML_DTYPES[canonical]):
+        return np.dtype(getattr(_ml, _ML_DTYPES[canonical]))
+    if row["bits"] < 8 or row["bits"] % 8 != 0:
+        raise ValueError(f"dtype {name!r} has no byte-sized elements")
+    return np.dtype(_RAW[row["bits"] // 8])
