@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/state.hpp"
 #include "tpbisa/io/verdict_json.hpp"
@@ -317,15 +318,18 @@ class PyMachine {
   }
 
   void load_state(const std::string& path) {
+    check_idle();
     const auto r = io::load_state(path, machine_->mutable_state(), machine_->options().convert);
     if (!r) raise_error(r.error());
   }
   void load_state_json(const std::string& text, const std::string& label) {
+    check_idle();
     const auto r = io::parse_state(text, label, machine_->mutable_state(), machine_->options().convert);
     if (!r) raise_error(r.error());
   }
 
   pb::dict step() {
+    check_idle();
     const StepResult r = machine_->step();
     pb::dict d;
     d["status"] = std::string(status_name(r.status));
@@ -349,11 +353,15 @@ class PyMachine {
   }
 
   pb::dict run(uint64_t max_steps) {
+    check_idle();
     RunSummary s;
     {
+      // Other threads run meanwhile; `running_` keeps them off this machine until it is done.
+      running_ = true;
       pb::gil_scoped_release release;
       s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)));
     }
+    running_ = false;
     pb::dict d;
     d["status"] = s.faulted ? "fault" : s.deadlock ? "deadlock" : s.step_limit ? "step-limit" : "ok";
     d["retired"] = s.retired;
@@ -373,7 +381,14 @@ class PyMachine {
     return d;
   }
 
-  const Machine& machine() const { return *machine_; }
+  const Machine& machine() const {
+    check_idle();
+    return *machine_;
+  }
+  /// Called with the GIL held: a machine that another thread is running (without the GIL) is not touched.
+  void check_idle() const {
+    if (running_) raise_usage("the Machine is running in another thread");
+  }
   Generation gen() const { return gen_; }
 
   /// The raw bits of `count` elements from a location: (bits as an unsigned array, dtype name, initialized).
@@ -382,10 +397,11 @@ class PyMachine {
     if (!loc) raise_usage(fmt::format("location '{}': {}", at, loc.error().message));
     const auto type = io::parse_element_type(dtype, false);
     if (!type) raise_usage(fmt::format("dtype '{}': {}", dtype, type.error().message));
-    if (count == 0 || count > (uint64_t{1} << 32)) raise_usage(fmt::format("count {} is not 1..2^32", count));
+    if (count == 0 || count > io::kMaxDumpElements)
+      raise_usage(fmt::format("count {} is not 1..{} (the --dump bound)", count, io::kMaxDumpElements));
     if (const auto ok = check_extent(*loc, gen_, count * type->size); !ok)
       raise_usage(fmt::format("location '{}': {}", at, ok.error().message));
-    const SparseMemory& mem = machine_->state().memory;
+    const SparseMemory& mem = machine().state().memory;
     bool all = true;
     const auto fill = [&](auto* out) {
       for (uint64_t k = 0; k < count; ++k) {
@@ -427,7 +443,7 @@ class PyMachine {
   }
 
   pb::dict flops() const {
-    const MachineState& s = machine_->state();
+    const MachineState& s = machine().state();
     const auto n = static_cast<pb::ssize_t>(kDveChannels);
     pb::array_t<uint32_t> imm({n, pb::ssize_t{8}}), keys({n, pb::ssize_t{8}}), bn({n, pb::ssize_t{5}});
     pb::array_t<uint8_t> classes({n, pb::ssize_t{8}});
@@ -470,6 +486,7 @@ class PyMachine {
  private:
   Generation gen_ = kDefaultGeneration;
   std::unique_ptr<Machine> machine_;
+  bool running_ = false;
 };
 
 // ---- catalog ----

@@ -39,3 +39,19 @@ def test_every_example_runs(tmp_path: pathlib.Path, capsys: pytest.CaptureFixtur
     finally:
         os.chdir(cwd)
     assert ran >= 4
+
+
+def test_install_lines_run() -> None:
+    # The one-liners the README and docs/python.md give after `make python`, run with the package under test.
+    import shlex
+    import subprocess
+    import sys
+
+    lines = []
+    for page in (SOURCE_DIR / "README.md", PAGE):
+        lines += [line for line in page.read_text().splitlines() if line.startswith(".venv/bin/python -c ")]
+    assert len(lines) >= 2
+    for line in lines:
+        argv = shlex.split(line)
+        r = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True, check=False)
+        assert r.returncode == 0 and r.stdout.strip() and not r.stderr, (line, r.stderr)

@@ -121,3 +121,39 @@ def test_machine_errors() -> None:
         m.read("sbuf:0:0", "nosuch", 1)
     with pytest.raises(tpbisa.AsmError):
         tpbisa.Machine("Bogus", gen="cayman")
+
+
+def test_run_releases_the_gil_and_guards_the_machine() -> None:
+    import threading
+    import time
+
+    m = tpbisa.Machine(tpbisa.asm("Nop", gen="cayman") * 400000, gen="cayman", record_effects=False)
+    ticks = refused = 0
+    stop = False
+
+    def spin() -> None:
+        nonlocal ticks, refused
+        while not stop:
+            ticks += 1
+            try:
+                m.pc  # noqa: B018
+            except tpbisa.UsageError:
+                refused += 1  # the machine is running in the other thread: not touched
+            time.sleep(0.0005)
+
+    t = threading.Thread(target=spin)
+    t.start()
+    time.sleep(0.05)
+    try:
+        before = ticks
+        start = time.perf_counter()
+        out = m.run()
+        elapsed = time.perf_counter() - start
+        during = ticks - before
+    finally:
+        stop = True
+        t.join()
+    assert out["status"] == "ok" and out["retired"] == 400000
+    assert elapsed > 0.1, "the run is too short to tell"
+    assert during >= 20 and refused >= 1, (during, refused, elapsed)
+    assert m.pc == 400000
