@@ -50,3 +50,25 @@ def test_numpy_dtypes() -> None:
         assert bf16.itemsize == 2 and fp8.itemsize == 1
     with pytest.raises(ValueError):
         tpbisa.numpy_dtype("FP4_EXP2")
+
+
+def test_stubs_cover_the_package() -> None:
+    # Editors complete from the .pyi stubs: every public name, and every public member of the classes, is in them.
+    import ast
+    import pathlib
+
+    package = pathlib.Path(tpbisa.__file__).parent
+    assert (package / "py.typed").exists()
+    tree = ast.parse((package / "__init__.pyi").read_text())
+    stubbed = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    stubbed |= {n.names[0].asname or n.names[0].name for n in tree.body if isinstance(n, ast.ImportFrom)}
+    assert set(tpbisa.__all__) <= stubbed, set(tpbisa.__all__) - stubbed
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    for name in ("Instruction", "Verdict", "Field", "Neff", "Machine"):
+        members = {m.name for m in classes[name].body if isinstance(m, ast.FunctionDef)}
+        members |= {m.target.id for m in classes[name].body if isinstance(m, ast.AnnAssign)}
+        public = {a for a in dir(getattr(tpbisa, name)) if not a.startswith("_")}
+        assert public <= members, (name, public - members)
+    cat = ast.parse((package / "catalog.pyi").read_text())
+    names = {n.name for n in cat.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    assert {"opcodes", "dtypes", "alu_ops", "modes", "Opcode", "Dtype", "AluOp"} <= names
