@@ -3,10 +3,14 @@ SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
 FUZZ_SECONDS ?= 15
+# The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
+PYTHON ?= /usr/bin/python3
+VENV ?= .venv
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libssl-dev libhwy-dev libopenblas-dev python3
+DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libssl-dev libhwy-dev libopenblas-dev python3 \
+  python3-dev python3-venv pybind11-dev python3-pybind11 python3-numpy python3-pytest
 
-.PHONY: all deps build build-san demo test test-fast fuzz bench clean
+.PHONY: all deps build build-san demo python test test-fast fuzz bench clean
 
 all: build
 
@@ -40,6 +44,16 @@ demo: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_cli
 	@scripts/demo.sh $(BUILD)/tpbisa
+
+# The Python package, offline: build the extension, make a virtual environment of $(PYTHON) that sees its Debian
+# packages (NumPy), install the package into it (docs/python.md). Then: $(VENV)/bin/python -c 'import tpbisa'.
+python: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTPBISA_BUILD_PYTHON=ON -DTPBISA_PYTHON_EXECUTABLE=$(PYTHON) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_python
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	cmake --install $(BUILD) --component python \
+	  --prefix "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
+	cd / && $(abspath $(VENV))/bin/python -c 'import tpbisa; print("tpbisa", tpbisa.__version__, "installed in $(VENV)")'
 
 # All tests: the optimised build, then the same suite under ASan+UBSan with each fuzz target for FUZZ_SECONDS.
 test: build build-san

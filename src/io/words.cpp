@@ -353,7 +353,35 @@ class HexWords final : public WordSource {
   uint64_t words_ = 0;
 };
 
+/// Words already in memory (not copied): the caller keeps the bytes alive while the source is used.
+class MemoryWords final : public WordSource {
+ public:
+  MemoryWords(std::span<const uint8_t> bytes, std::string label) : WordSource(std::move(label)), bytes_(bytes) {}
+
+  Next next(Word& out) override {
+    index_ = words_;
+    const size_t at = static_cast<size_t>(words_) * kWordBytes;
+    const size_t left = bytes_.size() - at;
+    if (left == 0) return Next::End;
+    if (left < kWordBytes)
+      return fail(ErrorKind::Malformed,
+                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
+                              label_, left, left == 1 ? "" : "s", offset(), index_));
+    std::memcpy(out.data(), bytes_.data() + at, kWordBytes);
+    ++words_;
+    return Next::Word;
+  }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  uint64_t words_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<WordSource> open_bytes(std::span<const uint8_t> bytes, std::string label) {
+  return std::make_unique<MemoryWords>(bytes, std::move(label));
+}
 
 std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptions& options) {
   switch (input_kind(path, {})) {

@@ -91,5 +91,27 @@ TEST(IoWords, FilesAndSourcesGiveTheSameWords) {
   std::remove(tasm.c_str());
 }
 
+// Words in memory are read in place and fail on a partial word exactly as a file of words does.
+TEST(IoWords, BytesInMemoryReadAsAFile) {
+  std::vector<uint8_t> bytes(2 * kWordBytes + 2, 0);
+  bytes[0] = 0xaa;
+  const auto src = open_bytes(bytes, "data");
+  const std::vector<Word> words = all(*src, false);
+  ASSERT_EQ(words.size(), 2U);
+  EXPECT_EQ(words[0][0], 0xaa);
+  EXPECT_EQ(src->error().kind, ErrorKind::Malformed);
+  EXPECT_EQ(src->error().message,
+            "data: 2 trailing bytes at offset 128 do not form a 64-byte instruction (instruction 2)");
+  bytes.resize(kWordBytes);
+  bytes[0] = 0xab;  // not copied: the source sees the caller's bytes as they are when it reads them
+  const auto whole = open_bytes(bytes, "data");
+  const std::vector<Word> one = all(*whole);
+  ASSERT_EQ(one.size(), 1U);
+  EXPECT_EQ(one[0][0], 0xab);
+  EXPECT_EQ(whole->label(), "data");
+  const auto empty = open_bytes({}, "none");
+  EXPECT_TRUE(all(*empty).empty());
+}
+
 }  // namespace
 }  // namespace tpbisa::io

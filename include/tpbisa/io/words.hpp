@@ -114,6 +114,10 @@ std::unique_ptr<WordSource> open_neff(std::shared_ptr<const neff::Neff> neff, co
 /// StreamEngine and the NEFF's engine are the same five engines in the same order.
 StreamEngine stream_engine(neff::Engine e);
 
+/// Words held in memory (a buffer of the caller's, not copied; it must outlive the source), read as a file of
+/// words is: a trailing partial word fails with the same message. `label` names the bytes in messages.
+std::unique_ptr<WordSource> open_bytes(std::span<const uint8_t> bytes, std::string label);
+
 /// The words of --hex arguments: each holds one or more words of 128 hex digits (whitespace, '_', ',' and a 0x
 /// prefix before a group of digits are ignored). Instructions are numbered as one stream; errors name
 /// "--hex #N" (N counting the arguments from 1) and, past an argument's first word, "word W".
