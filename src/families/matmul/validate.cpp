@@ -305,31 +305,15 @@ struct Lw : Preds<L> {
           }};
 
   static constexpr auto conjuncts() {
+    // The conjuncts every LDWEIGHTS layout starts with; MAVERICK's re-packed word has no transpose or groups.
+    constexpr std::array kHead{
+        &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode, &kEnginePlacement, &kReserved,
+        &P::kInDtype,           &P::kFp32Mode};
     if constexpr (std::is_same_v<L, S3LwMaverick>)
-      return std::array<const Predicate*, 10>{&kHasValidNeuronHeader,
-                                              &kHasValidNeuronEvents,
-                                              &P::kOpcode,
-                                              &kEnginePlacement,
-                                              &kReserved,
-                                              &P::kInDtype,
-                                              &P::kFp32Mode,
-                                              &kRows,
-                                              &kCols,
-                                              &P::kSrcTensor};
+      return concat_predicates(kHead, std::array{&kRows, &kCols, &P::kSrcTensor});
     else
-      return std::array<const Predicate*, 13>{&kHasValidNeuronHeader,
-                                              &kHasValidNeuronEvents,
-                                              &P::kOpcode,
-                                              &kEnginePlacement,
-                                              &kReserved,
-                                              &P::kInDtype,
-                                              &P::kFp32Mode,
-                                              &P::kTranspose,
-                                              &kRows,
-                                              &kCols,
-                                              &P::kRowGroup,
-                                              &P::kColGroup,
-                                              &P::kSrcTensor};
+      return concat_predicates(
+          kHead, std::array{&P::kTranspose, &kRows, &kCols, &P::kRowGroup, &P::kColGroup, &P::kSrcTensor});
   }
 };
 
