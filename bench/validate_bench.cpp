@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "memcpy_baseline.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace {
@@ -62,15 +63,7 @@ const std::vector<uint8_t>& valid_stream() {
 }
 
 void BM_MemcpyStream(benchmark::State& state) {
-  const auto& src = stream();
-  std::vector<uint8_t> dst(src.size());
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), src.size());
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+  bench::memcpy_baseline(state, stream(), kWords);
 }
 BENCHMARK(BM_MemcpyStream)->Unit(benchmark::kMillisecond);
 

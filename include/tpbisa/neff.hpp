@@ -14,6 +14,7 @@
 
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
+#include "tpbisa/instruction.hpp"
 #include "tpbisa/npy.hpp"
 
 namespace tpbisa::neff {
@@ -222,6 +223,15 @@ struct QueueSet {
   std::string fabric_path;
 };
 
+/// One def.json `runtime_statebuffer_reservation` entry (§6): SBUF bytes the runtime keeps for itself.
+struct SbufReservation {
+  uint32_t base_partition = 0;
+  uint32_t partitions = 0;
+  uint64_t offset = 0;  ///< byte inside each partition
+  uint64_t size = 0;
+  std::string type;  ///< "evtaccel"
+};
+
 /// One subgraph: loaded onto its own core (§7.3).
 struct Subgraph {
   std::string name;                  ///< kelf `name`: "sg00"
@@ -235,6 +245,7 @@ struct Subgraph {
   uint64_t virtual_scratch_bytes = 0;
   std::optional<uint64_t> runtime_event_count;
   std::optional<uint64_t> runtime_semaphore_count;
+  std::vector<SbufReservation> sbuf_reservations;  ///< `runtime_statebuffer_reservation`
 
   const EngineDef* engine(Engine e) const;
   const Variable* variable(uint32_t id) const;
@@ -303,6 +314,8 @@ struct Neff {
   std::vector<Warning> warnings;
 
   const Member* member(std::string_view name) const;
+  /// The subgraph of that kelf name ("sg00"), or nullptr.
+  const Subgraph* subgraph(std::string_view name) const;
   /// Every engine stream in subgraph then engine order: what decode/validate/disasm iterate.
   std::vector<const Stream*> streams() const;
 };
@@ -366,6 +379,40 @@ struct SubgraphSems {
 /// extended lane of EventSemaphore, PseudoDmaDirect2d completions with their queue set). Generation:
 /// the NEFF's, or `fallback` when its target names none.
 std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback = kDefaultGeneration);
+
+// ---- program-level checks (docs/neff.md, "Program checks") ----
+
+/// A check over a whole subgraph that no single word can make: named like a predicate, resting on a convention.
+struct ProgramPredicate {
+  std::string_view name;
+  std::string_view convention;  ///< PROJ-CONV id (docs/conventions.md)
+  std::string_view meaning;     ///< one sentence, for docs and --explain
+};
+/// Every program predicate, in evaluation order.
+std::span<const ProgramPredicate> program_predicates();
+
+/// One failure of a program predicate at one word.
+struct ProgramFailure {
+  const ProgramPredicate* predicate = nullptr;
+  size_t stream = 0;    ///< index into Neff::streams()
+  size_t word = 0;      ///< index in the stream
+  std::string label;    ///< "sg00/Pool#3"
+  std::string message;  ///< names the variable (or SBUF/PSUM) and the byte range
+};
+
+/// Every program predicate over every word of every stream, on `gen` (geometry and decoding); failures in
+/// stream then word order. The DMA checks read PseudoDmaDirect2d words; the on-chip checks read the tensor
+/// operands of the datapath words and the SBUF operands of the DMA words.
+std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen);
+
+/// What a variable field of a NEFF word names in its subgraph's def.json, by field path as decode prints it.
+struct VariableNote {
+  std::string field;    ///< "src.id", "dst.offset"
+  std::string meaning;  ///< "var 4 'identity_82_sg0000' (file, 32768 bytes)", "SBUF partition 0 byte 0x37b00"
+};
+/// The PseudoDmaDirect2d operands of `inst` resolved against `sg`: the variable each names (a dge-table entry
+/// through the table, PROJ-CONV-F12) and where its offset points; empty for other words.
+std::vector<VariableNote> variable_notes(const Subgraph& sg, const Instruction& inst);
 
 // ---- writing ----
 

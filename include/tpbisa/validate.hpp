@@ -129,6 +129,9 @@ Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions&
 /// Validates on the generation the instruction was decoded for.
 Verdict validate(const Instruction& inst, const ValidateOptions& options = {});
 
+/// PROJ-CONV-F1: whether `opcode` may be issued from the stream of engine `e` (the engine_placement table).
+bool engine_may_issue(uint8_t opcode, StreamEngine e);
+
 /// The validator that judges an opcode on a generation (header-only for opcodes outside the modeled set).
 const Validator& validator_for(uint8_t opcode, Generation gen);
 

@@ -39,11 +39,27 @@ std::string explain_events(const Instruction& i, const CheckContext& ctx) {
   return why;
 }
 
-std::string explain_engine_placement(const Instruction& i, const CheckContext& c, std::string_view allowed) {
+bool placed_on_allowed_engine(const Instruction& i, const CheckContext& c) {
+  return !c.engine().has_value() || placement_of(i.opcode()).has(*c.engine());
+}
+
+std::string explain_engine_placement(const Instruction& i, const CheckContext& c) {
   const std::string_view engine = c.engine() ? to_string(*c.engine()) : std::string_view("an unknown engine");
   return fmt::format("{} ({:#04x}) is in the stream of {}; it runs on {} only (PROJ-CONV-F1)", i.name(), i.opcode(),
-                     engine, allowed);
+                     engine, placement_of(i.opcode()).allowed);
 }
+
+}  // namespace tpbisa::family
+
+namespace tpbisa {
+
+bool engine_may_issue(uint8_t opcode, StreamEngine e) {
+  return family::placement_of(opcode).has(e);
+}
+
+}  // namespace tpbisa
+
+namespace tpbisa::family {
 
 std::string dtype_label(uint8_t d, Generation g) {
   const DtypeInfo* row = find_dtype(d);

@@ -1,6 +1,8 @@
 // Shared pieces of the family files: the common predicates every validator starts with, and helpers.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -38,6 +40,15 @@ inline void check_one(const Instruction& inst, const CheckContext& ctx, Verdict&
 template <const auto& Conjuncts, size_t... I>
 inline void check_all(const Instruction& inst, const CheckContext& ctx, Verdict& out, std::index_sequence<I...>) {
   (check_one<Conjuncts[I], I>(inst, ctx, out), ...);
+}
+
+/// Validator lists built from shared parts (no macro): the parts' predicates, in order, as one array.
+template <size_t... N>
+constexpr auto concat_predicates(const std::array<const Predicate*, N>&... parts) {
+  std::array<const Predicate*, (N + ...)> out{};
+  size_t k = 0;
+  ((std::copy(parts.begin(), parts.end(), out.begin() + static_cast<std::ptrdiff_t>(k)), k += N), ...);
+  return out;
 }
 
 /// A validator's conjunction with every predicate call resolved at compile time (no indirect calls):
@@ -90,11 +101,10 @@ inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOn
 
 // ---- Engine placement (PROJ-CONV-F1): which stream engines an opcode may be issued from ----
 
-/// A set of stream engines as data (bit e = StreamEngine e), with the sentence docs and failures use for it.
+/// A set of stream engines as data (bit e = StreamEngine e), with the words failures use for it.
 struct EnginePlacement {
   uint8_t engines;
   std::string_view allowed;  ///< "ACT, DVE or POOL"
-  std::string_view meaning;  ///< the predicate's one-sentence requirement (docs/predicates.md)
   constexpr bool has(StreamEngine e) const { return (engines >> static_cast<unsigned>(e) & 1U) != 0; }
 };
 
@@ -104,39 +114,59 @@ constexpr uint8_t engine_bits(std::initializer_list<StreamEngine> engines) {
   return bits;
 }
 
-/// PROJ-CONV-F1 (real-programs.md §1, §15): COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP run on ACT, DVE and
-/// POOL, never on PE or SP (the hardware's per-engine table is UNKNOWN).
+inline constexpr EnginePlacement kPeEngine{engine_bits({StreamEngine::Pe}), "PE"};
 inline constexpr EnginePlacement kDatapathEngines{
-    engine_bits({StreamEngine::Act, StreamEngine::Dve, StreamEngine::Pool}), "ACT, DVE or POOL",
-    "when the word's stream engine is known (ValidateOptions::engine), it is ACT, DVE or POOL "
-    "(PROJ-CONV-F1); not applied while the engine is unknown"};
+    engine_bits({StreamEngine::Act, StreamEngine::Dve, StreamEngine::Pool}), "ACT, DVE or POOL"};
+inline constexpr EnginePlacement kAnyEngine{
+    engine_bits({StreamEngine::Pe, StreamEngine::Act, StreamEngine::Pool, StreamEngine::Dve, StreamEngine::Sp}),
+    "any engine"};
 
-/// Holds when the engine is unknown (the predicate does not apply) or is one of `P`'s.
-template <const EnginePlacement& P>
-bool placed_on_allowed_engine(const Instruction&, const CheckContext& c) {
-  return !c.engine().has_value() || P.has(*c.engine());
+/// One row of the placement table: an opcode and the engines it may be issued from.
+struct PlacementRow {
+  uint8_t opcode;
+  const EnginePlacement* placement;
+};
+
+/// PROJ-CONV-F1 as one table (real-programs.md §1, §15), the only place a family states placement: COPY, CAST,
+/// MEMSET and TENSOR_TENSOR_ARITH_OP run on ACT, DVE and POOL, never on PE or SP (the hardware's per-engine table
+/// is UNKNOWN); LDWEIGHTS and MATMUL on PE (F1 extended to the PE opcodes). Every opcode without a row -- the
+/// sequencer control block, EVENT_SEMAPHORE, SET_ORDERING_MODE, PSEUDO_BRANCH_LABEL, PSEUDO_DMA_DIRECT2D -- may be
+/// issued from any engine; that a DMA's engine owns its queue set only the NEFF shows (dma_queue_set_owned).
+inline constexpr PlacementRow kPlacementTable[] = {
+    {opcode::kLdWeights, &kPeEngine},
+    {opcode::kMatmul, &kPeEngine},
+    {opcode::kCopy, &kDatapathEngines},
+    {opcode::kCast, &kDatapathEngines},
+    {opcode::kTensorTensorArith, &kDatapathEngines},
+    {opcode::kMemset, &kDatapathEngines},
+};
+
+constexpr const EnginePlacement& placement_of(uint8_t op) {
+  for (const PlacementRow& r : kPlacementTable)
+    if (r.opcode == op) return *r.placement;
+  return kAnyEngine;
 }
 
-std::string explain_engine_placement(const Instruction& i, const CheckContext& c, std::string_view allowed);
-
-template <const EnginePlacement& P>
-std::string explain_placement(const Instruction& i, const CheckContext& c) {
-  return explain_engine_placement(i, c, P.allowed);
-}
+/// Holds when the engine is unknown (the predicate does not apply) or the table lets the opcode run on it.
+bool placed_on_allowed_engine(const Instruction& i, const CheckContext& c);
+std::string explain_engine_placement(const Instruction& i, const CheckContext& c);
 
 inline constexpr FieldRef fOpcodeField[] = {field_ref<RawWord>("header.opcode")};
 
-/// The engine-placement conjunct of a validator whose opcodes run on the engines of `P`: one predicate,
-/// `engine_placement`, any family can add to its lists with its own engine set.
-template <const EnginePlacement& P>
+/// The engine-placement conjunct of every validator of the datapath, matmul, sync and seq families: one
+/// predicate over kPlacementTable.
 inline constexpr Predicate kEnginePlacement{
     .name = "engine_placement",
     .convention = "PROJ-CONV-F1",
-    .meaning = P.meaning,
+    .meaning =
+        "when the word's stream engine is known (ValidateOptions::engine), the opcode may be issued from it "
+        "(PROJ-CONV-F1): LDWEIGHTS and MATMUL from PE; COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP from "
+        "ACT, DVE or POOL; the sequencer and synchronisation words from any engine; not applied while the "
+        "engine is unknown",
     .gens = kGensAll,
     .fields = fOpcodeField,
-    .holds = placed_on_allowed_engine<P>,
-    .explain = explain_placement<P>,
+    .holds = placed_on_allowed_engine,
+    .explain = explain_engine_placement,
 };
 
 /// "reserved byte N is 0xXX, must be 0" for the first set byte of the reserved fields, in word order.

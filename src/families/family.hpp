@@ -29,6 +29,8 @@ struct Validation {
 using Executor = bool (*)(const Instruction& inst, exec::Txn& txn);
 struct Execution {
   Executor execute;  ///< nullptr: the family's words are not executed (e.g. pseudo words, lowered first)
+  /// Formats of the family the executor refuses (pseudo forms lowered before they run); `catalog --coverage`.
+  std::span<const Format> not_executed = {};
 };
 
 /// syntax.cpp: what the generic text layer cannot derive from the field declarations.

@@ -510,6 +510,28 @@ class Builder {
     }
     if (auto e = get_u64(d, "runtime_event_count", m->name, sg.runtime_event_count)) return e;
     if (auto e = get_u64(d, "runtime_semaphore_count", m->name, sg.runtime_semaphore_count)) return e;
+    if (auto res = d.find("runtime_statebuffer_reservation"); res != d.end())
+      if (auto e = read_reservations(sg, m->name, *res)) return e;
+    return std::nullopt;
+  }
+
+  std::optional<Error> read_reservations(Subgraph& sg, const std::string& def_member, const json& list) {
+    if (!list.is_array()) return bad(def_member, "'runtime_statebuffer_reservation' is not a list");
+    for (const json& r : list) {
+      if (!r.is_object()) return bad(def_member, "a runtime_statebuffer_reservation entry is not an object");
+      SbufReservation res;
+      std::optional<uint64_t> base, parts, off, size;
+      if (auto e = get_u64(r, "base_partition", def_member, base, kMaxChannels)) return e;
+      if (auto e = get_u64(r, "partitions", def_member, parts, kMaxChannels)) return e;
+      if (auto e = get_u64(r, "offset", def_member, off)) return e;
+      if (auto e = get_u64(r, "size", def_member, size)) return e;
+      if (auto e = get_string(r, "type", def_member, res.type, false)) return e;
+      res.base_partition = static_cast<uint32_t>(base.value_or(0));
+      res.partitions = static_cast<uint32_t>(parts.value_or(0));
+      res.offset = off.value_or(0);
+      res.size = size.value_or(0);
+      sg.sbuf_reservations.push_back(std::move(res));
+    }
     return std::nullopt;
   }
 

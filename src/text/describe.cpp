@@ -321,37 +321,6 @@ std::string step_meaning(const DescribedField& f, int element) {
   return fmt::format("stride {} element{} along {}", f.s, one ? "" : "s", dim_name(element));
 }
 
-// ---- Datapath roles (real-programs.md §10-§12); the dependent readings come from datapath:: in the format ----
-
-std::string dtype_pair_meaning(uint8_t pair, Generation g) {
-  return fmt::format("src0 {} (low nibble), src1 {} (high nibble)", describe_dtype(datapath::pair_lo(pair), g),
-                     describe_dtype(datapath::pair_hi(pair), g));
-}
-
-std::string serial_mode_meaning(uint64_t v) {
-  if (v == datapath::kSerial) return "Serial (REG_SERIAL_MODE; value 0 by PROJ-CONV-F22)";
-  return "not Serial (must be Serial = 0, PROJ-CONV-F22)";
-}
-
-/// A fill value: the low type_size(dtype) bytes of the field, one element of the sibling dtype.
-std::string fill_value_meaning(const DescribedField& f, const std::vector<Leaf>& all) {
-  const uint8_t d = static_cast<uint8_t>(field_u(all, Role::Dtype, 0));
-  const uint32_t mask = datapath::memset_value_mask(d);
-  const DtypeInfo* info = find_dtype(d);
-  if (mask == 0 || info == nullptr) return "fill bit pattern (the dtype is not a MEMSET fill type)";
-  const uint32_t v = static_cast<uint32_t>(f.u);
-  const unsigned bytes = mask == 0xFF ? 1 : mask == 0xFFFF ? 2 : 4;
-  uint8_t raw[4];
-  for (unsigned i = 0; i < 4; ++i) raw[i] = static_cast<uint8_t>(v >> (8 * i));
-  // A float of any width reads as its exact fp32 widening; integers in their own width.
-  const std::string value = info->kind == DtypeKind::Float && convertible(d)
-                                ? fmt::format("{}", std::bit_cast<float>(to_fp32_bits(v & mask, d)))
-                                : immediate_element(std::span<const uint8_t>(raw, bytes), *info);
-  std::string text = fmt::format("each element set to {} {}", info->short_name, value);
-  if ((v & ~mask) != 0) text += " (bits above the element width are set: invalid)";
-  return text;
-}
-
 std::string zero_flag_meaning(const DescribedField& f) {
   if (f.u == 0) return "off";
   return fmt::format("set ({}; must be 0)", f.u);
@@ -390,12 +359,12 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::Raw: return raw_meaning(inst);
     case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
     case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
-    case Role::DtypePair: return dtype_pair_meaning(byte, g);
     case Role::ElemCount: return fmt::format("{} elements per partition", f.u);
-    case Role::SerialMode: return serial_mode_meaning(f.u);
-    case Role::FillValue: return fill_value_meaning(f, all);
     case Role::ZeroFlag: return zero_flag_meaning(f);
-    case Role::Flags: break;
+    case Role::Flags:
+    case Role::DtypePair:  // the datapath family gives these meanings (Syntax::meaning)
+    case Role::SerialMode:
+    case Role::FillValue: break;
     case Role::Plain: return std::string(family::plain_meaning(w, f.name));  // the family's words, if any
   }
   return "";

@@ -43,6 +43,17 @@ def dma(sem, increment, wait=(0, 0, 0)):
     return word(PSEUDO_DMA, wait, extra=((13, sem), (14, increment)))
 
 
+def dma_var(sem, increment, src, dst, chunks=2, size=256):
+    """PseudoDmaDirect2d moving `chunks` chunks of `size` bytes: src and dst are PSEUDO_ADDR8 (offset, id, mode);
+    steps: `size` bytes on a variable, one partition (0x40000) on the state buffer (var 0)."""
+    w = bytearray(dma(sem, increment))
+    for at, (offset, ident, mode) in ((16, src), (40, dst)):
+        step = 0x40000 if (mode, ident) == (0x10, 0) else size
+        struct.pack_into("<IHBBiiHHH", w, at, offset, ident, 0, mode, step, 0, chunks, 1, size)
+    w[62] = w[63] = 0x07  # FP16 both sides
+    return bytes(w)
+
+
 def streams(k=0):
     """The five engines of one subgraph: Pool and SP load (DMA), PE waits and computes, ACT waits for PE."""
     return {
@@ -349,6 +360,17 @@ def cases():
     cmd_case("validate-neff-subgraph-on-words", "tpbisa validate --subgraph sg00 ../_data/stream.bin")
     cmd_case("validate-neff-unknown-target", "tpbisa validate --quiet in.neff", container(program(target="tpu9000")))
     cmd_case("validate-neff-hash-warning", "tpbisa validate --quiet in.neff", container(g, hash_over=b"other"))
+    # Program-level checks (docs/neff.md "Program checks"): an SP stream that breaks four of them.
+    ok_ops = ((0, 1, 0x10), (0x100, 0, 0x10))  # x -> SB partitions 0-1, byte 0x100
+    bad_sp = dma_var(24, 16, *ok_ops) + dma_var(9, 1, *ok_ops) + dma_var(8, 16, (0x100, 1, 0x10), (0, 9, 0x10))
+    add("validate-program-checks", "tpbisa validate --engine sp in.neff", container(replace(g, "sg00/SP.bin", bad_sp)))
+    add("validate-program-checks-json", "tpbisa validate --json --engine sp in.neff",
+        container(replace(g, "sg00/SP.bin", bad_sp)))
+    # DMA operands named by their def.json variables (var id, dge-table entry, the state buffer).
+    named_sp = dma_var(8, 16, (0, 3, 0x10), (0x37B00, 0, 0x10), size=16) + dma_var(9, 16, (0, 0, 0x20), (0x100, 0, 0x10))
+    add("decode-dma-variables", "tpbisa decode --engine sp in.neff", container(replace(g, "sg00/SP.bin", named_sp)))
+    add("decode-dma-variables-json", "tpbisa decode --json --engine sp in.neff | grep -o '\"[sd][rs][ct]\\.[io][df][^}]*'",
+        container(replace(g, "sg00/SP.bin", named_sp)))
     cmd_case("validate-neff-gen-all", "tpbisa validate --gen all --engine pool in.neff", container(g))
     cmd_case("disasm-neff", "tpbisa disasm in.neff", container(g))
     cmd_case("disasm-neff-listing", "tpbisa disasm --listing in.neff", container(multi()))

@@ -764,6 +764,14 @@ const std::map<std::pair<std::string_view, std::string_view>, std::string_view>&
       {{"is_valid_set_ordering_mode", "has_set_ordering_mode_opcode"}, "dispatch selects it by 0xb1"},
       {{"is_valid_pseudo_branch_label", "has_pseudo_branch_label_opcode"}, "dispatch selects it by 0xcc"},
       {{"is_valid_pseudo_dma_direct2d", "has_pseudo_dma_direct2d_opcode"}, "dispatch selects it by 0xd4"},
+      {{"is_valid_ctrl_es", "engine_placement"},
+       "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)"},
+      {{"is_valid_set_ordering_mode", "engine_placement"},
+       "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)"},
+      {{"is_valid_pseudo_branch_label", "engine_placement"},
+       "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)"},
+      {{"is_valid_pseudo_dma_direct2d", "engine_placement"},
+       "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)"},
   };
   return m;
 }

@@ -886,6 +886,24 @@ vec("dp-copy-types-on-pe", ALL, [TR_TYPE, PLACE], tr(opcode=0x46, out_dt=I32), "
 vec("dp-real-act03-on-act", SCM, [], ACT03, "engine=ACT")
 # Other families have no placement rule: a known engine changes nothing.
 vec("ctrl_no-nop-on-pe", ALL, [], ctrl_no(0xA4), "engine=PE")
+# The same table (one predicate, engine_placement) judges the PE matmul, sync and seq words: LDWEIGHTS and MATMUL
+# only on PE; the synchronisation and sequencer words on any engine (a DMA's queue-set owner is a NEFF program
+# check, docs/neff.md).
+ENGINES = ("PE", "ACT", "POOL", "DVE", "SP")
+for gen in ALL:
+    for name, word in (("lw", vectors_matmul.lw(gen)), ("mm", vectors_matmul.mm(gen))):
+        for engine in ENGINES:
+            vec(f"pe-{name}-on-{engine.lower()}/{gen}", (gen,), [] if engine == "PE" else [PLACE], word,
+                f"engine={engine}")
+SYNC_WORDS = (("es", "a0100000" + "00" * 60), ("som", "b1100000" + "00" * 60), ("label", "cc100000" + "00" * 60),
+              ("dma", "d4100000000000000000000000081000" "00000000040000100001000001000000"
+                      "8000010000010000007b030000000010" "00000400010000008000010000010707"))
+for name, hexword in SYNC_WORDS:
+    for engine in ENGINES:
+        vec(f"sync-{name}-on-{engine.lower()}", ALL, [], bytearray.fromhex(hexword), f"engine={engine}")
+for name, word in (("write", seq_vectors.WRITE), ("move", seq_vectors.MOVE), ("branch", seq_vectors.BR_GUARD)):
+    for engine in ENGINES:
+        vec(f"seq-{name}-on-{engine.lower()}", ALL, [], word, f"engine={engine}")
 
 
 HEADER = """\

@@ -15,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/coverage.hpp"
 
 namespace tpbisa::cli {
 namespace {
@@ -24,6 +25,7 @@ using json = nlohmann::ordered_json;
 struct CatalogOptions {
   std::optional<Generation> gen;
   bool json = false;
+  bool coverage = false;
   std::string table = "opcodes";
 };
 
@@ -39,6 +41,8 @@ struct Table {
   std::string name;
   std::vector<std::string> columns;
   std::vector<Row> rows;
+  bool presence_columns = true;  ///< without --gen, one x/- column per generation after the table's own
+  std::string summary;           ///< the first line instead of the counts line, when not empty
 };
 
 std::string hex_byte(uint8_t v) {
@@ -76,7 +80,7 @@ std::vector<std::string> alu_classes(const AluOpInfo& op) {
 }
 
 Table opcode_table() {
-  Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}};
+  Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}, true, {}};
   for (const auto& op : kOpcodes) {
     const std::string format(to_string(op.format));
     t.rows.push_back({{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic),
@@ -94,7 +98,7 @@ Table opcode_table() {
 }
 
 Table dtype_table() {
-  Table t{"dtypes", {"code", "name", "short", "bits", "kind", "layout"}, {}};
+  Table t{"dtypes", {"code", "name", "short", "bits", "kind", "layout"}, {}, true, {}};
   for (const auto& d : kDtypes) {
     t.rows.push_back({{hex_byte(d.code), std::string(d.name), std::string(d.short_name), fmt::format("{}", d.bits),
                        std::string(kind_name(d.kind)), std::string(d.layout)},
@@ -111,7 +115,7 @@ Table dtype_table() {
 }
 
 Table aluop_table() {
-  Table t{"aluops", {"code", "name", "classes", "computes"}, {}};
+  Table t{"aluops", {"code", "name", "classes", "computes"}, {}, true, {}};
   for (const auto& op : kAluOps) {
     const auto classes = alu_classes(op);
     t.rows.push_back(
@@ -124,13 +128,100 @@ Table aluop_table() {
 }
 
 Table enum_table(std::string name, std::span<const EnumValue> values) {
-  Table t{std::move(name), {"value", "name", "convention"}, {}};
+  Table t{std::move(name), {"value", "name", "convention"}, {}, true, {}};
   for (const auto& v : values) {
     t.rows.push_back({{hex_byte(v.value), std::string(v.name), std::string(v.convention)},
                       v.gens,
                       {{"value", hex_byte(v.value)}, {"name", v.name}, {"convention", v.convention}}});
   }
   return t;
+}
+
+// ---- coverage (catalog --coverage) ----
+
+/// Per generation: the opcodes it has and how many of them have each part modeled.
+struct CoverageTotals {
+  size_t opcodes = 0, format = 0, validator = 0, executor = 0, modeled = 0;
+  void add(const OpcodeCoverage& c) {
+    if (!c.present) return;
+    ++opcodes;
+    format += c.format ? 1 : 0;
+    validator += c.validator ? 1 : 0;
+    executor += c.executor ? 1 : 0;
+    modeled += c.format && c.validator && c.executor ? 1 : 0;
+  }
+};
+
+std::array<CoverageTotals, kAllGenerations.size()> coverage_totals() {
+  std::array<CoverageTotals, kAllGenerations.size()> t{};
+  for (const auto& op : kOpcodes)
+    for (Generation g : kAllGenerations) t[static_cast<size_t>(g)].add(coverage(op, g));
+  return t;
+}
+
+/// One generation's cell without --gen: F (format), V (validator), E (executor) or '-' each; '.' when absent.
+std::string coverage_cell(const OpcodeCoverage& c) {
+  if (!c.present) return ".";
+  return std::string{c.format ? 'F' : '-', c.validator ? 'V' : '-', c.executor ? 'E' : '-'};
+}
+
+std::string totals_text(const CoverageTotals& t) {
+  return fmt::format("{} opcodes, {} with a format, {} with a validator, {} with an executor, {} all three", t.opcodes,
+                     t.format, t.validator, t.executor, t.modeled);
+}
+
+Table coverage_table(std::optional<Generation> gen) {
+  Table t{"coverage", {"value", "name", "mnemonic"}, {}, false, {}};
+  const auto totals = coverage_totals();
+  if (gen) {
+    t.columns.insert(t.columns.end(), {"format", "validator", "executor"});
+    t.summary = fmt::format("coverage on {}: {}", to_string(*gen), totals_text(totals[static_cast<size_t>(*gen)]));
+  } else {
+    for (Generation g : kAllGenerations) t.columns.emplace_back(to_string(g));
+    std::vector<std::string> parts;
+    for (Generation g : kAllGenerations)
+      parts.push_back(fmt::format("{} {}/{}", to_string(g), totals[static_cast<size_t>(g)].modeled,
+                                  totals[static_cast<size_t>(g)].opcodes));
+    t.summary = fmt::format("coverage: format (F), validator (V), executor (E); all three: {}", fmt::join(parts, ", "));
+  }
+  for (const auto& op : kOpcodes) {
+    Row r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic)}, op.gens, {}};
+    json per = json::object();
+    for (Generation g : kAllGenerations) {
+      if (gen && g != *gen) continue;
+      const OpcodeCoverage c = coverage(op, g);
+      if (gen) {
+        r.cells.insert(r.cells.end(), {c.format ? std::string(to_string(op.format)) : "-", c.validator ? "yes" : "-",
+                                       c.executor ? "yes" : "-"});
+      } else {
+        r.cells.push_back(coverage_cell(c));
+      }
+      if (c.present)
+        per[std::string(to_string(g))] = {{"format", c.format}, {"validator", c.validator}, {"executor", c.executor}};
+    }
+    r.detail = {{"value", hex_byte(op.value)},
+                {"name", op.enum_name},
+                {"mnemonic", op.mnemonic},
+                {"format", to_string(op.format)},
+                {"coverage", std::move(per)}};
+    t.rows.push_back(std::move(r));
+  }
+  return t;
+}
+
+json coverage_totals_json(std::optional<Generation> gen) {
+  const auto totals = coverage_totals();
+  json out = json::object();
+  for (Generation g : kAllGenerations) {
+    if (gen && g != *gen) continue;
+    const CoverageTotals& t = totals[static_cast<size_t>(g)];
+    out[std::string(to_string(g))] = {{"opcodes", t.opcodes},
+                                      {"format", t.format},
+                                      {"validator", t.validator},
+                                      {"executor", t.executor},
+                                      {"modeled", t.modeled}};
+  }
+  return out;
 }
 
 std::vector<Table> mode_tables() {
@@ -163,23 +254,23 @@ std::string counts_line(const Table& t, std::optional<Generation> gen) {
 }
 
 /// The cells shown for a row: the table's own, then one presence column per generation when no --gen.
-std::vector<std::string> shown_cells(const Row& r, std::optional<Generation> gen) {
+std::vector<std::string> shown_cells(const Table& t, const Row& r, std::optional<Generation> gen) {
   std::vector<std::string> cells = r.cells;
-  if (!gen)
+  if (!gen && t.presence_columns)
     for (Generation g : kAllGenerations) cells.emplace_back(r.gens.has(g) ? "x" : "-");
   return cells;
 }
 
 void print_text(const Table& t, std::optional<Generation> gen) {
   std::vector<std::string> titles = t.columns;
-  if (!gen)
+  if (!gen && t.presence_columns)
     for (Generation g : kAllGenerations) titles.emplace_back(to_string(g));
   std::vector<size_t> widths(titles.size());
   for (size_t c = 0; c < titles.size(); ++c) widths[c] = titles[c].size();
   std::vector<std::vector<std::string>> lines;
   for (const auto& r : t.rows) {
     if (gen && !r.gens.has(*gen)) continue;
-    lines.push_back(shown_cells(r, gen));
+    lines.push_back(shown_cells(t, r, gen));
     for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], lines.back()[c].size());
   }
   auto print_line = [&](const std::vector<std::string>& cells) {
@@ -189,7 +280,7 @@ void print_text(const Table& t, std::optional<Generation> gen) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out("{}\n", line);
   };
-  out("{}\n", counts_line(t, gen));
+  out("{}\n", t.summary.empty() ? counts_line(t, gen) : t.summary);
   print_line(titles);
   for (const auto& cells : lines) print_line(cells);
 }
@@ -231,7 +322,24 @@ void print_json(const std::string& which, const std::vector<Table>& tables, std:
   out("{}\n", doc.dump(2));
 }
 
+void print_coverage_json(const Table& t, std::optional<Generation> gen) {
+  json doc{{"table", "coverage"}, {"generation", gen ? json(to_string(*gen)) : json(nullptr)}};
+  const json body = table_json(t, gen);
+  doc["count"] = body["count"];
+  doc["totals"] = coverage_totals_json(gen);
+  doc["entries"] = body["entries"];
+  out("{}\n", doc.dump(2));
+}
+
 void print_tables(const CatalogOptions& o) {
+  if (o.coverage) {
+    const Table t = coverage_table(o.gen);
+    if (o.json)
+      print_coverage_json(t, o.gen);
+    else
+      print_text(t, o.gen);
+    return;
+  }
   const auto tables = tables_for(o.table);
   if (o.json) {
     print_json(o.table, tables, o.gen);
@@ -245,6 +353,8 @@ void print_tables(const CatalogOptions& o) {
 
 /// The tables are the whole result; stdout that cannot be written is reported by main (exit 3).
 int run_catalog(const CatalogOptions& o) {
+  if (o.coverage && o.table != "opcodes")
+    return usage_error("catalog", fmt::format("--coverage applies to the opcodes table, not '{}'", o.table));
   print_tables(o);
   return out_flush() ? kExitOk : kExitInput;
 }
@@ -258,6 +368,8 @@ Command register_catalog(CLI::App& parent) {
                         "Only the members of this generation: sunda|cayman|mariana|maverick or v2..v5 "
                         "(default: all four, with presence columns)");
   app->add_flag("--json", opts->json, "Print JSON instead of a text table");
+  app->add_flag("--coverage", opts->coverage,
+                "Per opcode and generation, whether its format, validator and executor are modeled, with totals");
   app->add_option("TABLE", opts->table, "opcodes (default), dtypes, aluops or modes")
       ->type_name("TABLE")
       ->check(CLI::IsMember({"opcodes", "dtypes", "aluops", "modes"}));

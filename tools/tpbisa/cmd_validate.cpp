@@ -5,8 +5,10 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,6 +18,7 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/verdict_json.hpp"
+#include "tpbisa/neff.hpp"
 #include "verdict_print.hpp"
 
 namespace tpbisa::cli {
@@ -41,10 +44,43 @@ Outcome outcome_of(const Verdict& v) {
   return v.checked == Checked::HeaderOnly ? Outcome::HeaderOnly : Outcome::Valid;
 }
 
+/// The program-level failures of a NEFF input (docs/neff.md), per requested generation, by stream and word.
+class ProgramFailures {
+ public:
+  ProgramFailures() = default;
+  ProgramFailures(const neff::Neff& n, const std::vector<Generation>& gens) {
+    for (size_t k = 0; k < gens.size(); ++k)
+      for (neff::ProgramFailure& f : neff::check_program(n, gens[k])) {
+        const std::string label = f.label.substr(0, f.label.rfind('#'));
+        by_word_[k][{label, f.word}].push_back(std::move(f));
+      }
+  }
+  /// The failures of word `index` of stream `label` on the k-th requested generation (nullptr: none).
+  const std::vector<neff::ProgramFailure>* at(size_t k, const std::string& label, size_t index) const {
+    const auto it = by_word_[k].find({label, index});
+    return it == by_word_[k].end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::array<std::map<std::pair<std::string, size_t>, std::vector<neff::ProgramFailure>>, 4> by_word_;
+};
+
+std::string program_failure_lines(const std::vector<neff::ProgramFailure>* fs, std::string_view indent) {
+  std::string out;
+  if (fs == nullptr) return out;
+  for (const neff::ProgramFailure& f : *fs)
+    out += fmt::format("{}{} (program check, convention {}): {}: {}\n", indent, f.predicate->name,
+                       f.predicate->convention, f.label, f.message);
+  return out;
+}
+
 /// One word judged on every requested generation (decoded once per generation).
 struct Judged {
   std::array<Instruction, 4> inst{};
   std::array<Verdict, 4> verdict{};
+  /// Program-level failures at this word, per generation (NEFF inputs; nullptr: none).
+  std::array<const std::vector<neff::ProgramFailure>*, 4> program{};
+  std::array<Outcome, 4> outcome{};
   size_t n = 0;
   const ValidateOptions* options = nullptr;  ///< the switches and the word's engine
   uint8_t opcode = 0;
@@ -85,6 +121,15 @@ constexpr size_t kNameWidth = [] {
   for (const auto& op : kOpcodes) w = std::max(w, op.mnemonic.size());
   return w;
 }();
+
+/// The verdict word of generation k, counting the program checks: "invalid (program checks: 2 failed)".
+std::string judged_word(const Judged& j, size_t k) {
+  const Verdict& v = j.verdict[k];
+  const size_t n = j.program[k] != nullptr ? j.program[k]->size() : 0;
+  if (n == 0) return verdict_word(v);
+  if (v.valid) return fmt::format("invalid (program checks: {} failed)", n);
+  return fmt::format("{} + program checks: {} failed", verdict_word(v), n);
+}
 
 // ---- printers ----
 
@@ -137,8 +182,9 @@ class TextPrinter final : public ValidatePrinter {
     headings_.before_line(src);
     const Verdict& v = j.verdict[0];
     std::string out =
-        fmt::format("{} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode, j.name, verdict_word(v));
+        fmt::format("{} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode, j.name, judged_word(j, 0));
     if (!v.valid) out += failure_lines(v, j.inst[0], *j.options, "    ");
+    out += program_failure_lines(j.program[0], "    ");
     out_write(out.c_str());
   }
   void finish(const Summary& s) override {
@@ -213,12 +259,13 @@ class MatrixPrinter final : public ValidatePrinter {
         fmt::format("{:<{}} {:<10} {:<6} {:<{}}", word_label(src), index_width_, fmt::format("{:#x}", src.offset()),
                     fmt::format("{:#04x}", j.opcode), j.name, kNameWidth);
     for (size_t k = 0; k < j.n; ++k) {
-      const Outcome oc = outcome_of(j.verdict[k]);
+      const Outcome oc = j.outcome[k];
       row += fmt::format("  {:<8}", oc == Outcome::Valid ? "ok" : oc == Outcome::HeaderOnly ? "hdr" : "FAIL");
       if (oc == Outcome::Invalid)
         spools_[k]->write(fmt::format("  {} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode,
-                                      j.inst[k].name(), verdict_word(j.verdict[k])) +
-                          failure_lines(j.verdict[k], j.inst[k], *j.options, "    "));
+                                      j.inst[k].name(), judged_word(j, k)) +
+                          (j.verdict[k].valid ? "" : failure_lines(j.verdict[k], j.inst[k], *j.options, "    ")) +
+                          program_failure_lines(j.program[k], "    "));
     }
     row = trim(row);
     row += '\n';
@@ -261,8 +308,21 @@ class JsonPrinter final : public ValidatePrinter {
   void word(const WordSource& src, const Judged& j) override {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     ojson verdicts = ojson::object();
-    for (size_t k = 0; k < j.n; ++k)
-      verdicts[std::string(to_string(j.verdict[k].gen))] = io::verdict_json(j.verdict[k], j.inst[k], *j.options);
+    for (size_t k = 0; k < j.n; ++k) {
+      ojson v = io::verdict_json(j.verdict[k], j.inst[k], *j.options);
+      if (const auto* fs = j.program[k]) {
+        v["valid"] = false;
+        ojson program = ojson::array();
+        for (const neff::ProgramFailure& f : *fs)
+          program.push_back({{"predicate", f.predicate->name},
+                             {"basis", "convention"},
+                             {"convention", f.predicate->convention},
+                             {"word", f.label},
+                             {"message", f.message}});
+        v["program_failed"] = std::move(program);
+      }
+      verdicts[std::string(to_string(j.verdict[k].gen))] = std::move(v);
+    }
     ojson r{{"input", src.label()}};
     if (const io::StreamInfo* st = src.stream()) {
       r["subgraph"] = st->subgraph;
@@ -312,7 +372,8 @@ class JsonPrinter final : public ValidatePrinter {
 
 // ---- the run ----
 
-void judge(const Word& word, const std::vector<Generation>& gens, const ValidateOptions& options, Judged& j) {
+void judge(const Word& word, const std::vector<Generation>& gens, const ValidateOptions& options,
+           const ProgramFailures& program, const WordSource& src, Judged& j) {
   const std::span<const uint8_t, kWordBytes> bytes(word);
   j.n = gens.size();
   j.opcode = word[0];
@@ -323,7 +384,10 @@ void judge(const Word& word, const std::vector<Generation>& gens, const Validate
   for (size_t k = 0; k < j.n; ++k) {
     j.inst[k] = decode(bytes, gens[k]);
     j.verdict[k] = validate(j.inst[k], gens[k], options);
-    const Outcome oc = outcome_of(j.verdict[k]);
+    const io::StreamInfo* st = src.stream();
+    j.program[k] = st != nullptr ? program.at(k, st->label, src.index()) : nullptr;
+    j.outcome[k] = j.program[k] != nullptr ? Outcome::Invalid : outcome_of(j.verdict[k]);
+    const Outcome oc = j.outcome[k];
     if (oc == Outcome::Invalid) j.overall = Outcome::Invalid;
     header_only = header_only || oc == Outcome::HeaderOnly;
   }
@@ -343,6 +407,8 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
   // stream's, so the engine-placement predicates apply to it.
   ValidateOptions options = o.options;
   if (o.inputs.engines.size() == 1) options.engine = o.inputs.engines.front();
+  // After the per-word checks of each word, the program checks a NEFF allows (computed once per input).
+  const ProgramFailures program = src.neff() != nullptr ? ProgramFailures(*src.neff(), gens) : ProgramFailures();
   Word word{};
   Judged j;
   for (;;) {
@@ -350,10 +416,10 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
     switch (src.next(word)) {
       case WordSource::Next::Word:
         if (const io::StreamInfo* st = src.stream()) options.engine = st->engine;
-        judge(word, gens, options, j);
+        judge(word, gens, options, program, src, j);
         ++s.checked;
         s.all.add(j.overall);
-        for (size_t k = 0; k < j.n; ++k) s.per_gen[static_cast<size_t>(gens[k])].add(outcome_of(j.verdict[k]));
+        for (size_t k = 0; k < j.n; ++k) s.per_gen[static_cast<size_t>(gens[k])].add(j.outcome[k]);
         printer.word(src, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;

@@ -10,6 +10,7 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/io/json.hpp"
+#include "tpbisa/neff.hpp"
 
 namespace tpbisa::cli {
 namespace {
@@ -47,6 +48,20 @@ std::string status_note(const Instruction& inst) {
   return "";
 }
 
+/// The fields' descriptions; for a NEFF word, the def.json variables its DMA operands name replace the generic
+/// meaning of the id and offset fields.
+std::vector<DescribedField> fields_of(const WordSource& src, const Instruction& inst) {
+  std::vector<DescribedField> fields = describe_fields(inst);
+  const neff::Neff* n = src.neff();
+  const io::StreamInfo* st = src.stream();
+  const neff::Subgraph* sg = n != nullptr && st != nullptr ? n->subgraph(st->subgraph) : nullptr;
+  if (sg == nullptr) return fields;
+  for (const neff::VariableNote& note : neff::variable_notes(*sg, inst))
+    for (DescribedField& f : fields)
+      if (f.name == note.field) f.meaning = note.meaning;
+  return fields;
+}
+
 // ---- text ----
 
 std::string text_block(const WordSource& src, const Instruction& inst) {
@@ -54,7 +69,7 @@ std::string text_block(const WordSource& src, const Instruction& inst) {
                                 inst.name(), status_note(inst));
   const std::string events = render_instruction_events(inst);
   out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
-  for (const DescribedField& f : describe_fields(inst))
+  for (const DescribedField& f : fields_of(src, inst))
     out += fmt::format("    @{:<3}{:>3}  {:<30} {:<12}  {}\n", f.offset, f.size, f.name, format_value(f), f.meaning);
   return out;
 }
@@ -133,7 +148,7 @@ json field_json(const DescribedField& f) {
 
 json instruction_json(const WordSource& src, const Instruction& inst, const Word& word) {
   json fields = json::array();
-  for (const DescribedField& f : describe_fields(inst)) fields.push_back(field_json(f));
+  for (const DescribedField& f : fields_of(src, inst)) fields.push_back(field_json(f));
   json j{{"input", src.label()}};
   if (const io::StreamInfo* s = src.stream()) {
     j["subgraph"] = s->subgraph;

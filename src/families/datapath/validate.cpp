@@ -380,23 +380,18 @@ constexpr Predicate kTrNegated{
     .explain = [](const Instruction& i,
                   const CheckContext&) { return fmt::format("negated is {}, must be 0", tr(i).negated); }};
 
-#define TPBISA_TR_COMMON                                                                                  \
-  &kTrReserved, &kTrMask, &kTrInDtype, &kTrOutDtype, &kTrAluEnum, &kTrSubdim, &kTrChannels, &kTrSrcStart, \
-      &kTrDstStart, &kTrSrcTensor, &kTrDstTensor, &kTrSameCount, &kTrBypass
+// The conjuncts COPY and CAST share (s4d4_tr.h), in header order.
+constexpr std::array<const Predicate*, 13> kTrCommon{
+    &kTrReserved, &kTrMask,     &kTrInDtype,   &kTrOutDtype,  &kTrAluEnum,   &kTrSubdim, &kTrChannels,
+    &kTrSrcStart, &kTrDstStart, &kTrSrcTensor, &kTrDstTensor, &kTrSameCount, &kTrBypass};
 
 // PROJ-CONV-F1 closes each list: the engine is a property of the stream, not of the word's bytes.
-constexpr const Predicate* kPlacement = &kEnginePlacement<kDatapathEngines>;
+constexpr const Predicate* kPlacement = &kEnginePlacement;
 
-constexpr const Predicate* kCopy[] = {&kHasValidNeuronHeader,
-                                      &kHasValidNeuronEvents,
-                                      &kCopyOpcode,
-                                      TPBISA_TR_COMMON,
-                                      &kTrSameType,
-                                      &kTrNegated,
-                                      kPlacement};
-constexpr const Predicate* kCast[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCastOpcode, TPBISA_TR_COMMON, &kTrNegated, kPlacement};
-#undef TPBISA_TR_COMMON
+constexpr auto kCopy = concat_predicates(std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCopyOpcode},
+                                         kTrCommon, std::array{&kTrSameType, &kTrNegated, kPlacement});
+constexpr auto kCast = concat_predicates(std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCastOpcode},
+                                         kTrCommon, std::array{&kTrNegated, kPlacement});
 
 // ---- TENSOR_TENSOR_ARITH_OP (S3S3D3_TT) ----
 

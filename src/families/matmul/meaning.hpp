@@ -220,10 +220,4 @@ inline DstBytes dst_bytes(const PeView& v, Generation g) {
   return d;
 }
 
-/// The engine-placement rule (PROJ-CONV-F1, extended to the PE opcodes): LDWEIGHTS and MATMUL are issued from
-/// the PE stream; it holds while the stream's engine is unknown.
-inline bool engine_ok(const CheckContext& c) {
-  return !c.engine().has_value() || *c.engine() == StreamEngine::Pe;
-}
-
 }  // namespace tpbisa::family::matmul

@@ -103,8 +103,15 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
   return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
 }
 
-std::string explain_engine(const Instruction&, const CheckContext& c) {
-  return fmt::format("the word is in the {} stream; LDWEIGHTS and MATMUL are PE instructions", to_string(*c.engine()));
+/// valid_mm_sbuf_quadrant / valid_mm_psum_quadrant: an immediate start lies at a quadrant partition (0, 32, 64, 96).
+bool quadrant_ok(const Addr4& start, Generation g) {
+  const matmul::Place p = matmul::place_of(start, g);
+  return !p.known || p.at.partition % 32 == 0;
+}
+
+std::string explain_quadrant(std::string_view operand, const Addr4& start, Generation g) {
+  return fmt::format("{} starts in partition {}, not a multiple of 32", operand,
+                     matmul::place_of(start, g).at.partition);
 }
 
 std::string explain_in_dtype(const PeView& v, Generation g) {
@@ -151,15 +158,6 @@ struct Preds {
       .holds = [](const Instruction& i,
                   const CheckContext&) { return i.opcode() == (kMatmul ? opcode::kMatmul : opcode::kLdWeights); },
       .explain = explain_opcode};
-
-  static constexpr Predicate kEngine{
-      .name = "engine_placement",
-      .convention = "PROJ-CONV-F1",
-      .meaning = "(stream engine known) the word is in the PE stream (PROJ-CONV-F1, extended to the PE opcodes)",
-      .gens = L::kGens,
-      .fields = fOpcode,
-      .holds = [](const Instruction&, const CheckContext& c) { return matmul::engine_ok(c); },
-      .explain = explain_engine};
 
   static constexpr FieldRef kInDtypeFields[] = {field_ref<L>("in_dtype")};
   static constexpr Predicate kInDtype{
@@ -307,15 +305,15 @@ struct Lw : Preds<L> {
           }};
 
   static constexpr auto conjuncts() {
+    // The conjuncts every LDWEIGHTS layout starts with; MAVERICK's re-packed word has no transpose or groups.
+    constexpr std::array kHead{
+        &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode, &kEnginePlacement, &kReserved,
+        &P::kInDtype,           &P::kFp32Mode};
     if constexpr (std::is_same_v<L, S3LwMaverick>)
-      return std::array<const Predicate*, 10>{
-          &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode, &P::kEngine, &kReserved,
-          &P::kInDtype,           &P::kFp32Mode,          &kRows,      &kCols,      &P::kSrcTensor};
+      return concat_predicates(kHead, std::array{&kRows, &kCols, &P::kSrcTensor});
     else
-      return std::array<const Predicate*, 13>{
-          &kHasValidNeuronHeader, &kHasValidNeuronEvents, &P::kOpcode,    &P::kEngine, &kReserved,
-          &P::kInDtype,           &P::kFp32Mode,          &P::kTranspose, &kRows,      &kCols,
-          &P::kRowGroup,          &P::kColGroup,          &P::kSrcTensor};
+      return concat_predicates(
+          kHead, std::array{&P::kTranspose, &kRows, &kCols, &P::kRowGroup, &P::kColGroup, &P::kSrcTensor});
   }
 };
 
@@ -498,16 +496,9 @@ struct Mm : Preds<L> {
       .meaning = "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
       .gens = L::kGens,
       .fields = fSrcStart,
-      .holds =
-          [](const Instruction& i, const CheckContext& c) {
-            const matmul::Place p = matmul::place_of(v(i).src.start_addr, c.gen);
-            return !p.known || p.at.partition % 32 == 0;
-          },
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            return fmt::format("src starts in partition {}, not a multiple of 32",
-                               matmul::place_of(v(i).src.start_addr, c.gen).at.partition);
-          }};
+      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).src.start_addr, c.gen); },
+      .explain = [](const Instruction& i,
+                    const CheckContext& c) { return explain_quadrant("src", v(i).src.start_addr, c.gen); }};
 
   static constexpr FieldRef fDstStart[] = {field_ref<L>("dst.start_addr")};
   static constexpr Predicate kPsumQuadrant{
@@ -516,16 +507,9 @@ struct Mm : Preds<L> {
       .meaning = "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register",
       .gens = L::kGens,
       .fields = fDstStart,
-      .holds =
-          [](const Instruction& i, const CheckContext& c) {
-            const matmul::Place p = matmul::place_of(v(i).dst.start_addr, c.gen);
-            return !p.known || p.at.partition % 32 == 0;
-          },
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            return fmt::format("dst starts in partition {}, not a multiple of 32",
-                               matmul::place_of(v(i).dst.start_addr, c.gen).at.partition);
-          }};
+      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).dst.start_addr, c.gen); },
+      .explain = [](const Instruction& i,
+                    const CheckContext& c) { return explain_quadrant("dst", v(i).dst.start_addr, c.gen); }};
 
   static constexpr auto perf_ref() {
     if constexpr (kMaverick)
@@ -562,7 +546,7 @@ struct Mm : Preds<L> {
       return std::array<const Predicate*, 17>{&kHasValidNeuronHeader,
                                               &kHasValidNeuronEvents,
                                               &P::kOpcode,
-                                              &P::kEngine,
+                                              &kEnginePlacement,
                                               &kReserved,
                                               &P::kInDtype,
                                               &kOutDtype,
@@ -580,7 +564,7 @@ struct Mm : Preds<L> {
       return std::array<const Predicate*, 22>{&kHasValidNeuronHeader,
                                               &kHasValidNeuronEvents,
                                               &P::kOpcode,
-                                              &P::kEngine,
+                                              &kEnginePlacement,
                                               &kReserved,
                                               &P::kInDtype,
                                               &kOutDtype,

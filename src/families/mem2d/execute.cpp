@@ -146,7 +146,9 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   return true;
 }
 
-constexpr Execution kExecution{execute};
+// The pseudo forms run only after lowering (PROJ-CONV-M9): the executor refuses them.
+constexpr std::array<Format, 1> kNotExecuted{Format::PseudoMem2d};
+constexpr Execution kExecution{execute, kNotExecuted};
 
 }  // namespace
 

@@ -94,7 +94,8 @@ constexpr Predicate kWrReserved{
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlWr>(i, fWrReserved); }};
 
 constexpr const Predicate* kWrite[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kWriteOpcode, &kWrSize, &kWrAligned, &kWrReserved};
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kWriteOpcode, &kWrSize, &kWrAligned,
+    &kWrReserved,           &kEnginePlacement};
 
 // ================================================================ MOVE 0xa7 (ctrl_mv.h, H/O)
 
@@ -237,7 +238,8 @@ constexpr const Predicate* kMove[] = {&kHasValidNeuronHeader,
                                       &kMvSlot<4>,
                                       &kMvSlot<5>,
                                       &kMvSlot<6>,
-                                      &kMvSlot<7>};
+                                      &kMvSlot<7>,
+                                      &kEnginePlacement};
 
 // ================================================================ ALU_OP 0xa8 (PROJ-CONV-Q9)
 
@@ -410,7 +412,8 @@ constexpr const Predicate* kAlu[] = {&kHasValidNeuronHeader,
                                      &kAlDst,
                                      &kAlRegs,
                                      &kAlLegal,
-                                     &kAlReserved};
+                                     &kAlReserved,
+                                     &kEnginePlacement};
 
 // ================================================================ COMPARE_BRANCH 0xa9 (PROJ-CONV-Q11)
 
@@ -535,15 +538,9 @@ constexpr Predicate kBrReserved{
         },
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlBr>(i, fBrReserved); }};
 
-constexpr const Predicate* kBranch[] = {&kHasValidNeuronHeader,
-                                        &kHasValidNeuronEvents,
-                                        &kBrOpcode,
-                                        &kBrCmp,
-                                        &kBrDtype,
-                                        &kBrMode,
-                                        &kBrCmpRegs,
-                                        &kBrTargetRegs,
-                                        &kBrReserved};
+constexpr const Predicate* kBranch[] = {
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBrOpcode,       &kBrCmp, &kBrDtype, &kBrMode, &kBrCmpRegs,
+    &kBrTargetRegs,         &kBrReserved,           &kEnginePlacement};
 
 // ================================================================ EVENT_SEMAPHORE_RANGE_CLEAR 0xb0 (PROJ-CONV-SQ1)
 
@@ -628,7 +625,8 @@ constexpr Predicate kErReserved{
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlEr>(i, fErReserved); }};
 
 constexpr const Predicate* kRangeClear[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kErOpcode, &kErMode, &kErRange, &kErUnused, &kErReserved};
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kErOpcode, &kErMode, &kErRange, &kErUnused,
+    &kErReserved,           &kEnginePlacement};
 
 // ================================================================ POLL_SEM 0xb3 (PROJ-CONV-SQ3)
 
@@ -720,7 +718,8 @@ constexpr Predicate kPsReserved{
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<PollSem>(i, fPsReserved); }};
 
 constexpr const Predicate* kPoll[] = {
-    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPsOpcode, &kPsCount, &kPsReg, &kPsOp, &kPsAddr, &kPsReserved};
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPsOpcode, &kPsCount, &kPsReg, &kPsOp, &kPsAddr,
+    &kPsReserved,           &kEnginePlacement};
 
 // ================================================================ BRANCH_PREFETCH_HINT 0xb5 / 0xdd (PROJ-CONV-SQ2)
 
@@ -755,9 +754,10 @@ constexpr Predicate kHintTarget{
                              as<BranchPrefetchHint>(i).target);
         }};
 
-constexpr const Predicate* kHint[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHintOpcode, &kHintTarget};
+constexpr const Predicate* kHint[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHintOpcode, &kHintTarget,
+                                      &kEnginePlacement};
 constexpr const Predicate* kPseudoHint[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoHintOpcode,
-                                            &kHintTarget};
+                                            &kHintTarget, &kEnginePlacement};
 
 // ================================================================ pseudo function words 0xd1-0xd3 (PROJ-CONV-SQ4)
 
@@ -806,9 +806,12 @@ constexpr Predicate kCallee{
               name.size());
         }};
 
-constexpr const Predicate* kBegin[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBeginOpcode};
-constexpr const Predicate* kReturn[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kReturnOpcode};
-constexpr const Predicate* kCall[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCallOpcode, &kCallee};
+constexpr const Predicate* kBegin[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBeginOpcode,
+                                       &kEnginePlacement};
+constexpr const Predicate* kReturn[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kReturnOpcode,
+                                        &kEnginePlacement};
+constexpr const Predicate* kCall[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCallOpcode, &kCallee,
+                                      &kEnginePlacement};
 
 // ================================================================ PSEUDO_INST 0xdf (PROJ-CONV-SQ5)
 
@@ -835,7 +838,7 @@ constexpr Predicate kPseudoInstKind{
         }};
 
 constexpr const Predicate* kPseudoInstList[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoInstOpcode,
-                                                &kPseudoInstKind};
+                                                &kPseudoInstKind, &kEnginePlacement};
 
 // ================================================================ the validators
 

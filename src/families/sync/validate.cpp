@@ -294,13 +294,16 @@ constexpr Predicate kDmaSameCount{
 
 // ---- Validators ----
 
-constexpr const Predicate* kEs[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kEsOpcode, &kEsExt, &kEsReserved};
-constexpr const Predicate* kSom[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kSomOpcode, &kSomReserved};
-constexpr const Predicate* kLabel[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kLabelOpcode};
+constexpr const Predicate* kEs[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kEsOpcode, &kEsExt,
+                                    &kEsReserved,           &kEnginePlacement};
+constexpr const Predicate* kSom[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kSomOpcode, &kSomReserved,
+                                     &kEnginePlacement};
+constexpr const Predicate* kLabel[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kLabelOpcode,
+                                       &kEnginePlacement};
 constexpr const Predicate* kDma[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kDmaOpcode,   &kDmaUpdateNone,
                                      &kDmaSrcMode,           &kDmaDstMode,           &kDmaSrcNum,   &kDmaDstNum,
                                      &kDmaSrcDtype,          &kDmaDstDtype,          &kDmaSrcWhole, &kDmaDstWhole,
-                                     &kDmaSameCount};
+                                     &kDmaSameCount,         &kEnginePlacement};
 
 constexpr Validator kValidators[] = {
     {"is_valid_ctrl_es", Checked::Full, kEs, &evaluate_conjuncts<kEs>},

@@ -1,0 +1,86 @@
+// Decode + validate throughput on a stream of the compiled-program formats (issue 12), beside memcpy of its bytes.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "memcpy_baseline.hpp"
+#include "tpbisa/neff.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace {
+
+using namespace tpbisa;
+
+constexpr size_t kWords = 1'000'000;
+
+// The synthetic words of real-programs.md §10.5 (CAST), §11.4 (TENSOR_TENSOR_ARITH_OP) and §12.4 (MEMSET):
+// the datapath formats matmul_small.neff does not use.
+constexpr const char* kSyntheticWords[] = {
+    "47100000000000000000000000420000010001000100010040000100010001000a078000000000000000000000440000"
+    "01000100010001004000010001000100",
+    "411000000000000000000000aa0a04800010000001000000000040000100010000200000010000000000400001000100"
+    "00000002010000000000400001000100",
+    "4910000000000000000000000000000000000000000000000000000040000000"
+    "0a008000000000000000803f0046000001000100010001004000010001000100",
+};
+
+/// The words of matmul_small.neff's streams (when the shared data are present) and the synthetic datapath words,
+/// repeated to kWords words: every one a format of real-programs.md / sequencer.md.
+std::vector<uint8_t> make_stream() {
+  std::vector<Word> words;
+  const std::filesystem::path neff_file = std::filesystem::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
+  if (std::filesystem::exists(neff_file))
+    if (auto n = neff::read_file(neff_file.string()); n.ok())
+      for (const neff::Stream* s : n->streams())
+        for (size_t i = 0; i < s->word_count(); ++i) {
+          Word w{};
+          std::memcpy(w.data(), s->word(i).data(), kWordBytes);
+          words.push_back(w);
+        }
+  for (const char* hex : kSyntheticWords) {
+    Word w{};
+    HexError e{};
+    if (parse_hex_word(hex, w, e)) words.push_back(w);
+  }
+  std::vector<uint8_t> buf(kWords * kWordBytes);
+  for (size_t k = 0; k < kWords && !words.empty(); ++k)
+    std::memcpy(&buf[k * kWordBytes], words[k % words.size()].data(), kWordBytes);
+  return buf;
+}
+
+const std::vector<uint8_t>& stream() {
+  static const std::vector<uint8_t> s = make_stream();
+  return s;
+}
+
+void BM_MemcpyRealProgramStream(benchmark::State& state) {
+  bench::memcpy_baseline(state, stream(), kWords);
+}
+BENCHMARK(BM_MemcpyRealProgramStream)->Unit(benchmark::kMillisecond);
+
+/// Every word decoded and validated on CAYMAN; `invalid_words` and `header_only_words` show what was judged.
+void BM_DecodeValidateRealProgramStream(benchmark::State& state) {
+  const auto& src = stream();
+  size_t invalid = 0, header_only = 0;
+  for (auto _ : state) {
+    invalid = header_only = 0;
+    for (size_t off = 0; off < src.size(); off += kWordBytes) {
+      const Instruction inst =
+          decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Cayman);
+      const Verdict v = validate(inst, Generation::Cayman);
+      invalid += v.valid ? 0 : 1;
+      header_only += v.checked == Checked::HeaderOnly ? 1 : 0;
+    }
+    benchmark::DoNotOptimize(invalid);
+  }
+  state.counters["invalid_words"] = static_cast<double>(invalid);
+  state.counters["header_only_words"] = static_cast<double>(header_only);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_DecodeValidateRealProgramStream)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,378 @@
+// A NEFF word in its program: the checks no single word shows (DMA ranges, ids, queue sets, SBUF reservation,
+// PSUM banks) and the def.json variables its DMA operands name.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "tpbisa/address.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::neff {
+namespace {
+
+// The order is the evaluation order; the indices below name them.
+constexpr std::array<ProgramPredicate, 7> kPredicates{{
+    {"dma_operand_exists", "PROJ-CONV-F12",
+     "each DMA operand names a def.json variable that holds data: a var_id that exists (mode 0x10), or an "
+     "entry of the subgraph's dge-table that exists (modes 0x20/0x28)"},
+    {"dma_src_in_variable", "PROJ-CONV-G1",
+     "every byte the DMA reads lies inside its source variable (64-bit arithmetic; SBUF: inside the active bytes "
+     "of existing partitions)"},
+    {"dma_dst_in_variable", "PROJ-CONV-G1",
+     "every byte the DMA writes lies inside its destination variable (64-bit arithmetic; SBUF: inside the active "
+     "bytes of existing partitions)"},
+    {"dma_queue_set_owned", "PROJ-CONV-F1",
+     "a def.json queue set whose semaphore_set holds the DMA's completion semaphore is owned by the issuing engine"},
+    {"dma_sem_increment_num_queues", "PROJ-CONV-G2",
+     "the DMA's sem_increment equals num_queues of the queue set that carries it"},
+    {"sbuf_reservation_untouched", "PROJ-CONV-G3",
+     "no SBUF byte a word reads or writes lies in the runtime's runtime_statebuffer_reservation"},
+    {"psum_access_one_bank", "PROJ-CONV-G4", "every PSUM operand stays inside one PSUM bank of each partition"},
+}};
+enum : size_t { kOperandExists, kSrcInVar, kDstInVar, kQueueOwned, kSemIncrement, kReservation, kPsumBank };
+
+// PSEUDO_ADDR8 modes (real-programs.md §2.4): the base kinds, with the register-pair and move bits cleared.
+constexpr uint8_t kModeVarId = 0x10, kModeDgeImm = 0x20, kModeDgeReg = 0x28;
+constexpr uint8_t kModeFlagBits = 0x04 | 0x40;
+constexpr uint8_t kOffsetRegPresent = 0x80;  // src/dst_offset_reg bit 7: a register adds to the offset
+// Beyond this many chunks an SBUF DMA operand is checked at its four corner chunks only (docs/neff.md).
+constexpr uint64_t kMaxWalkedChunks = uint64_t{1} << 20;
+
+struct Ctx {
+  const Subgraph& sg;
+  Generation gen;
+  size_t stream;
+  std::string label;  // "sg00/Pool#3"
+  size_t word;
+  std::vector<ProgramFailure>& out;
+
+  void fail(size_t predicate, std::string message) const {
+    out.push_back({&kPredicates[predicate], stream, word, label, std::move(message)});
+  }
+};
+
+std::string hex(uint64_t v) {
+  return fmt::format("{:#x}", v);
+}
+
+// ---- on-chip footprints ----
+
+/// The bytes one operand touches in each of its partitions: partitions [first_partition, +partitions), bytes
+/// [first, last] of each (the hull of its walk), in SBUF or PSUM.
+struct OnChip {
+  std::string_view operand;
+  Region region = Region::Outside;
+  uint32_t first_partition = 0;
+  uint32_t partitions = 0;
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
+template <class T>
+std::pair<int64_t, int64_t> element_hull(const T& t) {
+  int64_t lo = 0, hi = 0;
+  for (size_t k = 0; k < t.num_elem.size(); ++k) {
+    if (t.num_elem[k] == 0) return {0, -1};  // no element
+    const int64_t reach = int64_t{t.step_elem[k]} * (t.num_elem[k] - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi};
+}
+
+/// The footprint of a tensor operand with an immediate start address; nullopt for register and indirect forms
+/// (placed at run time) and for patterns with no element.
+template <class T>
+std::optional<OnChip> tensor_footprint(std::string_view name, const T& t, uint8_t dtype, unsigned channels,
+                                       Generation g) {
+  const Addr4Meaning a = describe(t.start_addr, g);
+  const unsigned esz = dtype_size(dtype);
+  const auto [lo, hi] = element_hull(t);
+  if (!a.plain_immediate || a.target.region == Region::Outside || esz == 0 || hi < lo) return std::nullopt;
+  return OnChip{name,
+                a.target.region,
+                a.target.partition,
+                channels,
+                int64_t{a.target.offset} + lo * esz,
+                int64_t{a.target.offset} + hi * esz + esz - 1};
+}
+
+/// The tensor operands of the datapath words, with the dtype each is read or written in.
+std::vector<OnChip> datapath_operands(const Instruction& inst, Generation g) {
+  std::vector<OnChip> out;
+  auto add = [&](std::optional<OnChip> f) {
+    if (f) out.push_back(*f);
+  };
+  if (const auto* tr = inst.as<S4d4Tr>()) {
+    add(tensor_footprint("src", tr->src, tr->in_dtype, tr->num_active_channels, g));
+    add(tensor_footprint("dst", tr->dst, tr->out_dtype, tr->num_active_channels, g));
+  } else if (const auto* tt = inst.as<S3s3d3Tt>()) {
+    add(tensor_footprint("src0", tt->src0, static_cast<uint8_t>(tt->in0_in1_dtype & 0xF), tt->num_active_channels, g));
+    add(tensor_footprint("src1", tt->src1, static_cast<uint8_t>(tt->in0_in1_dtype >> 4), tt->num_active_channels, g));
+    add(tensor_footprint("dst", tt->dst, tt->out_dtype, tt->num_active_channels, g));
+  } else if (const auto* mr = inst.as<D4Mr>()) {
+    add(tensor_footprint("dst", mr->dst, mr->dtype, mr->num_active_channels, g));
+  }
+  return out;
+}
+
+std::string range_text(const OnChip& f) {
+  return fmt::format("{} partitions {}..{} bytes {}..{}", f.region == Region::Sbuf ? "SBUF" : "PSUM", f.first_partition,
+                     f.first_partition + f.partitions - 1, hex(static_cast<uint64_t>(f.first)),
+                     hex(static_cast<uint64_t>(f.last)));
+}
+
+/// The reservation an SBUF footprint overlaps, if any.
+const SbufReservation* overlapped(const Subgraph& sg, uint32_t p0, uint32_t parts, int64_t first, int64_t last) {
+  for (const SbufReservation& r : sg.sbuf_reservations) {
+    const bool partitions = p0 < uint64_t{r.base_partition} + r.partitions && r.base_partition < uint64_t{p0} + parts;
+    const bool bytes = first < static_cast<int64_t>(r.offset + r.size) && static_cast<int64_t>(r.offset) <= last;
+    if (partitions && bytes && r.size > 0 && r.partitions > 0) return &r;
+  }
+  return nullptr;
+}
+
+std::string reservation_text(const SbufReservation& r) {
+  return fmt::format("the runtime's reservation{} (partitions {}..{}, bytes {}..{})",
+                     r.type.empty() ? "" : fmt::format(" '{}'", r.type), r.base_partition,
+                     r.base_partition + r.partitions - 1, hex(r.offset), hex(r.offset + r.size - 1));
+}
+
+void check_on_chip(const Ctx& c, const OnChip& f) {
+  if (f.partitions == 0) return;
+  if (f.region == Region::Sbuf) {
+    if (const SbufReservation* r = overlapped(c.sg, f.first_partition, f.partitions, f.first, f.last))
+      c.fail(kReservation, fmt::format("{}: {} touches {}", f.operand, range_text(f), reservation_text(*r)));
+  } else if (f.region == Region::Psum) {
+    const int64_t bank = geometry(c.gen).psum_bank_size;
+    if (f.first < 0 || f.first / bank != f.last / bank)
+      c.fail(kPsumBank, fmt::format("{}: {} spans PSUM banks {}..{} (a bank is {} bytes)", f.operand, range_text(f),
+                                    f.first / bank, f.last / bank, bank));
+  }
+}
+
+// ---- DMA words ----
+
+/// What a PSEUDO_ADDR8 operand resolves to: the variable, or why it names none.
+struct Resolved {
+  const Variable* var = nullptr;
+  std::string what;  // "var 2 'y'", "dge-table 'DGETable0' entry 1 -> var 2 'y'"
+  std::string problem;
+};
+
+Resolved resolve(const Subgraph& sg, const PseudoAddr8& a) {
+  Resolved r;
+  const uint32_t id = uint32_t{a.id} | (uint32_t{a.id_hi} << 16);
+  const uint8_t kind = static_cast<uint8_t>(a.mode & ~kModeFlagBits);
+  if (kind == kModeVarId) {
+    r.var = sg.variable(id);
+    r.what = r.var != nullptr ? fmt::format("var {} '{}'", id, r.var->name) : fmt::format("var {}", id);
+    if (r.var == nullptr) r.problem = fmt::format("var_id {} is not a variable of {}", id, sg.name);
+  } else if (kind == kModeDgeImm || kind == kModeDgeReg) {
+    const Variable* table = sg.dge_table();
+    if (table == nullptr) {
+      r.problem = fmt::format("dge-table entry {}, but {} declares no dge-table variable", id, sg.name);
+      return r;
+    }
+    if (id >= table->list.size()) {
+      r.problem = fmt::format("dge-table '{}' has {} entries, not an entry {}", table->name, table->list.size(), id);
+      return r;
+    }
+    r.var = sg.variable(table->list[id]);  // the reader checks every entry names a variable
+    r.what = fmt::format("dge-table '{}' entry {} -> var {} '{}'", table->name, id, table->list[id],
+                         r.var != nullptr ? r.var->name : "?");
+  } else {
+    return r;  // an unknown mode: is_valid_pseudo_dma_direct2d reports it per word
+  }
+  if (r.var != nullptr && r.var->type != VarType::StateBuffer && !r.var->size)
+    r.problem = fmt::format("{} is a {} variable and holds no data", r.what, r.var->type_name);
+  return r;
+}
+
+/// One DMA operand as the walk reads it: start offset, byte steps, counts and the chunk size.
+struct DmaSide {
+  std::string_view name;  // "src", "dst"
+  const PseudoAddr8& addr;
+  std::array<int32_t, 2> step;
+  std::array<uint16_t, 2> num;
+  uint64_t chunk;  // esz: 0 means 65 536
+  bool offset_reg;
+};
+
+/// The range [lo, hi) of the walk's bytes relative to the variable (hull of the affine walk; exact bounds).
+std::pair<int64_t, int64_t> dma_hull(const DmaSide& s) {
+  int64_t lo = int64_t{s.addr.offset}, hi = int64_t{s.addr.offset};  // the 32-bit offset, zero-extended
+  for (size_t k = 0; k < 2; ++k) {
+    const int64_t reach = int64_t{s.step[k]} * (s.num[k] == 0 ? 0 : s.num[k] - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi + static_cast<int64_t>(s.chunk)};
+}
+
+/// An SBUF operand (the state-buffer variable, PartitionOffsets): every chunk lies in the active bytes of one
+/// existing partition, and none touches the runtime's reservation.
+void check_state_buffer(const Ctx& c, const DmaSide& s, size_t range_predicate, const std::string& what) {
+  const Geometry& g = geometry(c.gen);
+  const uint64_t chunks = uint64_t{s.num[0]} * s.num[1];
+  const bool walk_all = chunks <= kMaxWalkedChunks;
+  const SbufReservation* hit = nullptr;
+  int64_t hit_at = 0;
+  auto chunk = [&](uint32_t j0, uint32_t j1) {
+    const int64_t a = int64_t{s.addr.offset} + int64_t{s.step[0]} * j0 + int64_t{s.step[1]} * j1;
+    const int64_t end = a + static_cast<int64_t>(s.chunk);
+    const int64_t stride = g.sbuf_partition_size;
+    const int64_t partition = a >= 0 ? a / stride : -1;
+    const int64_t byte = a >= 0 ? a % stride : 0;
+    if (a < 0 || partition >= g.sbuf_partitions || byte + static_cast<int64_t>(s.chunk) > g.sbuf_partition_active) {
+      c.fail(range_predicate,
+             fmt::format("{} {}: chunk ({}, {}) at {}..{} leaves SBUF (partitions 0..{}, active bytes 0..{} of each)",
+                         s.name, what, j0, j1, hex(static_cast<uint64_t>(a)), hex(static_cast<uint64_t>(end - 1)),
+                         g.sbuf_partitions - 1, hex(g.sbuf_partition_active - 1)));
+      return false;
+    }
+    if (hit == nullptr)
+      if (const SbufReservation* r =
+              overlapped(c.sg, static_cast<uint32_t>(partition), 1, byte, byte + static_cast<int64_t>(s.chunk) - 1)) {
+        hit = r;
+        hit_at = a;
+      }
+    return true;
+  };
+  if (walk_all) {
+    for (uint32_t j1 = 0; j1 < s.num[1]; ++j1)
+      for (uint32_t j0 = 0; j0 < s.num[0]; ++j0)
+        if (!chunk(j0, j1)) return;
+  } else {
+    for (uint32_t j1 : {0U, s.num[1] - 1U})
+      for (uint32_t j0 : {0U, s.num[0] - 1U})
+        if (!chunk(j0, j1)) return;
+  }
+  if (hit != nullptr) {
+    const int64_t stride = g.sbuf_partition_size;
+    c.fail(kReservation,
+           fmt::format("{} {}: the chunk at partition {} bytes {}..{} touches {}", s.name, what, hit_at / stride,
+                       hex(static_cast<uint64_t>(hit_at % stride)),
+                       hex(static_cast<uint64_t>(hit_at % stride) + s.chunk - 1), reservation_text(*hit)));
+  }
+}
+
+void check_dma_side(const Ctx& c, const DmaSide& s, size_t range_predicate) {
+  const Resolved r = resolve(c.sg, s.addr);
+  if (!r.problem.empty()) {
+    c.fail(kOperandExists, fmt::format("{}: {}", s.name, r.problem));
+    return;
+  }
+  if (r.var == nullptr || s.offset_reg || s.num[0] == 0 || s.num[1] == 0) return;  // placed at run time, or empty
+  if (r.var->type == VarType::StateBuffer) {
+    check_state_buffer(c, s, range_predicate, r.what);
+    return;
+  }
+  const auto [lo, hi] = dma_hull(s);
+  const uint64_t size = *r.var->size;
+  if (lo < 0 || static_cast<uint64_t>(hi) > size)
+    c.fail(range_predicate,
+           fmt::format("{} {} ({} bytes): the transfer {} bytes {}..{}, outside 0..{}", s.name, r.what, size,
+                       range_predicate == kSrcInVar ? "reads" : "writes",
+                       lo < 0 ? fmt::format("-{:#x}", static_cast<uint64_t>(-lo)) : hex(static_cast<uint64_t>(lo)),
+                       hex(static_cast<uint64_t>(hi - 1)), hex(size == 0 ? 0 : size - 1)));
+}
+
+void check_queue_set(const Ctx& c, const PseudoDmaDirect2d& d, Engine issuer) {
+  const QueueSet* owned = nullptr;
+  std::vector<std::string> holders;
+  for (const QueueSet& q : c.sg.queue_sets) {
+    if (std::find(q.semaphores.begin(), q.semaphores.end(), d.semaphore) == q.semaphores.end()) continue;
+    holders.push_back(fmt::format("'{}' (owner {})", q.name, q.owner));
+    if (q.owner_engine == issuer && owned == nullptr) owned = &q;
+  }
+  if (owned == nullptr) {
+    c.fail(kQueueOwned, holders.empty()
+                            ? fmt::format("completion semaphore {} is in no queue set of {}", d.semaphore, c.sg.name)
+                            : fmt::format("completion semaphore {} is in {}, not in a queue set {} owns", d.semaphore,
+                                          fmt::join(holders, ", "), engine_key(issuer)));
+    return;
+  }
+  if (d.sem_increment != owned->num_queues)
+    c.fail(kSemIncrement, fmt::format("sem_increment {} on semaphore {}, but queue set '{}' has num_queues {}",
+                                      d.sem_increment, d.semaphore, owned->name, owned->num_queues));
+}
+
+void check_dma(const Ctx& c, const PseudoDmaDirect2d& d, Engine issuer) {
+  const auto chunk = [](uint16_t esz) { return esz == 0 ? uint64_t{65536} : uint64_t{esz}; };
+  check_dma_side(
+      c, {"src", d.src, d.src_step, d.src_num, chunk(d.src_elem_size), (d.src_offset_reg & kOffsetRegPresent) != 0},
+      kSrcInVar);
+  check_dma_side(
+      c, {"dst", d.dst, d.dst_step, d.dst_num, chunk(d.dst_elem_size), (d.dst_offset_reg & kOffsetRegPresent) != 0},
+      kDstInVar);
+  check_queue_set(c, d, issuer);
+}
+
+std::string variable_text(const Variable& v) {
+  if (v.type == VarType::StateBuffer)
+    return fmt::format("'{}' (state-buffer: SBUF, offsets are PartitionOffsets)", v.name);
+  return v.size ? fmt::format("'{}' ({}, {} bytes)", v.name, v.type_name, *v.size)
+                : fmt::format("'{}' ({})", v.name, v.type_name);
+}
+
+std::string offset_text(const Variable& v, uint32_t offset, bool reg, Generation g) {
+  const std::string plus_reg = reg ? " + a register (offset register byte set)" : "";
+  if (v.type != VarType::StateBuffer) return fmt::format("byte {} of '{}'{}", hex(offset), v.name, plus_reg);
+  const uint32_t stride = geometry(g).sbuf_partition_size;
+  return fmt::format("SBUF partition {} byte {}{}", offset / stride, hex(offset % stride), plus_reg);
+}
+
+}  // namespace
+
+const Subgraph* Neff::subgraph(std::string_view name) const {
+  for (const Subgraph& sg : subgraphs)
+    if (sg.name == name) return &sg;
+  return nullptr;
+}
+
+std::vector<VariableNote> variable_notes(const Subgraph& sg, const Instruction& inst) {
+  std::vector<VariableNote> out;
+  const auto* d = inst.as<PseudoDmaDirect2d>();
+  if (d == nullptr) return out;
+  const auto side = [&](std::string_view name, const PseudoAddr8& a, uint8_t offset_reg) {
+    const Resolved r = resolve(sg, a);
+    if (r.var == nullptr && r.problem.empty()) return;  // a mode that names no variable
+    out.push_back({fmt::format("{}.id", name),
+                   r.var != nullptr ? fmt::format("{} {}", r.what.substr(0, r.what.rfind(" '")), variable_text(*r.var))
+                                    : r.problem});
+    if (r.var != nullptr)
+      out.push_back({fmt::format("{}.offset", name),
+                     offset_text(*r.var, a.offset, (offset_reg & kOffsetRegPresent) != 0, inst.gen)});
+  };
+  side("src", d->src, d->src_offset_reg);
+  side("dst", d->dst, d->dst_offset_reg);
+  return out;
+}
+
+std::span<const ProgramPredicate> program_predicates() {
+  return kPredicates;
+}
+
+std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
+  std::vector<ProgramFailure> out;
+  size_t stream = 0;
+  for (const Subgraph& sg : neff.subgraphs)
+    for (const EngineDef& e : sg.engines) {
+      const Stream& s = e.stream;
+      const std::string label = s.label();
+      for (size_t i = 0; i < s.word_count(); ++i) {
+        const Ctx c{sg, gen, stream, fmt::format("{}#{}", label, i), i, out};
+        const Instruction inst = decode(s.word(i), gen);
+        if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
+        for (const OnChip& f : datapath_operands(inst, gen)) check_on_chip(c, f);
+      }
+      ++stream;
+    }
+  return out;
+}
+
+}  // namespace tpbisa::neff

@@ -1,0 +1,216 @@
+// The program-level checks of a NEFF (docs/neff.md "Program checks"): one accepting and one rejecting case each.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<uint8_t> bytes_of(const std::string& s) {
+  return {s.begin(), s.end()};
+}
+
+/// A DMA from `src` to `dst` (PSEUDO_ADDR8 var ids, mode 0x10 unless given), 2 chunks of 256 bytes each side.
+PseudoDmaDirect2d dma(uint8_t sem, uint8_t inc) {
+  PseudoDmaDirect2d d;
+  d.header.opcode = 0xD4;
+  d.header.inst_word_len = 16;
+  d.semaphore = sem;
+  d.sem_increment = inc;
+  d.src = {0, 1, 0, 0x10};  // x, offset 0
+  d.src_step = {256, 0};
+  d.src_num = {2, 1};
+  d.src_elem_size = 256;
+  d.dst = {0x100, 0, 0, 0x10};  // SB partition 0, byte 0x100
+  d.dst_step = {0x40000, 0};    // partitions 0 and 1
+  d.dst_num = {2, 1};
+  d.dst_elem_size = 256;
+  d.src_dtype = d.dst_dtype = 0x07;  // FP16
+  return d;
+}
+
+/// A COPY (S4D4_TR) of 4 FP32 elements per partition on 2 partitions, src and dst given as partition offsets.
+S4d4Tr copy(uint32_t src, uint32_t dst, uint16_t n) {
+  S4d4Tr c;
+  c.header.opcode = 0x46;
+  c.header.inst_word_len = 16;
+  c.in_dtype = c.out_dtype = 0x0A;  // FP32
+  c.num_active_channels = 2;
+  for (Tensor4d* t : {&c.src, &c.dst}) {
+    t->step_elem = {1, 0, 0, 0};
+    t->num_elem = {n, 1, 1, 1};
+  }
+  c.src.start_addr.raw = src;
+  c.dst.start_addr.raw = dst;
+  return c;
+}
+
+template <class S>
+std::vector<uint8_t> word_of(const S& s) {
+  const Word w = encode(s);
+  return {w.begin(), w.end()};
+}
+
+json definition() {
+  json d = json::parse(R"({
+    "version": "0.6", "sp": "SP.json", "sp_instr": "SP.bin", "act": "Activation.json", "act_instr": "Activation.bin",
+    "var": {"SB": {"type": "state-buffer", "var_id": 0}, "x": {"type": "input", "var_id": 1, "size": 512},
+            "out": {"type": "output", "var_id": 2, "size": 256}, "DGETable0": {"type": "dge-table", "var_id": 4, "list": [1, 2]}},
+    "dma_queue": {"qSPDynamicHW": {"type": "dynamic", "owner": "sp", "num_queues": 16, "semaphore_set": [8, 9, 10]},
+                  "qPoolDynamic": {"type": "dynamic", "owner": "pool", "num_queues": 16, "semaphore_set": [24, 25]}},
+    "runtime_statebuffer_reservation": [{"base_partition": 0, "offset": 229368, "partitions": 128, "size": 8,
+                                         "type": "evtaccel"}]})");
+  return d;
+}
+
+/// A one-subgraph CAYMAN NEFF whose SP stream is `sp` and Activation stream `act`, packed and read back.
+neff::Neff make_neff(const std::vector<uint8_t>& sp, const std::vector<uint8_t>& act = {}, json def = definition()) {
+  std::vector<neff::PackMember> m;
+  m.push_back({"kelf-0.json", bytes_of(R"({"graphs": [{"definition": "sg00/def.json", "name": "sg00"}], )"
+                                       R"("target": "cayman"})")});
+  m.push_back({"sg00/def.json", bytes_of(def.dump())});
+  m.push_back({"sg00/SP.json", bytes_of("{}")});
+  m.push_back({"sg00/SP.bin", sp});
+  m.push_back({"sg00/Activation.json", bytes_of("{}")});
+  m.push_back({"sg00/Activation.bin", act});
+  auto packed = neff::pack(m, neff::PackOptions{});
+  EXPECT_TRUE(packed.ok()) << packed.error().to_string();
+  auto n = neff::read(*packed, "t.neff");
+  EXPECT_TRUE(n.ok()) << n.error().to_string();
+  return std::move(*n);
+}
+
+/// The names of the predicates that fail.
+std::multiset<std::string> failing(const neff::Neff& n) {
+  std::multiset<std::string> out;
+  for (const auto& f : neff::check_program(n, Generation::Cayman)) out.insert(std::string(f.predicate->name));
+  return out;
+}
+
+std::string messages(const neff::Neff& n) {
+  std::string out;
+  for (const auto& f : neff::check_program(n, Generation::Cayman)) out += f.label + ": " + f.message + "\n";
+  return out;
+}
+
+TEST(NeffProgramChecks, TheGoodProgramPassesEveryCheck) {
+  const neff::Neff n = make_neff(word_of(dma(8, 16)), word_of(copy(0x1000, 0x2000000 + 0x800, 4)));
+  ASSERT_EQ(n.subgraphs.size(), 1U);
+  ASSERT_EQ(n.subgraphs[0].sbuf_reservations.size(), 1U);
+  EXPECT_EQ(n.subgraphs[0].sbuf_reservations[0].offset, 229368U);
+  EXPECT_TRUE(failing(n).empty()) << messages(n);
+}
+
+TEST(NeffProgramChecks, DmaOperandExists) {
+  PseudoDmaDirect2d d = dma(8, 16);
+  d.src.id = 7;  // no var 7
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_operand_exists"});
+  d = dma(8, 16);
+  d.src = {0, 1, 0, 0x20};  // DGE entry 1 -> out (256 bytes): 512 read bytes leave it
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_src_in_variable"});
+  d.src.id = 0;  // entry 0 -> x: fits
+  EXPECT_TRUE(failing(make_neff(word_of(d))).empty());
+  d.src.id = 2;  // the table has 2 entries
+  const neff::Neff n = make_neff(word_of(d));
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"dma_operand_exists"});
+  EXPECT_NE(messages(n).find("sg00/SP#0: src: dge-table 'DGETable0' has 2 entries, not an entry 2"), std::string::npos)
+      << messages(n);
+  d.src = {0, 4, 0, 0x10};  // the dge-table variable itself holds no data
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_operand_exists"});
+}
+
+TEST(NeffProgramChecks, DmaRangesInsideTheirVariables) {
+  PseudoDmaDirect2d d = dma(8, 16);
+  d.src.offset = 1;  // bytes 1..512 of a 512-byte variable
+  const neff::Neff n = make_neff(word_of(d));
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"dma_src_in_variable"});
+  EXPECT_NE(messages(n).find("src var 1 'x' (512 bytes): the transfer reads bytes 0x1..0x200, outside 0..0x1ff"),
+            std::string::npos)
+      << messages(n);
+  // 64-bit arithmetic: an offset near 2^32 plus a step does not wrap back inside the variable.
+  d = dma(8, 16);
+  d.src.offset = 0xFFFFFF00U;
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_src_in_variable"});
+  d = dma(8, 16);
+  d.dst.offset = 127U * 0x40000 + 0x100;  // partitions 127 and 128: the second does not exist
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_dst_in_variable"});
+  d = dma(8, 16);
+  d.dst.offset = 0x37F00 + 0x80;  // ends past the 0x38000 active bytes of a partition
+  EXPECT_EQ(failing(make_neff(word_of(d))), std::multiset<std::string>{"dma_dst_in_variable"});
+  d = dma(8, 16);
+  d.dst_offset_reg = 0x85;  // a register adds to the offset: placed at run time, not judged
+  d.dst.offset = 0x37F00 + 0x80;
+  EXPECT_TRUE(failing(make_neff(word_of(d))).empty());
+}
+
+TEST(NeffProgramChecks, QueueSetOwnerAndIncrement) {
+  const neff::Neff n = make_neff(word_of(dma(24, 16)));  // SP raises a semaphore of qPoolDynamic (owner pool)
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"dma_queue_set_owned"});
+  EXPECT_NE(messages(n).find("completion semaphore 24 is in 'qPoolDynamic' (owner pool), not in a queue set sp owns"),
+            std::string::npos)
+      << messages(n);
+  EXPECT_EQ(failing(make_neff(word_of(dma(99, 16)))), std::multiset<std::string>{"dma_queue_set_owned"});
+  EXPECT_EQ(failing(make_neff(word_of(dma(9, 1)))), std::multiset<std::string>{"dma_sem_increment_num_queues"});
+}
+
+TEST(NeffProgramChecks, SbufReservationUntouched) {
+  PseudoDmaDirect2d d = dma(8, 16);
+  d.dst.offset = 0x37F00;  // bytes 0x37f00..0x37fff: inside SBUF, over the reservation at 0x37ff8
+  neff::Neff n = make_neff(word_of(d));
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"sbuf_reservation_untouched"});
+  EXPECT_NE(
+      messages(n).find("touches the runtime's reservation 'evtaccel' (partitions 0..127, bytes 0x37ff8..0x37fff)"),
+      std::string::npos)
+      << messages(n);
+  // A datapath operand too: COPY writing 4 FP32 at 0x37ff0 of partitions 0-1 reaches 0x37fff.
+  n = make_neff(word_of(dma(8, 16)), word_of(copy(0x1000, 0x37FF0, 4)));
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"sbuf_reservation_untouched"});
+  // Without a reservation in def.json nothing is reserved.
+  json def = definition();
+  def.erase("runtime_statebuffer_reservation");
+  EXPECT_TRUE(failing(make_neff(word_of(d), word_of(copy(0x1000, 0x37FF0, 4)), def)).empty());
+}
+
+TEST(NeffProgramChecks, PsumAccessOneBank) {
+  // 4 FP32 elements from PSUM byte 0x7f8: bytes 0x7f8..0x807 cross from bank 0 into bank 1.
+  const neff::Neff n = make_neff(word_of(dma(8, 16)), word_of(copy(0x2000000 + 0x7F8, 0x1000, 4)));
+  EXPECT_EQ(failing(n), std::multiset<std::string>{"psum_access_one_bank"});
+  EXPECT_NE(messages(n).find("sg00/Activation#0: src: PSUM partitions 0..1 bytes 0x7f8..0x807 spans PSUM banks 0..1"),
+            std::string::npos)
+      << messages(n);
+  EXPECT_TRUE(failing(make_neff(word_of(dma(8, 16)), word_of(copy(0x2000000 + 0x7F0, 0x1000, 4)))).empty());
+}
+
+TEST(NeffProgramChecks, EveryPredicateHasAConvention) {
+  ASSERT_EQ(neff::program_predicates().size(), 7U);
+  for (const auto& p : neff::program_predicates()) {
+    EXPECT_TRUE(p.convention.starts_with("PROJ-CONV-")) << p.name;
+    EXPECT_FALSE(p.meaning.empty()) << p.name;
+  }
+}
+
+TEST(NeffProgramChecks, MatmulSmallPassesEveryCheck) {
+  const fs::path file = fs::path(TPBISA_SHARED_DATA_DIR "/matmul_small.neff");
+  if (!fs::exists(file)) GTEST_SKIP() << file << " is absent (shared data not available)";
+  auto n = neff::read_file(file.string());
+  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  ASSERT_EQ(n->subgraphs.size(), 2U);
+  ASSERT_EQ(n->subgraphs[0].sbuf_reservations.size(), 1U);
+  EXPECT_EQ(n->subgraphs[0].sbuf_reservations[0].type, "evtaccel");
+  EXPECT_TRUE(neff::check_program(*n, Generation::Cayman).empty()) << messages(*n);
+}
+
+}  // namespace
+}  // namespace tpbisa
