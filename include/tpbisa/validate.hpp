@@ -128,6 +128,9 @@ struct Verdict {
 Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
 /// Validates on the generation the instruction was decoded for.
 Verdict validate(const Instruction& inst, const ValidateOptions& options = {});
+/// The reference path: every conjunct of the validator's list called through its `holds`, no fast path and no
+/// compiled evaluation. validate() returns the same verdict for every word (the differential test checks it).
+Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
 
 /// The validator that judges an opcode on a generation (header-only for opcodes outside the modeled set).
 const Validator& validator_for(uint8_t opcode, Generation gen);
