@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "support/validate_vectors.hpp"
+#include "../support/validate_vectors.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/validate.hpp"
 
@@ -117,8 +117,10 @@ TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
   EXPECT_GT(judged - valid, judged / 20);
   for (const OpcodeInfo& op : kOpcodes)
     for (Generation g : kAllGenerations)
-      if (op.gens.has(g) && op.format != Format::NotModeled)
-        EXPECT_GT(seen[{op.format, g}].first, 0U) << to_string(op.format) << " on " << to_string(g);
+      if (op.gens.has(g) && op.format != Format::NotModeled) {
+        const size_t n = seen[std::make_pair(op.format, g)].first;
+        EXPECT_GT(n, 0U) << to_string(op.format) << " on " << to_string(g);
+      }
 }
 
 TEST(FastPath, BatchAgreesWithFullPath) {
