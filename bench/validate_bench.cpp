@@ -1,11 +1,17 @@
-// Decode + validate throughput on a mixed in-scope stream, beside memcpy of the same buffer.
+// Decode + validate throughput on streams of in-scope and real-program words, beside memcpy of the same buffer.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <vector>
 
 #include "memcpy_baseline.hpp"
+
+#include "tpbisa/neff.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace {
@@ -14,8 +20,9 @@ using namespace tpbisa;
 
 constexpr size_t kWords = 1'000'000;
 
-/// Valid baselines of every in-scope format, then random single-byte corruptions of a third of them.
-std::vector<uint8_t> make_stream(bool corrupt) {
+/// Valid baselines of every in-scope format, then random single-byte corruptions of every `corrupt_every`-th word
+/// (0: none).
+std::vector<uint8_t> make_stream(unsigned corrupt_every) {
   Mem2d tl{};
   tl.header = {opcode::kTensorLoad, 16, 0, 0};
   tl.dtype = dtype::kUint32;
@@ -46,19 +53,49 @@ std::vector<uint8_t> make_stream(bool corrupt) {
   std::mt19937_64 rng(7);
   for (size_t w = 0; w < kWords; ++w) {
     Word word = bases[w % 4];
-    if (corrupt && w % 3 == 0) word[12 + rng() % 52] = static_cast<uint8_t>(rng());
+    if (corrupt_every != 0 && w % corrupt_every == 0) word[12 + rng() % 52] = static_cast<uint8_t>(rng());
     std::memcpy(&buf[w * kWordBytes], word.data(), kWordBytes);
   }
   return buf;
 }
 
 const std::vector<uint8_t>& stream() {
-  static const std::vector<uint8_t> s = make_stream(true);
+  static const std::vector<uint8_t> s = make_stream(3);
   return s;
 }
 
 const std::vector<uint8_t>& valid_stream() {
-  static const std::vector<uint8_t> s = make_stream(false);
+  static const std::vector<uint8_t> s = make_stream(0);
+  return s;
+}
+
+/// Every tenth word corrupted: with mutations that leave some words valid, about 10 % or fewer are invalid (the
+/// counter reports the exact figure).
+const std::vector<uint8_t>& ten_percent_stream() {
+  static const std::vector<uint8_t> s = make_stream(10);
+  return s;
+}
+
+/// The engine streams of the real compiled program (the shared matmul NEFF), repeated to kWords words; empty
+/// when the file is absent.
+const std::vector<uint8_t>& real_program_stream() {
+  static const std::vector<uint8_t> s = [] {
+    std::vector<uint8_t> out;
+    const std::filesystem::path path = std::filesystem::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return out;
+    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto neff = neff::read(file, "matmul_small.neff");
+    if (!neff) return out;
+    std::vector<uint8_t> words;
+    for (const neff::Stream* st : neff->streams()) words.insert(words.end(), st->bytes.begin(), st->bytes.end());
+    if (words.empty()) return out;
+    out.reserve(kWords * kWordBytes);
+    while (out.size() < kWords * kWordBytes)
+      out.insert(out.end(), words.begin(),
+                 words.begin() + static_cast<ptrdiff_t>(std::min(words.size(), kWords * kWordBytes - out.size())));
+    return out;
+  }();
   return s;
 }
 
@@ -67,20 +104,23 @@ void BM_MemcpyStream(benchmark::State& state) {
 }
 BENCHMARK(BM_MemcpyStream)->Unit(benchmark::kMillisecond);
 
-void decode_validate(benchmark::State& state, const std::vector<uint8_t>& src) {
+void decode_validate(benchmark::State& state, const std::vector<uint8_t>& src, Generation gen = Generation::Mariana) {
+  if (src.empty()) {
+    state.SkipWithError("no words (the shared NEFF is absent)");
+    return;
+  }
   size_t invalid = 0;
   for (auto _ : state) {
     invalid = 0;
     for (size_t off = 0; off < src.size(); off += kWordBytes) {
-      const Instruction inst =
-          decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Mariana);
-      const Verdict v = validate(inst, Generation::Mariana);
+      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), gen);
+      const Verdict v = validate(inst, gen);
       invalid += v.valid ? 0 : 1;
     }
     benchmark::DoNotOptimize(invalid);
   }
   state.counters["invalid_words"] = static_cast<double>(invalid);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * (src.size() / kWordBytes)));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
 
@@ -95,6 +135,18 @@ void BM_DecodeValidateValidStream(benchmark::State& state) {
   decode_validate(state, valid_stream());
 }
 BENCHMARK(BM_DecodeValidateValidStream)->Unit(benchmark::kMillisecond);
+
+/// Every tenth word carries a corrupted operand byte (the "10 % invalid" stream).
+void BM_DecodeValidateTenPercentInvalid(benchmark::State& state) {
+  decode_validate(state, ten_percent_stream());
+}
+BENCHMARK(BM_DecodeValidateTenPercentInvalid)->Unit(benchmark::kMillisecond);
+
+/// The formats of the real compiled program (its engine streams repeated), on its generation, CAYMAN.
+void BM_DecodeValidateRealProgram(benchmark::State& state) {
+  decode_validate(state, real_program_stream(), Generation::Cayman);
+}
+BENCHMARK(BM_DecodeValidateRealProgram)->Unit(benchmark::kMillisecond);
 
 /// The batch API over the mixed stream.
 void BM_ValidateBatchStream(benchmark::State& state) {

@@ -128,6 +128,9 @@ struct Verdict {
 Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
 /// Validates on the generation the instruction was decoded for.
 Verdict validate(const Instruction& inst, const ValidateOptions& options = {});
+/// The reference path: every conjunct of the validator's list called through its `holds`, no fast path and no
+/// compiled evaluation. validate() returns the same verdict for every word (the differential test checks it).
+Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
 
 /// PROJ-CONV-F1: whether `opcode` may be issued from the stream of engine `e` (the engine_placement table).
 bool engine_may_issue(uint8_t opcode, StreamEngine e);

@@ -8,20 +8,24 @@
 namespace tpbisa {
 namespace {
 
-using Reader = void (*)(Operands& body, const uint8_t* bytes);
+using Maker = Instruction (*)(Generation gen, DecodeStatus status, const OpcodeInfo* info, const uint8_t* bytes);
 
+/// Builds the instruction with its operand alternative constructed in place (the object is returned by NRVO,
+/// so nothing else is initialised and copied): the header and the alternative's fields are written once.
 template <size_t I>
-void read_into(Operands& body, const uint8_t* bytes) {
+Instruction make_instruction(Generation gen, DecodeStatus status, const OpcodeInfo* info, const uint8_t* bytes) {
   using S = std::variant_alternative_t<I, Operands>;
-  Wire<S>::read(body.emplace<I>(), bytes);
+  Instruction inst{gen, status, info, Operands(std::in_place_index<I>)};
+  Wire<S>::read(*std::get_if<I>(&inst.body), bytes);
+  return inst;
 }
 
-/// One reader per variant alternative, indexed like Operands (derived from the registry).
+/// One maker per variant alternative, indexed like Operands (derived from the registry).
 template <size_t... I>
-constexpr std::array<Reader, kOperandKinds> make_readers(std::index_sequence<I...>) {
-  return {&read_into<I>...};
+constexpr std::array<Maker, kOperandKinds> make_makers(std::index_sequence<I...>) {
+  return {&make_instruction<I>...};
 }
-constexpr auto kReaders = make_readers(std::make_index_sequence<kOperandKinds>{});
+constexpr auto kMakers = make_makers(std::make_index_sequence<kOperandKinds>{});
 
 }  // namespace
 
@@ -48,15 +52,13 @@ std::string_view Instruction::format_name() const {
 }
 
 Instruction decode(std::span<const uint8_t, kWordBytes> bytes, Generation gen) {
-  Instruction inst;
-  inst.gen = gen;
-  inst.info = find_opcode(bytes[0]);
-  const bool in_gen = inst.info != nullptr && inst.info->gens.has(gen);
-  const Format format = in_gen ? inst.info->format : Format::NotModeled;
-  inst.status = !in_gen ? DecodeStatus::Unknown
-                        : (format == Format::NotModeled ? DecodeStatus::NotModeled : DecodeStatus::Modeled);
-  kReaders[layout_index(format, gen)](inst.body, bytes.data());
-  return inst;
+  const OpcodeInfo* info = find_opcode(bytes[0]);
+  const bool in_gen = info != nullptr && info->gens.has(gen);
+  const Format format = in_gen ? info->format : Format::NotModeled;
+  const DecodeStatus status = !in_gen
+                                  ? DecodeStatus::Unknown
+                                  : (format == Format::NotModeled ? DecodeStatus::NotModeled : DecodeStatus::Modeled);
+  return kMakers[layout_index(format, gen)](gen, status, info, bytes.data());
 }
 
 Word encode(const Instruction& inst) {

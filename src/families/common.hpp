@@ -51,11 +51,23 @@ constexpr auto concat_predicates(const std::array<const Predicate*, N>&... parts
   return out;
 }
 
-/// A validator's conjunction with every predicate call resolved at compile time (no indirect calls):
-/// the same list, evaluated in the same order, without short-circuit.
+/// The fast path: the same predicates in boolean short-circuit mode, nothing recorded.
+template <const auto& Conjuncts, size_t... I>
+inline bool all_hold(const Instruction& inst, const CheckContext& ctx, std::index_sequence<I...>) {
+  return ((!Conjuncts[I]->gens.has(ctx.gen) || Conjuncts[I]->holds(inst, ctx)) && ...);
+}
+
+/// A validator's conjunction with every predicate call resolved at compile time (no indirect calls). A word
+/// every conjunct accepts leaves `out` as it came (valid, no failures) after one short-circuit pass; only a
+/// word some conjunct rejects takes the full pass, which evaluates the same list in the same order without
+/// short-circuit and records every failure. Both passes call the same predicate functions, so the verdict is
+/// the one the full pass alone would give (tests/unit/fast_path_test.cpp checks it against the list).
 template <const auto& Conjuncts>
 void evaluate_conjuncts(const Instruction& inst, const CheckContext& ctx, Verdict& out) {
-  check_all<Conjuncts>(inst, ctx, out, std::make_index_sequence<std::size(Conjuncts)>{});
+  constexpr auto kIndices = std::make_index_sequence<std::size(Conjuncts)>{};
+  if (all_hold<Conjuncts>(inst, ctx, kIndices)) [[likely]]
+    return;
+  check_all<Conjuncts>(inst, ctx, out, kIndices);
 }
 
 std::string explain_header(const Instruction& i, const CheckContext& ctx);

@@ -52,6 +52,14 @@ const Validator& validator_for(uint8_t op, Generation gen) {
 
 namespace {
 
+/// The conjunct list walked one predicate at a time (validators without a compiled form, and validate_full).
+void run_list(const Validator& v, const Instruction& inst, const CheckContext& ctx, Verdict& out) {
+  for (size_t k = 0; k < v.conjuncts.size(); ++k) {
+    const Predicate* p = v.conjuncts[k];
+    if (p->gens.has(ctx.gen) && !p->holds(inst, ctx)) family::record_failure(out, k);
+  }
+}
+
 Verdict run(const Validator& v, const Instruction& inst, const CheckContext& ctx) {
   Verdict out;
   out.gen = ctx.gen;
@@ -61,10 +69,7 @@ Verdict run(const Validator& v, const Instruction& inst, const CheckContext& ctx
     v.evaluate(inst, ctx, out);
     return out;
   }
-  for (size_t k = 0; k < v.conjuncts.size(); ++k) {
-    const Predicate* p = v.conjuncts[k];
-    if (p->gens.has(ctx.gen) && !p->holds(inst, ctx)) family::record_failure(out, k);
-  }
+  run_list(v, inst, ctx, out);
   return out;
 }
 
@@ -78,6 +83,18 @@ Verdict validate(const Instruction& inst, Generation gen, const ValidateOptions&
 
 Verdict validate(const Instruction& inst, const ValidateOptions& options) {
   return validate(inst, inst.gen, options);
+}
+
+Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOptions& options) {
+  if (inst.gen != gen) return validate_full(decode(encode(inst), gen), gen, options);
+  const CheckContext ctx{gen, options};
+  const Validator& v = validator_for(inst.opcode(), gen);
+  Verdict out;
+  out.gen = gen;
+  out.checked = v.checked;
+  out.validator = &v;
+  run_list(v, inst, ctx, out);
+  return out;
 }
 
 BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,

@@ -1,12 +1,15 @@
 // Word sources: chunked file reading with exact error positions, bounded .tasm assembly, and --hex parsing.
 #include "tpbisa/io/words.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/json.hpp"
@@ -31,13 +34,16 @@ std::string neff_message(const neff::Error& e) {
   return fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code));
 }
 
-/// A file read in fixed-size chunks, so inputs of any size stream in constant memory; "-" is stdin. Its first
-/// bytes decide what it is: a NEFF header makes it a container, read whole and handed out stream by stream.
+/// A file of words, streamed in constant memory; "-" is stdin. A regular file is mapped a window at a time (no
+/// read copies; the window behind the cursor is unmapped, so the resident set does not grow with the file);
+/// pipes and other files are read in large chunks. Its first bytes decide what it is: a NEFF header makes it a
+/// container, read whole and handed out stream by stream.
 class FileWords final : public WordSource {
  public:
   FileWords(const std::string& path, const InputOptions& options)
       : WordSource(input_label(path)), path_(path), options_(options) {}
   ~FileWords() override {
+    unmap();
     if (owned_ && file_ != nullptr) std::fclose(file_);
   }
   FileWords(const FileWords&) = delete;
@@ -52,6 +58,7 @@ class FileWords final : public WordSource {
       return r;
     }
     index_ = words_;
+    if (map_ != nullptr) return next_mapped(out);
     if (!fill())
       return fail(ErrorKind::Read, fmt::format("{}: read error at offset {} (instruction {}): {}", label_, offset(),
                                                index_, std::strerror(read_errno_)));
@@ -86,6 +93,20 @@ class FileWords final : public WordSource {
     if (!open()) {
       fail(ErrorKind::Open, fmt::format("{}: cannot open: {}", label_, std::strerror(errno)));
       return false;
+    }
+    if (map_window(0)) {
+      const size_t head = std::min<size_t>(map_len_, kHeadBytes);
+      if (input_kind(path_, std::span<const uint8_t>(map_, head)) != InputKind::Neff) {
+        if (!options_.subgraphs.empty()) {
+          fail(ErrorKind::Invalid,
+               fmt::format("{}: --subgraph selects streams of a NEFF container; this input is a stream of words",
+                           label_));
+          return false;
+        }
+        failed_ = false;
+        return true;
+      }
+      unmap();  // a container is read whole through the chunked path below
     }
     buffer_.resize(kChunk);
     if (!fill()) {
@@ -152,6 +173,50 @@ class FileWords final : public WordSource {
     return file_ != nullptr;
   }
 
+  /// Maps the window of a regular, non-empty file that starts at byte `at` (a multiple of kWindow); false when
+  /// the input is not one (a pipe, a device, stdin from a terminal) or cannot be mapped: it is then read.
+  bool map_window(uint64_t at) {
+    if (map_ == nullptr && at == 0) {
+      struct stat st {};
+      if (::fstat(::fileno(file_), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return false;
+      // A file already read from (stdin redirected after a peek) is read, not mapped.
+      if (std::ftell(file_) != 0) return false;
+      file_size_ = static_cast<uint64_t>(st.st_size);
+    }
+    unmap();
+    const size_t len = static_cast<size_t>(std::min<uint64_t>(kWindow, file_size_ - at));
+    void* p = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, ::fileno(file_), static_cast<off_t>(at));
+    if (p == MAP_FAILED) return false;
+    ::madvise(p, len, MADV_SEQUENTIAL);
+    map_ = static_cast<const uint8_t*>(p);
+    map_len_ = len;
+    map_at_ = at;
+    return true;
+  }
+
+  void unmap() {
+    if (map_ != nullptr) ::munmap(const_cast<uint8_t*>(map_), map_len_);
+    map_ = nullptr;
+    map_len_ = 0;
+  }
+
+  /// The next word of a mapped file: windows are multiples of a word, so a word never straddles two.
+  Next next_mapped(Word& out) {
+    const uint64_t at = words_ * kWordBytes;
+    if (at >= file_size_) return Next::End;
+    const uint64_t left = file_size_ - at;
+    if (left < kWordBytes)
+      return fail(ErrorKind::Malformed,
+                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
+                              label_, left, left == 1 ? "" : "s", offset(), index_));
+    if (at >= map_at_ + map_len_ && !map_window(at))
+      return fail(ErrorKind::Read, fmt::format("{}: read error at offset {} (instruction {}): {}", label_, offset(),
+                                               index_, std::strerror(errno)));
+    std::memcpy(out.data(), map_ + (at - map_at_), kWordBytes);
+    ++words_;
+    return Next::Word;
+  }
+
   /// Tops the buffer up to at least one word; false on a read error.
   bool fill() {
     if (end_ - begin_ >= kWordBytes || eof_) return true;
@@ -171,7 +236,13 @@ class FileWords final : public WordSource {
     return true;
   }
 
-  static constexpr size_t kChunk = 64 * 1024;
+  static constexpr size_t kChunk = size_t{1} << 20;   ///< reads of pipes and other unmappable inputs
+  static constexpr size_t kWindow = size_t{8} << 20;  ///< mapped at a time (a multiple of the page and the word)
+  static constexpr size_t kHeadBytes = 64 * 1024;     ///< what the NEFF sniff looks at
+  const uint8_t* map_ = nullptr;
+  size_t map_len_ = 0;
+  uint64_t map_at_ = 0;
+  uint64_t file_size_ = 0;
   std::string path_;
   InputOptions options_;
   std::FILE* file_ = nullptr;

@@ -1,4 +1,5 @@
-// Fuzz target: any bytes decode and validate on every generation; properties: exact re-encode, stable verdicts.
+// Fuzz target: any bytes decode and validate on every generation; properties: exact re-encode, stable verdicts,
+// the fast path's verdict equals the full path's.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +30,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     require(a.valid == (a.n_failed == 0));
     const Verdict s = validate(inst, g, strict);
     require(!s.valid || a.valid);  // the strict switch only ever adds a failure
+    // The valid-word fast path is an optimisation only: the reference walk of the conjunct list agrees.
+    for (const Verdict* fast : {&a, &s}) {
+      const Verdict full = validate_full(inst, g, fast == &a ? ValidateOptions{} : strict);
+      require(fast->valid == full.valid && fast->n_failed == full.n_failed && fast->truncated == full.truncated &&
+              fast->failed_index == full.failed_index && fast->validator == full.validator &&
+              fast->checked == full.checked);
+    }
     const CheckContext ctx{g, {}};
     for (const Predicate* p : a.failures()) {
       const FailureReport r = report(*p, inst, ctx);

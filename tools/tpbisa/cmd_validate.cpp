@@ -372,12 +372,12 @@ class JsonPrinter final : public ValidatePrinter {
 
 // ---- the run ----
 
+/// Judges a word on every requested generation in one pass; the name is looked up later, only when printed.
 void judge(const Word& word, const std::vector<Generation>& gens, const ValidateOptions& options,
            const ProgramFailures& program, const WordSource& src, Judged& j) {
   const std::span<const uint8_t, kWordBytes> bytes(word);
   j.n = gens.size();
   j.opcode = word[0];
-  j.name = display_name(j.opcode, gens);
   j.options = &options;
   j.overall = Outcome::Valid;
   bool header_only = false;
@@ -420,6 +420,9 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
         ++s.checked;
         s.all.add(j.overall);
         for (size_t k = 0; k < j.n; ++k) s.per_gen[static_cast<size_t>(gens[k])].add(j.outcome[k]);
+        // With --quiet only failing words are printed, by every printer: the others cost no call and no look-up.
+        if (o.quiet && j.overall != Outcome::Invalid) break;
+        j.name = display_name(j.opcode, gens);
         printer.word(src, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;

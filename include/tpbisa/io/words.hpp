@@ -102,7 +102,8 @@ struct InputOptions {
 /// The words of `path` ("-" is stdin): a name ending in .tasm is assembled first (at most kMaxSourceBytes and
 /// kMaxSourceStatements); a NEFF container (detected by its header) is read whole, bounded by
 /// neff_read.max_inflated_bytes, and hands out the words of its engine streams in subgraph then engine order;
-/// any other input is a stream of 64-byte words read in 64 KiB chunks (constant memory).
+/// any other input is a stream of 64-byte words, mapped a window at a time when it is a regular file and read in
+/// 1 MiB chunks otherwise (constant memory either way).
 /// Opening is lazy: errors appear at the first next() (or generation()), in input order. A container that fails
 /// to read is an error naming the file, the member and the check: "in.neff: sg00/PE.bin: ... (check: stream-size)".
 std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptions& options = {});

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The whole command line against cat: `tpbisa validate --quiet --gen cayman FILE` vs `cat FILE > /dev/null` on a
+# generated file of valid words (min/median/max of repeated runs, same file, warm page cache), then a scaling
+# check of validate from 10^4 to 10^7 words (time per word and peak RSS).
+# Usage: bench/cli_vs_cat.sh TPBISA [WORDS=10000000] [RUNS=5] [DIR=a temporary directory]
+set -euo pipefail
+tpbisa=${1:?usage: cli_vs_cat.sh TPBISA [WORDS] [RUNS] [DIR]}
+words=${2:-10000000}
+runs=${3:-5}
+dir=${4:-$(mktemp -d)}
+here=$(cd "$(dirname "$0")" && pwd)
+tsv="$here/../tests/vectors/validate.tsv"
+py=/usr/bin/python3
+
+# A file of N words: the verdict vectors valid on CAYMAN without options, repeated (every word valid).
+make_file() {
+  "$py" - "$tsv" "$1" "$2" <<'PY'
+import sys
+tsv, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+block = b""
+for line in open(tsv):
+    if line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    if len(f) >= 6 and f[2] == "valid" and "cayman" in f[1].split(",") and f[4] == "-":
+        block += bytes.fromhex(f[5])
+per = len(block) // 64
+with open(out, "wb") as o:
+    full, rest = divmod(n, per)
+    chunk = block * 4096
+    for _ in range(full // 4096):
+        o.write(chunk)
+    o.write(block * (full % 4096))
+    o.write(block[: rest * 64])
+PY
+}
+
+# Wall seconds and peak RSS (KiB) of one command, stdout to /dev/null: "SECONDS KIB" (exit 0 or 1 accepted).
+measure() {
+  "$py" - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.perf_counter()
+rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+t = time.perf_counter() - t
+if rc not in (0, 1):
+    sys.exit(f"{sys.argv[1]} exited {rc}")
+print(f"{t:.6f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+PY
+}
+
+# min/median/max of the numbers on stdin.
+stats() {
+  sort -g | "$py" -c 'import sys; v=[float(x) for x in sys.stdin]; print(f"{min(v):.4f} {v[len(v)//2]:.4f} {max(v):.4f}")'
+}
+
+file="$dir/words_$words.bin"
+[ -f "$file" ] || make_file "$words" "$file"
+bytes=$(stat -c %s "$file")
+cat "$file" > /dev/null  # warm the page cache
+# Every word must be valid: the run checks it once (exit 0), so the timing is of the valid-word path.
+"$tpbisa" validate --quiet --gen cayman "$file" > "$dir/summary.txt"
+echo "file: $words words ($bytes bytes); $(cat "$dir/summary.txt")"
+
+: > "$dir/cat.txt"
+: > "$dir/validate.txt"
+for _ in $(seq "$runs"); do
+  measure cat "$file" | cut -d' ' -f1 >> "$dir/cat.txt"
+  measure "$tpbisa" validate --quiet --gen cayman "$file" | cut -d' ' -f1 >> "$dir/validate.txt"
+done
+read -r cmin cmed cmax < <(stats < "$dir/cat.txt")
+read -r vmin vmed vmax < <(stats < "$dir/validate.txt")
+echo "cat FILE > /dev/null:                    min/median/max $cmin / $cmed / $cmax s"
+echo "tpbisa validate --quiet --gen cayman:    min/median/max $vmin / $vmed / $vmax s"
+"$py" -c "c=$cmed; v=$vmed; print(f'validate throughput / cat throughput (medians): {c / v if v > 0 else float(\"inf\"):.3f}x')"
+
+echo "scaling (validate --quiet --gen cayman; median of $runs runs):"
+echo "  words       seconds     ns/word   peak RSS KiB"
+for n in 10000 100000 1000000 10000000; do
+  [ "$n" -le "$words" ] || break
+  f="$dir/words_$n.bin"
+  [ -f "$f" ] || make_file "$n" "$f"
+  cat "$f" > /dev/null
+  : > "$dir/scale.txt"
+  for _ in $(seq "$runs"); do measure "$tpbisa" validate --quiet --gen cayman "$f" >> "$dir/scale.txt"; done
+  t=$(cut -d' ' -f1 < "$dir/scale.txt" | sort -g | sed -n "$(( (runs + 1) / 2 ))p")
+  rss=$(cut -d' ' -f2 < "$dir/scale.txt" | sort -g | tail -1)
+  "$py" -c "print(f'  {$n:<10}  {$t:<10.4f}  {$t * 1e9 / $n:<8.1f}  $rss')"
+done
