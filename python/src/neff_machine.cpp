@@ -200,8 +200,13 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   io::NeffRunReportContext ctx;
   ctx.program = nf.file;
   ctx.races = races.get();
+  // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
+  pb::dict addresses;
+  for (const neff::RunInput& in : inputs)
+    if (!in.bytes.empty()) addresses[pb::str(in.name)] = reinterpret_cast<uintptr_t>(in.bytes.data());
   pb::dict out;
   out["outputs"] = outputs;
+  out["input_addresses"] = addresses;
   out["report"] = to_python(io::neff_run_json(nf, *run, rep, ctx));
   return out;
 }
