@@ -105,7 +105,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   MachineOptions mo;
   mo.record_effects = !trace.is_none() || check_races;
   // The race check needs every access of every step: nothing is capped then.
-  mo.max_recorded_effects = check_races ? SIZE_MAX : 0;
+  mo.max_recorded_effects = check_races ? SIZE_MAX : kDefaultMaxRecordedEffects;
   if (schedule == "default") {
     mo.schedule = Schedule::RoundRobin;
   } else if (schedule == "reverse") {
