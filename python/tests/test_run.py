@@ -160,19 +160,24 @@ def test_run_releases_the_gil(tmp_path: pathlib.Path) -> None:
     t = threading.Thread(target=spin)
     t.start()
     time.sleep(0.05)
+    runs, elapsed, during = 0, 0.0, 0
     try:
-        start_ticks = ticks
-        start = time.perf_counter()
-        out = prog.run(**inputs)
-        elapsed = time.perf_counter() - start
-        during = ticks - start_ticks
+        # Runs until 0.3 s were spent inside run() (a fast build needs several), counting the other thread's
+        # ticks inside the calls only.
+        while elapsed < 0.3 and runs < 100:
+            start_ticks = ticks
+            start = time.perf_counter()
+            out = prog.run(**inputs)
+            elapsed += time.perf_counter() - start
+            during += ticks - start_ticks
+            runs += 1
+            assert out.ok
     finally:
         stop = True
         t.join()
-    assert out.ok
-    # Holding the GIL for the whole call would leave the other thread at most a tick or two.
-    assert elapsed > 0.1, "the call is too short to tell"
-    assert during >= 20, (during, elapsed)
+    # Holding the GIL for a whole call would leave the other thread at most a tick per call.
+    assert elapsed >= 0.3, "the calls are too short to tell"
+    assert during >= max(20, 3 * runs), (during, runs, elapsed)
 
 
 def test_error_paths(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
