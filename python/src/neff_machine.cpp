@@ -13,10 +13,15 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
+#include "tpbisa/io/neff_json.hpp"
+#include "tpbisa/io/neff_run_report.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/io/state.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/location.hpp"
 #include "tpbisa/machine.hpp"
+#include "tpbisa/neff_run.hpp"
+#include "tpbisa/npy.hpp"
 #include "tpbisa/trace.hpp"
 #include "words.hpp"
 
@@ -26,193 +31,6 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // ---- Neff ----
-
-std::string hex(std::span<const uint8_t> bytes) {
-  std::string s;
-  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
-  return s;
-}
-
-std::vector<unsigned> set_bits(uint64_t v) {
-  std::vector<unsigned> bits;
-  for (unsigned b = 0; b < 64; ++b)
-    if ((v >> b) & 1U) bits.push_back(b);
-  return bits;
-}
-
-/// Opcode counts of a stream by mnemonic, most frequent first (ties by name), as `tpbisa neff info` counts them.
-std::vector<std::pair<std::string, size_t>> histogram(const neff::Stream& s, Generation gen) {
-  std::map<std::string, size_t> counts;
-  for (size_t i = 0; i < s.word_count(); ++i) {
-    const Instruction inst = decode(s.word(i), gen);
-    const std::string name = inst.status == DecodeStatus::Unknown ? fmt::format("unknown(0x{:02x})", inst.opcode())
-                                                                  : std::string(inst.name());
-    ++counts[name];
-  }
-  std::vector<std::pair<std::string, size_t>> v(counts.begin(), counts.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  return v;
-}
-
-const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
-  for (const auto* list : {&n.inputs, &n.outputs})
-    for (const neff::Tensor& t : *list)
-      if (t.name == name) return &t;
-  return nullptr;
-}
-
-json warnings_json(const neff::Neff& n) {
-  json list = json::array();
-  for (const neff::Warning& w : n.warnings) list.push_back({{"member", w.member}, {"message", w.message}});
-  return list;
-}
-
-json tensor_json(const neff::Tensor& t) {
-  return {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
-}
-
-/// The document of `tpbisa neff info --json`.
-json info_json(const neff::Neff& n) {
-  const neff::Header& h = n.header;
-  const Generation gen = n.generation.value_or(kDefaultGeneration);
-  json header{{"pkg_version", h.pkg_version},
-              {"header_size", h.header_size},
-              {"data_size", h.data_size},
-              {"neff_version_major", h.neff_version_major},
-              {"neff_version_minor", h.neff_version_minor},
-              {"neff_build_version", h.build_version_text()},
-              {"num_tpb", h.num_tpb},
-              {"hash", hex(h.hash)},
-              {"uuid", hex(h.uuid)},
-              {"name", h.name_text()},
-              {"requested_tpb_count", h.requested_tpb_count},
-              {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
-              {"feature_bits", h.feature_bits},
-              {"feature_bits_set", set_bits(h.feature_bits)},
-              {"lnc_size", h.lnc_size}};
-  json hash{{"algorithm", n.hash.algorithm},
-            {"computed", hex(n.hash.computed)},
-            {"stored", hex(n.hash.stored)},
-            {"matched", n.hash.matched ? json(to_string(*n.hash.matched)) : json(nullptr)}};
-  json payload{{"window_bytes", n.payload.window_bytes},
-               {"compressed_bytes", n.payload.compressed_bytes},
-               {"padding_bytes", n.payload.padding_bytes},
-               {"padding_zero", n.payload.padding_zero},
-               {"tar_bytes", n.payload.tar_bytes},
-               {"members", n.members.size()},
-               {"bytes_after_window", n.payload.bytes_after_window}};
-  json subgraphs = json::array();
-  for (const neff::Subgraph& sg : n.subgraphs) {
-    json engines = json::array();
-    size_t words = 0;
-    for (const neff::EngineDef& e : sg.engines) {
-      json hist = json::object();
-      for (const auto& [name, c] : histogram(e.stream, gen)) hist[name] = c;
-      words += e.stream.word_count();
-      engines.push_back({{"engine", neff::engine_name(e.engine)},
-                         {"index", static_cast<unsigned>(e.engine)},
-                         {"label", e.stream.label()},
-                         {"stream", e.stream.member},
-                         {"json", e.json_member},
-                         {"words", e.stream.word_count()},
-                         {"opcodes", hist},
-                         {"dma_descriptors", e.dma_descriptors},
-                         {"tables", e.tables},
-                         {"act_semaphore", e.act_semaphore ? json(*e.act_semaphore) : json(nullptr)}});
-    }
-    json vars = json::array();
-    for (const neff::Variable& v : sg.variables) {
-      json j{{"name", v.name}, {"id", v.id}, {"type", v.type_name}, {"size", v.size ? json(*v.size) : json(nullptr)}};
-      if (const neff::Tensor* t = graph_tensor(n, v.name);
-          t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output)) {
-        j["dtype"] = t->dtype;
-        j["shape"] = t->shape;
-      }
-      if (v.alignment) j["alignment"] = *v.alignment;
-      if (!v.fabric_path.empty()) j["fabric_path"] = v.fabric_path;
-      if (v.constant) {
-        j["file"] = v.constant->member;
-        j["file_bytes"] = v.constant->member_bytes;
-        if (v.constant->array) {
-          j["dtype"] = v.constant->array->descr;
-          j["shape"] = v.constant->array->shape;
-          j["data_bytes"] = v.constant->array->data_bytes;
-        }
-      }
-      if (v.backing_offset) j["backing_variable_off"] = *v.backing_offset;
-      if (v.referenced_var_id) j["referenced_var_id"] = *v.referenced_var_id;
-      if (v.type == neff::VarType::DgeTable) j["list"] = v.list;
-      vars.push_back(std::move(j));
-    }
-    json queues = json::array();
-    for (const neff::QueueSet& q : sg.queue_sets)
-      queues.push_back({{"name", q.name},
-                        {"type", q.type},
-                        {"owner", q.owner},
-                        {"num_queues", q.num_queues},
-                        {"semaphore_set", q.semaphores},
-                        {"fabric_path", q.fabric_path}});
-    subgraphs.push_back({{"name", sg.name},
-                         {"definition", sg.definition},
-                         {"version", sg.version},
-                         {"words", words},
-                         {"engines", engines},
-                         {"variables", vars},
-                         {"virtual_scratch_bytes", sg.virtual_scratch_bytes},
-                         {"queue_sets", queues}});
-  }
-  json inputs = json::array(), outputs = json::array();
-  for (const neff::Tensor& t : n.inputs) inputs.push_back(tensor_json(t));
-  for (const neff::Tensor& t : n.outputs) outputs.push_back(tensor_json(t));
-  return {{"file", n.file},
-          {"file_bytes", n.file_size},
-          {"header", header},
-          {"hash_check", hash},
-          {"payload", payload},
-          {"kelf", n.kelf_member},
-          {"kelf_version", n.kelf_version},
-          {"target", n.target},
-          {"generation", n.generation ? json(to_string(*n.generation)) : json(nullptr)},
-          {"compiler_version", n.compiler_version},
-          {"lnc_size", h.lnc_size},
-          {"inputs", inputs},
-          {"outputs", outputs},
-          {"subgraphs", subgraphs},
-          {"warnings", warnings_json(n)}};
-}
-
-std::string_view use_kind(neff::SemUse::Kind k) {
-  switch (k) {
-    case neff::SemUse::Kind::Wait: return "wait";
-    case neff::SemUse::Kind::Update: return "update";
-    case neff::SemUse::Kind::DmaCompletion: return "dma-completion";
-  }
-  return "?";
-}
-
-json use_json(const neff::SemUse& u) {
-  json j{{"kind", use_kind(u.kind)}, {"stream", u.stream}, {"word", u.word}, {"mnemonic", u.mnemonic},
-         {"mode", u.mode},           {"value", u.value},   {"text", u.text}};
-  if (!u.queue_set.empty()) j["queue_set"] = u.queue_set;
-  if (!u.note.empty()) j["note"] = u.note;
-  return j;
-}
-
-/// The "subgraphs" list of `tpbisa neff sems --json`.
-json sems_json(const neff::Neff& n) {
-  json subgraphs = json::array();
-  for (const neff::SubgraphSems& sg : neff::semaphore_picture(n)) {
-    json sems = json::array();
-    for (const neff::SemaphoreUses& s : sg.semaphores) {
-      json waits = json::array(), incs = json::array();
-      for (const auto& u : s.waits) waits.push_back(use_json(u));
-      for (const auto& u : s.increments) incs.push_back(use_json(u));
-      sems.push_back({{"semaphore", s.index}, {"queue_sets", s.queue_sets}, {"waits", waits}, {"increments", incs}});
-    }
-    subgraphs.push_back({{"subgraph", sg.subgraph}, {"semaphores", sems}});
-  }
-  return subgraphs;
-}
 
 class PyNeff {
  public:
@@ -262,6 +80,136 @@ class PyNeff {
  private:
   std::shared_ptr<const neff::Neff> neff_;
 };
+
+// ---- Neff.run ----
+
+/// The .npy header a NumPy array would have: what the library's check_npy judges against the signature.
+npy::Array npy_header_of(const pb::array& a) {
+  npy::Array h;
+  const pb::dtype dt = a.dtype();
+  h.descr = pb::str(dt.attr("str"));
+  h.kind = dt.kind();
+  h.item_size = static_cast<unsigned>(dt.itemsize());
+  h.count = static_cast<uint64_t>(a.size());
+  for (pb::ssize_t d = 0; d < a.ndim(); ++d) h.shape.push_back(static_cast<uint64_t>(a.shape(d)));
+  h.data_bytes = h.count * h.item_size;
+  return h;
+}
+
+/// Neff.run: binds the arrays (read in place) to the signature, runs the machine without the GIL, and returns
+/// {"outputs": name -> array (owning its memory, the signature's dtype as raw .npy bits), "report": the document
+/// of `tpbisa run PROG.neff --json`}.
+pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
+                  unsigned threads, const pb::object& trace, const pb::object& max_steps) {
+  const neff::Neff& nf = n.get();
+  MachineOptions mo;
+  mo.record_effects = !trace.is_none() || check_races;
+  // The race check needs every access of every step: nothing is capped then.
+  mo.max_recorded_effects = check_races ? SIZE_MAX : kDefaultMaxRecordedEffects;
+  if (schedule == "default") {
+    mo.schedule = Schedule::RoundRobin;
+  } else if (schedule == "reverse") {
+    mo.schedule = Schedule::ReverseRoundRobin;
+  } else if (uint64_t seed = 0; schedule.rfind("random:", 0) == 0 && parse_u64_text(schedule.substr(7), seed)) {
+    mo.schedule = Schedule::Random;
+    mo.seed = seed;
+  } else {
+    raise_usage(fmt::format("schedule '{}' is not default, reverse or random:SEED", schedule));
+  }
+  if (threads == 0) raise_usage("threads must be 1 (one order of steps) or more (every core on its own thread)");
+  if (threads > 1 && (!trace.is_none() || check_races))
+    raise_usage("threads > 1 runs without trace and check_races (they follow one order of steps)");
+  uint64_t limit = UINT64_MAX;
+  if (!max_steps.is_none()) {
+    const long long v = max_steps.cast<long long>();
+    if (v < 0) raise_usage("max_steps must not be negative");
+    limit = static_cast<uint64_t>(v);
+  }
+
+  // Inputs: NumPy arrays (anything array-like is converted first), C-contiguous ones read in place.
+  std::vector<pb::array> arrays;
+  std::vector<std::unique_ptr<Buffer>> views;
+  std::vector<neff::RunInput> inputs;
+  for (const auto& [key, value] : given) {
+    const std::string name = pb::str(key);
+    const auto t =
+        std::find_if(nf.inputs.begin(), nf.inputs.end(), [&](const neff::Tensor& x) { return x.name == name; });
+    if (t == nf.inputs.end()) continue;  // Run::create names the unknown input, as the command line does
+    pb::array a = pb::array::ensure(value);
+    if (!a) raise_usage(fmt::format("input {}: not an array", name));
+    if (!(a.flags() & pb::array::c_style)) a = pb::array::ensure(value, pb::array::c_style);
+    if (const auto bad = neff::check_npy(*t, npy_header_of(a))) raise_usage(*bad);
+    arrays.push_back(a);
+    views.push_back(std::make_unique<Buffer>(a));
+    inputs.push_back({name, views.back()->bytes()});
+  }
+  for (const auto& [key, value] : given) {
+    const std::string name = pb::str(key);
+    if (std::none_of(nf.inputs.begin(), nf.inputs.end(), [&](const neff::Tensor& x) { return x.name == name; }))
+      inputs.push_back({name, {}});
+  }
+
+  std::unique_ptr<io::OutputFile> trace_file;
+  if (!trace.is_none()) {
+    auto opened = io::OutputFile::open(pb::str(trace));
+    if (!opened) raise_error(opened.error());
+    trace_file = std::move(*opened);
+  }
+  std::string error;
+  std::unique_ptr<neff::Run> run;
+  std::unique_ptr<neff::RaceChecker> races;
+  io::NeffRunReport rep;
+  {
+    pb::gil_scoped_release release;
+    run = neff::Run::create(nf, inputs, mo, error);
+    if (run) {
+      if (check_races) races = std::make_unique<neff::RaceChecker>(*run);
+      io::NeffRunHooks hooks;
+      std::string line;
+      if (trace_file)
+        hooks.on_step = [&](const StepResult& r) {
+          line.clear();
+          append_trace_line(line, r, run->machine(), TraceStyle{true});
+          line += '\n';
+          trace_file->write(line);
+        };
+      rep = threads > 1 ? io::execute_neff_run_threads(*run, limit)
+                        : io::execute_neff_run(*run, limit, races.get(), hooks);
+    }
+  }
+  if (!run) raise_usage(error);
+  if (trace_file) {
+    if (auto done = trace_file->commit(); !done) raise_error(done.error());
+  }
+  pb::dict outputs;
+  for (const neff::Tensor& t : nf.outputs) {
+    const auto descrs = neff::npy_descrs_for(t.dtype);
+    if (descrs.empty())
+      raise(exceptions().input, fmt::format("output {}: dtype {} has no NumPy form", t.name, t.dtype));
+    std::vector<pb::ssize_t> shape(t.shape.begin(), t.shape.end());
+    pb::array a(pb::dtype(descrs.front()), shape);
+    const std::span<const uint8_t> bytes = run->output(t.name);
+    const size_t need = static_cast<size_t>(a.nbytes());
+    if (bytes.size() < need)
+      raise(exceptions().input, fmt::format("output {}: the program holds {} bytes for it, not the {} its signature "
+                                            "needs",
+                                            t.name, bytes.size(), need));
+    std::copy_n(bytes.begin(), need, static_cast<uint8_t*>(a.mutable_data()));
+    outputs[pb::str(t.name)] = a;
+  }
+  io::NeffRunReportContext ctx;
+  ctx.program = nf.file;
+  ctx.races = races.get();
+  // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
+  pb::dict addresses;
+  for (const neff::RunInput& in : inputs)
+    if (!in.bytes.empty()) addresses[pb::str(in.name)] = reinterpret_cast<uintptr_t>(in.bytes.data());
+  pb::dict out;
+  out["outputs"] = outputs;
+  out["input_addresses"] = addresses;
+  out["report"] = to_python(io::neff_run_json(nf, *run, rep, ctx));
+  return out;
+}
 
 // ---- Machine ----
 
@@ -590,7 +538,7 @@ void bind_neff_machine(pb::module_& m) {
                                if (!n.get().generation) return pb::none();
                                return pb::str(std::string(to_string(*n.get().generation)));
                              })
-      .def_property_readonly("info", [](const PyNeff& n) { return to_python(info_json(n.get())); })
+      .def_property_readonly("info", [](const PyNeff& n) { return to_python(io::neff_info_json(n.get())); })
       .def_property_readonly("inputs", [](const PyNeff& n) { return n.tensors(n.get().inputs); })
       .def_property_readonly("outputs", [](const PyNeff& n) { return n.tensors(n.get().outputs); })
       .def_property_readonly("warnings",
@@ -614,8 +562,12 @@ void bind_neff_machine(pb::module_& m) {
                                }
                                return out;
                              })
+      .def("_run", &run_neff, pb::arg("inputs"), pb::arg("schedule") = "default", pb::arg("check_races") = false,
+           pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("max_steps") = pb::none(),
+           "Runs the whole NEFF (use Neff.run).")
       .def(
-          "sems", [](const PyNeff& n) { return to_python(sems_json(n.get())); },
+          "sems",
+          [](const PyNeff& n) { return to_python(io::neff_sems_subgraphs_json(neff::semaphore_picture(n.get()))); },
           "The static semaphore picture: per subgraph, who waits on and who raises each semaphore.")
       .def(
           "disasm",

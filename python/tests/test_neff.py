@@ -64,11 +64,6 @@ def test_filter_errors(matmul_neff: pathlib.Path) -> None:
         n.disasm(engine="gpu")
 
 
-def test_run_is_not_available_yet(matmul_neff: pathlib.Path) -> None:
-    with pytest.raises(NotImplementedError, match="Neff.run"):
-        tpbisa.Neff(str(matmul_neff)).run()
-
-
 def test_broken_containers(tmp_path: pathlib.Path) -> None:
     missing = tmp_path / "missing.neff"
     with pytest.raises(tpbisa.NeffError) as info:

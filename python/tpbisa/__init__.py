@@ -1,5 +1,5 @@
 """tpbisa: the TPB instruction set toolkit for Python -- decode, disassemble, assemble and validate 64-byte
-instruction words, inspect NEFF containers and run single streams on the simulator.
+instruction words, inspect NEFF containers and run them (or single streams) on the simulator.
 
 Every function is a thin conversion over the C++ library the ``tpbisa`` command uses, so both give the same
 results. Reference: docs/python.md.
@@ -34,6 +34,11 @@ from ._tpbisa import (
 )
 
 __all__ = [
+    "BlockedWait",
+    "Deadlock",
+    "Race",
+    "Races",
+    "Result",
     "AsmError",
     "Error",
     "Failure",
@@ -55,12 +60,135 @@ __all__ = [
 ]
 
 
-def _neff_run(self: Neff, *args: Any, **kwargs: Any) -> Any:
-    """Runs the whole NEFF on NumPy inputs. Not available yet: whole-NEFF execution is being added to the
-    library and is wired here when it lands (docs/python.md, "Not yet available")."""
-    raise NotImplementedError(
-        "Neff.run: whole-NEFF execution is not available in the Python module yet (docs/python.md)"
-    )
+class BlockedWait:
+    """One wait of a deadlock: the blocked word, the condition it waits for, and the words that could still raise
+    its semaphore with their state (``tpbisa run PROG.neff --json``, "deadlock")."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.core: int = doc["core"]
+        self.stream: str = doc["stream"]
+        self.index: int = doc["index"]
+        self.instruction: str = doc["instruction"]
+        self.condition: str = doc["condition"]
+        self.value: int = doc["value"]
+        self.could_raise: list[str] = list(doc["could_raise"])
+
+    def __repr__(self) -> str:
+        return f"<BlockedWait {self.stream}#{self.index} waits for {self.condition} (now {self.value})>"
+
+
+class Deadlock:
+    """The deadlock report of a run: every engine that has not finished is blocked; ``waits`` lists them."""
+
+    def __init__(self, docs: list[dict[str, Any]]) -> None:
+        self.waits: list[BlockedWait] = [BlockedWait(d) for d in docs]
+
+    def __len__(self) -> int:
+        return len(self.waits)
+
+    def __iter__(self) -> Any:
+        return iter(self.waits)
+
+    def __repr__(self) -> str:
+        return f"<Deadlock: {len(self.waits)} blocked wait(s)>"
+
+
+class Race:
+    """Two accesses of one location by different engines, at least one a write, with no happens-before order."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.earlier: str = doc["earlier"]
+        self.later: str = doc["later"]
+        self.location: str = doc["location"]
+
+    def __repr__(self) -> str:
+        return f"<Race {self.earlier} / {self.later} at {self.location}>"
+
+
+class Races:
+    """The race report of ``check_races=True``: ``count`` conflicting pairs found, the first ones in ``reported``."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.count: int = doc["count"]
+        self.reported: list[Race] = [Race(d) for d in doc["reported"]]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Any:
+        return iter(self.reported)
+
+    def __repr__(self) -> str:
+        return f"<Races: {self.count} unordered conflicting access(es)>"
+
+
+class Result:
+    """What ``Neff.run`` returns: ``outputs`` (name -> NumPy array), ``report`` (the document of
+    ``tpbisa run PROG.neff --json``), ``status``, ``deadlock`` and ``races`` (objects, or None) and ``ok``.
+    ``result["output0"]`` is ``result.outputs["output0"]``."""
+
+    def __init__(self, outputs: dict[str, _np.ndarray], report: dict[str, Any]) -> None:
+        self.outputs = outputs
+        self.report = report
+        self.status: str = report["status"]
+        self.deadlock: Deadlock | None = Deadlock(report["deadlock"]) if "deadlock" in report else None
+        self.races: Races | None = Races(report["races"]) if "races" in report else None
+
+    @property
+    def ok(self) -> bool:
+        """True when the run finished (no fault, deadlock or step limit), without races or reservation violations:
+        the command line's exit code 0."""
+        return (
+            self.status == "ok"
+            and (self.races is None or self.races.count == 0)
+            and not self.report["reservation_violations"]
+        )
+
+    def __getitem__(self, name: str) -> _np.ndarray:
+        return self.outputs[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.outputs
+
+    def keys(self) -> Any:
+        return self.outputs.keys()
+
+    def __repr__(self) -> str:
+        return f"<Result {self.status}: {', '.join(self.outputs)}>"
+
+
+# Signature dtypes whose raw .npy bits have an ml_dtypes reading (numpy_dtype decides whether it is used).
+# float8_e4m3fn (no infinities) is not the catalog's FP8_EXP4 and stays raw bytes.
+_SIGNATURE_DTYPES = {"bfloat16": "bf16", "float8_e5m2": "fp8e5", "float8_e4m3": "fp8e4", "float8_e3m4": "fp8e3"}
+
+
+def _neff_run(
+    self: Neff,
+    schedule: str = "default",
+    check_races: bool = False,
+    threads: int = 1,
+    trace: str | None = None,
+    max_steps: int | None = None,
+    **inputs: Any,
+) -> Result:
+    """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
+    inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
+    naming the input and the expected dtype and shape); the run releases the GIL. Returns a ``Result``."""
+    for name, value in inputs.items():
+        # An ml_dtypes array (bfloat16, fp8) is handed over as its raw bits: a view, not a copy.
+        short = _SIGNATURE_DTYPES.get(self.inputs.get(name, ("",))[0])
+        if short is not None and isinstance(value, _np.ndarray) and value.dtype.kind == "V":
+            if value.dtype == numpy_dtype(short):
+                inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
+    raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
+                    max_steps=max_steps)
+    outputs = {}
+    for name, array in raw["outputs"].items():
+        short = _SIGNATURE_DTYPES.get(self.outputs[name][0])
+        outputs[name] = array.view(numpy_dtype(short)) if short is not None else array
+    result = Result(outputs, raw["report"])
+    result._input_addresses = raw["input_addresses"]  # where the library read each input (tests: no copy)
+    return result
 
 
 Neff.run = _neff_run  # type: ignore[attr-defined]

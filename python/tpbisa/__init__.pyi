@@ -162,8 +162,46 @@ class Neff:
     def validate(self, *, subgraph: str | Sequence[str] | None = None, engine: str | Sequence[str] | None = None,
                  gen: str | Sequence[str] | None = None, strict_window: bool = False, dtype_enum: str = "header",
                  symmetric_clamp_arith: bool = True) -> list[Verdict] | list[dict[str, Verdict]]: ...
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        """Not available yet: raises NotImplementedError."""
+    def run(self, *, schedule: str = "default", check_races: bool = False, threads: int = 1,
+            trace: str | None = None, max_steps: int | None = None, **inputs: Any) -> Result:
+        """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
+
+class BlockedWait:
+    core: int
+    stream: str
+    index: int
+    instruction: str
+    condition: str
+    value: int
+    could_raise: list[str]
+
+class Deadlock:
+    waits: list[BlockedWait]
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[BlockedWait]: ...
+
+class Race:
+    earlier: str
+    later: str
+    location: str
+
+class Races:
+    count: int
+    reported: list[Race]
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Race]: ...
+
+class Result:
+    outputs: dict[str, np.ndarray]
+    report: dict[str, Any]
+    status: Literal["ok", "fault", "deadlock", "step-limit"]
+    deadlock: Deadlock | None
+    races: Races | None
+    @property
+    def ok(self) -> bool: ...
+    def __getitem__(self, name: str) -> np.ndarray: ...
+    def __contains__(self, name: object) -> bool: ...
+    def keys(self) -> Any: ...
 
 class _Machine: ...
 

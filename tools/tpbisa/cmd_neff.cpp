@@ -15,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/io/output_file.hpp"
 #include "tpbisa/neff.hpp"
 
@@ -146,12 +147,6 @@ std::optional<neff::Neff> load(const NeffCliOptions& o) {
   return std::move(*r);
 }
 
-json warnings_json(const neff::Neff& n) {
-  json list = json::array();
-  for (const neff::Warning& w : n.warnings) list.push_back({{"member", w.member}, {"message", w.message}});
-  return list;
-}
-
 // ---- info ----
 
 /// Opcode counts of a stream by mnemonic, most frequent first (ties by name).
@@ -281,124 +276,11 @@ void print_info_text(const neff::Neff& n) {
              count(n.streams().size(), "stream"), count(total_words, "word"));
 }
 
-json tensor_json(const neff::Tensor& t) {
-  return {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
-}
-
-json info_json(const neff::Neff& n) {
-  const neff::Header& h = n.header;
-  const Generation gen = n.generation.value_or(kDefaultGeneration);
-  json header{{"pkg_version", h.pkg_version},
-              {"header_size", h.header_size},
-              {"data_size", h.data_size},
-              {"neff_version_major", h.neff_version_major},
-              {"neff_version_minor", h.neff_version_minor},
-              {"neff_build_version", h.build_version_text()},
-              {"num_tpb", h.num_tpb},
-              {"hash", hex(h.hash)},
-              {"uuid", hex(h.uuid)},
-              {"name", h.name_text()},
-              {"requested_tpb_count", h.requested_tpb_count},
-              {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
-              {"feature_bits", h.feature_bits},
-              {"feature_bits_set", set_bits(h.feature_bits)},
-              {"lnc_size", h.lnc_size}};
-  json hash{{"algorithm", n.hash.algorithm},
-            {"computed", hex(n.hash.computed)},
-            {"stored", hex(n.hash.stored)},
-            {"matched", n.hash.matched ? json(to_string(*n.hash.matched)) : json(nullptr)}};
-  json payload{{"window_bytes", n.payload.window_bytes},
-               {"compressed_bytes", n.payload.compressed_bytes},
-               {"padding_bytes", n.payload.padding_bytes},
-               {"padding_zero", n.payload.padding_zero},
-               {"tar_bytes", n.payload.tar_bytes},
-               {"members", n.members.size()},
-               {"bytes_after_window", n.payload.bytes_after_window}};
-  json subgraphs = json::array();
-  for (const neff::Subgraph& sg : n.subgraphs) {
-    json engines = json::array();
-    size_t words = 0;
-    for (const neff::EngineDef& e : sg.engines) {
-      json hist = json::object();
-      for (const auto& [name, c] : histogram(e.stream, gen)) hist[name] = c;
-      words += e.stream.word_count();
-      engines.push_back({{"engine", neff::engine_name(e.engine)},
-                         {"index", static_cast<unsigned>(e.engine)},
-                         {"label", e.stream.label()},
-                         {"stream", e.stream.member},
-                         {"json", e.json_member},
-                         {"words", e.stream.word_count()},
-                         {"opcodes", hist},
-                         {"dma_descriptors", e.dma_descriptors},
-                         {"tables", e.tables},
-                         {"act_semaphore", e.act_semaphore ? json(*e.act_semaphore) : json(nullptr)}});
-    }
-    json vars = json::array();
-    for (const neff::Variable& v : sg.variables) {
-      json j{{"name", v.name}, {"id", v.id}, {"type", v.type_name}, {"size", v.size ? json(*v.size) : json(nullptr)}};
-      if (const neff::Tensor* t = graph_tensor(n, v.name);
-          t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output)) {
-        j["dtype"] = t->dtype;
-        j["shape"] = t->shape;
-      }
-      if (v.alignment) j["alignment"] = *v.alignment;
-      if (!v.fabric_path.empty()) j["fabric_path"] = v.fabric_path;
-      if (v.constant) {
-        j["file"] = v.constant->member;
-        j["file_bytes"] = v.constant->member_bytes;
-        if (v.constant->array) {
-          j["dtype"] = v.constant->array->descr;
-          j["shape"] = v.constant->array->shape;
-          j["data_bytes"] = v.constant->array->data_bytes;
-        }
-      }
-      if (v.backing_offset) j["backing_variable_off"] = *v.backing_offset;
-      if (v.referenced_var_id) j["referenced_var_id"] = *v.referenced_var_id;
-      if (v.type == neff::VarType::DgeTable) j["list"] = v.list;
-      vars.push_back(std::move(j));
-    }
-    json queues = json::array();
-    for (const neff::QueueSet& q : sg.queue_sets)
-      queues.push_back({{"name", q.name},
-                        {"type", q.type},
-                        {"owner", q.owner},
-                        {"num_queues", q.num_queues},
-                        {"semaphore_set", q.semaphores},
-                        {"fabric_path", q.fabric_path}});
-    subgraphs.push_back({{"name", sg.name},
-                         {"definition", sg.definition},
-                         {"version", sg.version},
-                         {"words", words},
-                         {"engines", engines},
-                         {"variables", vars},
-                         {"virtual_scratch_bytes", sg.virtual_scratch_bytes},
-                         {"queue_sets", queues}});
-  }
-  json inputs = json::array(), outputs = json::array();
-  for (const neff::Tensor& t : n.inputs) inputs.push_back(tensor_json(t));
-  for (const neff::Tensor& t : n.outputs) outputs.push_back(tensor_json(t));
-  return {{"file", n.file},
-          {"file_bytes", n.file_size},
-          {"header", header},
-          {"hash_check", hash},
-          {"payload", payload},
-          {"kelf", n.kelf_member},
-          {"kelf_version", n.kelf_version},
-          {"target", n.target},
-          {"generation", n.generation ? json(to_string(*n.generation)) : json(nullptr)},
-          {"compiler_version", n.compiler_version},
-          {"lnc_size", h.lnc_size},
-          {"inputs", inputs},
-          {"outputs", outputs},
-          {"subgraphs", subgraphs},
-          {"warnings", warnings_json(n)}};
-}
-
 int run_info(const NeffCliOptions& o) {
   const auto n = load(o);
   if (!n) return kExitInput;
   if (o.json)
-    fmt::print("{}\n", info_json(*n).dump(2));
+    fmt::print("{}\n", io::neff_info_json(*n).dump(2));
   else
     print_info_text(*n);
   return kExitOk;
@@ -414,7 +296,7 @@ int run_ls(const NeffCliOptions& o) {
     for (const neff::Member& m : n->members)
       list.push_back(
           {{"name", m.name}, {"bytes", m.bytes.size()}, {"kind", neff::to_string(m.kind)}, {"role", m.role}});
-    fmt::print("{}\n", json{{"file", n->file}, {"members", list}, {"warnings", warnings_json(*n)}}.dump(2));
+    fmt::print("{}\n", json{{"file", n->file}, {"members", list}, {"warnings", io::neff_warnings_json(*n)}}.dump(2));
     return kExitOk;
   }
   uint64_t total = 0;
@@ -488,24 +370,6 @@ int run_pack(const NeffCliOptions& o) {
 
 // ---- sems ----
 
-std::string_view kind_text(neff::SemUse::Kind k) {
-  switch (k) {
-    case neff::SemUse::Kind::Wait: return "wait";
-    case neff::SemUse::Kind::Update: return "update";
-    case neff::SemUse::Kind::DmaCompletion: return "dma-completion";
-  }
-  return "?";
-}
-
-json use_json(const neff::SemUse& u) {
-  json j{
-      {"kind", kind_text(u.kind)}, {"stream", u.stream}, {"word", u.word}, {"mnemonic", u.mnemonic}, {"mode", u.mode},
-      {"value", u.value},          {"text", u.text}};
-  if (!u.queue_set.empty()) j["queue_set"] = u.queue_set;
-  if (!u.note.empty()) j["note"] = u.note;
-  return j;
-}
-
 std::string use_text(const neff::SemUse& u) {
   std::string s = fmt::format("{:<20} {:<18} {}", fmt::format("{}#{:02}", u.stream, u.word), u.mnemonic, u.text);
   if (!u.queue_set.empty()) s += fmt::format("  via {}", u.queue_set);
@@ -518,22 +382,8 @@ int run_sems(const NeffCliOptions& o) {
   if (!n) return kExitInput;
   const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(*n);
   if (o.json) {
-    json subgraphs = json::array();
-    for (const neff::SubgraphSems& sg : picture) {
-      json sems = json::array();
-      for (const neff::SemaphoreUses& s : sg.semaphores) {
-        json waits = json::array(), incs = json::array();
-        for (const auto& u : s.waits) waits.push_back(use_json(u));
-        for (const auto& u : s.increments) incs.push_back(use_json(u));
-        sems.push_back({{"semaphore", s.index}, {"queue_sets", s.queue_sets}, {"waits", waits}, {"increments", incs}});
-      }
-      subgraphs.push_back({{"subgraph", sg.subgraph}, {"semaphores", sems}});
-    }
-    fmt::print("{}\n", json{{"file", n->file},
-                            {"generation", to_string(n->generation.value_or(kDefaultGeneration))},
-                            {"subgraphs", subgraphs},
-                            {"warnings", warnings_json(*n)}}
-                           .dump(2));
+    json doc = io::neff_sems_json(*n);
+    fmt::print("{}\n", doc.dump(2));
     return kExitOk;
   }
   if (!n->generation)

@@ -17,6 +17,7 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "tpbisa/io/json.hpp"
+#include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/numerics.hpp"
@@ -72,15 +73,8 @@ std::string index_text(uint64_t k, std::span<const uint64_t> shape) {
   return s + "]";
 }
 
-struct Comparison {
-  std::string name, reference;
-  uint64_t elements = 0, differing = 0;
-  double max_abs_diff = 0;
-  std::vector<std::string> first;  ///< the first differing indices (at most 5)
-};
-
 /// Compares an output with a reference .npy element by element (NaN equals NaN; +0 equals -0).
-bool compare(const neff::Tensor& t, std::span<const uint8_t> got, const io::NpyInput& ref, Comparison& c,
+bool compare(const neff::Tensor& t, std::span<const uint8_t> got, const io::NpyInput& ref, io::OutputComparison& c,
              std::string& error) {
   const unsigned size = neff::signature_dtype_size(t.dtype);
   if (ref.array.shape != t.shape) {
@@ -165,162 +159,10 @@ bool parse_filters(const std::vector<std::string>& texts, TraceFilter& f, std::s
   return true;
 }
 
-struct Report {
-  enum class Status { Ok, Fault, StepLimit, Deadlock } status = Status::Ok;
-  uint64_t retired = 0;
-  Fault fault{};
-  std::vector<BlockedWait> blocked;
-  std::map<std::string, uint64_t> opcodes;                   ///< retired words per mnemonic
-  std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;  ///< uninitialised reads per core and engine
-  double seconds = 0;
-};
-
-std::string_view status_name(Report::Status s) {
-  switch (s) {
-    case Report::Status::Ok: return "ok";
-    case Report::Status::Fault: return "fault";
-    case Report::Status::StepLimit: return "step-limit";
-    case Report::Status::Deadlock: return "deadlock";
-  }
-  return "ok";
-}
-
 uint64_t total_macs(const Machine& m) {
   uint64_t n = 0;
   for (size_t c = 0; c < m.num_cores(); ++c) n += m.core(c).state().macs;
   return n;
-}
-
-Report execute(neff::Run& run, const NeffRunCliOptions& o, Sink* trace, const TraceFilter& filter,
-               neff::RaceChecker* races) {
-  Machine& m = run.machine();
-  Report rep;
-  const auto start = Clock::now();
-  const bool progress = !o.quiet && ::isatty(STDERR_FILENO) != 0;
-  auto next_progress = start + std::chrono::seconds(1);
-  bool progress_shown = false;
-  std::string line;
-  const TraceStyle style{true};
-  while (!m.finished()) {
-    if (m.deadlocked()) {
-      rep.status = Report::Status::Deadlock;
-      rep.blocked = m.blocked_waits();
-      break;
-    }
-    if (rep.retired >= o.max_steps) {
-      rep.status = Report::Status::StepLimit;
-      break;
-    }
-    const StepResult r = m.step();
-    if (r.status == StepResult::Status::Blocked) continue;
-    if (trace != nullptr && r.status != StepResult::Status::Halted && filter.pass(r)) {
-      line.clear();
-      append_trace_line(line, r, m, style);
-      line += '\n';
-      trace->write(line);
-    }
-    if (r.status == StepResult::Status::Faulted) {
-      rep.status = Report::Status::Fault;
-      rep.fault = r.fault;
-      break;
-    }
-    if (r.status == StepResult::Status::Halted) break;
-    if (races != nullptr) races->observe(r);
-    run.note_step(r);
-    ++rep.retired;
-    ++rep.opcodes[std::string(r.name)];
-    if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
-      rep.uninit[{r.core, r.engine}] += u;
-    if (progress && (rep.retired & 0xFFF) == 0 && Clock::now() >= next_progress) {
-      const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      err_write(fmt::format("\r{} words retired, {} MACs, {:.1f} s", rep.retired, total_macs(m), s));
-      progress_shown = true;
-      next_progress = Clock::now() + std::chrono::milliseconds(500);
-    }
-  }
-  if (progress_shown) err_write("\n");
-  rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return rep;
-}
-
-/// --threads: every core on its own thread (Machine::run_core); cores share only DRAM, so the outputs are those of
-/// one thread. The report is merged from the per-core results.
-Report execute_threads(neff::Run& run, const NeffRunCliOptions& o) {
-  Machine& m = run.machine();
-  const auto start = Clock::now();
-  struct Part {
-    RunSummary summary;
-    std::map<std::string, uint64_t> opcodes;
-    std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;
-  };
-  std::vector<Part> parts(m.num_cores());
-  std::vector<std::thread> threads;
-  for (size_t c = 0; c < m.num_cores(); ++c)
-    threads.emplace_back([&m, &run, &parts, &o, c] {
-      Part& p = parts[c];
-      p.summary = m.run_core(c, o.max_steps, [&p, &run](const StepResult& r) {
-        if (r.status != StepResult::Status::Retired) return;
-        run.note_step(r);
-        ++p.opcodes[std::string(r.name)];
-        if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
-          p.uninit[{r.core, r.engine}] += u;
-      });
-    });
-  for (std::thread& t : threads) t.join();
-  Report rep;
-  for (const Part& p : parts) {
-    rep.retired += p.summary.retired;
-    for (const auto& [k, n] : p.opcodes) rep.opcodes[k] += n;
-    for (const auto& [k, n] : p.uninit) rep.uninit[k] += n;
-    if (p.summary.faulted && rep.status != Report::Status::Fault) {
-      rep.status = Report::Status::Fault;
-      rep.fault = p.summary.fault;
-    } else if (p.summary.deadlock && rep.status == Report::Status::Ok) {
-      rep.status = Report::Status::Deadlock;
-    } else if (p.summary.step_limit && rep.status == Report::Status::Ok) {
-      rep.status = Report::Status::StepLimit;
-    }
-    rep.blocked.insert(rep.blocked.end(), p.summary.blocked.begin(), p.summary.blocked.end());
-  }
-  if (rep.status != Report::Status::Deadlock) rep.blocked.clear();
-  rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return rep;
-}
-
-/// The words that could still raise semaphore `w.id` of core `w.core`, from the static picture, with their state.
-std::vector<std::string> raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,
-                                 const BlockedWait& w) {
-  std::vector<std::string> out;
-  const std::string& sg = run.subgraph(w.core);
-  for (const neff::SubgraphSems& s : picture) {
-    if (s.subgraph != sg) continue;
-    for (const neff::SemaphoreUses& u : s.semaphores) {
-      if (u.index != w.id) continue;
-      for (const neff::SemUse& inc : u.increments) {
-        std::string state = "not found";
-        for (unsigned e = 0; e < kEnginesPerCore; ++e) {
-          const auto id = static_cast<EngineId>(e);
-          if (run.stream_label(w.core, id) != inc.stream) continue;
-          const Sequencer& q = run.machine().core(w.core).engine(id);
-          if (q.pc() > inc.word)
-            state = "retired";
-          else if (q.pc() == inc.word)
-            state = q.blocked() ? fmt::format("blocked at it, waiting for {}", wait_condition(*q.blocked()))
-                                : "next to run";
-          else
-            state = fmt::format("not reached: its engine is at #{}{}", q.pc(), q.finished() ? " (finished)" : "");
-        }
-        out.push_back(fmt::format("{}#{} {} ({}): {}", inc.stream, inc.word, inc.mnemonic, inc.text, state));
-      }
-    }
-  }
-  return out;
-}
-
-std::string instruction_text(const neff::Run& run, unsigned core, EngineId e, size_t index) {
-  const Sequencer& q = run.machine().core(core).engine(e);
-  if (index >= q.size()) return "(end of stream)";
-  return disassemble(q.instruction(index), run.gen());
 }
 
 }  // namespace
@@ -419,11 +261,32 @@ int run_neff(const NeffRunCliOptions& o) {
   }
   std::unique_ptr<neff::RaceChecker> races;
   if (o.check_races) races = std::make_unique<neff::RaceChecker>(*run);
-  const Report rep = o.threads ? execute_threads(*run, o) : execute(*run, o, trace.get(), filter, races.get());
-  auto access_text = [&](const neff::RaceAccess& a) {
-    return fmt::format("{}#{} {} ({})", run->stream_label(a.core, a.engine), a.index,
-                       instruction_text(*run, a.core, a.engine, a.index), a.write ? "write" : "read");
-  };
+  io::NeffRunHooks hooks;
+  std::string line;
+  if (trace != nullptr)
+    hooks.on_step = [&](const StepResult& r) {
+      if (!filter.pass(r)) return;
+      line.clear();
+      append_trace_line(line, r, run->machine(), TraceStyle{true});
+      line += '\n';
+      trace->write(line);
+    };
+  // The progress line on a terminal: words retired, MACs and time, at most twice a second.
+  const auto start = Clock::now();
+  auto next_progress = start + std::chrono::seconds(1);
+  bool progress_shown = false;
+  if (!o.quiet && ::isatty(STDERR_FILENO) != 0)
+    hooks.on_progress = [&](uint64_t retired) {
+      if (Clock::now() < next_progress) return;
+      const double s = std::chrono::duration<double>(Clock::now() - start).count();
+      err_write(fmt::format("\r{} words retired, {} MACs, {:.1f} s", retired, total_macs(run->machine()), s));
+      progress_shown = true;
+      next_progress = Clock::now() + std::chrono::milliseconds(500);
+    };
+  const io::NeffRunReport rep = o.threads ? io::execute_neff_run_threads(*run, o.max_steps)
+                                          : io::execute_neff_run(*run, o.max_steps, races.get(), hooks);
+  if (progress_shown) err_write("\n");
+  auto access_text = [&](const neff::RaceAccess& a) { return io::race_access_text(*run, a); };
   const Machine& m = run->machine();
 
   // Outputs and comparisons.
@@ -445,11 +308,11 @@ int run_neff(const NeffRunCliOptions& o) {
       written.push_back(path);
     }
   }
-  std::vector<Comparison> comparisons;
+  std::vector<io::OutputComparison> comparisons;
   for (const auto& [name, ref] : refs) {
     const auto t =
         std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == name; });
-    Comparison c;
+    io::OutputComparison c;
     c.name = name;
     if (!compare(*t, run->output(name), ref, c, error)) {
       report_error(error);
@@ -457,122 +320,46 @@ int run_neff(const NeffRunCliOptions& o) {
     }
     comparisons.push_back(std::move(c));
   }
-  const std::vector<neff::SubgraphSems> picture =
-      rep.status == Report::Status::Deadlock ? neff::semaphore_picture(nf) : std::vector<neff::SubgraphSems>{};
+  const std::vector<neff::SubgraphSems> picture = rep.status == io::NeffRunReport::Status::Deadlock
+                                                      ? neff::semaphore_picture(nf)
+                                                      : std::vector<neff::SubgraphSems>{};
   const uint64_t macs = total_macs(m);
   const double rate = rep.seconds > 0 ? static_cast<double>(macs) / rep.seconds : 0.0;
 
   if (o.json) {
-    ojson cores = ojson::array();
-    for (size_t c = 0; c < m.num_cores(); ++c) {
-      ojson engines = ojson::object();
-      for (unsigned e = 0; e < kEnginesPerCore; ++e) {
-        const auto id = static_cast<EngineId>(e);
-        const Sequencer& q = m.core(c).engine(id);
-        const auto u = rep.uninit.find({static_cast<unsigned>(c), id});
-        engines[std::string(to_string(id))] = {{"stream", run->stream_label(c, id)},
-                                               {"words", q.size()},
-                                               {"retired", q.retired()},
-                                               {"pc", q.pc()},
-                                               {"uninitialized_reads", u == rep.uninit.end() ? 0 : u->second}};
-      }
-      ojson sems = ojson::object();
-      for (unsigned i = 0; i < kNumSemaphores; ++i)
-        if (m.core(c).state().sems[i] != 0) sems[std::to_string(i)] = m.core(c).state().sems[i];
-      cores.push_back({{"core", c},
-                       {"subgraph", run->subgraph(c)},
-                       {"engines", std::move(engines)},
-                       {"macs", m.core(c).state().macs},
-                       {"dma_bytes", run->dram(c).dma_bytes},
-                       {"dma_transfers", run->dram(c).dma_transfers},
-                       {"semaphores", std::move(sems)}});
-    }
-    ojson opcodes = ojson::object();
-    for (const auto& [name, n] : rep.opcodes) opcodes[name] = n;
-    ojson doc{{"status", status_name(rep.status)},
-              {"program", o.program},
-              {"generation", to_string(run->gen())},
-              {"retired", rep.retired},
-              {"cores", std::move(cores)},
-              {"opcodes", std::move(opcodes)},
-              {"macs", macs},
-              {"seconds", rep.seconds},
-              {"macs_per_second", rate},
-              {"outputs", written},
-              {"reservation_violations", run->reservation_violations()},
-              {"uninitialized_dram_reads",
-               [&] {
-                 ojson list = ojson::array();
-                 for (const auto& [key, n] : run->uninitialized_dram_reads())
-                   list.push_back({{"stream", key.first}, {"variable", key.second}, {"bytes", n}});
-                 return list;
-               }()},
-              {"fp8",
-               {{"ocp_sat", run->conversion().ocp_sat},
-                {"sis", run->conversion().sis},
-                {"sns", run->conversion().sns},
-                {"range_extension", run->conversion().fp8_range_extension}}}};
-    if (rep.status == Report::Status::Fault)
-      doc["fault"] = {{"kind", to_string(rep.fault.kind)},
-                      {"core", rep.fault.core},
-                      {"stream", run->stream_label(rep.fault.core, rep.fault.engine)},
-                      {"index", rep.fault.index},
-                      {"instruction", instruction_text(*run, rep.fault.core, rep.fault.engine, rep.fault.index)},
-                      {"detail", rep.fault.detail}};
-    if (rep.status == Report::Status::Deadlock) {
-      ojson blocked = ojson::array();
-      for (const BlockedWait& w : rep.blocked)
-        blocked.push_back({{"core", w.core},
-                           {"stream", run->stream_label(w.core, w.engine)},
-                           {"index", w.index},
-                           {"instruction", instruction_text(*run, w.core, w.engine, w.index)},
-                           {"condition", wait_condition(w)},
-                           {"value", w.value},
-                           {"could_raise", raisers(*run, picture, w)}});
-      doc["deadlock"] = std::move(blocked);
-    }
-    ojson cmp = ojson::array();
-    for (const Comparison& c : comparisons)
-      cmp.push_back({{"output", c.name},
-                     {"elements", c.elements},
-                     {"differing", c.differing},
-                     {"max_abs_diff", c.max_abs_diff},
-                     {"first_differing", c.first}});
-    doc["expect"] = std::move(cmp);
-    if (races) {
-      ojson list = ojson::array();
-      for (const neff::Race& r : races->races())
-        list.push_back(
-            {{"earlier", access_text(r.earlier)}, {"later", access_text(r.later)}, {"location", r.location}});
-      doc["races"] = {{"count", races->count()}, {"reported", std::move(list)}};
-    }
+    io::NeffRunReportContext ctx;
+    ctx.program = o.program;
+    ctx.written = written;
+    ctx.comparisons = comparisons;
+    ctx.races = races.get();
+    const ojson doc = io::neff_run_json(nf, *run, rep, ctx);
     out("{}\n", io::dump_json(doc));
   } else {
     std::string text = fmt::format("program: {} ({} core{}, target {}, generation {})\n", o.program, m.num_cores(),
                                    m.num_cores() == 1 ? "" : "s", nf.target, to_string(run->gen()));
     switch (rep.status) {
-      case Report::Status::Ok:
+      case io::NeffRunReport::Status::Ok:
         text += fmt::format("status: ok, {} words retired in {:.3f} s\n", rep.retired, rep.seconds);
         break;
-      case Report::Status::StepLimit:
+      case io::NeffRunReport::Status::StepLimit:
         text += fmt::format("status: step-limit: stopped by --max-steps after {} words\n", rep.retired);
         break;
-      case Report::Status::Fault: {
+      case io::NeffRunReport::Status::Fault: {
         const Fault& f = rep.fault;
         text += fmt::format("status: fault after {} words retired; the faulting instruction changed nothing\n",
                             rep.retired);
         text += fmt::format("fault: {} at {}#{}: {}\n  {}\n", to_string(f.kind), run->stream_label(f.core, f.engine),
-                            f.index, f.detail, instruction_text(*run, f.core, f.engine, f.index));
+                            f.index, f.detail, io::neff_instruction_text(*run, f.core, f.engine, f.index));
         break;
       }
-      case Report::Status::Deadlock:
+      case io::NeffRunReport::Status::Deadlock:
         text += fmt::format("status: deadlock after {} words retired: every engine that has not finished is blocked\n",
                             rep.retired);
         for (const BlockedWait& w : rep.blocked) {
           text += fmt::format("  {}#{}: {}\n", run->stream_label(w.core, w.engine), w.index,
-                              instruction_text(*run, w.core, w.engine, w.index));
+                              io::neff_instruction_text(*run, w.core, w.engine, w.index));
           text += fmt::format("    waits for {}; semaphore {} is {}\n", wait_condition(w), w.id, w.value);
-          const std::vector<std::string> r = raisers(*run, picture, w);
+          const std::vector<std::string> r = io::deadlock_raisers(*run, picture, w);
           if (r.empty()) text += "    no word of the program raises it\n";
           for (const std::string& s : r) text += fmt::format("    could be raised by {}\n", s);
         }
@@ -609,7 +396,7 @@ int run_neff(const NeffRunCliOptions& o) {
     for (const std::string& v : run->reservation_violations())
       text += fmt::format("runtime SBUF reservation violated: {}\n", v);
     for (const std::string& p : written) text += fmt::format("wrote {}\n", p);
-    for (const Comparison& c : comparisons) {
+    for (const io::OutputComparison& c : comparisons) {
       text += fmt::format("expect {}: {} of {} elements differ", c.name, c.differing, c.elements);
       if (c.differing != 0) {
         std::string first;
@@ -629,9 +416,9 @@ int run_neff(const NeffRunCliOptions& o) {
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
   bool all_equal = true;
-  for (const Comparison& c : comparisons) all_equal = all_equal && c.differing == 0;
+  for (const io::OutputComparison& c : comparisons) all_equal = all_equal && c.differing == 0;
   const bool race_free = (!races || races->count() == 0) && run->reservation_violations().empty();
-  return rep.status == Report::Status::Ok && all_equal && race_free ? kExitOk : kExitNegative;
+  return rep.status == io::NeffRunReport::Status::Ok && all_equal && race_free ? kExitOk : kExitNegative;
 }
 
 }  // namespace tpbisa::cli

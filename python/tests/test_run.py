@@ -1,0 +1,248 @@
+"""Neff.run against the command line (`tpbisa run PROG.neff`): outputs byte for byte, the report, deadlocks and
+races as objects, inputs read in place, the GIL released, and the error paths."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tpbisa
+from conftest import CLI, SOURCE_DIR, run_cli
+
+GEN = SOURCE_DIR / "examples" / "gen_matmul_neff.py"
+# Fields of the report that measure the host, not the run.
+TIMING = {"seconds", "macs_per_second"}
+
+
+def generate(folder: pathlib.Path, name: str, *args: str) -> pathlib.Path:
+    """A NEFF from examples/gen_matmul_neff.py (with x.npy, y.npy and ref.npy in folder/name)."""
+    out = folder / f"{name}.neff"
+    r = subprocess.run([sys.executable, str(GEN), "--tpbisa", CLI, "--out", str(out), "--write-inputs",
+                        str(folder / name), *args], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def cli_run(neff: pathlib.Path, inputs: dict[str, np.ndarray], folder: pathlib.Path, *args: str) -> tuple[Any, int]:
+    """`tpbisa run NEFF --input ... --out folder/out --json`: the report and the exit code."""
+    argv = ["run", str(neff), "--out", str(folder / "out"), "--json", *args]
+    for name, array in inputs.items():
+        path = folder / f"in_{name}.npy"
+        np.save(path, array)
+        argv += ["--input", f"{name}={path}"]
+    r = run_cli(*argv)
+    assert r.stdout, r.stderr.decode()
+    return json.loads(r.stdout), r.returncode
+
+
+def comparable(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without timings and without the files the command wrote (the module writes none)."""
+    return {k: v for k, v in report.items() if k not in TIMING | {"outputs", "program"}}
+
+
+def random_inputs(prog: tpbisa.Neff, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {name: rng.integers(-2, 3, size=shape).astype(dtype) for name, (dtype, shape) in prog.inputs.items()}
+
+
+def test_matmul_small_equals_numpy_and_cli(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    prog = tpbisa.Neff(str(matmul_neff))
+    inputs = random_inputs(prog, 1)
+    x, y = inputs["x"], inputs["y"]
+    out = prog.run(x=x, y=y)
+    assert out.ok and out.status == "ok" and out.deadlock is None and out.races is None
+    got = out.outputs["output0"]
+    dtype, shape = prog.outputs["output0"]
+    assert got.dtype == np.dtype(dtype) and got.shape == tuple(shape) and got.flags.owndata
+    np.testing.assert_array_equal(got, (x.astype(np.float32) @ y.astype(np.float32)).astype(np.float16))
+    assert out["output0"] is got and "output0" in out
+    report, code = cli_run(matmul_neff, inputs, tmp_path)
+    assert code == 0
+    cli_out = np.load(tmp_path / "out" / "output0.npy")
+    assert cli_out.dtype == got.dtype and cli_out.tobytes() == got.tobytes()
+    assert comparable(out.report) == comparable(report)
+    assert out.report["program"] == str(matmul_neff) and out.report["outputs"] == []
+
+
+def test_schedules_and_threads_agree(matmul_neff: pathlib.Path) -> None:
+    prog = tpbisa.Neff(str(matmul_neff))
+    inputs = random_inputs(prog, 2)
+    first = prog.run(**inputs)["output0"]
+    for options in ({"schedule": "reverse"}, {"schedule": "random:7"}, {"threads": 2}, {"check_races": True}):
+        out = prog.run(**inputs, **options)
+        assert out.ok, options
+        assert out["output0"].tobytes() == first.tobytes(), options
+    assert prog.run(**inputs, check_races=True).races.count == 0
+
+
+def test_generated_neff_equals_reference_and_cli(tmp_path: pathlib.Path) -> None:
+    neff = generate(tmp_path, "mm", "--k", "256", "--n", "512", "--seed", "3")
+    prog = tpbisa.Neff(str(neff))
+    x, y = np.load(tmp_path / "mm" / "x.npy"), np.load(tmp_path / "mm" / "y.npy")
+    out = prog.run(x=x, y=y)
+    assert out.ok
+    ref = np.load(tmp_path / "mm" / "ref.npy")
+    np.testing.assert_array_equal(out["output0"], ref)
+    report, code = cli_run(neff, {"x": x, "y": y}, tmp_path)
+    assert code == 0
+    assert np.load(tmp_path / "out" / "output0.npy").tobytes() == out["output0"].tobytes()
+    assert comparable(out.report) == comparable(report)
+
+
+def test_deadlock_report(tmp_path: pathlib.Path) -> None:
+    neff = generate(tmp_path, "dead", "--drop-increment", "24")
+    prog = tpbisa.Neff(str(neff))
+    inputs = {n: np.load(tmp_path / "dead" / f"{n}.npy") for n in ("x", "y")}
+    out = prog.run(**inputs)
+    assert out.status == "deadlock" and not out.ok and out.races is None
+    assert isinstance(out.deadlock, tpbisa.Deadlock) and len(out.deadlock) >= 1
+    wait = out.deadlock.waits[0]
+    assert isinstance(wait, tpbisa.BlockedWait)
+    assert wait.stream.startswith("sg00/") and "S[24]" in wait.condition.replace("$", "") and wait.could_raise
+    report, code = cli_run(neff, inputs, tmp_path)
+    assert code == 1
+    assert comparable(out.report) == comparable(report)
+    assert [w.could_raise for w in out.deadlock] == [w["could_raise"] for w in report["deadlock"]]
+
+
+def test_race_report(tmp_path: pathlib.Path) -> None:
+    neff = generate(tmp_path, "race", "--k", "512", "--group", "2", "--banks", "2", "--drop-wait")
+    prog = tpbisa.Neff(str(neff))
+    inputs = {n: np.load(tmp_path / "race" / f"{n}.npy") for n in ("x", "y")}
+    assert prog.run(**inputs).races is None  # only with check_races
+    out = prog.run(**inputs, check_races=True)
+    assert out.status == "ok" and not out.ok
+    assert isinstance(out.races, tpbisa.Races) and out.races.count >= 1 and len(out.races) == out.races.count
+    race = out.races.reported[0]
+    assert isinstance(race, tpbisa.Race) and race.location and race.earlier != race.later
+    assert any("DVE" in r.earlier + r.later and "PE" in r.earlier + r.later for r in out.races)
+    report, code = cli_run(neff, inputs, tmp_path, "--check-races")
+    assert code == 1
+    assert comparable(out.report) == comparable(report)
+
+
+def test_inputs_are_read_in_place(tmp_path: pathlib.Path) -> None:
+    neff = generate(tmp_path, "mm", "--k", "256", "--n", "512")
+    prog = tpbisa.Neff(str(neff))
+    x, y = np.load(tmp_path / "mm" / "x.npy"), np.load(tmp_path / "mm" / "y.npy")
+    out = prog.run(x=x, y=y)
+    assert out._input_addresses == {"x": x.ctypes.data, "y": y.ctypes.data}
+    # A view into a larger buffer (C-contiguous rows) is read where it lies too.
+    big = np.zeros((2 * x.shape[0], x.shape[1]), dtype=x.dtype)
+    big[: x.shape[0]] = x
+    view = big[: x.shape[0]]
+    out2 = prog.run(x=view, y=y)
+    assert out2._input_addresses["x"] == big.ctypes.data
+    assert out2["output0"].tobytes() == out["output0"].tobytes()
+
+
+def test_run_releases_the_gil(tmp_path: pathlib.Path) -> None:
+    neff = generate(tmp_path, "mm", "--k", "512", "--n", "1024")
+    prog = tpbisa.Neff(str(neff))
+    inputs = {n: np.load(tmp_path / "mm" / f"{n}.npy") for n in ("x", "y")}
+    ticks = 0
+    stop = False
+
+    def spin() -> None:
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            time.sleep(0.0005)
+
+    t = threading.Thread(target=spin)
+    t.start()
+    time.sleep(0.05)
+    runs, elapsed, during = 0, 0.0, 0
+    try:
+        # Runs until 0.3 s were spent inside run() (a fast build needs several), counting the other thread's
+        # ticks inside the calls only.
+        while elapsed < 0.3 and runs < 100:
+            start_ticks = ticks
+            start = time.perf_counter()
+            out = prog.run(**inputs)
+            elapsed += time.perf_counter() - start
+            during += ticks - start_ticks
+            runs += 1
+            assert out.ok
+    finally:
+        stop = True
+        t.join()
+    # Holding the GIL for a whole call would leave the other thread at most a tick per call.
+    assert elapsed >= 0.3, "the calls are too short to tell"
+    assert during >= max(20, 3 * runs), (during, runs, elapsed)
+
+
+def test_error_paths(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    prog = tpbisa.Neff(str(matmul_neff))
+    inputs = random_inputs(prog, 4)
+    x, y = inputs["x"], inputs["y"]
+    dtype, shape = prog.inputs["x"]
+    with pytest.raises(ValueError, match=rf"input x expects {dtype} \({shape[0]}, {shape[1]}\)") as e:
+        prog.run(x=x.astype(np.float32), y=y)
+    assert isinstance(e.value, tpbisa.UsageError) and "'<f4'" in str(e.value)
+    with pytest.raises(ValueError, match=r"input y expects .* the file has '<f2' \(3,\)"):
+        prog.run(x=x, y=np.zeros(3, dtype=y.dtype))
+    with pytest.raises(tpbisa.UsageError, match=r"input y .* is not given"):
+        prog.run(x=x)
+    with pytest.raises(tpbisa.UsageError, match=r"no input of that name \(its inputs: "):
+        prog.run(x=x, y=y, z=x)
+    with pytest.raises(tpbisa.UsageError, match="schedule 'sideways' is not default, reverse or random:SEED"):
+        prog.run(x=x, y=y, schedule="sideways")
+    with pytest.raises(tpbisa.UsageError, match="threads > 1 runs without trace and check_races"):
+        prog.run(x=x, y=y, threads=2, check_races=True)
+    with pytest.raises(tpbisa.UsageError, match="threads must be"):
+        prog.run(x=x, y=y, threads=0)
+    with pytest.raises(tpbisa.UsageError, match=r"input x expects .* the file has '\|O'"):
+        prog.run(x=object(), y=y)  # a 0-d object array, as np.asarray makes it
+    # A Fortran-ordered array is made C-contiguous (a copy), then judged like any other.
+    out = prog.run(x=np.asfortranarray(x), y=y)
+    assert out.ok and out["output0"].tobytes() == prog.run(x=x, y=y)["output0"].tobytes()
+    stopped = prog.run(x=x, y=y, max_steps=3)
+    assert stopped.status == "step-limit" and stopped.report["retired"] == 3 and not stopped.ok
+    with pytest.raises(tpbisa.InputError):
+        prog.run(x=x, y=y, trace=str(tmp_path / "no-such-dir" / "t.txt"))
+
+
+def test_trace_file(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    prog = tpbisa.Neff(str(matmul_neff))
+    inputs = random_inputs(prog, 5)
+    path = tmp_path / "trace.txt"
+    out = prog.run(**inputs, trace=str(path))
+    lines = path.read_text().splitlines()
+    assert out.ok and len(lines) == out.report["retired"]
+    paths = []
+    for name, array in inputs.items():
+        np.save(tmp_path / f"{name}.npy", array)
+        paths += ["--input", f"{name}={tmp_path / name}.npy"]
+    r = run_cli("run", str(matmul_neff), *paths, "--trace", str(tmp_path / "cli.txt"), "--quiet")
+    assert r.returncode == 0, r.stderr.decode()
+    assert (tmp_path / "cli.txt").read_text() == path.read_text()
+
+
+def test_readme_example(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    # The issue's example as the README gives it: it exits 0, writes nothing to stderr, and prints the PE words of
+    # sg00 and nothing else.
+    import os
+    import re
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (SOURCE_DIR / "README.md").read_text(), re.S | re.M)
+    (code,) = [b for b in blocks if "prog.run(x=x, y=y)" in b]
+    assert code in (SOURCE_DIR / "docs" / "python.md").read_text()  # the same example on both pages
+    (tmp_path / "matmul_small.neff").symlink_to(matmul_neff)
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False,
+                       env=os.environ.copy())
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    prog = tpbisa.Neff(str(matmul_neff))
+    want = [f"{i.label} {i.mnemonic} {i.text}" for i in prog.disasm(subgraph="sg00", engine="PE")]
+    assert want and r.stdout.splitlines() == want
+    listing = run_cli("disasm", "--subgraph", "sg00", "--engine", "pe", str(matmul_neff)).stdout.decode()
+    for line in want:
+        assert line.split(" ", 2)[2] in listing
