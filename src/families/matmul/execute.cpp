@@ -108,8 +108,8 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
   // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
-  const bool exact_products = kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
-                              kernels::fma_exact_operands(x.data(), N, rows, N);
+  const bool exact_products =
+      kernels::fma_exact_operands(wf.data(), cols, rows, cols) && kernels::fma_exact_operands(x.data(), N, rows, N);
   if (exact_products)
     kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
   else
