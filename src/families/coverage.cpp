@@ -17,8 +17,10 @@ OpcodeCoverage coverage(const OpcodeInfo& op, Generation gen) {
   c.validator = validator_for(op.value, gen).checked == Checked::Full;
   if (const family::Family* f = c.format ? family::family_of(op.format) : nullptr) {
     const auto& refused = f->execution.not_executed;
-    c.executor =
-        f->execution.execute != nullptr && std::find(refused.begin(), refused.end(), op.format) == refused.end();
+    const auto& refused_ops = f->execution.not_executed_opcodes;
+    c.executor = f->execution.execute != nullptr &&
+                 std::find(refused.begin(), refused.end(), op.format) == refused.end() &&
+                 std::find(refused_ops.begin(), refused_ops.end(), op.value) == refused_ops.end();
   }
   return c;
 }

@@ -31,6 +31,8 @@ struct Execution {
   Executor execute;  ///< nullptr: the family's words are not executed (e.g. pseudo words, lowered first)
   /// Formats of the family the executor refuses (pseudo forms lowered before they run); `catalog --coverage`.
   std::span<const Format> not_executed = {};
+  /// Opcodes refused although their format executes (one format, several opcodes; e.g. a function return).
+  std::span<const uint8_t> not_executed_opcodes = {};
 };
 
 /// syntax.cpp: what the generic text layer cannot derive from the field declarations.

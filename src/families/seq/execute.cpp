@@ -160,7 +160,12 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   return unsupported(inst, txn, "no functional semantics (PROJ-CONV-Q13, Q14)");
 }
 
-constexpr Execution kExecution{execute};
+// What execute() refuses (sequencer.md §8, PROJ-CONV-Q13, Q14): range clear, polling, prefetch hints, calls and
+// returns; `catalog --coverage` reads these lists.
+constexpr Format kNotExecuted[] = {Format::CtrlEr, Format::PollSem, Format::BranchPrefetchHint,
+                                   Format::PseudoFunctionCall};
+constexpr uint8_t kNotExecutedOpcodes[] = {0xd2};  // PseudoFunctionReturn (PseudoFunctionBegin 0xd1 is a no-op)
+constexpr Execution kExecution{execute, kNotExecuted, kNotExecutedOpcodes};
 
 }  // namespace
 
