@@ -4,7 +4,7 @@
 #
 # usage: bench/run_neff_vs_numpy.sh TPBISA K N [LNC] [THREADS] [WORKDIR]
 #   K, N: x fp16 [128, K] . y fp16 [K, N] (K a multiple of 128, N of 512 per core); LNC 1 or 2 (default 2);
-#   THREADS for `tpbisa run --threads` (default LNC); WORKDIR keeps the NEFF and inputs (default a temporary
+#   THREADS 1 or 2: 2 runs each core on its own thread (`tpbisa run --threads`; default LNC); WORKDIR keeps the NEFF and inputs (default a temporary
 #   folder, removed at the end; an existing WORKDIR with the same shape is reused).
 # NumPy's side is x.astype(float32) @ y.astype(float32) in blocks of K rows (fp16 matmul in NumPy has no BLAS
 # path and is two orders of magnitude slower; the blocks keep a 4 GiB y from being widened whole). Both the time
@@ -57,7 +57,9 @@ print(products, total, int(same))
 EOF
 read -r np_products np_total np_same <"$work/numpy.txt"
 
-/usr/bin/time -v "$tool" run "$work/prog.neff" --quiet --threads "$threads" --input x="$work/in/x.npy" \
+thread_flag=()
+[ "$threads" -gt 1 ] && thread_flag=(--threads)
+/usr/bin/time -v "$tool" run "$work/prog.neff" --quiet "${thread_flag[@]}" --input x="$work/in/x.npy" \
   --input y="$work/in/y.npy" --out "$work/res" --expect output0="$work/in/ref.npy" >"$work/run.txt" 2>"$work/time.txt" ||
   { cat "$work/run.txt" "$work/time.txt"; exit 1; }
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
