@@ -142,12 +142,26 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   }
   wf.assign(size_t{rows} * cols, 0.0F);
   const bool w_ok = w.loaded && convertible(w.dtype);
-  for (unsigned k = 0; k < rows; ++k)
-    for (unsigned m = 0; m < cols; ++m)
-      wf[size_t{k} * cols + m] =
-          w_ok && k < w.rows && m < w.cols
-              ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
-              : 0.0F;
+  if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
+    // The block path of the weights: each row's stored 2-byte patterns through the row conversion.
+    std::vector<uint8_t>& bytes = s.bytes_b;
+    bytes.resize(size_t{cols} * 2);
+    for (unsigned k = 0; k < rows; ++k) {
+      for (unsigned m = 0; m < cols; ++m) {
+        const uint32_t b = w.bits[size_t{k} * PeWeights::kCols + m];
+        bytes[2 * m] = static_cast<uint8_t>(b);
+        bytes[2 * m + 1] = static_cast<uint8_t>(b >> 8);
+      }
+      row_to_f32(bytes.data(), cols, w.dtype, 2, wf.data() + size_t{k} * cols);
+    }
+  } else {
+    for (unsigned k = 0; k < rows; ++k)
+      for (unsigned m = 0; m < cols; ++m)
+        wf[size_t{k} * cols + m] =
+            w_ok && k < w.rows && m < w.cols
+                ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
+                : 0.0F;
+  }
   const bool begin = (mm->psum_accumulate_flags & 1U) != 0;
   const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
   out.resize(size_t{cols} * N);
@@ -166,8 +180,10 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
   // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
-  const bool exact_products =
-      kernels::fma_exact_operands(wf.data(), cols, rows, cols) && kernels::fma_exact_operands(x.data(), N, rows, N);
+  // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
+  const bool fp16_only = mm->in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
+  const bool exact_products = fp16_only || (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
+                                            kernels::fma_exact_operands(x.data(), N, rows, N));
   if (exact_products)
     kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
   else
