@@ -80,7 +80,7 @@ bool Txn::commit() {
       if (pages.empty() || pages.back() != a) pages.push_back(a);
       if (a == (b.address + b.n - 1) / SparseMemory::kPageBytes) break;
     }
-  std::sort(pages.begin(), pages.end());
+  if (!std::is_sorted(pages.begin(), pages.end())) std::sort(pages.begin(), pages.end());  // rows come in order
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   uint64_t new_bytes = 0;
   for (uint64_t p : pages) new_bytes += core_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
