@@ -166,6 +166,14 @@ struct EffectLog {
   };
   std::vector<ImmClassWrite> imm_class;
   std::vector<uint64_t> pages;  ///< commit's scratch: the pages the staged writes touch
+  /// Staged memory writes as byte blocks (the executors' fast path when nothing is recorded): `n` bytes from
+  /// `block_bytes[from]` to `address`, applied at commit after `mem`. `block_elems` counts their elements.
+  struct MemBlock {
+    uint64_t address, from, n;
+  };
+  std::vector<MemBlock> blocks;
+  std::vector<uint8_t> block_bytes;
+  uint64_t block_elems = 0;
 
   /// A staged DRAM write (a NEFF run's DMA): `n` bytes from `dram_bytes[from]` to `to`.
   struct DramWrite {
@@ -202,6 +210,9 @@ struct EffectLog {
     sems.clear();
     diags.clear();
     imm_class.clear();
+    blocks.clear();
+    block_bytes.clear();
+    block_elems = 0;
     dram.clear();
     dram_bytes.clear();
     pe_staged = false;

@@ -81,7 +81,7 @@ class Run {
   struct Tracked {
     std::string name;
     uint64_t size = 0;
-    std::vector<bool> written;
+    std::vector<uint64_t> written;  ///< bit b % 64 of word b / 64: byte b has been written (word-wise updates)
   };
   std::map<const uint8_t*, Tracked> tracked_;  ///< writable DRAM variables by first byte
   std::map<std::pair<std::string, std::string>, uint64_t> uninit_dram_;

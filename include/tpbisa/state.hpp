@@ -39,6 +39,12 @@ class SparseMemory {
   uint64_t new_bytes_for(uint64_t address, uint64_t n) const;
   /// True when every byte in [address, address + n) has been written.
   bool initialized(uint64_t address, uint64_t n) const;
+  /// Copies the `n` bytes at `address` to `out` (never-written bytes read as 0), one page look-up per page;
+  /// true when every byte had been written. The range must not wrap past 2^64.
+  bool read_block(uint64_t address, uint64_t n, uint8_t* out) const;
+  /// Writes `n` bytes from `in` at `address`, one page look-up per page. Fails (returns false, writes nothing)
+  /// when the pages it needs would exceed the memory limit.
+  bool write_block(uint64_t address, uint64_t n, const uint8_t* in);
 
   uint64_t allocated_bytes() const { return (pages_.size() + low_pages_) * kPageBytes; }
   uint64_t max_bytes() const { return max_bytes_; }
@@ -50,7 +56,11 @@ class SparseMemory {
  private:
   struct Page {
     std::array<uint8_t, kPageBytes> bytes{};
-    std::bitset<kPageBytes> written;
+    std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
+    bool is_written(size_t at) const { return (written[at / 64] >> (at % 64) & 1U) != 0; }
+    /// True when bytes [at, at + n) of the page have all been written (word-wise).
+    bool all_written(size_t at, size_t n) const;
+    void mark_written(size_t at, size_t n);
   };
   const Page* find(uint64_t page) const;
   Page* slot_for_write(uint64_t page);

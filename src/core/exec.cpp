@@ -17,6 +17,37 @@ uint64_t Txn::read_mem(uint64_t address, unsigned size) {
   return v;
 }
 
+void Txn::read_block(uint64_t address, uint64_t n, unsigned elem, uint8_t* out) {
+  if (n == 0) return;
+  if (log_.record) {
+    for (uint64_t i = 0; i < n; i += elem) {
+      const uint64_t v = read_mem(address + i, elem);
+      for (unsigned b = 0; b < elem; ++b) out[i + b] = static_cast<uint8_t>(v >> (8 * b));
+    }
+    return;
+  }
+  log_.reads_total += n / elem;
+  if (core_.memory.read_block(address, n, out)) return;
+  for (uint64_t i = 0; i < n; i += elem)  // the rare partly-written run: one diagnostic per element, as read_mem
+    if (!core_.memory.initialized(address + i, elem)) diag(DiagKind::UninitializedRead, address + i, elem);
+}
+
+void Txn::stage_block(uint64_t address, const uint8_t* bytes, uint64_t n, unsigned elem) {
+  if (n == 0) return;
+  if (log_.record) {
+    for (uint64_t i = 0; i < n; i += elem) {
+      uint64_t v = 0;
+      for (unsigned b = 0; b < elem; ++b) v |= uint64_t{bytes[i + b]} << (8 * b);
+      stage_mem(address + i, elem, v);
+    }
+    return;
+  }
+  const uint64_t at = log_.block_bytes.size();
+  log_.block_bytes.insert(log_.block_bytes.end(), bytes, bytes + n);
+  log_.blocks.push_back({address, at, n});
+  log_.block_elems += n / elem;
+}
+
 bool Txn::fail(FaultKind kind, std::string detail) {
   fault_.kind = kind;
   fault_.index = index_;
@@ -44,7 +75,12 @@ bool Txn::commit() {
       if (pages.empty() || pages.back() != a) pages.push_back(a);  // runs of writes share a page
       if (a == (w.address + w.size - 1) / SparseMemory::kPageBytes) break;
     }
-  std::sort(pages.begin(), pages.end());
+  for (const EffectLog::MemBlock& b : log_.blocks)
+    for (uint64_t a = b.address / SparseMemory::kPageBytes; b.n != 0; ++a) {
+      if (pages.empty() || pages.back() != a) pages.push_back(a);
+      if (a == (b.address + b.n - 1) / SparseMemory::kPageBytes) break;
+    }
+  if (!std::is_sorted(pages.begin(), pages.end())) std::sort(pages.begin(), pages.end());  // rows come in order
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   uint64_t new_bytes = 0;
   for (uint64_t p : pages) new_bytes += core_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
@@ -61,6 +97,8 @@ bool Txn::commit() {
     if (i < shown) w.before = core_.memory.read(w.address, w.size);
     core_.memory.write(w.address, w.size, w.after);
   }
+  for (const EffectLog::MemBlock& b : log_.blocks)
+    core_.memory.write_block(b.address, b.n, log_.block_bytes.data() + b.from);
   for (RegWrite& w : log_.regs) {
     w.before = engine_.regs[w.reg];
     engine_.regs[w.reg] = w.after;
@@ -159,6 +197,19 @@ bool onchip_element(Generation g, uint32_t start, unsigned channel, int64_t elem
   if (!a) return false;
   address = *a;
   return true;
+}
+
+bool onchip_run(Generation g, uint32_t start, unsigned channel, uint64_t count, unsigned size, int walk,
+                uint64_t& address) {
+  if (count == 0) return false;
+  const uint64_t span = (count - 1) * size;
+  if (span > uint64_t{INT32_MAX}) return false;
+  uint64_t first = 0, last = 0;
+  if (!onchip_element(g, start, channel, 0, size, first) ||
+      !onchip_element(g, start, channel, walk * static_cast<int64_t>(span), size, last))
+    return false;
+  address = walk > 0 ? first : last;
+  return (walk > 0 ? last - first : first - last) == span;  // one partition: every element between is in it too
 }
 
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {

@@ -43,6 +43,15 @@ class Txn {
 
   /// Reads committed memory; records the read and an uninitialised-read diagnostic when needed.
   uint64_t read_mem(uint64_t address, unsigned size);
+  /// Reads the `n` bytes at `address` (a run of n / elem elements of `elem` bytes, in one SBUF/PSUM partition or
+  /// flat memory, already checked) into `out`. Counts as n / elem element reads; when recording, reads element by
+  /// element exactly as read_mem does, so traces do not depend on the path.
+  void read_block(uint64_t address, uint64_t n, unsigned elem, uint8_t* out);
+  /// Stages the `n` bytes at `bytes` for `address` (n / elem elements of `elem` bytes); copied now, written at
+  /// commit. When recording, staged element by element exactly as stage_mem does.
+  void stage_block(uint64_t address, const uint8_t* bytes, uint64_t n, unsigned elem);
+  /// True when the log records effects (the executors' block paths are then the element paths).
+  bool recording() const { return log_.record; }
   /// The executing engine's register r (r < 64).
   uint32_t reg(unsigned r) const { return engine_.regs[r]; }
 
@@ -143,6 +152,55 @@ bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view wh
 bool addr4_mode_supported(Txn& txn, const Addr4& a, std::string_view which);
 /// Refuses shape-from-register ADDR4 operands (UnsupportedShapeRegister, after every addressing-mode check).
 bool addr4_shape_supported(Txn& txn, const Addr4& a, std::string_view which);
+
+/// The element step of a TENSOR3D/TENSOR4D pattern that walks its elements consecutively, forwards (+1) or
+/// backwards (-1): every dimension that counts more than one element steps by that sign times the product of the
+/// faster counts, so element k is at element offset step * k and a channel's elements are one run of bytes. 0 when
+/// the pattern is not such a walk.
+template <class T>
+int pattern_walk(const T& t) {
+  for (const int sign : {1, -1}) {
+    int64_t span = 1;
+    bool ok = true;
+    for (size_t d = 0; d < t.num_elem.size() && ok; ++d) {
+      const int64_t n = t.num_elem[d] == 0 ? 1 : int64_t{t.num_elem[d]};
+      ok = n <= 1 || int64_t{t.step_elem[d]} == sign * span;
+      span *= n;
+    }
+    if (ok) return sign;
+  }
+  return 0;
+}
+
+/// The run of `count` elements of `size` bytes of channel `channel` walked with element step `walk` (+1 or -1)
+/// from on-chip address `start`: true with the address of the run's lowest byte when every element is accessible
+/// (one check for the run, the verdict onchip_element gives each element); false otherwise (the caller then finds
+/// the failing element).
+bool onchip_run(Generation g, uint32_t start, unsigned channel, uint64_t count, unsigned size, int walk,
+                uint64_t& address);
+
+/// A run of each of `channels` channels (the block path): rows[c] is the lowest byte of channel c's `count`
+/// elements of `size` bytes; `walk` is the pattern's element step (+1: element k at rows[c] + k * size; -1: at
+/// rows[c] + (count - 1 - k) * size). False when recording (traces show element accesses), when the pattern is
+/// not a walk, or when a run fails its check: the executor then takes its element path, which finds the failing
+/// element for the fault.
+template <class T, size_t N>
+bool row_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, uint64_t count, unsigned size,
+              std::array<uint64_t, N>& rows, int& walk) {
+  walk = pattern_walk(pattern);
+  if (txn.recording() || channels > N || walk == 0) return false;
+  for (unsigned c = 0; c < channels; ++c)
+    if (!onchip_run(txn.gen(), base, c, count, size, walk, rows[c])) return false;
+  return true;
+}
+
+/// row_runs for a forward walk only (the destinations and sources whose rows are used as they lie).
+template <class T, size_t N>
+bool forward_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, uint64_t count, unsigned size,
+                  std::array<uint64_t, N>& rows) {
+  int walk = 0;
+  return row_runs(txn, base, pattern, channels, count, size, rows, walk) && walk == 1;
+}
 
 /// The address an element would have, for fault reports: start + channel partitions + byte offset.
 uint64_t nominal_element_address(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset);

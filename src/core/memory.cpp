@@ -1,5 +1,6 @@
 // The sparse Neuron memory and the (partition, offset) view of its SBUF/PSUM region.
 #include <algorithm>
+#include <cstring>
 
 #include "tpbisa/state.hpp"
 
@@ -50,7 +51,7 @@ uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) con
   if (at + n <= kPageBytes) {  // one page: one look-up
     const Page* p = find(address / kPageBytes);
     for (unsigned i = 0; i < n; ++i) {
-      const bool w = p != nullptr && p->written[at + i];
+      const bool w = p != nullptr && p->is_written(at + i);
       all = all && w;
       if (w) value |= uint64_t{p->bytes[at + i]} << (8 * i);
     }
@@ -58,7 +59,7 @@ uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) con
     for (unsigned i = 0; i < n; ++i) {
       const uint64_t a = address + i;  // wraps modulo 2^64 like the address generator
       const Page* p = find(a / kPageBytes);
-      const bool w = p != nullptr && p->written[a % kPageBytes];
+      const bool w = p != nullptr && p->is_written(a % kPageBytes);
       all = all && w;
       if (w) value |= uint64_t{p->bytes[a % kPageBytes]} << (8 * i);
     }
@@ -88,7 +89,7 @@ bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
       page = slot_for_write(page_number);
     }
     page->bytes[a % kPageBytes] = static_cast<uint8_t>(value >> (8 * i));
-    page->written[a % kPageBytes] = true;
+    page->mark_written(a % kPageBytes, 1);
   }
   return true;
 }
@@ -96,7 +97,65 @@ bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
 bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
   for (uint64_t i = 0; i < n; ++i) {
     const Page* p = find((address + i) / kPageBytes);
-    if (p == nullptr || !p->written[(address + i) % kPageBytes]) return false;
+    if (p == nullptr || !p->is_written((address + i) % kPageBytes)) return false;
+  }
+  return true;
+}
+
+bool SparseMemory::Page::all_written(size_t at, size_t n) const {
+  while (n != 0) {
+    const size_t bit = at % 64, take = std::min<size_t>(64 - bit, n);
+    const uint64_t mask = take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
+    if ((written[at / 64] & mask) != mask) return false;
+    at += take;
+    n -= take;
+  }
+  return true;
+}
+
+void SparseMemory::Page::mark_written(size_t at, size_t n) {
+  while (n != 0) {
+    const size_t bit = at % 64, take = std::min<size_t>(64 - bit, n);
+    written[at / 64] |= take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
+    at += take;
+    n -= take;
+  }
+}
+
+bool SparseMemory::read_block(uint64_t address, uint64_t n, uint8_t* out) const {
+  bool all = true;
+  while (n != 0) {
+    const size_t at = address % kPageBytes;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
+    const Page* p = find(address / kPageBytes);
+    if (p == nullptr) {
+      std::memset(out, 0, take);
+      all = false;
+    } else if (p->all_written(at, take)) {
+      std::memcpy(out, p->bytes.data() + at, take);
+    } else {
+      all = false;
+      for (size_t i = 0; i < take; ++i) out[i] = p->is_written(at + i) ? p->bytes[at + i] : 0;
+    }
+    address += take;
+    out += take;
+    n -= take;
+  }
+  return all;
+}
+
+bool SparseMemory::write_block(uint64_t address, uint64_t n, const uint8_t* in) {
+  if (n == 0) return true;
+  if (allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
+  while (n != 0) {
+    const size_t at = address % kPageBytes;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
+    Page* p = slot_for_write(address / kPageBytes);
+    std::memcpy(p->bytes.data() + at, in, take);
+    p->mark_written(at, take);
+    address += take;
+    in += take;
+    n -= take;
   }
   return true;
 }

@@ -371,7 +371,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
     return r;
   }
   r.status = StepResult::Status::Retired;
-  r.totals = {log.regs.size(), log.mem.size(), log.reads_total, log.dve.size(), log.sems.size(), 0};
+  r.totals = {log.regs.size(), log.mem.size() + log.block_elems, log.reads_total, log.dve.size(), log.sems.size(), 0};
   for (uint64_t n : log.diag_counts) r.totals.diagnostics += n;
   r.diagnostic_counts = log.diag_counts;
   if (log.record) {

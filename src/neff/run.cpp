@@ -3,6 +3,7 @@
 #include "tpbisa/neff_run.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -134,11 +135,15 @@ void Run::note_step(const StepResult& step) {
     Tracked& t = it->second;
     const uint64_t end = std::min(t.size, r.offset + r.n);
     uint64_t unwritten = 0;
-    for (uint64_t b = r.offset; b < end; ++b) {
+    for (uint64_t b = r.offset; b < end;) {  // a 64-byte word of the bitmap at a time
+      const uint64_t bit = b % 64, take = std::min<uint64_t>(64 - bit, end - b);
+      const uint64_t mask = take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
+      uint64_t& word = t.written[b / 64];
       if (r.write)
-        t.written[b] = true;
-      else if (!t.written[b])
-        ++unwritten;
+        word |= mask;
+      else
+        unwritten += static_cast<uint64_t>(std::popcount(~word & mask));
+      b += take;
     }
     if (unwritten != 0) uninit_dram_[{stream_label(step.core, step.engine), t.name}] += unwritten;
   }
@@ -284,7 +289,7 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
   for (size_t c = 0; c < run->views_.size(); ++c)
     for (const DramVar& d : run->views_[c].vars)
       if (d.present && d.writable != nullptr && run->tracked_.count(d.data) == 0)
-        run->tracked_[d.data] = {d.name, d.size, std::vector<bool>(d.size, false)};
+        run->tracked_[d.data] = {d.name, d.size, std::vector<uint64_t>((d.size + 63) / 64, 0)};
   // def.json: the FP8 conversion settings the runtime programs (memory-and-numerics.md §8.2; the first
   // subgraph's, which every subgraph of a compiled program repeats) and the runtime's SBUF reservation.
   run->reservations_.resize(neff.subgraphs.size());

@@ -1,5 +1,6 @@
 // Datapath family semantics (real-programs.md §10.3, §11.3, §12.3): COPY (bits), CAST (through FP32),
 // TENSOR_TENSOR_ARITH_OP (the shared ALU evaluator) and MEMSET (raw fill), per channel and pattern element.
+#include <array>
 #include <bit>
 
 #include "families/common.hpp"
@@ -26,6 +27,19 @@ bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
                                                         count, channels, txn.options().max_elements_per_instruction));
 }
 
+/// Row addresses of up to kMaxChannels channels (the block path).
+using Rows = std::array<uint64_t, kMaxChannels>;
+
+/// Element i of a little-endian row of `size`-byte elements.
+uint64_t element(const uint8_t* row, uint64_t i, unsigned size) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < size; ++b) v |= uint64_t{row[i * size + b]} << (8 * b);
+  return v;
+}
+void set_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
+  for (unsigned b = 0; b < size; ++b) row[i * size + b] = static_cast<uint8_t>(v >> (8 * b));
+}
+
 /// §10.3: COPY moves the bit pattern; CAST converts through FP32 (memory-and-numerics.md §8.3).
 bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
   const bool cast = t.header.opcode == 0x47;
@@ -38,6 +52,28 @@ bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
   const unsigned nac = t.num_active_channels;
   if (!within_bound(txn, count, nac)) return false;
   const unsigned in = dtype_size(t.in_dtype), out = dtype_size(t.out_dtype);
+  Rows sr{}, dr{};
+  if (exec::forward_runs(txn, src, t.src, nac, count, in, sr) &&
+      exec::forward_runs(txn, dst, t.dst, nac, count, out, dr)) {
+    std::vector<uint8_t>& ib = txn.scratch().bytes_a;
+    std::vector<uint8_t>& ob = txn.scratch().bytes_b;
+    ib.resize(count * in);
+    ob.resize(count * out);
+    for (unsigned c = 0; c < nac; ++c) {
+      txn.read_block(sr[c], count * in, in, ib.data());
+      if (!cast && in == out) {
+        txn.stage_block(dr[c], ib.data(), count * in, in);
+        continue;
+      }
+      for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t raw = element(ib.data(), k, in);
+        set_element(ob.data(), k, out,
+                    cast ? from_fp32_bits(to_fp32_bits(raw, t.in_dtype), t.out_dtype, txn.options().convert) : raw);
+      }
+      txn.stage_block(dr[c], ob.data(), count * out, out);
+    }
+    return true;
+  }
   uint64_t a = 0;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < count; ++k)
@@ -78,25 +114,44 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
         return false;
   const AluOpInfo* op = find_aluop(t.op);
   const bool integer = op != nullptr && op->is(kAluInt) && is_integer(d0) && is_integer(d1) && is_integer(t.out_dtype);
+  auto apply = [&](uint64_t r0, uint64_t r1) -> uint64_t {
+    if (integer) {
+      const uint32_t x = is_signed(d0) ? exec::sign_extend(r0, z0) : static_cast<uint32_t>(r0);
+      const uint32_t y = is_signed(d1) ? exec::sign_extend(r1, z1) : static_cast<uint32_t>(r1);
+      const uint32_t r = alu_int32(t.op, x, y, is_signed(d0));
+      return zo >= 4 ? r : r & ((1U << (8 * zo)) - 1U);
+    }
+    const float x = std::bit_cast<float>(to_fp32_bits(r0, d0));
+    const float y = std::bit_cast<float>(to_fp32_bits(r1, d1));
+    return from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
+  };
+  Rows r0{}, r1{}, rd{};
+  if (exec::forward_runs(txn, s0, t.src0, nac, count, z0, r0) &&
+      exec::forward_runs(txn, s1, t.src1, nac, count, z1, r1) &&
+      exec::forward_runs(txn, dst, t.dst, nac, count, zo, rd)) {
+    std::vector<uint8_t>& b0 = txn.scratch().bytes_a;
+    std::vector<uint8_t>& b1 = txn.scratch().bytes_b;
+    b0.resize(count * (z0 + zo));
+    b1.resize(count * z1);
+    uint8_t* bo = b0.data() + count * z0;
+    for (unsigned c = 0; c < nac; ++c) {
+      // Per element the two operands are read in turn; a row of each gives the same reads and diagnostics.
+      txn.read_block(r0[c], count * z0, z0, b0.data());
+      txn.read_block(r1[c], count * z1, z1, b1.data());
+      for (uint64_t k = 0; k < count; ++k)
+        set_element(bo, k, zo, apply(element(b0.data(), k, z0), element(b1.data(), k, z1)));
+      txn.stage_block(rd[c], bo, count * zo, zo);
+    }
+    return true;
+  }
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < count; ++k) {
       uint64_t a0 = 0, a1 = 0, ad = 0;
       onchip_at(txn, s0, t.src0, c, k, z0, "src0", a0);
       onchip_at(txn, s1, t.src1, c, k, z1, "src1", a1);
       onchip_at(txn, dst, t.dst, c, k, zo, "destination", ad);
-      const uint64_t r0 = txn.read_mem(a0, z0), r1 = txn.read_mem(a1, z1);
-      uint64_t v = 0;
-      if (integer) {
-        const uint32_t x = is_signed(d0) ? exec::sign_extend(r0, z0) : static_cast<uint32_t>(r0);
-        const uint32_t y = is_signed(d1) ? exec::sign_extend(r1, z1) : static_cast<uint32_t>(r1);
-        const uint32_t r = alu_int32(t.op, x, y, is_signed(d0));
-        v = zo >= 4 ? r : r & ((1U << (8 * zo)) - 1U);
-      } else {
-        const float x = std::bit_cast<float>(to_fp32_bits(r0, d0));
-        const float y = std::bit_cast<float>(to_fp32_bits(r1, d1));
-        v = from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
-      }
-      txn.stage_mem(ad, zo, v);
+      const uint64_t v0 = txn.read_mem(a0, z0), v1 = txn.read_mem(a1, z1);
+      txn.stage_mem(ad, zo, apply(v0, v1));
     }
   return true;
 }
@@ -112,11 +167,19 @@ bool exec_memset(const D4Mr& t, exec::Txn& txn) {
   const uint64_t count = t.dst.elements();
   const unsigned nac = t.num_active_channels;
   if (!within_bound(txn, count, nac)) return false;
+  const uint64_t v = size >= 4 ? t.set_value : t.set_value & ((1U << (8 * size)) - 1U);
+  Rows rd{};
+  if (exec::forward_runs(txn, dst, t.dst, nac, count, size, rd)) {
+    std::vector<uint8_t>& row = txn.scratch().bytes_a;
+    row.resize(count * size);
+    for (uint64_t k = 0; k < count; ++k) set_element(row.data(), k, size, v);
+    for (unsigned c = 0; c < nac; ++c) txn.stage_block(rd[c], row.data(), count * size, size);
+    return true;
+  }
   uint64_t a = 0;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < count; ++k)
       if (!onchip_at(txn, dst, t.dst, c, k, size, "destination", a)) return false;
-  const uint64_t v = size >= 4 ? t.set_value : t.set_value & ((1U << (8 * size)) - 1U);
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < count; ++k) {
       onchip_at(txn, dst, t.dst, c, k, size, "destination", a);

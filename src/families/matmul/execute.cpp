@@ -1,10 +1,14 @@
 // PE matmul family semantics (real-programs.md §8.3, §9.3, §9.4): LdWeights loads the PE's stationary matrix,
 // Matmul multiplies it with the moving tile into PSUM (accumulation groups, PROJ-CONV-F16/F17/F18).
+#include <algorithm>
+#include <array>
 #include <bit>
 
 #include "families/common.hpp"
 #include "families/matmul/format.hpp"
+#include "kernels/convert.hpp"
 #include "kernels/matmul.hpp"
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -16,6 +20,24 @@ bool layout_supported(const Instruction& inst, exec::Txn& txn) {
   return txn.fail(FaultKind::UnsupportedOpcode,
                   fmt::format("execution of {} ({:#04x}) with the {} layout is not modeled (CAYMAN/SUNDA only)",
                               inst.name(), inst.opcode(), to_string(txn.gen())));
+}
+
+/// The FP32 values of `n` elements of `dtype` (`size` bytes each) stored little-endian at `bytes`.
+void row_to_f32(const uint8_t* bytes, size_t n, uint8_t dtype, unsigned size, float* out) {
+  if (dtype == dtype::kFp16 || dtype == dtype::kBfloat16) {
+    static_assert(std::endian::native == std::endian::little);
+    const auto* h = reinterpret_cast<const uint16_t*>(bytes);  // NOLINT: the row's 2-byte elements
+    if (dtype == dtype::kFp16)
+      kernels::fp16_to_fp32(h, out, n);
+    else
+      kernels::bf16_to_fp32(h, out, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t raw = 0;
+    for (unsigned b = 0; b < size; ++b) raw |= uint64_t{bytes[i * size + b]} << (8 * b);
+    out[i] = std::bit_cast<float>(to_fp32_bits(raw, dtype));
+  }
 }
 
 /// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST), as stored bits.
@@ -38,6 +60,23 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
   w.rows = rows;
   w.cols = cols;
   const bool reversed = !txn.options().controls.lw_read_order_fill;
+  std::array<uint64_t, PeWeights::kRows> run{};
+  int walk = 0;
+  if (exec::row_runs(txn, base, lw->src, rows, cols, size, run, walk)) {
+    // The row's bytes hold element e at position e (forward walk) or cols - 1 - e (backward walk).
+    std::vector<uint8_t>& bytes = txn.scratch().bytes_a;
+    bytes.resize(size_t{cols} * size);
+    for (unsigned k = 0; k < rows; ++k) {
+      txn.read_block(run[k], uint64_t{cols} * size, size, bytes.data());
+      for (unsigned e = 0; e < cols; ++e) {
+        const size_t at = size_t{walk > 0 ? e : cols - 1 - e} * size;
+        uint32_t v = 0;
+        for (unsigned b = 0; b < size; ++b) v |= uint32_t{bytes[at + b]} << (8 * b);
+        w.bits[size_t{k} * PeWeights::kCols + (reversed ? cols - 1 - e : e)] = v;
+      }
+    }
+    return true;
+  }
   for (unsigned k = 0; k < rows; ++k)
     for (unsigned e = 0; e < cols; ++e) {
       uint64_t a = 0;
@@ -76,30 +115,63 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   std::vector<float>& x = s.f32a;
   std::vector<float>& wf = s.f32b;
   std::vector<float>& out = s.f32c;
-  x.assign(size_t{rows} * N, 0.0F);
-  for (unsigned k = 0; k < rows; ++k)
-    for (size_t n = 0; n < N; ++n) {
-      uint64_t a = 0;
-      if (!onchip_at(txn, src, mm->src, k, n, in_size, "source", a)) return false;
-      x[k * N + n] = std::bit_cast<float>(to_fp32_bits(txn.read_mem(a, in_size), mm->in_dtype));
+  // The block path: each channel's moving row and output row is one run of bytes (checked once per row).
+  std::array<uint64_t, PeWeights::kRows> src_rows{}, dst_rows{};
+  const bool blocks = exec::forward_runs(txn, src, mm->src, rows, N, in_size, src_rows) &&
+                      exec::forward_runs(txn, dst, mm->dst, cols, N, out_size, dst_rows);
+  x.resize(size_t{rows} * N);
+  if (blocks) {
+    std::vector<uint8_t>& bytes = s.bytes_a;
+    bytes.resize(N * in_size);
+    for (unsigned k = 0; k < rows; ++k) {
+      txn.read_block(src_rows[k], N * in_size, in_size, bytes.data());
+      row_to_f32(bytes.data(), N, mm->in_dtype, in_size, x.data() + k * N);
     }
-  for (unsigned m = 0; m < cols; ++m)
-    for (size_t n = 0; n < N; ++n) {
-      uint64_t a = 0;
-      if (!onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a)) return false;
-    }
+  } else {
+    for (unsigned k = 0; k < rows; ++k)
+      for (size_t n = 0; n < N; ++n) {
+        uint64_t a = 0;
+        if (!onchip_at(txn, src, mm->src, k, n, in_size, "source", a)) return false;
+        x[k * N + n] = std::bit_cast<float>(to_fp32_bits(txn.read_mem(a, in_size), mm->in_dtype));
+      }
+    for (unsigned m = 0; m < cols; ++m)
+      for (size_t n = 0; n < N; ++n) {
+        uint64_t a = 0;
+        if (!onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a)) return false;
+      }
+  }
   wf.assign(size_t{rows} * cols, 0.0F);
   const bool w_ok = w.loaded && convertible(w.dtype);
-  for (unsigned k = 0; k < rows; ++k)
-    for (unsigned m = 0; m < cols; ++m)
-      wf[size_t{k} * cols + m] =
-          w_ok && k < w.rows && m < w.cols
-              ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
-              : 0.0F;
-  out.assign(size_t{cols} * N, 0.0F);
+  if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
+    // The block path of the weights: each row's stored 2-byte patterns through the row conversion.
+    std::vector<uint8_t>& bytes = s.bytes_b;
+    bytes.resize(size_t{cols} * 2);
+    for (unsigned k = 0; k < rows; ++k) {
+      for (unsigned m = 0; m < cols; ++m) {
+        const uint32_t b = w.bits[size_t{k} * PeWeights::kCols + m];
+        bytes[2 * m] = static_cast<uint8_t>(b);
+        bytes[2 * m + 1] = static_cast<uint8_t>(b >> 8);
+      }
+      row_to_f32(bytes.data(), cols, w.dtype, 2, wf.data() + size_t{k} * cols);
+    }
+  } else {
+    for (unsigned k = 0; k < rows; ++k)
+      for (unsigned m = 0; m < cols; ++m)
+        wf[size_t{k} * cols + m] =
+            w_ok && k < w.rows && m < w.cols
+                ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
+                : 0.0F;
+  }
   const bool begin = (mm->psum_accumulate_flags & 1U) != 0;
   const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
-  if (accumulate)
+  out.resize(size_t{cols} * N);
+  if (accumulate && blocks) {
+    static_assert(std::endian::native == std::endian::little);
+    for (unsigned m = 0; m < cols; ++m)
+      txn.read_block(dst_rows[m], N * 4, 4, reinterpret_cast<uint8_t*>(out.data() + m * N));  // NOLINT: FP32 bits
+  } else if (!accumulate) {
+    std::fill(out.begin(), out.end(), 0.0F);
+  } else
     for (unsigned m = 0; m < cols; ++m)
       for (size_t n = 0; n < N; ++n) {
         uint64_t a = 0;
@@ -108,13 +180,20 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
   // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
-  const bool exact_products =
-      kernels::fma_exact_operands(wf.data(), cols, rows, cols) && kernels::fma_exact_operands(x.data(), N, rows, N);
+  // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
+  const bool fp16_only = mm->in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
+  const bool exact_products = fp16_only || (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
+                                            kernels::fma_exact_operands(x.data(), N, rows, N));
   if (exact_products)
     kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
   else
     kernels::matmul_f32_generic(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
   txn.add_macs(uint64_t{rows} * cols * N);
+  if (blocks && !transpose) {
+    for (unsigned m = 0; m < cols; ++m)
+      txn.stage_block(dst_rows[m], reinterpret_cast<const uint8_t*>(out.data() + m * N), N * 4, 4);  // NOLINT
+    return true;
+  }
   for (size_t n = 0; n < N; ++n) {
     // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged.
     int sel = -1;

@@ -138,11 +138,12 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
         txn.note_dram(src.var->data, at, src.chunk, false);
         continue;
       }
-      for (uint64_t b = 0; b < src.chunk; b += 8) {
-        const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8, src.chunk - b));
-        const uint64_t v = txn.read_mem(at + b, n);
-        for (unsigned i = 0; i < n; ++i) bytes[k + b + i] = static_cast<uint8_t>(v >> (8 * i));
-      }
+      // SBUF in accesses of 8 bytes, the last one shorter (as blocks: the whole ones, then the tail).
+      const uint64_t whole = src.chunk / 8 * 8;
+      txn.read_block(at, whole, 8, bytes.data() + k);
+      if (whole != src.chunk)
+        txn.read_block(at + whole, src.chunk - whole, static_cast<unsigned>(src.chunk - whole),
+                       bytes.data() + k + whole);
     }
   const std::vector<uint8_t>* moved = &bytes;
   if (convert) {
@@ -166,12 +167,11 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
         txn.note_dram(dst.var->data, at, dst.chunk, true);
         continue;
       }
-      for (uint64_t b = 0; b < dst.chunk; b += 8) {
-        const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8, dst.chunk - b));
-        uint64_t v = 0;
-        for (unsigned i = 0; i < n; ++i) v |= uint64_t{(*moved)[k + b + i]} << (8 * i);
-        txn.stage_mem(at + b, n, v);
-      }
+      const uint64_t whole = dst.chunk / 8 * 8;
+      txn.stage_block(at, moved->data() + k, whole, 8);
+      if (whole != dst.chunk)
+        txn.stage_block(at + whole, moved->data() + k + whole, dst.chunk - whole,
+                        static_cast<unsigned>(dst.chunk - whole));
     }
   txn.add_dma_bytes(dbytes);
   // Completion: the semaphore rises by sem_increment after the data have moved (PROJ-CONV-F9).

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Whole-program speed: a generated matmul NEFF run end to end by `tpbisa run`, against NumPy's own product of the
+# same shape measured in the same run; prints both times, their ratio, the MAC rates, peak RSS and the equality.
+#
+# usage: bench/run_neff_vs_numpy.sh TPBISA K N [LNC] [THREADS] [WORKDIR]
+#   K, N: x fp16 [128, K] . y fp16 [K, N] (K a multiple of 128, N of 512 per core); LNC 1 or 2 (default 2);
+#   THREADS 1 or 2: 2 runs each core on its own thread (`tpbisa run --threads`; default LNC); WORKDIR keeps the NEFF and inputs (default a temporary
+#   folder, removed at the end; an existing WORKDIR with the same shape is reused).
+# NumPy's side is x.astype(float32) @ y.astype(float32) in blocks of K rows (fp16 matmul in NumPy has no BLAS
+# path and is two orders of magnitude slower; the blocks keep a 4 GiB y from being widened whole). Both the time
+# of the products alone and the time including the widening are reported; the ratio uses the products alone.
+set -euo pipefail
+tool=${1:?usage: run_neff_vs_numpy.sh TPBISA K N [LNC] [THREADS] [WORKDIR]}
+k=${2:?K}
+n=${3:?N}
+lnc=${4:-2}
+threads=${5:-$lnc}
+work=${6:-}
+py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
+gen="$here/../examples/gen_matmul_neff.py"
+if [ -z "$work" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+stamp="$work/shape"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$k $n $lnc" ]; then
+  TPBISA="$tool" "$py" "$gen" --out "$work/prog.neff" --k "$k" --n "$n" --lnc "$lnc" --write-inputs "$work/in" \
+    >"$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+  echo "$k $n $lnc" >"$stamp"
+fi
+rm -rf "$work/res"
+
+# NumPy first (the input pages are then in the page cache for both sides alike).
+"$py" - "$work/in" >"$work/numpy.txt" <<'EOF'
+import sys, time
+import numpy as np
+d = sys.argv[1]
+x = np.load(f"{d}/x.npy")
+y = np.load(f"{d}/y.npy", mmap_mode="r")
+k, n = y.shape
+rows = max(128, (256 << 20) // (4 * n) // 128 * 128)  # about 256 MiB of widened y per block
+x32 = x.astype(np.float32)
+acc = np.zeros((x.shape[0], n), dtype=np.float32)
+products = 0.0
+start = time.perf_counter()
+for r0 in range(0, k, rows):
+    blk = np.asarray(y[r0:r0 + rows]).astype(np.float32)
+    t = time.perf_counter()
+    acc += x32[:, r0:r0 + rows] @ blk
+    products += time.perf_counter() - t
+total = time.perf_counter() - start
+ref = np.load(f"{d}/ref.npy")
+same = bool((acc.astype(np.float16).view(np.uint16) == ref.view(np.uint16)).all())
+print(products, total, int(same))
+EOF
+read -r np_products np_total np_same <"$work/numpy.txt"
+
+thread_flag=()
+[ "$threads" -gt 1 ] && thread_flag=(--threads)
+/usr/bin/time -v "$tool" run "$work/prog.neff" --quiet "${thread_flag[@]}" --input x="$work/in/x.npy" \
+  --input y="$work/in/y.npy" --out "$work/res" --expect output0="$work/in/ref.npy" >"$work/run.txt" 2>"$work/time.txt" ||
+  { cat "$work/run.txt" "$work/time.txt"; exit 1; }
+wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
+rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+"$py" - "$k" "$n" "$wall" "$rss_kib" "$np_products" "$np_total" "$np_same" "$work/in" "$work/res" <<'EOF'
+import os, sys
+import numpy as np
+k, n = int(sys.argv[1]), int(sys.argv[2])
+parts = [float(p) for p in sys.argv[3].split(":")]
+wall = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+rss = int(sys.argv[4]) * 1024
+np_products, np_total, np_same = float(sys.argv[5]), float(sys.argv[6]), sys.argv[7] == "1"
+inputs = sum(os.path.getsize(os.path.join(sys.argv[8], f)) for f in ("x.npy", "y.npy"))
+out = np.load(os.path.join(sys.argv[9], "output0.npy"))
+ref = np.load(os.path.join(sys.argv[8], "ref.npy"))
+equal = out.dtype == ref.dtype and out.shape == ref.shape and bool((out.view(np.uint16) == ref.view(np.uint16)).all())
+macs = 128 * k * n
+print(f"shape: x fp16 [128, {k}] . y fp16 [{k}, {n}], {macs:.3g} MACs")
+print(f"tpbisa run: {wall:.2f} s wall, {macs / wall / 1e9:.2f} GMAC/s, peak RSS {rss / 2**30:.2f} GiB "
+      f"(inputs {inputs / 2**30:.2f} GiB mapped), output equals NumPy: {'yes' if equal else 'NO'}")
+print(f"numpy f32 products: {np_products:.2f} s ({macs / np_products / 1e9:.2f} GMAC/s); with the widening "
+      f"{np_total:.2f} s; NumPy's result equals the reference: {'yes' if np_same else 'NO'}")
+print(f"ratio tpbisa / numpy products: {wall / np_products:.2f}")
+sys.exit(0 if equal and np_same else 1)
+EOF

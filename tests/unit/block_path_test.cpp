@@ -1,0 +1,222 @@
+// The executors' block path (whole rows read and staged at once when nothing is recorded) against their element
+// path (taken when effects are recorded): the same memory, the same effect counts and diagnostics, the same faults;
+// and SparseMemory's block reads and writes.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/machine.hpp"
+#include "tpbisa/numerics.hpp"
+
+namespace tpbisa {
+namespace {
+
+constexpr Generation kC = Generation::Cayman;
+constexpr uint64_t kStride = 0x40000;  // SBUF partition stride, restated
+constexpr uint64_t kPsum = 0x2000000, kPsumStride = 0x8000;
+
+TEST(SparseMemoryBlock, ReadsAndWritesAcrossPages) {
+  SparseMemory m;
+  std::vector<uint8_t> in(10000), out(10000, 0xAA);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 37 + 1);
+  const uint64_t at = 3 * SparseMemory::kPageBytes - 100;  // three pages touched
+  ASSERT_TRUE(m.write_block(at, in.size(), in.data()));
+  EXPECT_TRUE(m.read_block(at, out.size(), out.data()));
+  EXPECT_EQ(out, in);
+  EXPECT_EQ(m.read(at + 4095, 1), in[4095]);
+  EXPECT_TRUE(m.initialized(at, in.size()));
+  EXPECT_FALSE(m.initialized(at - 1, 1));
+  EXPECT_FALSE(m.initialized(at + in.size(), 1));
+}
+
+TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {
+  SparseMemory m;
+  ASSERT_TRUE(m.write(0x1000 + 70, 2, 0xBEEF));
+  std::vector<uint8_t> out(200, 0xAA);
+  EXPECT_FALSE(m.read_block(0x1000, out.size(), out.data()));
+  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], i == 70 ? 0xEF : i == 71 ? 0xBE : 0) << i;
+  EXPECT_TRUE(m.read_block(0x1000 + 70, 2, out.data()));
+  std::vector<uint8_t> none(5000, 0xAA);  // a never-touched range (pages absent)
+  EXPECT_FALSE(m.read_block(0x100000, none.size(), none.data()));
+  EXPECT_EQ(none, std::vector<uint8_t>(5000, 0));
+}
+
+TEST(SparseMemoryBlock, WriteBlockBeyondTheLimitWritesNothing) {
+  SparseMemory m(2 * SparseMemory::kPageBytes);
+  std::vector<uint8_t> in(2 * SparseMemory::kPageBytes + 1, 7);
+  EXPECT_FALSE(m.write_block(0, in.size(), in.data()));  // three pages needed, two allowed
+  EXPECT_EQ(m.allocated_bytes(), 0U);
+  EXPECT_FALSE(m.initialized(0, 1));
+  EXPECT_TRUE(m.write_block(0, in.size() - 1, in.data()));
+  EXPECT_EQ(m.allocated_bytes(), 2 * SparseMemory::kPageBytes);
+}
+
+Word hex(const std::string& text) {
+  Word w{};
+  HexError e;
+  EXPECT_TRUE(parse_hex_word(text, w, e)) << text;
+  return w;
+}
+
+// Words of machine_real_exec_test (real-programs.md §8.4-§12.4): MEMSET, CAST, TENSOR_TENSOR ADD, and matmul_small's
+// PE words (LDWEIGHTS walking backwards, MATMUL transpose, BEGIN and END).
+const std::string kMemset =
+    "49100000000000000000000000000000000000000000000000000000400000000a008000000000000000803f00460000"
+    "01000100010001004000010001000100";
+const std::string kCast =
+    "4710000000000000000000000042000001000100010001004000010001000100"
+    "0a078000000000000000000000440000"
+    "01000100010001004000010001000100";
+const std::string kTt =
+    "411000000000000000000000aa0a04800010000001000000000040000100010000200000010000000000400001000100"
+    "00000002010000000000400001000100";
+const std::string kLwX0 =
+    "01100000050800001000000000000000fe7c0300ffff0000e0ff200001000400"
+    "0700010000008080000000000f0f0000"
+    "00000000000000000000000000000000";
+const std::string kMmT0 =
+    "02100000000013050000000000000000007b0300010000000000800001000100"
+    "0700010000008080000000030f0f0000"
+    "00080002010000000000800001000100";
+const std::string kLwT0 =
+    "01100000050400000100000000000000fe400000ffff0000e0ff200001000400"
+    "0700000000008080000000000f0f0000"
+    "00000000000000000000000000000000";
+const std::string kMmBegin =
+    "02100000000013050000000000000000007f0300010000000000400001000100"
+    "0700000000008080000000010f0f0000"
+    "00000002010000000000400001000100";
+const std::string kLwT1 =
+    "01100000051a00001000000000000000fe410000ffff0000e0ff200001000400"
+    "0700000000008080000000000f0f0000"
+    "00000000000000000000000000000000";
+const std::string kMmEnd =
+    "02100000000013050000000000000000007e0300010000000000400001000100"
+    "0700000000008080000000020f0f0000"
+    "00000002010000000000400001000100";
+
+uint32_t f32(float v) {
+  return std::bit_cast<uint32_t>(v);
+}
+
+/// Preset memory: every partition's SBUF bytes [0x1000, 0x2100) and [0x37b00, 0x38000) hold FP16/FP32 patterns of
+/// small integers (so products are exact), except a few holes left unwritten; PSUM partitions hold garbage FP32.
+void preset(MachineState& s) {
+  for (uint64_t p = 0; p < 128; ++p) {
+    for (uint64_t b = 0x1000; b < 0x4800; b += 2) {
+      if ((p * 7 + b) % 509 == 0) continue;  // a hole: an uninitialised read
+      const float v = static_cast<float>(static_cast<int>((p * 3 + b / 2) % 5) - 2);
+      s.memory.write(p * kStride + b, 2,
+                     b < 0x4000 && b % 4 == 0 ? f32(v) & 0xFFFF : from_fp32_bits(f32(v), dtype::kFp16));
+    }
+    for (uint64_t b = 0x37b00; b < 0x38000; b += 2) {
+      const float v = static_cast<float>(static_cast<int>((p + b / 2) % 3) - 1);
+      s.memory.write(p * kStride + b, 2, from_fp32_bits(f32(v), dtype::kFp16));
+    }
+    for (uint64_t b = 0; b < 0x1000; b += 4)
+      s.memory.write(kPsum + p * kPsumStride + b, 4, f32(1000.0F + static_cast<float>(b)));
+  }
+  s.sems[4] = 1;
+  s.sems[8] = 16;
+  s.sems[26] = 16;
+}
+
+struct Outcome {
+  std::vector<StepResult::Status> status;
+  std::vector<EffectTotals> totals;
+  std::vector<std::array<uint64_t, kDiagKinds>> diags;
+  std::vector<std::string> faults;
+  std::vector<uint8_t> bytes;  ///< every preset range afterwards, with a byte per byte telling if it was written
+};
+
+Outcome run(const std::vector<std::string>& words, EngineId e, bool record) {
+  std::vector<Word> program;
+  for (const std::string& w : words) program.push_back(hex(w));
+  MachineOptions mo;
+  mo.engine = e;
+  mo.record_effects = record;
+  Machine m(kC, program, mo);
+  preset(m.mutable_state());
+  Outcome o;
+  for (int i = 0; i < 10; ++i) {
+    const StepResult r = m.step();
+    if (r.status == StepResult::Status::Halted) break;
+    o.status.push_back(r.status);
+    o.totals.push_back(r.totals);
+    o.diags.push_back(r.diagnostic_counts);
+    o.faults.push_back(r.fault.detail);
+    if (r.status == StepResult::Status::Faulted) break;
+  }
+  auto dump = [&](uint64_t from, uint64_t to) {
+    for (uint64_t a = from; a < to; ++a) {
+      bool init = false;
+      o.bytes.push_back(static_cast<uint8_t>(m.state().memory.read(a, 1, &init)));
+      o.bytes.push_back(init ? 1 : 0);
+    }
+  };
+  for (uint64_t p = 0; p < 128; ++p) {
+    dump(p * kStride + 0x1000, p * kStride + 0x4800);
+    dump(p * kStride + 0x37b00, p * kStride + 0x38000);
+    dump(kPsum + p * kPsumStride, kPsum + p * kPsumStride + 0x1000);
+  }
+  return o;
+}
+
+void expect_same(const std::vector<std::string>& words, EngineId e) {
+  const Outcome fast = run(words, e, false), traced = run(words, e, true);
+  ASSERT_EQ(fast.status, traced.status);
+  for (size_t i = 0; i < fast.totals.size(); ++i) {
+    EXPECT_EQ(fast.totals[i], traced.totals[i]) << "step " << i;
+    EXPECT_EQ(fast.diags[i], traced.diags[i]) << "step " << i;
+    EXPECT_EQ(fast.faults[i], traced.faults[i]) << "step " << i;
+  }
+  EXPECT_TRUE(fast.bytes == traced.bytes);
+}
+
+TEST(BlockPath, MemsetCastAndTensorTensorEqualTheElementPath) {
+  expect_same({kMemset}, EngineId::Dve);
+  expect_same({kCast}, EngineId::Act);
+  expect_same({kTt}, EngineId::Dve);
+}
+
+TEST(BlockPath, TensorTensorReadsHolesAsTheElementPathDoes) {
+  const Outcome fast = run({kTt}, EngineId::Dve, false);
+  ASSERT_EQ(fast.status.size(), 1U);
+  EXPECT_GT(fast.diags[0][static_cast<size_t>(DiagKind::UninitializedRead)], 0U);  // the preset's holes are read
+  EXPECT_EQ(fast.totals[0].reads, 2U * 128 * 64);
+  EXPECT_EQ(fast.totals[0].mem, 128U * 64);
+}
+
+TEST(BlockPath, LdWeightsAndMatmulGroupsEqualTheElementPath) {
+  expect_same({kLwT0, kMmBegin, kLwT1, kMmEnd}, EngineId::Pe);  // backward LDWEIGHTS walks, BEGIN then END
+  expect_same({kLwX0, kMmT0}, EngineId::Pe);                    // transpose
+}
+
+TEST(BlockPath, FaultsAreTheElementPathsAndChangeNothing) {
+  // MEMSET started 0x80 bytes before the end of partition 0's active bytes: its 64 FP32 elements leave them at
+  // element 32, on either path, and nothing is written.
+  const uint32_t start = geometry(kC).sbuf_partition_active - 0x80;
+  std::vector<std::string> details;
+  for (const bool record : {false, true}) {
+    MachineOptions mo;
+    mo.engine = EngineId::Dve;
+    mo.record_effects = record;
+    Word bad = hex(kMemset);
+    for (unsigned b = 0; b < 4; ++b) bad[44 + b] = static_cast<uint8_t>(start >> (8 * b));  // dst.start_addr
+    Machine m(kC, std::vector<Word>{bad}, mo);
+    const StepResult r = m.step();
+    ASSERT_EQ(r.status, StepResult::Status::Faulted) << record;
+    EXPECT_EQ(r.fault.kind, FaultKind::OutOfRange);
+    EXPECT_NE(r.fault.detail.find("element 32 "), std::string::npos) << r.fault.detail;
+    EXPECT_FALSE(m.state().memory.initialized(start, 4));
+    details.push_back(r.fault.detail);
+  }
+  EXPECT_EQ(details[0], details[1]);
+}
+
+}  // namespace
+}  // namespace tpbisa
