@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 10
 # The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
@@ -31,11 +31,12 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# One clang tree under ASan+UBSan holds both the whole test suite and the libFuzzer targets (see
-# docs/robustness.md): the library is compiled once, with the fuzzer's coverage hooks, for both.
+# One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md):
+# the library is compiled once, with the fuzzer's coverage hooks, for both. The command-line scripts run in the
+# optimised tree.
 build-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_CLI_TESTS=OFF \
 	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 

@@ -19,7 +19,7 @@ struct Limits {
 struct Array {
   unsigned major = 0, minor = 0;  ///< format version (1.0, 2.0 or 3.0)
   std::string descr;              ///< dtype string as written: "<f2", "|u1", ...
-  char kind = 0;                  ///< 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'c' complex
+  char kind = 0;                  ///< 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'c' complex, 'V' raw bytes
   unsigned item_size = 0;         ///< bytes per element
   bool fortran_order = false;
   std::vector<uint64_t> shape;  ///< empty for a scalar (one element)

@@ -80,8 +80,9 @@ bool parse_descr(const std::string& descr, Array& out, std::string& error) {
     return false;
   }
   const char kind = descr[1];
-  if (std::string_view("fiubc").find(kind) == std::string_view::npos) {
-    error = fmt::format("dtype '{}' has kind '{}', not one of f, i, u, b, c", descr, kind);
+  // 'V' is NumPy's raw-bytes kind ('|V2'): how bfloat16 and FP8 data often arrive without a native dtype.
+  if (std::string_view("fiubcV").find(kind) == std::string_view::npos) {
+    error = fmt::format("dtype '{}' has kind '{}', not one of f, i, u, b, c, V", descr, kind);
     return false;
   }
   unsigned size = 0;
@@ -92,7 +93,7 @@ bool parse_descr(const std::string& descr, Array& out, std::string& error) {
     }
     size = size * 10 + static_cast<unsigned>(descr[i] - '0');
   }
-  if (size == 0 || size > 32 || (descr[0] == '|' && size != 1)) {
+  if (size == 0 || size > 32 || (descr[0] == '|' && size != 1 && kind != 'V') || (kind == 'V' && descr[0] != '|')) {
     error = fmt::format("dtype '{}' has no valid item size", descr);
     return false;
   }

@@ -21,7 +21,7 @@ struct DtypeRow {
 const std::vector<DtypeRow>& dtype_rows() {
   static const std::vector<DtypeRow> kRows{
       {"float16", 2, {"<f2"}},
-      {"bfloat16", 2, {"<u2", "<i2"}},  // NumPy has no bfloat16: raw 2-byte words
+      {"bfloat16", 2, {"<u2", "<i2", "|V2"}},  // NumPy has no bfloat16: raw 2-byte words
       {"float32", 4, {"<f4"}},
       {"float64", 8, {"<f8"}},
       {"int8", 1, {"|i1"}},
@@ -33,10 +33,10 @@ const std::vector<DtypeRow>& dtype_rows() {
       {"int64", 8, {"<i8"}},
       {"uint64", 8, {"<u8"}},
       {"bool", 1, {"|b1", "|u1"}},
-      {"float8_e4m3", 1, {"|u1", "|i1"}},  // FP8 as raw bytes
-      {"float8_e5m2", 1, {"|u1", "|i1"}},
-      {"float8_e3m4", 1, {"|u1", "|i1"}},
-      {"float8_e4m3fn", 1, {"|u1", "|i1"}},
+      {"float8_e4m3", 1, {"|u1", "|i1", "|V1"}},  // FP8 as raw bytes
+      {"float8_e5m2", 1, {"|u1", "|i1", "|V1"}},
+      {"float8_e3m4", 1, {"|u1", "|i1", "|V1"}},
+      {"float8_e4m3fn", 1, {"|u1", "|i1", "|V1"}},
   };
   return kRows;
 }

@@ -153,3 +153,96 @@ TEST(SeqExec, BranchPastTheEndFaultsOnePastHalts) {
 
 }  // namespace
 }  // namespace tpbisa
+
+namespace tpbisa {
+namespace {
+
+Word range_clear(uint8_t mode, uint8_t first, uint8_t last, std::array<uint32_t, 8> mask = {}) {
+  CtrlEr e{};
+  e.header = {0xb0, 0x10, 0, 0};
+  e.clear_mode = mode;
+  e.range_first = first;
+  e.range_last = last;
+  e.mask = mask;
+  return encode(e);
+}
+
+TEST(SeqExec, RangeClearZeroesTheRangeInclusive) {
+  Machine m(kC, std::vector<Word>{range_clear(1, 3, 5)}, on_sp());
+  for (unsigned i = 0; i < 8; ++i) m.mutable_state().sems[i] = 10 + i;
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  EXPECT_EQ(m.state().sems[2], 12U);
+  EXPECT_EQ(m.state().sems[3], 0U);
+  EXPECT_EQ(m.state().sems[5], 0U);
+  EXPECT_EQ(m.state().sems[6], 16U);
+}
+
+TEST(SeqExec, RangeClearByMaskZeroesTheMarkedSemaphores) {
+  std::array<uint32_t, 8> mask{};
+  mask[0] = 1U << 1;   // S[1]
+  mask[7] = 1U << 31;  // S[255]
+  Machine m(kC, std::vector<Word>{range_clear(2, 0, 0, mask)}, on_sp());
+  m.mutable_state().sems[0] = 4;
+  m.mutable_state().sems[1] = 5;
+  m.mutable_state().sems[255] = 6;
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  EXPECT_EQ(m.state().sems[0], 4U);
+  EXPECT_EQ(m.state().sems[1], 0U);
+  EXPECT_EQ(m.state().sems[255], 0U);
+}
+
+TEST(SeqExec, RangeClearUnknownModeFaultsAndChangesNothing) {
+  Machine m(kC, std::vector<Word>{range_clear(3, 0, 255)}, on_sp());
+  m.mutable_state().sems[7] = 9;
+  const RunSummary s = m.run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedOpcode);
+  EXPECT_EQ(m.state().sems[7], 9U);
+}
+
+Word poll_sem(uint8_t n, uint8_t reg, uint8_t op, uint64_t address, uint64_t writeback) {
+  PollSem p{};
+  p.header = {0xb3, 0x10, 0, 0};
+  p.n_read = n;
+  p.result_reg = reg;
+  p.combine_op = op;
+  p.address = address;
+  p.writeback_address = writeback;
+  return encode(p);
+}
+
+TEST(SeqExec, PollSemCombinesTheValuesIntoARegisterAndWritesBack) {
+  const uint64_t src = *sbuf_address(kC, 0, 0x100);
+  const uint64_t back = *sbuf_address(kC, 1, 0x200);
+  Machine m(kC, std::vector<Word>{poll_sem(3, 7, aluop::kMin, src, back)}, on_sp());
+  const uint32_t values[] = {9, 4, 6};
+  for (unsigned k = 0; k < 3; ++k) ASSERT_TRUE(m.mutable_state().memory.write(src + 4 * k, 4, values[k]));
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  EXPECT_EQ(m.state().regs[7], 4U);  // MIN(9, 4, 6) (PROJ-CONV-Q13)
+  EXPECT_EQ(m.state().memory.read(back, 4), 4U);
+}
+
+TEST(SeqExec, PollSemRegisterOutOfRangeFaults) {
+  Machine m(kC, std::vector<Word>{poll_sem(1, 64, aluop::kMin, *sbuf_address(kC, 0, 0), 0)}, on_sp());
+  const RunSummary s = m.run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::IllegalRegister);
+}
+
+TEST(SeqExec, BranchPrefetchHintHasNoEffect) {
+  Word hint{};
+  hint[0] = 0xb5;
+  hint[1] = 0x10;
+  hint[48] = 0x40;  // a relative target: a hint only (§8.3)
+  Machine m(kC, std::vector<Word>{hint, move_imm({{1, 3}})}, on_sp());
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  EXPECT_EQ(s.retired, 2U);
+  EXPECT_EQ(m.state().regs[1], 3U);
+}
+
+}  // namespace
+}  // namespace tpbisa

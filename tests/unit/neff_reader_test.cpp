@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tpbisa/neff.hpp"
+#include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
 
 namespace tpbisa::neff {
@@ -745,6 +746,12 @@ TEST(Npy, HeaderIsParsedWithBounds) {
   EXPECT_EQ(npy::describe(a), "|u1 (5,) fortran order");
   ASSERT_TRUE(npy::parse(file("{'descr': '<i8', 'fortran_order': False, 'shape': (), }", 8), a, why)) << why;
   EXPECT_EQ(a.count, 1U);
+  // Raw bytes ('|V2', how NumPy saves bfloat16 without a native dtype) are read; a byte-ordered 'V' is not.
+  ASSERT_TRUE(npy::parse(file("{'descr': '|V2', 'fortran_order': False, 'shape': (3,), }", 6), a, why)) << why;
+  EXPECT_EQ(a.kind, 'V');
+  EXPECT_EQ(a.item_size, 2U);
+  EXPECT_EQ(a.data_bytes, 6U);
+  EXPECT_FALSE(npy::parse(file("{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }", 6), a, why));
   EXPECT_FALSE(npy::parse(file("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", 4), a, why));
   EXPECT_NE(why.find("little-endian"), std::string::npos);
   EXPECT_FALSE(npy::parse(file("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", 23), a, why));
@@ -793,3 +800,20 @@ TEST(NeffDocs, ExamplesAreGoldenOutput) {
 
 }  // namespace
 }  // namespace tpbisa::neff
+
+namespace tpbisa {
+namespace {
+
+TEST(NeffRunInputs, Bfloat16AndFp8AcceptRawByteArrays) {
+  // Inputs without a native NumPy dtype arrive as raw words or raw bytes; the accepted spellings are documented
+  // in docs/cli.md (--input).
+  const std::vector<std::string> bf16 = neff::npy_descrs_for("bfloat16");
+  for (const char* d : {"<u2", "<i2", "|V2"}) EXPECT_NE(std::find(bf16.begin(), bf16.end(), d), bf16.end()) << d;
+  const std::vector<std::string> fp8 = neff::npy_descrs_for("float8_e4m3");
+  for (const char* d : {"|u1", "|i1", "|V1"}) EXPECT_NE(std::find(fp8.begin(), fp8.end(), d), fp8.end()) << d;
+  const std::vector<std::string> f16 = neff::npy_descrs_for("float16");
+  EXPECT_EQ(std::find(f16.begin(), f16.end(), "|V2"), f16.end());  // a native dtype is required where one exists
+}
+
+}  // namespace
+}  // namespace tpbisa

@@ -310,8 +310,9 @@ int run_neff(const NeffRunCliOptions& o) {
   }
   std::vector<io::OutputComparison> comparisons;
   for (const auto& [name, ref] : refs) {
+    const std::string& wanted = name;  // clang 14 cannot capture a structured binding
     const auto t =
-        std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == name; });
+        std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == wanted; });
     io::OutputComparison c;
     c.name = name;
     if (!compare(*t, run->output(name), ref, c, error)) {

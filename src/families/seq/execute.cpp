@@ -144,7 +144,45 @@ bool exec_branch(const Instruction& inst, const CtrlBr& b, exec::Txn& txn) {
   return true;
 }
 
+/// EVENT_SEMAPHORE_RANGE_CLEAR (§8.1): mode 1 zeroes semaphores range_first..range_last inclusive, mode 2 every
+/// semaphore whose bit is set in the 256-bit mask.
+bool exec_range_clear(const Instruction& inst, const CtrlEr& e, exec::Txn& txn) {
+  if (e.clear_mode == 1) {
+    for (unsigned id = e.range_first; id <= e.range_last; ++id) txn.stage_sem(id, false, 0);
+    return true;
+  }
+  if (e.clear_mode == 2) {
+    for (unsigned id = 0; id < kNumSemaphores; ++id)
+      if (((e.mask[id >> 5] >> (id & 31U)) & 1U) != 0) txn.stage_sem(id, false, 0);
+    return true;
+  }
+  return unsupported(inst, txn, fmt::format("clear mode {} has no meaning (1: range, 2: mask)", e.clear_mode));
+}
+
+/// POLL_SEM (§8.2, PROJ-CONV-Q13): n_read consecutive u32 values combined left to right with the ALU op, the result
+/// to R[result_reg] and, when the write-back address is not zero, to that address; no stall.
+bool exec_poll_sem(const Instruction& inst, const PollSem& p, exec::Txn& txn) {
+  if (p.n_read == 0 || p.n_read > 16)
+    return unsupported(inst, txn, fmt::format("n_read is {} (a poll reads 1 to 16 values)", p.n_read));
+  if (p.result_reg >= kNumRegisters)
+    return txn.fail_reg(FaultKind::IllegalRegister, p.result_reg,
+                        fmt::format("POLL_SEM writes r{} (registers are r0..r{})", p.result_reg, kNumRegisters - 1));
+  uint32_t acc = 0;
+  for (unsigned k = 0; k < p.n_read; ++k) {
+    const uint64_t a = p.address + uint64_t{k} * 4;
+    if (a < p.address) return txn.fail_at(FaultKind::OutOfRange, p.address, "POLL_SEM reads past 2^64");
+    const auto v = static_cast<uint32_t>(txn.read_mem(a, 4));
+    acc = k == 0 ? v : alu_int32(p.combine_op, acc, v, false);
+  }
+  txn.stage_reg(p.result_reg, acc);
+  if (p.writeback_address != 0) txn.stage_mem(p.writeback_address, 4, acc);
+  return true;
+}
+
 bool execute(const Instruction& inst, exec::Txn& txn) {
+  if (const auto* e = inst.as<CtrlEr>()) return exec_range_clear(inst, *e, txn);
+  if (const auto* p = inst.as<PollSem>()) return exec_poll_sem(inst, *p, txn);
+  if (inst.as<BranchPrefetchHint>() != nullptr) return true;  // §8.3: no architectural effect (NOP)
   if (const auto* w = inst.as<CtrlWr>()) return exec_write(*w, txn);
   if (const auto* m = inst.as<CtrlMv>()) return exec_move(*m, txn);
   if (const auto* a = inst.as<CtrlAl>()) return exec_alu(inst, *a, txn);
@@ -160,10 +198,9 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   return unsupported(inst, txn, "no functional semantics (PROJ-CONV-Q13, Q14)");
 }
 
-// What execute() refuses (sequencer.md §8, PROJ-CONV-Q13, Q14): range clear, polling, prefetch hints, calls and
-// returns; `catalog --coverage` reads these lists.
-constexpr Format kNotExecuted[] = {Format::CtrlEr, Format::PollSem, Format::BranchPrefetchHint,
-                                   Format::PseudoFunctionCall};
+// What execute() refuses (sequencer.md §8.4, PROJ-CONV-Q14: function calls and returns are out of scope);
+// `catalog --coverage` reads these lists.
+constexpr Format kNotExecuted[] = {Format::PseudoFunctionCall};
 constexpr uint8_t kNotExecutedOpcodes[] = {0xd2};  // PseudoFunctionReturn (PseudoFunctionBegin 0xd1 is a no-op)
 constexpr Execution kExecution{execute, kNotExecuted, kNotExecutedOpcodes};
 
