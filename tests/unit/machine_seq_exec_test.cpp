@@ -198,7 +198,7 @@ TEST(SeqExec, RangeClearUnknownModeFaultsAndChangesNothing) {
   m.mutable_state().sems[7] = 9;
   const RunSummary s = m.run(10);
   ASSERT_TRUE(s.faulted);
-  EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedOpcode);
+  EXPECT_EQ(s.fault.kind, FaultKind::InvalidInstruction);  // the validator refuses the mode before it runs
   EXPECT_EQ(m.state().sems[7], 9U);
 }
 
@@ -229,7 +229,8 @@ TEST(SeqExec, PollSemRegisterOutOfRangeFaults) {
   Machine m(kC, std::vector<Word>{poll_sem(1, 64, aluop::kMin, *sbuf_address(kC, 0, 0), 0)}, on_sp());
   const RunSummary s = m.run(10);
   ASSERT_TRUE(s.faulted);
-  EXPECT_EQ(s.fault.kind, FaultKind::IllegalRegister);
+  EXPECT_EQ(s.fault.kind, FaultKind::InvalidInstruction);  // the validator refuses r64 before it runs
+  EXPECT_EQ(m.state().regs, (std::array<uint32_t, kNumRegisters>{}));
 }
 
 TEST(SeqExec, BranchPrefetchHintHasNoEffect) {
