@@ -98,5 +98,15 @@ if [ "${PROFILE:-0}" = 1 ] && command -v perf >/dev/null; then
   echo "profile (perf, self time by symbol, $words words):"
   perf record -q -F 4999 -o "$dir/perf.data" -- "${pin[@]}" "$tpbisa" validate --quiet --gen cayman "$file" \
     > /dev/null 2>&1 || true
-  perf report -q -i "$dir/perf.data" --stdio --sort dso,symbol 2> /dev/null | grep -v '^$' | head -25
+  perf report -q -i "$dir/perf.data" --stdio --sort dso,symbol 2> /dev/null | grep -v '^$' |
+    sed 's/  *-  *- *$//' > "$dir/profile.txt"
+  # The shares: the command line's own code (tpbisa::cli, main), the library under it, the kernel, the rest.
+  awk '{ p = $1; sub("%", "", p); d = $2; s = $4
+         if (d == "[kernel.kallsyms]") k += p
+         else if (s ~ /^tpbisa::cli::/ || s == "main") c += p
+         else if (d == "tpbisa") l += p
+         else o += p }
+       END { printf "  shares: command line %.1f %%, library %.1f %%, kernel %.1f %%, other %.1f %%\n", c, l, k, o }' \
+    "$dir/profile.txt"
+  head -15 "$dir/profile.txt" | cut -c1-120
 fi
