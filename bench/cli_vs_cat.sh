@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole command line against cat: `tpbisa validate --quiet --gen cayman FILE` vs `cat FILE > /dev/null` on a
 # generated file of valid words (min/median/max of repeated runs, same file, warm page cache), then a scaling
-# check of validate from 10^4 to 10^7 words (time per word and peak RSS).
-# Usage: bench/cli_vs_cat.sh TPBISA [WORDS=10000000] [RUNS=5] [DIR=a temporary directory]
+# check of validate from 10^4 to 10^7 words (time per word and peak RSS). Every command runs pinned to one core
+# (taskset -c $CPU, default 1, when taskset exists), since the machine may be shared. With PROFILE=1 and perf
+# installed, the 10^7-word run is also sampled and the symbols that take the time are listed.
+# Usage: [CPU=1] [PROFILE=1] bench/cli_vs_cat.sh TPBISA [WORDS=10000000] [RUNS=5] [DIR=a temporary directory]
 set -euo pipefail
 tpbisa=${1:?usage: cli_vs_cat.sh TPBISA [WORDS] [RUNS] [DIR]}
 words=${2:-10000000}
@@ -11,6 +13,8 @@ dir=${4:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")" && pwd)
 tsv="$here/../tests/vectors/validate.tsv"
 py=/usr/bin/python3
+pin=()
+if command -v taskset >/dev/null; then pin=(taskset -c "${CPU:-1}"); fi
 
 # A file of N words: the verdict vectors valid on CAYMAN without options, repeated (every word valid).
 make_file() {
@@ -47,6 +51,8 @@ if rc not in (0, 1):
 print(f"{t:.6f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
 PY
 }
+# The same, pinned.
+run_pinned() { measure "${pin[@]}" "$@"; }
 
 # min/median/max of the numbers on stdin.
 stats() {
@@ -64,8 +70,8 @@ echo "file: $words words ($bytes bytes); $(cat "$dir/summary.txt")"
 : > "$dir/cat.txt"
 : > "$dir/validate.txt"
 for _ in $(seq "$runs"); do
-  measure cat "$file" | cut -d' ' -f1 >> "$dir/cat.txt"
-  measure "$tpbisa" validate --quiet --gen cayman "$file" | cut -d' ' -f1 >> "$dir/validate.txt"
+  run_pinned cat "$file" | cut -d' ' -f1 >> "$dir/cat.txt"
+  run_pinned "$tpbisa" validate --quiet --gen cayman "$file" | cut -d' ' -f1 >> "$dir/validate.txt"
 done
 read -r cmin cmed cmax < <(stats < "$dir/cat.txt")
 read -r vmin vmed vmax < <(stats < "$dir/validate.txt")
@@ -81,8 +87,26 @@ for n in 10000 100000 1000000 10000000; do
   [ -f "$f" ] || make_file "$n" "$f"
   cat "$f" > /dev/null
   : > "$dir/scale.txt"
-  for _ in $(seq "$runs"); do measure "$tpbisa" validate --quiet --gen cayman "$f" >> "$dir/scale.txt"; done
+  for _ in $(seq "$runs"); do run_pinned "$tpbisa" validate --quiet --gen cayman "$f" >> "$dir/scale.txt"; done
   t=$(cut -d' ' -f1 < "$dir/scale.txt" | sort -g | sed -n "$(( (runs + 1) / 2 ))p")
   rss=$(cut -d' ' -f2 < "$dir/scale.txt" | sort -g | tail -1)
   "$py" -c "print(f'  {$n:<10}  {$t:<10.4f}  {$t * 1e9 / $n:<8.1f}  $rss')"
 done
+
+# Where the time goes: self time by symbol of one pinned run (perf samples of the CPU clock).
+if [ "${PROFILE:-0}" = 1 ] && command -v perf >/dev/null; then
+  echo "profile (perf, self time by symbol, $words words):"
+  perf record -q -F 4999 -o "$dir/perf.data" -- "${pin[@]}" "$tpbisa" validate --quiet --gen cayman "$file" \
+    > /dev/null 2>&1 || true
+  perf report -q -i "$dir/perf.data" --stdio --sort dso,symbol 2> /dev/null | grep -v '^$' |
+    sed 's/  *-  *- *$//' > "$dir/profile.txt"
+  # The shares: the command line's own code (tpbisa::cli, main), the library under it, the kernel, the rest.
+  awk '{ p = $1; sub("%", "", p); d = $2; s = $4
+         if (d == "[kernel.kallsyms]") k += p
+         else if (s ~ /^tpbisa::cli::/ || s == "main") c += p
+         else if (d == "tpbisa") l += p
+         else o += p }
+       END { printf "  shares: command line %.1f %%, library %.1f %%, kernel %.1f %%, other %.1f %%\n", c, l, k, o }' \
+    "$dir/profile.txt"
+  head -15 "$dir/profile.txt" | cut -c1-120
+fi

@@ -21,6 +21,12 @@ WordSource::Next WordSource::fail(ErrorKind kind, std::string message) {
   return Next::Failed;
 }
 
+WordSource::Next WordSource::next_block(std::span<const uint8_t>& out, size_t) {
+  const Next r = next(block_word_);
+  out = r == Next::Word ? std::span<const uint8_t>(block_word_) : std::span<const uint8_t>{};
+  return r;
+}
+
 InputKind input_kind(std::string_view path, std::span<const uint8_t> head) {
   if (path.ends_with(".tasm")) return InputKind::Tasm;
   if (neff::is_neff(head)) return InputKind::Neff;
@@ -28,6 +34,17 @@ InputKind input_kind(std::string_view path, std::span<const uint8_t> head) {
 }
 
 namespace {
+
+/// The message of bytes after the last whole word: one wording for files, pipes and buffers.
+std::string trailing_message(const std::string& label, uint64_t left, uint64_t offset, uint64_t index) {
+  return fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})", label,
+                     left, left == 1 ? "" : "s", offset, index);
+}
+
+/// The message of a mapped or read input that failed at a word.
+std::string read_message(const std::string& label, uint64_t offset, uint64_t index, int err) {
+  return fmt::format("{}: read error at offset {} (instruction {}): {}", label, offset, index, std::strerror(err));
+}
 
 /// The message of a container that failed a check, as `tpbisa neff` words it.
 std::string neff_message(const neff::Error& e) {
@@ -57,21 +74,17 @@ class FileWords final : public WordSource {
       if (r == Next::Failed) error_ = neff_->error();
       return r;
     }
-    index_ = words_;
-    if (map_ != nullptr) return next_mapped(out);
-    if (!fill())
-      return fail(ErrorKind::Read, fmt::format("{}: read error at offset {} (instruction {}): {}", label_, offset(),
-                                               index_, std::strerror(read_errno_)));
-    const size_t left = end_ - begin_;
-    if (left == 0) return Next::End;
-    if (left < kWordBytes)
-      return fail(ErrorKind::Malformed,
-                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
-                              label_, left, left == 1 ? "" : "s", offset(), index_));
-    std::memcpy(out.data(), buffer_.data() + begin_, kWordBytes);
-    begin_ += kWordBytes;
-    ++words_;
-    return Next::Word;
+    std::span<const uint8_t> block;
+    const Next r = next_words(block, 1);
+    if (r == Next::Word) std::memcpy(out.data(), block.data(), kWordBytes);
+    return r;
+  }
+
+  Next next_block(std::span<const uint8_t>& out, size_t max_words) override {
+    out = {};
+    if (!prepare()) return Next::Failed;
+    if (neff_ != nullptr) return WordSource::next_block(out, max_words);
+    return next_words(out, std::max<size_t>(max_words, 1));
   }
 
   std::optional<Generation> generation() override {
@@ -200,20 +213,34 @@ class FileWords final : public WordSource {
     map_len_ = 0;
   }
 
-  /// The next word of a mapped file: windows are multiples of a word, so a word never straddles two.
-  Next next_mapped(Word& out) {
+  /// The next 1..max_words words of a plain stream of words, in place (prepare() succeeded, no container).
+  Next next_words(std::span<const uint8_t>& out, size_t max_words) {
+    index_ = words_;
+    if (map_ != nullptr) return next_mapped(out, max_words);
+    if (!fill()) return fail(ErrorKind::Read, read_message(label_, offset(), index_, read_errno_));
+    const size_t left = end_ - begin_;
+    if (left == 0) return Next::End;
+    if (left < kWordBytes) return fail(ErrorKind::Malformed, trailing_message(label_, left, offset(), index_));
+    const size_t n = std::min(max_words, left / kWordBytes);
+    out = std::span<const uint8_t>(buffer_.data() + begin_, n * kWordBytes);
+    begin_ += n * kWordBytes;
+    words_ += n;
+    return Next::Word;
+  }
+
+  /// The next words of a mapped file, up to the end of the window: windows are multiples of a word, so a word never
+  /// straddles two.
+  Next next_mapped(std::span<const uint8_t>& out, size_t max_words) {
     const uint64_t at = words_ * kWordBytes;
     if (at >= file_size_) return Next::End;
     const uint64_t left = file_size_ - at;
-    if (left < kWordBytes)
-      return fail(ErrorKind::Malformed,
-                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
-                              label_, left, left == 1 ? "" : "s", offset(), index_));
+    if (left < kWordBytes) return fail(ErrorKind::Malformed, trailing_message(label_, left, offset(), index_));
     if (at >= map_at_ + map_len_ && !map_window(at))
-      return fail(ErrorKind::Read, fmt::format("{}: read error at offset {} (instruction {}): {}", label_, offset(),
-                                               index_, std::strerror(errno)));
-    std::memcpy(out.data(), map_ + (at - map_at_), kWordBytes);
-    ++words_;
+      return fail(ErrorKind::Read, read_message(label_, offset(), index_, errno));
+    const uint64_t in_window = (map_at_ + map_len_ - at) / kWordBytes;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(max_words, in_window));
+    out = std::span<const uint8_t>(map_ + (at - map_at_), n * kWordBytes);
+    words_ += n;
     return Next::Word;
   }
 
@@ -430,16 +457,22 @@ class MemoryWords final : public WordSource {
   MemoryWords(std::span<const uint8_t> bytes, std::string label) : WordSource(std::move(label)), bytes_(bytes) {}
 
   Next next(Word& out) override {
+    std::span<const uint8_t> block;
+    const Next r = next_block(block, 1);
+    if (r == Next::Word) std::memcpy(out.data(), block.data(), kWordBytes);
+    return r;
+  }
+
+  Next next_block(std::span<const uint8_t>& out, size_t max_words) override {
+    out = {};
     index_ = words_;
     const size_t at = static_cast<size_t>(words_) * kWordBytes;
     const size_t left = bytes_.size() - at;
     if (left == 0) return Next::End;
-    if (left < kWordBytes)
-      return fail(ErrorKind::Malformed,
-                  fmt::format("{}: {} trailing byte{} at offset {} do not form a 64-byte instruction (instruction {})",
-                              label_, left, left == 1 ? "" : "s", offset(), index_));
-    std::memcpy(out.data(), bytes_.data() + at, kWordBytes);
-    ++words_;
+    if (left < kWordBytes) return fail(ErrorKind::Malformed, trailing_message(label_, left, offset(), index_));
+    const size_t n = std::min(std::max<size_t>(max_words, 1), left / kWordBytes);
+    out = bytes_.subspan(at, n * kWordBytes);
+    words_ += n;
     return Next::Word;
   }
 

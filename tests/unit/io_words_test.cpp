@@ -1,6 +1,7 @@
 // The one input layer: hex arguments with several words, .tasm sources, files; errors name input, index, offset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -111,6 +112,75 @@ TEST(IoWords, BytesInMemoryReadAsAFile) {
   EXPECT_EQ(whole->label(), "data");
   const auto empty = open_bytes({}, "none");
   EXPECT_TRUE(all(*empty).empty());
+}
+
+/// Every block of `src` (at most `max` words each): its first index and its words, until End or Failed.
+struct Blocks {
+  std::vector<uint64_t> first;
+  std::vector<size_t> sizes;
+  std::vector<uint8_t> bytes;
+  WordSource::Next last = WordSource::Next::End;
+};
+Blocks blocks(WordSource& src, size_t max) {
+  Blocks b;
+  std::span<const uint8_t> block;
+  while ((b.last = src.next_block(block, max)) == WordSource::Next::Word) {
+    EXPECT_EQ(block.size() % kWordBytes, 0U);
+    b.first.push_back(src.index());
+    b.sizes.push_back(block.size() / kWordBytes);
+    b.bytes.insert(b.bytes.end(), block.begin(), block.end());
+  }
+  return b;
+}
+
+// Blocks of a file, of bytes in memory and of --hex words are the words next() hands out, with the same error at
+// the same instruction; a file and bytes in memory give whole blocks in place, --hex one word at a time.
+TEST(IoWords, BlocksAreTheWordsNextHandsOut) {
+  std::vector<uint8_t> bytes(10 * kWordBytes + 3);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + i / kWordBytes);
+  const std::string bin = ::testing::TempDir() + "/io_words_blocks_test.bin";
+  std::ofstream(bin, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  const std::string trailing = "3 trailing bytes at offset 640 do not form a 64-byte instruction (instruction 10)";
+  const std::vector<uint8_t> whole(bytes.begin(), bytes.begin() + 10 * kWordBytes);
+
+  for (const auto& src : {open_input(bin), open_bytes(bytes, bin)}) {
+    const Blocks b = blocks(*src, 4);
+    EXPECT_EQ(b.first, (std::vector<uint64_t>{0, 4, 8}));
+    EXPECT_EQ(b.sizes, (std::vector<size_t>{4, 4, 2}));
+    EXPECT_EQ(b.bytes, whole);
+    EXPECT_EQ(b.last, WordSource::Next::Failed);
+    EXPECT_EQ(src->index(), 10U);
+    EXPECT_EQ(src->error().message, bin + ": " + trailing);
+  }
+  // In place: the block of bytes in memory is the caller's buffer, not a copy.
+  const auto mem = open_bytes(bytes, "data");
+  std::span<const uint8_t> block;
+  ASSERT_EQ(mem->next_block(block, 100), WordSource::Next::Word);
+  EXPECT_EQ(block.data(), bytes.data());
+  EXPECT_EQ(block.size(), 10 * kWordBytes);
+  // next() and next_block() continue where the other stopped.
+  const auto mixed = open_input(bin);
+  Word w{};
+  ASSERT_EQ(mixed->next(w), WordSource::Next::Word);
+  ASSERT_EQ(mixed->next_block(block, 3), WordSource::Next::Word);
+  EXPECT_EQ(mixed->index(), 1U);
+  EXPECT_TRUE(std::equal(block.begin(), block.end(), bytes.begin() + kWordBytes));
+  ASSERT_EQ(mixed->next(w), WordSource::Next::Word);
+  EXPECT_EQ(mixed->index(), 4U);
+  EXPECT_TRUE(std::equal(w.begin(), w.end(), bytes.begin() + 4 * kWordBytes));
+  // A maximum of 0 still makes progress (one word).
+  ASSERT_EQ(mixed->next_block(block, 0), WordSource::Next::Word);
+  EXPECT_EQ(block.size(), kWordBytes);
+
+  const auto hex = open_hex({kW1 + kW2, kW1});
+  const Blocks h = blocks(*hex, 4096);
+  EXPECT_EQ(h.sizes, (std::vector<size_t>{1, 1, 1}));
+  EXPECT_EQ(h.first, (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(h.last, WordSource::Next::End);
+  EXPECT_EQ(h.bytes[0], 0xaa);
+  EXPECT_EQ(h.bytes[kWordBytes], 0xab);
+  std::remove(bin.c_str());
 }
 
 }  // namespace

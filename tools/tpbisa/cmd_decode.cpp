@@ -1,4 +1,4 @@
-// `tpbisa decode`: streams every input through decode() and one of the printers.
+// `tpbisa decode`: streams every input, a block of words at a time and in place, through decode() and a printer.
 #include "cmd_decode.hpp"
 
 #include <memory>
@@ -21,17 +21,24 @@ struct DecodeOptions {
 
 enum class Ended { Done, Failed, OutputFailed };
 
+/// Words taken from the source at a time (in place: a mapped window or the read buffer).
+constexpr size_t kBlockWords = 4096;
+
 /// Decodes one input to its end, its first error, or a failed write to stdout.
 Ended decode_source(WordSource& src, const std::optional<Generation>& given, DecodePrinter& printer) {
   const Generation gen = input_generation(src, given);
   report_neff_warnings(src);
   printer.begin_input(src, gen, generation_note(src, given, gen));
-  Word word{};
+  std::span<const uint8_t> block;
   for (;;) {
     if (stdout_failed()) return Ended::OutputFailed;
-    switch (src.next(word)) {
+    switch (src.next_block(block, kBlockWords)) {
       case WordSource::Next::Word:
-        printer.instruction(src, decode(std::span<const uint8_t, kWordBytes>(word), gen), word);
+        for (size_t i = 0; i < block.size() / kWordBytes; ++i) {
+          const std::span<const uint8_t, kWordBytes> word(block.data() + i * kWordBytes, kWordBytes);
+          printer.instruction(src, src.index() + i, decode(word, gen), word);
+          if (stdout_failed()) return Ended::OutputFailed;  // stop reading at the first failed write
+        }
         break;
       case WordSource::Next::End: return Ended::Done;
       case WordSource::Next::Failed: printer.failed(src); return Ended::Failed;
@@ -42,6 +49,7 @@ Ended decode_source(WordSource& src, const std::optional<Generation>& given, Dec
 // Inputs run in order; the first input error stops the run after what decoded before it was printed.
 int run_decode(const DecodeOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("decode", *problem);
+  buffer_stdout();
   const auto printer = o.json ? make_json_printer() : make_text_printer(o.inputs.files.size() > 1);
   for (auto& src : open_word_inputs(o.inputs, o.gen.value_or(kDefaultGeneration))) {
     const Ended ended = decode_source(*src, o.gen, *printer);

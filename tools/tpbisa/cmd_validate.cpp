@@ -1,4 +1,5 @@
-// `tpbisa validate`: streams every input through validate() on each requested generation, in constant memory.
+// `tpbisa validate`: streams every input, a block of words at a time, through validate_batch() on each requested
+// generation, in constant memory; only the words that are printed are decoded and named.
 #include "cmd_validate.hpp"
 
 #include <algorithm>
@@ -53,8 +54,11 @@ class ProgramFailures {
       for (neff::ProgramFailure& f : neff::check_program(n, gens[k])) {
         const std::string label = f.label.substr(0, f.label.rfind('#'));
         by_word_[k][{label, f.word}].push_back(std::move(f));
+        empty_ = false;
       }
   }
+  /// No program check failed anywhere (so no word needs a look-up).
+  bool empty() const { return empty_; }
   /// The failures of word `index` of stream `label` on the k-th requested generation (nullptr: none).
   const std::vector<neff::ProgramFailure>* at(size_t k, const std::string& label, size_t index) const {
     const auto it = by_word_[k].find({label, index});
@@ -63,6 +67,7 @@ class ProgramFailures {
 
  private:
   std::array<std::map<std::pair<std::string, size_t>, std::vector<neff::ProgramFailure>>, 4> by_word_;
+  bool empty_ = true;
 };
 
 std::string program_failure_lines(const std::vector<neff::ProgramFailure>* fs, std::string_view indent) {
@@ -83,6 +88,7 @@ struct Judged {
   std::array<Outcome, 4> outcome{};
   size_t n = 0;
   const ValidateOptions* options = nullptr;  ///< the switches and the word's engine
+  uint64_t index = 0;                        ///< the word's index in its input (or NEFF stream)
   uint8_t opcode = 0;
   std::string_view name;
   /// Over the generations: invalid if invalid on any, header-only if valid on all and header-only on one.
@@ -181,8 +187,8 @@ class TextPrinter final : public ValidatePrinter {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
     headings_.before_line(src);
     const Verdict& v = j.verdict[0];
-    std::string out =
-        fmt::format("{} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode, j.name, judged_word(j, 0));
+    std::string out = fmt::format("{} {:#x} {:#04x} {}  {}\n", word_label(src, j.index), j.index * kWordBytes, j.opcode,
+                                  j.name, judged_word(j, 0));
     if (!v.valid) out += failure_lines(v, j.inst[0], *j.options, "    ");
     out += program_failure_lines(j.program[0], "    ");
     out_write(out.c_str());
@@ -256,14 +262,14 @@ class MatrixPrinter final : public ValidatePrinter {
       printed_ = true;
     }
     std::string row =
-        fmt::format("{:<{}} {:<10} {:<6} {:<{}}", word_label(src), index_width_, fmt::format("{:#x}", src.offset()),
-                    fmt::format("{:#04x}", j.opcode), j.name, kNameWidth);
+        fmt::format("{:<{}} {:<10} {:<6} {:<{}}", word_label(src, j.index), index_width_,
+                    fmt::format("{:#x}", j.index * kWordBytes), fmt::format("{:#04x}", j.opcode), j.name, kNameWidth);
     for (size_t k = 0; k < j.n; ++k) {
       const Outcome oc = j.outcome[k];
       row += fmt::format("  {:<8}", oc == Outcome::Valid ? "ok" : oc == Outcome::HeaderOnly ? "hdr" : "FAIL");
       if (oc == Outcome::Invalid)
-        spools_[k]->write(fmt::format("  {} {:#x} {:#04x} {}  {}\n", word_label(src), src.offset(), j.opcode,
-                                      j.inst[k].name(), judged_word(j, k)) +
+        spools_[k]->write(fmt::format("  {} {:#x} {:#04x} {}  {}\n", word_label(src, j.index), j.index * kWordBytes,
+                                      j.opcode, j.inst[k].name(), judged_word(j, k)) +
                           (j.verdict[k].valid ? "" : failure_lines(j.verdict[k], j.inst[k], *j.options, "    ")) +
                           program_failure_lines(j.program[k], "    "));
     }
@@ -329,8 +335,8 @@ class JsonPrinter final : public ValidatePrinter {
       r["engine"] = neff::engine_name(static_cast<neff::Engine>(st->engine));
       r["stream"] = st->label;
     }
-    r.update(ojson{{"index", src.index()},
-                   {"offset", src.offset()},
+    r.update(ojson{{"index", j.index},
+                   {"offset", j.index * kWordBytes},
                    {"opcode", fmt::format("{:#04x}", j.opcode)},
                    {"name", j.name},
                    {"verdicts", std::move(verdicts)}});
@@ -372,30 +378,83 @@ class JsonPrinter final : public ValidatePrinter {
 
 // ---- the run ----
 
-/// Judges a word on every requested generation in one pass; the name is looked up later, only when printed.
-void judge(const Word& word, const std::vector<Generation>& gens, const ValidateOptions& options,
-           const ProgramFailures& program, const WordSource& src, Judged& j) {
-  const std::span<const uint8_t, kWordBytes> bytes(word);
-  j.n = gens.size();
-  j.opcode = word[0];
-  j.options = &options;
-  j.overall = Outcome::Valid;
-  bool header_only = false;
-  for (size_t k = 0; k < j.n; ++k) {
-    j.inst[k] = decode(bytes, gens[k]);
-    j.verdict[k] = validate(j.inst[k], gens[k], options);
-    const io::StreamInfo* st = src.stream();
-    j.program[k] = st != nullptr ? program.at(k, st->label, src.index()) : nullptr;
-    j.outcome[k] = j.program[k] != nullptr ? Outcome::Invalid : outcome_of(j.verdict[k]);
-    const Outcome oc = j.outcome[k];
-    if (oc == Outcome::Invalid) j.overall = Outcome::Invalid;
-    header_only = header_only || oc == Outcome::HeaderOnly;
+/// Words judged at a time: large enough that the per-block costs (a virtual call, one validate_batch per generation)
+/// vanish, small enough that the verdicts stay in cache (4096 x 32 bytes per generation).
+constexpr size_t kBlockWords = 4096;
+
+/// The verdicts of one block on each requested generation; allocated once per run, reused for every block.
+struct BlockVerdicts {
+  explicit BlockVerdicts(size_t n_gens) {
+    for (size_t k = 0; k < n_gens; ++k) by_gen[k].resize(kBlockWords);
   }
-  if (j.overall != Outcome::Invalid && header_only) j.overall = Outcome::HeaderOnly;
+  std::array<std::vector<Verdict>, 4> by_gen;
+};
+
+/// Adds the counts of one generation's batch in which no word failed (a header-only verdict is then valid).
+void add_clean_batch(Summary& s, Generation g, const BatchSummary& b) {
+  const uint64_t valid = b.valid - b.header_only;
+  s.checked += b.words;
+  s.all.valid += valid;
+  s.all.header_only += b.header_only;
+  Counts& c = s.per_gen[static_cast<size_t>(g)];
+  c.valid += valid;
+  c.header_only += b.header_only;
+}
+
+/// Judges one block of words (one stream's, starting at src.index()) on every requested generation: one
+/// validate_batch per generation over the words in place, then a pass over the verdicts that counts them. Only a
+/// word that is printed is decoded, named and handed to the printer.
+void judge_block(std::span<const uint8_t> block, const std::vector<Generation>& gens, const ValidateOptions& options,
+                 const ProgramFailures& program, const WordSource& src, bool quiet, ValidatePrinter& printer,
+                 BlockVerdicts& verdicts, Summary& s, Judged& j) {
+  const size_t n_words = block.size() / kWordBytes;
+  std::array<BatchSummary, 4> batch{};
+  size_t invalid = 0;
+  for (size_t k = 0; k < gens.size(); ++k) {
+    batch[k] = validate_batch(block, gens[k], options, std::span<Verdict>(verdicts.by_gen[k].data(), n_words));
+    invalid += batch[k].invalid;
+  }
+  const io::StreamInfo* st = src.stream();
+  const bool program_checked = st != nullptr && !program.empty();
+  // The common case of a quiet run: one generation, nothing failed, nothing to print; the batch summary is the count.
+  if (quiet && invalid == 0 && !program_checked && gens.size() == 1) {
+    add_clean_batch(s, gens[0], batch[0]);
+    return;
+  }
+  j.n = gens.size();
+  j.options = &options;
+  for (size_t i = 0; i < n_words; ++i) {
+    const uint8_t* word = block.data() + i * kWordBytes;
+    j.index = src.index() + i;
+    j.overall = Outcome::Valid;
+    bool header_only = false;
+    for (size_t k = 0; k < j.n; ++k) {
+      j.program[k] = program_checked ? program.at(k, st->label, j.index) : nullptr;
+      j.outcome[k] = j.program[k] != nullptr ? Outcome::Invalid : outcome_of(verdicts.by_gen[k][i]);
+      if (j.outcome[k] == Outcome::Invalid) j.overall = Outcome::Invalid;
+      header_only = header_only || j.outcome[k] == Outcome::HeaderOnly;
+      s.per_gen[static_cast<size_t>(gens[k])].add(j.outcome[k]);
+    }
+    if (j.overall != Outcome::Invalid && header_only) j.overall = Outcome::HeaderOnly;
+    ++s.checked;
+    s.all.add(j.overall);
+    // With --quiet only failing words are printed, by every printer: the others cost no decode, no look-up, no call.
+    if (quiet && j.overall != Outcome::Invalid) continue;
+    const std::span<const uint8_t, kWordBytes> bytes(word, kWordBytes);
+    for (size_t k = 0; k < j.n; ++k) {
+      j.inst[k] = decode(bytes, gens[k]);
+      j.verdict[k] = verdicts.by_gen[k][i];
+    }
+    j.opcode = word[0];
+    j.name = display_name(j.opcode, gens);
+    printer.word(src, j);
+    if (stdout_failed()) return;  // the run stops at the first failed write; the counts no longer matter
+  }
 }
 
 /// Judges one input to its end or its first error; false on error.
-bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, Summary& s) {
+bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, BlockVerdicts& verdicts,
+                     Summary& s) {
   // Without --gen an input is judged on the generation it names (a NEFF's target), else on the default.
   const std::optional<Generation> given = o.gens.empty() ? std::nullopt : std::optional<Generation>(o.gens.front());
   const std::vector<Generation> gens =
@@ -409,21 +468,14 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
   if (o.inputs.engines.size() == 1) options.engine = o.inputs.engines.front();
   // After the per-word checks of each word, the program checks a NEFF allows (computed once per input).
   const ProgramFailures program = src.neff() != nullptr ? ProgramFailures(*src.neff(), gens) : ProgramFailures();
-  Word word{};
+  std::span<const uint8_t> block;
   Judged j;
   for (;;) {
     if (stdout_failed()) return false;
-    switch (src.next(word)) {
+    switch (src.next_block(block, kBlockWords)) {
       case WordSource::Next::Word:
         if (const io::StreamInfo* st = src.stream()) options.engine = st->engine;
-        judge(word, gens, options, program, src, j);
-        ++s.checked;
-        s.all.add(j.overall);
-        for (size_t k = 0; k < j.n; ++k) s.per_gen[static_cast<size_t>(gens[k])].add(j.outcome[k]);
-        // With --quiet only failing words are printed, by every printer: the others cost no call and no look-up.
-        if (o.quiet && j.overall != Outcome::Invalid) break;
-        j.name = display_name(j.opcode, gens);
-        printer.word(src, j);
+        judge_block(block, gens, options, program, src, o.quiet, printer, verdicts, s, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;
       case WordSource::Next::Failed:
@@ -437,6 +489,7 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
 int run_validate(ValidateCliOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("validate", *problem);
   const bool headings = o.inputs.files.size() > 1;
+  buffer_stdout();
   std::unique_ptr<ValidatePrinter> printer;
   if (o.json)
     printer = std::make_unique<JsonPrinter>(o);
@@ -449,10 +502,11 @@ int run_validate(ValidateCliOptions& o) {
   auto sources = open_word_inputs(o.inputs, o.gens.empty() ? kDefaultGeneration : o.gens.front());
 
   const auto start = std::chrono::steady_clock::now();
+  BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1));
   Summary s;
   int rc = kExitOk;
   for (auto& src : sources) {
-    if (validate_source(*src, o, *printer, s)) continue;
+    if (validate_source(*src, o, *printer, verdicts, s)) continue;
     if (stdout_failed()) return kExitInput;
     printer->finish(s);
     report_source_error(*src);

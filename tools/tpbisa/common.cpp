@@ -2,12 +2,14 @@
 // format on stderr.
 #include "common.hpp"
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "exit_codes.hpp"
 #include "tpbisa/location.hpp"
@@ -168,8 +170,20 @@ void report_neff_warnings(const io::WordSource& src) {
 }
 
 std::string word_label(const io::WordSource& src) {
-  if (const io::StreamInfo* s = src.stream()) return fmt::format("{}#{}", s->label, src.index());
-  return fmt::format("#{}", src.index());
+  return word_label(src, src.index());
+}
+
+std::string word_label(const io::WordSource& src, uint64_t index) {
+  if (const io::StreamInfo* s = src.stream()) return fmt::format("{}#{}", s->label, index);
+  return fmt::format("#{}", index);
+}
+
+void buffer_stdout() {
+  static std::array<char, size_t{1} << 20> buffer;
+  static bool done = false;
+  if (done || ::isatty(::fileno(stdout)) != 0) return;
+  done = true;
+  std::setvbuf(stdout, buffer.data(), _IOFBF, buffer.size());
 }
 
 void out_write(std::string_view text) {

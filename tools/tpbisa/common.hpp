@@ -65,9 +65,14 @@ std::string generation_note(const io::WordSource& src, const std::optional<Gener
 void report_neff_warnings(const io::WordSource& src);
 /// A word's label: "sg00/PE#12" for a word of a NEFF stream, "#12" otherwise.
 std::string word_label(const io::WordSource& src);
+/// The label of word `index` of the source's current stream (a word of a block next_block handed out).
+std::string word_label(const io::WordSource& src, uint64_t index);
 
 // ---- output: stdout is written through these, never by fmt::print (which throws on a failed write) ----
 
+/// Gives stdout one large buffer (1 MiB) when it is not a terminal, so that printing many words costs few writes.
+/// Call before anything is written to stdout; a terminal keeps its line buffering.
+void buffer_stdout();
 /// Writes to stdout. Never throws; the first failure (and its errno) is kept, later writes are dropped.
 void out_write(std::string_view text);
 template <class... Args>

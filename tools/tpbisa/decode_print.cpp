@@ -22,10 +22,14 @@ std::string dump(const json& j) {
   return io::dump_json(j);
 }
 
-std::string word_hex(const Word& w) {
+std::string word_hex(std::span<const uint8_t, kWordBytes> w) {
+  static constexpr char kDigits[] = "0123456789abcdef";
   std::string text;
   text.reserve(2 * w.size());
-  for (uint8_t b : w) text += fmt::format("{:02x}", b);
+  for (uint8_t b : w) {
+    text += kDigits[b >> 4];
+    text += kDigits[b & 0xF];
+  }
   return text;
 }
 
@@ -64,9 +68,9 @@ std::vector<DescribedField> fields_of(const WordSource& src, const Instruction& 
 
 // ---- text ----
 
-std::string text_block(const WordSource& src, const Instruction& inst) {
-  std::string out = fmt::format("{}  offset {:#x}  {:#04x} {}  {}\n", word_label(src), src.offset(), inst.opcode(),
-                                inst.name(), status_note(inst));
+std::string text_block(const WordSource& src, uint64_t index, const Instruction& inst) {
+  std::string out = fmt::format("{}  offset {:#x}  {:#04x} {}  {}\n", word_label(src, index), index * kWordBytes,
+                                inst.opcode(), inst.name(), status_note(inst));
   const std::string events = render_instruction_events(inst);
   out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
   for (const DescribedField& f : fields_of(src, inst))
@@ -84,8 +88,9 @@ class TextPrinter final : public DecodePrinter {
     blocks_ = 0;  // blocks are separated within an input; the heading separates inputs
     if (!note.empty()) out("{}\n\n", note);
   }
-  void instruction(const WordSource& src, const Instruction& inst, const Word&) override {
-    out("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, inst));
+  void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                   std::span<const uint8_t, kWordBytes>) override {
+    out("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, index, inst));
     ++blocks_;
   }
   void failed(const WordSource&) override { out_flush(); }
@@ -146,7 +151,8 @@ json field_json(const DescribedField& f) {
   return j;
 }
 
-json instruction_json(const WordSource& src, const Instruction& inst, const Word& word) {
+json instruction_json(const WordSource& src, uint64_t index, const Instruction& inst,
+                      std::span<const uint8_t, kWordBytes> word) {
   json fields = json::array();
   for (const DescribedField& f : fields_of(src, inst)) fields.push_back(field_json(f));
   json j{{"input", src.label()}};
@@ -156,8 +162,8 @@ json instruction_json(const WordSource& src, const Instruction& inst, const Word
     j["stream"] = s->label;
     j["generation"] = to_string(inst.gen);
   }
-  j.update(json{{"index", src.index()},
-                {"offset", src.offset()},
+  j.update(json{{"index", index},
+                {"offset", index * kWordBytes},
                 {"word", word_hex(word)},
                 {"opcode", fmt::format("{:#04x}", inst.opcode())},
                 {"name", inst.name()},
@@ -178,8 +184,9 @@ class JsonPrinter final : public DecodePrinter {
     started_ = true;
     out("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
   }
-  void instruction(const WordSource& src, const Instruction& inst, const Word& word) override {
-    out("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, inst, word)));
+  void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                   std::span<const uint8_t, kWordBytes> word) override {
+    out("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, index, inst, word)));
     ++count_;
   }
   void failed(const WordSource& src) override {

@@ -1,7 +1,9 @@
 // The two renderings of decoded words: a human-readable text block and one JSON document.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "tpbisa/instruction.hpp"
@@ -17,7 +19,9 @@ class DecodePrinter {
   virtual ~DecodePrinter() = default;
   /// An input starts, read for `gen`; `note` says where the generation came from when a NEFF named it (or "").
   virtual void begin_input(const WordSource& src, Generation gen, const std::string& note) = 0;
-  virtual void instruction(const WordSource& src, const Instruction& inst, const Word& word) = 0;
+  /// Word `index` of the source's current stream (a word of the block next_block handed out last).
+  virtual void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                           std::span<const uint8_t, kWordBytes> word) = 0;
   /// The input failed after the words already printed; the error itself goes to stderr.
   virtual void failed(const WordSource& src) = 0;
   virtual void finish() = 0;

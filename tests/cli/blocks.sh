@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# CLI checks of the block loop of validate and decode: invalid words at the edges of a 4096-word block and of an
+# 8 MiB mapped window, the same output from a mapped file, a pipe, a redirected stdin and word-at-a-time --hex input,
+# and --gen all judged in the same pass.
+set -u
+tool=${1:?usage: blocks.sh TPBISA_BINARY SOURCE_DIR}
+src=${2:?usage: blocks.sh TPBISA_BINARY SOURCE_DIR}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+words="$src/tests/cli/data/make_words.py"
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+load=$(python3 "$words" --hex load)                      # TensorLoad, valid on every generation
+bad=$(python3 "$words" --hex mixed | sed -n 2p)          # TensorLoad 6 x 6: invalid on every generation
+# Vector 166: a TensorScalarPtrMultiDualArith (0x87) valid on SUNDA, where alone the opcode exists.
+dual=$(awk -F'\t' '$1 == "166" && $3 == "valid" { print $6 }' "$src/tests/vectors/validate.tsv")
+nop=$(python3 "$words" --hex valid | sed -n 2p)          # EngineNop: header-only
+
+# make N OUT [TRAILING]: N words, TensorLoad except an invalid one at each block edge (0, 4095, 4096, 8191, 8192,
+# 131071, 131072 and the last), 0x87 at 2 and 4094, EngineNop at 3 and 4093; TRAILING extra bytes after them.
+make() {
+  python3 - "$1" "$2" "${3:-0}" "$load" "$bad" "$dual" "$nop" <<'PY'
+import sys
+n, out, trailing = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+load, bad, dual, nop = (bytes.fromhex(h) for h in sys.argv[4:8])
+ws = [load] * n
+for i in (0, 4095, 4096, 8191, 8192, 131071, 131072, n - 1):
+    if 0 <= i < n:
+        ws[i] = bad
+for i in (2, 4094):
+    if i < n:
+        ws[i] = dual
+for i in (3, 4093):
+    if i < n:
+        ws[i] = nop
+with open(out, "wb") as f:
+    f.write(b"".join(ws) + b"\x11" * trailing)
+PY
+}
+
+# same NAME CMD...: the command on FILE, on `cat FILE |` and on `< FILE` give the same stdout, stderr and exit code
+# (FILE is the last argument; '-' replaces it for the two stdin forms).
+same() {
+  local name=$1
+  shift
+  local file=${*: -1}
+  local args=("${@:1:$#-1}")
+  "$tool" "${args[@]}" "$file" >"$tmp/f.out" 2>"$tmp/f.err"
+  echo $? >"$tmp/f.rc"
+  cat "$file" | "$tool" "${args[@]}" - >"$tmp/p.out" 2>"$tmp/p.err"
+  echo "${PIPESTATUS[1]}" >"$tmp/p.rc"
+  "$tool" "${args[@]}" - <"$file" >"$tmp/r.out" 2>"$tmp/r.err"
+  echo $? >"$tmp/r.rc"
+  # The stdin forms name the input <stdin>; everything else is the same to the byte.
+  sed -i "s|$file|<stdin>|g" "$tmp/f.out" "$tmp/f.err"
+  for k in out err rc; do
+    cmp -s "$tmp/f.$k" "$tmp/p.$k" || { fail "$name: file and pipe differ ($k)"; diff "$tmp/f.$k" "$tmp/p.$k" | head -5; }
+    cmp -s "$tmp/f.$k" "$tmp/r.$k" || { fail "$name: file and < file differ ($k)"; diff "$tmp/f.$k" "$tmp/r.$k" | head -5; }
+  done
+}
+
+# as_hex FILE: one --hex argument per word, so the words come one at a time.
+as_hex() {
+  python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); print(" ".join(b[i:i + 64].hex() for i in range(0, len(b), 64)))' "$1"
+}
+
+# same_as_hex NAME CMD...: the command on FILE and on its words given one at a time as --hex print the same.
+same_as_hex() {
+  local name=$1
+  shift
+  local file=${*: -1}
+  local args=("${@:1:$#-1}")
+  "$tool" "${args[@]}" "$file" >"$tmp/f.out" 2>"$tmp/f.err"
+  local frc=$?
+  # shellcheck disable=SC2046
+  "$tool" "${args[@]}" $(as_hex "$file" | sed 's/[0-9a-f]\{128\}/--hex &/g') >"$tmp/h.out" 2>"$tmp/h.err"
+  local hrc=$?
+  [ "$frc" -eq "$hrc" ] || fail "$name: file exit $frc, --hex exit $hrc"
+  cmp -s "$tmp/f.out" "$tmp/h.out" || { fail "$name: file and --hex differ"; diff "$tmp/f.out" "$tmp/h.out" | head -5; }
+}
+
+expect_lines() {  # NAME FILE EXPECTED: the lines of FILE that start with '#', exactly
+  local got
+  got=$(grep '^#' "$2" | awk '{ print $1, $2, $3, $4, $5 }')
+  [ "$got" = "$3" ] || { fail "$1: the printed words"; diff <(echo "$3") <(echo "$got") | head -10; }
+}
+
+for n in 4095 4096 4097; do
+  make "$n" "$tmp/w$n.bin"
+  same "validate --quiet $n" validate --quiet --gen cayman "$tmp/w$n.bin"
+  same "validate $n" validate --gen cayman "$tmp/w$n.bin"
+  same "validate --json --quiet $n" validate --json --quiet "$tmp/w$n.bin"
+  same "validate --gen all --quiet $n" validate --gen all --quiet "$tmp/w$n.bin"
+  same_as_hex "validate --quiet $n" validate --quiet --gen cayman "$tmp/w$n.bin"
+  same_as_hex "validate --gen all --quiet $n" validate --gen all --quiet "$tmp/w$n.bin"
+done
+
+# Every invalid word is printed, and only those, with its own index and offset across the block edges.
+"$tool" validate --quiet --gen cayman "$tmp/w4097.bin" >"$tmp/out"
+[ $? -eq 1 ] || fail "validate --quiet 4097: exit code"
+expect_lines "validate --quiet 4097" "$tmp/out" "#0 0x0 0xaa TensorLoad invalid
+#2 0x80 0x87 unknown invalid
+#4094 0x3ff80 0x87 unknown invalid
+#4095 0x3ffc0 0xaa TensorLoad invalid
+#4096 0x40000 0xaa TensorLoad invalid"
+grep -qxF "4097 checked, 4090 valid, 5 invalid, 2 header-only" "$tmp/out" || fail "validate --quiet 4097: summary"
+
+# --gen all: one matrix row per word that fails anywhere, the SUNDA-valid 0x87 as ok on sunda only.
+"$tool" validate --gen all --quiet "$tmp/w4097.bin" >"$tmp/out"
+grep -q '^#4094 .*0x87 *TensorScalarPtrMultiDualArith  *ok  *FAIL  *FAIL  *FAIL$' "$tmp/out" || { fail "--gen all: the 0x87 row"; grep '^#4094' "$tmp/out"; }
+grep -q '^#4096 .*FAIL  *FAIL  *FAIL  *FAIL$' "$tmp/out" || fail "--gen all: the row at the block edge"
+grep -qxF "4097 checked, 4090 valid, 5 invalid, 2 header-only" "$tmp/out" || fail "--gen all: summary"
+"$tool" validate --gen all --json "$tmp/w4097.bin" >"$tmp/out"
+python3 - "$tmp/out" <<'PY' || fail "--gen all --json: per-generation counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+assert s["checked"] == 4097 and s["invalid"] == 5, s
+assert s["per_generation"]["sunda"] == {"valid": 4092, "invalid": 3, "header_only": 2}, s
+assert s["per_generation"]["maverick"] == {"valid": 4090, "invalid": 5, "header_only": 2}, s
+assert [r["index"] for r in d["results"]][4094:] == [4094, 4095, 4096]
+assert d["results"][4096]["offset"] == 4096 * 64
+PY
+
+# Past the 8 MiB window of a mapped file (131072 words) and past a pipe's 1 MiB reads.
+make 131073 "$tmp/big.bin"
+same "validate --quiet 131073" validate --quiet --gen cayman "$tmp/big.bin"
+same "validate --gen all --quiet 131073" validate --gen all --quiet "$tmp/big.bin"
+"$tool" validate --quiet --gen cayman "$tmp/big.bin" >"$tmp/out"
+expect_lines "validate --quiet 131073" "$tmp/out" "#0 0x0 0xaa TensorLoad invalid
+#2 0x80 0x87 unknown invalid
+#4094 0x3ff80 0x87 unknown invalid
+#4095 0x3ffc0 0xaa TensorLoad invalid
+#4096 0x40000 0xaa TensorLoad invalid
+#8191 0x7ffc0 0xaa TensorLoad invalid
+#8192 0x80000 0xaa TensorLoad invalid
+#131071 0x7fffc0 0xaa TensorLoad invalid
+#131072 0x800000 0xaa TensorLoad invalid"
+
+# A partial last word: the words before it are judged, then the same error at the same instruction.
+for t in 1 63; do
+  make 4097 "$tmp/t$t.bin" "$t"
+  same "validate, $t trailing bytes" validate --quiet --gen cayman "$tmp/t$t.bin"
+  same "decode, $t trailing bytes" decode "$tmp/t$t.bin"
+  "$tool" validate --quiet --gen cayman "$tmp/t$t.bin" >"$tmp/out" 2>"$tmp/err"
+  [ $? -eq 3 ] || fail "$t trailing bytes: exit code"
+  grep -qF "at offset 262208 do not form a 64-byte instruction (instruction 4097)" "$tmp/err" ||
+    { fail "$t trailing bytes: the message"; cat "$tmp/err"; }
+  grep -qxF "4097 checked, 4090 valid, 5 invalid, 2 header-only" "$tmp/out" || fail "$t trailing bytes: summary"
+done
+
+# decode: the same blocks from a file, a pipe and word-at-a-time --hex.
+same "decode 4097" decode "$tmp/w4097.bin"
+same "decode --json 4097" decode --json "$tmp/w4097.bin"
+same_as_hex "decode 4097" decode "$tmp/w4097.bin"
+"$tool" decode "$tmp/w4097.bin" >"$tmp/out"
+grep -qxF "#4096  offset 0x40000  0xaa TensorLoad  MEM_2D" "$tmp/out" || fail "decode: the word at the block edge"
+[ "$(grep -c '^#' "$tmp/out")" -eq 4097 ] || fail "decode: one block per word"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "blocks: all checks passed"
