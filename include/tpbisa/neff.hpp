@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -281,7 +282,8 @@ std::string_view to_string(MemberKind k);  ///< "graph", "kelf", "info", "defini
 
 struct Member {
   std::string name;  ///< normalised (no leading "./")
-  std::vector<uint8_t> bytes;
+  /// The member's bytes: read members view Neff::member_data (valid while a copy of that Neff lives).
+  std::span<const uint8_t> bytes;
   MemberKind kind = MemberKind::Other;
   std::string role;  ///< what it is in a few words: "sg00/PE stream, 12 words"
 };
@@ -303,7 +305,9 @@ struct Neff {
   HashCheck hash;
   PayloadInfo payload;
   std::vector<Member> members;  ///< in archive order
-  std::string kelf_member;      ///< "kelf-0.json"
+  /// Every member's bytes, one after the other in archive order: the buffer Member::bytes views (shared by copies).
+  std::shared_ptr<const std::vector<uint8_t>> member_data;
+  std::string kelf_member;  ///< "kelf-0.json"
   std::string kelf_version;
   std::string target;                    ///< kelf `target`: "cayman"
   std::optional<Generation> generation;  ///< from target (PROJ-CONV-X7); nullopt for "*" or unknown

@@ -18,7 +18,11 @@ namespace {
 
 constexpr size_t kGzipTrailerBytes = 8;                 ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
 constexpr size_t kGzipMinBytes = 18;                    ///< 10-byte header, an empty deflate block, the trailer
-constexpr uint64_t kReserveBytes = uint64_t{16} << 20;  ///< most a member's declared size reserves up front
+constexpr uint64_t kReserveBytes = uint64_t{16} << 20;  ///< most the member buffer reserves up front
+/// The member buffer of a pkg 2 payload is reserved for this many times the compressed window (the compiler's
+/// members inflate about 5-fold): one allocation in the common case, geometric growth beyond it. Untouched reserved
+/// pages are never committed, and the reservation is bounded by kReserveBytes and the inflated-size limit.
+constexpr uint64_t kReserveRatio = 8;
 
 struct ReadDeleter {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -136,10 +140,13 @@ la_ssize_t pull_inflated(archive* a, void* client, const void** buffer) {
 }
 
 /// The regular-file members of the archive `a` reads (names normalised and checked, sizes bounded before a byte is
-/// held; a member's buffer grows with the bytes actually present, so a declared size never allocates by itself).
+/// held). Their bytes are appended to `data`, one buffer for them all, which grows with the bytes actually present,
+/// so a declared size never allocates by itself; once every member is in, each member's view is set into it.
 std::optional<Error> read_members(archive* a, std::string_view label, const ReadOptions& options,
-                                  std::vector<Member>& out, std::vector<Warning>& warnings) {
+                                  std::vector<Member>& out, std::vector<uint8_t>& data,
+                                  std::vector<Warning>& warnings) {
   std::map<std::string, size_t, std::less<>> index;
+  std::vector<size_t> offsets;  // where each member starts in `data` (which may move while it grows)
   uint64_t total = 0;
   uint64_t entries = 0;
   for (;;) {
@@ -194,9 +201,8 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
     if (index.count(name) != 0) return error(ErrorCode::DuplicateMember, label, name, "a second member with this name");
     Member m;
     m.name = name;
-    // Appended block by block as the archive holds them (no zero-filled buffer, no second copy); reserved up to
-    // a bound, so a declared size alone never commits memory.
-    m.bytes.reserve(static_cast<size_t>(std::min<uint64_t>(size, kReserveBytes)));
+    // Appended block by block as the archive holds them (no zero-filled buffer, no second copy).
+    const size_t start = data.size();
     for (;;) {
       const void* block = nullptr;
       size_t length = 0;
@@ -205,15 +211,22 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
       if (rb == ARCHIVE_EOF) break;
       if (rb != ARCHIVE_OK && rb != ARCHIVE_WARN)
         return error(ErrorCode::Tar, label, name, fmt::format("tar: {}", archive_message(a)));
-      if (static_cast<uint64_t>(at) != m.bytes.size() || m.bytes.size() + length > size)
+      const size_t held = data.size() - start;
+      if (static_cast<uint64_t>(at) != held || held + length > size)
         return error(ErrorCode::Tar, label, name, "member data out of order or beyond its declared size");
       const auto* p = static_cast<const uint8_t*>(block);
-      m.bytes.insert(m.bytes.end(), p, p + length);
+      data.insert(data.end(), p, p + length);
     }
-    if (m.bytes.size() != size)
-      return error(ErrorCode::Tar, label, name, fmt::format("truncated: {} of {} bytes present", m.bytes.size(), size));
+    if (data.size() - start != size)
+      return error(ErrorCode::Tar, label, name,
+                   fmt::format("truncated: {} of {} bytes present", data.size() - start, size));
     index.emplace(name, out.size());
+    offsets.push_back(start);
     out.push_back(std::move(m));
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t end = i + 1 < out.size() ? offsets[i + 1] : data.size();
+    out[i].bytes = std::span<const uint8_t>(data).subspan(offsets[i], end - offsets[i]);
   }
   // A name that is both a file and a folder ("a" and "a/b") cannot be extracted: refuse it here.
   for (const Member& m : out)
@@ -227,7 +240,8 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
 }  // namespace
 
 std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
-                                   std::vector<Member>& out, PayloadInfo& info, std::vector<Warning>& warnings) {
+                                   std::vector<Member>& out, std::vector<uint8_t>& data, PayloadInfo& info,
+                                   std::vector<Warning>& warnings) {
   if (window.size() < 2 || window[0] != 0x1F || window[1] != 0x8B)
     return error(
         ErrorCode::Gzip, label, "",
@@ -246,6 +260,8 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
     return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(gz.get())));
 
   // One pass: the tar reader pulls the inflated bytes as they come; nothing holds the whole tar.
+  data.reserve(
+      static_cast<size_t>(std::min({options.max_inflated_bytes, kReserveBytes, window.size() * kReserveRatio})));
   InflatedStream stream;
   stream.gz = gz.get();
   stream.cap = options.max_inflated_bytes;
@@ -264,7 +280,7 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
       if (auto e = stream_error()) return e;
       return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(tar.get())));
     }
-    auto members = read_members(tar.get(), label, options, out, warnings);
+    auto members = read_members(tar.get(), label, options, out, data, warnings);
     // A failure of the layer below is what the tar reader saw first.
     if (auto e = stream_error()) return e;
     if (members) return members;
@@ -307,13 +323,15 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
 }
 
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, std::vector<Warning>& warnings) {
+                              std::vector<Member>& out, std::vector<uint8_t>& data, std::vector<Warning>& warnings) {
   ReadArchive a(archive_read_new());
   if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
   archive_read_support_format_tar(a.get());
+  // The members cannot hold more than the archive: one allocation.
+  data.reserve(static_cast<size_t>(std::min<uint64_t>({tar.size(), options.max_inflated_bytes, kReserveBytes})));
   if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
     return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
-  return read_members(a.get(), label, options, out, warnings);
+  return read_members(a.get(), label, options, out, data, warnings);
 }
 
 Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool gzip) {

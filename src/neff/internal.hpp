@@ -20,14 +20,16 @@ HashCheck check_hash(const Header& h, std::span<const uint8_t> window);
 /// PROJ-CONV-X3 and X4 in one pass: the members of the tar archive inside the one gzip member at the start of
 /// `window` (inflated as the tar reader asks, bounded by max_inflated_bytes), then the CRC-32 and ISIZE trailer
 /// checked, and where the member ends recorded in `info`; padding that is not zero is a warning (an error under
-/// strict_trailing).
+/// strict_trailing). The members' bytes are appended to `data` and the members view them there (valid while `data`
+/// is not changed).
 std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
-                                   std::vector<Member>& out, PayloadInfo& info, std::vector<Warning>& warnings);
+                                   std::vector<Member>& out, std::vector<uint8_t>& data, PayloadInfo& info,
+                                   std::vector<Warning>& warnings);
 
 /// PROJ-CONV-X4: the regular-file members of a tar archive, names normalised and checked, sizes bounded
-/// before anything is allocated.
+/// before anything is allocated; their bytes are appended to `data`, as read_gzip_tar does.
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, std::vector<Warning>& warnings);
+                              std::vector<Member>& out, std::vector<uint8_t>& data, std::vector<Warning>& warnings);
 
 /// Why `name` (already without a leading "./") cannot be a member name, or nullopt when it can.
 std::optional<std::string> member_name_problem(std::string_view name);

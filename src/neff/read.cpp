@@ -71,6 +71,7 @@ VarType var_type(std::string_view t) {
 class Builder {
  public:
   Builder(Neff& n, const ReadOptions& o) : n_(n), o_(o) {
+    index_.reserve(n_.members.size());
     for (size_t i = 0; i < n_.members.size(); ++i) index_.emplace(n_.members[i].name, i);
   }
 
@@ -93,7 +94,7 @@ class Builder {
   }
 
   Member* find(std::string_view name) {
-    const auto it = index_.find(std::string(name));
+    const auto it = index_.find(name);
     return it == index_.end() ? nullptr : &n_.members[it->second];
   }
 
@@ -327,7 +328,7 @@ class Builder {
           ErrorCode::StreamSize, stream->name,
           fmt::format("{} bytes is not a whole number of 64-byte instructions ({} trailing bytes, PROJ-CONV-X6)",
                       stream->bytes.size(), stream->bytes.size() % kWordBytes));
-    ed.stream.bytes = stream->bytes;
+    ed.stream.bytes.assign(stream->bytes.begin(), stream->bytes.end());
     mark(*stream, MemberKind::Stream, fmt::format("{} stream, {} words", ed.stream.label(), ed.stream.word_count()));
 
     std::string json_name;
@@ -553,7 +554,7 @@ class Builder {
 
   Neff& n_;
   const ReadOptions& o_;
-  std::unordered_map<std::string, size_t> index_;
+  std::unordered_map<std::string_view, size_t> index_;  ///< names of n_.members (which the builder never resizes)
   bool has_graph_ = false;
   std::string kelf_name_;
   std::string json_scratch_;  ///< one buffer for every JSON member's compacted text
@@ -740,12 +741,15 @@ Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const R
     n.warnings.push_back({"", message + " (ignored)"});
   }
 
+  // The members view this buffer; the vector moves into the shared pointer without its bytes moving.
+  std::vector<uint8_t> data;
   if (h->pkg_version == 2) {
-    if (auto e = detail::read_gzip_tar(window, label, options, n.members, n.payload, n.warnings)) return *e;
+    if (auto e = detail::read_gzip_tar(window, label, options, n.members, data, n.payload, n.warnings)) return *e;
   } else {
     n.payload.tar_bytes = window.size();
-    if (auto e = detail::read_tar(window, label, options, n.members, n.warnings)) return *e;
+    if (auto e = detail::read_tar(window, label, options, n.members, data, n.warnings)) return *e;
   }
+  n.member_data = std::make_shared<const std::vector<uint8_t>>(std::move(data));
   Builder b(n, options);
   if (auto e = b.build()) return *e;
   return n;

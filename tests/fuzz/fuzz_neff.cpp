@@ -1,4 +1,5 @@
 // Fuzz target: the NEFF reader on any bytes, as a container and as the plain-tar payload of one; errors only.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -46,7 +47,7 @@ void check(std::span<const uint8_t> file, const neff::ReadOptions& o) {
     for (const neff::SemaphoreUses& s : sg.semaphores) require(s.index < 256);
   // What was read packs again and reads back to the same members.
   std::vector<neff::PackMember> members;
-  for (const neff::Member& m : n.members) members.push_back({m.name, m.bytes});
+  for (const neff::Member& m : n.members) members.push_back({m.name, {m.bytes.begin(), m.bytes.end()}});
   neff::PackOptions p;
   p.header = n.header;
   neff::Result<std::vector<uint8_t>> packed = neff::pack(members, p);
@@ -54,7 +55,8 @@ void check(std::span<const uint8_t> file, const neff::ReadOptions& o) {
   neff::Result<neff::Neff> again = neff::read(*packed, "repacked.neff", o);
   require(again.ok() && again->members.size() == n.members.size());
   for (size_t i = 0; i < n.members.size(); ++i)
-    require(again->members[i].name == n.members[i].name && again->members[i].bytes == n.members[i].bytes);
+    require(again->members[i].name == n.members[i].name &&
+            std::ranges::equal(again->members[i].bytes, n.members[i].bytes));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
@@ -121,7 +122,7 @@ void expect_same_model(const Neff& a, const Neff& b) {
   ASSERT_EQ(a.members.size(), b.members.size());
   for (size_t i = 0; i < a.members.size(); ++i) {
     EXPECT_EQ(a.members[i].name, b.members[i].name);
-    EXPECT_EQ(a.members[i].bytes, b.members[i].bytes) << a.members[i].name;
+    EXPECT_TRUE(std::ranges::equal(a.members[i].bytes, b.members[i].bytes)) << a.members[i].name;
     EXPECT_EQ(a.members[i].kind, b.members[i].kind) << a.members[i].name;
   }
   EXPECT_EQ(a.target, b.target);
@@ -373,7 +374,7 @@ TEST_F(RealNeff, SemaphorePictureMatchesTheDmaWordsOfRealPrograms7) {
 
 TEST_F(RealNeff, PackOfTheMembersReadsBackToTheSameModel) {
   std::vector<PackMember> members;
-  for (const Member& m : n_.members) members.push_back({m.name, m.bytes});
+  for (const Member& m : n_.members) members.push_back({m.name, {m.bytes.begin(), m.bytes.end()}});
   for (HashOrder order : {HashOrder::Natural, HashOrder::WordLE}) {
     PackOptions p;
     p.header = n_.header;
@@ -392,7 +393,7 @@ TEST_F(RealNeff, ExtractThenCollectThenPackIsTheSameModel) {
   const fs::path dir = fs::temp_directory_path() / ("tpbisa_neff_extract_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   ASSERT_FALSE(extract(n_, dir.string()).has_value());
-  EXPECT_EQ(read_bytes(dir / "sg01" / "Pool.bin"), n_.member("sg01/Pool.bin")->bytes);
+  EXPECT_TRUE(std::ranges::equal(read_bytes(dir / "sg01" / "Pool.bin"), n_.member("sg01/Pool.bin")->bytes));
   Result<std::vector<PackMember>> members = collect_directory(dir.string());
   ASSERT_TRUE(members.ok()) << members.error().to_string();
   EXPECT_EQ(members->size(), 72U);
@@ -435,6 +436,38 @@ TEST(NeffWriter, BothPackagingsAndBothHashOrdersReadBack) {
       EXPECT_EQ(sg.variable("c")->constant->member_bytes, 8U);
       EXPECT_FALSE(sg.variable("c")->constant->array.has_value());  // not .npy: raw bytes
     }
+}
+
+TEST(NeffReader, MembersViewOneBufferThatCopiesShare) {
+  const std::vector<PackMember> members = synthetic();
+  for (uint64_t pkg : {1U, 2U}) {
+    SCOPED_TRACE(pkg);
+    std::optional<Neff> copy;
+    {
+      Result<Neff> r = read(packed(members, pkg), "s.neff");
+      ASSERT_TRUE(r.ok()) << r.error().to_string();
+      ASSERT_TRUE(r->member_data != nullptr);
+      // Every member's bytes lie in the one buffer, back to back in archive order, and are the packed bytes.
+      const uint8_t* at = r->member_data->data();
+      for (const Member& m : r->members) {
+        EXPECT_EQ(m.bytes.data(), at) << m.name;
+        at += m.bytes.size();
+        const auto packed_member =
+            std::find_if(members.begin(), members.end(), [&](const PackMember& p) { return p.name == m.name; });
+        ASSERT_NE(packed_member, members.end()) << m.name;
+        EXPECT_TRUE(std::ranges::equal(m.bytes, packed_member->bytes)) << m.name;
+      }
+      EXPECT_EQ(at, r->member_data->data() + r->member_data->size());
+      copy = *r;
+    }
+    // The read result is gone; the copy keeps the buffer its members view.
+    ASSERT_EQ(copy->members.size(), members.size());
+    for (const Member& m : copy->members) {
+      const auto packed_member =
+          std::find_if(members.begin(), members.end(), [&](const PackMember& p) { return p.name == m.name; });
+      EXPECT_TRUE(std::ranges::equal(m.bytes, packed_member->bytes)) << m.name;
+    }
+  }
 }
 
 TEST(NeffWriter, SeveralSubgraphsVirtualVariablesAnd64BitSizes) {
@@ -714,12 +747,13 @@ TEST(NeffExtract, RefusesANonEmptyFolderAndLeavesNothingBehind) {
   EXPECT_EQ(std::distance(fs::directory_iterator(base / "full"), fs::directory_iterator()), 1);
   // A member that cannot be written (its folder name is taken by a file inside the model) removes the partial tree.
   Neff broken = *n;
-  broken.members.push_back({"sg00/PE.bin/x", {1}, MemberKind::Other, ""});
+  static constexpr uint8_t kOneByte[] = {1};
+  broken.members.push_back({"sg00/PE.bin/x", kOneByte, MemberKind::Other, ""});
   EXPECT_TRUE(extract(broken, (base / "new").string()).has_value());
   EXPECT_FALSE(fs::exists(base / "new"));
   EXPECT_EQ(std::distance(fs::directory_iterator(base), fs::directory_iterator()), 1);  // only "full"
   ASSERT_FALSE(extract(*n, (base / "ok").string()).has_value());
-  EXPECT_EQ(read_bytes(base / "ok" / "sg00" / "SP.bin"), n->member("sg00/SP.bin")->bytes);
+  EXPECT_TRUE(std::ranges::equal(read_bytes(base / "ok" / "sg00" / "SP.bin"), n->member("sg00/SP.bin")->bytes));
   fs::create_directories(base / "empty");
   EXPECT_FALSE(extract(*n, (base / "empty").string()).has_value());
   fs::remove_all(base);
