@@ -75,15 +75,11 @@ enum class Role : uint8_t {
   VarOffset,
   Plain,
   Raw,
-  // Synchronisation and DMA family (src/families/sync):
-  ExtWaitMode,    ///< a WAIT_MODE outside EVENTS (EVENT_SEMAPHORE's extended lane): named like wait_mode
-  ExtUpdateMode,  ///< an UPDATE_MODE outside EVENTS: named like update_mode
-  Flags,          ///< a code or flag byte whose meaning its family gives: written in hex
-  DtypePair,      ///< DTYPE_PAIR: low nibble src0 dtype, high nibble src1 dtype
-  ElemCount,      ///< an element count per partition, redundant with a pattern
-  SerialMode,     ///< REG_SERIAL_MODE
-  FillValue,      ///< a raw element bit pattern whose width is the sibling dtype's
-  ZeroFlag,       ///< a u8 flag the validators require to be zero
+  ZeroFlag,  ///< a u8 flag the validators require to be zero (a must-be-zero field, like Reserved)
+  /// A field its family writes, reads and describes (family::Syntax::custom_fields, src/families/<name>/syntax.cpp):
+  /// a number (hexadecimal where the family lists it in hex_fields) unless the family's entry names its values or
+  /// gives its own text; decode shows the value in hexadecimal and the family's meaning.
+  Custom,
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----

@@ -22,9 +22,9 @@ struct EventsExtended {
 };
 template <>
 inline constexpr auto fields_of<EventsExtended> = std::make_tuple(
-    Member<EventsExtended, uint8_t>{"wait_mode", 0, &EventsExtended::wait_mode, Role::ExtWaitMode},
+    Member<EventsExtended, uint8_t>{"wait_mode", 0, &EventsExtended::wait_mode, Role::Custom},
     Member<EventsExtended, uint8_t>{"wait_idx", 1, &EventsExtended::wait_idx, Role::Plain},
-    Member<EventsExtended, uint8_t>{"update_mode", 2, &EventsExtended::update_mode, Role::ExtUpdateMode},
+    Member<EventsExtended, uint8_t>{"update_mode", 2, &EventsExtended::update_mode, Role::Custom},
     Member<EventsExtended, uint8_t>{"update_idx", 3, &EventsExtended::update_idx, Role::Plain},
     Member<EventsExtended, uint32_t>{"sem_wait_value", 4, &EventsExtended::sem_wait_value, Role::Plain},
     Member<EventsExtended, uint32_t>{"sem_update_value", 8, &EventsExtended::sem_update_value, Role::Plain});
@@ -104,7 +104,7 @@ inline constexpr auto fields_of<PseudoAddr8> =
     std::make_tuple(Member<PseudoAddr8, uint32_t>{"offset", 0, &PseudoAddr8::offset, Role::VarOffset},
                     Member<PseudoAddr8, uint16_t>{"id", 4, &PseudoAddr8::id, Role::VarId},
                     Member<PseudoAddr8, uint8_t>{"id_hi", 6, &PseudoAddr8::id_hi, Role::Plain},
-                    Member<PseudoAddr8, uint8_t>{"mode", 7, &PseudoAddr8::mode, Role::Flags});
+                    Member<PseudoAddr8, uint8_t>{"mode", 7, &PseudoAddr8::mode, Role::Custom});
 
 /// PSEUDO_DMA_DIRECT2D (64 B): PseudoDmaDirect2d 0xd4 (real-programs.md §7.1).
 struct PseudoDmaDirect2d {
@@ -136,7 +136,7 @@ template <>
 inline constexpr auto fields_of<PseudoDmaDirect2d> = std::make_tuple(
     Member<PseudoDmaDirect2d, Header>{"header", 0, &PseudoDmaDirect2d::header, Role::Plain},
     Member<PseudoDmaDirect2d, Events>{"events", 4, &PseudoDmaDirect2d::events, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Flags},
+    Member<PseudoDmaDirect2d, uint8_t>{"qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Custom},
     Member<PseudoDmaDirect2d, uint8_t>{"semaphore", 13, &PseudoDmaDirect2d::semaphore, Role::Plain},
     Member<PseudoDmaDirect2d, uint8_t>{"sem_increment", 14, &PseudoDmaDirect2d::sem_increment, Role::Plain},
     Member<PseudoDmaDirect2d, uint8_t>{"command", 15, &PseudoDmaDirect2d::command, Role::Plain},
@@ -144,8 +144,8 @@ inline constexpr auto fields_of<PseudoDmaDirect2d> = std::make_tuple(
     Member<PseudoDmaDirect2d, std::array<int32_t, 2>>{"src_step", 24, &PseudoDmaDirect2d::src_step, Role::Step},
     Member<PseudoDmaDirect2d, std::array<uint16_t, 2>>{"src_num", 32, &PseudoDmaDirect2d::src_num, Role::NumElem},
     Member<PseudoDmaDirect2d, uint16_t>{"src_elem_size", 36, &PseudoDmaDirect2d::src_elem_size, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Flags},
-    Member<PseudoDmaDirect2d, uint8_t>{"dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Flags},
+    Member<PseudoDmaDirect2d, uint8_t>{"src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Custom},
+    Member<PseudoDmaDirect2d, uint8_t>{"dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Custom},
     Member<PseudoDmaDirect2d, PseudoAddr8>{"dst", 40, &PseudoDmaDirect2d::dst, Role::Plain},
     Member<PseudoDmaDirect2d, std::array<int32_t, 2>>{"dst_step", 48, &PseudoDmaDirect2d::dst_step, Role::Step},
     Member<PseudoDmaDirect2d, std::array<uint16_t, 2>>{"dst_num", 56, &PseudoDmaDirect2d::dst_num, Role::NumElem},
