@@ -169,6 +169,18 @@ struct Member {
   Role role;
 };
 
+/// A field declaration whose struct and member types are the member pointer's: field("src", 16, &S::src).
+template <class S, class M>
+constexpr Member<S, M> field(std::string_view name, uint8_t offset, M S::*ptr, Role role = Role::Plain) {
+  return {name, offset, ptr, role};
+}
+
+/// HEADER at byte 0 and EVENTS at byte 4: the opening of every 64-byte format.
+template <class S>
+constexpr auto header_and_events() {
+  return std::make_tuple(field("header", 0, &S::header), field("events", 4, &S::events));
+}
+
 /// `fields_of<S>` is the one declaration of format S (a tuple of Member), specialised per format below.
 template <class S>
 inline constexpr auto fields_of = nullptr;
