@@ -493,27 +493,24 @@ struct Mm : Preds<L> {
             return fmt::format("src has {} elements, dst has {}", v(i).src.elements(), v(i).dst.elements());
           }};
 
-  static constexpr FieldRef fSrcStart[] = {field_ref<L>("src.start_addr")};
-  static constexpr Predicate kSbufQuadrant{
-      .name = "valid_mm_sbuf_quadrant",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
-      .gens = L::kGens,
-      .fields = fSrcStart,
-      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).src.start_addr, c.gen); },
-      .explain = [](const Instruction& i,
-                    const CheckContext& c) { return explain_quadrant("src", v(i).src.start_addr, c.gen); }};
-
-  static constexpr FieldRef fDstStart[] = {field_ref<L>("dst.start_addr")};
-  static constexpr Predicate kPsumQuadrant{
-      .name = "valid_mm_psum_quadrant",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register",
-      .gens = L::kGens,
-      .fields = fDstStart,
-      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).dst.start_addr, c.gen); },
-      .explain = [](const Instruction& i,
-                    const CheckContext& c) { return explain_quadrant("dst", v(i).dst.start_addr, c.gen); }};
+  /// valid_mm_sbuf_quadrant (src) / valid_mm_psum_quadrant (dst): one rule over either operand's start.
+  template <bool Dst>
+  struct Quadrant {
+    static constexpr FieldRef kFields[] = {field_ref<L>(Dst ? "dst.start_addr" : "src.start_addr")};
+    static const Addr4& start(const PeView& x) { return Dst ? x.dst.start_addr : x.src.start_addr; }
+    static constexpr Predicate kPredicate{
+        .name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
+        .convention = "PROJ-CONV-F14",
+        .meaning = Dst ? "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register"
+                       : "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
+        .gens = L::kGens,
+        .fields = kFields,
+        .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(start(v(i)), c.gen); },
+        .explain = [](const Instruction& i,
+                      const CheckContext& c) { return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen); }};
+  };
+  static constexpr const Predicate& kSbufQuadrant = Quadrant<false>::kPredicate;
+  static constexpr const Predicate& kPsumQuadrant = Quadrant<true>::kPredicate;
 
   static constexpr auto perf_ref() {
     if constexpr (kMaverick)
