@@ -75,15 +75,11 @@ enum class Role : uint8_t {
   VarOffset,
   Plain,
   Raw,
-  // Synchronisation and DMA family (src/families/sync):
-  ExtWaitMode,    ///< a WAIT_MODE outside EVENTS (EVENT_SEMAPHORE's extended lane): named like wait_mode
-  ExtUpdateMode,  ///< an UPDATE_MODE outside EVENTS: named like update_mode
-  Flags,          ///< a code or flag byte whose meaning its family gives: written in hex
-  DtypePair,      ///< DTYPE_PAIR: low nibble src0 dtype, high nibble src1 dtype
-  ElemCount,      ///< an element count per partition, redundant with a pattern
-  SerialMode,     ///< REG_SERIAL_MODE
-  FillValue,      ///< a raw element bit pattern whose width is the sibling dtype's
-  ZeroFlag,       ///< a u8 flag the validators require to be zero
+  ZeroFlag,  ///< a u8 flag the validators require to be zero (a must-be-zero field, like Reserved)
+  /// A field its family writes, reads and describes (family::Syntax::custom_fields, src/families/<name>/syntax.cpp):
+  /// a number (hexadecimal where the family lists it in hex_fields) unless the family's entry names its values or
+  /// gives its own text; decode shows the value in hexadecimal and the family's meaning.
+  Custom,
 };
 
 // ---- Union leaves: stored as their raw bits so every bit pattern survives decode/encode. ----
@@ -172,6 +168,18 @@ struct Member {
   M S::*ptr;
   Role role;
 };
+
+/// A field declaration whose struct and member types are the member pointer's: field("src", 16, &S::src).
+template <class S, class M>
+constexpr Member<S, M> field(std::string_view name, uint8_t offset, M S::*ptr, Role role = Role::Plain) {
+  return {name, offset, ptr, role};
+}
+
+/// HEADER at byte 0 and EVENTS at byte 4: the opening of every 64-byte format.
+template <class S>
+constexpr auto header_and_events() {
+  return std::make_tuple(field("header", 0, &S::header), field("events", 4, &S::events));
+}
 
 /// `fields_of<S>` is the one declaration of format S (a tuple of Member), specialised per format below.
 template <class S>

@@ -13,6 +13,11 @@
 namespace tpbisa::exec {
 class Txn;
 }
+namespace tpbisa::tasm {
+struct AsmField;
+struct ValueText;
+struct LineError;
+}  // namespace tpbisa::tasm
 
 namespace tpbisa::family {
 
@@ -33,6 +38,23 @@ struct Execution {
   std::span<const Format> not_executed = {};
   /// Opcodes refused although their format executes (one format, several opcodes; e.g. a function return).
   std::span<const uint8_t> not_executed_opcodes = {};
+};
+
+/// A field declared `Role::Custom`: how its family writes and reads it (syntax.cpp). Its meaning in `decode` is the
+/// family's `Syntax::meaning`; without a `print` / `parse` hook the field is a number, or one of `names`. The hooks
+/// work in the text layer's terms (src/text/asm_fields.hpp: the operand, its value as written, the line's error),
+/// so a family's field reads and fails like every other operand.
+struct CustomField {
+  std::string_view path;                  ///< the field's dotted path in its format: "set_value", "ext.wait_mode"
+  std::span<const EnumValue> names = {};  ///< a catalog table naming its values (printed, accepted, described)
+  std::string_view names_what = {};       ///< what the names are, for messages and decode: "WAIT_MODE"
+  /// Appends the canonical text of the value; `all` is the format's operand list (its siblings).
+  void (*print)(std::string& out, const tasm::AsmField& f, const Word& w, std::span<const tasm::AsmField> all,
+                Generation g) = nullptr;
+  /// Stores the value written as `v`; false with `error` set (column relative to the line).
+  bool (*parse)(const tasm::AsmField& f, const tasm::ValueText& v, Word& w, std::span<const tasm::AsmField> all,
+                Generation g, tasm::LineError& error) = nullptr;
+  bool after_siblings = false;  ///< parsed after every other operand of the line (its reading depends on them)
 };
 
 /// syntax.cpp: what the generic text layer cannot derive from the field declarations.
@@ -61,6 +83,8 @@ struct Syntax {
   bool (*indirect_arm)(uint32_t start, Generation gen) = nullptr;
   /// How the MEM2D_DATA field of word `w` is read; nullptr: the family has no such field.
   DataReading (*data_reading)(const Word& w) = nullptr;
+  /// The fields of the family declared `Role::Custom`, by path (a Custom field without an entry is a number).
+  std::span<const CustomField> custom_fields = {};
   /// The meaning `decode` shows for a field with no special role (Role::Plain) at `path`; nullptr, or an empty
   /// result: no meaning beyond the value.
   std::string_view (*plain_meaning)(const Word& w, std::string_view path) = nullptr;
@@ -82,6 +106,8 @@ const Family* family_of(Format f);
 ImmReading imm_reading(const Word& w, std::string_view path);
 /// How the MEM2D_DATA field of a modeled word is read, as its family decides (Bytes when it has none).
 DataReading data_reading(const Word& w);
+/// The family's entry for the `Role::Custom` field at `path` of a layout (nullptr: none; alternative 0 is RawWord).
+const CustomField* custom_field(size_t alternative, std::string_view path);
 /// What a roleless field at `path` of a modeled word means, as its family says (empty when it says nothing).
 std::string_view plain_meaning(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.

@@ -45,6 +45,13 @@ std::string_view plain_meaning(const Word& w, std::string_view path) {
   return f != nullptr && f->syntax.plain_meaning != nullptr ? f->syntax.plain_meaning(w, path) : std::string_view{};
 }
 
+const CustomField* custom_field(size_t alternative, std::string_view path) {
+  if (alternative == 0 || alternative > kLayoutRows.size()) return nullptr;
+  for (const CustomField& c : families()[kLayoutRows[alternative - 1].family].syntax.custom_fields)
+    if (c.path == path) return &c;
+  return nullptr;
+}
+
 Executor executor_for(const Instruction& inst) {
   if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
   const Family* f = family_of(inst.info->format);

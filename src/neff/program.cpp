@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "families/matmul/meaning.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
@@ -84,13 +85,12 @@ std::pair<int64_t, int64_t> element_hull(const T& t) {
   return {lo, hi};
 }
 
-/// The footprint of a tensor operand with an immediate start address; nullopt for register and indirect forms
-/// (placed at run time) and for patterns with no element.
+/// The footprint of a tensor operand of `esz`-byte elements with an immediate start address; nullopt for register
+/// and indirect forms (placed at run time) and for patterns with no element.
 template <class T>
-std::optional<OnChip> tensor_footprint(std::string_view name, const T& t, uint8_t dtype, unsigned channels,
+std::optional<OnChip> tensor_footprint(std::string_view name, const T& t, unsigned esz, unsigned channels,
                                        Generation g) {
   const Addr4Meaning a = describe(t.start_addr, g);
-  const unsigned esz = dtype_size(dtype);
   const auto [lo, hi] = element_hull(t);
   if (!a.plain_immediate || a.target.region == Region::Outside || esz == 0 || hi < lo) return std::nullopt;
   return OnChip{name,
@@ -101,21 +101,32 @@ std::optional<OnChip> tensor_footprint(std::string_view name, const T& t, uint8_
                 int64_t{a.target.offset} + hi * esz + esz - 1};
 }
 
-/// The tensor operands of the datapath words, with the dtype each is read or written in.
-std::vector<OnChip> datapath_operands(const Instruction& inst, Generation g) {
+/// The on-chip tensor operands of the datapath and PE words, with the element width each is read or written in.
+std::vector<OnChip> on_chip_operands(const Instruction& inst, Generation g) {
   std::vector<OnChip> out;
   auto add = [&](std::optional<OnChip> f) {
     if (f) out.push_back(*f);
   };
   if (const auto* tr = inst.as<S4d4Tr>()) {
-    add(tensor_footprint("src", tr->src, tr->in_dtype, tr->num_active_channels, g));
-    add(tensor_footprint("dst", tr->dst, tr->out_dtype, tr->num_active_channels, g));
+    add(tensor_footprint("src", tr->src, dtype_size(tr->in_dtype), tr->num_active_channels, g));
+    add(tensor_footprint("dst", tr->dst, dtype_size(tr->out_dtype), tr->num_active_channels, g));
   } else if (const auto* tt = inst.as<S3s3d3Tt>()) {
-    add(tensor_footprint("src0", tt->src0, static_cast<uint8_t>(tt->in0_in1_dtype & 0xF), tt->num_active_channels, g));
-    add(tensor_footprint("src1", tt->src1, static_cast<uint8_t>(tt->in0_in1_dtype >> 4), tt->num_active_channels, g));
-    add(tensor_footprint("dst", tt->dst, tt->out_dtype, tt->num_active_channels, g));
+    add(tensor_footprint("src0", tt->src0, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype & 0xF)),
+                         tt->num_active_channels, g));
+    add(tensor_footprint("src1", tt->src1, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype >> 4)),
+                         tt->num_active_channels, g));
+    add(tensor_footprint("dst", tt->dst, dtype_size(tt->out_dtype), tt->num_active_channels, g));
   } else if (const auto* mr = inst.as<D4Mr>()) {
-    add(tensor_footprint("dst", mr->dst, mr->dtype, mr->num_active_channels, g));
+    add(tensor_footprint("dst", mr->dst, dtype_size(mr->dtype), mr->num_active_channels, g));
+  } else if (inst.info != nullptr && inst.status == DecodeStatus::Modeled &&
+             (inst.info->format == Format::S3Lw || inst.info->format == Format::S3d3Mm)) {
+    // LDWEIGHTS / MATMUL through their generation's layout (PROJ-CONV-G5; real-programs.md §8.3, §9.3, §9.6): src is
+    // read on num_active_rows partitions in in_dtype; MATMUL's dst is written on num_active_cols output partitions at
+    // the input width in transpose mode, else FP32 (PROJ-CONV-F15); it lies where its address says (PSUM, or SBUF
+    // on MAVERICK, which has no PSUM: PROJ-CONV-N1).
+    const family::matmul::PeView v = family::matmul::view(inst);
+    add(tensor_footprint("src", v.src, dtype_size(v.in_dtype), v.rows, g));
+    if (v.matmul) add(tensor_footprint("dst", v.dst, family::matmul::dst_elem_bytes(v), v.cols, g));
   }
   return out;
 }
@@ -368,7 +379,7 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
         const Ctx c{sg, gen, stream, fmt::format("{}#{}", label, i), i, out};
         const Instruction inst = decode(s.word(i), gen);
         if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
-        for (const OnChip& f : datapath_operands(inst, gen)) check_on_chip(c, f);
+        for (const OnChip& f : on_chip_operands(inst, gen)) check_on_chip(c, f);
       }
       ++stream;
     }

@@ -35,13 +35,15 @@ void walk(const FormatDesc& desc, unsigned base, const std::string& prefix, std:
   }
 }
 
-/// Marks the operands the owning family prints only when not zero (alternative 0, RawWord, has no family).
+/// Marks the operands the owning family prints only when not zero or in hex, and ties its Role::Custom fields to
+/// their entries (alternative 0, RawWord, has no family).
 void mark_quiet(size_t alternative, std::vector<AsmField>& fields) {
   if (alternative == 0) return;
   const family::Syntax& syntax = family::families()[kLayoutRows[alternative - 1].family].syntax;
   for (auto& f : fields) {
     for (std::string_view q : syntax.quiet_fields) f.quiet = f.quiet || f.path == q;
     for (std::string_view h : syntax.hex_fields) f.hex = f.hex || f.path == h;
+    if (f.role == Role::Custom) f.custom = family::custom_field(alternative, f.path);
   }
 }
 
@@ -103,38 +105,36 @@ std::array<std::vector<AsmField>, sizeof...(I)> build_all(std::index_sequence<I.
 
 /// How the values of one enum-like role are named: the catalog table behind it, nothing restated.
 struct NameSet {
-  std::string_view what;                                  ///< for messages: "dtype", "DATA_SRC value"
-  std::string_view (*name)(uint8_t value, Generation g);  ///< empty when no name on g
-  std::optional<uint8_t> (*value)(std::string_view text);
-  std::vector<std::string_view> (*names)(Generation g);  ///< every name of g, for messages
-  std::string_view catalog_table;  ///< when set, messages point at this `tpbisa catalog` table instead of listing
+  std::string_view what;                  ///< for messages: "dtype", "DATA_SRC value"
+  std::span<const EnumValue> table = {};  ///< an enum table; empty: the functions below
+  std::string_view (*lookup)(uint8_t value, Generation g) = nullptr;
+  std::optional<uint8_t> (*lookup_value)(std::string_view text) = nullptr;
+  std::vector<std::string_view> (*list)(Generation g) = nullptr;
+  std::string_view catalog_table = {};  ///< when set, messages point at this `tpbisa catalog` table instead of listing
+  bool all_generations = false;         ///< names of every generation are accepted (dtypes; asm.md)
+
+  /// The name of `v` on g; empty when none.
+  std::string_view name(uint8_t v, Generation g) const {
+    if (lookup != nullptr) return lookup(v, g);
+    for (const auto& row : table)
+      if (row.value == v) return row.gens.has(g) ? row.name : std::string_view{};
+    return {};
+  }
+  std::optional<uint8_t> value(std::string_view text) const {
+    if (lookup_value != nullptr) return lookup_value(text);
+    for (const auto& row : table)
+      if (iequals(row.name, text)) return row.value;
+    return std::nullopt;
+  }
+  /// Every name of g, for messages.
+  std::vector<std::string_view> names(Generation g) const {
+    if (list != nullptr) return list(g);
+    std::vector<std::string_view> out;
+    for (const auto& row : table)
+      if (row.gens.has(g)) out.push_back(row.name);
+    return out;
+  }
 };
-
-template <const auto& Table>
-std::string_view table_name(uint8_t v, Generation g) {
-  const EnumValue* row = find_enum(Table, v);
-  return row != nullptr && row->gens.has(g) ? row->name : std::string_view{};
-}
-
-template <const auto& Table>
-std::optional<uint8_t> table_value(std::string_view text) {
-  for (const auto& row : Table)
-    if (iequals(row.name, text)) return row.value;
-  return std::nullopt;
-}
-
-template <const auto& Table>
-std::vector<std::string_view> table_names(Generation g) {
-  std::vector<std::string_view> names;
-  for (const auto& row : Table)
-    if (row.gens.has(g)) names.push_back(row.name);
-  return names;
-}
-
-template <const auto& Table>
-constexpr NameSet enum_names(std::string_view what) {
-  return {what, table_name<Table>, table_value<Table>, table_names<Table>, ""};
-}
 
 std::string_view dtype_name(uint8_t v, Generation g) {
   const DtypeInfo* row = find_dtype(v);
@@ -167,30 +167,32 @@ std::vector<std::string_view> aluop_names(Generation g) {
   return names;
 }
 
-constexpr NameSet kDebugCmdNames = enum_names<kDebugCmdLevels>("DEBUG_CMD_LEVELS value");
-constexpr NameSet kWaitModeNames = enum_names<kWaitModes>("WAIT_MODE");
-constexpr NameSet kUpdateModeNames = enum_names<kUpdateModes>("UPDATE_MODE");
-constexpr NameSet kDataSrcNames = enum_names<kDataSrc>("DATA_SRC value");
-constexpr NameSet kImmSrcNames = enum_names<kImmSrc>("IMM_SRC value");
-constexpr NameSet kSubdimNames = enum_names<kTensorSubdim>("TENSOR_SUBDIM value");
-constexpr NameSet kRevOpsNames = enum_names<kRevOps>("TENS_SCALAR_REV_OPS value");
-constexpr NameSet kDtypeNames{"dtype", dtype_name, parse_dtype, dtype_names, ""};
-constexpr NameSet kAluOpNames{"ALU op", aluop_name, aluop_value, aluop_names, "aluops"};
+const NameSet kDebugCmdNames{"DEBUG_CMD_LEVELS value", kDebugCmdLevels};
+const NameSet kWaitModeNames{"WAIT_MODE", kWaitModes};
+const NameSet kUpdateModeNames{"UPDATE_MODE", kUpdateModes};
+const NameSet kDataSrcNames{"DATA_SRC value", kDataSrc};
+const NameSet kImmSrcNames{"IMM_SRC value", kImmSrc};
+const NameSet kSubdimNames{"TENSOR_SUBDIM value", kTensorSubdim};
+const NameSet kRevOpsNames{"TENS_SCALAR_REV_OPS value", kRevOps};
+const NameSet kDtypeNames{"dtype", {}, dtype_name, parse_dtype, dtype_names, "", true};
+const NameSet kAluOpNames{"ALU op", {}, aluop_name, aluop_value, aluop_names, "aluops"};
 
-const NameSet* names_for(Role r) {
-  switch (r) {
-    case Role::DebugCmd: return &kDebugCmdNames;
-    case Role::WaitMode:
-    case Role::ExtWaitMode: return &kWaitModeNames;
-    case Role::UpdateMode:
-    case Role::ExtUpdateMode: return &kUpdateModeNames;
-    case Role::Dtype: return &kDtypeNames;
-    case Role::DataSrc: return &kDataSrcNames;
-    case Role::ImmSrc: return &kImmSrcNames;
-    case Role::AluOp: return &kAluOpNames;
-    case Role::Subdim: return &kSubdimNames;
-    case Role::RevOps: return &kRevOpsNames;
-    default: return nullptr;
+/// The names of a field's values: its role's catalog table, or (Role::Custom) the one its family's entry gives.
+std::optional<NameSet> names_for(const AsmField& f) {
+  switch (f.role) {
+    case Role::DebugCmd: return kDebugCmdNames;
+    case Role::WaitMode: return kWaitModeNames;
+    case Role::UpdateMode: return kUpdateModeNames;
+    case Role::Dtype: return kDtypeNames;
+    case Role::DataSrc: return kDataSrcNames;
+    case Role::ImmSrc: return kImmSrcNames;
+    case Role::AluOp: return kAluOpNames;
+    case Role::Subdim: return kSubdimNames;
+    case Role::RevOps: return kRevOpsNames;
+    case Role::Custom:
+      if (f.custom != nullptr && !f.custom->names.empty()) return NameSet{f.custom->names_what, f.custom->names};
+      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -208,7 +210,7 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
       near = n;
     }
     listed += (listed.empty() ? "" : ", ") + std::string(n);
-    if (&names == &kDtypeNames && names.name(*names.value(n), g).empty()) lacking.push_back(n);
+    if (names.all_generations && names.name(*names.value(n), g).empty()) lacking.push_back(n);
   }
   if (!lacking.empty()) {
     const std::string_view last = lacking.back();
@@ -224,16 +226,15 @@ std::string unknown_name(const NameSet& names, const AsmField& f, std::string_vi
                      range_text(8U * f.elem_size, false));
 }
 
-/// Codes, flags and raw bytes read best in hex; counts, indices and strides in decimal.
+/// Codes and raw bytes read best in hex; counts, indices and strides in decimal (a family lists its hex fields).
 bool hex_role(Role r) {
-  return r == Role::DebugHint || r == Role::VarId || r == Role::Reserved || r == Role::Raw || r == Role::Opcode ||
-         r == Role::Flags;
+  return r == Role::DebugHint || r == Role::VarId || r == Role::Reserved || r == Role::Raw || r == Role::Opcode;
 }
 
 // ---- Plain values ----
 
 void print_element(std::string& out, const AsmField& f, uint64_t bits, Generation g) {
-  if (const NameSet* names = names_for(f.role)) {
+  if (const std::optional<NameSet> names = names_for(f)) {
     const std::string_view name = bits <= 0xFF ? names->name(static_cast<uint8_t>(bits), g) : std::string_view{};
     if (!name.empty())
       out += name;
@@ -258,10 +259,10 @@ std::string element_name(const AsmField& f, size_t index) {
 }
 
 bool parse_element(const AsmField& f, size_t index, const Token& t, uint64_t& bits, Generation g, LineError& error) {
-  const NameSet* names = names_for(f.role);
+  const std::optional<NameSet> names = names_for(f);
   IntLiteral lit;
   const IntParse parsed = parse_int(t.text, lit);
-  if (parsed == IntParse::NotANumber && names != nullptr) {
+  if (parsed == IntParse::NotANumber && names.has_value()) {
     if (const auto v = names->value(t.text)) {
       bits = *v;
       return true;
@@ -410,8 +411,12 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
     case Role::Addr8: print_addr8(out, load_bits(w, f.offset, 8), g); return;
     case Role::ImmVal: print_imm(out, f, w, all, g); return;
     case Role::MemData: print_data(out, f, w, all, g); return;
-    case Role::DtypePair: print_dtype_pair(out, f, w, g); return;
-    case Role::FillValue: print_fill(out, f, w, all); return;
+    case Role::Custom:
+      if (f.custom != nullptr && f.custom->print != nullptr) {
+        f.custom->print(out, f, w, all, g);
+        return;
+      }
+      break;
     default: break;
   }
   if (!f.is_list()) {
@@ -426,8 +431,8 @@ void print_value(std::string& out, const AsmField& f, const Word& w, FieldList a
   out += '}';
 }
 
-bool depends_on_siblings(Role r) {
-  return r == Role::ImmVal || r == Role::MemData || r == Role::FillValue;
+bool depends_on_siblings(const AsmField& f) {
+  return f.role == Role::ImmVal || f.role == Role::MemData || (f.custom != nullptr && f.custom->after_siblings);
 }
 
 bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error) {
@@ -449,8 +454,9 @@ bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, 
     case Role::Addr8: return parse_addr8(f, v.scalar, w, g, error);
     case Role::ImmVal: return parse_imm(f, v.scalar, w, all, g, error);
     case Role::MemData: return parse_data(f, v, w, all, g, error);
-    case Role::DtypePair: return parse_dtype_pair(f, v, w, error);
-    case Role::FillValue: return parse_fill(f, v, w, all, error);
+    case Role::Custom:
+      if (f.custom != nullptr && f.custom->parse != nullptr) return f.custom->parse(f, v, w, all, g, error);
+      return parse_plain(f, v, w, g, error);
     default: return parse_plain(f, v, w, g, error);
   }
 }

@@ -12,6 +12,10 @@
 #include "tpbisa/generation.hpp"
 #include "tpbisa/instruction.hpp"
 
+namespace tpbisa::family {
+struct CustomField;
+}
+
 namespace tpbisa::tasm {
 
 /// One operand: a leaf of the format descriptors (formats.hpp), with its dotted path and word offset.
@@ -31,6 +35,8 @@ struct AsmField {
   uint8_t pattern = kNoPattern;
   bool indirect_view = false;   ///< a field of the indirect arm (`src.index`, ...), not of the plain tensor
   bool indirect_index = false;  ///< the indirect arm's index ADDR4: written as its 29 address bits
+  /// Role::Custom: the owning family's entry for the field (family::Syntax::custom_fields); nullptr if none.
+  const family::CustomField* custom = nullptr;
   static constexpr uint8_t kNoPattern = 0xFF;
   /// Written as `{a,b,...}`: arrays of numbers; `data` has a syntax of its own.
   bool is_list() const { return count > 1 && role != Role::MemData; }
@@ -76,8 +82,8 @@ struct ValueText {
   std::span<const Token> items;  ///< the list's words
 };
 
-/// Roles whose syntax depends on other fields (resolved after every other operand of the line).
-bool depends_on_siblings(Role r);
+/// Operands whose syntax depends on other fields (resolved after every other operand of the line).
+bool depends_on_siblings(const AsmField& f);
 /// Parses and stores one operand value; false with `error` set (column relative to the line).
 bool parse_value(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error);
 
@@ -91,9 +97,14 @@ bool parse_addr4(const AsmField& f, const Token& t, Word& w, Generation g, LineE
 bool parse_addr8(const AsmField& f, const Token& t, Word& w, Generation g, LineError& error);
 bool parse_imm(const AsmField& f, const Token& t, Word& w, FieldList all, Generation g, LineError& error);
 bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, Generation g, LineError& error);
-void print_dtype_pair(std::string& out, const AsmField& f, const Word& w, Generation g);
-bool parse_dtype_pair(const AsmField& f, const ValueText& v, Word& w, LineError& error);
-void print_fill(std::string& out, const AsmField& f, const Word& w, FieldList all);
-bool parse_fill(const AsmField& f, const ValueText& v, Word& w, FieldList all, LineError& error);
+
+// ---- One element of a dtype, as the data syntax writes it (for a family's Role::Custom hooks) ----
+
+/// FP32 as a float literal (0x bits where none is exact), integers in their signedness, other types in hex of
+/// the element's `bytes`.
+void print_dtype_element(std::string& out, uint64_t bits, const DtypeInfo& dtype, unsigned bytes);
+/// The inverse, for element `k` of `f` (messages name `f.path[k]`); false with `error` set.
+bool parse_dtype_element(const AsmField& f, size_t k, const Token& t, const DtypeInfo& dtype, unsigned bytes,
+                         uint64_t& bits, LineError& error);
 
 }  // namespace tpbisa::tasm

@@ -1,5 +1,5 @@
-// The operand forms with a syntax of their own: ADDR4 / ADDR8 addresses, IMM_VAL immediates, MEM2D_DATA, and the
-// datapath's DTYPE_PAIR and MEMSET fill value.
+// The operand forms with a syntax of their own: ADDR4 / ADDR8 addresses, IMM_VAL immediates, MEM2D_DATA, and one
+// element of a dtype (which a family's Role::Custom hooks use, e.g. the datapath's MEMSET fill value).
 //
 // How an IMM_VAL operand reads is its family's decision (family::imm_reading); the MEM2D_DATA view reads its sibling
 // fields by role (DATA_SRC, dtype, num_elem), the same way the field descriptions do; every bit pattern keeps a raw
@@ -407,153 +407,22 @@ bool parse_data(const AsmField& f, const ValueText& v, Word& w, FieldList all, G
   return true;
 }
 
-// ---- DTYPE_PAIR: {src0, src1} dtypes, low nibble first (common-formats.md §9) ----
+// ---- One element of a dtype (a family's Role::Custom hooks write theirs this way) ----
 
-void print_dtype_pair(std::string& out, const AsmField& f, const Word& w, Generation g) {
-  const auto pair = static_cast<uint8_t>(load_bits(w, f.offset, 1));
-  out += '{';
-  for (const uint8_t d : {datapath::pair_lo(pair), datapath::pair_hi(pair)}) {
-    if (out.back() != '{') out += ',';
-    const DtypeInfo* row = find_dtype(d);
-    if (row != nullptr && row->gens.has(g))
-      out += row->short_name;
-    else
-      append(out, "{}", d);
-  }
-  out += '}';
-}
-
-bool parse_dtype_pair(const AsmField& f, const ValueText& v, Word& w, LineError& error) {
-  IntLiteral lit;
-  uint64_t bits = 0;
-  if (!v.list) {  // the raw byte
-    if (parse_int(v.scalar.text, lit) != IntParse::Ok || !fit_int(lit, 8, false, bits)) {
-      error = error_at(v.scalar, fmt::format("`{}` takes {{src0,src1}} dtypes (e.g. {{fp32,fp32}}) or the byte "
-                                             "0..255, got `{}`",
-                                             f.path, v.scalar.text));
-      return false;
-    }
-    store_bits(w, f.offset, 1, bits);
-    return true;
-  }
-  if (v.items.size() != 2) {
-    error = error_at(v.open, fmt::format("`{}` takes two dtypes {{src0,src1}}, got {}", f.path, v.items.size()));
-    return false;
-  }
-  uint8_t nibbles[2] = {0, 0};
-  for (size_t k = 0; k < 2; ++k) {
-    const Token& t = v.items[k];
-    const std::optional<uint8_t> named = parse_dtype(t.text);
-    if (named && *named <= 0xF) {
-      nibbles[k] = *named;
-      continue;
-    }
-    if (!named && parse_int(t.text, lit) == IntParse::Ok && fit_int(lit, 4, false, bits)) {
-      nibbles[k] = static_cast<uint8_t>(bits);
-      continue;
-    }
-    error = error_at(t, fmt::format("`{}[{}]` ({}): a dtype with a code 0..15 (a nibble) or a number 0..15, got `{}`",
-                                    f.path, k, k == 0 ? "src0, low nibble" : "src1, high nibble", t.text));
-    return false;
-  }
-  store_bits(w, f.offset, 1, static_cast<uint64_t>(nibbles[0] | (nibbles[1] << 4)));
-  return true;
-}
-
-// ---- MEMSET set_value: one element of the fill dtype (real-programs.md §12.3) ----
-
-namespace {
-
-/// The fill element's width in bytes (0: the dtype is no fill type, memset_set_value_type) and its row.
-struct FillType {
-  const DtypeInfo* dtype = nullptr;
-  unsigned bytes = 0;
-  uint32_t mask = 0;
-};
-
-FillType fill_type(const Word& w, FieldList all) {
-  const AsmField* dt = sibling(all, Role::Dtype);
-  const auto code = static_cast<uint8_t>(dt != nullptr ? load_bits(w, dt->offset, 1) : 0);
-  FillType t;
-  t.mask = datapath::memset_value_mask(code);
-  t.dtype = find_dtype(code);
-  t.bytes = t.mask == 0xFFU ? 1 : t.mask == 0xFFFFU ? 2 : t.mask != 0 ? 4 : 0;
-  if (t.dtype == nullptr) t.bytes = 0;
-  return t;
-}
-
-/// A narrow float element (FP16, BF16, FP8) written as a number: the fp32 literal of its exact widening, when
-/// that literal narrows back to the same bits (NaN payloads, for one, do not); empty otherwise.
-std::string narrow_float_literal(uint32_t v, uint8_t code) {
-  const std::string lit = fp32_literal(to_fp32_bits(v, code));
-  uint32_t back = 0;
-  if (lit.empty() || parse_fp32(lit, back) != FloatParse::Ok || from_fp32_bits(back, code) != v) return {};
-  return lit;
-}
-
-bool narrow_float(const FillType& t) {
-  return t.dtype->kind == DtypeKind::Float && t.bytes < 4 && convertible(t.dtype->code);
-}
-
-}  // namespace
-
-void print_fill(std::string& out, const AsmField& f, const Word& w, FieldList all) {
-  const auto v = static_cast<uint32_t>(load_bits(w, f.offset, 4));
-  const FillType t = fill_type(w, all);
-  if (t.bytes == 0 || (v & ~t.mask) != 0) {  // no element of the dtype holds these bits: the raw bits
-    append(out, "{:#010x}", v);
-    return;
-  }
-  if (narrow_float(t)) {
-    const std::string lit = narrow_float_literal(v, t.dtype->code);
-    if (!lit.empty())
-      out += lit;
-    else
-      append(out, "{:#0{}x}", v, 2 + 2 * t.bytes);
-    return;
-  }
+void print_dtype_element(std::string& out, uint64_t bits, const DtypeInfo& dtype, unsigned bytes) {
   DataLayout d;
-  d.dtype = t.dtype;
-  d.elem = t.bytes;
-  print_data_element(out, v, d);
+  d.dtype = &dtype;
+  d.elem = bytes;
+  print_data_element(out, bits, d);
 }
 
-bool parse_fill(const AsmField& f, const ValueText& v, Word& w, FieldList all, LineError& error) {
-  if (v.list) {
-    error = error_at(v.open, fmt::format("`{}` takes one value, not a list", f.path));
-    return false;
-  }
-  const Token& t = v.scalar;
-  IntLiteral lit;
-  const IntParse parsed = parse_int(t.text, lit);
-  uint64_t bits = 0;
-  const FillType type = fill_type(w, all);
-  if ((parsed != IntParse::NotANumber && lit.hex) || type.bytes == 0) {  // the raw bits, whatever the dtype
-    if (parsed != IntParse::Ok || !fit_int(lit, 32, false, bits)) {
-      error = error_at(t, fmt::format("`{}`: `{}` is not a 32-bit value {}", f.path, t.text, range_text(32, false)));
-      return false;
-    }
-    store_bits(w, f.offset, 4, bits);
-    return true;
-  }
-  if (narrow_float(type)) {  // a number, rounded to the fill dtype (to nearest even)
-    uint32_t f32 = 0;
-    const FloatParse r = parse_fp32(t.text, f32);
-    if (r != FloatParse::Ok) {
-      error = error_at(t, fmt::format("`{}`: `{}` is not a {} value (a number, or 0x bits)", f.path, t.text,
-                                      type.dtype->short_name));
-      return false;
-    }
-    store_bits(w, f.offset, 4, from_fp32_bits(f32, type.dtype->code) & type.mask);
-    return true;
-  }
+bool parse_dtype_element(const AsmField& f, size_t k, const Token& t, const DtypeInfo& dtype, unsigned bytes,
+                         uint64_t& bits, LineError& error) {
   DataLayout d;
   d.view = DataView::Immediates;
-  d.dtype = type.dtype;
-  d.elem = type.bytes;
-  if (!parse_data_element(f, 0, t, d, bits, error)) return false;
-  store_bits(w, f.offset, 4, bits & type.mask);  // one element: the bits above its width stay zero
-  return true;
+  d.dtype = &dtype;
+  d.elem = bytes;
+  return parse_data_element(f, k, t, d, bits, error);
 }
 
 }  // namespace tpbisa::tasm

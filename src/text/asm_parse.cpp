@@ -383,7 +383,7 @@ class Assembler {
   bool assign_values(FieldList fields, Word& word, LineError& error) {
     for (const bool dependent : {false, true}) {
       for (const Operand& op : operands_) {
-        if (depends_on_siblings(op.field->role) != dependent) continue;
+        if (depends_on_siblings(*op.field) != dependent) continue;
         ValueText v;
         v.list = op.list;
         v.scalar = op.scalar;

@@ -81,9 +81,10 @@ const FormatDesc& desc_of(const Instruction& inst) {
 
 // ---- Enum and table meanings ----
 
-template <size_t N>
-std::string enum_meaning(const std::array<EnumValue, N>& table, uint64_t value, Generation g, std::string_view what) {
-  const EnumValue* row = value <= 0xFF ? find_enum(table, static_cast<uint8_t>(value)) : nullptr;
+std::string enum_meaning(std::span<const EnumValue> table, uint64_t value, Generation g, std::string_view what) {
+  const EnumValue* row = nullptr;
+  for (const EnumValue& r : table)
+    if (row == nullptr && r.value == value) row = &r;
   if (row == nullptr) return fmt::format("not a {} value", what);
   if (!row->gens.has(g))
     return fmt::format("not a {} of {} ({} exists on {})", what, to_string(g), row->name, generation_list(row->gens));
@@ -357,14 +358,8 @@ std::string meaning_of(const Leaf& leaf, const std::vector<Leaf>& all, const Ins
     case Role::VarId: return "compiler variable id (patched by the runtime)";
     case Role::VarOffset: return "byte offset inside the variable";
     case Role::Raw: return raw_meaning(inst);
-    case Role::ExtWaitMode: return enum_meaning(kWaitModes, f.u, g, "WAIT_MODE");
-    case Role::ExtUpdateMode: return enum_meaning(kUpdateModes, f.u, g, "UPDATE_MODE");
-    case Role::ElemCount: return fmt::format("{} elements per partition", f.u);
     case Role::ZeroFlag: return zero_flag_meaning(f);
-    case Role::Flags:
-    case Role::DtypePair:  // the datapath family gives these meanings (Syntax::meaning)
-    case Role::SerialMode:
-    case Role::FillValue: break;
+    case Role::Custom: break;  // the family's meaning (Syntax::meaning), or its entry's names (describe_fields)
     case Role::Plain: return std::string(family::plain_meaning(w, f.name));  // the family's words, if any
   }
   return "";
@@ -387,12 +382,7 @@ bool shown_in_hex(Role r) {
     case Role::Subdim:
     case Role::RevOps:
     case Role::VarId:
-    case Role::ExtWaitMode:
-    case Role::ExtUpdateMode:
-    case Role::Flags: return true;
-    case Role::DtypePair:
-    case Role::SerialMode:
-    case Role::FillValue: return true;
+    case Role::Custom: return true;
     default: return false;
   }
 }
@@ -481,6 +471,9 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
     }
     DescribedField v = leaf.value;
     if (family_meaning != nullptr) v.meaning = family_meaning(inst, v.name);
+    if (v.meaning.empty() && v.role == Role::Custom)
+      if (const family::CustomField* c = family::custom_field(inst.body.index(), v.name); c && !c->names.empty())
+        v.meaning = enum_meaning(c->names, v.u, inst.gen, c->names_what);
     if (v.meaning.empty()) v.meaning = meaning_of(leaf, leaves, inst, word);
     out.push_back(std::move(v));
   }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../support/validate_vectors.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
 
@@ -226,6 +227,24 @@ TEST(DescribeFields, SemaphoreValueMeaningFollowsTheModes) {
   const std::string& m = field(fields, "events.semaphore_value").meaning;
   EXPECT_NE(m.find("wait comparand r5"), std::string::npos);
   EXPECT_NE(m.find("update operand 5"), std::string::npos);
+}
+
+// decode describes every field in plain terms (issue 12, "Meaning"): every leaf of every modeled word of the
+// vector file, on each generation it lists, has a meaning.
+TEST(Describe, EveryFieldOfEveryModeledVectorWordHasAMeaning) {
+  const test::TsvFile& file = test::validate_vector_file();
+  ASSERT_TRUE(file.readable) << test::kTsvFile;
+  size_t words = 0;
+  for (const test::TsvVector& v : file.vectors)
+    for (Generation g : v.gens) {
+      const Instruction inst = decode(v.word, g);
+      if (inst.status != DecodeStatus::Modeled) continue;
+      ++words;
+      for (const DescribedField& f : describe_fields(inst))
+        EXPECT_FALSE(f.meaning.empty()) << v.id << " on " << to_string(g) << ": " << inst.format_name() << " field "
+                                        << f.name << " has no meaning";
+    }
+  EXPECT_GT(words, 1000U);
 }
 
 }  // namespace

@@ -37,8 +37,9 @@ bool is_declaration(const fs::path& p) {
 // A FieldRef written by hand: {"name", offset, size} or FieldRef{"name", offset, size}.
 const std::regex kLiteralFieldRef(
     R"(\{\s*"[A-Za-z_][A-Za-z0-9_.\[\]]*"\s*,\s*(0x[0-9a-fA-F]+|[0-9]+)\s*,\s*[0-9]+\s*\})");
-// A field declared outside a format header.
-const std::regex kMemberDeclaration(R"(Member<[A-Za-z0-9_]+,)");
+// A field declared outside a format header: Member<S, T>{...} or field("name", offset, &S::member).
+const std::regex kMemberDeclaration(
+    R"(Member<[A-Za-z0-9_]+,|\bfield\(\s*"[A-Za-z_][A-Za-z0-9_]*"\s*,\s*(0x[0-9a-fA-F]+|[0-9]+)\s*,)");
 
 TEST(FieldTable, NoLiteralFieldOffsetsOutsideTheDeclarations) {
   const std::vector<fs::path> files = sources();
@@ -65,6 +66,8 @@ TEST(FieldTable, TheScanRecognisesALiteral) {
   EXPECT_TRUE(std::regex_search(std::string(R"(FieldRef{"src_mem_pattern.num_elem[3]", 0x1e, 2})"), kLiteralFieldRef));
   EXPECT_FALSE(std::regex_search(std::string(R"(field_ref<Mem2d>("dtype"))"), kLiteralFieldRef));
   EXPECT_TRUE(std::regex_search(std::string("Member<Mem2d, uint8_t>{\"dtype\""), kMemberDeclaration));
+  EXPECT_TRUE(std::regex_search(std::string("field(\"dtype\", 12, &Mem2d::dtype, Role::Dtype)"), kMemberDeclaration));
+  EXPECT_FALSE(std::regex_search(std::string("field(fs, \"cmp_op\")"), kMemberDeclaration));
 }
 
 }  // namespace

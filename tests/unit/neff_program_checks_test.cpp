@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tpbisa/formats.hpp"
@@ -191,6 +192,168 @@ TEST(NeffProgramChecks, PsumAccessOneBank) {
             std::string::npos)
       << messages(n);
   EXPECT_TRUE(failing(make_neff(word_of(dma(8, 16)), word_of(copy(0x2000000 + 0x7F0, 0x1000, 4)))).empty());
+}
+
+// ---- LDWEIGHTS / MATMUL operands, through each generation's layout (real-programs.md §8-§9.6) ----
+
+/// An LDWEIGHTS of layout L: `rows` partitions of 128 FP16 elements from SBUF start `src`.
+template <class L>
+L ldweights(uint32_t src, uint8_t rows = 128) {
+  L w;
+  w.header.opcode = 0x01;
+  w.header.inst_word_len = 16;
+  w.src.start_addr.raw = src;
+  w.src.step_elem = {1, 0, 0};
+  w.src.num_elem = {128, 1, 1};
+  w.in_dtype = 0x07;  // FP16
+  w.num_active_rows = rows;
+  w.num_active_cols = 128;
+  if constexpr (requires { w.row_grp; }) w.row_grp = w.col_grp = 0xF;
+  return w;
+}
+
+/// A MATMUL of layout L over 128 rows and 128 output partitions: `n` FP16 elements from SBUF start `src` into
+/// `n` elements at `dst` (FP32, or FP16 in transpose mode), SINGLE accumulation.
+template <class L>
+L matmul(uint32_t src, uint32_t dst, uint16_t n, bool transpose = false) {
+  L m;
+  m.header.opcode = 0x02;
+  m.header.inst_word_len = 16;
+  m.src.start_addr.raw = src;
+  m.dst.start_addr.raw = dst;
+  for (Tensor3d* t : {&m.src, &m.dst}) {
+    t->step_elem = {1, 0, 0};
+    t->num_elem = {n, 1, 1};
+  }
+  m.in_dtype = 0x07;  // FP16
+  m.num_active_rows = 128;
+  m.num_active_cols = 128;
+  if constexpr (requires { m.row_grp; }) m.row_grp = m.col_grp = 0xF;
+  if constexpr (requires { m.transpose_mode; }) m.transpose_mode = transpose ? 1 : 0;
+  if constexpr (requires { m.psum_accumulate_flags; })
+    m.psum_accumulate_flags = 3;
+  else
+    m.flags = 3;
+  return m;
+}
+
+/// A one-subgraph NEFF for `target` whose PE stream is `pe`; the reservation covers partitions `p0`..127.
+neff::Neff make_pe_neff(const std::vector<uint8_t>& pe, std::string_view target, uint32_t p0 = 0) {
+  json def = definition();
+  def["pe"] = "PE.json";
+  def["pe_instr"] = "PE.bin";
+  def["runtime_statebuffer_reservation"][0]["base_partition"] = p0;
+  def["runtime_statebuffer_reservation"][0]["partitions"] = 128 - p0;
+  std::vector<neff::PackMember> m;
+  m.push_back({"kelf-0.json", bytes_of(fmt::format(R"({{"graphs": [{{"definition": "sg00/def.json", "name": )"
+                                                   R"("sg00"}}], "target": "{}"}})",
+                                                   target))});
+  m.push_back({"sg00/def.json", bytes_of(def.dump())});
+  for (const char* f : {"sg00/SP.json", "sg00/Activation.json", "sg00/PE.json"}) m.push_back({f, bytes_of("{}")});
+  m.push_back({"sg00/SP.bin", {}});
+  m.push_back({"sg00/Activation.bin", {}});
+  m.push_back({"sg00/PE.bin", pe});
+  auto packed = neff::pack(m, neff::PackOptions{});
+  EXPECT_TRUE(packed.ok()) << packed.error().to_string();
+  auto n = neff::read(*packed, "t.neff");
+  EXPECT_TRUE(n.ok()) << n.error().to_string();
+  EXPECT_TRUE(n->generation.has_value()) << target;
+  return std::move(*n);
+}
+
+/// The words of `parts`, one stream.
+template <class... S>
+std::vector<uint8_t> stream_of(const S&... parts) {
+  std::vector<uint8_t> out;
+  (..., [&] {
+    const std::vector<uint8_t> w = word_of(parts);
+    out.insert(out.end(), w.begin(), w.end());
+  }());
+  return out;
+}
+
+/// The failing predicates and the sentences, judged on the NEFF's own generation.
+std::multiset<std::string> failing_on_target(const neff::Neff& n, std::string* text = nullptr) {
+  std::multiset<std::string> out;
+  for (const auto& f : neff::check_program(n, *n.generation)) {
+    out.insert(std::string(f.predicate->name));
+    if (text != nullptr) *text += f.label + ": " + f.message + "\n";
+  }
+  return out;
+}
+
+/// SUNDA and CAYMAN share one layout (PROJ-CONV-F19), MARIANA keeps its offsets for these fields: PSUM
+/// destinations, one bank; SBUF sources outside the reservation.
+template <class Lw, class Mm>
+void check_psum_generation(std::string_view target) {
+  SCOPED_TRACE(std::string(target));
+  constexpr uint32_t kPsum = 0x2000000;
+  // 128 FP16 source bytes 0x37c00..0x37cff and 0x37b00..0x37bff; 128 FP32 results at 0x800..0x9ff of bank 1.
+  std::string text;
+  EXPECT_TRUE(
+      failing_on_target(
+          make_pe_neff(stream_of(ldweights<Lw>(0x37C00), matmul<Mm>(0x37B00, kPsum + 0x800, 128)), target), &text)
+          .empty())
+      << text;
+  // The stationary tile 0x37f00..0x37fff reaches the runtime's bytes at 0x37ff8; so does the moving one.
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<Lw>(0x37F00)), target)),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  text.clear();
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37F80, kPsum, 64)), target), &text),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  EXPECT_NE(text.find("sg00/PE#0: src: SBUF partitions 0..127 bytes 0x37f80..0x37fff touches the runtime's "
+                      "reservation 'evtaccel'"),
+            std::string::npos)
+      << text;
+  // num_active_rows is the partition count: 32 rows stay below a reservation of partitions 64..127, 128 do not.
+  EXPECT_TRUE(failing_on_target(make_pe_neff(stream_of(ldweights<Lw>(0x37F00, 32)), target, 64)).empty());
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<Lw>(0x37F00, 128)), target, 64)),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  // 128 FP32 results from PSUM byte 0x700 end at 0x8ff, in bank 1; in transpose mode they are FP16 (PROJ-CONV-F15)
+  // and end at 0x7ff, in bank 0.
+  text.clear();
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsum + 0x700, 128)), target), &text),
+            std::multiset<std::string>{"psum_access_one_bank"});
+  EXPECT_NE(text.find("sg00/PE#0: dst: PSUM partitions 0..127 bytes 0x700..0x8ff spans PSUM banks 0..1"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(
+      failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsum + 0x700, 128, true)), target)).empty());
+}
+
+TEST(NeffProgramChecks, PeOperandsSundaCayman) {
+  check_psum_generation<S3LwCayman, S3d3MmCayman>("sunda");
+  check_psum_generation<S3LwCayman, S3d3MmCayman>("cayman");
+}
+
+TEST(NeffProgramChecks, PeOperandsMariana) {
+  check_psum_generation<S3LwMariana, S3d3MmMariana>("mariana");
+}
+
+TEST(NeffProgramChecks, PeOperandsMaverick) {
+  // MAVERICK's re-packed words (rows at byte 34 for LDWEIGHTS, 35 for MATMUL) and its SBUF destination
+  // (no PSUM, PROJ-CONV-N1): the reservation applies to dst as well.
+  std::string text;
+  EXPECT_TRUE(failing_on_target(
+                  make_pe_neff(stream_of(ldweights<S3LwMaverick>(0x37C00), matmul<S3d3MmMaverick>(0x37B00, 0x1000, 64)),
+                               "maverick"),
+                  &text)
+                  .empty())
+      << text;
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<S3LwMaverick>(0x37F00)), "maverick")),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  EXPECT_TRUE(failing_on_target(make_pe_neff(stream_of(ldweights<S3LwMaverick>(0x37F00, 32)), "maverick", 64)).empty());
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<S3LwMaverick>(0x37F00, 128)), "maverick", 64)),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  // 32 FP32 results at SBUF 0x37f80..0x37fff of partitions 0..127.
+  text.clear();
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<S3d3MmMaverick>(0x1000, 0x37F80, 32)), "maverick"), &text),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  EXPECT_NE(text.find("sg00/PE#0: dst: SBUF partitions 0..127 bytes 0x37f80..0x37fff touches"), std::string::npos)
+      << text;
+  // The same destination bytes as 16 results stop at 0x37fbf, before the reservation.
+  EXPECT_TRUE(
+      failing_on_target(make_pe_neff(stream_of(matmul<S3d3MmMaverick>(0x1000, 0x37F80, 16)), "maverick")).empty());
 }
 
 TEST(NeffProgramChecks, EveryPredicateHasAConvention) {

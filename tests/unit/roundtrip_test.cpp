@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -262,117 +263,46 @@ void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
   r.fill(s.reserved1);
 }
 // ---- PE matmul (S3_LW, S3D3_MM: one layout per generation set) ----
-void fill(S3LwCayman& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.transpose_mode = r.next<uint8_t>();
-  s.perf_opt = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.row_grp = r.next<uint8_t>();
-  s.col_grp = r.next<uint8_t>();
-  r.fill(s.reserved3);
+/// One member by its type: a byte, a byte array or a TENSOR3D.
+template <class M>
+void fill_member(M& m, Rng& r) {
+  if constexpr (std::is_same_v<M, Tensor3d>)
+    fill(m, r);
+  else if constexpr (requires { m.size(); })
+    r.fill(m);
+  else
+    m = r.next<M>();
 }
-void fill(S3LwMariana& s, Rng& r, uint8_t opcode) {
+/// Each member by name, where the layout has it (the six layouts share most of their members).
+template <class S>
+requires(S::kFormat == Format::S3Lw || S::kFormat == Format::S3d3Mm) void fill(S& s, Rng& r, uint8_t opcode) {
   fill(s.header, r, opcode);
   fill(s.events, r);
-  s.bg_xpose_mode = r.next<uint8_t>();
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.transpose_mode = r.next<uint8_t>();
-  s.perf_opt = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.row_grp = r.next<uint8_t>();
-  s.col_grp = r.next<uint8_t>();
-  r.fill(s.reserved3);
-  s.flags = r.next<uint8_t>();
-  r.fill(s.reserved4);
-}
-void fill(S3LwMaverick& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  s.tile_size = r.next<uint8_t>();
-  s.tile_sel = r.next<uint8_t>();
-  s.flags = r.next<uint8_t>();
-  s.perf_mode = r.next<uint8_t>();
-  r.fill(s.reserved1);
-}
-void fill(S3d3MmCayman& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.transpose_mode = r.next<uint8_t>();
-  s.perf_opt = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.psum_accumulate_flags = r.next<uint8_t>();
-  s.row_grp = r.next<uint8_t>();
-  s.col_grp = r.next<uint8_t>();
-  s.active_row_mode = r.next<uint8_t>();
-  s.psum_zero_region = r.next<uint8_t>();
-  fill(s.dst, r);
-}
-void fill(S3d3MmMariana& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.transpose_mode = r.next<uint8_t>();
-  s.perf_opt = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.matmul_flags = r.next<uint8_t>();
-  s.psum_accumulate_flags = r.next<uint8_t>();
-  s.row_grp = r.next<uint8_t>();
-  s.col_grp = r.next<uint8_t>();
-  s.active_row_mode = r.next<uint8_t>();
-  s.psum_zero_region = r.next<uint8_t>();
-  fill(s.dst, r);
-}
-void fill(S3d3MmMaverick& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.fp32_mode = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  s.num_active_rows = r.next<uint8_t>();
-  s.num_active_cols = r.next<uint8_t>();
-  s.tile_size = r.next<uint8_t>();
-  s.tile_sel = r.next<uint8_t>();
-  s.flags = r.next<uint8_t>();
-  s.perf_mode = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  fill(s.dst, r);
+  fill_member(s.reserved0, r);
+  fill_member(s.src, r);
+  fill_member(s.in_dtype, r);
+  fill_member(s.fp32_mode, r);
+  fill_member(s.num_active_rows, r);
+  fill_member(s.num_active_cols, r);
+  fill_member(s.reserved1, r);
+  if constexpr (requires { s.bg_xpose_mode; }) fill_member(s.bg_xpose_mode, r);
+  if constexpr (requires { s.transpose_mode; }) fill_member(s.transpose_mode, r);
+  if constexpr (requires { s.perf_opt; }) fill_member(s.perf_opt, r);
+  if constexpr (requires { s.out_dtype; }) fill_member(s.out_dtype, r);
+  if constexpr (requires { s.reserved2; }) fill_member(s.reserved2, r);
+  if constexpr (requires { s.matmul_flags; }) fill_member(s.matmul_flags, r);
+  if constexpr (requires { s.psum_accumulate_flags; }) fill_member(s.psum_accumulate_flags, r);
+  if constexpr (requires { s.row_grp; }) fill_member(s.row_grp, r);
+  if constexpr (requires { s.col_grp; }) fill_member(s.col_grp, r);
+  if constexpr (requires { s.active_row_mode; }) fill_member(s.active_row_mode, r);
+  if constexpr (requires { s.psum_zero_region; }) fill_member(s.psum_zero_region, r);
+  if constexpr (requires { s.reserved3; }) fill_member(s.reserved3, r);
+  if constexpr (requires { s.flags; }) fill_member(s.flags, r);
+  if constexpr (requires { s.reserved4; }) fill_member(s.reserved4, r);
+  if constexpr (requires { s.tile_size; }) fill_member(s.tile_size, r);
+  if constexpr (requires { s.tile_sel; }) fill_member(s.tile_sel, r);
+  if constexpr (requires { s.perf_mode; }) fill_member(s.perf_mode, r);
+  if constexpr (requires { s.dst; }) fill_member(s.dst, r);
 }
 #include "roundtrip_fill_seq.inc"  // the sequencer family's layouts
 

@@ -916,7 +916,17 @@ TEST(ValidatePredicates, EveryPredicatePassesOnABaselineAndFailsAlone) {
 /// predicate has, on every generation where its validator judges words, a vector it accepts and a vector that
 /// fails it (exempt predicates: accepting only). Expected verdicts in the file come from the spec.
 constexpr std::string_view kVectorCoveredValidators[] = {
-    "is_valid_copy", "is_valid_cast", "is_valid_tensor_tensor_arith", "is_valid_memset", "is_valid_ctrl_no"};
+    "is_valid_copy", "is_valid_cast", "is_valid_tensor_tensor_arith", "is_valid_memset", "is_valid_ctrl_no",
+    // PE matmul (real-programs.md §8-§9), one validator per layout
+    "is_valid_ldweights", "is_valid_ldweights_mariana", "is_valid_ldweights_maverick", "is_valid_matmul",
+    "is_valid_matmul_mariana", "is_valid_matmul_maverick",
+    // sync (real-programs.md §3, §5-§7)
+    "is_valid_ctrl_es", "is_valid_set_ordering_mode", "is_valid_pseudo_branch_label", "is_valid_pseudo_dma_direct2d",
+    // sequencer (sequencer.md)
+    "is_valid_ctrl_wr", "is_valid_ctrl_mv", "is_valid_ctrl_al", "is_valid_ctrl_br", "is_valid_ctrl_er",
+    "is_valid_poll_sem", "is_valid_branch_prefetch_hint", "is_valid_pseudo_branch_prefetch_hint",
+    "is_valid_pseudo_function_begin", "is_valid_pseudo_function_return", "is_valid_pseudo_function_call",
+    "is_valid_pseudo_inst"};
 
 TEST(ValidatePredicates, VectorFileHasAnAcceptingAndARejectingWordPerPredicatePerGeneration) {
   const test::TsvFile& file = test::validate_vector_file();

@@ -79,6 +79,10 @@ def add(vec):
         mv = gen == MAVERICK
         # ---- LDWEIGHTS ----
         vec(f"pe-lw-base/{gen}", g, [], lw(gen))
+        # has_valid_neuron_header / has_valid_neuron_events, as for every validator: a word length of 15, and a
+        # wait mode no generation's WAIT_MODE enum has (0x08).
+        vec(f"pe-lw-word-len/{gen}", g, ["has_valid_neuron_header"], lw(gen, [(1, 15)]))
+        vec(f"pe-lw-wait-0x08/{gen}", g, ["has_valid_neuron_events"], lw(gen, [(4, 0x08)]))
         vec(f"pe-lw-reserved/{gen}", g, ["lw_reserved_zero"], lw(gen, [(40, 1)]))
         vec(f"pe-lw-in-dtype/{gen}", g, ["has_valid_mm_in_dtype"], lw(gen, [(32, I8)]))
         # FP32 needs fp32_mode 1..3 (s3d3_mm_valid_fp32_mode); an FP32 word with mode 2 is accepted.
@@ -102,6 +106,8 @@ def add(vec):
 
         # ---- MATMUL ----
         vec(f"pe-mm-base/{gen}", g, [], mm(gen))
+        vec(f"pe-mm-word-len/{gen}", g, ["has_valid_neuron_header"], mm(gen, [(1, 15)]))
+        vec(f"pe-mm-wait-0x08/{gen}", g, ["has_valid_neuron_events"], mm(gen, [(4, 0x08)]))
         vec(f"pe-mm-reserved/{gen}", g, ["d3_mm_reserved_zero"], mm(gen, [(41, 1)]))
         vec(f"pe-mm-in-dtype/{gen}", g, ["has_valid_mm_in_dtype"], mm(gen, [(32, I8)]))
         vec(f"pe-mm-out-dtype/{gen}", g, ["has_valid_mm_out_dtype"], mm(gen, [(34 if mv else 40, FP16)]))

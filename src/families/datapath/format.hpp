@@ -65,7 +65,7 @@ template <>
 inline constexpr auto fields_of<S3s3d3Tt> = std::make_tuple(
     Member<S3s3d3Tt, Header>{"header", 0, &S3s3d3Tt::header, Role::Plain},
     Member<S3s3d3Tt, Events>{"events", 4, &S3s3d3Tt::events, Role::Plain},
-    Member<S3s3d3Tt, uint8_t>{"in0_in1_dtype", 12, &S3s3d3Tt::in0_in1_dtype, Role::DtypePair},
+    Member<S3s3d3Tt, uint8_t>{"in0_in1_dtype", 12, &S3s3d3Tt::in0_in1_dtype, Role::Custom},
     Member<S3s3d3Tt, uint8_t>{"out_dtype", 13, &S3s3d3Tt::out_dtype, Role::Dtype},
     Member<S3s3d3Tt, uint8_t>{"op", 14, &S3s3d3Tt::op, Role::AluOp},
     Member<S3s3d3Tt, uint8_t>{"num_active_channels", 15, &S3s3d3Tt::num_active_channels, Role::Channels},
@@ -99,14 +99,14 @@ inline constexpr auto fields_of<D4Mr> =
     std::make_tuple(Member<D4Mr, Header>{"header", 0, &D4Mr::header, Role::Plain},
                     Member<D4Mr, Events>{"events", 4, &D4Mr::events, Role::Plain},
                     Member<D4Mr, std::array<uint8_t, 16>>{"reserved0", 12, &D4Mr::reserved0, Role::Reserved},
-                    Member<D4Mr, uint32_t>{"dst_element_count", 28, &D4Mr::dst_element_count, Role::ElemCount},
+                    Member<D4Mr, uint32_t>{"dst_element_count", 28, &D4Mr::dst_element_count, Role::Plain},
                     Member<D4Mr, uint8_t>{"dtype", 32, &D4Mr::dtype, Role::Dtype},
                     Member<D4Mr, std::array<uint8_t, 1>>{"reserved1", 33, &D4Mr::reserved1, Role::Reserved},
                     Member<D4Mr, uint8_t>{"num_active_channels", 34, &D4Mr::num_active_channels, Role::Channels},
                     Member<D4Mr, std::array<uint8_t, 1>>{"reserved2", 35, &D4Mr::reserved2, Role::Reserved},
-                    Member<D4Mr, uint8_t>{"serialization_mode", 36, &D4Mr::serialization_mode, Role::SerialMode},
+                    Member<D4Mr, uint8_t>{"serialization_mode", 36, &D4Mr::serialization_mode, Role::Custom},
                     Member<D4Mr, std::array<uint8_t, 3>>{"reserved3", 37, &D4Mr::reserved3, Role::Reserved},
-                    Member<D4Mr, uint32_t>{"set_value", 40, &D4Mr::set_value, Role::FillValue},
+                    Member<D4Mr, uint32_t>{"set_value", 40, &D4Mr::set_value, Role::Custom},
                     Member<D4Mr, Tensor4d>{"dst", 44, &D4Mr::dst, Role::Plain});
 
 namespace family {

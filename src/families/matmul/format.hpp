@@ -14,6 +14,36 @@ namespace family::matmul {
 /// The generation sets of the layouts: SUNDA shares CAYMAN's (PROJ-CONV-F19).
 inline constexpr GenSet kGensSundaCayman{0x03};
 inline constexpr GenSet kGensMarianaOnly{0x04};
+
+// The fields the layouts share, declared once over the member pointers of layout S.
+
+/// src TENSOR3D at 16, in_dtype and fp32_mode at 32-33: every layout.
+template <class S>
+constexpr auto src_fields() {
+  return std::make_tuple(field("src", 16, &S::src), field("in_dtype", 32, &S::in_dtype, Role::Dtype),
+                         field("fp32_mode", 33, &S::fp32_mode));
+}
+/// Bytes 34-39 of the SUNDA/CAYMAN and MARIANA layouts of both opcodes.
+template <class S>
+constexpr auto cayman_body_fields() {
+  return std::make_tuple(field("transpose_mode", 34, &S::transpose_mode), field("perf_opt", 35, &S::perf_opt),
+                         field("reserved1", 36, &S::reserved1, Role::Reserved),
+                         field("num_active_rows", 38, &S::num_active_rows),
+                         field("num_active_cols", 39, &S::num_active_cols));
+}
+/// The quadrant masks at 44-45 (SUNDA/CAYMAN and MARIANA).
+template <class S>
+constexpr auto group_fields() {
+  return std::make_tuple(field("row_grp", 44, &S::row_grp), field("col_grp", 45, &S::col_grp));
+}
+/// MATMUL bytes 43-63 of the SUNDA/CAYMAN and MARIANA layouts.
+template <class S>
+constexpr auto matmul_tail_fields() {
+  return std::tuple_cat(
+      std::make_tuple(field("psum_accumulate_flags", 43, &S::psum_accumulate_flags)), group_fields<S>(),
+      std::make_tuple(field("active_row_mode", 46, &S::active_row_mode),
+                      field("psum_zero_region", 47, &S::psum_zero_region), field("dst", 48, &S::dst)));
+}
 }  // namespace family::matmul
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
@@ -40,22 +70,12 @@ struct S3LwCayman {
   bool operator==(const S3LwCayman&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwCayman> = std::make_tuple(
-    Member<S3LwCayman, Header>{"header", 0, &S3LwCayman::header, Role::Plain},
-    Member<S3LwCayman, Events>{"events", 4, &S3LwCayman::events, Role::Plain},
-    Member<S3LwCayman, std::array<uint8_t, 4>>{"reserved0", 12, &S3LwCayman::reserved0, Role::Reserved},
-    Member<S3LwCayman, Tensor3d>{"src", 16, &S3LwCayman::src, Role::Plain},
-    Member<S3LwCayman, uint8_t>{"in_dtype", 32, &S3LwCayman::in_dtype, Role::Dtype},
-    Member<S3LwCayman, uint8_t>{"fp32_mode", 33, &S3LwCayman::fp32_mode, Role::Plain},
-    Member<S3LwCayman, uint8_t>{"transpose_mode", 34, &S3LwCayman::transpose_mode, Role::Plain},
-    Member<S3LwCayman, uint8_t>{"perf_opt", 35, &S3LwCayman::perf_opt, Role::Plain},
-    Member<S3LwCayman, std::array<uint8_t, 2>>{"reserved1", 36, &S3LwCayman::reserved1, Role::Reserved},
-    Member<S3LwCayman, uint8_t>{"num_active_rows", 38, &S3LwCayman::num_active_rows, Role::Plain},
-    Member<S3LwCayman, uint8_t>{"num_active_cols", 39, &S3LwCayman::num_active_cols, Role::Plain},
-    Member<S3LwCayman, std::array<uint8_t, 4>>{"reserved2", 40, &S3LwCayman::reserved2, Role::Reserved},
-    Member<S3LwCayman, uint8_t>{"row_grp", 44, &S3LwCayman::row_grp, Role::Plain},
-    Member<S3LwCayman, uint8_t>{"col_grp", 45, &S3LwCayman::col_grp, Role::Plain},
-    Member<S3LwCayman, std::array<uint8_t, 18>>{"reserved3", 46, &S3LwCayman::reserved3, Role::Reserved});
+inline constexpr auto fields_of<S3LwCayman> = std::tuple_cat(
+    header_and_events<S3LwCayman>(), std::make_tuple(field("reserved0", 12, &S3LwCayman::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3LwCayman>(), family::matmul::cayman_body_fields<S3LwCayman>(),
+    std::make_tuple(field("reserved2", 40, &S3LwCayman::reserved2, Role::Reserved)),
+    family::matmul::group_fields<S3LwCayman>(),
+    std::make_tuple(field("reserved3", 46, &S3LwCayman::reserved3, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MARIANA: `bg_xpose_mode` at 12 and the LD_WEIGHT_FLAGS byte at 47.
 struct S3LwMariana {
@@ -84,25 +104,16 @@ struct S3LwMariana {
   bool operator==(const S3LwMariana&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwMariana> = std::make_tuple(
-    Member<S3LwMariana, Header>{"header", 0, &S3LwMariana::header, Role::Plain},
-    Member<S3LwMariana, Events>{"events", 4, &S3LwMariana::events, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"bg_xpose_mode", 12, &S3LwMariana::bg_xpose_mode, Role::Plain},
-    Member<S3LwMariana, std::array<uint8_t, 3>>{"reserved0", 13, &S3LwMariana::reserved0, Role::Reserved},
-    Member<S3LwMariana, Tensor3d>{"src", 16, &S3LwMariana::src, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"in_dtype", 32, &S3LwMariana::in_dtype, Role::Dtype},
-    Member<S3LwMariana, uint8_t>{"fp32_mode", 33, &S3LwMariana::fp32_mode, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"transpose_mode", 34, &S3LwMariana::transpose_mode, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"perf_opt", 35, &S3LwMariana::perf_opt, Role::Plain},
-    Member<S3LwMariana, std::array<uint8_t, 2>>{"reserved1", 36, &S3LwMariana::reserved1, Role::Reserved},
-    Member<S3LwMariana, uint8_t>{"num_active_rows", 38, &S3LwMariana::num_active_rows, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"num_active_cols", 39, &S3LwMariana::num_active_cols, Role::Plain},
-    Member<S3LwMariana, std::array<uint8_t, 4>>{"reserved2", 40, &S3LwMariana::reserved2, Role::Reserved},
-    Member<S3LwMariana, uint8_t>{"row_grp", 44, &S3LwMariana::row_grp, Role::Plain},
-    Member<S3LwMariana, uint8_t>{"col_grp", 45, &S3LwMariana::col_grp, Role::Plain},
-    Member<S3LwMariana, std::array<uint8_t, 1>>{"reserved3", 46, &S3LwMariana::reserved3, Role::Reserved},
-    Member<S3LwMariana, uint8_t>{"flags", 47, &S3LwMariana::flags, Role::Plain},
-    Member<S3LwMariana, std::array<uint8_t, 16>>{"reserved4", 48, &S3LwMariana::reserved4, Role::Reserved});
+inline constexpr auto fields_of<S3LwMariana> =
+    std::tuple_cat(header_and_events<S3LwMariana>(),
+                   std::make_tuple(field("bg_xpose_mode", 12, &S3LwMariana::bg_xpose_mode),
+                                   field("reserved0", 13, &S3LwMariana::reserved0, Role::Reserved)),
+                   family::matmul::src_fields<S3LwMariana>(), family::matmul::cayman_body_fields<S3LwMariana>(),
+                   std::make_tuple(field("reserved2", 40, &S3LwMariana::reserved2, Role::Reserved)),
+                   family::matmul::group_fields<S3LwMariana>(),
+                   std::make_tuple(field("reserved3", 46, &S3LwMariana::reserved3, Role::Reserved),
+                                   field("flags", 47, &S3LwMariana::flags),
+                                   field("reserved4", 48, &S3LwMariana::reserved4, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
 struct S3LwMaverick {
@@ -126,20 +137,15 @@ struct S3LwMaverick {
   bool operator==(const S3LwMaverick&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwMaverick> = std::make_tuple(
-    Member<S3LwMaverick, Header>{"header", 0, &S3LwMaverick::header, Role::Plain},
-    Member<S3LwMaverick, Events>{"events", 4, &S3LwMaverick::events, Role::Plain},
-    Member<S3LwMaverick, std::array<uint8_t, 4>>{"reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved},
-    Member<S3LwMaverick, Tensor3d>{"src", 16, &S3LwMaverick::src, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"in_dtype", 32, &S3LwMaverick::in_dtype, Role::Dtype},
-    Member<S3LwMaverick, uint8_t>{"fp32_mode", 33, &S3LwMaverick::fp32_mode, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"num_active_rows", 34, &S3LwMaverick::num_active_rows, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"num_active_cols", 35, &S3LwMaverick::num_active_cols, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"tile_size", 36, &S3LwMaverick::tile_size, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"tile_sel", 37, &S3LwMaverick::tile_sel, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"flags", 38, &S3LwMaverick::flags, Role::Plain},
-    Member<S3LwMaverick, uint8_t>{"perf_mode", 39, &S3LwMaverick::perf_mode, Role::Plain},
-    Member<S3LwMaverick, std::array<uint8_t, 24>>{"reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved});
+inline constexpr auto fields_of<S3LwMaverick> = std::tuple_cat(
+    header_and_events<S3LwMaverick>(),
+    std::make_tuple(field("reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3LwMaverick>(),
+    std::make_tuple(field("num_active_rows", 34, &S3LwMaverick::num_active_rows),
+                    field("num_active_cols", 35, &S3LwMaverick::num_active_cols),
+                    field("tile_size", 36, &S3LwMaverick::tile_size), field("tile_sel", 37, &S3LwMaverick::tile_sel),
+                    field("flags", 38, &S3LwMaverick::flags), field("perf_mode", 39, &S3LwMaverick::perf_mode),
+                    field("reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
 struct S3d3MmCayman {
@@ -169,26 +175,13 @@ struct S3d3MmCayman {
   bool operator==(const S3d3MmCayman&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmCayman> = std::make_tuple(
-    Member<S3d3MmCayman, Header>{"header", 0, &S3d3MmCayman::header, Role::Plain},
-    Member<S3d3MmCayman, Events>{"events", 4, &S3d3MmCayman::events, Role::Plain},
-    Member<S3d3MmCayman, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmCayman::reserved0, Role::Reserved},
-    Member<S3d3MmCayman, Tensor3d>{"src", 16, &S3d3MmCayman::src, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"in_dtype", 32, &S3d3MmCayman::in_dtype, Role::Dtype},
-    Member<S3d3MmCayman, uint8_t>{"fp32_mode", 33, &S3d3MmCayman::fp32_mode, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"transpose_mode", 34, &S3d3MmCayman::transpose_mode, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"perf_opt", 35, &S3d3MmCayman::perf_opt, Role::Plain},
-    Member<S3d3MmCayman, std::array<uint8_t, 2>>{"reserved1", 36, &S3d3MmCayman::reserved1, Role::Reserved},
-    Member<S3d3MmCayman, uint8_t>{"num_active_rows", 38, &S3d3MmCayman::num_active_rows, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"num_active_cols", 39, &S3d3MmCayman::num_active_cols, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"out_dtype", 40, &S3d3MmCayman::out_dtype, Role::Plain},
-    Member<S3d3MmCayman, std::array<uint8_t, 2>>{"reserved2", 41, &S3d3MmCayman::reserved2, Role::Reserved},
-    Member<S3d3MmCayman, uint8_t>{"psum_accumulate_flags", 43, &S3d3MmCayman::psum_accumulate_flags, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"row_grp", 44, &S3d3MmCayman::row_grp, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"col_grp", 45, &S3d3MmCayman::col_grp, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"active_row_mode", 46, &S3d3MmCayman::active_row_mode, Role::Plain},
-    Member<S3d3MmCayman, uint8_t>{"psum_zero_region", 47, &S3d3MmCayman::psum_zero_region, Role::Plain},
-    Member<S3d3MmCayman, Tensor3d>{"dst", 48, &S3d3MmCayman::dst, Role::Plain});
+inline constexpr auto fields_of<S3d3MmCayman> =
+    std::tuple_cat(header_and_events<S3d3MmCayman>(),
+                   std::make_tuple(field("reserved0", 12, &S3d3MmCayman::reserved0, Role::Reserved)),
+                   family::matmul::src_fields<S3d3MmCayman>(), family::matmul::cayman_body_fields<S3d3MmCayman>(),
+                   std::make_tuple(field("out_dtype", 40, &S3d3MmCayman::out_dtype),
+                                   field("reserved2", 41, &S3d3MmCayman::reserved2, Role::Reserved)),
+                   family::matmul::matmul_tail_fields<S3d3MmCayman>());
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, MARIANA: the MATMUL_FLAGS byte at 42.
 struct S3d3MmMariana {
@@ -219,27 +212,14 @@ struct S3d3MmMariana {
   bool operator==(const S3d3MmMariana&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmMariana> = std::make_tuple(
-    Member<S3d3MmMariana, Header>{"header", 0, &S3d3MmMariana::header, Role::Plain},
-    Member<S3d3MmMariana, Events>{"events", 4, &S3d3MmMariana::events, Role::Plain},
-    Member<S3d3MmMariana, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmMariana::reserved0, Role::Reserved},
-    Member<S3d3MmMariana, Tensor3d>{"src", 16, &S3d3MmMariana::src, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"in_dtype", 32, &S3d3MmMariana::in_dtype, Role::Dtype},
-    Member<S3d3MmMariana, uint8_t>{"fp32_mode", 33, &S3d3MmMariana::fp32_mode, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"transpose_mode", 34, &S3d3MmMariana::transpose_mode, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"perf_opt", 35, &S3d3MmMariana::perf_opt, Role::Plain},
-    Member<S3d3MmMariana, std::array<uint8_t, 2>>{"reserved1", 36, &S3d3MmMariana::reserved1, Role::Reserved},
-    Member<S3d3MmMariana, uint8_t>{"num_active_rows", 38, &S3d3MmMariana::num_active_rows, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"num_active_cols", 39, &S3d3MmMariana::num_active_cols, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"out_dtype", 40, &S3d3MmMariana::out_dtype, Role::Plain},
-    Member<S3d3MmMariana, std::array<uint8_t, 1>>{"reserved2", 41, &S3d3MmMariana::reserved2, Role::Reserved},
-    Member<S3d3MmMariana, uint8_t>{"matmul_flags", 42, &S3d3MmMariana::matmul_flags, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"psum_accumulate_flags", 43, &S3d3MmMariana::psum_accumulate_flags, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"row_grp", 44, &S3d3MmMariana::row_grp, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"col_grp", 45, &S3d3MmMariana::col_grp, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"active_row_mode", 46, &S3d3MmMariana::active_row_mode, Role::Plain},
-    Member<S3d3MmMariana, uint8_t>{"psum_zero_region", 47, &S3d3MmMariana::psum_zero_region, Role::Plain},
-    Member<S3d3MmMariana, Tensor3d>{"dst", 48, &S3d3MmMariana::dst, Role::Plain});
+inline constexpr auto fields_of<S3d3MmMariana> =
+    std::tuple_cat(header_and_events<S3d3MmMariana>(),
+                   std::make_tuple(field("reserved0", 12, &S3d3MmMariana::reserved0, Role::Reserved)),
+                   family::matmul::src_fields<S3d3MmMariana>(), family::matmul::cayman_body_fields<S3d3MmMariana>(),
+                   std::make_tuple(field("out_dtype", 40, &S3d3MmMariana::out_dtype),
+                                   field("reserved2", 41, &S3d3MmMariana::reserved2, Role::Reserved),
+                                   field("matmul_flags", 42, &S3d3MmMariana::matmul_flags)),
+                   family::matmul::matmul_tail_fields<S3d3MmMariana>());
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
 struct S3d3MmMaverick {
@@ -265,22 +245,18 @@ struct S3d3MmMaverick {
   bool operator==(const S3d3MmMaverick&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmMaverick> = std::make_tuple(
-    Member<S3d3MmMaverick, Header>{"header", 0, &S3d3MmMaverick::header, Role::Plain},
-    Member<S3d3MmMaverick, Events>{"events", 4, &S3d3MmMaverick::events, Role::Plain},
-    Member<S3d3MmMaverick, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved},
-    Member<S3d3MmMaverick, Tensor3d>{"src", 16, &S3d3MmMaverick::src, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"in_dtype", 32, &S3d3MmMaverick::in_dtype, Role::Dtype},
-    Member<S3d3MmMaverick, uint8_t>{"fp32_mode", 33, &S3d3MmMaverick::fp32_mode, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"out_dtype", 34, &S3d3MmMaverick::out_dtype, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"num_active_rows", 35, &S3d3MmMaverick::num_active_rows, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"num_active_cols", 36, &S3d3MmMaverick::num_active_cols, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"tile_size", 37, &S3d3MmMaverick::tile_size, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"tile_sel", 38, &S3d3MmMaverick::tile_sel, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"flags", 39, &S3d3MmMaverick::flags, Role::Plain},
-    Member<S3d3MmMaverick, uint8_t>{"perf_mode", 40, &S3d3MmMaverick::perf_mode, Role::Plain},
-    Member<S3d3MmMaverick, std::array<uint8_t, 7>>{"reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved},
-    Member<S3d3MmMaverick, Tensor3d>{"dst", 48, &S3d3MmMaverick::dst, Role::Plain});
+inline constexpr auto fields_of<S3d3MmMaverick> = std::tuple_cat(
+    header_and_events<S3d3MmMaverick>(),
+    std::make_tuple(field("reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3d3MmMaverick>(),
+    std::make_tuple(field("out_dtype", 34, &S3d3MmMaverick::out_dtype),
+                    field("num_active_rows", 35, &S3d3MmMaverick::num_active_rows),
+                    field("num_active_cols", 36, &S3d3MmMaverick::num_active_cols),
+                    field("tile_size", 37, &S3d3MmMaverick::tile_size),
+                    field("tile_sel", 38, &S3d3MmMaverick::tile_sel), field("flags", 39, &S3d3MmMaverick::flags),
+                    field("perf_mode", 40, &S3d3MmMaverick::perf_mode),
+                    field("reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved),
+                    field("dst", 48, &S3d3MmMaverick::dst)));
 
 namespace family {
 

@@ -147,11 +147,12 @@ struct Preds {
   static PeView v(const Instruction& i) { return matmul::view_of(body<L>(i), i.gen); }
   static constexpr bool kMatmul = L::kFormat == Format::S3d3Mm;
   static constexpr std::string_view kPrefix = kMatmul ? "d3_mm" : "lw";
+  static constexpr std::string_view kConvention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13";
 
   static constexpr FieldRef fOpcode[] = {field_ref<L>("header.opcode")};
   static constexpr Predicate kOpcode{
       .name = kMatmul ? "has_matmul_opcode" : "has_ldweights_opcode",
-      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .convention = kConvention,
       .meaning = kMatmul ? "the opcode is MATMUL (0x02)" : "the opcode is LDWEIGHTS (0x01)",
       .gens = L::kGens,
       .fields = fOpcode,
@@ -202,7 +203,7 @@ struct Preds {
   static constexpr FieldRef fTranspose[1] = {field_ref<L>("transpose_mode")};
   static constexpr Predicate kTranspose{
       .name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
-      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
+      .convention = kConvention,
       .meaning = "transpose_mode is 0 or 1",
       .gens = L::kGens,
       .fields = fTranspose,
@@ -212,27 +213,30 @@ struct Preds {
             return fmt::format("transpose_mode is {}, must be 0 or 1", v(i).transpose_mode);
           }};
 
-  static constexpr FieldRef fRowGrp[2] = {field_ref<L>("row_grp"), field_ref<L>("num_active_rows")};
-  static constexpr Predicate kRowGroup{
-      .name = kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group",
-      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
-      .meaning = "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
-      .gens = L::kGens,
-      .fields = fRowGrp,
-      .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(v(i).row_grp, v(i).rows); },
-      .explain = [](const Instruction& i,
-                    const CheckContext&) { return explain_group(v(i).row_grp, v(i).rows, "row_grp", "rows"); }};
-
-  static constexpr FieldRef fColGrp[2] = {field_ref<L>("col_grp"), field_ref<L>("num_active_cols")};
-  static constexpr Predicate kColGroup{
-      .name = kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group",
-      .convention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13",
-      .meaning = "col_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_cols",
-      .gens = L::kGens,
-      .fields = fColGrp,
-      .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(v(i).col_grp, v(i).cols); },
-      .explain = [](const Instruction& i,
-                    const CheckContext&) { return explain_group(v(i).col_grp, v(i).cols, "col_grp", "columns"); }};
+  /// lw_valid_row_group / lw_valid_col_group (MATMUL: d3_mm_valid_row_group / d3_mm_valid_col_group_active_col):
+  /// one rule over a quadrant mask and the count it must cover.
+  template <bool Cols>
+  struct Group {
+    static constexpr FieldRef kFields[2] = {field_ref<L>(Cols ? "col_grp" : "row_grp"),
+                                            field_ref<L>(Cols ? "num_active_cols" : "num_active_rows")};
+    static uint8_t mask(const PeView& x) { return Cols ? x.col_grp : x.row_grp; }
+    static unsigned count(const PeView& x) { return Cols ? x.cols : x.rows; }
+    static constexpr Predicate kPredicate{
+        .name = Cols ? (kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group")
+                     : (kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group"),
+        .convention = kConvention,
+        .meaning = Cols ? "col_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_cols"
+                        : "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
+        .gens = L::kGens,
+        .fields = kFields,
+        .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(mask(v(i)), count(v(i))); },
+        .explain =
+            [](const Instruction& i, const CheckContext&) {
+              return explain_group(mask(v(i)), count(v(i)), Cols ? "col_grp" : "row_grp", Cols ? "columns" : "rows");
+            }};
+  };
+  static constexpr const Predicate& kRowGroup = Group<false>::kPredicate;
+  static constexpr const Predicate& kColGroup = Group<true>::kPredicate;
 };
 
 // ---- LDWEIGHTS ----
@@ -489,27 +493,24 @@ struct Mm : Preds<L> {
             return fmt::format("src has {} elements, dst has {}", v(i).src.elements(), v(i).dst.elements());
           }};
 
-  static constexpr FieldRef fSrcStart[] = {field_ref<L>("src.start_addr")};
-  static constexpr Predicate kSbufQuadrant{
-      .name = "valid_mm_sbuf_quadrant",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
-      .gens = L::kGens,
-      .fields = fSrcStart,
-      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).src.start_addr, c.gen); },
-      .explain = [](const Instruction& i,
-                    const CheckContext& c) { return explain_quadrant("src", v(i).src.start_addr, c.gen); }};
-
-  static constexpr FieldRef fDstStart[] = {field_ref<L>("dst.start_addr")};
-  static constexpr Predicate kPsumQuadrant{
-      .name = "valid_mm_psum_quadrant",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register",
-      .gens = L::kGens,
-      .fields = fDstStart,
-      .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(v(i).dst.start_addr, c.gen); },
-      .explain = [](const Instruction& i,
-                    const CheckContext& c) { return explain_quadrant("dst", v(i).dst.start_addr, c.gen); }};
+  /// valid_mm_sbuf_quadrant (src) / valid_mm_psum_quadrant (dst): one rule over either operand's start.
+  template <bool Dst>
+  struct Quadrant {
+    static constexpr FieldRef kFields[] = {field_ref<L>(Dst ? "dst.start_addr" : "src.start_addr")};
+    static const Addr4& start(const PeView& x) { return Dst ? x.dst.start_addr : x.src.start_addr; }
+    static constexpr Predicate kPredicate{
+        .name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
+        .convention = "PROJ-CONV-F14",
+        .meaning = Dst ? "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register"
+                       : "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
+        .gens = L::kGens,
+        .fields = kFields,
+        .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(start(v(i)), c.gen); },
+        .explain = [](const Instruction& i,
+                      const CheckContext& c) { return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen); }};
+  };
+  static constexpr const Predicate& kSbufQuadrant = Quadrant<false>::kPredicate;
+  static constexpr const Predicate& kPsumQuadrant = Quadrant<true>::kPredicate;
 
   static constexpr auto perf_ref() {
     if constexpr (kMaverick)

@@ -26,14 +26,11 @@ struct CtrlWr {
   bool operator==(const CtrlWr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlWr> =
-    std::make_tuple(Member<CtrlWr, Header>{"header", 0, &CtrlWr::header, Role::Plain},
-                    Member<CtrlWr, Events>{"events", 4, &CtrlWr::events, Role::Plain},
-                    Member<CtrlWr, uint8_t>{"wr_size", 12, &CtrlWr::wr_size, Role::Plain},
-                    Member<CtrlWr, std::array<uint8_t, 3>>{"reserved0", 13, &CtrlWr::reserved0, Role::Reserved},
-                    Member<CtrlWr, uint64_t>{"address", 16, &CtrlWr::address, Role::Plain},
-                    Member<CtrlWr, uint32_t>{"value", 24, &CtrlWr::value, Role::Plain},
-                    Member<CtrlWr, std::array<uint8_t, 36>>{"reserved1", 28, &CtrlWr::reserved1, Role::Reserved});
+inline constexpr auto fields_of<CtrlWr> = std::tuple_cat(
+    header_and_events<CtrlWr>(),
+    std::make_tuple(field("wr_size", 12, &CtrlWr::wr_size), field("reserved0", 13, &CtrlWr::reserved0, Role::Reserved),
+                    field("address", 16, &CtrlWr::address), field("value", 24, &CtrlWr::value),
+                    field("reserved1", 28, &CtrlWr::reserved1, Role::Reserved)));
 
 /// NEURON_ISA_TPB_CTRL_MV_STRUCT (64 B, ctrl_mv.h): Move 0xa7.
 struct CtrlMv {
@@ -54,16 +51,13 @@ struct CtrlMv {
   bool operator==(const CtrlMv&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlMv> =
-    std::make_tuple(Member<CtrlMv, Header>{"header", 0, &CtrlMv::header, Role::Plain},
-                    Member<CtrlMv, Events>{"events", 4, &CtrlMv::events, Role::Plain},
-                    Member<CtrlMv, uint8_t>{"num_mov", 12, &CtrlMv::num_mov, Role::Plain},
-                    Member<CtrlMv, uint8_t>{"dtype", 13, &CtrlMv::dtype, Role::Dtype},
-                    Member<CtrlMv, uint8_t>{"move_source", 14, &CtrlMv::move_source, Role::DataSrc},
-                    Member<CtrlMv, std::array<uint8_t, 1>>{"reserved0", 15, &CtrlMv::reserved0, Role::Reserved},
-                    Member<CtrlMv, std::array<uint8_t, 8>>{"src_registers", 16, &CtrlMv::src_registers, Role::Plain},
-                    Member<CtrlMv, std::array<uint8_t, 8>>{"dst_registers", 24, &CtrlMv::dst_registers, Role::Plain},
-                    Member<CtrlMv, std::array<uint32_t, 8>>{"immediate", 32, &CtrlMv::immediate, Role::Plain});
+inline constexpr auto fields_of<CtrlMv> = std::tuple_cat(
+    header_and_events<CtrlMv>(),
+    std::make_tuple(field("num_mov", 12, &CtrlMv::num_mov), field("dtype", 13, &CtrlMv::dtype, Role::Dtype),
+                    field("move_source", 14, &CtrlMv::move_source, Role::DataSrc),
+                    field("reserved0", 15, &CtrlMv::reserved0, Role::Reserved),
+                    field("src_registers", 16, &CtrlMv::src_registers),
+                    field("dst_registers", 24, &CtrlMv::dst_registers), field("immediate", 32, &CtrlMv::immediate)));
 
 /// NEURON_ISA_TPB_CTRL_AL_STRUCT (64 B, runtime DWARF order, PROJ-CONV-Q8): AluOp 0xa8.
 struct CtrlAl {
@@ -89,22 +83,16 @@ struct CtrlAl {
   bool operator==(const CtrlAl&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlAl> =
-    std::make_tuple(Member<CtrlAl, Header>{"header", 0, &CtrlAl::header, Role::Plain},
-                    Member<CtrlAl, Events>{"events", 4, &CtrlAl::events, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"op", 12, &CtrlAl::op, Role::AluOp},
-                    Member<CtrlAl, uint8_t>{"dtype", 13, &CtrlAl::dtype, Role::Dtype},
-                    Member<CtrlAl, uint8_t>{"src1_datasrc", 14, &CtrlAl::src1_datasrc, Role::DataSrc},
-                    Member<CtrlAl, uint8_t>{"dst_dtype", 15, &CtrlAl::dst_dtype, Role::Dtype},
-                    Member<CtrlAl, uint8_t>{"src0_lo", 16, &CtrlAl::src0_lo, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"src0_hi", 17, &CtrlAl::src0_hi, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"src1_lo", 18, &CtrlAl::src1_lo, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"src1_hi", 19, &CtrlAl::src1_hi, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"dst_lo", 20, &CtrlAl::dst_lo, Role::Plain},
-                    Member<CtrlAl, uint8_t>{"dst_hi", 21, &CtrlAl::dst_hi, Role::Plain},
-                    Member<CtrlAl, std::array<uint8_t, 2>>{"reserved1", 22, &CtrlAl::reserved1, Role::Reserved},
-                    Member<CtrlAl, uint64_t>{"immediate", 24, &CtrlAl::immediate, Role::Plain},
-                    Member<CtrlAl, std::array<uint8_t, 32>>{"reserved2", 32, &CtrlAl::reserved2, Role::Reserved});
+inline constexpr auto fields_of<CtrlAl> = std::tuple_cat(
+    header_and_events<CtrlAl>(),
+    std::make_tuple(field("op", 12, &CtrlAl::op, Role::AluOp), field("dtype", 13, &CtrlAl::dtype, Role::Dtype),
+                    field("src1_datasrc", 14, &CtrlAl::src1_datasrc, Role::DataSrc),
+                    field("dst_dtype", 15, &CtrlAl::dst_dtype, Role::Dtype), field("src0_lo", 16, &CtrlAl::src0_lo),
+                    field("src0_hi", 17, &CtrlAl::src0_hi), field("src1_lo", 18, &CtrlAl::src1_lo),
+                    field("src1_hi", 19, &CtrlAl::src1_hi), field("dst_lo", 20, &CtrlAl::dst_lo),
+                    field("dst_hi", 21, &CtrlAl::dst_hi), field("reserved1", 22, &CtrlAl::reserved1, Role::Reserved),
+                    field("immediate", 24, &CtrlAl::immediate),
+                    field("reserved2", 32, &CtrlAl::reserved2, Role::Reserved)));
 
 /// NEURON_ISA_TPB_CTRL_BR_STRUCT (64 B, compiler encoder and runtime builders): CompareBranch 0xa9.
 struct CtrlBr {
@@ -130,22 +118,16 @@ struct CtrlBr {
   bool operator==(const CtrlBr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlBr> =
-    std::make_tuple(Member<CtrlBr, Header>{"header", 0, &CtrlBr::header, Role::Plain},
-                    Member<CtrlBr, Events>{"events", 4, &CtrlBr::events, Role::Plain},
-                    Member<CtrlBr, uint8_t>{"cmp_op", 12, &CtrlBr::cmp_op, Role::Plain},
-                    Member<CtrlBr, uint8_t>{"dtype", 13, &CtrlBr::dtype, Role::Dtype},
-                    Member<CtrlBr, uint8_t>{"target_mode", 14, &CtrlBr::target_mode, Role::Plain},
-                    Member<CtrlBr, std::array<uint8_t, 1>>{"reserved0", 15, &CtrlBr::reserved0, Role::Reserved},
-                    Member<CtrlBr, uint32_t>{"cmp_immediate", 16, &CtrlBr::cmp_immediate, Role::Plain},
-                    Member<CtrlBr, std::array<uint8_t, 12>>{"reserved1", 20, &CtrlBr::reserved1, Role::Reserved},
-                    Member<CtrlBr, uint8_t>{"cmp_reg0", 32, &CtrlBr::cmp_reg0, Role::Plain},
-                    Member<CtrlBr, uint8_t>{"cmp_reg1", 33, &CtrlBr::cmp_reg1, Role::Plain},
-                    Member<CtrlBr, uint8_t>{"target_reg_lo", 34, &CtrlBr::target_reg_lo, Role::Plain},
-                    Member<CtrlBr, uint8_t>{"target_reg_hi", 35, &CtrlBr::target_reg_hi, Role::Plain},
-                    Member<CtrlBr, std::array<uint8_t, 12>>{"reserved2", 36, &CtrlBr::reserved2, Role::Reserved},
-                    Member<CtrlBr, uint64_t>{"br_immediate", 48, &CtrlBr::br_immediate, Role::Plain},
-                    Member<CtrlBr, std::array<uint8_t, 8>>{"reserved3", 56, &CtrlBr::reserved3, Role::Reserved});
+inline constexpr auto fields_of<CtrlBr> = std::tuple_cat(
+    header_and_events<CtrlBr>(),
+    std::make_tuple(
+        field("cmp_op", 12, &CtrlBr::cmp_op), field("dtype", 13, &CtrlBr::dtype, Role::Dtype),
+        field("target_mode", 14, &CtrlBr::target_mode), field("reserved0", 15, &CtrlBr::reserved0, Role::Reserved),
+        field("cmp_immediate", 16, &CtrlBr::cmp_immediate), field("reserved1", 20, &CtrlBr::reserved1, Role::Reserved),
+        field("cmp_reg0", 32, &CtrlBr::cmp_reg0), field("cmp_reg1", 33, &CtrlBr::cmp_reg1),
+        field("target_reg_lo", 34, &CtrlBr::target_reg_lo), field("target_reg_hi", 35, &CtrlBr::target_reg_hi),
+        field("reserved2", 36, &CtrlBr::reserved2, Role::Reserved), field("br_immediate", 48, &CtrlBr::br_immediate),
+        field("reserved3", 56, &CtrlBr::reserved3, Role::Reserved)));
 
 /// NEURON_ISA_TPB_CTRL_ER_STRUCT (64 B, sequencer.md §8.1): EventSemaphoreRangeClear 0xb0.
 struct CtrlEr {
@@ -163,14 +145,11 @@ struct CtrlEr {
   bool operator==(const CtrlEr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlEr> =
-    std::make_tuple(Member<CtrlEr, Header>{"header", 0, &CtrlEr::header, Role::Plain},
-                    Member<CtrlEr, Events>{"events", 4, &CtrlEr::events, Role::Plain},
-                    Member<CtrlEr, uint8_t>{"clear_mode", 12, &CtrlEr::clear_mode, Role::Plain},
-                    Member<CtrlEr, uint8_t>{"range_first", 13, &CtrlEr::range_first, Role::Plain},
-                    Member<CtrlEr, uint8_t>{"range_last", 14, &CtrlEr::range_last, Role::Plain},
-                    Member<CtrlEr, std::array<uint8_t, 17>>{"reserved0", 15, &CtrlEr::reserved0, Role::Reserved},
-                    Member<CtrlEr, std::array<uint32_t, 8>>{"mask", 32, &CtrlEr::mask, Role::Plain});
+inline constexpr auto fields_of<CtrlEr> = std::tuple_cat(
+    header_and_events<CtrlEr>(),
+    std::make_tuple(field("clear_mode", 12, &CtrlEr::clear_mode), field("range_first", 13, &CtrlEr::range_first),
+                    field("range_last", 14, &CtrlEr::range_last),
+                    field("reserved0", 15, &CtrlEr::reserved0, Role::Reserved), field("mask", 32, &CtrlEr::mask)));
 
 /// PollSem 0xb3 (sequencer.md §8.2, runtime builder add_poll_sem). The ISA struct name is UNKNOWN; POLL_SEM is
 /// tpbisa's name for it.
@@ -192,15 +171,13 @@ struct PollSem {
 };
 template <>
 inline constexpr auto fields_of<PollSem> =
-    std::make_tuple(Member<PollSem, Header>{"header", 0, &PollSem::header, Role::Plain},
-                    Member<PollSem, Events>{"events", 4, &PollSem::events, Role::Plain},
-                    Member<PollSem, uint8_t>{"n_read", 12, &PollSem::n_read, Role::Plain},
-                    Member<PollSem, uint8_t>{"result_reg", 13, &PollSem::result_reg, Role::Plain},
-                    Member<PollSem, uint8_t>{"combine_op", 14, &PollSem::combine_op, Role::AluOp},
-                    Member<PollSem, std::array<uint8_t, 1>>{"reserved0", 15, &PollSem::reserved0, Role::Reserved},
-                    Member<PollSem, uint64_t>{"address", 16, &PollSem::address, Role::Plain},
-                    Member<PollSem, uint64_t>{"writeback_address", 24, &PollSem::writeback_address, Role::Plain},
-                    Member<PollSem, std::array<uint8_t, 32>>{"reserved1", 32, &PollSem::reserved1, Role::Reserved});
+    std::tuple_cat(header_and_events<PollSem>(),
+                   std::make_tuple(field("n_read", 12, &PollSem::n_read), field("result_reg", 13, &PollSem::result_reg),
+                                   field("combine_op", 14, &PollSem::combine_op, Role::AluOp),
+                                   field("reserved0", 15, &PollSem::reserved0, Role::Reserved),
+                                   field("address", 16, &PollSem::address),
+                                   field("writeback_address", 24, &PollSem::writeback_address),
+                                   field("reserved1", 32, &PollSem::reserved1, Role::Reserved)));
 
 /// BranchPrefetchHint 0xb5 and PseudoBranchPrefetchHint 0xdd (sequencer.md §8.3). Struct name and layout are
 /// UNKNOWN: the relative target sits where CTRL_BR keeps br_immediate (PROJ-CONV-SQ2); the other bytes are kept
@@ -218,12 +195,10 @@ struct BranchPrefetchHint {
   bool operator==(const BranchPrefetchHint&) const = default;
 };
 template <>
-inline constexpr auto fields_of<BranchPrefetchHint> = std::make_tuple(
-    Member<BranchPrefetchHint, Header>{"header", 0, &BranchPrefetchHint::header, Role::Plain},
-    Member<BranchPrefetchHint, Events>{"events", 4, &BranchPrefetchHint::events, Role::Plain},
-    Member<BranchPrefetchHint, std::array<uint8_t, 36>>{"payload0", 12, &BranchPrefetchHint::payload0, Role::Plain},
-    Member<BranchPrefetchHint, uint64_t>{"target", 48, &BranchPrefetchHint::target, Role::Plain},
-    Member<BranchPrefetchHint, std::array<uint8_t, 8>>{"payload1", 56, &BranchPrefetchHint::payload1, Role::Plain});
+inline constexpr auto fields_of<BranchPrefetchHint> = std::tuple_cat(
+    header_and_events<BranchPrefetchHint>(), std::make_tuple(field("payload0", 12, &BranchPrefetchHint::payload0),
+                                                             field("target", 48, &BranchPrefetchHint::target),
+                                                             field("payload1", 56, &BranchPrefetchHint::payload1)));
 
 /// PseudoFunctionBegin 0xd1 and PseudoFunctionReturn 0xd2 (sequencer.md §8.4): consumed by the runtime's
 /// lowering; the payload is UNKNOWN and kept opaque. PSEUDO_FUNCTION is tpbisa's name.
@@ -238,10 +213,9 @@ struct PseudoFunction {
   bool operator==(const PseudoFunction&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoFunction> = std::make_tuple(
-    Member<PseudoFunction, Header>{"header", 0, &PseudoFunction::header, Role::Plain},
-    Member<PseudoFunction, Events>{"events", 4, &PseudoFunction::events, Role::Plain},
-    Member<PseudoFunction, std::array<uint8_t, 52>>{"payload", 12, &PseudoFunction::payload, Role::Plain});
+inline constexpr auto fields_of<PseudoFunction> = std::tuple_cat(header_and_events<PseudoFunction>(),
+                                                                 std::make_tuple(field("payload", 12,
+                                                                                       &PseudoFunction::payload)));
 
 /// PseudoFunctionCall 0xd3 (sequencer.md §8.4): callee name (at most 35 characters, NUL-terminated) at byte 12,
 /// the args-table variable id at byte 48. PSEUDO_FUNCTION_CALL is tpbisa's name.
@@ -259,12 +233,11 @@ struct PseudoFunctionCall {
   bool operator==(const PseudoFunctionCall&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoFunctionCall> = std::make_tuple(
-    Member<PseudoFunctionCall, Header>{"header", 0, &PseudoFunctionCall::header, Role::Plain},
-    Member<PseudoFunctionCall, Events>{"events", 4, &PseudoFunctionCall::events, Role::Plain},
-    Member<PseudoFunctionCall, std::array<uint8_t, 36>>{"callee", 12, &PseudoFunctionCall::callee, Role::Plain},
-    Member<PseudoFunctionCall, uint32_t>{"args_var_id", 48, &PseudoFunctionCall::args_var_id, Role::VarId},
-    Member<PseudoFunctionCall, std::array<uint8_t, 12>>{"payload", 52, &PseudoFunctionCall::payload, Role::Plain});
+inline constexpr auto fields_of<PseudoFunctionCall> =
+    std::tuple_cat(header_and_events<PseudoFunctionCall>(),
+                   std::make_tuple(field("callee", 12, &PseudoFunctionCall::callee),
+                                   field("args_var_id", 48, &PseudoFunctionCall::args_var_id, Role::VarId),
+                                   field("payload", 52, &PseudoFunctionCall::payload)));
 
 /// PseudoInst 0xdf (sequencer.md §8.4): byte 12 selects the pseudo instruction (1 = exit execution); the rest is
 /// UNKNOWN and kept opaque. PSEUDO_INST is tpbisa's name.
@@ -281,10 +254,8 @@ struct PseudoInst {
 };
 template <>
 inline constexpr auto fields_of<PseudoInst> =
-    std::make_tuple(Member<PseudoInst, Header>{"header", 0, &PseudoInst::header, Role::Plain},
-                    Member<PseudoInst, Events>{"events", 4, &PseudoInst::events, Role::Plain},
-                    Member<PseudoInst, uint8_t>{"kind", 12, &PseudoInst::kind, Role::Plain},
-                    Member<PseudoInst, std::array<uint8_t, 51>>{"payload", 13, &PseudoInst::payload, Role::Plain});
+    std::tuple_cat(header_and_events<PseudoInst>(),
+                   std::make_tuple(field("kind", 12, &PseudoInst::kind), field("payload", 13, &PseudoInst::payload)));
 
 namespace family {
 /// The sequencer control block family (src/families/seq): its layouts and the parts its folder defines.

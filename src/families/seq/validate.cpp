@@ -42,19 +42,26 @@ constexpr bool opcode_is(const Instruction& i, const CheckContext&) {
 }
 constexpr FieldRef fOpcode[] = {field_ref<CtrlWr>("header.opcode")};
 
+/// The opcode clause of a validator whose words have the one opcode `Op`.
+template <uint8_t Op>
+constexpr Predicate opcode_clause(std::string_view name, std::string_view convention, std::string_view meaning) {
+  return {.name = name,
+          .convention = convention,
+          .meaning = meaning,
+          .gens = kGensAll,
+          .fields = fOpcode,
+          .holds = opcode_is<Op>,
+          .explain = explain_opcode};
+}
+
 // ================================================================ WRITE 0xa5 (PROJ-CONV-Q6)
 
 constexpr FieldRef fWrSize[] = {field_ref<CtrlWr>("wr_size")};
 constexpr FieldRef fWrAddress[] = {field_ref<CtrlWr>("address")};
 constexpr FieldRef fWrReserved[] = {field_ref<CtrlWr>("reserved0"), field_ref<CtrlWr>("reserved1")};
 
-constexpr Predicate kWriteOpcode{.name = "has_write_opcode",
-                                 .convention = "PROJ-CONV-Q6",
-                                 .meaning = "header.opcode is 0xa5 (WRITE)",
-                                 .gens = kGensAll,
-                                 .fields = fOpcode,
-                                 .holds = opcode_is<opcode::kWrite>,
-                                 .explain = explain_opcode};
+constexpr Predicate kWriteOpcode =
+    opcode_clause<opcode::kWrite>("has_write_opcode", "PROJ-CONV-Q6", "header.opcode is 0xa5 (WRITE)");
 
 constexpr Predicate kWrSize{
     .name = "ctrl_wr_valid_size",
@@ -117,13 +124,7 @@ constexpr Predicate kTileIdxZero{
           return fmt::format("inst_flags is {:#04x}; MOVE requires tile index 0 on maverick", i.header().debug_hint);
         }};
 
-constexpr Predicate kMoveOpcode{.name = "has_move_opcode",
-                                .convention = "",
-                                .meaning = "header.opcode is 0xa7 (MOVE)",
-                                .gens = kGensAll,
-                                .fields = fOpcode,
-                                .holds = opcode_is<opcode::kMove>,
-                                .explain = explain_opcode};
+constexpr Predicate kMoveOpcode = opcode_clause<opcode::kMove>("has_move_opcode", "", "header.opcode is 0xa7 (MOVE)");
 
 constexpr Predicate kMvNum{.name = "ctrl_mv_valid_num",
                            .convention = "",
@@ -284,13 +285,8 @@ bool alu_dtype_legal(uint8_t op, uint8_t d) {
   return !wide;                               // arithmetic, logical, compares: 8/16/32-bit ints and FP32
 }
 
-constexpr Predicate kAlOpcode{.name = "has_alu_op_opcode",
-                              .convention = "PROJ-CONV-Q9",
-                              .meaning = "header.opcode is 0xa8 (ALU_OP)",
-                              .gens = kGensAll,
-                              .fields = fOpcode,
-                              .holds = opcode_is<opcode::kAluOp>,
-                              .explain = explain_opcode};
+constexpr Predicate kAlOpcode =
+    opcode_clause<opcode::kAluOp>("has_alu_op_opcode", "PROJ-CONV-Q9", "header.opcode is 0xa8 (ALU_OP)");
 
 constexpr Predicate kAlOpEnum{
     .name = "is_valid_aluop",
@@ -444,13 +440,8 @@ bool br_target_registers_valid(const CtrlBr& b) {
          (seq::is_general_register(b.target_reg_lo) && seq::is_general_register(b.target_reg_hi));
 }
 
-constexpr Predicate kBrOpcode{.name = "has_compare_branch_opcode",
-                              .convention = "PROJ-CONV-Q11",
-                              .meaning = "header.opcode is 0xa9 (COMPARE_BRANCH)",
-                              .gens = kGensAll,
-                              .fields = fOpcode,
-                              .holds = opcode_is<opcode::kCompareBranch>,
-                              .explain = explain_opcode};
+constexpr Predicate kBrOpcode = opcode_clause<opcode::kCompareBranch>("has_compare_branch_opcode", "PROJ-CONV-Q11",
+                                                                      "header.opcode is 0xa9 (COMPARE_BRANCH)");
 
 constexpr Predicate kBrCmp{
     .name = "ctrl_br_valid_cmp_op",
@@ -560,13 +551,8 @@ bool er_unused_zero(const CtrlEr& e) {
   return true;
 }
 
-constexpr Predicate kErOpcode{.name = "has_event_semaphore_range_clear_opcode",
-                              .convention = "PROJ-CONV-SQ1",
-                              .meaning = "header.opcode is 0xb0 (EVENT_SEMAPHORE_RANGE_CLEAR)",
-                              .gens = kGensAll,
-                              .fields = fOpcode,
-                              .holds = opcode_is<opcode::kEventSemaphoreRangeClear>,
-                              .explain = explain_opcode};
+constexpr Predicate kErOpcode = opcode_clause<opcode::kEventSemaphoreRangeClear>(
+    "has_event_semaphore_range_clear_opcode", "PROJ-CONV-SQ1", "header.opcode is 0xb0 (EVENT_SEMAPHORE_RANGE_CLEAR)");
 
 constexpr Predicate kErMode{
     .name = "ctrl_er_valid_mode",
@@ -636,13 +622,8 @@ constexpr FieldRef fPsOp[] = {field_ref<PollSem>("combine_op")};
 constexpr FieldRef fPsAddr[] = {field_ref<PollSem>("address"), field_ref<PollSem>("writeback_address")};
 constexpr FieldRef fPsReserved[] = {field_ref<PollSem>("reserved0"), field_ref<PollSem>("reserved1")};
 
-constexpr Predicate kPsOpcode{.name = "has_poll_sem_opcode",
-                              .convention = "PROJ-CONV-SQ3",
-                              .meaning = "header.opcode is 0xb3 (POLL_SEM)",
-                              .gens = kGensAll,
-                              .fields = fOpcode,
-                              .holds = opcode_is<opcode::kPollSem>,
-                              .explain = explain_opcode};
+constexpr Predicate kPsOpcode =
+    opcode_clause<opcode::kPollSem>("has_poll_sem_opcode", "PROJ-CONV-SQ3", "header.opcode is 0xb3 (POLL_SEM)");
 
 constexpr Predicate kPsCount{.name = "poll_sem_valid_count",
                              .convention = "PROJ-CONV-SQ3",
@@ -725,20 +706,10 @@ constexpr const Predicate* kPoll[] = {
 
 constexpr FieldRef fHintTarget[] = {field_ref<BranchPrefetchHint>("target")};
 
-constexpr Predicate kHintOpcode{.name = "has_branch_prefetch_hint_opcode",
-                                .convention = "PROJ-CONV-SQ2",
-                                .meaning = "header.opcode is 0xb5 (BRANCH_PREFETCH_HINT)",
-                                .gens = kGensAll,
-                                .fields = fOpcode,
-                                .holds = opcode_is<opcode::kBranchPrefetchHint>,
-                                .explain = explain_opcode};
-constexpr Predicate kPseudoHintOpcode{.name = "has_pseudo_branch_prefetch_hint_opcode",
-                                      .convention = "PROJ-CONV-SQ2",
-                                      .meaning = "header.opcode is 0xdd (PSEUDO_BRANCH_PREFETCH_HINT)",
-                                      .gens = kGensAll,
-                                      .fields = fOpcode,
-                                      .holds = opcode_is<opcode::kPseudoBranchPrefetchHint>,
-                                      .explain = explain_opcode};
+constexpr Predicate kHintOpcode = opcode_clause<opcode::kBranchPrefetchHint>(
+    "has_branch_prefetch_hint_opcode", "PROJ-CONV-SQ2", "header.opcode is 0xb5 (BRANCH_PREFETCH_HINT)");
+constexpr Predicate kPseudoHintOpcode = opcode_clause<opcode::kPseudoBranchPrefetchHint>(
+    "has_pseudo_branch_prefetch_hint_opcode", "PROJ-CONV-SQ2", "header.opcode is 0xdd (PSEUDO_BRANCH_PREFETCH_HINT)");
 
 constexpr Predicate kHintTarget{
     .name = "branch_prefetch_hint_target_range",
@@ -763,27 +734,14 @@ constexpr const Predicate* kPseudoHint[] = {&kHasValidNeuronHeader, &kHasValidNe
 
 constexpr FieldRef fCallee[] = {field_ref<PseudoFunctionCall>("callee")};
 
-constexpr Predicate kBeginOpcode{.name = "has_pseudo_function_begin_opcode",
-                                 .convention = "PROJ-CONV-SQ4",
-                                 .meaning = "header.opcode is 0xd1 (PSEUDO_FUNCTION_BEGIN); the payload is opaque",
-                                 .gens = kGensAll,
-                                 .fields = fOpcode,
-                                 .holds = opcode_is<opcode::kPseudoFunctionBegin>,
-                                 .explain = explain_opcode};
-constexpr Predicate kReturnOpcode{.name = "has_pseudo_function_return_opcode",
-                                  .convention = "PROJ-CONV-SQ4",
-                                  .meaning = "header.opcode is 0xd2 (PSEUDO_FUNCTION_RETURN); the payload is opaque",
-                                  .gens = kGensAll,
-                                  .fields = fOpcode,
-                                  .holds = opcode_is<opcode::kPseudoFunctionReturn>,
-                                  .explain = explain_opcode};
-constexpr Predicate kCallOpcode{.name = "has_pseudo_function_call_opcode",
-                                .convention = "PROJ-CONV-SQ4",
-                                .meaning = "header.opcode is 0xd3 (PSEUDO_FUNCTION_CALL)",
-                                .gens = kGensAll,
-                                .fields = fOpcode,
-                                .holds = opcode_is<opcode::kPseudoFunctionCall>,
-                                .explain = explain_opcode};
+constexpr Predicate kBeginOpcode =
+    opcode_clause<opcode::kPseudoFunctionBegin>("has_pseudo_function_begin_opcode", "PROJ-CONV-SQ4",
+                                                "header.opcode is 0xd1 (PSEUDO_FUNCTION_BEGIN); the payload is opaque");
+constexpr Predicate kReturnOpcode = opcode_clause<opcode::kPseudoFunctionReturn>(
+    "has_pseudo_function_return_opcode", "PROJ-CONV-SQ4",
+    "header.opcode is 0xd2 (PSEUDO_FUNCTION_RETURN); the payload is opaque");
+constexpr Predicate kCallOpcode = opcode_clause<opcode::kPseudoFunctionCall>(
+    "has_pseudo_function_call_opcode", "PROJ-CONV-SQ4", "header.opcode is 0xd3 (PSEUDO_FUNCTION_CALL)");
 
 constexpr Predicate kCallee{
     .name = "pseudo_function_call_valid_callee",
@@ -817,13 +775,8 @@ constexpr const Predicate* kCall[] = {&kHasValidNeuronHeader, &kHasValidNeuronEv
 
 constexpr FieldRef fKind[] = {field_ref<PseudoInst>("kind")};
 
-constexpr Predicate kPseudoInstOpcode{.name = "has_pseudo_inst_opcode",
-                                      .convention = "PROJ-CONV-SQ5",
-                                      .meaning = "header.opcode is 0xdf (PSEUDO_INST)",
-                                      .gens = kGensAll,
-                                      .fields = fOpcode,
-                                      .holds = opcode_is<opcode::kPseudoInst>,
-                                      .explain = explain_opcode};
+constexpr Predicate kPseudoInstOpcode = opcode_clause<opcode::kPseudoInst>("has_pseudo_inst_opcode", "PROJ-CONV-SQ5",
+                                                                           "header.opcode is 0xdf (PSEUDO_INST)");
 
 constexpr Predicate kPseudoInstKind{
     .name = "pseudo_inst_valid_kind",

@@ -22,12 +22,10 @@ struct EventsExtended {
 };
 template <>
 inline constexpr auto fields_of<EventsExtended> = std::make_tuple(
-    Member<EventsExtended, uint8_t>{"wait_mode", 0, &EventsExtended::wait_mode, Role::ExtWaitMode},
-    Member<EventsExtended, uint8_t>{"wait_idx", 1, &EventsExtended::wait_idx, Role::Plain},
-    Member<EventsExtended, uint8_t>{"update_mode", 2, &EventsExtended::update_mode, Role::ExtUpdateMode},
-    Member<EventsExtended, uint8_t>{"update_idx", 3, &EventsExtended::update_idx, Role::Plain},
-    Member<EventsExtended, uint32_t>{"sem_wait_value", 4, &EventsExtended::sem_wait_value, Role::Plain},
-    Member<EventsExtended, uint32_t>{"sem_update_value", 8, &EventsExtended::sem_update_value, Role::Plain});
+    field("wait_mode", 0, &EventsExtended::wait_mode, Role::Custom), field("wait_idx", 1, &EventsExtended::wait_idx),
+    field("update_mode", 2, &EventsExtended::update_mode, Role::Custom),
+    field("update_idx", 3, &EventsExtended::update_idx), field("sem_wait_value", 4, &EventsExtended::sem_wait_value),
+    field("sem_update_value", 8, &EventsExtended::sem_update_value));
 
 /// NEURON_ISA_TPB_CTRL_ES (64 B): EVENT_SEMAPHORE 0xa0, two wait lanes (real-programs.md §3.1).
 struct CtrlEs {
@@ -43,12 +41,10 @@ struct CtrlEs {
   bool operator==(const CtrlEs&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlEs> =
-    std::make_tuple(Member<CtrlEs, Header>{"header", 0, &CtrlEs::header, Role::Plain},
-                    Member<CtrlEs, Events>{"events", 4, &CtrlEs::events, Role::Plain},
-                    Member<CtrlEs, std::array<uint8_t, 20>>{"reserved0", 12, &CtrlEs::reserved0, Role::Reserved},
-                    Member<CtrlEs, EventsExtended>{"ext", 32, &CtrlEs::ext, Role::Plain},
-                    Member<CtrlEs, std::array<uint8_t, 20>>{"reserved1", 44, &CtrlEs::reserved1, Role::Reserved});
+inline constexpr auto fields_of<CtrlEs> = std::tuple_cat(
+    header_and_events<CtrlEs>(),
+    std::make_tuple(field("reserved0", 12, &CtrlEs::reserved0, Role::Reserved), field("ext", 32, &CtrlEs::ext),
+                    field("reserved1", 44, &CtrlEs::reserved1, Role::Reserved)));
 
 /// SET_ORDERING_MODE 0xb1 body (64 B; the header's struct name is UNKNOWN, named after the opcode:
 /// PROJ-CONV-F6 and docs/conventions.md).
@@ -64,11 +60,10 @@ struct SetOrderingMode {
   bool operator==(const SetOrderingMode&) const = default;
 };
 template <>
-inline constexpr auto fields_of<SetOrderingMode> = std::make_tuple(
-    Member<SetOrderingMode, Header>{"header", 0, &SetOrderingMode::header, Role::Plain},
-    Member<SetOrderingMode, Events>{"events", 4, &SetOrderingMode::events, Role::Plain},
-    Member<SetOrderingMode, uint8_t>{"ordering_mode", 12, &SetOrderingMode::ordering_mode, Role::Plain},
-    Member<SetOrderingMode, std::array<uint8_t, 51>>{"reserved", 13, &SetOrderingMode::reserved, Role::Reserved});
+inline constexpr auto fields_of<SetOrderingMode> =
+    std::tuple_cat(header_and_events<SetOrderingMode>(),
+                   std::make_tuple(field("ordering_mode", 12, &SetOrderingMode::ordering_mode),
+                                   field("reserved", 13, &SetOrderingMode::reserved, Role::Reserved)));
 
 /// PSEUDO_BRANCH_LABEL 0xcc body (64 B; payload UNKNOWN, label id u32 at byte 12 by PROJ-CONV-F7).
 struct PseudoBranchLabel {
@@ -83,11 +78,10 @@ struct PseudoBranchLabel {
   bool operator==(const PseudoBranchLabel&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoBranchLabel> = std::make_tuple(
-    Member<PseudoBranchLabel, Header>{"header", 0, &PseudoBranchLabel::header, Role::Plain},
-    Member<PseudoBranchLabel, Events>{"events", 4, &PseudoBranchLabel::events, Role::Plain},
-    Member<PseudoBranchLabel, uint32_t>{"label_id", 12, &PseudoBranchLabel::label_id, Role::Plain},
-    Member<PseudoBranchLabel, std::array<uint8_t, 48>>{"payload", 16, &PseudoBranchLabel::payload, Role::Raw});
+inline constexpr auto fields_of<PseudoBranchLabel> =
+    std::tuple_cat(header_and_events<PseudoBranchLabel>(),
+                   std::make_tuple(field("label_id", 12, &PseudoBranchLabel::label_id),
+                                   field("payload", 16, &PseudoBranchLabel::payload, Role::Raw)));
 
 /// PSEUDO_ADDR8 (8 B): a DMA operand as the compiler writes it (real-programs.md §2.4).
 struct PseudoAddr8 {
@@ -100,11 +94,9 @@ struct PseudoAddr8 {
   bool operator==(const PseudoAddr8&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoAddr8> =
-    std::make_tuple(Member<PseudoAddr8, uint32_t>{"offset", 0, &PseudoAddr8::offset, Role::VarOffset},
-                    Member<PseudoAddr8, uint16_t>{"id", 4, &PseudoAddr8::id, Role::VarId},
-                    Member<PseudoAddr8, uint8_t>{"id_hi", 6, &PseudoAddr8::id_hi, Role::Plain},
-                    Member<PseudoAddr8, uint8_t>{"mode", 7, &PseudoAddr8::mode, Role::Flags});
+inline constexpr auto fields_of<PseudoAddr8> = std::make_tuple(
+    field("offset", 0, &PseudoAddr8::offset, Role::VarOffset), field("id", 4, &PseudoAddr8::id, Role::VarId),
+    field("id_hi", 6, &PseudoAddr8::id_hi), field("mode", 7, &PseudoAddr8::mode, Role::Custom));
 
 /// PSEUDO_DMA_DIRECT2D (64 B): PseudoDmaDirect2d 0xd4 (real-programs.md §7.1).
 struct PseudoDmaDirect2d {
@@ -133,25 +125,23 @@ struct PseudoDmaDirect2d {
   bool operator==(const PseudoDmaDirect2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoDmaDirect2d> = std::make_tuple(
-    Member<PseudoDmaDirect2d, Header>{"header", 0, &PseudoDmaDirect2d::header, Role::Plain},
-    Member<PseudoDmaDirect2d, Events>{"events", 4, &PseudoDmaDirect2d::events, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Flags},
-    Member<PseudoDmaDirect2d, uint8_t>{"semaphore", 13, &PseudoDmaDirect2d::semaphore, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"sem_increment", 14, &PseudoDmaDirect2d::sem_increment, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"command", 15, &PseudoDmaDirect2d::command, Role::Plain},
-    Member<PseudoDmaDirect2d, PseudoAddr8>{"src", 16, &PseudoDmaDirect2d::src, Role::Plain},
-    Member<PseudoDmaDirect2d, std::array<int32_t, 2>>{"src_step", 24, &PseudoDmaDirect2d::src_step, Role::Step},
-    Member<PseudoDmaDirect2d, std::array<uint16_t, 2>>{"src_num", 32, &PseudoDmaDirect2d::src_num, Role::NumElem},
-    Member<PseudoDmaDirect2d, uint16_t>{"src_elem_size", 36, &PseudoDmaDirect2d::src_elem_size, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Flags},
-    Member<PseudoDmaDirect2d, uint8_t>{"dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Flags},
-    Member<PseudoDmaDirect2d, PseudoAddr8>{"dst", 40, &PseudoDmaDirect2d::dst, Role::Plain},
-    Member<PseudoDmaDirect2d, std::array<int32_t, 2>>{"dst_step", 48, &PseudoDmaDirect2d::dst_step, Role::Step},
-    Member<PseudoDmaDirect2d, std::array<uint16_t, 2>>{"dst_num", 56, &PseudoDmaDirect2d::dst_num, Role::NumElem},
-    Member<PseudoDmaDirect2d, uint16_t>{"dst_elem_size", 60, &PseudoDmaDirect2d::dst_elem_size, Role::Plain},
-    Member<PseudoDmaDirect2d, uint8_t>{"src_dtype", 62, &PseudoDmaDirect2d::src_dtype, Role::Dtype},
-    Member<PseudoDmaDirect2d, uint8_t>{"dst_dtype", 63, &PseudoDmaDirect2d::dst_dtype, Role::Dtype});
+inline constexpr auto fields_of<PseudoDmaDirect2d> = std::tuple_cat(
+    header_and_events<PseudoDmaDirect2d>(),
+    std::make_tuple(field("qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Custom),
+                    field("semaphore", 13, &PseudoDmaDirect2d::semaphore),
+                    field("sem_increment", 14, &PseudoDmaDirect2d::sem_increment),
+                    field("command", 15, &PseudoDmaDirect2d::command), field("src", 16, &PseudoDmaDirect2d::src),
+                    field("src_step", 24, &PseudoDmaDirect2d::src_step, Role::Step),
+                    field("src_num", 32, &PseudoDmaDirect2d::src_num, Role::NumElem),
+                    field("src_elem_size", 36, &PseudoDmaDirect2d::src_elem_size),
+                    field("src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Custom),
+                    field("dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Custom),
+                    field("dst", 40, &PseudoDmaDirect2d::dst),
+                    field("dst_step", 48, &PseudoDmaDirect2d::dst_step, Role::Step),
+                    field("dst_num", 56, &PseudoDmaDirect2d::dst_num, Role::NumElem),
+                    field("dst_elem_size", 60, &PseudoDmaDirect2d::dst_elem_size),
+                    field("src_dtype", 62, &PseudoDmaDirect2d::src_dtype, Role::Dtype),
+                    field("dst_dtype", 63, &PseudoDmaDirect2d::dst_dtype, Role::Dtype)));
 
 namespace family {
 /// The synchronisation and DMA family (src/families/sync): its layouts and the parts its folder defines.

@@ -257,13 +257,23 @@ constexpr std::string_view kQuiet[] = {
     "src_offset_reg",       "dst_offset_reg", "dst.id_hi",
 };
 
+// The extended lane's modes are named by the EVENTS tables; the DMA's code and flag bytes read in hex (their
+// meanings are the family's, above).
+constexpr CustomField kCustom[] = {
+    {.path = "ext.wait_mode", .names = kWaitModes, .names_what = "WAIT_MODE"},
+    {.path = "ext.update_mode", .names = kUpdateModes, .names_what = "UPDATE_MODE"},
+};
+constexpr std::string_view kHex[] = {"qos_flags", "src.mode", "src_offset_reg", "dst.mode", "dst_offset_reg"};
+
 constexpr Syntax kSyntax{
     .note =
         "EVENT_SEMAPHORE's extended lane is written as ext.* operands, printed when not zero; decode summarises "
         "both lanes (and a pseudo DMA's completion increment) in the EVENTS notation",
     .quiet_fields = kQuiet,
+    .hex_fields = kHex,
     .meaning = meaning,
-    .more_events = more_events};
+    .more_events = more_events,
+    .custom_fields = kCustom};
 
 }  // namespace
 
