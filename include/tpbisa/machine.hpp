@@ -114,7 +114,7 @@ class Sequencer {
   EngineId id_ = EngineId::Dve;
   std::vector<Word> words_;
   std::vector<Instruction> decoded_;
-  std::vector<uint8_t> verdicts_;  ///< NEFF mode: 0 not judged yet, 1 valid, 2 invalid (each word judged once)
+  std::vector<uint8_t> verdicts_;  ///< per word, judged once when the machine is built: 1 valid, 2 invalid
   size_t pc_ = 0;
   bool halted_ = false;
   std::optional<BlockedWait> blocked_;
@@ -195,6 +195,10 @@ class Machine {
  private:
   const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
   StepResult attempt(unsigned core, Sequencer& engine, EffectLog& log);
+  /// The validation options a word of engine `e`'s stream is judged with.
+  ValidateOptions validate_options(EngineId e) const;
+  /// Validates every word of every stream once (the verdict bits the steps read).
+  void judge_words();
   size_t unfinished() const;
 
   std::vector<Core> cores_;

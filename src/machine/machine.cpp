@@ -196,6 +196,7 @@ Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : 
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
   rng_ = options.seed;
+  judge_words();
 }
 
 Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options) : options_(options) {
@@ -209,12 +210,26 @@ Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions 
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
   rng_ = options.seed;
-  if (options.neff_mode)
-    for (Core& c : cores_)
-      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
-        Sequencer& e = c.engine(static_cast<EngineId>(i));
-        e.verdicts_.assign(e.size(), 0);
-      }
+  judge_words();
+}
+
+ValidateOptions Machine::validate_options(EngineId e) const {
+  ValidateOptions vo = options_.validate;
+  // A NEFF word is judged with its stream's engine (PROJ-CONV-F1).
+  if (options_.neff_mode) vo.engine = static_cast<StreamEngine>(e);
+  return vo;
+}
+
+void Machine::judge_words() {
+  // A program does not change while it runs: each word is validated once, here, and a step only reads the
+  // verdict bit (an invalid word's verdict is recomputed when it faults, the rare path).
+  for (Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      Sequencer& e = c.engine(static_cast<EngineId>(i));
+      const ValidateOptions vo = validate_options(e.id());
+      e.verdicts_.resize(e.size());
+      for (size_t k = 0; k < e.size(); ++k) e.verdicts_[k] = validate(e.decoded_[k], c.gen(), vo).valid ? 1 : 2;
+    }
 }
 
 bool Machine::finished() const {
@@ -299,15 +314,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
   bool ok = true;
   Verdict verdict{};
   verdict.valid = true;
-  if (!options_.neff_mode) {
-    verdict = validate(inst, gen, options_.validate);
-  } else if (engine.verdicts_[pc] != 1) {
-    // A NEFF word is judged with its stream's engine (PROJ-CONV-F1), once: the stream does not change.
-    ValidateOptions vo = options_.validate;
-    vo.engine = static_cast<StreamEngine>(engine.id());
-    verdict = validate(inst, gen, vo);
-    engine.verdicts_[pc] = verdict.valid ? 1 : 2;
-  }
+  if (engine.verdicts_[pc] != 1) verdict = validate(inst, gen, validate_options(engine.id()));  // judged at load
   const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
