@@ -62,7 +62,8 @@ void BM_MemcpyMem2dBytes(benchmark::State& state) {
 BENCHMARK(BM_MemcpyMem2dBytes);
 
 /// Retires the whole program of `proto` once per iteration. The machine is built (decoded, validated) once; each
-/// iteration starts from a copy of it made with the timer paused, so the timed part is the run alone. Untraced:
+/// iteration rewinds it (Machine::rewind: every engine back at its first word, the state kept) and runs the program
+/// again: its stores and loads (and the PtrMulti's rows) are the same work every time. Untraced:
 /// Machine::run. Traced: a step loop recording every step's effects and writing its trace line (what
 /// `tpbisa run --trace` does).
 void run_program(benchmark::State& state, const Machine& proto, bool traced) {
@@ -70,10 +71,8 @@ void run_program(benchmark::State& state, const Machine& proto, bool traced) {
   std::string trace;
   size_t retired = 0;
   for (auto _ : state) {
-    state.PauseTiming();
-    m = proto;
+    m.rewind();
     trace.clear();
-    state.ResumeTiming();
     if (!traced) {  // Machine::run, as `tpbisa run` without a trace
       const RunSummary s = m.run(SIZE_MAX);
       if (s.faulted || s.deadlock) {

@@ -210,5 +210,26 @@ TEST(SimFastPath, RandomSliceProgramsEqualTheTracedElementPath) {
   EXPECT_GT(faulted, 10U);
 }
 
+TEST(SimFastPath, RewindRunsTheProgramAgainOnTheStateItLeft) {
+  Mem2d store = test::ts();
+  store.src_datasrc = 1;  // immediates
+  for (unsigned k = 0; k < 16; ++k) store.data.bytes[k] = static_cast<uint8_t>(k + 1);
+  Mem2d load = test::tl();
+  load.data = test::regs_data({10, 11, 12, 13});
+  Machine m(Generation::Cayman, {test::word(store), test::word(load)});
+  EXPECT_EQ(m.run(100).retired, 2U);
+  ASSERT_TRUE(m.finished());
+  m.mutable_state().regs[10] = 0;
+  m.rewind();
+  EXPECT_FALSE(m.finished());
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_EQ(m.core(0).engine(EngineId::Dve).retired(), 0U);
+  EXPECT_EQ(m.run(1).retired, 1U);             // the store again, over the bytes it wrote the first time
+  EXPECT_EQ(m.state().regs[10], 0U);           // the state is kept, not reset
+  EXPECT_EQ(m.run(100).retired, 1U);           // then the load
+  EXPECT_EQ(m.state().regs[10], 0x04030201U);  // the first element the store wrote
+  EXPECT_TRUE(m.finished());
+}
+
 }  // namespace
 }  // namespace tpbisa

@@ -132,8 +132,17 @@ bool run_accessible(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   if (txn.recording() || !consecutive || n0 * n1 == 0) return false;
   const uint64_t n = uint64_t{n0} * n1 * dtype_size(m.dtype);
   const uint64_t last = base + n - 1;
-  return last >= base && (base >> 24) == (last >> 24) &&
-         exec::neuron_access_ok(txn.gen(), base, static_cast<unsigned>(n));
+  if (last < base || (base >> 24) != (last >> 24)) return false;
+  // Common case first: the run lies in one SBUF partition's active bytes (a sufficient condition of
+  // neuron_access_ok, decided without decoding the partition twice).
+  const Geometry& geo = geometry(txn.gen());
+  if (base >= geo.sbuf_offset && last < uint64_t{geo.sbuf_offset} + geo.sbuf_size) {
+    const uint64_t rel = base - geo.sbuf_offset, rel_last = last - geo.sbuf_offset;
+    if (rel >> geo.sbuf_partition_shift == rel_last >> geo.sbuf_partition_shift &&
+        (rel_last & (geo.sbuf_partition_size - 1)) < geo.sbuf_partition_active)
+      return true;
+  }
+  return exec::neuron_access_ok(txn.gen(), base, static_cast<unsigned>(n));
 }
 
 void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
@@ -166,6 +175,30 @@ void store_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   }
 }
 
+/// The checks after the address checks: the data registers, then the unaligned-access diagnostic.
+bool register_checks(const Mem2d& m, uint64_t base, bool immediate, exec::Txn& txn) {
+  const unsigned esz = dtype_size(m.dtype);
+  // A load always writes registers (its validator requires REGISTER); a store reads them in the register view.
+  const bool uses_registers =
+      m.header.opcode == opcode::kTensorLoad || mem2d::data_reading(m).view == DataView::Registers;
+  if (uses_registers && !check_data_registers(m, m.elements(), txn)) return false;
+  if (!immediate && esz > 1 && base % esz != 0)
+    txn.diag(DiagKind::UnalignedAccess, base, esz);  // PROJ-CONV-M10: performed byte-wise
+  return true;
+}
+
+/// The element path: each element's address checked, read or staged (and recorded when tracing).
+bool execute_elements(const Mem2d& m, uint64_t base, bool immediate, exec::Txn& txn) {
+  Mem2dWalk w;
+  walk(m, base, w);
+  if (!check_window(w, txn) || !check_ranges(w, txn) || !register_checks(m, base, immediate, txn)) return false;
+  if (m.header.opcode == opcode::kTensorLoad)
+    load_elements(m, w, txn);
+  else
+    store_elements(m, w, txn);
+  return true;
+}
+
 bool execute(const Instruction& inst, exec::Txn& txn) {
   if (inst.as<Mem2d>() == nullptr)  // pseudo words are lowered before they run (PROJ-CONV-M9)
     return txn.fail(FaultKind::UnsupportedOpcode, "not a MEM_2D opcode");
@@ -176,24 +209,12 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   bool immediate = false;
   if (!resolve_start(m, txn, base, immediate)) return false;
   // The element path checks (and faults at) each element; the block path checks the run once.
-  const bool run = run_accessible(m, base, txn);
-  Mem2dWalk w;
-  if (!run) {
-    walk(m, base, w);
-    if (!check_window(w, txn) || !check_ranges(w, txn)) return false;
-  }
-  const unsigned esz = dtype_size(m.dtype);
-  // A load always writes registers (its validator requires REGISTER); a store reads them in the register view.
-  const bool uses_registers =
-      m.header.opcode == opcode::kTensorLoad || mem2d::data_reading(m).view == DataView::Registers;
-  if (uses_registers && !check_data_registers(m, m.elements(), txn)) return false;
-  if (!immediate && esz > 1 && base % esz != 0)
-    txn.diag(DiagKind::UnalignedAccess, base, esz);  // PROJ-CONV-M10: performed byte-wise
-  const bool load = m.header.opcode == opcode::kTensorLoad;
-  if (run)
-    load ? load_run(m, base, txn) : store_run(m, base, txn);
+  if (!run_accessible(m, base, txn)) return execute_elements(m, base, immediate, txn);
+  if (!register_checks(m, base, immediate, txn)) return false;
+  if (m.header.opcode == opcode::kTensorLoad)
+    load_run(m, base, txn);
   else
-    load ? load_elements(m, w, txn) : store_elements(m, w, txn);
+    store_run(m, base, txn);
   return true;
 }
 
