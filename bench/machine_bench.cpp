@@ -1,11 +1,13 @@
-// Simulator throughput: TensorLoad/TensorStore instructions and PtrMulti element operations per second,
-// each beside memcpy of comparable bytes in the same run.
+// Simulator throughput: TensorLoad/TensorStore instructions and PtrMulti element operations per second, untraced
+// and traced, each beside memcpy of comparable bytes in the same run.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "tpbisa/machine.hpp"
+#include "tpbisa/trace.hpp"
 
 namespace {
 
@@ -59,17 +61,60 @@ void BM_MemcpyMem2dBytes(benchmark::State& state) {
 }
 BENCHMARK(BM_MemcpyMem2dBytes);
 
-void BM_RunTensorLoadStore(benchmark::State& state) {
-  const std::vector<Word> program = mem2d_program();
+/// Retires the whole program of `proto` once per iteration. The machine is built (decoded, validated) once; each
+/// iteration rewinds it (Machine::rewind: every engine back at its first word, the state kept) and runs the program
+/// again: its stores and loads (and the PtrMulti's rows) are the same work every time. Untraced:
+/// Machine::run. Traced: a step loop recording every step's effects and writing its trace line (what
+/// `tpbisa run --trace` does).
+void run_program(benchmark::State& state, const Machine& proto, bool traced) {
+  Machine m = proto;
+  std::string trace;
+  size_t retired = 0;
   for (auto _ : state) {
-    Machine m(Generation::Cayman, program);
-    const RunSummary s = m.run(program.size());
-    if (s.faulted) state.SkipWithError("fault");
-    benchmark::DoNotOptimize(s.retired);
+    m.rewind();
+    trace.clear();
+    if (!traced) {  // Machine::run, as `tpbisa run` without a trace
+      const RunSummary s = m.run(SIZE_MAX);
+      if (s.faulted || s.deadlock) {
+        state.SkipWithError("the program did not retire every word");
+        return;
+      }
+      retired += s.retired;
+      continue;
+    }
+    for (;;) {
+      const StepResult r = m.step();
+      if (r.status == StepResult::Status::Halted) break;
+      if (r.status != StepResult::Status::Retired) {
+        state.SkipWithError("the program did not retire every word");
+        return;
+      }
+      append_trace_line(trace, r, m);
+      ++retired;
+    }
+    benchmark::DoNotOptimize(trace.data());
   }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kProgramWords));
+  state.counters["trace_bytes"] = static_cast<double>(trace.size());
+  state.SetItemsProcessed(static_cast<int64_t>(retired));
 }
-BENCHMARK(BM_RunTensorLoadStore)->Unit(benchmark::kMillisecond);
+
+MachineOptions options_traced(bool traced) {
+  MachineOptions mo;
+  mo.record_effects = traced;
+  return mo;
+}
+
+void BM_RunTensorLoadStore(benchmark::State& state) {
+  const Machine proto(Generation::Cayman, mem2d_program(), options_traced(false));
+  run_program(state, proto, false);
+}
+BENCHMARK(BM_RunTensorLoadStore)->Unit(benchmark::kMicrosecond);
+
+void BM_RunTensorLoadStoreTraced(benchmark::State& state) {
+  const Machine proto(Generation::Cayman, mem2d_program(), options_traced(true));
+  run_program(state, proto, true);
+}
+BENCHMARK(BM_RunTensorLoadStoreTraced)->Unit(benchmark::kMicrosecond);
 
 /// One PtrMulti over 128 channels x {32, 1, 1, 8} fp32 elements (32768 element operations).
 std::vector<Word> ptr_multi_program() {
@@ -100,21 +145,33 @@ void BM_MemcpyPtrMultiBytes(benchmark::State& state) {
 }
 BENCHMARK(BM_MemcpyPtrMultiBytes);
 
-void BM_RunPtrMulti(benchmark::State& state) {
-  const std::vector<Word> program = ptr_multi_program();
-  Machine m(Generation::Cayman, program);
-  for (unsigned c = 0; c < 128; ++c)
-    for (unsigned s = 0; s < 8; ++s) m.mutable_state().dve[c].imm[s] = 0x40000000;  // 2.0f
-  for (auto _ : state) {
-    state.PauseTiming();
-    Machine run = m;  // a fresh copy each time: the timed part is the one step
-    state.ResumeTiming();
-    const StepResult r = run.step();
-    if (r.status != StepResult::Status::Retired) state.SkipWithError("fault");
-    benchmark::DoNotOptimize(r.mem_writes.size());
+/// The PtrMulti's machine: SBUF source rows written (so nothing reads uninitialised) and the scalars set to 2.0f.
+Machine ptr_multi_machine(bool traced) {
+  Machine m(Generation::Cayman, ptr_multi_program(), options_traced(traced));
+  std::vector<uint8_t> row(32 * 8 * 4);
+  for (size_t i = 0; i < row.size(); i += 4) {
+    const float v = static_cast<float>(i / 4) * 0.25F;
+    std::memcpy(&row[i], &v, 4);
   }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kPtrMultiOps));
+  for (uint64_t c = 0; c < 128; ++c) m.mutable_state().memory.write_block(c * 0x40000, row.size(), row.data());
+  for (unsigned c = 0; c < 128; ++c)
+    for (unsigned s = 0; s < 8; ++s) {
+      m.mutable_state().dve[c].imm[s] = 0x40000000;  // 2.0f
+      m.mutable_state().dve[c].imm_class[s] = DveChannel::ImmClass::Arith;
+    }
+  return m;
 }
-BENCHMARK(BM_RunPtrMulti)->Unit(benchmark::kMillisecond);
+
+void BM_RunPtrMulti(benchmark::State& state) {
+  run_program(state, ptr_multi_machine(false), false);
+  state.SetItemsProcessed(state.items_processed() * static_cast<int64_t>(kPtrMultiOps));
+}
+BENCHMARK(BM_RunPtrMulti)->Unit(benchmark::kMicrosecond);
+
+void BM_RunPtrMultiTraced(benchmark::State& state) {
+  run_program(state, ptr_multi_machine(true), true);
+  state.SetItemsProcessed(state.items_processed() * static_cast<int64_t>(kPtrMultiOps));
+}
+BENCHMARK(BM_RunPtrMultiTraced)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

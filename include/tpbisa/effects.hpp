@@ -168,11 +168,14 @@ struct EffectLog {
   std::vector<uint64_t> pages;  ///< commit's scratch: the pages the staged writes touch
   /// Staged memory writes as byte blocks (the executors' fast path when nothing is recorded): `n` bytes from
   /// `block_bytes[from]` to `address`, applied at commit after `mem`. `block_elems` counts their elements.
+  /// `block_bytes` keeps its high-water size across steps (so staging neither allocates nor zero-fills once
+  /// warm); its first `block_used` bytes are this step's.
   struct MemBlock {
     uint64_t address, from, n;
   };
   std::vector<MemBlock> blocks;
   std::vector<uint8_t> block_bytes;
+  uint64_t block_used = 0;
   uint64_t block_elems = 0;
 
   /// A staged DRAM write (a NEFF run's DMA): `n` bytes from `dram_bytes[from]` to `to`.
@@ -211,7 +214,7 @@ struct EffectLog {
     diags.clear();
     imm_class.clear();
     blocks.clear();
-    block_bytes.clear();
+    block_used = 0;
     block_elems = 0;
     dram.clear();
     dram_bytes.clear();

@@ -99,7 +99,7 @@ class Sequencer {
   size_t pc() const { return pc_; }
   size_t size() const { return words_.size(); }
   /// Falling off the end of the stream is an implicit HALT (PROJ-CONV-Q1).
-  bool finished() const { return halted_ || pc_ >= decoded_.size(); }
+  bool finished() const { return halted_ || pc_ >= words_.size(); }
   /// The engine stopped on a HALT (or a PseudoInst exit) before the end of its stream.
   bool halted() const { return halted_; }
   /// Words this engine has retired.
@@ -114,7 +114,7 @@ class Sequencer {
   EngineId id_ = EngineId::Dve;
   std::vector<Word> words_;
   std::vector<Instruction> decoded_;
-  std::vector<uint8_t> verdicts_;  ///< NEFF mode: 0 not judged yet, 1 valid, 2 invalid (each word judged once)
+  std::vector<uint8_t> verdicts_;  ///< per word, judged once when the machine is built: 1 valid, 2 invalid
   size_t pc_ = 0;
   bool halted_ = false;
   std::optional<BlockedWait> blocked_;
@@ -169,6 +169,11 @@ class Machine {
   /// step, on the calling thread. Not to be mixed with step() on the same machine.
   RunSummary run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step);
 
+  /// Every engine back at its first word (not halted, not blocked, no words retired) and the scheduler at its
+  /// first turn; the state (memory, registers, semaphores, unit state) is kept, so the program runs again on what
+  /// it left (a loop of runs without rebuilding the machine: benchmarks, repeated experiments).
+  void rewind();
+
   /// Every engine has finished its stream.
   bool finished() const;
   /// Every engine that has not finished was blocked on its last turn, with no instruction retired since:
@@ -194,7 +199,14 @@ class Machine {
 
  private:
   const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
-  StepResult attempt(unsigned core, Sequencer& engine, EffectLog& log);
+  /// step() into `r`: every field a turn's status makes meaningful is set (the status always).
+  void step_into(StepResult& r);
+  /// One turn of `engine`, into `r` (default-constructed by the caller).
+  void attempt(unsigned core, Sequencer& engine, EffectLog& log, StepResult& r);
+  /// The validation options a word of engine `e`'s stream is judged with.
+  ValidateOptions validate_options(EngineId e) const;
+  /// Validates every word of every stream once (the verdict bits the steps read).
+  void judge_words();
   size_t unfinished() const;
 
   std::vector<Core> cores_;

@@ -45,6 +45,11 @@ class SparseMemory {
   /// Writes `n` bytes from `in` at `address`, one page look-up per page. Fails (returns false, writes nothing)
   /// when the pages it needs would exceed the memory limit.
   bool write_block(uint64_t address, uint64_t n, const uint8_t* in);
+  /// The stored bytes of [address, address + n) when they lie in one page and have all been written, else
+  /// nullptr (the caller then reads through read_block). Valid until the next write.
+  const uint8_t* written_span(uint64_t address, uint64_t n) const;
+  /// True when writing [address, address + n) allocates no page (each page it touches exists already).
+  bool pages_present(uint64_t address, uint64_t n) const;
 
   uint64_t allocated_bytes() const { return (pages_.size() + low_pages_) * kPageBytes; }
   uint64_t max_bytes() const { return max_bytes_; }

@@ -42,10 +42,26 @@ void Txn::stage_block(uint64_t address, const uint8_t* bytes, uint64_t n, unsign
     }
     return;
   }
-  const uint64_t at = log_.block_bytes.size();
-  log_.block_bytes.insert(log_.block_bytes.end(), bytes, bytes + n);
+  std::memcpy(stage_run(address, n, elem), bytes, n);
+}
+
+const uint8_t* Txn::read_run(uint64_t address, uint64_t n, unsigned elem, uint8_t* scratch) {
+  if (const uint8_t* p = core_.memory.written_span(address, n)) {
+    log_.reads_total += n / elem;
+    return p;
+  }
+  read_block(address, n, elem, scratch);
+  return scratch;
+}
+
+uint8_t* Txn::stage_run(uint64_t address, uint64_t n, unsigned elem) {
+  const uint64_t at = log_.block_used;
+  if (log_.block_bytes.size() < at + n)
+    log_.block_bytes.resize(std::max<uint64_t>(at + n, 2 * log_.block_bytes.size()));
+  log_.block_used = at + n;
   log_.blocks.push_back({address, at, n});
   log_.block_elems += n / elem;
+  return log_.block_bytes.data() + at;
 }
 
 bool Txn::fail(FaultKind kind, std::string detail) {
@@ -66,24 +82,31 @@ bool Txn::fail_reg(FaultKind kind, int reg, std::string detail) {
   return fail(kind, std::move(detail));
 }
 
+namespace {
+/// Adds the page numbers of [address, address + n) to `pages` (runs of writes share a page).
+void add_pages(std::vector<uint64_t>& pages, uint64_t address, uint64_t n) {
+  for (uint64_t a = address / SparseMemory::kPageBytes;; ++a) {
+    if (pages.empty() || pages.back() != a) pages.push_back(a);
+    if (a == (address + n - 1) / SparseMemory::kPageBytes) break;
+  }
+}
+}  // namespace
+
 bool Txn::commit() {
-  // The memory bound is checked over every page the staged writes need, before anything is applied.
+  // The memory bound is checked over every page the staged writes need, before anything is applied. Only the
+  // writes that touch a page not allocated yet are collected (usually none: one table look-up per write).
   std::vector<uint64_t>& pages = log_.pages;
   pages.clear();
   for (const MemWrite& w : log_.mem)
-    for (uint64_t a = w.address / SparseMemory::kPageBytes;; ++a) {
-      if (pages.empty() || pages.back() != a) pages.push_back(a);  // runs of writes share a page
-      if (a == (w.address + w.size - 1) / SparseMemory::kPageBytes) break;
-    }
+    if (!core_.memory.pages_present(w.address, w.size)) add_pages(pages, w.address, w.size);
   for (const EffectLog::MemBlock& b : log_.blocks)
-    for (uint64_t a = b.address / SparseMemory::kPageBytes; b.n != 0; ++a) {
-      if (pages.empty() || pages.back() != a) pages.push_back(a);
-      if (a == (b.address + b.n - 1) / SparseMemory::kPageBytes) break;
-    }
-  if (!std::is_sorted(pages.begin(), pages.end())) std::sort(pages.begin(), pages.end());  // rows come in order
-  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+    if (b.n != 0 && !core_.memory.pages_present(b.address, b.n)) add_pages(pages, b.address, b.n);
   uint64_t new_bytes = 0;
-  for (uint64_t p : pages) new_bytes += core_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
+  if (!pages.empty()) {
+    if (!std::is_sorted(pages.begin(), pages.end())) std::sort(pages.begin(), pages.end());  // rows come in order
+    pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+    for (uint64_t p : pages) new_bytes += core_.memory.new_bytes_for(p * SparseMemory::kPageBytes, 1);
+  }
   if (core_.memory.allocated_bytes() + new_bytes > core_.memory.max_bytes()) {
     log_.clear();
     return fail(FaultKind::MemoryLimit,
@@ -210,6 +233,31 @@ bool onchip_run(Generation g, uint32_t start, unsigned channel, uint64_t count, 
     return false;
   address = walk > 0 ? first : last;
   return (walk > 0 ? last - first : first - last) == span;  // one partition: every element between is in it too
+}
+
+bool onchip_rows(Generation g, uint32_t start, unsigned channels, uint64_t count, unsigned size, int walk,
+                 uint64_t* rows) {
+  if (channels == 0) return true;
+  if (count == 0) return false;
+  const uint64_t span = (count - 1) * size;
+  if (span > uint64_t{INT32_MAX}) return false;
+  const PartitionAddress s = decode_partition_offset(start, g);
+  if (s.region == Region::Outside) return false;
+  const Geometry& geo = geometry(g);
+  const bool sbuf = s.region == Region::Sbuf;
+  if (!sbuf && geo.psum_size == 0) return false;
+  const uint32_t active = sbuf ? geo.sbuf_partition_active : geo.psum_partition_active;
+  const uint32_t parts = sbuf ? geo.sbuf_partitions : geo.psum_partitions;
+  if (uint64_t{s.partition} + channels > parts) return false;
+  // The run's lowest and one-past-highest byte offsets in its partition (the same for every channel).
+  const int64_t lo = walk > 0 ? int64_t{s.offset} : int64_t{s.offset} - static_cast<int64_t>(span);
+  const int64_t hi = lo + static_cast<int64_t>(span) + size;
+  if (lo < 0 || hi > int64_t{active}) return false;
+  const uint64_t origin = sbuf ? geo.sbuf_offset : geo.psum_offset;
+  const uint64_t stride = sbuf ? geo.sbuf_partition_size : geo.psum_partition_size;
+  for (unsigned c = 0; c < channels; ++c)
+    rows[c] = origin + (uint64_t{s.partition} + c) * stride + static_cast<uint64_t>(lo);
+  return true;
 }
 
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {

@@ -50,6 +50,15 @@ class Txn {
   /// Stages the `n` bytes at `bytes` for `address` (n / elem elements of `elem` bytes); copied now, written at
   /// commit. When recording, staged element by element exactly as stage_mem does.
   void stage_block(uint64_t address, const uint8_t* bytes, uint64_t n, unsigned elem);
+  /// The untraced block path's read of a run (never call it when recording): counts n / elem element reads
+  /// and returns the run's bytes, in place when they are stored in one page and all written, else copied to
+  /// `scratch` (n bytes) with an uninitialised-read diagnostic per element that was not written, as read_mem.
+  const uint8_t* read_run(uint64_t address, uint64_t n, unsigned elem, uint8_t* scratch);
+  /// The untraced block path's staged run (never call it when recording): n bytes (n / elem elements) for
+  /// `address`, written at commit; returns where the caller writes them (valid until the next stage).
+  uint8_t* stage_run(uint64_t address, uint64_t n, unsigned elem);
+  /// Counts `n` diagnostics of one kind without recording them (the untraced block path only).
+  void count_diags(DiagKind kind, uint64_t n) { log_.diag_counts[static_cast<size_t>(kind)] += n; }
   /// True when the log records effects (the executors' block paths are then the element paths).
   bool recording() const { return log_.record; }
   /// The executing engine's register r (r < 64).
@@ -179,6 +188,12 @@ int pattern_walk(const T& t) {
 bool onchip_run(Generation g, uint32_t start, unsigned channel, uint64_t count, unsigned size, int walk,
                 uint64_t& address);
 
+/// onchip_run for channels 0 .. channels - 1 at once (the start is decoded once): true with rows[c] the lowest
+/// byte of channel c's run when every run is accessible (true for no channels), the verdict each channel's
+/// onchip_run gives; false otherwise.
+bool onchip_rows(Generation g, uint32_t start, unsigned channels, uint64_t count, unsigned size, int walk,
+                 uint64_t* rows);
+
 /// A run of each of `channels` channels (the block path): rows[c] is the lowest byte of channel c's `count`
 /// elements of `size` bytes; `walk` is the pattern's element step (+1: element k at rows[c] + k * size; -1: at
 /// rows[c] + (count - 1 - k) * size). False when recording (traces show element accesses), when the pattern is
@@ -189,9 +204,7 @@ bool row_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, uint
               std::array<uint64_t, N>& rows, int& walk) {
   walk = pattern_walk(pattern);
   if (txn.recording() || channels > N || walk == 0) return false;
-  for (unsigned c = 0; c < channels; ++c)
-    if (!onchip_run(txn.gen(), base, c, count, size, walk, rows[c])) return false;
-  return true;
+  return onchip_rows(txn.gen(), base, channels, count, size, walk, rows.data());
 }
 
 /// row_runs for a forward walk only (the destinations and sources whose rows are used as they lie).

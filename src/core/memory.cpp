@@ -48,12 +48,16 @@ uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) con
   uint64_t value = 0;
   bool all = true;
   const size_t at = address % kPageBytes;
-  if (at + n <= kPageBytes) {  // one page: one look-up
+  if (at + n <= kPageBytes) {  // one page: one look-up, the written bits tested as one mask
     const Page* p = find(address / kPageBytes);
-    for (unsigned i = 0; i < n; ++i) {
-      const bool w = p != nullptr && p->is_written(at + i);
-      all = all && w;
-      if (w) value |= uint64_t{p->bytes[at + i]} << (8 * i);
+    if (p == nullptr) {
+      all = false;
+    } else if (p->all_written(at, n)) {
+      for (unsigned i = 0; i < n; ++i) value |= uint64_t{p->bytes[at + i]} << (8 * i);
+    } else {
+      all = false;
+      for (unsigned i = 0; i < n; ++i)
+        if (p->is_written(at + i)) value |= uint64_t{p->bytes[at + i]} << (8 * i);
     }
   } else {
     for (unsigned i = 0; i < n; ++i) {
@@ -68,6 +72,22 @@ uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) con
   return value;
 }
 
+const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) const {
+  const size_t at = address % kPageBytes;
+  if (n == 0 || n > kPageBytes - at) return nullptr;
+  const Page* p = find(address / kPageBytes);
+  return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes.data() + at : nullptr;
+}
+
+bool SparseMemory::pages_present(uint64_t address, uint64_t n) const {
+  if (n == 0) return true;
+  const uint64_t last = address + n - 1;
+  if (last < address) return false;  // wraps: the slow path decides
+  for (uint64_t page = address / kPageBytes; page <= last / kPageBytes; ++page)
+    if (find(page) == nullptr) return false;
+  return true;
+}
+
 uint64_t SparseMemory::new_bytes_for(uint64_t address, uint64_t n) const {
   uint64_t bytes = 0;
   const uint64_t last = address + (n == 0 ? 0 : n - 1);
@@ -79,6 +99,16 @@ uint64_t SparseMemory::new_bytes_for(uint64_t address, uint64_t n) const {
 }
 
 bool SparseMemory::write(uint64_t address, unsigned n, uint64_t value) {
+  if (n == 0) return allocated_bytes() + new_bytes_for(address, 0) <= max_bytes_;  // as before: nothing written
+  const size_t at = address % kPageBytes;
+  if (at + n <= kPageBytes) {  // one page: one look-up and one mask for the written bits
+    const uint64_t page_number = address / kPageBytes;
+    if (find(page_number) == nullptr && allocated_bytes() + kPageBytes > max_bytes_) return false;
+    Page* page = slot_for_write(page_number);
+    for (unsigned i = 0; i < n; ++i) page->bytes[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    page->mark_written(at, n);
+    return true;
+  }
   if (allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
   Page* page = nullptr;
   uint64_t page_number = ~uint64_t{0};

@@ -196,6 +196,7 @@ Machine::Machine(Generation gen, CoreProgram program, MachineOptions options) : 
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
   rng_ = options.seed;
+  judge_words();
 }
 
 Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions options) : options_(options) {
@@ -209,12 +210,41 @@ Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions 
   log_.record = options.record_effects;
   log_.cap = options.max_recorded_effects;
   rng_ = options.seed;
-  if (options.neff_mode)
-    for (Core& c : cores_)
-      for (unsigned i = 0; i < kEnginesPerCore; ++i) {
-        Sequencer& e = c.engine(static_cast<EngineId>(i));
-        e.verdicts_.assign(e.size(), 0);
-      }
+  judge_words();
+}
+
+ValidateOptions Machine::validate_options(EngineId e) const {
+  ValidateOptions vo = options_.validate;
+  // A NEFF word is judged with its stream's engine (PROJ-CONV-F1).
+  if (options_.neff_mode) vo.engine = static_cast<StreamEngine>(e);
+  return vo;
+}
+
+void Machine::judge_words() {
+  // A program does not change while it runs: each word is validated once, here, and a step only reads the
+  // verdict bit (an invalid word's verdict is recomputed when it faults, the rare path).
+  for (Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      Sequencer& e = c.engine(static_cast<EngineId>(i));
+      const ValidateOptions vo = validate_options(e.id());
+      e.verdicts_.resize(e.size());
+      for (size_t k = 0; k < e.size(); ++k) e.verdicts_[k] = validate(e.decoded_[k], c.gen(), vo).valid ? 1 : 2;
+    }
+}
+
+void Machine::rewind() {
+  for (Core& c : cores_)
+    for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+      Sequencer& e = c.engine(static_cast<EngineId>(i));
+      e.pc_ = 0;
+      e.halted_ = false;
+      e.blocked_.reset();
+      e.blocked_epoch_ = 0;
+      e.retired_ = 0;
+    }
+  cursor_ = 0;
+  epoch_ = 0;
+  rng_ = options_.seed;
 }
 
 bool Machine::finished() const {
@@ -260,31 +290,36 @@ uint64_t splitmix64(uint64_t& state) {
 }  // namespace
 
 StepResult Machine::step() {
+  StepResult r;  // the one result, filled in place (no copy of it on return)
+  step_into(r);
+  return r;
+}
+
+void Machine::step_into(StepResult& r) {
   const size_t slots = cores_.size() * kEnginesPerCore;
   const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
   if (options_.schedule == Schedule::Random) cursor_ = static_cast<size_t>(splitmix64(rng_) % slots);
-  for (size_t k = 0; k < slots; ++k) {
-    const size_t turn = (cursor_ + k) % slots;  // position in the schedule's cycle
+  size_t turn = cursor_ % slots;  // position in the schedule's cycle
+  for (size_t k = 0; k < slots; ++k, turn = turn + 1 == slots ? 0 : turn + 1) {
     const size_t slot = reverse ? slots - 1 - turn : turn;
     Core& core = cores_[slot / kEnginesPerCore];
     Sequencer& engine = core.engine(static_cast<EngineId>(slot % kEnginesPerCore));
     if (engine.finished()) continue;
-    cursor_ = (turn + 1) % slots;
-    StepResult r = attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine, log_);
+    cursor_ = turn + 1 == slots ? 0 : turn + 1;
+    attempt(static_cast<unsigned>(slot / kEnginesPerCore), engine, log_, r);
     if (r.status == StepResult::Status::Blocked) engine.blocked_epoch_ = epoch_;
     if (r.status == StepResult::Status::Retired) {
       ++epoch_;
       ++engine.retired_;
     }
-    return r;
+    return;
   }
   log_.clear();
-  return StepResult{};  // Halted: every engine has finished
+  r.status = StepResult::Status::Halted;  // every engine has finished
 }
 
-StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log) {
+void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, StepResult& r) {
   Core& core = cores_[core_index];
-  StepResult r;
   log.clear();
   const size_t pc = engine.pc_;
   const Instruction& inst = engine.decoded_[pc];
@@ -299,15 +334,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
   bool ok = true;
   Verdict verdict{};
   verdict.valid = true;
-  if (!options_.neff_mode) {
-    verdict = validate(inst, gen, options_.validate);
-  } else if (engine.verdicts_[pc] != 1) {
-    // A NEFF word is judged with its stream's engine (PROJ-CONV-F1), once: the stream does not change.
-    ValidateOptions vo = options_.validate;
-    vo.engine = static_cast<StreamEngine>(engine.id());
-    verdict = validate(inst, gen, vo);
-    engine.verdicts_[pc] = verdict.valid ? 1 : 2;
-  }
+  if (engine.verdicts_[pc] != 1) verdict = validate(inst, gen, validate_options(engine.id()));  // judged at load
   const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
@@ -334,7 +361,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
         engine.blocked_ = w;
         r.status = StepResult::Status::Blocked;
         r.wait = w;
-        return r;
+        return;
       }
     }
   }
@@ -353,7 +380,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
         engine.blocked_ = w;
         r.status = StepResult::Status::Blocked;
         r.wait = w;
-        return r;
+        return;
     }
   }
   // The EVENTS update is staged first so that an executor's own updates (EventSemaphore's extended lane, a
@@ -368,7 +395,7 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
     r.fault.engine = engine.id();
     r.fault.core = core_index;
     if (r.fault.kind == FaultKind::InvalidInstruction) r.fault.verdict = verdict;
-    return r;
+    return;
   }
   r.status = StepResult::Status::Retired;
   r.totals = {log.regs.size(), log.mem.size() + log.block_elems, log.reads_total, log.dve.size(), log.sems.size(), 0};
@@ -388,13 +415,16 @@ StepResult Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& l
     engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
   else
     engine.pc_ = log.jump ? log.jump_to : engine.pc_ + 1;
-  return r;
 }
 
 RunSummary Machine::run(size_t max_steps) {
   RunSummary s;
+  // One result reused by every turn: run reads only a turn's status, fault and diagnostic counts, which each turn
+  // sets (so no result is constructed per instruction).
+  StepResult r;
+  bool retired_last = false;  // after a retirement no engine can be stuck (deadlocked() needs a blocked turn since)
   while (!finished()) {
-    if (deadlocked()) {
+    if (!retired_last && deadlocked()) {
       s.deadlock = true;
       s.blocked = blocked_waits();
       break;
@@ -403,13 +433,14 @@ RunSummary Machine::run(size_t max_steps) {
       s.step_limit = true;
       break;
     }
-    const StepResult r = step();
+    step_into(r);
+    retired_last = r.status == StepResult::Status::Retired;
     if (r.status == StepResult::Status::Faulted) {
       s.faulted = true;
       s.fault = r.fault;
       break;
     }
-    if (r.status != StepResult::Status::Retired) continue;
+    if (!retired_last) continue;
     ++s.retired;
     for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += r.diagnostic_counts[k];
   }
@@ -453,7 +484,8 @@ RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<voi
       Sequencer& e = core.engine(static_cast<EngineId>(reverse ? kEnginesPerCore - 1 - turn : turn));
       if (e.finished()) continue;
       cursor = (turn + 1) % kEnginesPerCore;
-      const StepResult r = attempt(static_cast<unsigned>(c), e, log);
+      StepResult r;
+      attempt(static_cast<unsigned>(c), e, log, r);
       if (r.status == StepResult::Status::Blocked) {
         e.blocked_epoch_ = epoch;
         break;

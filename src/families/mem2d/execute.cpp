@@ -26,9 +26,10 @@ void walk(const Mem2d& m, uint64_t base, Mem2dWalk& w) {
     }
 }
 
-bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base) {
+bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base, bool& immediate) {
   const Addr8Meaning a = describe(m.start_addr, txn.gen());
-  if (a.mode == Addr8Mode::Immediate) {
+  immediate = a.mode == Addr8Mode::Immediate;
+  if (immediate) {
     base = a.address;
     return true;
   }
@@ -99,8 +100,7 @@ void load_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
   }
 }
 
-uint64_t store_value(const Mem2d& m, unsigned k, exec::Txn& txn) {
-  const DataReading d = mem2d::data_reading(m);
+uint64_t store_value(const Mem2d& m, const DataReading& d, unsigned k, exec::Txn& txn) {
   if (d.view == DataView::Immediates) {
     switch (d.elem) {
       case 1: return m.data.bytes[k];
@@ -114,12 +114,89 @@ uint64_t store_value(const Mem2d& m, unsigned k, exec::Txn& txn) {
   return txn.reg(r);
 }
 
+uint64_t element_mask(unsigned esz) {
+  return esz >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * esz)) - 1;
+}
+
 void store_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
-  for (unsigned k = 0; k < w.count; ++k) {
-    const uint64_t v = store_value(m, k, txn);
-    const uint64_t mask = w.esz >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * w.esz)) - 1;
-    txn.stage_mem(w.ea[k], w.esz, v & mask);  // truncation, never a numeric cast
+  const DataReading d = mem2d::data_reading(m);
+  for (unsigned k = 0; k < w.count; ++k)
+    txn.stage_mem(w.ea[k], w.esz, store_value(m, d, k, txn) & element_mask(w.esz));  // truncation, never a cast
+}
+
+/// The block path (nothing recorded): a walk whose element k is at base + k * esz is one run of bytes, checked
+/// once for its window and its partition (true only when every element passes the element path's checks).
+bool run_accessible(const Mem2d& m, uint64_t base, exec::Txn& txn) {
+  const unsigned n0 = m.num_elem[0], n1 = m.num_elem[1];
+  const bool consecutive = (n0 <= 1 || m.step_elem[0] == 1) && (n1 <= 1 || int64_t{m.step_elem[1]} == int64_t{n0});
+  if (txn.recording() || !consecutive || n0 * n1 == 0) return false;
+  const uint64_t n = uint64_t{n0} * n1 * dtype_size(m.dtype);
+  const uint64_t last = base + n - 1;
+  if (last < base || (base >> 24) != (last >> 24)) return false;
+  // Common case first: the run lies in one SBUF partition's active bytes (a sufficient condition of
+  // neuron_access_ok, decided without decoding the partition twice).
+  const Geometry& geo = geometry(txn.gen());
+  if (base >= geo.sbuf_offset && last < uint64_t{geo.sbuf_offset} + geo.sbuf_size) {
+    const uint64_t rel = base - geo.sbuf_offset, rel_last = last - geo.sbuf_offset;
+    if (rel >> geo.sbuf_partition_shift == rel_last >> geo.sbuf_partition_shift &&
+        (rel_last & (geo.sbuf_partition_size - 1)) < geo.sbuf_partition_active)
+      return true;
   }
+  return exec::neuron_access_ok(txn.gen(), base, static_cast<unsigned>(n));
+}
+
+void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
+  const unsigned esz = dtype_size(m.dtype), count = m.elements();
+  std::array<uint8_t, 32 * 8> scratch;
+  const uint8_t* bytes = txn.read_run(base, uint64_t{count} * esz, esz, scratch.data());
+  for (unsigned k = 0; k < count; ++k) {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < esz; ++b) v |= uint64_t{bytes[k * esz + b]} << (8 * b);
+    const unsigned r = m.data.reg(k);
+    switch (m.dtype) {
+      case dtype::kInt8:
+      case dtype::kInt16: txn.stage_reg(r, exec::sign_extend(v, esz)); break;
+      case dtype::kUint64:
+        txn.stage_reg(r, static_cast<uint32_t>(v));
+        txn.stage_reg(r + 1, static_cast<uint32_t>(v >> 32));
+        break;
+      default: txn.stage_reg(r, static_cast<uint32_t>(v)); break;
+    }
+  }
+}
+
+void store_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
+  const unsigned esz = dtype_size(m.dtype), count = m.elements();
+  const DataReading d = mem2d::data_reading(m);
+  uint8_t* out = txn.stage_run(base, uint64_t{count} * esz, esz);
+  for (unsigned k = 0; k < count; ++k) {
+    const uint64_t v = store_value(m, d, k, txn);
+    for (unsigned b = 0; b < esz; ++b) out[k * esz + b] = static_cast<uint8_t>(v >> (8 * b));  // truncation
+  }
+}
+
+/// The checks after the address checks: the data registers, then the unaligned-access diagnostic.
+bool register_checks(const Mem2d& m, uint64_t base, bool immediate, exec::Txn& txn) {
+  const unsigned esz = dtype_size(m.dtype);
+  // A load always writes registers (its validator requires REGISTER); a store reads them in the register view.
+  const bool uses_registers =
+      m.header.opcode == opcode::kTensorLoad || mem2d::data_reading(m).view == DataView::Registers;
+  if (uses_registers && !check_data_registers(m, m.elements(), txn)) return false;
+  if (!immediate && esz > 1 && base % esz != 0)
+    txn.diag(DiagKind::UnalignedAccess, base, esz);  // PROJ-CONV-M10: performed byte-wise
+  return true;
+}
+
+/// The element path: each element's address checked, read or staged (and recorded when tracing).
+bool execute_elements(const Mem2d& m, uint64_t base, bool immediate, exec::Txn& txn) {
+  Mem2dWalk w;
+  walk(m, base, w);
+  if (!check_window(w, txn) || !check_ranges(w, txn) || !register_checks(m, base, immediate, txn)) return false;
+  if (m.header.opcode == opcode::kTensorLoad)
+    load_elements(m, w, txn);
+  else
+    store_elements(m, w, txn);
+  return true;
 }
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
@@ -129,20 +206,15 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (m.elements() > 32)  // unreachable for a validated word; keeps the walk in bounds regardless
     return txn.fail(FaultKind::InvalidInstruction, "more than 32 elements");
   uint64_t base = 0;
-  if (!resolve_start(m, txn, base)) return false;
-  Mem2dWalk w;
-  walk(m, base, w);
-  if (!check_window(w, txn) || !check_ranges(w, txn)) return false;
-  // A load always writes registers (its validator requires REGISTER); a store reads them in the register view.
-  const bool uses_registers =
-      m.header.opcode == opcode::kTensorLoad || mem2d::data_reading(m).view == DataView::Registers;
-  if (uses_registers && !check_data_registers(m, w.count, txn)) return false;
-  if (describe(m.start_addr, txn.gen()).mode != Addr8Mode::Immediate && w.esz > 1 && base % w.esz != 0)
-    txn.diag(DiagKind::UnalignedAccess, base, w.esz);  // PROJ-CONV-M10: performed byte-wise
+  bool immediate = false;
+  if (!resolve_start(m, txn, base, immediate)) return false;
+  // The element path checks (and faults at) each element; the block path checks the run once.
+  if (!run_accessible(m, base, txn)) return execute_elements(m, base, immediate, txn);
+  if (!register_checks(m, base, immediate, txn)) return false;
   if (m.header.opcode == opcode::kTensorLoad)
-    load_elements(m, w, txn);
+    load_run(m, base, txn);
   else
-    store_elements(m, w, txn);
+    store_run(m, base, txn);
   return true;
 }
 

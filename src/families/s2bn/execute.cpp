@@ -42,10 +42,32 @@ bool source_base(const S2Bn& s, exec::Txn& txn, uint32_t& base) {
          exec::resolve_addr4(txn, s.src_mem_pattern.start_addr, base, "src");
 }
 
+/// The block path of ImmLd (nothing recorded): each channel's source is one forward run, checked once and read
+/// as one block. False (nothing done) when it does not apply; the element path then runs.
+bool immld_rows(const S2Bn& s, uint32_t base, unsigned count, bool arith, exec::Txn& txn) {
+  const unsigned esz = dtype_size(s.dtype);
+  std::array<uint64_t, kMaxChannels> rows{};
+  std::array<uint8_t, 64> scratch;
+  if (uint64_t{count} * esz > scratch.size() ||
+      !exec::forward_runs(txn, base, s.src_mem_pattern, s.num_active_channels, count, esz, rows))
+    return false;
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    const uint8_t* bytes = txn.read_run(rows[c], uint64_t{count} * esz, esz, scratch.data());
+    for (unsigned i = 0; i < count; ++i) {
+      uint32_t raw = 0;
+      for (unsigned b = 0; b < esz && b < 4; ++b) raw |= uint32_t{bytes[i * esz + b]} << (8 * b);
+      txn.stage_dve(c, DveField::Imm, i, arith ? to_fp32_bits(raw, s.dtype) : raw);
+      txn.stage_imm_class(c, i, arith ? DveChannel::ImmClass::Arith : DveChannel::ImmClass::Bitvec);
+    }
+  }
+  return true;
+}
+
 bool execute_immld(const S2Bn& s, exec::Txn& txn) {
   uint32_t base = 0;
   if (!source_base(s, txn, base)) return false;
   const unsigned w = s.src_elements();
+  if (immld_rows(s, base, w, s.header.opcode == opcode::kImmLdArith, txn)) return true;
   if (!check_source(s, base, w, txn)) return false;
   const bool arith = s.header.opcode == opcode::kImmLdArith;
   for (unsigned c = 0; c < s.num_active_channels; ++c)

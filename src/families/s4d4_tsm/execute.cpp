@@ -1,6 +1,8 @@
 // S4D4_TSM family semantics: PtrMulti and the SUNDA Dual pair (s4d4-tsm.md §4; check order PROJ-CONV-N15).
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstring>
 
 #include "families/common.hpp"
 #include "tpbisa/numerics.hpp"
@@ -59,6 +61,122 @@ uint32_t apply_dual(uint8_t op, unsigned rev, uint32_t x_bits, uint32_t p0_bits,
   return std::bit_cast<uint32_t>(second ? alu_fp32(aluop::kMult, p1, t) : alu_fp32(aluop::kMult, t, p1));
 }
 
+// ---- The row kernel (the block path, nothing recorded) ----
+
+using V4f = float __attribute__((vector_size(16)));
+using V4u = uint32_t __attribute__((vector_size(16)));
+
+/// y = quieten(x op s) over n FP32 elements, four at a time, for ADD, SUBTRACT (x - s, or s - x when
+/// `reversed`) and MULT with a scalar that is not a NaN: then a NaN result carries x's payload whichever way the
+/// product is formed, so each lane is bit for bit alu_fp32's result. The tail goes through alu_fp32 itself.
+void fp32_row(uint8_t op, bool reversed, const uint8_t* __restrict in, uint8_t* __restrict out, uint64_t n, float s) {
+  const V4f sv = {s, s, s, s};
+  const V4u abs_mask = {0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU};
+  const V4u inf = {0x7F800000U, 0x7F800000U, 0x7F800000U, 0x7F800000U};
+  const V4u quiet = {0x00400000U, 0x00400000U, 0x00400000U, 0x00400000U};
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    V4f x;
+    std::memcpy(&x, in + 4 * i, sizeof x);
+    V4f y;
+    if (op == aluop::kMult)
+      y = x * sv;
+    else if (op == aluop::kAdd)
+      y = x + sv;
+    else
+      y = reversed ? sv - x : x - sv;
+    V4u b;
+    std::memcpy(&b, &y, sizeof b);
+    b |= reinterpret_cast<V4u>((b & abs_mask) > inf) & quiet;  // quieten: a NaN gets its quiet bit
+    std::memcpy(out + 4 * i, &b, sizeof b);
+  }
+  for (; i < n; ++i) {
+    uint32_t x = 0;
+    std::memcpy(&x, in + 4 * i, 4);
+    const uint32_t y = apply_arith(op, reversed ? 3 : 0, x, std::bit_cast<uint32_t>(s));
+    std::memcpy(out + 4 * i, &y, 4);
+  }
+}
+
+uint64_t load_le(const uint8_t* p, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < n; ++b) v |= uint64_t{p[b]} << (8 * b);
+  return v;
+}
+
+void store_le(uint8_t* p, unsigned n, uint64_t v) {
+  for (unsigned b = 0; b < n; ++b) p[b] = static_cast<uint8_t>(v >> (8 * b));
+}
+
+/// The scalar of slot `slot` read by `n` elements: the diagnostics the element path would count n times.
+uint32_t scalar_n(const DveChannel& ch, unsigned slot, bool arith, uint64_t n, exec::Txn& txn) {
+  using C = DveChannel::ImmClass;
+  if (ch.imm_class[slot] == C::Unwritten)
+    txn.count_diags(DiagKind::UnwrittenScalar, n);
+  else if ((ch.imm_class[slot] == C::Arith) != arith)
+    txn.count_diags(DiagKind::ScalarClassMismatch, n);
+  return ch.imm[slot];
+}
+
+/// The block path: every channel's source and destination is one forward run (checked once per channel), read
+/// in place and staged as one block; per slice of the W dimension the scalar is read once and its elements go
+/// through fp32_row (FP32 in and out, ADD/SUBTRACT/MULT, scalar not a NaN) or the same per-element evaluation as
+/// the element path. False (nothing done) when it does not apply.
+bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, exec::Txn& txn) {
+  const unsigned in_size = dtype_size(t.in_dtype), out_size = dtype_size(t.out_dtype);
+  const unsigned channels = t.num_active_channels;
+  std::array<uint64_t, kMaxChannels> src_rows{}, dst_rows{};
+  if (!exec::forward_runs(txn, src, t.src_mem_pattern, channels, count, in_size, src_rows) ||
+      !exec::forward_runs(txn, dst, t.dst_mem_pattern, channels, count, out_size, dst_rows))
+    return false;
+  const bool bitvec = bitvec_opcode(t.header.opcode), dual = is_dual(t.header.opcode);
+  const bool is_signed = t.in_dtype == dtype::kInt32;
+  const bool fp32_io = (t.in_dtype == dtype::kFp32 || t.in_dtype == dtype::kFp32r) &&
+                       (t.out_dtype == dtype::kFp32 || t.out_dtype == dtype::kFp32r);
+  const bool row_op =
+      !bitvec && !dual && fp32_io && (t.op == aluop::kMult || t.op == aluop::kAdd || t.op == aluop::kSubtract);
+  const bool reversed = t.reverse_operands == 3;
+  const uint64_t per_slice = count / std::max<uint64_t>(1, t.src_mem_pattern.num_elem[3]);
+  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  if (scratch.size() < count * in_size) scratch.resize(count * in_size);
+  const ConvertOptions& convert = txn.options().convert;
+  for (unsigned c = 0; c < channels; ++c) {
+    const DveChannel& ch = txn.engine().dve[c];
+    const uint8_t* in = txn.read_run(src_rows[c], count * in_size, in_size, scratch.data());
+    uint8_t* out = txn.stage_run(dst_rows[c], count * out_size, out_size);
+    for (uint64_t k0 = 0; k0 < count; k0 += per_slice) {
+      const auto w = static_cast<unsigned>(k0 / per_slice);  // scalar index = src W coordinate
+      const uint64_t n = std::min(per_slice, count - k0);
+      const uint8_t* x = in + k0 * in_size;
+      uint8_t* y = out + k0 * out_size;
+      if (bitvec) {
+        const uint32_t sc = scalar_n(ch, w, false, n, txn);
+        const uint64_t mask = out_size >= 4 ? 0xFFFFFFFFU : (1U << (8 * out_size)) - 1U;
+        for (uint64_t i = 0; i < n; ++i) {
+          const auto xi = static_cast<uint32_t>(load_le(x + i * in_size, in_size));
+          const uint32_t r = reversed ? alu_int32(t.op, sc, xi, is_signed) : alu_int32(t.op, xi, sc, is_signed);
+          store_le(y + i * out_size, out_size, r & mask);
+        }
+        continue;
+      }
+      const uint32_t s0 = scalar_n(ch, w, true, n, txn);
+      const uint32_t s1 = dual ? scalar_n(ch, w + 4, true, n, txn) : 0;
+      const float s0f = std::bit_cast<float>(s0);
+      if (row_op && !std::isnan(s0f)) {
+        fp32_row(t.op, reversed, x, y, n, s0f);
+        continue;
+      }
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t xi = to_fp32_bits(load_le(x + i * in_size, in_size), t.in_dtype);
+        const uint32_t r =
+            dual ? apply_dual(t.op, t.reverse_operands, xi, s0, s1) : apply_arith(t.op, t.reverse_operands, xi, s0);
+        store_le(y + i * out_size, out_size, from_fp32_bits(r, t.out_dtype, convert));
+      }
+    }
+  }
+  return true;
+}
+
 bool execute(const Instruction& inst, exec::Txn& txn) {
   const S4d4Tsm& t = body<S4d4Tsm>(inst);
   if (txn.options().firmware_stubs) {  // PROJ-CONV-T10: the shipped worker only logs
@@ -83,6 +201,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
     return txn.fail(FaultKind::ResourceLimit,
                     fmt::format("{} elements x {} channels exceed the per-instruction bound of {}", count,
                                 t.num_active_channels, txn.options().max_elements_per_instruction));
+  if (execute_rows(t, src, dst, count, txn)) return true;
   const unsigned in_size = dtype_size(t.in_dtype);
   const unsigned out_size = dtype_size(t.out_dtype);
   const Generation g = txn.gen();

@@ -1,0 +1,235 @@
+// The untraced fast path of the seed slice (TensorLoad/TensorStore, ImmLd, PtrMulti) against the traced element
+// path over random programs and states: the same step statuses, faults, effect counts and diagnostic counts, and
+// the same final state (registers, DVE flops, every watched byte and whether it was written, allocated pages).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../support/machine_builders.hpp"
+#include "tpbisa/machine.hpp"
+#include "tpbisa/validate.hpp"
+
+namespace tpbisa {
+namespace {
+
+using test::f32;
+
+/// SBUF partition offsets the programs touch: the start of each partition and its last active bytes.
+constexpr uint32_t kLowBytes = 0x400, kHighBytes = 0x100;
+
+struct Gen {
+  std::mt19937_64 rng;
+  Generation g;
+  uint64_t pick(uint64_t n) { return rng() % n; }
+  bool chance(unsigned percent) { return pick(100) < percent; }
+
+  uint32_t active() const { return geometry(g).sbuf_partition_active; }
+  /// A partition offset near either end of the touched ranges (sometimes running past the active bytes).
+  uint32_t offset(uint32_t span) {
+    if (chance(75)) return static_cast<uint32_t>(pick(kLowBytes));
+    return active() - static_cast<uint32_t>(pick(kHighBytes)) - (chance(70) ? span : 0);
+  }
+  uint32_t partition_base(uint32_t partition, uint32_t offset) const {
+    return geometry(g).sbuf_offset + partition * geometry(g).sbuf_partition_size + offset;
+  }
+  uint8_t any_of(std::initializer_list<uint8_t> xs) { return *(xs.begin() + pick(xs.size())); }
+
+  Word mem2d() {
+    Mem2d m = chance(50) ? test::tl() : test::ts();
+    m.dtype = any_of({dtype::kUint8, dtype::kInt8, dtype::kUint16, dtype::kInt16, dtype::kUint32, dtype::kInt32,
+                      dtype::kFp32, dtype::kUint64, dtype::kFp16});
+    const auto n0 = static_cast<uint8_t>(1 + pick(8)), n1 = static_cast<uint8_t>(1 + pick(4));
+    m.num_elem = {n0, n1};
+    m.step_elem = {1, n0};  // consecutive
+    if (chance(25)) m.step_elem = {static_cast<int32_t>(pick(5)) - 2, static_cast<int32_t>(pick(20)) - 5};
+    const uint32_t span = n0 * n1 * test::dsize(m.dtype);
+    uint64_t a = partition_base(static_cast<uint32_t>(pick(128)), offset(span));
+    if (chance(10)) a = 0x100000000ULL + (chance(50) ? pick(0x1000) : 0xFFFFFF - pick(64));  // flat, window edge
+    if (chance(5)) a = pick(uint64_t{1} << 32);                                              // anywhere
+    m.start_addr = test::addr8_imm(a);
+    if (m.header.opcode == opcode::kTensorStore && chance(50)) m.src_datasrc = 1;  // immediates
+    for (unsigned k = 0; k < 32; ++k) m.data.bytes[k] = static_cast<uint8_t>(rng());
+    if (m.src_datasrc == 0)
+      for (unsigned k = 0; k < 32; ++k) m.data.bytes[k] = static_cast<uint8_t>(pick(chance(3) ? 70 : 62));
+    return test::word(m);
+  }
+
+  Word immld() {
+    S2Bn s = test::il();
+    s.header.opcode = chance(50) ? opcode::kImmLdArith : opcode::kImmLdBitvec;
+    s.dtype = any_of({dtype::kFp32, dtype::kInt8, dtype::kUint8, dtype::kInt16, dtype::kUint16, dtype::kFp16,
+                      dtype::kBfloat16, dtype::kUint32, dtype::kInt32});
+    const auto n0 = static_cast<uint16_t>(1 + pick(8));
+    s.src_mem_pattern.num_elem = {n0, 1};
+    s.src_mem_pattern.step_elem = {1, 0};
+    if (chance(20)) s.src_mem_pattern.step_elem = {static_cast<int16_t>(pick(5) - 2), 0};
+    s.num_active_channels = static_cast<uint8_t>(1 + pick(128));
+    const uint32_t part = chance(80) ? 0 : static_cast<uint32_t>(pick(128));
+    s.src_mem_pattern.start_addr = test::addr4_imm(partition_base(part, offset(n0 * test::dsize(s.dtype))));
+    return test::word(s);
+  }
+
+  Word ptr_multi() {
+    S4d4Tsm t = chance(60) ? test::pm() : test::pmb();
+    const bool bitvec = t.header.opcode == opcode::kPtrMultiBitvec;
+    if (bitvec) {
+      t.op = any_of({aluop::kBitwiseAnd, aluop::kBitwiseOr, aluop::kBitwiseXor, aluop::kAdd, aluop::kSubtract,
+                     aluop::kLogicalShiftLeft, aluop::kArithShiftRight, aluop::kMax});
+      t.in_dtype = any_of({dtype::kUint32, dtype::kInt32, dtype::kUint8, dtype::kUint16});
+      t.out_dtype = any_of({dtype::kUint32, dtype::kInt32, dtype::kUint8, dtype::kUint16});
+    } else {
+      t.op = chance(70) ? any_of({aluop::kAdd, aluop::kSubtract, aluop::kMult})
+                        : any_of({aluop::kMax, aluop::kMin, aluop::kDivide, aluop::kBypass, aluop::kIsGe});
+      t.in_dtype = chance(70) ? dtype::kFp32 : any_of({dtype::kFp16, dtype::kBfloat16, dtype::kInt32, dtype::kFp32r});
+      t.out_dtype = chance(70) ? dtype::kFp32 : any_of({dtype::kFp16, dtype::kBfloat16, dtype::kInt8, dtype::kFp32r});
+    }
+    t.reverse_operands = static_cast<uint8_t>(pick(4));
+    const std::array<uint16_t, 4> num{static_cast<uint16_t>(1 + pick(24)), static_cast<uint16_t>(1 + pick(2)), 1,
+                                      static_cast<uint16_t>(1 + pick(4))};
+    const uint32_t elems = num[0] * num[1] * num[3];
+    t.num_active_channels = static_cast<uint8_t>(1 + pick(128));
+    const uint32_t part = chance(80) ? 0 : static_cast<uint32_t>(pick(128));
+    t.src_mem_pattern = test::dense4d(partition_base(part, offset(elems * test::dsize(t.in_dtype))), num);
+    t.dst_mem_pattern = test::dense4d(partition_base(part, offset(elems * test::dsize(t.out_dtype))), num);
+    if (chance(15)) t.dst_mem_pattern.start_addr = t.src_mem_pattern.start_addr;  // in place
+    if (chance(10)) t.src_mem_pattern.step_elem[0] = -1;                          // not a forward walk
+    return test::word(t);
+  }
+
+  /// A word valid on the generation (most of the time: a few invalid ones check the fault path too).
+  Word word() {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      const uint64_t kind = pick(3);
+      const Word w = kind == 0 ? mem2d() : kind == 1 ? immld() : ptr_multi();
+      if (chance(2) || validate(decode(w, g), g).valid) return w;
+    }
+    return test::word(test::tl());
+  }
+
+  uint32_t fp32_value() {
+    static constexpr std::array<uint32_t, 8> kSpecial{0x7F800001U, 0x7FC00001U, 0xFFC12345U, 0x7F800000U,
+                                                      0xFF800000U, 0x80000000U, 0x00000001U, 0x807FFFFFU};
+    if (chance(8)) return kSpecial[pick(kSpecial.size())];
+    return f32(static_cast<float>(static_cast<int>(pick(200)) - 100) * 0.375F);
+  }
+
+  /// Random bytes (FP32 values with the specials among them) over the touched ranges, with holes left unwritten;
+  /// random registers and DVE flops of every class.
+  void preset(MachineState& s) {
+    std::vector<uint8_t> bytes(kLowBytes + 64);
+    for (uint32_t p = 0; p < 128; ++p) {
+      for (size_t i = 0; i < bytes.size(); i += 4) {
+        const uint32_t v = fp32_value();
+        for (unsigned b = 0; b < 4; ++b) bytes[i + b] = static_cast<uint8_t>(v >> (8 * b));
+      }
+      for (const uint64_t base : {uint64_t{partition_base(p, 0)}, uint64_t{partition_base(p, active() - kHighBytes)}}) {
+        const size_t n = base == partition_base(p, 0) ? bytes.size() : kHighBytes;
+        for (size_t at = 0; at < n; at += 64) {
+          if (chance(4)) continue;                           // a hole never written
+          const size_t len = chance(5) ? 63 - pick(8) : 64;  // elements partly written
+          s.memory.write_block(base + at, std::min(len, n - at), bytes.data() + at);
+        }
+      }
+    }
+    for (uint32_t& r : s.regs) r = static_cast<uint32_t>(rng());
+    for (DveChannel& ch : s.dve)
+      for (unsigned k = 0; k < 8; ++k) {
+        ch.imm[k] = chance(50) ? fp32_value() : static_cast<uint32_t>(rng());
+        ch.imm_class[k] = static_cast<DveChannel::ImmClass>(pick(3));
+      }
+  }
+};
+
+struct Outcome {
+  std::vector<std::string> steps;  ///< status, fault, totals and diagnostic counts of each step
+  test::Snapshot state;
+};
+
+Outcome run_program(Generation g, const std::vector<Word>& program, uint64_t seed, bool traced) {
+  MachineOptions mo;
+  mo.record_effects = traced;
+  Machine m(g, program, mo);
+  Gen gen{std::mt19937_64(seed), g};
+  gen.preset(m.mutable_state());
+  Outcome out;
+  for (size_t i = 0; i <= program.size(); ++i) {
+    const StepResult r = m.step();
+    if (r.status == StepResult::Status::Halted) break;
+    std::string line = std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.index);
+    if (r.status == StepResult::Status::Faulted)
+      line += " " + std::string(to_string(r.fault.kind)) + " " + r.fault.detail + " " +
+              std::to_string(r.fault.address) + " " + std::to_string(r.fault.reg);
+    const EffectTotals& t = r.totals;
+    for (uint64_t n : {t.regs, t.mem, t.reads, t.dve, t.sems, t.diagnostics}) line += " " + std::to_string(n);
+    for (uint64_t n : r.diagnostic_counts) line += " d" + std::to_string(n);
+    out.steps.push_back(line);
+    if (r.status == StepResult::Status::Faulted) break;
+  }
+  std::vector<test::Range> ranges;
+  const Geometry& geo = geometry(g);
+  for (uint32_t p = 0; p < 128; ++p) {
+    ranges.push_back({gen.partition_base(p, 0), kLowBytes + 0x200});
+    ranges.push_back({gen.partition_base(p, geo.sbuf_partition_active - kHighBytes), kHighBytes});
+  }
+  out.state = test::snapshot(m.state(), {});
+  for (const test::Range& r : ranges)
+    for (uint64_t i = 0; i < r.size; ++i) {
+      bool init = false;
+      const auto b = static_cast<uint8_t>(m.state().memory.read(r.address + i, 1, &init));
+      out.state.bytes.emplace_back(r.address + i, b, init);
+    }
+  return out;
+}
+
+TEST(SimFastPath, RandomSliceProgramsEqualTheTracedElementPath) {
+  constexpr int kPrograms = 120;
+  size_t retired = 0, faulted = 0, steps = 0;
+  for (int trial = 0; trial < kPrograms; ++trial) {
+    const Generation g = kAllGenerations[static_cast<size_t>(trial) % kAllGenerations.size()];
+    Gen gen{std::mt19937_64(0x5EED0000U + static_cast<uint64_t>(trial)), g};
+    std::vector<Word> program;
+    for (int i = 0; i < 12; ++i) program.push_back(gen.word());
+    const uint64_t seed = 77 + static_cast<uint64_t>(trial);
+    const Outcome fast = run_program(g, program, seed, false), traced = run_program(g, program, seed, true);
+    SCOPED_TRACE("trial " + std::to_string(trial) + " on " + std::string(to_string(g)));
+    ASSERT_EQ(fast.steps, traced.steps);
+    ASSERT_TRUE(fast.state == traced.state);
+    steps += fast.steps.size();
+    for (const std::string& s : fast.steps) {
+      retired += s.rfind("0 ", 0) == 0 ? 1 : 0;
+      faulted += s.rfind("1 ", 0) == 0 ? 1 : 0;
+    }
+  }
+  // The programs exercise both outcomes: mostly retired words, and faults of the element path's kinds.
+  EXPECT_GT(retired, steps / 2);
+  EXPECT_GT(faulted, 10U);
+}
+
+TEST(SimFastPath, RewindRunsTheProgramAgainOnTheStateItLeft) {
+  Mem2d store = test::ts();
+  store.src_datasrc = 1;  // immediates
+  for (unsigned k = 0; k < 16; ++k) store.data.bytes[k] = static_cast<uint8_t>(k + 1);
+  Mem2d load = test::tl();
+  load.data = test::regs_data({10, 11, 12, 13});
+  Machine m(Generation::Cayman, {test::word(store), test::word(load)});
+  EXPECT_EQ(m.run(100).retired, 2U);
+  ASSERT_TRUE(m.finished());
+  m.mutable_state().regs[10] = 0;
+  m.rewind();
+  EXPECT_FALSE(m.finished());
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_EQ(m.core(0).engine(EngineId::Dve).retired(), 0U);
+  EXPECT_EQ(m.run(1).retired, 1U);             // the store again, over the bytes it wrote the first time
+  EXPECT_EQ(m.state().regs[10], 0U);           // the state is kept, not reset
+  EXPECT_EQ(m.run(100).retired, 1U);           // then the load
+  EXPECT_EQ(m.state().regs[10], 0x04030201U);  // the first element the store wrote
+  EXPECT_TRUE(m.finished());
+}
+
+}  // namespace
+}  // namespace tpbisa
