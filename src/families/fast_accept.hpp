@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "tpbisa/address.hpp"
@@ -21,12 +23,34 @@ namespace tpbisa::family {
 
 using RawAccept = bool (*)(const uint8_t* word, const CheckContext&);
 
+namespace detail {
+// The declaration's fields read one by one, every step forced inline: the generic Wire<S>::read is one variadic
+// lambda per format, which the compiler keeps out of line, and then each raw form rebuilt the whole word.
+template <class S>
+[[gnu::always_inline]] inline void read_view(S& s, const uint8_t* p);
+template <class T>
+[[gnu::always_inline]] inline void read_member(T& v, const uint8_t* p) {
+  if constexpr (Composite<T>)
+    read_view(v, p);
+  else
+    Wire<T>::read(v, p);
+}
+template <class S, size_t... I>
+[[gnu::always_inline]] inline void read_members(S& s, const uint8_t* p, std::index_sequence<I...>) {
+  (read_member(s.*(std::get<I>(fields_of<S>).ptr), p + std::get<I>(fields_of<S>).offset), ...);
+}
+template <class S>
+inline void read_view(S& s, const uint8_t* p) {
+  read_members(s, p, std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(fields_of<S>)>>>{});
+}
+}  // namespace detail
+
 /// The typed view of a raw word as layout (or nested format) S at `offset`: the fields its declaration lists, read
 /// with the same little-endian accessors decode uses. Inlined, only the fields a body reads are loaded.
 template <class S>
-inline S view(const uint8_t* word, unsigned offset = 0) {
+[[gnu::always_inline]] inline S view(const uint8_t* word, unsigned offset = 0) {
   S s;
-  Wire<S>::read(s, word + offset);
+  detail::read_view(s, word + offset);
   return s;
 }
 
@@ -116,8 +140,10 @@ inline bool all_accept(const uint8_t* word, const CheckContext& ctx, std::index_
 }
 
 /// Every conjunct that applies on the generation accepts the raw word: the word is valid with no failure.
+/// Flattened: every raw form and the bodies it calls are inlined into one function, so the typed views collapse
+/// into the few loads the bodies need (one view per predicate, not inlined, would rebuild the whole word each time).
 template <const auto& Conjuncts>
-bool accept_conjuncts(const uint8_t* word, const CheckContext& ctx) {
+[[gnu::flatten]] bool accept_conjuncts(const uint8_t* word, const CheckContext& ctx) {
   return all_accept<Conjuncts>(word, ctx, std::make_index_sequence<std::size(Conjuncts)>{});
 }
 
