@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     // The raw-word acceptor ahead of the decode: the bytes entry point gives the full verdict, and a word the
     // acceptor accepts is valid in full, under every option set tried.
-    for (const ValidateOptions* o : {&kDefaults, &strict, &mixed}) {
+    const ValidateOptions* const option_sets[] = {&kDefaults, &strict, &mixed};
+    for (const ValidateOptions* o : option_sets) {
       const Verdict full = validate_full(inst, g, *o);
       const Verdict raw = validate(std::span<const uint8_t, kWordBytes>(w), g, *o);
       require(raw.valid == full.valid && raw.n_failed == full.n_failed && raw.truncated == full.truncated &&
