@@ -340,7 +340,8 @@ constexpr Predicate kReserved{
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_reserved_zero(s_of(i)); },
     .explain = explain_reserved,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return s2_bn_reserved_zero(x); }>};
+    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
+    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S2Bn>(w); }};
 
 constexpr Predicate kZgen{
     .name = "s2_bn_zgen_restriction",

@@ -271,7 +271,8 @@ constexpr Predicate kReservedZero{
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },
     .explain = explain_reserved,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return reserved_zero(x); }>};
+    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
+    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S4d4Tsm>(w); }};
 
 constexpr Predicate kInDtypeValid{
     .name = "is_valid_dtype",
