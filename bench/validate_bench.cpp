@@ -1,4 +1,5 @@
-// Decode + validate throughput on streams of in-scope and real-program words, beside memcpy of the same buffer.
+// Validation throughput on streams of in-scope and real-program words (the bytes -> verdict entry points, and
+// decode + validate of an Instruction), beside memcpy of the same buffer.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -148,7 +149,70 @@ void BM_DecodeValidateRealProgram(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeValidateRealProgram)->Unit(benchmark::kMillisecond);
 
-/// The batch API over the mixed stream.
+// ---- The bytes -> verdict entry points (what the command line and the Python module call) ----
+// The raw-word fast acceptor judges each word on its 64 bytes first: an accepted word is neither decoded nor given
+// an Instruction; only a word it does not accept is decoded and judged by the full pass.
+
+/// validate_batch's counting form (no verdict object for an accepted word); `invalid_words` and the words the
+/// acceptor accepted (`fast_accepted_words`) show what was judged how.
+void batch_count(benchmark::State& state, const std::vector<uint8_t>& src, Generation gen) {
+  if (src.empty()) {
+    state.SkipWithError("no words (the shared NEFF is absent)");
+    return;
+  }
+  BatchSummary s;
+  for (auto _ : state) {
+    s = validate_batch(src, gen, {}, nullptr, nullptr);
+    benchmark::DoNotOptimize(s.invalid);
+  }
+  size_t accepted = 0;
+  for (size_t off = 0; off < src.size(); off += kWordBytes)
+    accepted += fast_accepts(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), gen) ? 1 : 0;
+  state.counters["invalid_words"] = static_cast<double>(s.invalid);
+  state.counters["fast_accepted_words"] = static_cast<double>(accepted);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * (src.size() / kWordBytes)));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+
+void BM_ValidateBatchCountValidStream(benchmark::State& state) {
+  batch_count(state, valid_stream(), Generation::Mariana);
+}
+BENCHMARK(BM_ValidateBatchCountValidStream)->Unit(benchmark::kMillisecond);
+
+void BM_ValidateBatchCountTenPercentInvalid(benchmark::State& state) {
+  batch_count(state, ten_percent_stream(), Generation::Mariana);
+}
+BENCHMARK(BM_ValidateBatchCountTenPercentInvalid)->Unit(benchmark::kMillisecond);
+
+void BM_ValidateBatchCountStream(benchmark::State& state) {
+  batch_count(state, stream(), Generation::Mariana);
+}
+BENCHMARK(BM_ValidateBatchCountStream)->Unit(benchmark::kMillisecond);
+
+void BM_ValidateBatchCountRealProgram(benchmark::State& state) {
+  batch_count(state, real_program_stream(), Generation::Cayman);
+}
+BENCHMARK(BM_ValidateBatchCountRealProgram)->Unit(benchmark::kMillisecond);
+
+/// The single-word bytes entry point, validate(bytes, gen), one call and one Verdict per word.
+void BM_ValidateBytesValidStream(benchmark::State& state) {
+  const auto& src = valid_stream();
+  size_t invalid = 0;
+  for (auto _ : state) {
+    invalid = 0;
+    for (size_t off = 0; off < src.size(); off += kWordBytes)
+      invalid += validate(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Mariana).valid
+                     ? 0
+                     : 1;
+    benchmark::DoNotOptimize(invalid);
+  }
+  state.counters["invalid_words"] = static_cast<double>(invalid);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_ValidateBytesValidStream)->Unit(benchmark::kMillisecond);
+
+/// The batch API with a verdict span (here one slot: the rest are judged, counted and dropped) over the mixed stream.
 void BM_ValidateBatchStream(benchmark::State& state) {
   const auto& src = stream();
   std::vector<Verdict> out(1);

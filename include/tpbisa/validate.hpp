@@ -55,6 +55,9 @@ struct Predicate {
   std::string_view (*via)(const Instruction&, const CheckContext&) = nullptr;
   /// A convention the failure rests on in this case only (e.g. INVALID opcode, PROJ-CONV-C11); may be null.
   std::string_view (*failure_convention)(const Instruction&, const CheckContext&) = nullptr;
+  /// The same predicate on the raw 64 bytes, for the fast acceptor (may be null: the validator then declines).
+  /// It must be sound: true only when `holds` is true of the decoded word; false means "not sure".
+  bool (*accepts)(const uint8_t* word, const CheckContext&) = nullptr;
 };
 
 struct Verdict;
@@ -66,6 +69,9 @@ struct Validator {
   std::span<const Predicate* const> conjuncts;
   /// The same conjunction compiled with every predicate inlined (generated from `conjuncts`).
   void (*evaluate)(const Instruction&, const CheckContext&, Verdict&) = nullptr;
+  /// The raw-word fast acceptor generated from `conjuncts` when every conjunct has a raw form (`accepts`), else
+  /// null. True only for a word the full pass finds valid; false sends the word to the decode and the full pass.
+  bool (*accept)(const uint8_t* word, const CheckContext&) = nullptr;
 };
 
 /// PROJ-CONV-C10: at most 16 failures are reported (the runtime's debug validator shape).
@@ -147,6 +153,21 @@ struct BatchSummary {
 };
 BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
                             std::span<Verdict> out);
+/// Counting form: judges every word and calls `on_invalid(context, index, verdict)` for each invalid one only
+/// (`on_invalid` may be null). Words the raw-word fast acceptor accepts are neither decoded nor given a verdict
+/// object. Never throws; does not allocate.
+using InvalidWordSink = void (*)(void* context, size_t index, const Verdict& verdict);
+BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
+                            InvalidWordSink on_invalid, void* context);
+
+/// Validates one word from its bytes: the raw-word fast acceptor first, the decode and the full pass for a word
+/// it does not accept. The same verdict as validate(decode(bytes, gen), gen, options).
+Verdict validate(std::span<const uint8_t, kWordBytes> bytes, Generation gen, const ValidateOptions& options = {});
+/// Whether the raw-word fast acceptor of the word's validator accepts it (false: not sure, or no acceptor).
+/// An accepted word is valid under the full path; exposed for the differential tests and the benchmarks.
+bool fast_accepts(std::span<const uint8_t, kWordBytes> bytes, Generation gen, const ValidateOptions& options = {});
+/// Whether the validator that judges `opcode` on `gen` has a raw-word fast acceptor at all.
+bool has_fast_acceptor(uint8_t opcode, Generation gen);
 
 /// Reporting (allocates; not for hot paths): a failure with the fields it read and one sentence.
 struct FieldValue {

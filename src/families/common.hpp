@@ -13,6 +13,7 @@
 #include "core/exec.hpp"
 #include "core/predicates.hpp"
 #include "families/family.hpp"
+#include "families/fast_accept.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::family {
@@ -92,6 +93,7 @@ inline constexpr Predicate kHasValidNeuronHeader{
     .explain = explain_header,
     .via = nullptr,
     .failure_convention = header_convention,
+    .accepts = header_accepts,
 };
 
 inline constexpr Predicate kHasValidNeuronEvents{
@@ -105,11 +107,13 @@ inline constexpr Predicate kHasValidNeuronEvents{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::has_valid_neuron_events(i.events(), c.gen); },
     .explain = explain_events,
+    .accepts = events_accepts,
 };
 
 inline constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
 inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts,
-                                                &evaluate_conjuncts<kHeaderOnlyConjuncts>};
+                                                &evaluate_conjuncts<kHeaderOnlyConjuncts>,
+                                                fast_acceptor<kHeaderOnlyConjuncts>()};
 
 // ---- Engine placement (PROJ-CONV-F1): which stream engines an opcode may be issued from ----
 
@@ -179,6 +183,10 @@ inline constexpr Predicate kEnginePlacement{
     .fields = fOpcodeField,
     .holds = placed_on_allowed_engine,
     .explain = explain_engine_placement,
+    .accepts =
+        [](const uint8_t* word, const CheckContext& c) {
+          return !c.engine().has_value() || placement_of(word[fOpcodeField[0].offset]).has(*c.engine());
+        },
 };
 
 /// "reserved byte N is 0xXX, must be 0" for the first set byte of the reserved fields, in word order.

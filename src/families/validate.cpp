@@ -97,16 +97,87 @@ Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOpt
   return out;
 }
 
+namespace {
+
+constexpr unsigned kOpcodeByte = field_ref<RawWord>("header.opcode").offset;
+
+/// The verdict of a word the fast acceptor accepted: exactly what the full pass gives a word with no failure.
+Verdict accepted(const Validator& v, Generation gen) {
+  Verdict out;
+  out.gen = gen;
+  out.checked = v.checked;
+  out.validator = &v;
+  return out;
+}
+
+/// The one bytes -> verdict step: the raw-word acceptor first; a word it does not accept (or a validator without
+/// one) is decoded and judged by the compiled full pass, unchanged.
+inline bool judge(const uint8_t* word, const CheckContext& ctx, const Validator*& v, Verdict* out) {
+  v = &validator_for(word[kOpcodeByte], ctx.gen);
+  if (v->accept != nullptr && v->accept(word, ctx)) [[likely]] {
+    if (out != nullptr) *out = accepted(*v, ctx.gen);
+    return true;
+  }
+  const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word, kWordBytes), ctx.gen);
+  Verdict full = run(*v, inst, ctx);
+  const bool valid = full.valid;
+  if (out != nullptr) *out = full;
+  return valid;
+}
+
+}  // namespace
+
+Verdict validate(std::span<const uint8_t, kWordBytes> bytes, Generation gen, const ValidateOptions& options) {
+  const CheckContext ctx{gen, options};
+  const Validator* v = nullptr;
+  Verdict out;
+  judge(bytes.data(), ctx, v, &out);
+  return out;
+}
+
+bool fast_accepts(std::span<const uint8_t, kWordBytes> bytes, Generation gen, const ValidateOptions& options) {
+  const CheckContext ctx{gen, options};
+  const Validator& v = validator_for(bytes[kOpcodeByte], gen);
+  return v.accept != nullptr && v.accept(bytes.data(), ctx);
+}
+
+bool has_fast_acceptor(uint8_t opcode, Generation gen) {
+  return validator_for(opcode, gen).accept != nullptr;
+}
+
 BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
                             std::span<Verdict> out) {
   BatchSummary s;
   const CheckContext ctx{gen, options};
+  const Validator* v = nullptr;
+  Verdict scratch;
   for (size_t off = 0; off + kWordBytes <= words.size(); off += kWordBytes) {
-    const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(words.data() + off, kWordBytes), gen);
-    const Verdict v = run(validator_for(inst.opcode(), gen), inst, ctx);
-    if (s.words < out.size()) out[s.words] = v;
+    Verdict* slot = s.words < out.size() ? &out[s.words] : &scratch;
+    const bool valid = judge(words.data() + off, ctx, v, slot);
     ++s.words;
-    (v.valid ? s.valid : s.invalid) += 1;
+    (valid ? s.valid : s.invalid) += 1;
+    if (v->checked == Checked::HeaderOnly) ++s.header_only;
+  }
+  return s;
+}
+
+BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
+                            InvalidWordSink on_invalid, void* context) {
+  BatchSummary s;
+  const CheckContext ctx{gen, options};
+  const auto& by_opcode = dispatch_table()[static_cast<size_t>(gen)];  // one look-up per word below
+  for (size_t off = 0; off + kWordBytes <= words.size(); off += kWordBytes) {
+    const uint8_t* word = words.data() + off;
+    const Validator& v = *by_opcode[word[kOpcodeByte]];
+    bool valid = v.accept != nullptr && v.accept(word, ctx);
+    if (!valid) [[unlikely]] {
+      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word, kWordBytes), gen);
+      const Verdict full = run(v, inst, ctx);
+      valid = full.valid;
+      if (!valid && on_invalid != nullptr) on_invalid(context, s.words, full);
+    }
+    (valid ? s.valid : s.invalid) += 1;
+    ++s.words;
     if (v.checked == Checked::HeaderOnly) ++s.header_only;
   }
   return s;

@@ -1,7 +1,9 @@
-// The valid-word fast path against the full path: random and mutated words of every modeled format and
-// generation get the same verdict from validate() as from walking the conjunct list (validate_full).
+// The valid-word fast paths against the full path: random and mutated words of every modeled format and
+// generation get the same verdict from validate() (the compiled pass, and the raw-word acceptor ahead of the decode)
+// as from walking the conjunct list (validate_full); every word the raw-word acceptor accepts is valid in full.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <random>
@@ -10,6 +12,7 @@
 
 #include "../support/validate_vectors.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/formats.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -66,12 +69,64 @@ std::vector<Word> seeds_for(Generation g) {
   return seeds;
 }
 
+/// The leaf fields of every Operands alternative (offset and size in the word), from the declarations: where the
+/// boundary mutations land.
+struct Leaf {
+  uint8_t offset;
+  uint8_t size;
+};
+void leaves_of(const FormatDesc& d, unsigned base, std::vector<Leaf>& out) {
+  for (const FieldDesc& f : d.fields) {
+    if (f.nested) {
+      leaves_of(*f.sub, base + f.offset, out);
+      continue;
+    }
+    // Arrays by element, so each count, step and register slot is hit on its own.
+    for (unsigned k = 0; k < f.count; ++k)
+      out.push_back({static_cast<uint8_t>(base + f.offset + k * f.elem_size), f.elem_size});
+  }
+}
+template <size_t... I>
+std::vector<std::vector<Leaf>> make_leaves(std::index_sequence<I...>) {
+  std::vector<std::vector<Leaf>> all(kOperandKinds);
+  ((leaves_of(format_desc<std::variant_alternative_t<I, Operands>>(), 0, all[I])), ...);
+  return all;
+}
+const std::vector<std::vector<Leaf>>& leaves() {
+  static const auto all = make_leaves(std::make_index_sequence<kOperandKinds>{});
+  return all;
+}
+
+/// Values at the edges the predicates test: enum ends, counts (0, 1, 3, 4, 8, 16, 32, 33 ...), signs, address
+/// markers (the top byte of a 4- or 8-byte field), all ones.
+constexpr uint64_t kEdges[] = {0,   1,   2,      3,      4,      5,      7,      8,      9,      15,        16,
+                               17,  31,  32,     33,     63,     64,     65,     127,    128,    129,       254,
+                               255, 256, 0xFFFF, 0x7FFF, 0x8000, 0x1000, 0x1001, 0x1002, 0x1004, 0xFFFFFFFF};
+constexpr uint8_t kMarkers[] = {0x00, 0x01, 0x04, 0x08, 0x10, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0xFF};
+
+/// Sets one leaf field of the word's layout to an edge value (or its top byte to an address marker).
+void mutate_at_edge(Word& w, Generation g, std::mt19937_64& rng) {
+  const size_t alt = decode(w, g).body.index();
+  const std::vector<Leaf>& fields = leaves()[alt];
+  const Leaf f = fields[rng() % fields.size()];
+  if (f.size >= 4 && rng() % 3 == 0) {
+    w[f.offset + f.size - 1] = kMarkers[rng() % std::size(kMarkers)];
+    return;
+  }
+  uint64_t v = kEdges[rng() % std::size(kEdges)];
+  if (rng() % 4 == 0) v = ~v + 1;  // the negative edge of a signed field
+  for (unsigned b = 0; b < f.size; ++b) w[f.offset + b] = static_cast<uint8_t>(v >> (8 * b));
+}
+
 TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
   ASSERT_TRUE(test::validate_vector_file().readable);
   const std::vector<ValidateOptions> options = option_sets();
   std::mt19937_64 rng(20261201);
   // Judged and valid counts per (format, generation): every modeled pair must be exercised.
   std::map<std::pair<Format, Generation>, std::pair<size_t, size_t>> seen;
+  // Raw-acceptor accepted and declined counts per (format, generation) with an acceptor.
+  std::map<std::pair<Format, Generation>, std::pair<size_t, size_t>> acceptor;
+  size_t declined_valid = 0;  // valid words the raw acceptor was not sure of (sound, only slower)
   size_t mismatches = 0;
   size_t judged = 0;
   size_t valid = 0;
@@ -81,8 +136,10 @@ TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
     ASSERT_FALSE(seeds.empty());
     for (size_t n = 0; n < per_gen; ++n) {
       Word w = seeds[rng() % seeds.size()];
-      switch (rng() % 8) {
+      switch (rng() % 10) {
         case 0: break;  // the seed itself (mostly valid: exercises the accepting pass)
+        case 8:
+        case 9: mutate_at_edge(w, g, rng); break;  // one field at a boundary the predicates test
         case 1:
         case 2: w[rng() % kWordBytes] ^= static_cast<uint8_t>(1U << (rng() % 8)); break;  // one bit
         case 3: w[4 + rng() % (kWordBytes - 4)] = static_cast<uint8_t>(rng()); break;     // one operand byte
@@ -98,15 +155,23 @@ TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
       const Instruction inst = decode(w, g);
       const Verdict fast = validate(inst, g, o);
       const Verdict full = validate_full(inst, g, o);
+      const Verdict raw = validate(std::span<const uint8_t, kWordBytes>(w), g, o);
+      const bool accepted = fast_accepts(w, g, o);
       ++judged;
-      if (!same(fast, full) && ++mismatches <= 5)
-        ADD_FAILURE() << "verdicts differ on " << to_string(g) << " opcode " << int{w[0]} << ": fast " << fast.valid
-                      << "/" << int{fast.n_failed} << ", full " << full.valid << "/" << int{full.n_failed};
+      if ((!same(fast, full) || !same(raw, full) || (accepted && !full.valid)) && ++mismatches <= 5)
+        ADD_FAILURE() << "verdicts differ on " << to_string(g) << " opcode " << int{w[0]} << ": compiled " << fast.valid
+                      << "/" << int{fast.n_failed} << ", bytes " << raw.valid << "/" << int{raw.n_failed}
+                      << ", raw acceptor " << accepted << ", full " << full.valid << "/" << int{full.n_failed};
       valid += fast.valid ? 1 : 0;
       if (inst.status == DecodeStatus::Modeled) {
         auto& c = seen[{inst.info->format, g}];
         ++c.first;
         c.second += fast.valid ? 1 : 0;
+        if (has_fast_acceptor(w[0], g)) {
+          auto& a = acceptor[{inst.info->format, g}];
+          (accepted ? a.first : a.second) += 1;
+          declined_valid += !accepted && full.valid ? 1 : 0;
+        }
       }
     }
   }
@@ -121,6 +186,15 @@ TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
         const size_t n = seen[std::make_pair(op.format, g)].first;
         EXPECT_GT(n, 0U) << to_string(op.format) << " on " << to_string(g);
       }
+  // Where a format has a raw acceptor, both of its branches ran: it accepted words and it declined words.
+  EXPECT_FALSE(acceptor.empty());
+  for (const auto& [key, counts] : acceptor) {
+    EXPECT_GT(counts.first, 0U) << "raw acceptor of " << to_string(key.first) << " on " << to_string(key.second)
+                                << " never accepted";
+    EXPECT_GT(counts.second, 0U) << "raw acceptor of " << to_string(key.first) << " on " << to_string(key.second)
+                                 << " never declined";
+  }
+  RecordProperty("raw_acceptor_declined_valid_words", static_cast<int>(declined_valid));
 }
 
 TEST(FastPath, BatchAgreesWithFullPath) {
@@ -146,7 +220,54 @@ TEST(FastPath, BatchAgreesWithFullPath) {
       invalid += full.valid ? 0 : 1;
     }
     EXPECT_EQ(s.invalid, invalid);
+    // The counting form: the same counts, and exactly the invalid words reported, with the full verdict.
+    struct Sink {
+      std::vector<std::pair<size_t, Verdict>> got;
+    } sink;
+    const BatchSummary c = validate_batch(
+        stream, g, {},
+        [](void* ctx, size_t index, const Verdict& v) { static_cast<Sink*>(ctx)->got.emplace_back(index, v); }, &sink);
+    EXPECT_EQ(c.words, s.words);
+    EXPECT_EQ(c.valid, s.valid);
+    EXPECT_EQ(c.invalid, s.invalid);
+    EXPECT_EQ(c.header_only, s.header_only);
+    ASSERT_EQ(sink.got.size(), invalid);
+    for (const auto& [index, v] : sink.got) {
+      EXPECT_FALSE(v.valid);
+      EXPECT_TRUE(same(v, out[index])) << to_string(g) << " word " << index;
+    }
+    EXPECT_EQ(validate_batch(stream, g, {}, nullptr, nullptr).invalid, invalid);
   }
+}
+
+TEST(FastPath, RawAcceptorCoversTheSliceAndTheDatapathFormats) {
+  // Which formats have a raw-word acceptor on every generation that has them (docs/performance.md lists the rest,
+  // which take the decode and the compiled pass for every word).
+  const Format covered[] = {Format::Mem2d,
+                            Format::PseudoMem2d,
+                            Format::S2Bn,
+                            Format::S4d4Tsm,
+                            Format::CtrlNo,
+                            Format::S4d4Tr,
+                            Format::S3s3d3Tt,
+                            Format::D4Mr,
+                            Format::CtrlEs,
+                            Format::SetOrderingMode,
+                            Format::PseudoBranchLabel,
+                            Format::PseudoDmaDirect2d};
+  size_t with = 0;
+  for (const OpcodeInfo& op : kOpcodes)
+    for (Generation g : kAllGenerations) {
+      if (!op.gens.has(g)) continue;
+      const bool has = has_fast_acceptor(op.value, g);
+      with += has ? 1 : 0;
+      if (std::find(std::begin(covered), std::end(covered), op.format) != std::end(covered)) {
+        EXPECT_TRUE(has) << op.mnemonic << " on " << to_string(g);
+      }
+    }
+  EXPECT_GT(with, 0U);
+  // A word of an opcode outside the generation is judged header-only, and that validator has a raw form too.
+  EXPECT_TRUE(has_fast_acceptor(0xFF, Generation::Cayman));
 }
 
 }  // namespace

@@ -77,7 +77,8 @@ constexpr Predicate kCtrlNoOpcode{
     .gens = kGensAll,
     .fields = fOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return ctrl_no_opcode(i.opcode()); },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) { return ctrl_no_opcode(x.header.opcode); }>};
 
 constexpr Predicate kValidNotification{
     .name = "ctrl_no_valid_notification",
@@ -88,7 +89,8 @@ constexpr Predicate kValidNotification{
     .holds = [](const Instruction& i, const CheckContext&) { return ctrl_no_valid_notification(c_of(i)); },
     .explain = explain_notification,
     .via = nullptr,
-    .failure_convention = zero_body_convention};
+    .failure_convention = zero_body_convention,
+    .accepts = on_view<CtrlNo, [](const CtrlNo& x, const CheckContext&) { return ctrl_no_valid_notification(x); }>};
 
 constexpr Predicate kReservedZero{
     .name = "ctrl_no_reserved_zero",
@@ -99,7 +101,8 @@ constexpr Predicate kReservedZero{
     .holds = [](const Instruction& i, const CheckContext&) { return ctrl_no_reserved_zero(c_of(i)); },
     .explain = explain_reserved,
     .via = nullptr,
-    .failure_convention = zero_body_convention};
+    .failure_convention = zero_body_convention,
+    .accepts = on_view<CtrlNo, [](const CtrlNo& x, const CheckContext&) { return ctrl_no_reserved_zero(x); }>};
 
 // ---- Validators ----
 
@@ -107,7 +110,7 @@ constexpr const Predicate* kCtrlNo[] = {&kHasValidNeuronHeader, &kHasValidNeuron
                                         &kValidNotification, &kReservedZero};
 
 constexpr Validator kValidators[] = {
-    {"is_valid_ctrl_no", Checked::Full, kCtrlNo, &evaluate_conjuncts<kCtrlNo>},
+    {"is_valid_ctrl_no", Checked::Full, kCtrlNo, &evaluate_conjuncts<kCtrlNo>, fast_acceptor<kCtrlNo>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0]};
 

@@ -189,7 +189,9 @@ constexpr Predicate kCopyOpcode{
     .gens = kGensAll,
     .fields = fTrOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kCopy; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts =
+        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kCopy; }>};
 
 constexpr Predicate kCastOpcode{
     .name = "has_cast_opcode",
@@ -198,7 +200,9 @@ constexpr Predicate kCastOpcode{
     .gens = kGensAll,
     .fields = fTrOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kCast; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts =
+        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kCast; }>};
 
 constexpr Predicate kTrReserved{
     .name = "s4d4_tr_reserved_zero",
@@ -207,7 +211,8 @@ constexpr Predicate kTrReserved{
     .gens = kGensAll,
     .fields = fTrReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return all_zero(tr(i).reserved1); },
-    .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); }};
+    .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return all_zero(x.reserved1); }>};
 
 constexpr Predicate kTrMask{
     .name = "mask_enable_zero",
@@ -217,7 +222,8 @@ constexpr Predicate kTrMask{
     .fields = fTrMask,
     .holds = [](const Instruction& i, const CheckContext&) { return tr(i).mask_enable == 0; },
     .explain = [](const Instruction& i,
-                  const CheckContext&) { return fmt::format("mask_enable is {}, must be 0", tr(i).mask_enable); }};
+                  const CheckContext&) { return fmt::format("mask_enable is {}, must be 0", tr(i).mask_enable); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.mask_enable == 0; }>};
 
 constexpr Predicate kTrInDtype{
     .name = "is_valid_dtype",
@@ -227,7 +233,8 @@ constexpr Predicate kTrInDtype{
     .fields = fTrInDtype,
     .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(tr(i).in_dtype, false, c); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype("in_dtype", tr(i).in_dtype, false, c); }};
+                  const CheckContext& c) { return explain_dtype("in_dtype", tr(i).in_dtype, false, c); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return dtype_accepts(x.in_dtype, false, c); }>};
 
 constexpr Predicate kTrOutDtype{
     .name = "is_valid_dtype",
@@ -237,7 +244,8 @@ constexpr Predicate kTrOutDtype{
     .fields = fTrOutDtype,
     .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(tr(i).out_dtype, true, c); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype("out_dtype", tr(i).out_dtype, true, c); }};
+                  const CheckContext& c) { return explain_dtype("out_dtype", tr(i).out_dtype, true, c); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return dtype_accepts(x.out_dtype, true, c); }>};
 
 constexpr Predicate kTrAluEnum{
     .name = "is_valid_enum(AluOp)",
@@ -246,7 +254,8 @@ constexpr Predicate kTrAluEnum{
     .gens = kGensAll,
     .fields = fTrOp,
     .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(tr(i).op, c.gen); },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tr(i).op, c); }};
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tr(i).op, c); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
 
 constexpr Predicate kTrSubdim{
     .name = "is_zero_subdim",
@@ -258,7 +267,8 @@ constexpr Predicate kTrSubdim{
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", tr(i).op_dim);
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.op_dim == 0 || x.op_dim == 2; }>};
 
 constexpr Predicate kTrChannels{
     .name = "has_valid_active_channel_range",
@@ -269,7 +279,10 @@ constexpr Predicate kTrChannels{
     .holds = [](const Instruction& i,
                 const CheckContext&) { return pred::has_valid_active_channel_range(tr(i).num_active_channels, 128); },
     .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(tr(i).num_active_channels); }};
+                  const CheckContext&) { return explain_channels_range(tr(i).num_active_channels); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) {
+      return pred::has_valid_active_channel_range(x.num_active_channels, 128);
+    }>};
 
 constexpr Predicate kTrSrcStart{
     .name = "start_addr_active_channels",
@@ -284,7 +297,10 @@ constexpr Predicate kTrSrcStart{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_start("src", tr(i).src.start_addr, tr(i).num_active_channels, c);
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) {
+      return pred::start_addr_active_channels(x.src.start_addr, x.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kTrDstStart{
     .name = "start_addr_active_channels",
@@ -299,7 +315,10 @@ constexpr Predicate kTrDstStart{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_start("dst", tr(i).dst.start_addr, tr(i).num_active_channels, c);
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) {
+      return pred::start_addr_active_channels(x.dst.start_addr, x.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kTrSrcTensor{
     .name = "tensor4d_valid",
@@ -315,7 +334,9 @@ constexpr Predicate kTrSrcTensor{
                   const CheckContext& c) { return explain_pattern("src", tr(i).src, tr(i).in_dtype, false, c); },
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return pattern_convention(tr(i).src.start_addr, c.gen); }};
+                             const CheckContext& c) { return pattern_convention(tr(i).src.start_addr, c.gen); },
+    .accepts =
+        on_view<Tr, [](const Tr& x, const CheckContext& c) { return pattern_valid(x.src, x.in_dtype, false, c.gen); }>};
 
 constexpr Predicate kTrDstTensor{
     .name = "tensor4d_valid",
@@ -331,7 +352,9 @@ constexpr Predicate kTrDstTensor{
                   const CheckContext& c) { return explain_pattern("dst", tr(i).dst, tr(i).out_dtype, true, c); },
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return pattern_convention(tr(i).dst.start_addr, c.gen); }};
+                             const CheckContext& c) { return pattern_convention(tr(i).dst.start_addr, c.gen); },
+    .accepts =
+        on_view<Tr, [](const Tr& x, const CheckContext& c) { return pattern_valid(x.dst, x.out_dtype, true, c.gen); }>};
 
 constexpr Predicate kTrSameCount{
     .name = "s4d4_tr_same_src_dst_count",
@@ -343,7 +366,8 @@ constexpr Predicate kTrSameCount{
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("src has {} elements, dst has {}", tr(i).src.elements(), tr(i).dst.elements());
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return same_count(x.src, x.dst, c.gen); }>};
 
 constexpr Predicate kTrBypass{
     .name = "s4d4_tr_op_bypass",
@@ -355,7 +379,8 @@ constexpr Predicate kTrBypass{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return fmt::format("op is {}, must be BYPASS (0x00)", aluop_label(tr(i).op, c.gen));
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; }>};
 
 constexpr Predicate kTrSameType{
     .name = "s4d4_tr_same_src_dst_type",
@@ -368,7 +393,8 @@ constexpr Predicate kTrSameType{
         [](const Instruction& i, const CheckContext& c) {
           return fmt::format("COPY moves bits unchanged: in_dtype {} differs from out_dtype {}",
                              dtype_label(tr(i).in_dtype, c.gen), dtype_label(tr(i).out_dtype, c.gen));
-        }};
+        },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.in_dtype == x.out_dtype; }>};
 
 constexpr Predicate kTrNegated{
     .name = "has_zero_negated_field",
@@ -378,7 +404,8 @@ constexpr Predicate kTrNegated{
     .fields = fTrNegated,
     .holds = [](const Instruction& i, const CheckContext&) { return tr(i).negated == 0; },
     .explain = [](const Instruction& i,
-                  const CheckContext&) { return fmt::format("negated is {}, must be 0", tr(i).negated); }};
+                  const CheckContext&) { return fmt::format("negated is {}, must be 0", tr(i).negated); },
+    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.negated == 0; }>};
 
 // The conjuncts COPY and CAST share (s4d4_tr.h), in header order.
 constexpr std::array<const Predicate*, 13> kTrCommon{
@@ -445,7 +472,10 @@ constexpr Predicate kTtOpcode{
     .gens = kGensAll,
     .fields = fTtOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+      return x.header.opcode == opcode::kTensorTensorArith;
+    }>};
 
 constexpr Predicate kTtOutDtype{
     .name = "is_valid_dtype_64",
@@ -456,7 +486,10 @@ constexpr Predicate kTtOutDtype{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return is_valid_dtype_64(tt(i).out_dtype, true, true, true, c); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype64("out_dtype", tt(i).out_dtype, true, c); }};
+                  const CheckContext& c) { return explain_dtype64("out_dtype", tt(i).out_dtype, true, c); },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
+      return is_valid_dtype_64(x.out_dtype, true, true, true, c);
+    }>};
 
 constexpr Predicate kTtLoDtype{
     .name = "is_valid_dtype_64",
@@ -471,7 +504,10 @@ constexpr Predicate kTtLoDtype{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_dtype64("src0 dtype (low nibble)", datapath::pair_lo(tt(i).in0_in1_dtype), false, c);
-        }};
+        },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
+      return is_valid_dtype_64(datapath::pair_lo(x.in0_in1_dtype), false, true, true, c);
+    }>};
 
 constexpr Predicate kTtHiDtype{
     .name = "is_valid_dtype_64",
@@ -486,7 +522,10 @@ constexpr Predicate kTtHiDtype{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_dtype64("src1 dtype (high nibble)", datapath::pair_hi(tt(i).in0_in1_dtype), false, c);
-        }};
+        },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
+      return is_valid_dtype_64(datapath::pair_hi(x.in0_in1_dtype), false, true, true, c);
+    }>};
 
 constexpr Predicate kTtAluEnum{
     .name = "is_valid_enum(AluOp)",
@@ -495,7 +534,8 @@ constexpr Predicate kTtAluEnum{
     .gens = kGensAll,
     .fields = fTtOp,
     .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(tt(i).op, c.gen); },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tt(i).op, c); }};
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tt(i).op, c); },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
 
 constexpr Predicate kTtValidOp{
     .name = "s3s3d3_tt_valid_op",
@@ -511,7 +551,8 @@ constexpr Predicate kTtValidOp{
     .via = nullptr,
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       return tt(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
-    }};
+    },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return tt_valid_op(x.op, c); }>};
 
 constexpr Predicate kTtDtype{
     .name = "s3s3d3_tt_dtype",
@@ -520,7 +561,10 @@ constexpr Predicate kTtDtype{
     .gens = kGensAll,
     .fields = fTtOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+      return x.header.opcode == opcode::kTensorTensorArith;
+    }>};
 
 constexpr Predicate kTtSrcDstDtype{
     .name = "s3s3d3_tt_src_dst_dtype",
@@ -529,7 +573,10 @@ constexpr Predicate kTtSrcDstDtype{
     .gens = kGensAll,
     .fields = fTtOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+      return x.header.opcode == opcode::kTensorTensorArith;
+    }>};
 
 constexpr Predicate kTtSignness{
     .name = "s3s3d3_tt_valid_int_signness",
@@ -548,11 +595,16 @@ constexpr Predicate kTtSignness{
               "the op allows",
               aluop_label(t.op, c.gen), dtype_label(datapath::pair_lo(t.in0_in1_dtype), c.gen),
               dtype_label(datapath::pair_hi(t.in0_in1_dtype), c.gen), dtype_label(t.out_dtype, c.gen));
-        }};
+        },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return tt_signness(x, c.gen); }>};
 
 template <Tensor3d Tt::*Op>
+bool tt_start_view(const Tt& t, const CheckContext& c) {
+  return pred::start_addr_active_channels((t.*Op).start_addr, t.num_active_channels, c.gen);
+}
+template <Tensor3d Tt::*Op>
 bool tt_start(const Instruction& i, const CheckContext& c) {
-  return pred::start_addr_active_channels((tt(i).*Op).start_addr, tt(i).num_active_channels, c.gen);
+  return tt_start_view<Op>(tt(i), c);
 }
 template <Tensor3d Tt::*Op>
 std::string tt_start_explain(const Instruction& i, const CheckContext& c) {
@@ -566,21 +618,24 @@ constexpr Predicate kTtSrc0Start{.name = "start_addr_active_channels",
                                  .gens = kGensAll,
                                  .fields = fTtSrc0Channels,
                                  .holds = tt_start<&Tt::src0>,
-                                 .explain = tt_start_explain<&Tt::src0>};
+                                 .explain = tt_start_explain<&Tt::src0>,
+                                 .accepts = on_view<Tt, tt_start_view<&Tt::src0>>};
 constexpr Predicate kTtSrc1Start{.name = "start_addr_active_channels",
                                  .convention = "PROJ-CONV-C15",
                                  .meaning = "src1: a register start, or partition + num_active_channels <= 128",
                                  .gens = kGensAll,
                                  .fields = fTtSrc1Channels,
                                  .holds = tt_start<&Tt::src1>,
-                                 .explain = tt_start_explain<&Tt::src1>};
+                                 .explain = tt_start_explain<&Tt::src1>,
+                                 .accepts = on_view<Tt, tt_start_view<&Tt::src1>>};
 constexpr Predicate kTtDstStart{.name = "start_addr_active_channels",
                                 .convention = "PROJ-CONV-C15",
                                 .meaning = "dst: a register start, or partition + num_active_channels <= 128",
                                 .gens = kGensAll,
                                 .fields = fTtDstChannels,
                                 .holds = tt_start<&Tt::dst>,
-                                .explain = tt_start_explain<&Tt::dst>};
+                                .explain = tt_start_explain<&Tt::dst>,
+                                .accepts = on_view<Tt, tt_start_view<&Tt::dst>>};
 
 /// The dtype each TT operand is read or written in: src0 the low nibble, src1 the high nibble, dst out_dtype.
 template <Tensor3d Tt::*Op>
@@ -590,8 +645,12 @@ uint8_t tt_dtype(const Tt& t) {
   return t.out_dtype;
 }
 template <Tensor3d Tt::*Op>
+bool tt_tensor_view(const Tt& t, const CheckContext& c) {
+  return pattern_valid(t.*Op, tt_dtype<Op>(t), Op == &Tt::dst, c.gen);
+}
+template <Tensor3d Tt::*Op>
 bool tt_tensor(const Instruction& i, const CheckContext& c) {
-  return pattern_valid(tt(i).*Op, tt_dtype<Op>(tt(i)), Op == &Tt::dst, c.gen);
+  return tt_tensor_view<Op>(tt(i), c);
 }
 template <Tensor3d Tt::*Op>
 std::string tt_tensor_explain(const Instruction& i, const CheckContext& c) {
@@ -612,7 +671,8 @@ constexpr Predicate kTtSrc0Tensor{
     .holds = tt_tensor<&Tt::src0>,
     .explain = tt_tensor_explain<&Tt::src0>,
     .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::src0>};
+    .failure_convention = tt_tensor_convention<&Tt::src0>,
+    .accepts = on_view<Tt, tt_tensor_view<&Tt::src0>>};
 constexpr Predicate kTtSrc1Tensor{
     .name = "tensor3d_valid",
     .convention = "",
@@ -622,7 +682,8 @@ constexpr Predicate kTtSrc1Tensor{
     .holds = tt_tensor<&Tt::src1>,
     .explain = tt_tensor_explain<&Tt::src1>,
     .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::src1>};
+    .failure_convention = tt_tensor_convention<&Tt::src1>,
+    .accepts = on_view<Tt, tt_tensor_view<&Tt::src1>>};
 constexpr Predicate kTtDstTensor{
     .name = "tensor3d_valid",
     .convention = "",
@@ -632,7 +693,8 @@ constexpr Predicate kTtDstTensor{
     .holds = tt_tensor<&Tt::dst>,
     .explain = tt_tensor_explain<&Tt::dst>,
     .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::dst>};
+    .failure_convention = tt_tensor_convention<&Tt::dst>,
+    .accepts = on_view<Tt, tt_tensor_view<&Tt::dst>>};
 
 constexpr Predicate kTtSrc0Count{
     .name = "s3s3d3_tt_same_src0_dst_count",
@@ -644,7 +706,8 @@ constexpr Predicate kTtSrc0Count{
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("src0 has {} elements, dst has {}", tt(i).src0.elements(), tt(i).dst.elements());
-        }};
+        },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return same_count(x.src0, x.dst, c.gen); }>};
 constexpr Predicate kTtSrc1Count{
     .name = "s3s3d3_tt_same_src1_dst_count",
     .convention = "",
@@ -655,7 +718,8 @@ constexpr Predicate kTtSrc1Count{
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("src1 has {} elements, dst has {}", tt(i).src1.elements(), tt(i).dst.elements());
-        }};
+        },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return same_count(x.src1, x.dst, c.gen); }>};
 
 constexpr Predicate kTtChannels{
     .name = "check_active_channels",
@@ -666,7 +730,10 @@ constexpr Predicate kTtChannels{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::check_active_channels(tt(i).num_active_channels, c.gen); },
     .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(tt(i).num_active_channels); }};
+                  const CheckContext&) { return explain_channels_range(tt(i).num_active_channels); },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
+      return pred::check_active_channels(x.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kTtPartitions{
     .name = "tt_valid_partitions",
@@ -691,7 +758,10 @@ constexpr Predicate kTtPartitions{
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       const uint32_t x0 = tt(i).src0.start_addr.masked(), x1 = tt(i).src1.start_addr.masked();
       return addr_in_sbuf(x0, c.gen) && addr_in_sbuf(x1, c.gen) ? "PROJ-CONV-C17" : "";
-    }};
+    },
+    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
+      return tt_valid_partitions(x.src0.start_addr, x.src1.start_addr, c.gen);
+    }>};
 
 constexpr const Predicate* kTensorTensor[] = {&kHasValidNeuronHeader,
                                               &kHasValidNeuronEvents,
@@ -725,7 +795,9 @@ constexpr Predicate kMrOpcode{
     .gens = kGensAll,
     .fields = fMrOpcode,
     .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kMemset; },
-    .explain = explain_opcode};
+    .explain = explain_opcode,
+    .accepts =
+        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kMemset; }>};
 
 constexpr Predicate kMrReserved{
     .name = "d4_mr_reserved_zero",
@@ -739,7 +811,11 @@ constexpr Predicate kMrReserved{
           return all_zero(m.reserved0) && all_zero(m.reserved1) && all_zero(m.reserved2) && all_zero(m.reserved3);
         },
     .explain = [](const Instruction&,
-                  const CheckContext&) { return std::string("a reserved byte (reserved0..reserved3) is not zero"); }};
+                  const CheckContext&) { return std::string("a reserved byte (reserved0..reserved3) is not zero"); },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
+      const Mr& m = x;
+      return all_zero(m.reserved0) && all_zero(m.reserved1) && all_zero(m.reserved2) && all_zero(m.reserved3);
+    }>};
 
 constexpr Predicate kMrDtype{
     .name = "is_valid_dtype",
@@ -748,8 +824,8 @@ constexpr Predicate kMrDtype{
     .gens = kGensAll,
     .fields = fMrDtype,
     .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(mr(i).dtype, true, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype("dtype", mr(i).dtype, true, c); }};
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_dtype("dtype", mr(i).dtype, true, c); },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) { return dtype_accepts(x.dtype, true, c); }>};
 
 constexpr Predicate kMrValue{
     .name = "memset_set_value_type",
@@ -770,7 +846,11 @@ constexpr Predicate kMrValue{
           if (mask == 0) return fmt::format("dtype {} cannot be a MEMSET fill type", dtype_label(mr(i).dtype, c.gen));
           return fmt::format("set_value {:#010x} has bits outside the {} bits of {}", mr(i).set_value,
                              mask == 0xFF ? 8 : 16, dtype_label(mr(i).dtype, c.gen));
-        }};
+        },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
+      const uint32_t mask = datapath::memset_value_mask(x.dtype);
+      return mask != 0 && (x.set_value & ~mask) == 0;
+    }>};
 
 constexpr Predicate kMrSerial{
     .name = "d4_mr_zero_serialization",
@@ -782,7 +862,8 @@ constexpr Predicate kMrSerial{
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("serialization_mode is {:#04x}, must be Serial (0x00)", mr(i).serialization_mode);
-        }};
+        },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) { return x.serialization_mode == datapath::kSerial; }>};
 
 constexpr Predicate kMrChannels{
     .name = "has_valid_active_channel_range",
@@ -793,7 +874,10 @@ constexpr Predicate kMrChannels{
     .holds = [](const Instruction& i,
                 const CheckContext&) { return pred::has_valid_active_channel_range(mr(i).num_active_channels, 128); },
     .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(mr(i).num_active_channels); }};
+                  const CheckContext&) { return explain_channels_range(mr(i).num_active_channels); },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
+      return pred::has_valid_active_channel_range(x.num_active_channels, 128);
+    }>};
 
 constexpr Predicate kMrDstStart{
     .name = "start_addr_active_channels",
@@ -808,7 +892,10 @@ constexpr Predicate kMrDstStart{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_start("dst", mr(i).dst.start_addr, mr(i).num_active_channels, c);
-        }};
+        },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
+      return pred::start_addr_active_channels(x.dst.start_addr, x.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kMrDstTensor{
     .name = "tensor4d_valid",
@@ -821,7 +908,10 @@ constexpr Predicate kMrDstTensor{
           return pred::tensor4d_valid(mr(i).dst, mr(i).dtype, true, true, true, c.gen);
         },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_pattern("dst", mr(i).dst, mr(i).dtype, true, c); }};
+                  const CheckContext& c) { return explain_pattern("dst", mr(i).dst, mr(i).dtype, true, c); },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
+      return pred::tensor4d_valid(x.dst, x.dtype, true, true, true, c.gen);
+    }>};
 
 constexpr Predicate kMrCount{
     .name = "d4_mr_dst_element_count",
@@ -839,7 +929,12 @@ constexpr Predicate kMrCount{
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("dst_element_count is {}, dst has {} elements", mr(i).dst_element_count,
                              mr(i).dst.elements());
-        }};
+        },
+    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
+      const Mr& m = x;
+      if (pred::has_shape_escape(c.gen) && m.dst.start_addr.shape_from_register()) return true;
+      return uint64_t{m.dst_element_count} == m.dst.elements();
+    }>};
 
 constexpr const Predicate* kMemset[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMrOpcode,    &kMrReserved, &kMrDtype, &kMrValue, &kMrSerial,
@@ -848,10 +943,11 @@ constexpr const Predicate* kMemset[] = {
 // ---- Validators ----
 
 constexpr Validator kValidators[] = {
-    {"is_valid_copy", Checked::Full, kCopy, &evaluate_conjuncts<kCopy>},
-    {"is_valid_cast", Checked::Full, kCast, &evaluate_conjuncts<kCast>},
-    {"is_valid_tensor_tensor_arith", Checked::Full, kTensorTensor, &evaluate_conjuncts<kTensorTensor>},
-    {"is_valid_memset", Checked::Full, kMemset, &evaluate_conjuncts<kMemset>},
+    {"is_valid_copy", Checked::Full, kCopy, &evaluate_conjuncts<kCopy>, fast_acceptor<kCopy>()},
+    {"is_valid_cast", Checked::Full, kCast, &evaluate_conjuncts<kCast>, fast_acceptor<kCast>()},
+    {"is_valid_tensor_tensor_arith", Checked::Full, kTensorTensor, &evaluate_conjuncts<kTensorTensor>,
+     fast_acceptor<kTensorTensor>()},
+    {"is_valid_memset", Checked::Full, kMemset, &evaluate_conjuncts<kMemset>, fast_acceptor<kMemset>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
 

@@ -193,7 +193,8 @@ constexpr Predicate opcode_predicate(std::string_view name, std::string_view con
           .gens = kGensAll,
           .fields = fOpcode,
           .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == Op; },
-          .explain = explain_opcode};
+          .explain = explain_opcode,
+          .accepts = [](const uint8_t* w, const CheckContext&) { return w[fOpcode[0].offset] == Op; }};
 }
 
 constexpr Predicate kHasTensorLoadOpcode = opcode_predicate<Mem2d, opcode::kTensorLoad>("has_tensor_load_opcode", "");
@@ -218,7 +219,10 @@ constexpr Predicate kSharedConstraints{
           return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
         },
     .explain = explain_shared<Mem2d>,
-    .via = via_shared<Mem2d>};
+    .via = via_shared<Mem2d>,
+    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext&) {
+      return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
+    }>};
 
 template <class S>
 constexpr Predicate num_elem_predicate(std::string_view convention) {
@@ -228,7 +232,8 @@ constexpr Predicate num_elem_predicate(std::string_view convention) {
           .gens = kGensAll,
           .fields = fNumElem,
           .holds = [](const Instruction& i, const CheckContext&) { return mem2d_num_elem_check(m_of<S>(i)); },
-          .explain = explain_num_elem<S>};
+          .explain = explain_num_elem<S>,
+          .accepts = on_view<S, [](const S& m, const CheckContext&) { return mem2d_num_elem_check(m); }>};
 }
 
 template <class S>
@@ -239,7 +244,8 @@ constexpr Predicate datasrc_zero_predicate(std::string_view convention) {
           .gens = kGensAll,
           .fields = fDatasrc,
           .holds = [](const Instruction& i, const CheckContext&) { return m_of<S>(i).src_datasrc == 0; },
-          .explain = explain_datasrc_zero<S>};
+          .explain = explain_datasrc_zero<S>,
+          .accepts = on_view<S, [](const S& m, const CheckContext&) { return m.src_datasrc == 0; }>};
 }
 
 template <class S>
@@ -250,7 +256,8 @@ constexpr Predicate datasrc_valid_predicate(std::string_view convention) {
           .gens = kGensAll,
           .fields = fDatasrc,
           .holds = [](const Instruction& i, const CheckContext&) { return m_of<S>(i).src_datasrc <= 1; },
-          .explain = explain_datasrc_valid<S>};
+          .explain = explain_datasrc_valid<S>,
+          .accepts = on_view<S, [](const S& m, const CheckContext&) { return m.src_datasrc <= 1; }>};
 }
 
 template <class S>
@@ -261,7 +268,8 @@ constexpr Predicate elem32_predicate(std::string_view convention) {
           .gens = kGensAll,
           .fields = fNumElem,
           .holds = [](const Instruction& i, const CheckContext&) { return elem_product(m_of<S>(i)) <= 32; },
-          .explain = explain_32<S>};
+          .explain = explain_32<S>,
+          .accepts = on_view<S, [](const S& m, const CheckContext&) { return elem_product(m) <= 32; }>};
 }
 
 template <class S>
@@ -274,7 +282,8 @@ constexpr Predicate store_count_predicate(std::string_view convention) {
           .gens = kGensAll,
           .fields = fStoreCount,
           .holds = [](const Instruction& i, const CheckContext&) { return mem2d_store_num_elem_check(m_of<S>(i)); },
-          .explain = explain_store_count<S>};
+          .explain = explain_store_count<S>,
+          .accepts = on_view<S, [](const S& m, const CheckContext&) { return mem2d_store_num_elem_check(m); }>};
 }
 
 constexpr Predicate kNumElemCheck = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M11");
@@ -296,7 +305,9 @@ constexpr Predicate kPseudoDtype{
     .fields = fDtype,
     .holds = [](const Instruction& i,
                 const CheckContext&) { return pseudo_mem2d_dtype_check(m_of<PseudoMem2d>(i).dtype); },
-    .explain = explain_pseudo_dtype<PseudoMem2d>};
+    .explain = explain_pseudo_dtype<PseudoMem2d>,
+    .accepts = on_view<PseudoMem2d,
+                       [](const PseudoMem2d& m, const CheckContext&) { return pseudo_mem2d_dtype_check(m.dtype); }>};
 
 constexpr Predicate kU64RegisterCheck{
     .name = "mem2d_u64_register_check",
@@ -306,7 +317,8 @@ constexpr Predicate kU64RegisterCheck{
     .fields = fU64Regs,
     .holds = [](const Instruction& i, const CheckContext&) { return mem2d_u64_register_check(m_of<Mem2d>(i)); },
     .explain = explain_u64_regs,
-    .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "mem2d_odd_register_used"; }};
+    .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "mem2d_odd_register_used"; },
+    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext&) { return mem2d_u64_register_check(m); }>};
 
 constexpr Predicate kValidStartAddr{
     .name = "valid_start_addr",
@@ -323,7 +335,10 @@ constexpr Predicate kValidStartAddr{
         },
     .explain = explain_start_addr,
     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
-    .failure_convention = start_addr_convention};
+    .failure_convention = start_addr_convention,
+    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext& c) {
+      return pred::is_aligned_start_addr8(m.start_addr, m.dtype, c.gen);
+    }>};
 
 constexpr Predicate kSingleWindow{
     .name = "mem2d_single_16mb_window",
@@ -335,7 +350,10 @@ constexpr Predicate kSingleWindow{
     .fields = fWindow,
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return !c.options.strict_window || within_one_window(m_of<Mem2d>(i), c.gen); },
-    .explain = explain_window};
+    .explain = explain_window,
+    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext& c) {
+      return !c.options.strict_window || within_one_window(m, c.gen);
+    }>};
 
 // ---- Validators (mem2d.md §5.1, §5.2, §5.4, §5.5) ----
 
@@ -353,10 +371,14 @@ constexpr const Predicate* kPseudoTensorStore[] = {&kHasValidNeuronHeader, &kHas
                                                    &kPseudoStoreCount};
 
 constexpr Validator kValidators[] = {
-    {"is_valid_tensor_load", Checked::Full, kTensorLoad, &evaluate_conjuncts<kTensorLoad>},
-    {"is_valid_tensor_store", Checked::Full, kTensorStore, &evaluate_conjuncts<kTensorStore>},
-    {"is_valid_pseudo_tensor_load", Checked::Full, kPseudoTensorLoad, &evaluate_conjuncts<kPseudoTensorLoad>},
-    {"is_valid_pseudo_tensor_store", Checked::Full, kPseudoTensorStore, &evaluate_conjuncts<kPseudoTensorStore>},
+    {"is_valid_tensor_load", Checked::Full, kTensorLoad, &evaluate_conjuncts<kTensorLoad>,
+     fast_acceptor<kTensorLoad>()},
+    {"is_valid_tensor_store", Checked::Full, kTensorStore, &evaluate_conjuncts<kTensorStore>,
+     fast_acceptor<kTensorStore>()},
+    {"is_valid_pseudo_tensor_load", Checked::Full, kPseudoTensorLoad, &evaluate_conjuncts<kPseudoTensorLoad>,
+     fast_acceptor<kPseudoTensorLoad>()},
+    {"is_valid_pseudo_tensor_store", Checked::Full, kPseudoTensorStore, &evaluate_conjuncts<kPseudoTensorStore>,
+     fast_acceptor<kPseudoTensorStore>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
 

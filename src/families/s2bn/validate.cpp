@@ -229,7 +229,10 @@ constexpr Predicate opcode_predicate(std::string_view name) {
           .gens = kGensAll,
           .fields = fOpcode,
           .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == Lo || i.opcode() == Hi; },
-          .explain = explain_opcode};
+          .explain = explain_opcode,
+          .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+            return x.header.opcode == Lo || x.header.opcode == Hi;
+          }>};
 }
 
 constexpr Predicate kImmLdOpcode =
@@ -246,7 +249,8 @@ constexpr Predicate kImmLdCount{
     .gens = kGensAll,
     .fields = fSrcCount,
     .holds = [](const Instruction& i, const CheckContext& c) { return immld_count(s_of(i), c.gen); },
-    .explain = explain_immld_count};
+    .explain = explain_immld_count,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return immld_count(x, c.gen); }>};
 
 constexpr Predicate kBnCount{
     .name = "has_bn_param_load_src_element_cnt",
@@ -255,15 +259,18 @@ constexpr Predicate kBnCount{
     .gens = kGensAll,
     .fields = fSrcCount,
     .holds = [](const Instruction& i, const CheckContext& c) { return bn_param_load_count(s_of(i), c.gen); },
-    .explain = explain_bn_count};
+    .explain = explain_bn_count,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return bn_param_load_count(x, c.gen); }>};
 
-constexpr Predicate kMvlCount{.name = "has_match_value_load_src_element_cnt",
-                              .convention = "",
-                              .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
-                              .gens = kGensAll,
-                              .fields = fSrcCount,
-                              .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
-                              .explain = explain_mvl_count};
+constexpr Predicate kMvlCount{
+    .name = "has_match_value_load_src_element_cnt",
+    .convention = "",
+    .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
+    .gens = kGensAll,
+    .fields = fSrcCount,
+    .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
+    .explain = explain_mvl_count,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return product(x) == 8; }>};
 
 constexpr Predicate kZeroImmediates{
     .name = "has_s2_bn_zero_immediates",
@@ -272,7 +279,8 @@ constexpr Predicate kZeroImmediates{
     .gens = kGensAll,
     .fields = fImmediates,
     .holds = [](const Instruction& i, const CheckContext&) { return has_s2_bn_zero_immediates(s_of(i)); },
-    .explain = explain_zero_imm};
+    .explain = explain_zero_imm,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return has_s2_bn_zero_immediates(x); }>};
 
 constexpr Predicate kImmLdDtypes{
     .name = "tsm_immld_dtypes",
@@ -281,7 +289,8 @@ constexpr Predicate kImmLdDtypes{
     .gens = kGensAll,
     .fields = fDtypeOp,
     .holds = [](const Instruction& i, const CheckContext&) { return tsm_immld_dtypes(s_of(i)); },
-    .explain = explain_immld_dtype};
+    .explain = explain_immld_dtype,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return tsm_immld_dtypes(x); }>};
 
 constexpr Predicate kValidDtype{
     .name = "is_valid_dtype",
@@ -293,7 +302,8 @@ constexpr Predicate kValidDtype{
     .fields = fDtype,
     .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(s_of(i).dtype, false, c); },
     .explain = explain_valid_dtype,
-    .via = via_valid_dtype};
+    .via = via_valid_dtype,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return dtype_accepts(x.dtype, false, c); }>};
 
 constexpr Predicate kChannels{
     .name = "check_active_channels",
@@ -303,7 +313,10 @@ constexpr Predicate kChannels{
     .fields = fChannels,
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::check_active_channels(s_of(i).num_active_channels, c.gen); },
-    .explain = explain_channels};
+    .explain = explain_channels,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) {
+      return pred::check_active_channels(x.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kTensor2d{
     .name = "tensor2d_valid",
@@ -316,7 +329,8 @@ constexpr Predicate kTensor2d{
     .holds = [](const Instruction& i, const CheckContext& c) { return src_tensor_valid(s_of(i), c.gen); },
     .explain = explain_tensor2d,
     .via = nullptr,
-    .failure_convention = tensor2d_convention};
+    .failure_convention = tensor2d_convention,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return src_tensor_valid(x, c.gen); }>};
 
 constexpr Predicate kReserved{
     .name = "s2_bn_reserved_zero",
@@ -325,7 +339,9 @@ constexpr Predicate kReserved{
     .gens = kGensAll,
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_reserved_zero(s_of(i)); },
-    .explain = explain_reserved};
+    .explain = explain_reserved,
+    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
+    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S2Bn>(w); }};
 
 constexpr Predicate kZgen{
     .name = "s2_bn_zgen_restriction",
@@ -334,7 +350,8 @@ constexpr Predicate kZgen{
     .gens = kGensCaymanUp,
     .fields = {},
     .holds = [](const Instruction&, const CheckContext&) { return true; },
-    .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-S2)"); }};
+    .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-S2)"); },
+    .accepts = on_view<RawWord, [](const RawWord&, const CheckContext&) { return true; }>};
 
 constexpr Predicate kS2BnDtype{
     .name = "s2_bn_dtype",
@@ -343,7 +360,8 @@ constexpr Predicate kS2BnDtype{
     .gens = kGensAll,
     .fields = fDtype,
     .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_dtype(s_of(i).dtype); },
-    .explain = explain_s2_bn_dtype};
+    .explain = explain_s2_bn_dtype,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return s2_bn_dtype(x.dtype); }>};
 
 constexpr Predicate kBnImm0{
     .name = "has_valid_bn_param_load_imm0",
@@ -356,7 +374,9 @@ constexpr Predicate kBnImm0{
     .holds = [](const Instruction& i, const CheckContext& c) { return has_valid_bn_param_load_imm0(s_of(i), c.gen); },
     .explain = explain_bn_imm0,
     .via = via_bn_imm0,
-    .failure_convention = bn_imm0_convention};
+    .failure_convention = bn_imm0_convention,
+    .accepts =
+        on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return has_valid_bn_param_load_imm0(x, c.gen); }>};
 
 constexpr Predicate kImmSrcEnum{
     .name = "is_valid_enum(ImmSrc)",
@@ -365,7 +385,8 @@ constexpr Predicate kImmSrcEnum{
     .gens = kGensAll,
     .fields = fImmSrcField,
     .holds = [](const Instruction& i, const CheckContext&) { return s_of(i).imm0_src <= 2; },
-    .explain = explain_imm_src};
+    .explain = explain_imm_src,
+    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return x.imm0_src <= 2; }>};
 
 // ---- Validators (s2bn.md §3.2-§3.4) ----
 
@@ -402,9 +423,9 @@ constexpr const Predicate* kMvl[] = {&kHasValidNeuronHeader,
                                      &kTensor2d};
 
 constexpr Validator kValidators[] = {
-    {"is_valid_tsm_immediates_load", Checked::Full, kImmLd, &evaluate_conjuncts<kImmLd>},
-    {"is_valid_batch_norm_param_load", Checked::Full, kBn, &evaluate_conjuncts<kBn>},
-    {"is_valid_match_value_load", Checked::Full, kMvl, &evaluate_conjuncts<kMvl>},
+    {"is_valid_tsm_immediates_load", Checked::Full, kImmLd, &evaluate_conjuncts<kImmLd>, fast_acceptor<kImmLd>()},
+    {"is_valid_batch_norm_param_load", Checked::Full, kBn, &evaluate_conjuncts<kBn>, fast_acceptor<kBn>()},
+    {"is_valid_match_value_load", Checked::Full, kMvl, &evaluate_conjuncts<kMvl>, fast_acceptor<kMvl>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2]};
 

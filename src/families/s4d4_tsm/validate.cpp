@@ -155,17 +155,20 @@ std::string explain_counts(const Instruction& i, const CheckContext&) {
 
 // ---- Predicates ----
 
-constexpr Predicate kPtrMultiOpcode{.name = "has_tensor_scalar_ptr_multi_opcode",
-                                    .convention = "",
-                                    .meaning = "the opcode is 0x4F or 0x5F",
-                                    .gens = kGensAll,
-                                    .fields = fOpcode,
-                                    .holds =
-                                        [](const Instruction& i, const CheckContext&) {
-                                          return i.opcode() == opcode::kPtrMultiArith ||
-                                                 i.opcode() == opcode::kPtrMultiBitvec;
-                                        },
-                                    .explain = explain_opcode};
+constexpr Predicate kPtrMultiOpcode{
+    .name = "has_tensor_scalar_ptr_multi_opcode",
+    .convention = "",
+    .meaning = "the opcode is 0x4F or 0x5F",
+    .gens = kGensAll,
+    .fields = fOpcode,
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          return i.opcode() == opcode::kPtrMultiArith || i.opcode() == opcode::kPtrMultiBitvec;
+        },
+    .explain = explain_opcode,
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+      return x.header.opcode == opcode::kPtrMultiArith || x.header.opcode == opcode::kPtrMultiBitvec;
+    }>};
 
 constexpr Predicate kDualOpcode{
     .name = "has_tensor_scalar_ptr_multi_dual_opcode",
@@ -178,7 +181,10 @@ constexpr Predicate kDualOpcode{
     .via = nullptr,
     .failure_convention = [](const Instruction& i, const CheckContext&) -> std::string_view {
       return i.opcode() == opcode::kPtrMultiDualBitvec ? "PROJ-CONV-T16" : "";
-    }};
+    },
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
+      return x.header.opcode == opcode::kPtrMultiDualArith;
+    }>};
 
 constexpr Predicate kSlicesSingular{
     .name = "has_valid_src_slices_tsm_singular",
@@ -191,7 +197,11 @@ constexpr Predicate kSlicesSingular{
           const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
           return w >= 1 && w <= 8;
         },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); }};
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
+      const uint16_t w = x.src_mem_pattern.num_elem[3];
+      return w >= 1 && w <= 8;
+    }>};
 
 constexpr Predicate kSlicesDual{
     .name = "has_valid_src_slices_tsm_dual",
@@ -204,7 +214,11 @@ constexpr Predicate kSlicesDual{
           const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
           return w >= 1 && w <= 4;
         },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); }};
+    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
+      const uint16_t w = x.src_mem_pattern.num_elem[3];
+      return w >= 1 && w <= 4;
+    }>};
 
 constexpr Predicate kValidOps{
     .name = "tensor_scalar_ptr_multi_valid_ops",
@@ -224,7 +238,9 @@ constexpr Predicate kValidOps{
         },
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
-    }};
+    },
+    .accepts =
+        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return valid_ops_failure(x, c).empty(); }>};
 
 constexpr Predicate kValidTypes{
     .name = "tensor_scalar_ptr_multi_valid_types",
@@ -233,7 +249,8 @@ constexpr Predicate kValidTypes{
     .gens = kGensAll,
     .fields = fTypes,
     .holds = [](const Instruction& i, const CheckContext&) { return valid_types(t_of(i)); },
-    .explain = explain_types};
+    .explain = explain_types,
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return valid_types(x); }>};
 
 constexpr Predicate kReverseChk{
     .name = "tensor_scalar_ptr_multi_reverse_chk",
@@ -243,7 +260,8 @@ constexpr Predicate kReverseChk{
     .fields = fReverse,
     .holds = [](const Instruction& i, const CheckContext&) { return reverse_chk(t_of(i)); },
     .explain = explain_reverse,
-    .via = via_reverse};
+    .via = via_reverse,
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return reverse_chk(x); }>};
 
 constexpr Predicate kReservedZero{
     .name = "s4d4_tsm_reserved_zero",
@@ -252,7 +270,9 @@ constexpr Predicate kReservedZero{
     .gens = kGensAll,
     .fields = fReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },
-    .explain = explain_reserved};
+    .explain = explain_reserved,
+    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
+    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S4d4Tsm>(w); }};
 
 constexpr Predicate kInDtypeValid{
     .name = "is_valid_dtype",
@@ -263,7 +283,9 @@ constexpr Predicate kInDtypeValid{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::is_valid_dtype(t_of(i).in_dtype, false, c); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c); }};
+                  const CheckContext& c) { return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c); },
+    .accepts =
+        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return dtype_accepts(x.in_dtype, false, c); }>};
 
 constexpr Predicate kOutDtypeValid{
     .name = "is_valid_dtype",
@@ -274,7 +296,9 @@ constexpr Predicate kOutDtypeValid{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::is_valid_dtype(t_of(i).out_dtype, true, c); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c); }};
+                  const CheckContext& c) { return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c); },
+    .accepts =
+        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return dtype_accepts(x.out_dtype, true, c); }>};
 
 constexpr Predicate kValidAluop{
     .name = "is_valid_aluop",
@@ -286,30 +310,34 @@ constexpr Predicate kValidAluop{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
-        }};
+        },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
 
-constexpr Predicate kSubdimValid{.name = "is_valid_tsm_subdim",
-                                 .convention = "",
-                                 .meaning = "op_dim is XYZ (0x04)",
-                                 .gens = kGensAll,
-                                 .fields = fSubdim,
-                                 .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
-                                 .explain =
-                                     [](const Instruction& i, const CheckContext&) {
-                                       return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim);
-                                     }};
+constexpr Predicate kSubdimValid{
+    .name = "is_valid_tsm_subdim",
+    .convention = "",
+    .meaning = "op_dim is XYZ (0x04)",
+    .gens = kGensAll,
+    .fields = fSubdim,
+    .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
+    .explain = [](const Instruction& i,
+                  const CheckContext&) { return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim); },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return x.op_dim == 4; }>};
 
-constexpr Predicate kChannelRange{.name = "has_valid_active_channel_range",
-                                  .convention = "",
-                                  .meaning = "num_active_channels is 1..128",
-                                  .gens = kGensNotMaverick,
-                                  .fields = fChannels,
-                                  .holds =
-                                      [](const Instruction& i, const CheckContext& c) {
-                                        return pred::has_valid_active_channel_range(t_of(i).num_active_channels,
-                                                                                    geometry(c.gen).channels);
-                                      },
-                                  .explain = explain_channels};
+constexpr Predicate kChannelRange{
+    .name = "has_valid_active_channel_range",
+    .convention = "",
+    .meaning = "num_active_channels is 1..128",
+    .gens = kGensNotMaverick,
+    .fields = fChannels,
+    .holds =
+        [](const Instruction& i, const CheckContext& c) {
+          return pred::has_valid_active_channel_range(t_of(i).num_active_channels, geometry(c.gen).channels);
+        },
+    .explain = explain_channels,
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
+    }>};
 
 constexpr Predicate kChannelRangeTile{
     .name = "has_valid_active_channel_range_with_tile",
@@ -323,7 +351,10 @@ constexpr Predicate kChannelRangeTile{
         [](const Instruction& i, const CheckContext& c) {
           return pred::has_valid_active_channel_range(t_of(i).num_active_channels, geometry(c.gen).channels);
         },
-    .explain = explain_channels};
+    .explain = explain_channels,
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
+    }>};
 
 constexpr Predicate kSrcStartChannels{
     .name = "start_addr_active_channels",
@@ -339,7 +370,11 @@ constexpr Predicate kSrcStartChannels{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
-        }};
+        },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      const S4d4Tsm& t = x;
+      return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
+    }>};
 
 constexpr Predicate kDstStartChannels{
     .name = "start_addr_active_channels",
@@ -355,7 +390,11 @@ constexpr Predicate kDstStartChannels{
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return explain_start_channels(t_of(i).dst_mem_pattern, t_of(i).num_active_channels, c, "dst");
-        }};
+        },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      const S4d4Tsm& t = x;
+      return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
+    }>};
 
 std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
   return c.gen == Generation::Sunda && describe(t.start_addr, c.gen).shape_from_register &&
@@ -383,7 +422,11 @@ constexpr Predicate kSrcTensor4d{
         },
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return tensor4d_convention(t_of(i).src_mem_pattern, c); }};
+                             const CheckContext& c) { return tensor4d_convention(t_of(i).src_mem_pattern, c); },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      const S4d4Tsm& t = x;
+      return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
+    }>};
 
 constexpr Predicate kDstTensor4d{
     .name = "tensor4d_valid",
@@ -404,7 +447,11 @@ constexpr Predicate kDstTensor4d{
         },
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return tensor4d_convention(t_of(i).dst_mem_pattern, c); }};
+                             const CheckContext& c) { return tensor4d_convention(t_of(i).dst_mem_pattern, c); },
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      const S4d4Tsm& t = x;
+      return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
+    }>};
 
 constexpr Predicate kSameCount{
     .name = "same_element_count_t4d",
@@ -414,7 +461,10 @@ constexpr Predicate kSameCount{
     .fields = fCounts,
     .holds = [](const Instruction& i,
                 const CheckContext&) { return count4(t_of(i).src_mem_pattern) == count4(t_of(i).dst_mem_pattern); },
-    .explain = explain_counts};
+    .explain = explain_counts,
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
+      return count4(x.src_mem_pattern) == count4(x.dst_mem_pattern);
+    }>};
 
 // ---- Validators (s4d4-tsm.md §3.1, §3.3), is_valid_tensor_scalar_ptr_multi_common flattened ----
 
@@ -430,8 +480,9 @@ constexpr const Predicate* kDual[] = {&kHasValidNeuronHeader, &kHasValidNeuronEv
 #undef TPBISA_TSM_COMMON
 
 constexpr Validator kValidators[] = {
-    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular, &evaluate_conjuncts<kSingular>},
-    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual, &evaluate_conjuncts<kDual>},
+    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular, &evaluate_conjuncts<kSingular>,
+     fast_acceptor<kSingular>()},
+    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual, &evaluate_conjuncts<kDual>, fast_acceptor<kDual>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1]};
 

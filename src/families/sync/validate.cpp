@@ -64,7 +64,8 @@ constexpr Predicate opcode_predicate(std::string_view name, std::string_view con
           .gens = kGensAll,
           .fields = std::span<const FieldRef>(F, 1),
           .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == Opcode; },
-          .explain = explain_opcode};
+          .explain = explain_opcode,
+          .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == Opcode; }>};
 }
 
 // ---- EVENT_SEMAPHORE (PROJ-CONV-F2) ----
@@ -104,7 +105,10 @@ constexpr Predicate kEsExt{
           const EventsExtended& x = es_of(i).ext;
           return sync::ext_wait_mode_valid(x, c.gen) && sync::ext_update_mode_valid(x, c.gen);
         },
-    .explain = explain_es_ext};
+    .explain = explain_es_ext,
+    .accepts = on_view<CtrlEs, [](const CtrlEs& es, const CheckContext& c) {
+      return sync::ext_wait_mode_valid(es.ext, c.gen) && sync::ext_update_mode_valid(es.ext, c.gen);
+    }>};
 
 constexpr Predicate kEsReserved{
     .name = "ctrl_es_reserved_zero",
@@ -114,7 +118,10 @@ constexpr Predicate kEsReserved{
     .fields = fEsReserved,
     .holds = [](const Instruction& i,
                 const CheckContext&) { return all_zero(es_of(i).reserved0) && all_zero(es_of(i).reserved1); },
-    .explain = explain_es_reserved};
+    .explain = explain_es_reserved,
+    .accepts = on_view<CtrlEs, [](const CtrlEs& x, const CheckContext&) {
+      return all_zero(x.reserved0) && all_zero(x.reserved1);
+    }>};
 
 // ---- SET_ORDERING_MODE (PROJ-CONV-F6) ----
 
@@ -132,7 +139,9 @@ constexpr Predicate kSomReserved{
         [](const Instruction& i, const CheckContext&) {
           return first_nonzero("reserved", fSomReserved[0], body<SetOrderingMode>(i).reserved) +
                  ": bytes 13-63 of a SET_ORDERING_MODE must be zero";
-        }};
+        },
+    .accepts =
+        on_view<SetOrderingMode, [](const SetOrderingMode& x, const CheckContext&) { return all_zero(x.reserved); }>};
 
 // ---- PSEUDO_BRANCH_LABEL (PROJ-CONV-F7: the payload is not inspected) ----
 
@@ -156,7 +165,8 @@ constexpr Predicate kDmaUpdateNone{
           return fmt::format(
               "update_mode is {:#04x}, must be NONE: a pseudo DMA signals completion through its semaphore byte",
               i.events().update_mode);
-        }};
+        },
+    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.events.update_mode == 0; }>};
 
 std::string mode_text(const PseudoAddr8& a, std::string_view side) {
   return fmt::format(
@@ -172,7 +182,10 @@ constexpr Predicate kDmaSrcMode{
     .gens = kGensAll,
     .fields = fDmaSrcMode,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::pseudo_addr8_mode_known(dma_of(i).src); },
-    .explain = [](const Instruction& i, const CheckContext&) { return mode_text(dma_of(i).src, "src"); }};
+    .explain = [](const Instruction& i, const CheckContext&) { return mode_text(dma_of(i).src, "src"); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::pseudo_addr8_mode_known(x.src);
+    }>};
 
 constexpr Predicate kDmaDstMode{
     .name = "pseudo_addr8_mode_known",
@@ -181,7 +194,10 @@ constexpr Predicate kDmaDstMode{
     .gens = kGensAll,
     .fields = fDmaDstMode,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::pseudo_addr8_mode_known(dma_of(i).dst); },
-    .explain = [](const Instruction& i, const CheckContext&) { return mode_text(dma_of(i).dst, "dst"); }};
+    .explain = [](const Instruction& i, const CheckContext&) { return mode_text(dma_of(i).dst, "dst"); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::pseudo_addr8_mode_known(x.dst);
+    }>};
 
 std::string num_text(const sync::DmaSide& s, std::string_view side) {
   return fmt::format("{}_num = {{{}, {}}}: both outer counts must be at least 1", side, s.num[0], s.num[1]);
@@ -194,7 +210,10 @@ constexpr Predicate kDmaSrcNum{
     .gens = kGensAll,
     .fields = fDmaSrcNum,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::counts_nonzero(sync::src_side(dma_of(i))); },
-    .explain = [](const Instruction& i, const CheckContext&) { return num_text(sync::src_side(dma_of(i)), "src"); }};
+    .explain = [](const Instruction& i, const CheckContext&) { return num_text(sync::src_side(dma_of(i)), "src"); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::counts_nonzero(sync::src_side(x));
+    }>};
 
 constexpr Predicate kDmaDstNum{
     .name = "pseudo_dma_counts_nonzero",
@@ -203,7 +222,10 @@ constexpr Predicate kDmaDstNum{
     .gens = kGensAll,
     .fields = fDmaDstNum,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::counts_nonzero(sync::dst_side(dma_of(i))); },
-    .explain = [](const Instruction& i, const CheckContext&) { return num_text(sync::dst_side(dma_of(i)), "dst"); }};
+    .explain = [](const Instruction& i, const CheckContext&) { return num_text(sync::dst_side(dma_of(i)), "dst"); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::counts_nonzero(sync::dst_side(x));
+    }>};
 
 std::string dtype_text(uint8_t d, std::string_view side, const CheckContext& c) {
   std::string_view via;
@@ -233,7 +255,10 @@ constexpr Predicate kDmaSrcDtype{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::is_valid_dtype(dma_of(i).src_dtype, true, c); },
     .explain = [](const Instruction& i, const CheckContext& c) { return dtype_text(dma_of(i).src_dtype, "src", c); },
-    .via = [](const Instruction& i, const CheckContext& c) { return dtype_via(dma_of(i).src_dtype, c); }};
+    .via = [](const Instruction& i, const CheckContext& c) { return dtype_via(dma_of(i).src_dtype, c); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext& c) {
+      return dtype_accepts(x.src_dtype, true, c);
+    }>};
 
 constexpr Predicate kDmaDstDtype{
     .name = "is_valid_dtype",
@@ -244,7 +269,10 @@ constexpr Predicate kDmaDstDtype{
     .holds = [](const Instruction& i,
                 const CheckContext& c) { return pred::is_valid_dtype(dma_of(i).dst_dtype, true, c); },
     .explain = [](const Instruction& i, const CheckContext& c) { return dtype_text(dma_of(i).dst_dtype, "dst", c); },
-    .via = [](const Instruction& i, const CheckContext& c) { return dtype_via(dma_of(i).dst_dtype, c); }};
+    .via = [](const Instruction& i, const CheckContext& c) { return dtype_via(dma_of(i).dst_dtype, c); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext& c) {
+      return dtype_accepts(x.dst_dtype, true, c);
+    }>};
 
 std::string whole_text(const sync::DmaSide& s, std::string_view side, Generation g) {
   return fmt::format("{}: {} x {} chunks of {} bytes = {} bytes, not a whole number of {}-byte elements of {}", side,
@@ -260,7 +288,10 @@ constexpr Predicate kDmaSrcWhole{
     .fields = fDmaSrcBytes,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::whole_elements(sync::src_side(dma_of(i))); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return whole_text(sync::src_side(dma_of(i)), "src", c.gen); }};
+                  const CheckContext& c) { return whole_text(sync::src_side(dma_of(i)), "src", c.gen); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::whole_elements(sync::src_side(x));
+    }>};
 
 constexpr Predicate kDmaDstWhole{
     .name = "pseudo_dma_whole_elements",
@@ -270,7 +301,10 @@ constexpr Predicate kDmaDstWhole{
     .fields = fDmaDstBytes,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::whole_elements(sync::dst_side(dma_of(i))); },
     .explain = [](const Instruction& i,
-                  const CheckContext& c) { return whole_text(sync::dst_side(dma_of(i)), "dst", c.gen); }};
+                  const CheckContext& c) { return whole_text(sync::dst_side(dma_of(i)), "dst", c.gen); },
+    .accepts = on_view<PseudoDmaDirect2d, [](const PseudoDmaDirect2d& x, const CheckContext&) {
+      return sync::whole_elements(sync::dst_side(x));
+    }>};
 
 std::string explain_same_count(const Instruction& i, const CheckContext&) {
   const PseudoDmaDirect2d& d = dma_of(i);
@@ -290,7 +324,9 @@ constexpr Predicate kDmaSameCount{
     .gens = kGensAll,
     .fields = fDmaCount,
     .holds = [](const Instruction& i, const CheckContext&) { return sync::same_element_count(dma_of(i)); },
-    .explain = explain_same_count};
+    .explain = explain_same_count,
+    .accepts = on_view<PseudoDmaDirect2d,
+                       [](const PseudoDmaDirect2d& x, const CheckContext&) { return sync::same_element_count(x); }>};
 
 // ---- Validators ----
 
@@ -306,10 +342,10 @@ constexpr const Predicate* kDma[] = {&kHasValidNeuronHeader, &kHasValidNeuronEve
                                      &kDmaSameCount,         &kEnginePlacement};
 
 constexpr Validator kValidators[] = {
-    {"is_valid_ctrl_es", Checked::Full, kEs, &evaluate_conjuncts<kEs>},
-    {"is_valid_set_ordering_mode", Checked::Full, kSom, &evaluate_conjuncts<kSom>},
-    {"is_valid_pseudo_branch_label", Checked::Full, kLabel, &evaluate_conjuncts<kLabel>},
-    {"is_valid_pseudo_dma_direct2d", Checked::Full, kDma, &evaluate_conjuncts<kDma>},
+    {"is_valid_ctrl_es", Checked::Full, kEs, &evaluate_conjuncts<kEs>, fast_acceptor<kEs>()},
+    {"is_valid_set_ordering_mode", Checked::Full, kSom, &evaluate_conjuncts<kSom>, fast_acceptor<kSom>()},
+    {"is_valid_pseudo_branch_label", Checked::Full, kLabel, &evaluate_conjuncts<kLabel>, fast_acceptor<kLabel>()},
+    {"is_valid_pseudo_dma_direct2d", Checked::Full, kDma, &evaluate_conjuncts<kDma>, fast_acceptor<kDma>()},
 };
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
 
