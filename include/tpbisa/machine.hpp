@@ -17,6 +17,10 @@
 
 namespace tpbisa {
 
+namespace exec {
+class Txn;
+}
+
 /// The wait an engine is stalled on: its instruction, the semaphore or event, its value and the condition.
 struct BlockedWait {
   unsigned core = 0;
@@ -115,6 +119,9 @@ class Sequencer {
   std::vector<Word> words_;
   std::vector<Instruction> decoded_;
   std::vector<uint8_t> verdicts_;  ///< per word, judged once when the machine is built: 1 valid, 2 invalid
+  /// Per word, its executor when the word is plain: valid, no EVENTS wait or update, not a pseudo word, not an
+  /// EventSemaphore. Machine::run retires such a word without a scheduler turn or a step result (else nullptr).
+  std::vector<bool (*)(const Instruction&, exec::Txn&)> plain_;
   size_t pc_ = 0;
   bool halted_ = false;
   std::optional<BlockedWait> blocked_;
@@ -208,6 +215,13 @@ class Machine {
   /// Validates every word of every stream once (the verdict bits the steps read).
   void judge_words();
   size_t unfinished() const;
+  /// The only engine of a single-core machine that has not finished, when nothing is recorded (run's fast path:
+  /// the schedule can pick no other engine); else nullptr.
+  Sequencer* sole_engine();
+  /// Retires the sole engine's plain words (Sequencer::plain_) one after another until a word that is not plain,
+  /// the end of its stream, a fault (into `s`) or `max_steps`: each as its scheduler turn would, the step result
+  /// not filled. Returns false when the run ends (a fault).
+  bool run_plain(Sequencer& engine, size_t max_steps, RunSummary& s);
 
   std::vector<Core> cores_;
   MachineOptions options_;

@@ -133,23 +133,30 @@ bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
 }
 
 bool SparseMemory::Page::all_written(size_t at, size_t n) const {
-  while (n != 0) {
-    const size_t bit = at % 64, take = std::min<size_t>(64 - bit, n);
-    const uint64_t mask = take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
-    if ((written[at / 64] & mask) != mask) return false;
-    at += take;
-    n -= take;
-  }
-  return true;
+  if (n == 0) return true;
+  // Partial first and last bitmap words by mask; the whole words between AND-reduced without an early exit (a
+  // run of a row is usually all written, so the loop is read straight through).
+  const size_t first = at / 64, last = (at + n - 1) / 64;
+  const uint64_t head = ~uint64_t{0} << (at % 64);
+  const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
+  if (first == last) return (written[first] & (head & tail)) == (head & tail);
+  uint64_t all = (written[first] | ~head) & (written[last] | ~tail);
+  for (size_t w = first + 1; w < last; ++w) all &= written[w];
+  return all == ~uint64_t{0};
 }
 
 void SparseMemory::Page::mark_written(size_t at, size_t n) {
-  while (n != 0) {
-    const size_t bit = at % 64, take = std::min<size_t>(64 - bit, n);
-    written[at / 64] |= take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
-    at += take;
-    n -= take;
+  if (n == 0) return;
+  const size_t first = at / 64, last = (at + n - 1) / 64;
+  const uint64_t head = ~uint64_t{0} << (at % 64);
+  const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
+  if (first == last) {
+    written[first] |= head & tail;
+    return;
   }
+  written[first] |= head;
+  for (size_t w = first + 1; w < last; ++w) written[w] = ~uint64_t{0};
+  written[last] |= tail;
 }
 
 bool SparseMemory::read_block(uint64_t address, uint64_t n, uint8_t* out) const {

@@ -228,7 +228,15 @@ void Machine::judge_words() {
       Sequencer& e = c.engine(static_cast<EngineId>(i));
       const ValidateOptions vo = validate_options(e.id());
       e.verdicts_.resize(e.size());
-      for (size_t k = 0; k < e.size(); ++k) e.verdicts_[k] = validate(e.decoded_[k], c.gen(), vo).valid ? 1 : 2;
+      e.plain_.assign(e.size(), nullptr);
+      for (size_t k = 0; k < e.size(); ++k) {
+        const Instruction& inst = e.decoded_[k];
+        e.verdicts_[k] = validate(inst, c.gen(), vo).valid ? 1 : 2;
+        const Events& ev = inst.events();
+        const bool plain = e.verdicts_[k] == 1 && (ev.wait_mode == 0x00 || ev.wait_mode == 0xFE) &&
+                           ev.update_mode == 0x00 && !is_pseudo(inst.opcode()) && inst.as<CtrlEs>() == nullptr;
+        if (plain) e.plain_[k] = family::executor_for(inst);
+      }
     }
 }
 
@@ -417,6 +425,61 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     engine.pc_ = log.jump ? log.jump_to : engine.pc_ + 1;
 }
 
+Sequencer* Machine::sole_engine() {
+  if (cores_.size() != 1 || log_.record) return nullptr;
+  Sequencer* only = nullptr;
+  for (unsigned i = 0; i < kEnginesPerCore; ++i) {
+    Sequencer& e = cores_.front().engine(static_cast<EngineId>(i));
+    if (e.finished()) continue;
+    if (only != nullptr) return nullptr;
+    only = &e;
+  }
+  return only;
+}
+
+bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
+  Core& core = cores_.front();
+  EngineState& regs = core.engine_state(engine.id());
+  // The turn the schedule gives the sole engine (step_into's cursor after it; Random draws as step_into does).
+  const size_t slot = static_cast<size_t>(engine.id());
+  const bool reverse = options_.schedule == Schedule::ReverseRoundRobin;
+  const bool random = options_.schedule == Schedule::Random;
+  const size_t turn = reverse ? kEnginesPerCore - 1 - slot : slot;
+  const size_t words = engine.size();
+  bool moved = false;
+  while (engine.pc_ < words && !engine.halted_ && s.retired < max_steps) {
+    const size_t pc = engine.pc_;
+    const auto run = engine.plain_[pc];
+    if (run == nullptr) break;
+    if (random) splitmix64(rng_);
+    moved = true;
+    log_.clear();
+    exec::Txn txn(core.state(), regs, log_, options_, pc);
+    txn.set_stream_size(words);
+    engine.blocked_.reset();
+    if (!run(engine.decoded_[pc], txn) || !txn.commit()) {
+      log_.clear();  // a fault changes nothing and reports no effects
+      s.faulted = true;
+      s.fault = txn.fault();
+      s.fault.index = pc;
+      s.fault.engine = engine.id();
+      s.fault.core = 0;
+      cursor_ = turn + 1 == kEnginesPerCore ? 0 : turn + 1;
+      return false;
+    }
+    ++epoch_;
+    ++engine.retired_;
+    ++s.retired;
+    for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += log_.diag_counts[k];
+    if (log_.halt)
+      engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
+    else
+      engine.pc_ = log_.jump ? log_.jump_to : pc + 1;
+  }
+  if (moved) cursor_ = turn + 1 == kEnginesPerCore ? 0 : turn + 1;
+  return true;
+}
+
 RunSummary Machine::run(size_t max_steps) {
   RunSummary s;
   // One result reused by every turn: run reads only a turn's status, fault and diagnostic counts, which each turn
@@ -424,6 +487,13 @@ RunSummary Machine::run(size_t max_steps) {
   StepResult r;
   bool retired_last = false;  // after a retirement no engine can be stuck (deadlocked() needs a blocked turn since)
   while (!finished()) {
+    // One engine left (a single stream): its plain words need no scheduler turn and no step result.
+    if (Sequencer* only = sole_engine()) {
+      const size_t before = s.retired;
+      if (!run_plain(*only, max_steps, s)) break;
+      if (s.retired != before) retired_last = true;
+      if (only->finished()) continue;
+    }
     if (!retired_last && deadlocked()) {
       s.deadlock = true;
       s.blocked = blocked_waits();

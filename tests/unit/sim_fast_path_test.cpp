@@ -210,6 +210,133 @@ TEST(SimFastPath, RandomSliceProgramsEqualTheTracedElementPath) {
   EXPECT_GT(faulted, 10U);
 }
 
+/// A slice word with an EVENTS wait or update now and then (so a stream mixes words Machine::run retires without
+/// a scheduler turn and words that take one), valid on the generation (when one is found).
+Word word_with_events(Gen& gen) {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    Word w = gen.word();
+    if (gen.chance(30)) {
+      w[4] = gen.any_of({0x00, 0x01, 0x03, 0x05, 0xFE});  // wait_mode: none, ==, <=, >=, none
+      w[5] = static_cast<uint8_t>(gen.pick(4));           // wait_idx
+      w[6] = gen.any_of({0x00, 0x03, 0x04, 0x09});        // update_mode: none, +1, -1, set
+      w[7] = static_cast<uint8_t>(gen.pick(4));           // update_idx
+      w[8] = static_cast<uint8_t>(gen.pick(3));           // semaphore_value
+    }
+    if (validate(decode(w, gen.g), gen.g).valid) return w;
+  }
+  return test::word(test::tl());
+}
+
+/// run() in chunks of random size, each chunk's summary, a step() after each chunk (the scheduler's position and
+/// Random draws must be where stepping leaves them) and the final state of both engines. `traced`: every effect
+/// recorded, so run takes the scheduler's turn for every word (the reference).
+std::vector<std::string> run_in_chunks(Generation g, const CoreProgram& program, Schedule schedule, uint64_t seed,
+                                       bool traced) {
+  MachineOptions mo;
+  mo.record_effects = traced;
+  mo.schedule = schedule;
+  mo.seed = seed;
+  Machine m(g, program, mo);
+  Gen gen{std::mt19937_64(seed), g};
+  gen.preset(m.mutable_state());
+  for (uint32_t& v : m.mutable_state().sems) v = static_cast<uint32_t>(gen.pick(3));
+  std::vector<std::string> out;
+  std::mt19937_64 chunks(seed * 3 + 1);
+  for (int round = 0; round < 40 && !m.finished(); ++round) {
+    const RunSummary s = m.run(1 + chunks() % 6);
+    std::string line = "run " + std::to_string(s.retired) + " " + std::to_string(s.faulted) +
+                       std::to_string(s.step_limit) + std::to_string(s.deadlock) + " " + std::to_string(s.fault.index) +
+                       " " + std::string(to_string(s.fault.kind)) + " " + s.fault.detail + " " +
+                       std::to_string(s.blocked.size());
+    for (uint64_t n : s.diagnostic_counts) line += " d" + std::to_string(n);
+    out.push_back(line);
+    if (s.faulted || s.deadlock) break;
+    const StepResult r = m.step();
+    out.push_back("step " + std::to_string(static_cast<int>(r.status)) + " " + std::string(to_string(r.engine)) + " " +
+                  std::to_string(r.index));
+    if (r.status == StepResult::Status::Faulted) break;
+  }
+  std::string regs;
+  for (uint32_t v : m.core(0).engine_state(EngineId::Act).regs) regs += std::to_string(v) + ",";
+  for (const Sequencer* e : {&m.core(0).engine(EngineId::Dve), &m.core(0).engine(EngineId::Act)})
+    out.push_back("engine " + std::to_string(e->pc()) + " " + std::to_string(e->retired()) + " " +
+                  std::to_string(e->halted()));
+  out.push_back("act regs " + regs);
+  std::string dve;
+  for (uint32_t v : m.state().regs) dve += std::to_string(v) + ",";
+  for (uint32_t v : m.state().sems) dve += std::to_string(v) + ",";
+  for (const DveChannel& ch : m.state().dve)
+    for (unsigned k = 0; k < 8; ++k)
+      dve += std::to_string(ch.imm[k]) + "/" + std::to_string(int(ch.imm_class[k])) + ",";
+  out.push_back("dve " + dve);
+  uint64_t digest = 0;
+  for (uint32_t p = 0; p < 128; ++p)
+    for (uint64_t i = 0; i < kLowBytes + 0x200; ++i) {
+      bool init = false;
+      const uint64_t b = m.state().memory.read(gen.partition_base(p, 0) + i, 1, &init);
+      digest = digest * 1099511628211ULL + (b << 1 | (init ? 1 : 0));
+    }
+  out.push_back("memory " + std::to_string(digest) + " " + std::to_string(m.state().memory.allocated_bytes()));
+  return out;
+}
+
+TEST(SimFastPath, RunOfASoleEngineEqualsTheSchedulersTurns) {
+  // Machine::run retires a sole engine's plain words without a scheduler turn; the traced machine takes the turn
+  // for every word. Both must give the same summaries, the same next step and the same final state, on every
+  // schedule, with a second engine that finishes early (and semaphores between them).
+  constexpr int kPrograms = 90;
+  size_t chunks = 0, step_limits = 0;
+  for (int trial = 0; trial < kPrograms; ++trial) {
+    const Generation g = kAllGenerations[static_cast<size_t>(trial) % kAllGenerations.size()];
+    const auto schedule = static_cast<Schedule>(trial % 3);
+    Gen gen{std::mt19937_64(0xC0DE0000U + static_cast<uint64_t>(trial)), g};
+    CoreProgram program;
+    for (int i = 0; i < 16; ++i) program.stream(EngineId::Dve).push_back(word_with_events(gen));
+    const int act_words = static_cast<int>(gen.pick(4));
+    for (int i = 0; i < act_words; ++i) program.stream(EngineId::Act).push_back(word_with_events(gen));
+    const uint64_t seed = 991 + static_cast<uint64_t>(trial);
+    const std::vector<std::string> fast = run_in_chunks(g, program, schedule, seed, false);
+    const std::vector<std::string> turns = run_in_chunks(g, program, schedule, seed, true);
+    SCOPED_TRACE("trial " + std::to_string(trial) + " on " + std::string(to_string(g)));
+    ASSERT_EQ(fast, turns);
+    for (const std::string& line : fast) {
+      chunks += line.rfind("run ", 0) == 0 ? 1 : 0;
+      step_limits += line.find(" 010 ") != std::string::npos ? 1 : 0;
+    }
+  }
+  // Most chunks stop at their step limit, in the middle of a stream (where the scheduler's position matters).
+  EXPECT_GT(step_limits, chunks / 3);
+}
+
+TEST(SimFastPath, WrittenBitmapRangesAgreeWithByteWiseMarks) {
+  // Page::mark_written / all_written work on whole bitmap words between a partial first and last word: every
+  // start and length within a page against byte-wise writes.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 400; ++trial) {
+    SparseMemory mem(uint64_t{1} << 24);
+    std::array<bool, SparseMemory::kPageBytes> ref{};
+    for (int w = 0; w < 6; ++w) {
+      const size_t at = rng() % SparseMemory::kPageBytes;
+      const size_t n = 1 + rng() % std::min<size_t>(SparseMemory::kPageBytes - at, rng() % 2 ? 200 : 4096);
+      std::vector<uint8_t> bytes(n, static_cast<uint8_t>(w + 1));
+      if (rng() % 2) {
+        mem.write_block(0x1000 + at, n, bytes.data());  // the range form
+      } else {
+        for (size_t i = 0; i < n; ++i) mem.write(0x1000 + at + i, 1, w + 1);  // byte by byte
+      }
+      for (size_t i = 0; i < n; ++i) ref[at + i] = true;
+    }
+    for (int q = 0; q < 40; ++q) {
+      const size_t at = rng() % SparseMemory::kPageBytes;
+      const size_t n = 1 + rng() % (SparseMemory::kPageBytes - at);
+      const bool all = std::all_of(ref.begin() + static_cast<ptrdiff_t>(at),
+                                   ref.begin() + static_cast<ptrdiff_t>(at + n), [](bool b) { return b; });
+      ASSERT_EQ(mem.written_span(0x1000 + at, n) != nullptr, all) << at << " " << n;
+      ASSERT_EQ(mem.initialized(0x1000 + at, n), all) << at << " " << n;
+    }
+  }
+}
+
 TEST(SimFastPath, RewindRunsTheProgramAgainOnTheStateItLeft) {
   Mem2d store = test::ts();
   store.src_datasrc = 1;  // immediates

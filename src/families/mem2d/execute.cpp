@@ -1,5 +1,6 @@
 // MEM_2D family semantics: TensorLoad and TensorStore (mem2d.md §6; check order PROJ-CONV-N15).
 #include <algorithm>
+#include <cstring>
 
 #include "families/common.hpp"
 
@@ -27,23 +28,24 @@ void walk(const Mem2d& m, uint64_t base, Mem2dWalk& w) {
 }
 
 bool resolve_start(const Mem2d& m, exec::Txn& txn, uint64_t& base, bool& immediate) {
-  const Addr8Meaning a = describe(m.start_addr, txn.gen());
-  immediate = a.mode == Addr8Mode::Immediate;
+  // The forms of describe(Addr8) read straight off the marker (its partition decode is not needed to execute).
+  const Addr8& a = m.start_addr;
+  immediate = a.is_immediate();
   if (immediate) {
-    base = a.address;
+    base = a.immediate();
     return true;
   }
-  if (a.mode != Addr8Mode::RegisterPair)
+  if (!a.is_register_pair())
     return txn.fail(FaultKind::UnsupportedAddressingMode,
                     fmt::format("start_addr marker {:#04x} (address table or unlisted form) is not executed "
                                 "(PROJ-CONV-M6)",
-                                a.marker));
-  for (unsigned r : {unsigned{a.reg_lo}, unsigned{a.reg_hi}})
+                                a.marker()));
+  for (unsigned r : {unsigned{a.reg_lo()}, unsigned{a.reg_hi()}})
     if (r >= kNumRegisters)
       return txn.fail_reg(
           FaultKind::IllegalRegister, static_cast<int>(r),
           fmt::format("start_addr register pair names r{} (registers are r0..r{})", r, kNumRegisters - 1));
-  base = uint64_t{txn.reg(a.reg_lo)} | (uint64_t{txn.reg(a.reg_hi)} << 32);
+  base = uint64_t{txn.reg(a.reg_lo())} | (uint64_t{txn.reg(a.reg_hi())} << 32);
   return true;
 }
 
@@ -145,13 +147,22 @@ bool run_accessible(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   return exec::neuron_access_ok(txn.gen(), base, static_cast<unsigned>(n));
 }
 
+/// Element k of a run of `esz`-byte little-endian elements.
+uint64_t run_element(const uint8_t* bytes, unsigned k, unsigned esz) {
+  switch (esz) {
+    case 1: return bytes[k];
+    case 2: return load_le<uint16_t>(bytes + 2 * k);
+    case 4: return load_le<uint32_t>(bytes + 4 * k);
+    default: return load_le<uint64_t>(bytes + 8 * k);
+  }
+}
+
 void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   const unsigned esz = dtype_size(m.dtype), count = m.elements();
   std::array<uint8_t, 32 * 8> scratch;
   const uint8_t* bytes = txn.read_run(base, uint64_t{count} * esz, esz, scratch.data());
   for (unsigned k = 0; k < count; ++k) {
-    uint64_t v = 0;
-    for (unsigned b = 0; b < esz; ++b) v |= uint64_t{bytes[k * esz + b]} << (8 * b);
+    const uint64_t v = run_element(bytes, k, esz);
     const unsigned r = m.data.reg(k);
     switch (m.dtype) {
       case dtype::kInt8:
@@ -169,6 +180,11 @@ void store_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   const unsigned esz = dtype_size(m.dtype), count = m.elements();
   const DataReading d = mem2d::data_reading(m);
   uint8_t* out = txn.stage_run(base, uint64_t{count} * esz, esz);
+  if (d.view == DataView::Immediates && d.elem == esz && uint64_t{count} * esz <= m.data.bytes.size()) {
+    // Immediates of the element's own size: the run is the data bytes as they lie (little-endian both).
+    std::memcpy(out, m.data.bytes.data(), uint64_t{count} * esz);
+    return;
+  }
   for (unsigned k = 0; k < count; ++k) {
     const uint64_t v = store_value(m, d, k, txn);
     for (unsigned b = 0; b < esz; ++b) out[k * esz + b] = static_cast<uint8_t>(v >> (8 * b));  // truncation

@@ -66,28 +66,41 @@ uint32_t apply_dual(uint8_t op, unsigned rev, uint32_t x_bits, uint32_t p0_bits,
 using V4f = float __attribute__((vector_size(16)));
 using V4u = uint32_t __attribute__((vector_size(16)));
 
-/// y = quieten(x op s) over n FP32 elements, four at a time, for ADD, SUBTRACT (x - s, or s - x when
+/// Four lanes of y = quieten(x op s) (see fp32_row).
+inline V4u fp32_lanes(uint8_t op, bool reversed, V4f x, V4f sv) {
+  const V4u abs_mask = {0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU};
+  const V4u inf = {0x7F800000U, 0x7F800000U, 0x7F800000U, 0x7F800000U};
+  const V4u quiet = {0x00400000U, 0x00400000U, 0x00400000U, 0x00400000U};
+  V4f y;
+  if (op == aluop::kMult)
+    y = x * sv;
+  else if (op == aluop::kAdd)
+    y = x + sv;
+  else
+    y = reversed ? sv - x : x - sv;
+  V4u b;
+  std::memcpy(&b, &y, sizeof b);
+  return b | (reinterpret_cast<V4u>((b & abs_mask) > inf) & quiet);  // quieten: a NaN gets its quiet bit
+}
+
+/// y = quieten(x op s) over n FP32 elements, eight then four at a time, for ADD, SUBTRACT (x - s, or s - x when
 /// `reversed`) and MULT with a scalar that is not a NaN: then a NaN result carries x's payload whichever way the
 /// product is formed, so each lane is bit for bit alu_fp32's result. The tail goes through alu_fp32 itself.
 void fp32_row(uint8_t op, bool reversed, const uint8_t* __restrict in, uint8_t* __restrict out, uint64_t n, float s) {
   const V4f sv = {s, s, s, s};
-  const V4u abs_mask = {0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU};
-  const V4u inf = {0x7F800000U, 0x7F800000U, 0x7F800000U, 0x7F800000U};
-  const V4u quiet = {0x00400000U, 0x00400000U, 0x00400000U, 0x00400000U};
   uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // two independent vectors per step: the loop overhead halved
+    V4f x0, x1;
+    std::memcpy(&x0, in + 4 * i, sizeof x0);
+    std::memcpy(&x1, in + 4 * i + 16, sizeof x1);
+    const V4u b0 = fp32_lanes(op, reversed, x0, sv), b1 = fp32_lanes(op, reversed, x1, sv);
+    std::memcpy(out + 4 * i, &b0, sizeof b0);
+    std::memcpy(out + 4 * i + 16, &b1, sizeof b1);
+  }
   for (; i + 4 <= n; i += 4) {
     V4f x;
     std::memcpy(&x, in + 4 * i, sizeof x);
-    V4f y;
-    if (op == aluop::kMult)
-      y = x * sv;
-    else if (op == aluop::kAdd)
-      y = x + sv;
-    else
-      y = reversed ? sv - x : x - sv;
-    V4u b;
-    std::memcpy(&b, &y, sizeof b);
-    b |= reinterpret_cast<V4u>((b & abs_mask) > inf) & quiet;  // quieten: a NaN gets its quiet bit
+    const V4u b = fp32_lanes(op, reversed, x, sv);
     std::memcpy(out + 4 * i, &b, sizeof b);
   }
   for (; i < n; ++i) {
