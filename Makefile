@@ -33,12 +33,13 @@ build: deps
 	cmake -S . -B $(BUILD) $(OPT_CONFIG) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md):
+# One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md),
+# the tests at -O0 and the library at -O1:
 # the library is compiled once, with the fuzzer's coverage hooks, for both. The command-line scripts run in the
 # optimised tree.
 build-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
 	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
