@@ -113,7 +113,7 @@ def test_gen_list_and_default() -> None:
 def test_validate_releases_the_gil() -> None:
     words = np.tile(np.frombuffer(bytes.fromhex(
         "aa0f0000000000000000000009000401001000000000000001000000000000000001020300" + "00" * 27),
-        dtype=np.uint8), 60000)
+        dtype=np.uint8), 200000)
     ticks = 0
     stop = False
 
@@ -135,7 +135,9 @@ def test_validate_releases_the_gil() -> None:
     finally:
         stop = True
         t.join()
-    assert len(result) == 60000
-    # Holding the GIL for the whole call would leave the other thread at most a tick or two.
+    assert len(result) == 200000
+    # Holding the GIL for the whole call would leave the other thread no tick, or one at its edges. Only the
+    # validation itself runs without the GIL (building the Python verdicts needs it), so the count is small on a
+    # loaded machine; 5 still tells the two apart.
     assert elapsed > 0.1, "the call is too short to tell"
-    assert during >= 20, (during, elapsed)
+    assert during >= 5, (during, elapsed)
