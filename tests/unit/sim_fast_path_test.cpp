@@ -187,7 +187,11 @@ Outcome run_program(Generation g, const std::vector<Word>& program, uint64_t see
 }
 
 TEST(SimFastPath, RandomSliceProgramsEqualTheTracedElementPath) {
+#if defined(TPBISA_ASAN)
+  constexpr int kPrograms = 40;  // each traced element costs tens of times more under the sanitizers
+#else
   constexpr int kPrograms = 120;
+#endif
   size_t retired = 0, faulted = 0, steps = 0;
   for (int trial = 0; trial < kPrograms; ++trial) {
     const Generation g = kAllGenerations[static_cast<size_t>(trial) % kAllGenerations.size()];
