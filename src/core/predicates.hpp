@@ -2,8 +2,10 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
@@ -12,13 +14,33 @@
 
 namespace tpbisa::pred {
 
+// The header and dtype bodies are constexpr: the raw-word acceptor's tables (families/fast_accept.hpp) are built from
+// them at compile time, so the hot path reads a constant table with no initialisation guard.
+
 /// is_valid_enum(OPCODE) ∧ inst_word_len == 16; INVALID (0xFF) rejected (PROJ-CONV-C11).
-bool has_valid_neuron_header(const Header& h, Generation g);
+constexpr bool has_valid_neuron_header(const Header& h, Generation g) {
+  return opcode_in(h.opcode, g) && h.opcode != opcode::kInvalid && h.inst_word_len == kInstWordLen;
+}
 /// is_valid_enum(WAIT_MODE) ∧ is_valid_enum(UPDATE_MODE); the consistency term is true (PROJ-CONV-M1).
 bool has_valid_neuron_events(const Events& e, Generation g);
 
 /// is_valid_dtype(d, allow_fp32r); `via` names the failing term.
-bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via = nullptr);
+constexpr bool is_valid_dtype(uint8_t d, bool allow_fp32r, const CheckContext& ctx, std::string_view* via = nullptr) {
+  auto fail = [&](std::string_view term) {
+    if (via != nullptr) *via = term;
+    return false;
+  };
+  if (d == dtype::kInvalid) return fail("d != INVALID");
+  if (d == dtype::kFp32r && !allow_fp32r) return fail("d != FP32R");
+  if (d == dtype::kUint64 || d == dtype::kInt64) return fail("d != UINT64 && d != INT64");
+  if (ctx.gen == Generation::Maverick && (d == dtype::kFp4Exp2 || d == dtype::kInt4))
+    return fail("dtype_4bit_illegal_check");
+  if (ctx.gen == Generation::Maverick && d >= dtype::kSfp8E8 && d <= dtype::kSfp8E5)
+    return fail("dtype_scale_illegal_check");
+  const bool member = ctx.options.dtype_enum_runtime ? d <= 0x0F : dtype_in(d, ctx.gen);
+  if (!member) return fail("is_valid_enum(DTYPE)");
+  return true;
+}
 
 /// check_active_channels(n): n != 0 ∧ n <= POOLING_NUM_CHANNELS (the generation's geometry).
 inline bool check_active_channels(unsigned n, Generation g) {
@@ -79,25 +101,77 @@ constexpr bool has_shape_escape(Generation g) {
   return g != Generation::Sunda;
 }
 
+// ---- Element counts as one integer ----
+// A pattern's 16-bit counts are tested as one integer (four counts in a u64, two in a u32), not in a loop over the
+// array: the raw-word acceptor loads that integer straight from the word (fast_accept.hpp, raw_counts), the decoded
+// path gets it from the array (packed_counts). Lane order does not matter to any test here (every lane non-zero,
+// equal count vectors, the product of the lanes), so the host's byte order does not either.
+
+/// The integer that holds N 16-bit counts (N = 2 or 4).
+template <size_t N>
+using PackedCounts = std::conditional_t<N == 4, uint64_t, uint32_t>;
+
+/// The counts of a pattern as one integer, in the host's lane order.
+template <size_t N>
+requires(N == 2 || N == 4)
+    [[gnu::always_inline]] constexpr PackedCounts<N> packed_counts(const std::array<uint16_t, N>& num) {
+  return std::bit_cast<PackedCounts<N>>(num);
+}
+
+/// Every 16-bit lane of v is non-zero (SWAR): a lane's low 15 bits plus 0x7FFF reach its top bit unless they are
+/// all zero, and never carry out of the lane; or-ing v in covers a lane whose only set bit is the top one.
+template <class U>
+[[gnu::always_inline]] constexpr bool lanes_nonzero(U v) {
+  constexpr U kLow = static_cast<U>(0x7FFF7FFF7FFF7FFFULL);
+  constexpr U kHigh = static_cast<U>(0x8000800080008000ULL);
+  return ((((v & kLow) + kLow) | v) & kHigh) == kHigh;
+}
+
+/// The product of the 16-bit lanes (t2d/t4d element count); exact: four 16-bit factors fit in 64 bits.
+template <class U>
+[[gnu::always_inline]] constexpr uint64_t lanes_product(U v) {
+  uint64_t n = 1;
+  for (unsigned k = 0; k < sizeof(U) / 2; ++k) n *= (v >> (16 * k)) & 0xFFFF;
+  return n;
+}
+
+/// Two count vectors hold the same number of elements (same_element_count): equal vectors need no product.
+template <class U>
+[[gnu::always_inline]] constexpr bool same_element_count(U a, U b) {
+  return a == b || lanes_product(a) == lanes_product(b);
+}
+
 /// Element counts >= 1 in every dimension, or the shape comes from a register (CAYMAN+).
+template <class U>
+[[gnu::always_inline]] inline bool counts_nonzero_packed(U counts, const Addr4& start, Generation g) {
+  return lanes_nonzero(counts) || (has_shape_escape(g) && describe(start, g).shape_from_register);
+}
 template <size_t N>
 [[gnu::always_inline]] inline bool counts_nonzero(const std::array<uint16_t, N>& num, const Addr4& start,
                                                   Generation g) {
-  if (has_shape_escape(g) && describe(start, g).shape_from_register) return true;
-  for (uint16_t n : num)
-    if (n < 1) return false;
-  return true;
+  if constexpr (N == 2 || N == 4) {
+    return counts_nonzero_packed(packed_counts(num), start, g);
+  } else {
+    if (has_shape_escape(g) && describe(start, g).shape_from_register) return true;
+    for (uint16_t n : num)
+      if (n < 1) return false;
+    return true;
+  }
 }
 
+/// tensor2d_valid / tensor4d_valid on the start address and the packed counts (the raw acceptor's entry).
+template <class U>
+[[gnu::always_inline]] inline bool tensor_pattern_valid(const Addr4& start, U counts, uint8_t d, bool write,
+                                                        bool allow_psum, bool allow_sbuf, Generation g) {
+  return counts_nonzero_packed(counts, start, g) && tensor_start_addr_valid(start, d, write, allow_psum, allow_sbuf, g);
+}
 [[gnu::always_inline]] inline bool tensor2d_valid(const Tensor2d& t, uint8_t d, bool write, bool allow_psum,
                                                   bool allow_sbuf, Generation g) {
-  return counts_nonzero(t.num_elem, t.start_addr, g) &&
-         tensor_start_addr_valid(t.start_addr, d, write, allow_psum, allow_sbuf, g);
+  return tensor_pattern_valid(t.start_addr, packed_counts(t.num_elem), d, write, allow_psum, allow_sbuf, g);
 }
 [[gnu::always_inline]] inline bool tensor4d_valid(const Tensor4d& t, uint8_t d, bool write, bool allow_psum,
                                                   bool allow_sbuf, Generation g) {
-  return counts_nonzero(t.num_elem, t.start_addr, g) &&
-         tensor_start_addr_valid(t.start_addr, d, write, allow_psum, allow_sbuf, g);
+  return tensor_pattern_valid(t.start_addr, packed_counts(t.num_elem), d, write, allow_psum, allow_sbuf, g);
 }
 
 /// is_aligned_start_addr8(a, d): !addr8_addr_immediate(a) ∨ addr % type_size(d) == 0.

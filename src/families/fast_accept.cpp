@@ -1,4 +1,5 @@
-// The fast acceptor's start-up tables, each built once from the predicate body it stands for.
+// The fast acceptor's tables, each built from the predicate body it stands for (at run time too, for callers that
+// want a copy; the hot path reads the compile-time constants of fast_accept.hpp).
 #include "families/fast_accept.hpp"
 
 #include "core/predicates.hpp"
@@ -6,27 +7,38 @@
 namespace tpbisa::family::detail {
 
 ByteTable build_header_opcode_table() {
-  ByteTable t;
-  for (Generation g : kAllGenerations)
-    for (unsigned op = 0; op < 256; ++op) {
-      Header h;
-      h.opcode = static_cast<uint8_t>(op);
-      h.inst_word_len = kInstWordLen;
-      if (pred::has_valid_neuron_header(h, g)) t.set(g, h.opcode);
-    }
-  return t;
+  return make_header_opcode_table();
 }
 
 std::array<ByteTable, 4> build_valid_dtype_tables() {
-  std::array<ByteTable, 4> t{};
-  for (unsigned k = 0; k < 4; ++k)
-    for (Generation g : kAllGenerations) {
-      CheckContext c{g, {}};
-      c.options.dtype_enum_runtime = (k & 2U) != 0;
-      for (unsigned d = 0; d < 256; ++d)
-        if (pred::is_valid_dtype(static_cast<uint8_t>(d), (k & 1U) != 0, c)) t[k].set(g, static_cast<uint8_t>(d));
-    }
-  return t;
+  return make_valid_dtype_tables();
+}
+
+namespace {
+/// Every generated acceptor registers once at static initialisation (a few dozen validators); constant-initialised
+/// storage, so a registration is safe whatever runs first, and nothing is allocated.
+struct Registered {
+  RawAccept dispatcher;
+  const GenerationAcceptors* by_generation;
+};
+constinit std::array<Registered, 512> g_registered{};
+constinit size_t g_registered_count = 0;
+}  // namespace
+
+bool register_acceptors(RawAccept dispatcher, const GenerationAcceptors* by_generation) {
+  if (g_registered_count == g_registered.size()) return false;  // then that validator's batch calls take one hop more
+  g_registered[g_registered_count++] = {dispatcher, by_generation};
+  return true;
 }
 
 }  // namespace tpbisa::family::detail
+
+namespace tpbisa::family {
+
+const GenerationAcceptors* generation_acceptors(RawAccept accept) {
+  for (size_t k = 0; k < detail::g_registered_count; ++k)
+    if (detail::g_registered[k].dispatcher == accept) return detail::g_registered[k].by_generation;
+  return nullptr;
+}
+
+}  // namespace tpbisa::family

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -9,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
@@ -28,12 +30,25 @@ namespace detail {
 // lambda per format, which the compiler keeps out of line, and then each raw form rebuilt the whole word.
 template <class S>
 [[gnu::always_inline]] inline void read_view(S& s, const uint8_t* p);
+template <class T, size_t N, size_t... I>
+[[gnu::always_inline]] inline void read_elements(std::array<T, N>& v, const uint8_t* p, std::index_sequence<I...>) {
+  (Wire<T>::read(v[I], p + I * sizeof(T)), ...);
+}
+template <class T>
+inline constexpr bool kWideIntArray = false;
+template <class T, size_t N>
+inline constexpr bool kWideIntArray<std::array<T, N>> = std::is_integral_v<T> && (sizeof(T) > 1);
 template <class T>
 [[gnu::always_inline]] inline void read_member(T& v, const uint8_t* p) {
-  if constexpr (Composite<T>)
+  if constexpr (Composite<T>) {
     read_view(v, p);
-  else
+  } else if constexpr (kWideIntArray<T>) {
+    // Element by element at constant indices (Wire's loop would keep the array in memory): each element is then
+    // a scalar the compiler keeps in a register, or drops when no body reads it.
+    read_elements(v, p, std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
     Wire<T>::read(v, p);
+  }
 }
 template <class S, size_t... I>
 [[gnu::always_inline]] inline void read_members(S& s, const uint8_t* p, std::index_sequence<I...>) {
@@ -61,6 +76,29 @@ bool on_view(const uint8_t* word, const CheckContext& c) {
   return Body(view<S>(word), c);
 }
 
+/// A raw form whose body also reads packed fields straight from the word: Body(const S&, const uint8_t* word,
+/// const CheckContext&) -> bool, calling the same predicate body as `holds` (e.g. on raw_counts).
+template <class S, auto Body>
+bool on_view_and_word(const uint8_t* word, const CheckContext& c) {
+  return Body(view<S>(word), word, c);
+}
+
+/// The 16-bit counts of the field F (a num_elem array of 2 or 4 counts, from the declaration) as one integer, loaded
+/// from the word in one read: the value pred::packed_counts gives for the decoded array.
+template <const FieldRef& F, size_t N = F.size / 2>
+[[gnu::always_inline]] inline pred::PackedCounts<N> raw_counts(const uint8_t* word) {
+  static_assert(F.size == 4 || F.size == 8, "a num_elem field of 2 or 4 16-bit counts");
+  if constexpr (std::endian::native == std::endian::little) {
+    pred::PackedCounts<N> v;
+    std::memcpy(&v, word + F.offset, sizeof v);  // the wire's little-endian lanes are the host's
+    return v;
+  } else {
+    std::array<uint16_t, N> counts;
+    detail::read_elements(counts, word + F.offset, std::make_index_sequence<N>{});
+    return pred::packed_counts(counts);
+  }
+}
+
 /// A 64-byte mask with every byte of the given fields set (the must-be-zero mask of a format's reserved fields).
 template <size_t N>
 constexpr std::array<uint64_t, kWordBytes / 8> byte_mask(const std::array<FieldRef, N>& fields) {
@@ -82,35 +120,82 @@ inline bool masked_zero(const uint8_t* word, const std::array<uint64_t, kWordByt
   return any == 0;
 }
 
-/// The must-be-zero check of S's Role::Reserved fields, the mask built at compile time from the declaration.
+namespace detail {
+/// The 8-byte block K of the word and-ed with its mask; no load at all where the mask is zero (a constant).
+template <const auto& Mask, size_t K>
+[[gnu::always_inline]] inline uint64_t masked_block(const uint8_t* word) {
+  if constexpr (Mask[K] == 0) {
+    return 0;
+  } else {
+    uint64_t v;
+    std::memcpy(&v, word + 8 * K, 8);
+    return v & Mask[K];
+  }
+}
+template <const auto& Mask, size_t... K>
+[[gnu::always_inline]] inline bool masked_zero_fixed(const uint8_t* word, std::index_sequence<K...>) {
+  return (masked_block<Mask, K>(word) | ...) == 0;
+}
 template <class S>
-bool reserved_bytes_zero(const uint8_t* word) {
-  static constexpr auto kMask = byte_mask(field_refs_with_role<S, Role::Reserved>());
-  return masked_zero(word, kMask);
+inline constexpr auto kReservedMask = byte_mask(field_refs_with_role<S, Role::Reserved>());
+}  // namespace detail
+
+/// The must-be-zero check of S's Role::Reserved fields, the mask built at compile time from the declaration: one
+/// and-mask per 8-byte block that holds a reserved byte, unrolled at compile time.
+template <class S>
+[[gnu::always_inline]] inline bool reserved_bytes_zero(const uint8_t* word) {
+  return detail::masked_zero_fixed<detail::kReservedMask<S>>(word, std::make_index_sequence<kWordBytes / 8>{});
 }
 
-/// A 256-entry table of a one-byte predicate term, per generation and option set (built once from the term).
+/// A 256-entry table of a one-byte predicate term, per generation and option set (built from the term at compile
+/// time).
 struct ByteTable {
   std::array<std::array<uint64_t, 4>, kAllGenerations.size()> bits{};
-  bool has(Generation g, uint8_t v) const { return (bits[static_cast<size_t>(g)][v >> 6] >> (v & 63) & 1U) != 0; }
-  void set(Generation g, uint8_t v) { bits[static_cast<size_t>(g)][v >> 6] |= uint64_t{1} << (v & 63); }
+  constexpr bool has(Generation g, uint8_t v) const {
+    return (bits[static_cast<size_t>(g)][v >> 6] >> (v & 63) & 1U) != 0;
+  }
+  constexpr void set(Generation g, uint8_t v) { bits[static_cast<size_t>(g)][v >> 6] |= uint64_t{1} << (v & 63); }
 };
 
 namespace detail {
+constexpr ByteTable make_header_opcode_table() {
+  ByteTable t;
+  for (Generation g : kAllGenerations)
+    for (unsigned op = 0; op < 256; ++op) {
+      Header h;
+      h.opcode = static_cast<uint8_t>(op);
+      h.inst_word_len = kInstWordLen;
+      if (pred::has_valid_neuron_header(h, g)) t.set(g, h.opcode);
+    }
+  return t;
+}
+/// Index k: bit 0 allow_fp32r, bit 1 options.dtype_enum_runtime.
+constexpr std::array<ByteTable, 4> make_valid_dtype_tables() {
+  std::array<ByteTable, 4> t{};
+  for (unsigned k = 0; k < 4; ++k)
+    for (Generation g : kAllGenerations) {
+      CheckContext c{g, {}};
+      c.options.dtype_enum_runtime = (k & 2U) != 0;
+      for (unsigned d = 0; d < 256; ++d)
+        if (pred::is_valid_dtype(static_cast<uint8_t>(d), (k & 1U) != 0, c)) t[k].set(g, static_cast<uint8_t>(d));
+    }
+  return t;
+}
+/// The tables as compile-time constants: the hot path reads them with no initialisation guard.
+inline constexpr ByteTable kHeaderOpcodeTable = make_header_opcode_table();
+inline constexpr std::array<ByteTable, 4> kValidDtypeTables = make_valid_dtype_tables();
+
 ByteTable build_header_opcode_table();
 std::array<ByteTable, 4> build_valid_dtype_tables();
 }  // namespace detail
 
-/// The header predicate's table: has_valid_neuron_header of {opcode, 16} per generation (built in
-/// fast_accept.cpp; function-local statics, inline so the hot path pays one guard load, not a call).
-inline const ByteTable& header_opcode_table() {
-  static const ByteTable table = detail::build_header_opcode_table();
-  return table;
+/// The header predicate's table: has_valid_neuron_header of {opcode, 16} per generation.
+constexpr const ByteTable& header_opcode_table() {
+  return detail::kHeaderOpcodeTable;
 }
 /// is_valid_dtype(d, allow_fp32r, ctx) per generation, by (allow_fp32r, options.dtype_enum_runtime).
-inline const ByteTable& valid_dtype_table(bool allow_fp32r, bool dtype_enum_runtime) {
-  static const std::array<ByteTable, 4> tables = detail::build_valid_dtype_tables();
-  return tables[(dtype_enum_runtime ? 2U : 0U) | (allow_fp32r ? 1U : 0U)];
+constexpr const ByteTable& valid_dtype_table(bool allow_fp32r, bool dtype_enum_runtime) {
+  return detail::kValidDtypeTables[(dtype_enum_runtime ? 2U : 0U) | (allow_fp32r ? 1U : 0U)];
 }
 
 /// has_valid_neuron_header's raw form: inst_word_len is 16 and the opcode's row of the table.
@@ -135,16 +220,51 @@ inline bool dtype_accepts(uint8_t d, bool allow_fp32r, const CheckContext& c) {
 // ---- The acceptor generated from a conjunct list ----
 
 template <const auto& Conjuncts, size_t... I>
-inline bool all_accept(const uint8_t* word, const CheckContext& ctx, std::index_sequence<I...>) {
+[[gnu::always_inline]] inline bool all_accept(const uint8_t* word, const CheckContext& ctx, std::index_sequence<I...>) {
   return ((!Conjuncts[I]->gens.has(ctx.gen) || Conjuncts[I]->accepts(word, ctx)) && ...);
 }
 
-/// Every conjunct that applies on the generation accepts the raw word: the word is valid with no failure.
-/// Flattened: every raw form and the bodies it calls are inlined into one function, so the typed views collapse
-/// into the few loads the bodies need (one view per predicate, not inlined, would rebuild the whole word each time).
+/// Every conjunct that applies on generation G accepts the raw word: the word is valid with no failure. The context
+/// is copied with the generation as a constant, so each body's generation terms (geometry, enum profiles, which
+/// conjuncts apply) fold into immediates. Flattened: every raw form and the bodies it calls are inlined into one
+/// function, so the typed views collapse into the few loads the bodies need (one view per predicate, not inlined,
+/// would rebuild the whole word each time).
+template <const auto& Conjuncts, Generation G>
+[[gnu::flatten]] bool accept_on(const uint8_t* word, const CheckContext& ctx) {
+  const CheckContext on{G, ctx.options};
+  return all_accept<Conjuncts>(word, on, std::make_index_sequence<std::size(Conjuncts)>{});
+}
+
+/// The acceptor of every generation, in Generation order.
+template <const auto& Conjuncts, size_t... G>
+constexpr std::array<RawAccept, sizeof...(G)> make_acceptors(std::index_sequence<G...>) {
+  return {&accept_on<Conjuncts, kAllGenerations[G]>...};
+}
 template <const auto& Conjuncts>
-[[gnu::flatten]] bool accept_conjuncts(const uint8_t* word, const CheckContext& ctx) {
-  return all_accept<Conjuncts>(word, ctx, std::make_index_sequence<std::size(Conjuncts)>{});
+inline constexpr std::array<RawAccept, kAllGenerations.size()> kAcceptors =
+    make_acceptors<Conjuncts>(std::make_index_sequence<kAllGenerations.size()>{});
+
+using GenerationAcceptors = std::array<RawAccept, kAllGenerations.size()>;
+
+template <const auto& Conjuncts>
+bool accept_conjuncts(const uint8_t* word, const CheckContext& ctx);
+
+namespace detail {
+/// Records that `dispatcher` (an accept_conjuncts) selects among `by_generation`; run by static initialisation.
+bool register_acceptors(RawAccept dispatcher, const GenerationAcceptors* by_generation);
+template <const auto& Conjuncts>
+inline const bool kAcceptorsRegistered = register_acceptors(&accept_conjuncts<Conjuncts>, &kAcceptors<Conjuncts>);
+}  // namespace detail
+
+/// The generation-specialised acceptors behind a validator's `accept` (null when it is not a generated one, or when
+/// asked before static initialisation registered it): a batch loop calls these directly, one indirect call per word.
+const GenerationAcceptors* generation_acceptors(RawAccept accept);
+
+/// The conjunction on the context's generation: one table-selected call to the specialised conjunction.
+template <const auto& Conjuncts>
+bool accept_conjuncts(const uint8_t* word, const CheckContext& ctx) {
+  static_cast<void>(detail::kAcceptorsRegistered<Conjuncts>);  // instantiates the registration
+  return kAcceptors<Conjuncts>[static_cast<size_t>(ctx.gen)](word, ctx);
 }
 
 /// The validator's raw-word acceptor: generated when every conjunct has a raw form, null otherwise (the validator

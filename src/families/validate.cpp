@@ -161,25 +161,79 @@ BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, cons
   return s;
 }
 
+namespace {
+
+bool declines(const uint8_t*, const CheckContext&) {
+  return false;
+}
+
+/// What the counting loop needs of a word's validator, in one entry: its acceptor (one that declines every word
+/// where the validator has none, so the loop has no null test), the validator, and whether it is header-only.
+struct Route {
+  family::RawAccept accept;
+  const Validator* validator;
+  bool header_only;
+};
+using RouteTable = std::array<std::array<Route, 256>, kAllGenerations.size()>;
+
+const RouteTable& route_table() {
+  static const RouteTable table = [] {
+    RouteTable t{};
+    for (Generation g : kAllGenerations)
+      for (unsigned op = 0; op < 256; ++op) {
+        const Validator* v = dispatch_table()[static_cast<size_t>(g)][op];
+        family::RawAccept accept = v->accept != nullptr ? v->accept : &declines;
+        // The generation's own conjunction where the acceptor is a generated one: no dispatch hop per word.
+        if (const family::GenerationAcceptors* by_gen = family::generation_acceptors(accept); by_gen != nullptr)
+          accept = (*by_gen)[static_cast<size_t>(g)];
+        t[static_cast<size_t>(g)][op] = {accept, v, v->checked == Checked::HeaderOnly};
+      }
+    return t;
+  }();
+  return table;
+}
+
+/// A word the acceptor declined: decoded and judged by the full pass (out of line, off the accepted words' path).
+/// Without a sink only the verdict's `valid` is wanted: the conjunct list is walked until the first failure (the
+/// full pass is `valid` exactly when no conjunct that applies fails), with no failure recorded.
+[[gnu::noinline]] bool judge_declined(const uint8_t* word, const Validator& v, const CheckContext& ctx, size_t index,
+                                      InvalidWordSink on_invalid, void* context) {
+  const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word, kWordBytes), ctx.gen);
+  if (on_invalid == nullptr) {
+    for (const Predicate* p : v.conjuncts)
+      if (p->gens.has(ctx.gen) && !p->holds(inst, ctx)) return false;
+    return true;
+  }
+  const Verdict full = run(v, inst, ctx);
+  if (!full.valid && on_invalid != nullptr) on_invalid(context, index, full);
+  return full.valid;
+}
+
+}  // namespace
+
 BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, const ValidateOptions& options,
                             InvalidWordSink on_invalid, void* context) {
-  BatchSummary s;
   const CheckContext ctx{gen, options};
-  const auto& by_opcode = dispatch_table()[static_cast<size_t>(gen)];  // one look-up per word below
-  for (size_t off = 0; off + kWordBytes <= words.size(); off += kWordBytes) {
-    const uint8_t* word = words.data() + off;
-    const Validator& v = *by_opcode[word[kOpcodeByte]];
-    bool valid = v.accept != nullptr && v.accept(word, ctx);
-    if (!valid) [[unlikely]] {
-      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word, kWordBytes), gen);
-      const Verdict full = run(v, inst, ctx);
-      valid = full.valid;
-      if (!valid && on_invalid != nullptr) on_invalid(context, s.words, full);
-    }
-    (valid ? s.valid : s.invalid) += 1;
-    ++s.words;
-    if (v.checked == Checked::HeaderOnly) ++s.header_only;
+  const auto& routes = route_table()[static_cast<size_t>(gen)];  // loaded once per batch; one entry per word
+  const size_t n = words.size() / kWordBytes;
+  const uint8_t* const first = words.data();
+  const uint8_t* const end = first + n * kWordBytes;
+  size_t valid = 0;
+  size_t header_only = 0;
+  // The word index is derived from the pointer only for a declined word: two counters live across the call.
+  for (const uint8_t* word = first; word != end; word += kWordBytes) {
+    const Route& r = routes[word[kOpcodeByte]];
+    bool ok = r.accept(word, ctx);
+    if (!ok) [[unlikely]]
+      ok = judge_declined(word, *r.validator, ctx, static_cast<size_t>(word - first) / kWordBytes, on_invalid, context);
+    valid += ok ? 1 : 0;
+    header_only += r.header_only ? 1 : 0;
   }
+  BatchSummary s;
+  s.words = n;
+  s.valid = valid;
+  s.invalid = n - valid;
+  s.header_only = header_only;
   return s;
 }
 

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "../support/validate_vectors.hpp"
+#include "core/predicates.hpp"
+#include "families/fast_accept.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/validate.hpp"
@@ -237,6 +239,79 @@ TEST(FastPath, BatchAgreesWithFullPath) {
       EXPECT_TRUE(same(v, out[index])) << to_string(g) << " word " << index;
     }
     EXPECT_EQ(validate_batch(stream, g, {}, nullptr, nullptr).invalid, invalid);
+  }
+}
+
+/// Count vectors at the edges the SWAR tests could get wrong: zero lanes, lanes with only the top bit, all ones.
+std::array<uint16_t, 4> edge_counts(std::mt19937_64& rng) {
+  constexpr uint16_t kLanes[] = {0, 1, 2, 3, 4, 8, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0xFFFF, 0x0100, 0x00FF};
+  std::array<uint16_t, 4> n{};
+  for (uint16_t& v : n) v = rng() % 3 == 0 ? static_cast<uint16_t>(rng()) : kLanes[rng() % std::size(kLanes)];
+  return n;
+}
+
+TEST(FastPath, PackedCountTestsEqualTheLoopsOverTheCounts) {
+  // The count predicates test a pattern's counts as one integer (every lane non-zero by SWAR, equal vectors before
+  // the product); they must say what the loop over the array says.
+  std::mt19937_64 rng(14);
+  for (int n = 0; n < 200'000; ++n) {
+    const std::array<uint16_t, 4> a = edge_counts(rng);
+    const std::array<uint16_t, 4> b = rng() % 4 == 0 ? a : edge_counts(rng);
+    uint64_t pa = 1, pb = 1;
+    bool nonzero4 = true;
+    for (size_t k = 0; k < 4; ++k) {
+      pa *= a[k];
+      pb *= b[k];
+      nonzero4 = nonzero4 && a[k] != 0;
+    }
+    const uint64_t packed = pred::packed_counts(a);
+    ASSERT_EQ(pred::lanes_nonzero(packed), nonzero4) << a[0] << " " << a[1] << " " << a[2] << " " << a[3];
+    ASSERT_EQ(pred::lanes_product(packed), pa);
+    ASSERT_EQ(pred::same_element_count(packed, pred::packed_counts(b)), pa == pb);
+    const std::array<uint16_t, 2> a2{a[0], a[1]};
+    ASSERT_EQ(pred::lanes_nonzero(pred::packed_counts(a2)), a[0] != 0 && a[1] != 0);
+    ASSERT_EQ(pred::lanes_product(pred::packed_counts(a2)), uint64_t{a[0]} * a[1]);
+  }
+}
+
+constexpr FieldRef kTsmSrcCounts = field_ref<S4d4Tsm>("src_mem_pattern.num_elem");
+constexpr FieldRef kBnSrcCounts = field_ref<S2Bn>("src_mem_pattern.num_elem");
+
+TEST(FastPath, RawCountsAndReservedMasksEqualTheDecodedFields) {
+  // The raw forms load a pattern's counts from the word in one read and test reserved bytes by 8-byte masks: the
+  // same values the decoded word's fields give.
+  std::mt19937_64 rng(1414);
+  for (int n = 0; n < 100'000; ++n) {
+    Word w{};
+    for (uint8_t& b : w) b = rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : 0;
+    const S4d4Tsm t = family::view<S4d4Tsm>(w.data());
+    ASSERT_EQ(family::raw_counts<kTsmSrcCounts>(w.data()), pred::packed_counts(t.src_mem_pattern.num_elem));
+    const S2Bn s = family::view<S2Bn>(w.data());
+    ASSERT_EQ(family::raw_counts<kBnSrcCounts>(w.data()), pred::packed_counts(s.src_mem_pattern.num_elem));
+    bool zero = true;
+    for (const FieldRef& f : field_refs_with_role<S4d4Tsm, Role::Reserved>())
+      for (unsigned b = f.offset; b < unsigned{f.offset} + f.size; ++b) zero = zero && w[b] == 0;
+    ASSERT_EQ(family::reserved_bytes_zero<S4d4Tsm>(w.data()), zero);
+    ASSERT_EQ(family::masked_zero(w.data(), family::detail::kReservedMask<S4d4Tsm>), zero);
+  }
+}
+
+TEST(FastPath, CompileTimeTablesEqualTheirPredicateBodies) {
+  // The header and dtype tables are built at compile time from the predicate bodies; they equal the bodies.
+  for (Generation g : kAllGenerations) {
+    for (unsigned v = 0; v < 256; ++v) {
+      Header h;
+      h.opcode = static_cast<uint8_t>(v);
+      h.inst_word_len = kInstWordLen;
+      ASSERT_EQ(family::header_opcode_table().has(g, h.opcode), pred::has_valid_neuron_header(h, g));
+      for (bool fp32r : {false, true})
+        for (bool runtime : {false, true}) {
+          CheckContext c{g, {}};
+          c.options.dtype_enum_runtime = runtime;
+          ASSERT_EQ(family::valid_dtype_table(fp32r, runtime).has(g, h.opcode),
+                    pred::is_valid_dtype(h.opcode, fp32r, c));
+        }
+    }
   }
 }
 

@@ -58,8 +58,10 @@ bool mem2d_store_num_elem_check(const S& m) {
          (d == dtype::kUint64 && n <= 4);
 }
 
+/// Some data slot names an odd register: the low bits of the 32 slots or-ed 8 at a time (no loop over the array).
 bool mem2d_odd_register_used(const Mem2d& m) {
-  return std::any_of(m.data.bytes.begin(), m.data.bytes.end(), [](uint8_t r) { return r % 2 != 0; });
+  const uint64_t any = m.data.u64(0) | m.data.u64(1) | m.data.u64(2) | m.data.u64(3);
+  return (any & 0x0101010101010101ULL) != 0;
 }
 
 bool mem2d_u64_register_check(const Mem2d& m) {
@@ -67,7 +69,7 @@ bool mem2d_u64_register_check(const Mem2d& m) {
 }
 
 /// PROJ-CONV-M3: first and last byte touched lie in one naturally aligned 16 MiB window.
-bool within_one_window(const Mem2d& m, Generation g) {
+[[gnu::always_inline]] inline bool within_one_window(const Mem2d& m, Generation g) {
   const Addr8Meaning a = describe(m.start_addr, g);
   if (a.mode != Addr8Mode::Immediate) return true;  // register/table bases are judged at run time
   const int64_t esz = std::max<int64_t>(1, dtype_size(m.dtype));

@@ -58,7 +58,7 @@ bool bn_param_load_count(const S2Bn& s, Generation g) {
   return (n[0] == 3 && n[1] == 1) || (n[0] == 1 && n[1] == 3) || shape_escape(s, g);
 }
 
-bool tsm_immld_dtypes(const S2Bn& s) {
+[[gnu::always_inline]] inline bool tsm_immld_dtypes(const S2Bn& s) {
   const uint8_t d = s.dtype;
   if (s.header.opcode == opcode::kImmLdArith) {
     return d == dtype::kFp32 || d == dtype::kFp16 || d == dtype::kBfloat16 || d == dtype::kFp8Exp3 ||

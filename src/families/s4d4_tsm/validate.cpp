@@ -48,7 +48,9 @@ bool general_arith(uint8_t op, const CheckContext& c) {
   return aluop_is(op, kAluGeneralArith, c.gen);
 }
 
-std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
+// Forced inline: the raw acceptor calls it per word, and out of line its call and string_view return cost more
+// than its three table reads.
+[[gnu::always_inline]] inline std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
   const uint8_t op = t.op;
   if (!aluop_in(op, c.gen)) return "is_valid_enum";
   if (op == aluop::kDivide || op == aluop::kPow || op == aluop::kMod) return "op not in {DIVIDE, POW, MOD}";
@@ -76,8 +78,11 @@ bool reserved_zero(const S4d4Tsm& t) {
 }
 
 uint64_t count4(const Tensor4d& t) {
-  return t.elements();
+  return pred::lanes_product(pred::packed_counts(t.num_elem));
 }
+
+constexpr FieldRef kSrcCounts = field_ref<S4d4Tsm>("src_mem_pattern.num_elem");
+constexpr FieldRef kDstCounts = field_ref<S4d4Tsm>("dst_mem_pattern.num_elem");
 
 // ---- Explanations ----
 
@@ -423,9 +428,9 @@ constexpr Predicate kSrcTensor4d{
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
                              const CheckContext& c) { return tensor4d_convention(t_of(i).src_mem_pattern, c); },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      const S4d4Tsm& t = x;
-      return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
+    .accepts = on_view_and_word<S4d4Tsm, [](const S4d4Tsm& x, const uint8_t* w, const CheckContext& c) {
+      return pred::tensor_pattern_valid(x.src_mem_pattern.start_addr, raw_counts<kSrcCounts>(w), x.in_dtype, false,
+                                        true, true, c.gen);
     }>};
 
 constexpr Predicate kDstTensor4d{
@@ -448,9 +453,9 @@ constexpr Predicate kDstTensor4d{
     .via = nullptr,
     .failure_convention = [](const Instruction& i,
                              const CheckContext& c) { return tensor4d_convention(t_of(i).dst_mem_pattern, c); },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      const S4d4Tsm& t = x;
-      return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
+    .accepts = on_view_and_word<S4d4Tsm, [](const S4d4Tsm& x, const uint8_t* w, const CheckContext& c) {
+      return pred::tensor_pattern_valid(x.dst_mem_pattern.start_addr, raw_counts<kDstCounts>(w), x.out_dtype, true,
+                                        true, true, c.gen);
     }>};
 
 constexpr Predicate kSameCount{
@@ -459,12 +464,16 @@ constexpr Predicate kSameCount{
     .meaning = "src and dst patterns have the same number of elements",
     .gens = kGensAll,
     .fields = fCounts,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return count4(t_of(i).src_mem_pattern) == count4(t_of(i).dst_mem_pattern); },
+    .holds =
+        [](const Instruction& i, const CheckContext&) {
+          return pred::same_element_count(pred::packed_counts(t_of(i).src_mem_pattern.num_elem),
+                                          pred::packed_counts(t_of(i).dst_mem_pattern.num_elem));
+        },
     .explain = explain_counts,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
-      return count4(x.src_mem_pattern) == count4(x.dst_mem_pattern);
-    }>};
+    .accepts =
+        [](const uint8_t* w, const CheckContext&) {
+          return pred::same_element_count(raw_counts<kSrcCounts>(w), raw_counts<kDstCounts>(w));
+        }};
 
 // ---- Validators (s4d4-tsm.md §3.1, §3.3), is_valid_tensor_scalar_ptr_multi_common flattened ----
 
