@@ -50,9 +50,9 @@ std::string_view region_name(Region r) {
   return r == Region::Sbuf ? "SBUF" : r == Region::Psum ? "PSUM" : "neither SBUF nor PSUM";
 }
 
-// ---- Predicate bodies shared by both opcodes ----
+// ---- Predicate bodies shared by both opcodes (forced inline: the raw-word acceptor inlines them whole) ----
 
-bool rows_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool rows_ok(const PeView& v, Generation g) {
   if (v.rows < 1 || v.rows > 128) return false;
   const matmul::Place p = matmul::place_of(v.src.start_addr, g);
   return !p.known || p.at.partition + v.rows <= 128;
@@ -64,7 +64,7 @@ std::string explain_rows(const PeView& v, Generation g) {
   return fmt::format("src starts in partition {}; {} active rows would run past partition 127", p.at.partition, v.rows);
 }
 
-bool src_partition_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool src_partition_ok(const PeView& v, Generation g) {
   const matmul::Place p = matmul::place_of(v.src.start_addr, g);
   const bool in_sbuf = v.src.start_addr.from_register() || (p.known && p.at.region == Region::Sbuf);
   const bool fits = !p.known || p.at.partition + v.rows <= 128;
@@ -74,7 +74,7 @@ bool src_partition_ok(const PeView& v, Generation g) {
   return in_sbuf && fits && counts && pred::tensor_start_addr_valid(t.start_addr, v.in_dtype, false, false, true, g);
 }
 
-bool dst_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool dst_ok(const PeView& v, Generation g) {
   const Addr4& a = v.dst.start_addr;
   if (a.from_register()) return true;  // placed at run time
   const matmul::Place p = matmul::place_of(a, g);
@@ -111,7 +111,7 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
 }
 
 /// valid_mm_sbuf_quadrant / valid_mm_psum_quadrant: an immediate start lies at a quadrant partition (0, 32, 64, 96).
-bool quadrant_ok(const Addr4& start, Generation g) {
+[[gnu::always_inline]] inline bool quadrant_ok(const Addr4& start, Generation g) {
   const matmul::Place p = matmul::place_of(start, g);
   return !p.known || p.at.partition % 32 == 0;
 }
@@ -183,7 +183,9 @@ struct Preds {
       .accepts = on_view<L, opcode_ok>};
 
   static constexpr FieldRef kInDtypeFields[] = {field_ref<L>("in_dtype")};
-  static bool in_dtype_ok(const PeView& x, const CheckContext&) { return matmul::mm_in_dtype_ok(x.in_dtype); }
+  [[gnu::always_inline]] static bool in_dtype_ok(const PeView& x, const CheckContext&) {
+    return matmul::mm_in_dtype_ok(x.in_dtype);
+  }
   static constexpr Predicate kInDtype{
       .name = "has_valid_mm_in_dtype",
       .convention = "",
@@ -195,7 +197,9 @@ struct Preds {
       .accepts = pe_accepts<L, in_dtype_ok>};
 
   static constexpr FieldRef fFp32[] = {field_ref<L>("in_dtype"), field_ref<L>("fp32_mode")};
-  static bool fp32_ok(const PeView& x, const CheckContext&) { return matmul::fp32_mode_ok(x.in_dtype, x.fp32_mode); }
+  [[gnu::always_inline]] static bool fp32_ok(const PeView& x, const CheckContext&) {
+    return matmul::fp32_mode_ok(x.in_dtype, x.fp32_mode);
+  }
   static constexpr Predicate kFp32Mode{
       .name = "s3d3_mm_valid_fp32_mode",
       .convention = "",
@@ -208,7 +212,7 @@ struct Preds {
 
   static constexpr FieldRef fSrcTensor[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                             field_ref<L>("in_dtype")};
-  static bool src_tensor_ok(const PeView& x, const CheckContext& c) {
+  [[gnu::always_inline]] static bool src_tensor_ok(const PeView& x, const CheckContext& c) {
     return pred::counts_nonzero(x.src.num_elem, x.src.start_addr, c.gen) &&
            pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
   }
@@ -226,7 +230,9 @@ struct Preds {
 
   static constexpr FieldRef fRows[] = {field_ref<L>("num_active_rows"), field_ref<L>("src.start_addr")};
   static constexpr FieldRef fTranspose[1] = {field_ref<L>("transpose_mode")};
-  static bool transpose_ok(const PeView& x, const CheckContext&) { return x.transpose_mode <= 1; }
+  [[gnu::always_inline]] static bool transpose_ok(const PeView& x, const CheckContext&) {
+    return x.transpose_mode <= 1;
+  }
   static constexpr Predicate kTranspose{.name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
                                         .convention = kConvention,
                                         .meaning = "transpose_mode is 0 or 1",
@@ -248,7 +254,9 @@ struct Preds {
                                             field_ref<L>(Cols ? "num_active_cols" : "num_active_rows")};
     static uint8_t mask(const PeView& x) { return Cols ? x.col_grp : x.row_grp; }
     static unsigned count(const PeView& x) { return Cols ? x.cols : x.rows; }
-    static bool ok(const PeView& x, const CheckContext&) { return matmul::group_ok(mask(x), count(x)); }
+    [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext&) {
+      return matmul::group_ok(mask(x), count(x));
+    }
     static constexpr Predicate kPredicate{
         .name = Cols ? (kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group")
                      : (kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group"),
@@ -313,7 +321,7 @@ struct Lw : Preds<L> {
           },
       .accepts = reserved_accepts};
 
-  static bool rows_body(const PeView& x, const CheckContext& c) { return rows_ok(x, c.gen); }
+  [[gnu::always_inline]] static bool rows_body(const PeView& x, const CheckContext& c) { return rows_ok(x, c.gen); }
   static constexpr Predicate kRows{
       .name = "lw_valid_num_rows",
       .convention = "PROJ-CONV-F13",
@@ -325,7 +333,7 @@ struct Lw : Preds<L> {
       .accepts = pe_accepts<L, rows_body>};
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols"), field_ref<L>("src.num_elem")};
-  static bool cols_ok(const PeView& x, const CheckContext&) {
+  [[gnu::always_inline]] static bool cols_ok(const PeView& x, const CheckContext&) {
     return x.cols >= 1 && x.cols <= x.max_cols && x.src.elements() == x.cols;
   }
   static constexpr Predicate kCols{
@@ -411,7 +419,7 @@ struct Mm : Preds<L> {
       .accepts = reserved_accepts};
 
   static constexpr FieldRef fOutDtype[] = {field_ref<L>("out_dtype")};
-  static bool out_dtype_ok(const PeView& x, const CheckContext& c) {
+  [[gnu::always_inline]] static bool out_dtype_ok(const PeView& x, const CheckContext& c) {
     return matmul::mm_out_dtype_ok(x.out_dtype, c.gen);
   }
   static constexpr Predicate kOutDtype{
@@ -437,7 +445,9 @@ struct Mm : Preds<L> {
       return std::array{field_ref<L>("psum_accumulate_flags")};
   }
   static constexpr auto fAccumulate = accumulate_ref();
-  static bool accumulate_ok(const PeView& x, const CheckContext&) { return x.accumulate <= x.accumulate_max; }
+  [[gnu::always_inline]] static bool accumulate_ok(const PeView& x, const CheckContext&) {
+    return x.accumulate <= x.accumulate_max;
+  }
   static constexpr Predicate kAccumulate{
       .name = "d3_mm_valid_accumulate_flags",
       .convention = "PROJ-CONV-F14",
@@ -453,7 +463,9 @@ struct Mm : Preds<L> {
       .accepts = pe_accepts<L, accumulate_ok>};
 
   static constexpr FieldRef fZero[1] = {field_ref<L>("psum_zero_region")};
-  static bool zero_region_ok(const PeView& x, const CheckContext&) { return x.zero_region <= (kMariana ? 3U : 0U); }
+  [[gnu::always_inline]] static bool zero_region_ok(const PeView& x, const CheckContext&) {
+    return x.zero_region <= (kMariana ? 3U : 0U);
+  }
   static constexpr Predicate kZeroRegion{
       .name = "d3_mm_valid_zero_region",
       .convention = "PROJ-CONV-F14",
@@ -469,7 +481,9 @@ struct Mm : Preds<L> {
           },
       .accepts = pe_accepts<L, zero_region_ok>};
 
-  static bool rows_in_range(const PeView& x, const CheckContext&) { return x.rows >= 1 && x.rows <= 128; }
+  [[gnu::always_inline]] static bool rows_in_range(const PeView& x, const CheckContext&) {
+    return x.rows >= 1 && x.rows <= 128;
+  }
   static constexpr Predicate kRows{
       .name = "d3_mm_valid_num_active_rows",
       .convention = "PROJ-CONV-F14",
@@ -482,7 +496,9 @@ struct Mm : Preds<L> {
       .accepts = pe_accepts<L, rows_in_range>};
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols")};
-  static bool cols_in_range(const PeView& x, const CheckContext&) { return x.cols >= 1 && x.cols <= 128; }
+  [[gnu::always_inline]] static bool cols_in_range(const PeView& x, const CheckContext&) {
+    return x.cols >= 1 && x.cols <= 128;
+  }
   static constexpr Predicate kCols{
       .name = "d3_mm_valid_num_active_cols",
       .convention = "PROJ-CONV-F14",
@@ -496,7 +512,9 @@ struct Mm : Preds<L> {
 
   static constexpr FieldRef fSrc[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                       field_ref<L>("in_dtype"), field_ref<L>("num_active_rows")};
-  static bool src_ok(const PeView& x, const CheckContext& c) { return src_partition_ok(x, c.gen); }
+  [[gnu::always_inline]] static bool src_ok(const PeView& x, const CheckContext& c) {
+    return src_partition_ok(x, c.gen);
+  }
   static constexpr Predicate kSrc{
       .name = "d3_mm_valid_src_partition",
       .convention = "PROJ-CONV-F14",
@@ -526,7 +544,7 @@ struct Mm : Preds<L> {
                         field_ref<L>("transpose_mode"), field_ref<L>("in_dtype"),      field_ref<L>("num_active_cols")};
   }
   static constexpr auto fDst = dst_refs();
-  static bool dst_body(const PeView& x, const CheckContext& c) { return dst_ok(x, c.gen); }
+  [[gnu::always_inline]] static bool dst_body(const PeView& x, const CheckContext& c) { return dst_ok(x, c.gen); }
   static constexpr Predicate kDst{
       .name = "d3_mm_valid_dst",
       .convention = "PROJ-CONV-F15",
@@ -541,7 +559,9 @@ struct Mm : Preds<L> {
       .accepts = pe_accepts<L, dst_body>};
 
   static constexpr FieldRef fCounts[] = {field_ref<L>("src.num_elem"), field_ref<L>("dst.num_elem")};
-  static bool same_elements(const PeView& x, const CheckContext&) { return x.src.elements() == x.dst.elements(); }
+  [[gnu::always_inline]] static bool same_elements(const PeView& x, const CheckContext&) {
+    return x.src.elements() == x.dst.elements();
+  }
   static constexpr Predicate kNumElements{.name = "d3_mm_num_elements",
                                           .convention = "PROJ-CONV-F14",
                                           .meaning = "src and dst patterns have the same number of elements",
@@ -560,7 +580,9 @@ struct Mm : Preds<L> {
   struct Quadrant {
     static constexpr FieldRef kFields[] = {field_ref<L>(Dst ? "dst.start_addr" : "src.start_addr")};
     static const Addr4& start(const PeView& x) { return Dst ? x.dst.start_addr : x.src.start_addr; }
-    static bool ok(const PeView& x, const CheckContext& c) { return quadrant_ok(start(x), c.gen); }
+    [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext& c) {
+      return quadrant_ok(start(x), c.gen);
+    }
     static constexpr Predicate kPredicate{
         .name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
         .convention = "PROJ-CONV-F14",
@@ -583,7 +605,9 @@ struct Mm : Preds<L> {
       return std::array{field_ref<L>("perf_opt"), field_ref<L>("in_dtype")};
   }
   static constexpr auto fPerf = perf_ref();
-  static bool perf_ok(const PeView& x, const CheckContext&) { return x.perf == 0 || dtype_size(x.in_dtype) == 1; }
+  [[gnu::always_inline]] static bool perf_ok(const PeView& x, const CheckContext&) {
+    return x.perf == 0 || dtype_size(x.in_dtype) == 1;
+  }
   static constexpr Predicate kPerf{.name = "d3_mm_perf_opt_dtype",
                                    .convention = "PROJ-CONV-F14",
                                    .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
