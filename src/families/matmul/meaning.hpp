@@ -189,13 +189,18 @@ struct Span {
 /// The immediate placement of an operand start address (register forms have none).
 struct Place {
   bool known = false;  ///< an immediate start inside SBUF or PSUM
-  PartitionAddress at{};
+  /// The parts of the decoded address the rules read (only these, so the acceptor keeps them in registers).
+  struct At {
+    Region region = Region::Outside;
+    uint32_t partition = 0;
+    uint32_t offset = 0;  ///< byte offset inside the partition
+  } at{};
 };
 [[gnu::always_inline]] inline Place place_of(const Addr4& a, Generation g) {
   if (a.from_register()) return Place{};
   // Built whole from the decoded address (assigning into a default Place kept it on the stack in the acceptor).
   const PartitionAddress at = decode_partition_offset(a.masked(), g);
-  return Place{at.region != Region::Outside, at};
+  return Place{at.region != Region::Outside, {at.region, at.partition, at.offset}};
 }
 
 /// MAVERICK has no PSUM region (PROJ-CONV-N1): a MATMUL there writes SBUF (PE convention 4).
