@@ -10,11 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "../support/seq_words.hpp"
 #include "../support/validate_vectors.hpp"
 #include "core/predicates.hpp"
 #include "families/fast_accept.hpp"
+#include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -343,6 +346,282 @@ TEST(FastPath, RawAcceptorCoversTheSliceAndTheDatapathFormats) {
   EXPECT_GT(with, 0U);
   // A word of an opcode outside the generation is judged header-only, and that validator has a raw form too.
   EXPECT_TRUE(has_fast_acceptor(0xFF, Generation::Cayman));
+}
+
+// ---- The matmul (LDWEIGHTS, MATMUL) and seq (sequencer control block) acceptors ----
+
+/// The formats of the matmul and seq families: each has a raw-word acceptor on every generation.
+constexpr Format kMmSeqFormats[] = {Format::S3Lw,
+                                    Format::S3d3Mm,
+                                    Format::CtrlWr,
+                                    Format::CtrlMv,
+                                    Format::CtrlAl,
+                                    Format::CtrlBr,
+                                    Format::CtrlEr,
+                                    Format::PollSem,
+                                    Format::BranchPrefetchHint,
+                                    Format::PseudoFunction,
+                                    Format::PseudoFunctionCall,
+                                    Format::PseudoInst};
+
+bool is_mm_seq(Format f) {
+  return std::find(std::begin(kMmSeqFormats), std::end(kMmSeqFormats), f) != std::end(kMmSeqFormats);
+}
+
+/// SBUF / PSUM addresses of a partition and a byte offset (memory-and-numerics.md §2).
+uint32_t sbuf_at(Generation g, uint32_t partition, uint32_t offset) {
+  return geometry(g).sbuf_offset + partition * geometry(g).sbuf_partition_size + offset;
+}
+uint32_t psum_at(Generation g, uint32_t partition, uint32_t offset) {
+  return geometry(g).psum_offset + partition * geometry(g).psum_partition_size + offset;
+}
+
+/// A valid LDWEIGHTS of layout L: 128 rows from SBUF partition 0, 64 columns (BFLOAT16).
+template <class L>
+Word ldweights_word(Generation g) {
+  L s{};
+  s.header.opcode = opcode::kLdWeights;
+  s.header.inst_word_len = 16;
+  s.src.start_addr.raw = sbuf_at(g, 0, 0x100);
+  s.src.step_elem = {1, 0, 0};
+  s.src.num_elem = {64, 1, 1};
+  s.in_dtype = dtype::kBfloat16;
+  s.num_active_rows = 128;
+  s.num_active_cols = 64;
+  if constexpr (requires { s.row_grp; }) {
+    s.row_grp = 0xF;
+    s.col_grp = 0x3;
+  }
+  return encode(s);
+}
+
+/// A valid MATMUL of layout L: 64 rows at SBUF partition 32 into 32 PSUM partitions (SBUF on MAVERICK).
+template <class L>
+Word matmul_word(Generation g) {
+  L s{};
+  s.header.opcode = opcode::kMatmul;
+  s.header.inst_word_len = 16;
+  s.src.start_addr.raw = sbuf_at(g, 32, 0x40);
+  s.src.step_elem = {1, 0, 0};
+  s.src.num_elem = {16, 1, 1};
+  s.in_dtype = dtype::kFp8Exp4;
+  s.num_active_rows = 64;
+  s.num_active_cols = 32;
+  if constexpr (requires { s.row_grp; }) {
+    s.row_grp = 0x3;
+    s.col_grp = 0x1;
+  }
+  s.dst.start_addr.raw = g == Generation::Maverick ? sbuf_at(g, 64, 0x200) : psum_at(g, 0, 0x7C0);
+  s.dst.step_elem = {1, 0, 0};
+  s.dst.num_elem = {16, 1, 1};
+  return encode(s);
+}
+
+/// Valid words of every matmul and seq format on generation g (the tests assert they are valid).
+std::vector<Word> mm_seq_words(Generation g) {
+  std::vector<Word> w;
+  switch (g) {
+    case Generation::Mariana:
+      w.push_back(ldweights_word<S3LwMariana>(g));
+      w.push_back(matmul_word<S3d3MmMariana>(g));
+      break;
+    case Generation::Maverick:
+      w.push_back(ldweights_word<S3LwMaverick>(g));
+      w.push_back(matmul_word<S3d3MmMaverick>(g));
+      break;
+    default:
+      w.push_back(ldweights_word<S3LwCayman>(g));
+      w.push_back(matmul_word<S3d3MmCayman>(g));
+      break;
+  }
+  using namespace seq_words;
+  for (const Word& s :
+       {write_word(), move_word(), spec_move_word(), alu_word(), branch_word(), back_branch_word(), range_clear_word(),
+        poll_word(), hint_word(opcode::kBranchPrefetchHint), hint_word(opcode::kPseudoBranchPrefetchHint), call_word(),
+        exit_word(), with_header(opcode::kPseudoFunctionBegin), with_header(opcode::kPseudoFunctionReturn)})
+    w.push_back(s);
+  return w;
+}
+
+/// Writes `v` little-endian into `size` bytes at `offset`.
+void put(Word& w, unsigned offset, unsigned size, uint64_t v) {
+  for (unsigned b = 0; b < size; ++b) w[offset + b] = static_cast<uint8_t>(v >> (8 * b));
+}
+
+/// A start address at the edges the matmul predicates test: a partition at and around the quadrant boundaries
+/// and the last one, an offset at alignment, PSUM bank and partition-size edges, in SBUF, PSUM or neither, with
+/// an address marker now and then.
+uint32_t edge_address(Generation g, std::mt19937_64& rng) {
+  constexpr uint32_t kPartitions[] = {0, 1, 31, 32, 33, 63, 64, 95, 96, 97, 100, 126, 127, 128};
+  constexpr uint32_t kOffsets[] = {0,     1,     2,     3,     4,      6,      8,      0x7C0,  0x7F8,
+                                   0x7FC, 0x7FE, 0x800, 0x804, 0x3FFC, 0x4000, 0x7FFC, 0x8000, 0x38000};
+  const uint32_t p = kPartitions[rng() % std::size(kPartitions)];
+  const uint32_t o = kOffsets[rng() % std::size(kOffsets)];
+  uint32_t a = 0;
+  switch (rng() % 5) {
+    case 0:
+    case 1: a = sbuf_at(g, p, o); break;
+    case 2:
+    case 3: a = psum_at(g, p % 128, o % geometry(g).psum_partition_size); break;
+    default: a = static_cast<uint32_t>(rng()); break;
+  }
+  if (rng() % 6 == 0) a = (a & 0x1FFFFFFF) | uint32_t{kMarkers[rng() % std::size(kMarkers)]} << 24;
+  if (rng() % 12 == 0) a = 0x80000000U | static_cast<uint32_t>(rng() % 70);  // ADDR_REG {regnum, 0, 0, 0x80}
+  return a;
+}
+
+/// One field of a matmul layout L set to an edge its predicates test.
+template <class L>
+void mutate_pe(Word& w, Generation g, std::mt19937_64& rng) {
+  constexpr uint8_t kCounts[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 255};
+  auto ref = [](std::string_view name) { return find_field_ref(format_desc<L>(), name); };
+  auto byte_of = [&](std::string_view name) { return ref(name).offset; };
+  const bool dst = L::kFormat == Format::S3d3Mm && rng() % 2 == 0;
+  switch (rng() % 9) {
+    case 0: put(w, byte_of(dst ? "dst.start_addr" : "src.start_addr"), 4, edge_address(g, rng)); break;
+    case 1: w[byte_of("num_active_rows")] = kCounts[rng() % std::size(kCounts)]; break;
+    case 2: w[byte_of("num_active_cols")] = kCounts[rng() % std::size(kCounts)]; break;
+    case 3: w[byte_of("in_dtype")] = static_cast<uint8_t>(rng() % 20); break;  // every dtype and some beyond
+    case 4: w[byte_of("fp32_mode")] = static_cast<uint8_t>(rng() % 5); break;
+    case 5: {  // a count or a step of either pattern at an edge (element counts, the PSUM bank span)
+      constexpr uint16_t kEdges16[] = {0, 1, 2, 15, 16, 17, 32, 64, 128, 256, 511, 512, 513, 0x7FFF, 0x8000, 0xFFFF};
+      const FieldRef f =
+          ref(dst ? (rng() % 2 ? "dst.num_elem" : "dst.step_elem") : (rng() % 2 ? "src.num_elem" : "src.step_elem"));
+      put(w, f.offset + 2 * static_cast<unsigned>(rng() % 3), 2, kEdges16[rng() % std::size(kEdges16)]);
+      break;
+    }
+    case 6:
+      if constexpr (requires { L{}.row_grp; }) {
+        w[byte_of(rng() % 2 ? "row_grp" : "col_grp")] = static_cast<uint8_t>(rng() % 17);
+        break;
+      }
+      [[fallthrough]];
+    case 7: {  // the mode and flag bytes of the layout
+      constexpr const char* kNames[] = {
+          "transpose_mode",        "perf_opt",         "perf_mode",       "out_dtype",
+          "psum_accumulate_flags", "psum_zero_region", "active_row_mode", "flags",
+          "matmul_flags",          "tile_size",        "tile_sel",        "bg_xpose_mode"};
+      const FieldRef f = ref(kNames[rng() % std::size(kNames)]);
+      if (f.size == 0) break;  // not a field of this layout
+      constexpr uint8_t kBytes[] = {0, 1, 2, 3, 4, 5, 7, 8, 0x0A, 0x3F, 0x40, 0x80, 0xC0, 0xFF};
+      w[f.offset] = rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : kBytes[rng() % std::size(kBytes)];
+      break;
+    }
+    default: {  // one reserved byte set
+      constexpr auto kReserved = field_refs_with_role<L, Role::Reserved>();
+      const FieldRef f = kReserved[rng() % kReserved.size()];
+      w[f.offset + rng() % f.size] = static_cast<uint8_t>(1U << (rng() % 8));
+      break;
+    }
+  }
+}
+
+/// One field of a seq word set to an edge its predicates test: register numbers around 63/64 and 128/129, counts
+/// around their limits, every enum value, the callee's terminator and characters, the alignment bits.
+void mutate_seq(Word& w, std::mt19937_64& rng) {
+  constexpr uint8_t kBytes[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   9,   10,  13,  14,  15,
+                                16, 17, 32, 63, 64, 65, 126, 127, 128, 129, 130, 200, 254, 255};
+  switch (rng() % 4) {
+    case 0: w[12 + rng() % 52] = kBytes[rng() % std::size(kBytes)]; break;  // any operand byte at an edge
+    case 1: w[12 + rng() % 12] = static_cast<uint8_t>(rng()); break;        // the mode, dtype and op bytes
+    case 2: {                                                               // the callee: characters and NUL
+      const unsigned at = 12 + static_cast<unsigned>(rng() % PseudoFunctionCall::kNameBytes);
+      constexpr uint8_t kChars[] = {0, 0x1F, 0x20, 'a', 'Z', '_', 0x7E, 0x7F, 0x80};
+      w[at] = kChars[rng() % std::size(kChars)];
+      break;
+    }
+    default: w[16 + rng() % 48] ^= static_cast<uint8_t>(1U << (rng() % 8)); break;  // alignment and high bits
+  }
+}
+
+void mutate_mm_seq(Word& w, Generation g, std::mt19937_64& rng) {
+  if (w[0] == opcode::kLdWeights || w[0] == opcode::kMatmul) {
+    const bool mm = w[0] == opcode::kMatmul;
+    switch (g) {
+      case Generation::Mariana: mm ? mutate_pe<S3d3MmMariana>(w, g, rng) : mutate_pe<S3LwMariana>(w, g, rng); break;
+      case Generation::Maverick: mm ? mutate_pe<S3d3MmMaverick>(w, g, rng) : mutate_pe<S3LwMaverick>(w, g, rng); break;
+      default: mm ? mutate_pe<S3d3MmCayman>(w, g, rng) : mutate_pe<S3LwCayman>(w, g, rng); break;
+    }
+    return;
+  }
+  mutate_seq(w, rng);
+}
+
+TEST(FastPath, MatmulAndSeqAcceptorsAgreeWithFullPath) {
+  const std::vector<ValidateOptions> options = option_sets();
+  std::mt19937_64 rng(20261214);
+  std::map<std::pair<Format, Generation>, std::pair<size_t, size_t>> acceptor;  // accepted, declined
+  size_t mismatches = 0, judged = 0, valid = 0;
+  const size_t per_gen = kWords / kAllGenerations.size();
+  for (Generation g : kAllGenerations) {
+    std::vector<Word> seeds = mm_seq_words(g);
+    for (const Word& s : seeds)
+      ASSERT_TRUE(validate_full(decode(s, g), g).valid) << "seed opcode " << int{s[0]} << " on " << to_string(g);
+    for (const test::TsvVector& v : test::validate_vector_file().vectors)
+      for (Generation vg : v.gens) {
+        const Instruction inst = decode(v.word, g);
+        if (vg == g && inst.status == DecodeStatus::Modeled && is_mm_seq(inst.info->format)) seeds.push_back(v.word);
+      }
+    for (size_t n = 0; n < per_gen; ++n) {
+      Word w = seeds[rng() % seeds.size()];
+      const unsigned edits = static_cast<unsigned>(rng() % 4);  // 0: the seed itself; else 1-3 edge mutations
+      for (unsigned k = 0; k < edits; ++k) mutate_mm_seq(w, g, rng);
+      if (rng() % 16 == 0) w[3] = static_cast<uint8_t>(rng() % 4);  // inst_flags (MAVERICK MOVE's tile index)
+      if (rng() % 32 == 0) w[rng() % 2 == 0 ? 8 : 9] = static_cast<uint8_t>(rng() % 8);  // event modes
+      const ValidateOptions& o = options[rng() % options.size()];
+      const Instruction inst = decode(w, g);
+      const Verdict full = validate_full(inst, g, o);
+      const Verdict raw = validate(std::span<const uint8_t, kWordBytes>(w), g, o);
+      const bool accepted = fast_accepts(w, g, o);
+      ++judged;
+      valid += full.valid ? 1 : 0;
+      if ((!same(raw, full) || accepted != full.valid) && ++mismatches <= 5)
+        ADD_FAILURE() << "on " << to_string(g) << " opcode " << int{w[0]} << ": bytes " << raw.valid << "/"
+                      << int{raw.n_failed} << ", raw acceptor " << accepted << ", full " << full.valid << "/"
+                      << int{full.n_failed};
+      if (inst.status == DecodeStatus::Modeled && is_mm_seq(inst.info->format)) {
+        auto& a = acceptor[{inst.info->format, g}];
+        (accepted ? a.first : a.second) += 1;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0U);
+  EXPECT_GT(valid, judged / 5);
+  EXPECT_GT(judged - valid, judged / 5);
+  // Every format on every generation: its acceptor accepted words and declined words.
+  for (Format f : kMmSeqFormats)
+    for (Generation g : kAllGenerations) {
+      const auto counts = acceptor[{f, g}];
+      EXPECT_GT(counts.first, 0U) << to_string(f) << " on " << to_string(g) << ": the acceptor never accepted";
+      EXPECT_GT(counts.second, 0U) << to_string(f) << " on " << to_string(g) << ": the acceptor never declined";
+    }
+}
+
+TEST(FastPath, MatmulAndSeqAcceptorsHonourEnginePlacementAndOptions) {
+  // A valid MATMUL is accepted from PE or an unknown engine only (PROJ-CONV-F1); a seq word from any engine.
+  const Generation g = Generation::Cayman;
+  const Word mm = matmul_word<S3d3MmCayman>(g);
+  const Word wr = seq_words::write_word();
+  for (StreamEngine e : kStreamEngines) {
+    ValidateOptions o;
+    o.engine = e;
+    EXPECT_EQ(fast_accepts(mm, g, o), e == StreamEngine::Pe) << to_string(e);
+    EXPECT_EQ(validate_full(decode(mm, g), g, o).valid, e == StreamEngine::Pe) << to_string(e);
+    EXPECT_TRUE(fast_accepts(wr, g, o)) << to_string(e);
+  }
+  EXPECT_TRUE(fast_accepts(mm, g, {}));
+  // The acceptor is the layout's own: a MAVERICK MATMUL writes SBUF, so the CAYMAN word (PSUM dst) is declined there
+  // exactly when the full path rejects it.
+  for (Generation h : kAllGenerations)
+    EXPECT_EQ(fast_accepts(mm, h, {}), validate_full(decode(mm, h), h).valid) << to_string(h);
+}
+
+TEST(FastPath, RawAcceptorCoversTheMatmulAndSeqFormats) {
+  for (const OpcodeInfo& op : kOpcodes)
+    for (Generation g : kAllGenerations)
+      if (op.gens.has(g) && is_mm_seq(op.format)) {
+        EXPECT_TRUE(has_fast_acceptor(op.value, g)) << op.mnemonic << " on " << to_string(g);
+      }
 }
 
 }  // namespace

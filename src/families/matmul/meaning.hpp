@@ -54,8 +54,10 @@ struct PeView {
   uint8_t zero_region = 0;
 };
 
+/// Forced inline: the raw-word acceptor calls it once per predicate, and inlined the copies collapse into the few
+/// loads the bodies need (out of line, each predicate rebuilt the whole view: a quarter of the samples).
 template <class L>
-PeView view_of(const L& s, Generation g) {
+[[gnu::always_inline]] inline PeView view_of(const L& s, Generation g) {
   PeView v;
   v.src = s.src;
   v.in_dtype = s.in_dtype;
@@ -145,7 +147,9 @@ constexpr std::string_view fp32_mode_name(uint8_t mode) {
 constexpr bool group_ok(uint8_t mask, unsigned n) {
   const bool listed =
       mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x8 || mask == 0x3 || mask == 0xC || mask == 0xF;
-  return listed && 32U * static_cast<unsigned>(std::popcount(mask)) >= n;
+  // The popcount of a 4-bit mask, summed: std::popcount is a libgcc call without -mpopcnt.
+  const unsigned quadrants = (mask & 1U) + (mask >> 1 & 1U) + (mask >> 2 & 1U) + (mask >> 3 & 1U);
+  return listed && 32U * quadrants >= n;
 }
 
 /// The MATMUL_PSUM_ACCUMULATE_MODE of the flags' low two bits (enums.md §11).
@@ -159,7 +163,7 @@ constexpr std::string_view accumulate_mode_name(uint8_t flags) {
 }
 
 /// Bytes per destination element: the input element width in transpose mode, else FP32 (PROJ-CONV-F15).
-inline unsigned dst_elem_bytes(const PeView& v) {
+[[gnu::always_inline]] inline unsigned dst_elem_bytes(const PeView& v) {
   return v.has_transpose && v.transpose_mode != 0 ? dtype_size(v.in_dtype) : 4U;
 }
 
@@ -169,7 +173,7 @@ struct Span {
   int64_t hi = -1;  ///< < lo: the pattern has no element
   bool empty() const { return hi < lo; }
 };
-inline Span pattern_span(const Tensor3d& t, unsigned elem_bytes) {
+[[gnu::always_inline]] inline Span pattern_span(const Tensor3d& t, unsigned elem_bytes) {
   Span s;
   int64_t lo = 0, hi = 0;
   for (size_t k = 0; k < 3; ++k) {
@@ -185,14 +189,18 @@ inline Span pattern_span(const Tensor3d& t, unsigned elem_bytes) {
 /// The immediate placement of an operand start address (register forms have none).
 struct Place {
   bool known = false;  ///< an immediate start inside SBUF or PSUM
-  PartitionAddress at{};
+  /// The parts of the decoded address the rules read (only these, so the acceptor keeps them in registers).
+  struct At {
+    Region region = Region::Outside;
+    uint32_t partition = 0;
+    uint32_t offset = 0;  ///< byte offset inside the partition
+  } at{};
 };
-inline Place place_of(const Addr4& a, Generation g) {
-  Place p;
-  if (a.from_register()) return p;
-  p.at = decode_partition_offset(a.masked(), g);
-  p.known = p.at.region != Region::Outside;
-  return p;
+[[gnu::always_inline]] inline Place place_of(const Addr4& a, Generation g) {
+  if (a.from_register()) return Place{};
+  // Built whole from the decoded address (assigning into a default Place kept it on the stack in the acceptor).
+  const PartitionAddress at = decode_partition_offset(a.masked(), g);
+  return Place{at.region != Region::Outside, {at.region, at.partition, at.offset}};
 }
 
 /// MAVERICK has no PSUM region (PROJ-CONV-N1): a MATMUL there writes SBUF (PE convention 4).
@@ -206,7 +214,7 @@ struct DstBytes {
   int64_t first = 0, last = 0;
   bool one_bank = false;
 };
-inline DstBytes dst_bytes(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline DstBytes dst_bytes(const PeView& v, Generation g) {
   DstBytes d;
   const Place p = place_of(v.dst.start_addr, g);
   const Span s = pattern_span(v.dst, dst_elem_bytes(v));
@@ -214,9 +222,12 @@ inline DstBytes dst_bytes(const PeView& v, Generation g) {
   d.known = true;
   d.first = int64_t{p.at.offset} + s.lo;
   d.last = int64_t{p.at.offset} + s.hi;
+  // first >= 0 is tested before the bank numbers are taken, and last >= first: the shift is the division by the
+  // (power-of-two) bank size, without a 64-bit divide per word.
   const int64_t bank = geometry(g).psum_bank_size;
-  d.one_bank =
-      d.first >= 0 && bank != 0 && d.first / bank == d.last / bank && d.first / bank < int64_t{geometry(g).psum_banks};
+  const unsigned shift = geometry(g).psum_bank_shift;
+  d.one_bank = d.first >= 0 && bank != 0 && d.first >> shift == d.last >> shift &&
+               d.first >> shift < int64_t{geometry(g).psum_banks};
   return d;
 }
 

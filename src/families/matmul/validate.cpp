@@ -12,6 +12,13 @@ using matmul::PeView;
 
 // ---- Helpers over a layout ----
 
+/// A predicate body over the layout, Body(const S&, const CheckContext&) -> bool, as `holds` (on the decoded
+/// operand); its raw form is on_view<S, Body>, the same body on the typed view of the 64 bytes.
+template <class S, auto Body>
+bool holds_on_body(const Instruction& i, const CheckContext& c) {
+  return Body(body<S>(i), c);
+}
+
 /// A reserved byte array is zero (only byte arrays carry the Reserved role in these layouts).
 template <class T>
 constexpr bool is_zero(const T& v) {
@@ -43,9 +50,9 @@ std::string_view region_name(Region r) {
   return r == Region::Sbuf ? "SBUF" : r == Region::Psum ? "PSUM" : "neither SBUF nor PSUM";
 }
 
-// ---- Predicate bodies shared by both opcodes ----
+// ---- Predicate bodies shared by both opcodes (forced inline: the raw-word acceptor inlines them whole) ----
 
-bool rows_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool rows_ok(const PeView& v, Generation g) {
   if (v.rows < 1 || v.rows > 128) return false;
   const matmul::Place p = matmul::place_of(v.src.start_addr, g);
   return !p.known || p.at.partition + v.rows <= 128;
@@ -57,7 +64,7 @@ std::string explain_rows(const PeView& v, Generation g) {
   return fmt::format("src starts in partition {}; {} active rows would run past partition 127", p.at.partition, v.rows);
 }
 
-bool src_partition_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool src_partition_ok(const PeView& v, Generation g) {
   const matmul::Place p = matmul::place_of(v.src.start_addr, g);
   const bool in_sbuf = v.src.start_addr.from_register() || (p.known && p.at.region == Region::Sbuf);
   const bool fits = !p.known || p.at.partition + v.rows <= 128;
@@ -67,7 +74,7 @@ bool src_partition_ok(const PeView& v, Generation g) {
   return in_sbuf && fits && counts && pred::tensor_start_addr_valid(t.start_addr, v.in_dtype, false, false, true, g);
 }
 
-bool dst_ok(const PeView& v, Generation g) {
+[[gnu::always_inline]] inline bool dst_ok(const PeView& v, Generation g) {
   const Addr4& a = v.dst.start_addr;
   if (a.from_register()) return true;  // placed at run time
   const matmul::Place p = matmul::place_of(a, g);
@@ -104,7 +111,7 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
 }
 
 /// valid_mm_sbuf_quadrant / valid_mm_psum_quadrant: an immediate start lies at a quadrant partition (0, 32, 64, 96).
-bool quadrant_ok(const Addr4& start, Generation g) {
+[[gnu::always_inline]] inline bool quadrant_ok(const Addr4& start, Generation g) {
   const matmul::Place p = matmul::place_of(start, g);
   return !p.known || p.at.partition % 32 == 0;
 }
@@ -142,6 +149,18 @@ std::string explain_src_tensor(const PeView& v, Generation g) {
 
 // ---- The predicates of one layout ----
 
+/// A body over the generation-independent view, Body(const PeView&, const CheckContext&) -> bool: `holds` calls it
+/// on the decoded operand of layout L, the raw form (`accepts`) on the view of the typed raw word -- one function,
+/// so the two cannot disagree; inlined into the acceptor, only the fields the body reads are loaded.
+template <class L, auto Body>
+bool pe_holds(const Instruction& i, const CheckContext& c) {
+  return Body(matmul::view_of(body<L>(i), i.gen), c);
+}
+template <class L, auto Body>
+bool pe_accepts(const uint8_t* w, const CheckContext& c) {
+  return Body(matmul::view_of(view<L>(w), c.gen), c);
+}
+
 template <class L>
 struct Preds {
   static PeView v(const Instruction& i) { return matmul::view_of(body<L>(i), i.gen); }
@@ -150,39 +169,53 @@ struct Preds {
   static constexpr std::string_view kConvention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13";
 
   static constexpr FieldRef fOpcode[] = {field_ref<L>("header.opcode")};
+  static bool opcode_ok(const L& s, const CheckContext&) {
+    return s.header.opcode == (kMatmul ? opcode::kMatmul : opcode::kLdWeights);
+  }
   static constexpr Predicate kOpcode{
       .name = kMatmul ? "has_matmul_opcode" : "has_ldweights_opcode",
       .convention = kConvention,
       .meaning = kMatmul ? "the opcode is MATMUL (0x02)" : "the opcode is LDWEIGHTS (0x01)",
       .gens = L::kGens,
       .fields = fOpcode,
-      .holds = [](const Instruction& i,
-                  const CheckContext&) { return i.opcode() == (kMatmul ? opcode::kMatmul : opcode::kLdWeights); },
-      .explain = explain_opcode};
+      .holds = holds_on_body<L, opcode_ok>,
+      .explain = explain_opcode,
+      .accepts = on_view<L, opcode_ok>};
 
   static constexpr FieldRef kInDtypeFields[] = {field_ref<L>("in_dtype")};
+  [[gnu::always_inline]] static bool in_dtype_ok(const PeView& x, const CheckContext&) {
+    return matmul::mm_in_dtype_ok(x.in_dtype);
+  }
   static constexpr Predicate kInDtype{
       .name = "has_valid_mm_in_dtype",
       .convention = "",
       .meaning = "in_dtype is FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16 or FP32",
       .gens = L::kGens,
       .fields = kInDtypeFields,
-      .holds = [](const Instruction& i, const CheckContext&) { return matmul::mm_in_dtype_ok(v(i).in_dtype); },
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_in_dtype(v(i), c.gen); }};
+      .holds = pe_holds<L, in_dtype_ok>,
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_in_dtype(v(i), c.gen); },
+      .accepts = pe_accepts<L, in_dtype_ok>};
 
   static constexpr FieldRef fFp32[] = {field_ref<L>("in_dtype"), field_ref<L>("fp32_mode")};
+  [[gnu::always_inline]] static bool fp32_ok(const PeView& x, const CheckContext&) {
+    return matmul::fp32_mode_ok(x.in_dtype, x.fp32_mode);
+  }
   static constexpr Predicate kFp32Mode{
       .name = "s3d3_mm_valid_fp32_mode",
       .convention = "",
       .meaning = "in_dtype FP32 if and only if fp32_mode is Low, High or Low_High; otherwise fp32_mode is None",
       .gens = L::kGens,
       .fields = fFp32,
-      .holds = [](const Instruction& i,
-                  const CheckContext&) { return matmul::fp32_mode_ok(v(i).in_dtype, v(i).fp32_mode); },
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_fp32_mode(v(i), c.gen); }};
+      .holds = pe_holds<L, fp32_ok>,
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_fp32_mode(v(i), c.gen); },
+      .accepts = pe_accepts<L, fp32_ok>};
 
   static constexpr FieldRef fSrcTensor[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                             field_ref<L>("in_dtype")};
+  [[gnu::always_inline]] static bool src_tensor_ok(const PeView& x, const CheckContext& c) {
+    return pred::counts_nonzero(x.src.num_elem, x.src.start_addr, c.gen) &&
+           pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
+  }
   static constexpr Predicate kSrcTensor{
       .name = "tensor3d_valid",
       .convention = "",
@@ -191,27 +224,27 @@ struct Preds {
           "(0x80) or in_dtype-aligned SBUF start",
       .gens = L::kGens,
       .fields = fSrcTensor,
-      .holds =
-          [](const Instruction& i, const CheckContext& c) {
-            const PeView x = v(i);
-            return pred::counts_nonzero(x.src.num_elem, x.src.start_addr, c.gen) &&
-                   pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
-          },
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_src_tensor(v(i), c.gen); }};
+      .holds = pe_holds<L, src_tensor_ok>,
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_src_tensor(v(i), c.gen); },
+      .accepts = pe_accepts<L, src_tensor_ok>};
 
   static constexpr FieldRef fRows[] = {field_ref<L>("num_active_rows"), field_ref<L>("src.start_addr")};
   static constexpr FieldRef fTranspose[1] = {field_ref<L>("transpose_mode")};
-  static constexpr Predicate kTranspose{
-      .name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
-      .convention = kConvention,
-      .meaning = "transpose_mode is 0 or 1",
-      .gens = L::kGens,
-      .fields = fTranspose,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).transpose_mode <= 1; },
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            return fmt::format("transpose_mode is {}, must be 0 or 1", v(i).transpose_mode);
-          }};
+  [[gnu::always_inline]] static bool transpose_ok(const PeView& x, const CheckContext&) {
+    return x.transpose_mode <= 1;
+  }
+  static constexpr Predicate kTranspose{.name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
+                                        .convention = kConvention,
+                                        .meaning = "transpose_mode is 0 or 1",
+                                        .gens = L::kGens,
+                                        .fields = fTranspose,
+                                        .holds = pe_holds<L, transpose_ok>,
+                                        .explain =
+                                            [](const Instruction& i, const CheckContext&) {
+                                              return fmt::format("transpose_mode is {}, must be 0 or 1",
+                                                                 v(i).transpose_mode);
+                                            },
+                                        .accepts = pe_accepts<L, transpose_ok>};
 
   /// lw_valid_row_group / lw_valid_col_group (MATMUL: d3_mm_valid_row_group / d3_mm_valid_col_group_active_col):
   /// one rule over a quadrant mask and the count it must cover.
@@ -221,6 +254,9 @@ struct Preds {
                                             field_ref<L>(Cols ? "num_active_cols" : "num_active_rows")};
     static uint8_t mask(const PeView& x) { return Cols ? x.col_grp : x.row_grp; }
     static unsigned count(const PeView& x) { return Cols ? x.cols : x.rows; }
+    [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext&) {
+      return matmul::group_ok(mask(x), count(x));
+    }
     static constexpr Predicate kPredicate{
         .name = Cols ? (kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group")
                      : (kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group"),
@@ -229,11 +265,12 @@ struct Preds {
                         : "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
         .gens = L::kGens,
         .fields = kFields,
-        .holds = [](const Instruction& i, const CheckContext&) { return matmul::group_ok(mask(v(i)), count(v(i))); },
+        .holds = pe_holds<L, ok>,
         .explain =
             [](const Instruction& i, const CheckContext&) {
               return explain_group(mask(v(i)), count(v(i)), Cols ? "col_grp" : "row_grp", Cols ? "columns" : "rows");
-            }};
+            },
+        .accepts = pe_accepts<L, ok>};
   };
   static constexpr const Predicate& kRowGroup = Group<false>::kPredicate;
   static constexpr const Predicate& kColGroup = Group<true>::kPredicate;
@@ -253,11 +290,17 @@ struct Lw : Preds<L> {
       return matmul::reserved_refs_and<L>(std::array<FieldRef, 0>{});
   }
   static constexpr auto fReserved = reserved_refs();
-  static bool reserved_ok(const L& s) {
+  /// The reserved terms beyond the declaration's reserved fields.
+  static bool reserved_extra_ok(const L& s, const CheckContext&) {
     if constexpr (std::is_same_v<L, S3LwMariana>)
-      return reserved_fields_zero(s) && (s.flags & 0xC0) == 0;  // LD_WEIGHT_FLAGS uses bits 0..5
+      return (s.flags & 0xC0) == 0;  // LD_WEIGHT_FLAGS uses bits 0..5
     else
-      return reserved_fields_zero(s);
+      return (void)s, true;
+  }
+  static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
+  /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
+  static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
+    return reserved_bytes_zero<L>(w) && on_view<L, reserved_extra_ok>(w, c);
   }
   static constexpr Predicate kReserved{
       .name = "lw_reserved_zero",
@@ -275,18 +318,24 @@ struct Lw : Preds<L> {
               if ((body<L>(i).flags & 0xC0) != 0 && reserved_fields_zero(body<L>(i)))
                 return fmt::format("LD_WEIGHT_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).flags);
             return first_nonzero(i, fReserved, "reserved");
-          }};
+          },
+      .accepts = reserved_accepts};
 
+  [[gnu::always_inline]] static bool rows_body(const PeView& x, const CheckContext& c) { return rows_ok(x, c.gen); }
   static constexpr Predicate kRows{
       .name = "lw_valid_num_rows",
       .convention = "PROJ-CONV-F13",
       .meaning = "num_active_rows is 1..128 and the src partition + num_active_rows <= 128",
       .gens = L::kGens,
       .fields = P::fRows,
-      .holds = [](const Instruction& i, const CheckContext& c) { return rows_ok(v(i), c.gen); },
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_rows(v(i), c.gen); }};
+      .holds = pe_holds<L, rows_body>,
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_rows(v(i), c.gen); },
+      .accepts = pe_accepts<L, rows_body>};
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols"), field_ref<L>("src.num_elem")};
+  [[gnu::always_inline]] static bool cols_ok(const PeView& x, const CheckContext&) {
+    return x.cols >= 1 && x.cols <= x.max_cols && x.src.elements() == x.cols;
+  }
   static constexpr Predicate kCols{
       .name = "lw_valid_num_active_cols",
       .convention = "PROJ-CONV-F13",
@@ -295,18 +344,15 @@ struct Lw : Preds<L> {
                      : "num_active_cols is 1..128 and the src pattern has num_active_cols elements",
       .gens = L::kGens,
       .fields = fCols,
-      .holds =
-          [](const Instruction& i, const CheckContext&) {
-            const PeView x = v(i);
-            return x.cols >= 1 && x.cols <= x.max_cols && x.src.elements() == x.cols;
-          },
+      .holds = pe_holds<L, cols_ok>,
       .explain =
           [](const Instruction& i, const CheckContext&) {
             const PeView x = v(i);
             if (x.cols < 1 || x.cols > x.max_cols)
               return fmt::format("num_active_cols is {}, must be 1..{}", x.cols, x.max_cols);
             return fmt::format("the src pattern has {} elements, num_active_cols is {}", x.src.elements(), x.cols);
-          }};
+          },
+      .accepts = pe_accepts<L, cols_ok>};
 
   static constexpr auto conjuncts() {
     // The conjuncts every LDWEIGHTS layout starts with; MAVERICK's re-packed word has no transpose or groups.
@@ -339,13 +385,19 @@ struct Mm : Preds<L> {
       return matmul::reserved_refs_and<L>(std::array{field_ref<L>("active_row_mode")});
   }
   static constexpr auto fReserved = reserved_refs();
-  static bool reserved_ok(const L& s) {
+  /// The reserved terms beyond the declaration's reserved fields.
+  static bool reserved_extra_ok(const L& s, const CheckContext&) {
     if constexpr (kMaverick)
-      return reserved_fields_zero(s);
+      return (void)s, true;
     else if constexpr (kMariana)
-      return reserved_fields_zero(s) && s.active_row_mode == 0 && (s.matmul_flags & 0xC0) == 0;
+      return s.active_row_mode == 0 && (s.matmul_flags & 0xC0) == 0;
     else
-      return reserved_fields_zero(s) && s.active_row_mode == 0;
+      return s.active_row_mode == 0;
+  }
+  static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
+  /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
+  static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
+    return reserved_bytes_zero<L>(w) && on_view<L, reserved_extra_ok>(w, c);
   }
   static constexpr Predicate kReserved{
       .name = "d3_mm_reserved_zero",
@@ -363,9 +415,13 @@ struct Mm : Preds<L> {
               if ((body<L>(i).matmul_flags & 0xC0) != 0)
                 return fmt::format("MATMUL_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).matmul_flags);
             return first_nonzero(i, fReserved, "reserved");
-          }};
+          },
+      .accepts = reserved_accepts};
 
   static constexpr FieldRef fOutDtype[] = {field_ref<L>("out_dtype")};
+  [[gnu::always_inline]] static bool out_dtype_ok(const PeView& x, const CheckContext& c) {
+    return matmul::mm_out_dtype_ok(x.out_dtype, c.gen);
+  }
   static constexpr Predicate kOutDtype{
       .name = "has_valid_mm_out_dtype",
       .convention = "",
@@ -373,14 +429,14 @@ struct Mm : Preds<L> {
                                                  : "out_dtype is 0 (FP32 accumulate), FP32 or BFLOAT16",
       .gens = L::kGens,
       .fields = fOutDtype,
-      .holds = [](const Instruction& i,
-                  const CheckContext& c) { return matmul::mm_out_dtype_ok(v(i).out_dtype, c.gen); },
+      .holds = pe_holds<L, out_dtype_ok>,
       .explain =
           [](const Instruction& i, const CheckContext& c) {
             return fmt::format("out_dtype {:#04x} is not allowed on {} ({})", v(i).out_dtype, to_string(c.gen),
                                c.gen == Generation::Sunda || c.gen == Generation::Cayman ? "only 0, FP32 accumulate"
                                                                                          : "0, FP32 or BFLOAT16");
-          }};
+          },
+      .accepts = pe_accepts<L, out_dtype_ok>};
 
   static constexpr auto accumulate_ref() {
     if constexpr (kMaverick)
@@ -389,6 +445,9 @@ struct Mm : Preds<L> {
       return std::array{field_ref<L>("psum_accumulate_flags")};
   }
   static constexpr auto fAccumulate = accumulate_ref();
+  [[gnu::always_inline]] static bool accumulate_ok(const PeView& x, const CheckContext&) {
+    return x.accumulate <= x.accumulate_max;
+  }
   static constexpr Predicate kAccumulate{
       .name = "d3_mm_valid_accumulate_flags",
       .convention = "PROJ-CONV-F14",
@@ -396,13 +455,17 @@ struct Mm : Preds<L> {
                            : "psum_accumulate_flags is 0..3 (BEGIN_MATMUL_GROUP, END_MATMUL_GROUP)",
       .gens = L::kGens,
       .fields = fAccumulate,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).accumulate <= v(i).accumulate_max; },
+      .holds = pe_holds<L, accumulate_ok>,
       .explain =
           [](const Instruction& i, const CheckContext&) {
             return fmt::format("accumulate flags {:#04x} set a bit above {}", v(i).accumulate, v(i).accumulate_max);
-          }};
+          },
+      .accepts = pe_accepts<L, accumulate_ok>};
 
   static constexpr FieldRef fZero[1] = {field_ref<L>("psum_zero_region")};
+  [[gnu::always_inline]] static bool zero_region_ok(const PeView& x, const CheckContext&) {
+    return x.zero_region <= (kMariana ? 3U : 0U);
+  }
   static constexpr Predicate kZeroRegion{
       .name = "d3_mm_valid_zero_region",
       .convention = "PROJ-CONV-F14",
@@ -410,36 +473,48 @@ struct Mm : Preds<L> {
                           : "psum_zero_region is SIZE2048 (0), the only MATMUL_ZERO_REGION value",
       .gens = L::kGens,
       .fields = fZero,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).zero_region <= (kMariana ? 3U : 0U); },
+      .holds = pe_holds<L, zero_region_ok>,
       .explain =
           [](const Instruction& i, const CheckContext& c) {
             return fmt::format("psum_zero_region is {}, must be {} on {}", v(i).zero_region, kMariana ? "0..3" : "0",
                                to_string(c.gen));
-          }};
+          },
+      .accepts = pe_accepts<L, zero_region_ok>};
 
+  [[gnu::always_inline]] static bool rows_in_range(const PeView& x, const CheckContext&) {
+    return x.rows >= 1 && x.rows <= 128;
+  }
   static constexpr Predicate kRows{
       .name = "d3_mm_valid_num_active_rows",
       .convention = "PROJ-CONV-F14",
       .meaning = "num_active_rows is 1..128",
       .gens = L::kGens,
       .fields = P::fRows,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).rows >= 1 && v(i).rows <= 128; },
+      .holds = pe_holds<L, rows_in_range>,
       .explain = [](const Instruction& i,
-                    const CheckContext&) { return fmt::format("num_active_rows is {}, must be 1..128", v(i).rows); }};
+                    const CheckContext&) { return fmt::format("num_active_rows is {}, must be 1..128", v(i).rows); },
+      .accepts = pe_accepts<L, rows_in_range>};
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols")};
+  [[gnu::always_inline]] static bool cols_in_range(const PeView& x, const CheckContext&) {
+    return x.cols >= 1 && x.cols <= 128;
+  }
   static constexpr Predicate kCols{
       .name = "d3_mm_valid_num_active_cols",
       .convention = "PROJ-CONV-F14",
       .meaning = "num_active_cols is 1..128",
       .gens = L::kGens,
       .fields = fCols,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).cols >= 1 && v(i).cols <= 128; },
+      .holds = pe_holds<L, cols_in_range>,
       .explain = [](const Instruction& i,
-                    const CheckContext&) { return fmt::format("num_active_cols is {}, must be 1..128", v(i).cols); }};
+                    const CheckContext&) { return fmt::format("num_active_cols is {}, must be 1..128", v(i).cols); },
+      .accepts = pe_accepts<L, cols_in_range>};
 
   static constexpr FieldRef fSrc[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                       field_ref<L>("in_dtype"), field_ref<L>("num_active_rows")};
+  [[gnu::always_inline]] static bool src_ok(const PeView& x, const CheckContext& c) {
+    return src_partition_ok(x, c.gen);
+  }
   static constexpr Predicate kSrc{
       .name = "d3_mm_valid_src_partition",
       .convention = "PROJ-CONV-F14",
@@ -448,7 +523,7 @@ struct Mm : Preds<L> {
           "tensor3d_valid(src, in_dtype, SBUF only)",
       .gens = L::kGens,
       .fields = fSrc,
-      .holds = [](const Instruction& i, const CheckContext& c) { return src_partition_ok(v(i), c.gen); },
+      .holds = pe_holds<L, src_ok>,
       .explain =
           [](const Instruction& i, const CheckContext& c) {
             const PeView x = v(i);
@@ -457,7 +532,8 @@ struct Mm : Preds<L> {
               return fmt::format("src start {} is not in SBUF", addr4_label(x.src.start_addr, c.gen));
             if (p.known && p.at.partition + x.rows > 128) return explain_rows(x, c.gen);
             return explain_src_tensor(x, c.gen);
-          }};
+          },
+      .accepts = pe_accepts<L, src_ok>};
 
   static constexpr auto dst_refs() {
     if constexpr (kMaverick)
@@ -468,6 +544,7 @@ struct Mm : Preds<L> {
                         field_ref<L>("transpose_mode"), field_ref<L>("in_dtype"),      field_ref<L>("num_active_cols")};
   }
   static constexpr auto fDst = dst_refs();
+  [[gnu::always_inline]] static bool dst_body(const PeView& x, const CheckContext& c) { return dst_ok(x, c.gen); }
   static constexpr Predicate kDst{
       .name = "d3_mm_valid_dst",
       .convention = "PROJ-CONV-F15",
@@ -477,27 +554,35 @@ struct Mm : Preds<L> {
                              "2 KiB bank",
       .gens = L::kGens,
       .fields = fDst,
-      .holds = [](const Instruction& i, const CheckContext& c) { return dst_ok(v(i), c.gen); },
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_dst(v(i), c.gen); }};
+      .holds = pe_holds<L, dst_body>,
+      .explain = [](const Instruction& i, const CheckContext& c) { return explain_dst(v(i), c.gen); },
+      .accepts = pe_accepts<L, dst_body>};
 
   static constexpr FieldRef fCounts[] = {field_ref<L>("src.num_elem"), field_ref<L>("dst.num_elem")};
-  static constexpr Predicate kNumElements{
-      .name = "d3_mm_num_elements",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "src and dst patterns have the same number of elements",
-      .gens = L::kGens,
-      .fields = fCounts,
-      .holds = [](const Instruction& i, const CheckContext&) { return v(i).src.elements() == v(i).dst.elements(); },
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            return fmt::format("src has {} elements, dst has {}", v(i).src.elements(), v(i).dst.elements());
-          }};
+  [[gnu::always_inline]] static bool same_elements(const PeView& x, const CheckContext&) {
+    return x.src.elements() == x.dst.elements();
+  }
+  static constexpr Predicate kNumElements{.name = "d3_mm_num_elements",
+                                          .convention = "PROJ-CONV-F14",
+                                          .meaning = "src and dst patterns have the same number of elements",
+                                          .gens = L::kGens,
+                                          .fields = fCounts,
+                                          .holds = pe_holds<L, same_elements>,
+                                          .explain =
+                                              [](const Instruction& i, const CheckContext&) {
+                                                return fmt::format("src has {} elements, dst has {}",
+                                                                   v(i).src.elements(), v(i).dst.elements());
+                                              },
+                                          .accepts = pe_accepts<L, same_elements>};
 
   /// valid_mm_sbuf_quadrant (src) / valid_mm_psum_quadrant (dst): one rule over either operand's start.
   template <bool Dst>
   struct Quadrant {
     static constexpr FieldRef kFields[] = {field_ref<L>(Dst ? "dst.start_addr" : "src.start_addr")};
     static const Addr4& start(const PeView& x) { return Dst ? x.dst.start_addr : x.src.start_addr; }
+    [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext& c) {
+      return quadrant_ok(start(x), c.gen);
+    }
     static constexpr Predicate kPredicate{
         .name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
         .convention = "PROJ-CONV-F14",
@@ -505,9 +590,10 @@ struct Mm : Preds<L> {
                        : "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
         .gens = L::kGens,
         .fields = kFields,
-        .holds = [](const Instruction& i, const CheckContext& c) { return quadrant_ok(start(v(i)), c.gen); },
+        .holds = pe_holds<L, ok>,
         .explain = [](const Instruction& i,
-                      const CheckContext& c) { return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen); }};
+                      const CheckContext& c) { return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen); },
+        .accepts = pe_accepts<L, ok>};
   };
   static constexpr const Predicate& kSbufQuadrant = Quadrant<false>::kPredicate;
   static constexpr const Predicate& kPsumQuadrant = Quadrant<true>::kPredicate;
@@ -519,28 +605,33 @@ struct Mm : Preds<L> {
       return std::array{field_ref<L>("perf_opt"), field_ref<L>("in_dtype")};
   }
   static constexpr auto fPerf = perf_ref();
-  static constexpr Predicate kPerf{
-      .name = "d3_mm_perf_opt_dtype",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
-      .gens = L::kGens,
-      .fields = fPerf,
-      .holds = [](const Instruction& i,
-                  const CheckContext&) { return v(i).perf == 0 || dtype_size(v(i).in_dtype) == 1; },
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            return fmt::format("perf mode {} needs a 1-byte in_dtype, got {}", v(i).perf,
-                               dtype_label(v(i).in_dtype, c.gen));
-          }};
+  [[gnu::always_inline]] static bool perf_ok(const PeView& x, const CheckContext&) {
+    return x.perf == 0 || dtype_size(x.in_dtype) == 1;
+  }
+  static constexpr Predicate kPerf{.name = "d3_mm_perf_opt_dtype",
+                                   .convention = "PROJ-CONV-F14",
+                                   .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
+                                   .gens = L::kGens,
+                                   .fields = fPerf,
+                                   .holds = pe_holds<L, perf_ok>,
+                                   .explain =
+                                       [](const Instruction& i, const CheckContext& c) {
+                                         return fmt::format("perf mode {} needs a 1-byte in_dtype, got {}", v(i).perf,
+                                                            dtype_label(v(i).in_dtype, c.gen));
+                                       },
+                                   .accepts = pe_accepts<L, perf_ok>};
 
+  /// The hook's body (PROJ-CONV-F15): holds on every word until the restrictions are known.
+  static bool fp32r_ok(const PeView&, const CheckContext&) { return true; }
   static constexpr Predicate kFp32r{
       .name = "d3_mm_fp32r_restrictions",
       .convention = "PROJ-CONV-F15",
       .meaning = "body UNKNOWN: true behind a hook (PROJ-CONV-F15)",
       .gens = L::kGens,
       .fields = P::kInDtypeFields,
-      .holds = [](const Instruction&, const CheckContext&) { return true; },
-      .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-F15)"); }};
+      .holds = pe_holds<L, fp32r_ok>,
+      .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-F15)"); },
+      .accepts = pe_accepts<L, fp32r_ok>};
 
   static constexpr auto conjuncts() {
     if constexpr (kMaverick)
@@ -596,7 +687,8 @@ constexpr auto kMmConjuncts = Mm<L>::conjuncts();
 
 template <class L, const auto& Conjuncts>
 constexpr Validator make_validator(std::string_view name) {
-  return {name, Checked::Full, Conjuncts, &evaluate_conjuncts<Conjuncts>};
+  static_assert(fast_acceptor<Conjuncts>() != nullptr, "every matmul predicate has a raw form");
+  return {name, Checked::Full, Conjuncts, &evaluate_conjuncts<Conjuncts>, fast_acceptor<Conjuncts>()};
 }
 
 constexpr Validator kValidators[] = {

@@ -35,10 +35,28 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
   return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
 }
 
+/// A predicate body over the layout, Body(const S&, const CheckContext&) -> bool, as `holds` (on the decoded
+/// operand); its raw form is on_view<S, Body>, the same body on the typed view of the 64 bytes.
+template <class S, auto Body>
+bool holds_on_body(const Instruction& i, const CheckContext& c) {
+  return Body(as<S>(i), c);
+}
+
+/// A body over the header, Body(const Header&) -> bool: `holds` on the decoded header, the raw form on the header
+/// of the typed raw word.
+template <auto Body>
+bool holds_on_header(const Instruction& i, const CheckContext&) {
+  return Body(i.header());
+}
+template <auto Body>
+bool header_view_accepts(const uint8_t* w, const CheckContext&) {
+  return Body(view<RawWord>(w).header);
+}
+
 /// The opcode clause every validator lists; it never fails through dispatch (the opcode selects the validator).
 template <uint8_t... Ops>
-constexpr bool opcode_is(const Instruction& i, const CheckContext&) {
-  return ((i.opcode() == Ops) || ...);
+constexpr bool opcode_is(const Header& h) {
+  return ((h.opcode == Ops) || ...);
 }
 constexpr FieldRef fOpcode[] = {field_ref<CtrlWr>("header.opcode")};
 
@@ -50,8 +68,9 @@ constexpr Predicate opcode_clause(std::string_view name, std::string_view conven
           .meaning = meaning,
           .gens = kGensAll,
           .fields = fOpcode,
-          .holds = opcode_is<Op>,
-          .explain = explain_opcode};
+          .holds = holds_on_header<opcode_is<Op>>,
+          .explain = explain_opcode,
+          .accepts = header_view_accepts<opcode_is<Op>>};
 }
 
 // ================================================================ WRITE 0xa5 (PROJ-CONV-Q6)
@@ -63,29 +82,38 @@ constexpr FieldRef fWrReserved[] = {field_ref<CtrlWr>("reserved0"), field_ref<Ct
 constexpr Predicate kWriteOpcode =
     opcode_clause<opcode::kWrite>("has_write_opcode", "PROJ-CONV-Q6", "header.opcode is 0xa5 (WRITE)");
 
-constexpr Predicate kWrSize{
-    .name = "ctrl_wr_valid_size",
-    .convention = "PROJ-CONV-Q6",
-    .meaning = "wr_size is 4 (the runtime's 32-bit store)",
-    .gens = kGensAll,
-    .fields = fWrSize,
-    .holds = [](const Instruction& i, const CheckContext&) { return as<CtrlWr>(i).wr_size == 4; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("wr_size is {}; a WRITE stores exactly 4 bytes", as<CtrlWr>(i).wr_size);
-        }};
+constexpr auto kWrSizeBody = [](const CtrlWr& x, const CheckContext&) { return x.wr_size == 4; };
 
-constexpr Predicate kWrAligned{
-    .name = "ctrl_wr_aligned_address",
-    .convention = "PROJ-CONV-Q6",
-    .meaning = "address is a multiple of 4",
-    .gens = kGensAll,
-    .fields = fWrAddress,
-    .holds = [](const Instruction& i, const CheckContext&) { return as<CtrlWr>(i).address % 4 == 0; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("address {:#x} is not 4-byte aligned", as<CtrlWr>(i).address);
-        }};
+constexpr Predicate kWrSize{.name = "ctrl_wr_valid_size",
+                            .convention = "PROJ-CONV-Q6",
+                            .meaning = "wr_size is 4 (the runtime's 32-bit store)",
+                            .gens = kGensAll,
+                            .fields = fWrSize,
+                            .holds = holds_on_body<CtrlWr, kWrSizeBody>,
+                            .explain =
+                                [](const Instruction& i, const CheckContext&) {
+                                  return fmt::format("wr_size is {}; a WRITE stores exactly 4 bytes",
+                                                     as<CtrlWr>(i).wr_size);
+                                },
+                            .accepts = on_view<CtrlWr, kWrSizeBody>};
+
+constexpr auto kWrAlignedBody = [](const CtrlWr& x, const CheckContext&) { return x.address % 4 == 0; };
+
+constexpr Predicate kWrAligned{.name = "ctrl_wr_aligned_address",
+                               .convention = "PROJ-CONV-Q6",
+                               .meaning = "address is a multiple of 4",
+                               .gens = kGensAll,
+                               .fields = fWrAddress,
+                               .holds = holds_on_body<CtrlWr, kWrAlignedBody>,
+                               .explain =
+                                   [](const Instruction& i, const CheckContext&) {
+                                     return fmt::format("address {:#x} is not 4-byte aligned", as<CtrlWr>(i).address);
+                                   },
+                               .accepts = on_view<CtrlWr, kWrAlignedBody>};
+
+constexpr auto kWrReservedBody = [](const CtrlWr& w, const CheckContext&) {
+  return all_zero(w.reserved0) && all_zero(w.reserved1);
+};
 
 constexpr Predicate kWrReserved{
     .name = "ctrl_wr_reserved_zero",
@@ -93,12 +121,9 @@ constexpr Predicate kWrReserved{
     .meaning = "bytes 13-15 and 28-63 are zero",
     .gens = kGensAll,
     .fields = fWrReserved,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlWr& w = as<CtrlWr>(i);
-          return all_zero(w.reserved0) && all_zero(w.reserved1);
-        },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlWr>(i, fWrReserved); }};
+    .holds = holds_on_body<CtrlWr, kWrReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlWr>(i, fWrReserved); },
+    .accepts = on_view<CtrlWr, kWrReservedBody>};
 
 constexpr const Predicate* kWrite[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kWriteOpcode, &kWrSize, &kWrAligned,
@@ -112,34 +137,44 @@ constexpr FieldRef fMvReserved[] = {field_ref<CtrlMv>("reserved0")};
 constexpr FieldRef fMvDtype[] = {field_ref<CtrlMv>("dtype")};
 constexpr FieldRef fMvSource[] = {field_ref<CtrlMv>("move_source")};
 
+/// PROJ-CONV-SQ6: the tile index (header byte 3, PROJ-CONV-C2) of a MAVERICK MOVE is 0.
+constexpr bool tile_idx_zero(const Header& h) {
+  return h.debug_hint == 0;
+}
+
 constexpr Predicate kTileIdxZero{
     .name = "has_tile_idx_zero",
     .convention = "PROJ-CONV-SQ6",
     .meaning = "(MAVERICK) the tile index in inst_flags (header byte 3, PROJ-CONV-C2) is 0",
     .gens = kGensMaverickOnly,
     .fields = fTile,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.header().debug_hint == 0; },
+    .holds = holds_on_header<tile_idx_zero>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("inst_flags is {:#04x}; MOVE requires tile index 0 on maverick", i.header().debug_hint);
-        }};
+        },
+    .accepts = header_view_accepts<tile_idx_zero>};
 
 constexpr Predicate kMoveOpcode = opcode_clause<opcode::kMove>("has_move_opcode", "", "header.opcode is 0xa7 (MOVE)");
+
+constexpr auto kMvNumBody = [](const CtrlMv& x, const CheckContext&) {
+  const unsigned n = x.num_mov;
+  return n > 0 && n <= CtrlMv::kSlots;
+};
 
 constexpr Predicate kMvNum{.name = "ctrl_mv_valid_num",
                            .convention = "",
                            .meaning = "0 < num_mov <= 8",
                            .gens = kGensAll,
                            .fields = fMvNum,
-                           .holds =
-                               [](const Instruction& i, const CheckContext&) {
-                                 const unsigned n = as<CtrlMv>(i).num_mov;
-                                 return n > 0 && n <= CtrlMv::kSlots;
-                               },
+                           .holds = holds_on_body<CtrlMv, kMvNumBody>,
                            .explain =
                                [](const Instruction& i, const CheckContext&) {
                                  return fmt::format("num_mov is {}; a MOVE makes 1 to 8 moves", as<CtrlMv>(i).num_mov);
-                               }};
+                               },
+                           .accepts = on_view<CtrlMv, kMvNumBody>};
+
+constexpr auto kMvReservedBody = [](const CtrlMv& x, const CheckContext&) { return all_zero(x.reserved0); };
 
 constexpr Predicate kMvReserved{
     .name = "ctrl_mv_reserved_zero",
@@ -147,37 +182,43 @@ constexpr Predicate kMvReserved{
     .meaning = "reserved0 (byte 15) is zero",
     .gens = kGensAll,
     .fields = fMvReserved,
-    .holds = [](const Instruction& i, const CheckContext&) { return all_zero(as<CtrlMv>(i).reserved0); },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlMv>(i, fMvReserved); }};
+    .holds = holds_on_body<CtrlMv, kMvReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlMv>(i, fMvReserved); },
+    .accepts = on_view<CtrlMv, kMvReservedBody>};
 
 constexpr bool mv_dtype(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kUint32 || d == dtype::kInt32;
 }
 
-constexpr Predicate kMvDtype{
-    .name = "ctrl_mv_has_valid_dtype",
-    .convention = "",
-    .meaning = "dtype is FP32, UINT32 or INT32",
-    .gens = kGensAll,
-    .fields = fMvDtype,
-    .holds = [](const Instruction& i, const CheckContext&) { return mv_dtype(as<CtrlMv>(i).dtype); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("dtype {} is not FP32, UINT32 or INT32", dtype_label(as<CtrlMv>(i).dtype, c.gen));
-        }};
+constexpr auto kMvDtypeBody = [](const CtrlMv& x, const CheckContext&) { return mv_dtype(x.dtype); };
 
-constexpr Predicate kMvSource{
-    .name = "is_valid_enum(DataSrc)",
-    .convention = "",
-    .meaning = "move_source is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
-    .gens = kGensAll,
-    .fields = fMvSource,
-    .holds = [](const Instruction& i, const CheckContext&) { return as<CtrlMv>(i).move_source <= 1; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("move_source is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
-                             as<CtrlMv>(i).move_source);
-        }};
+constexpr Predicate kMvDtype{.name = "ctrl_mv_has_valid_dtype",
+                             .convention = "",
+                             .meaning = "dtype is FP32, UINT32 or INT32",
+                             .gens = kGensAll,
+                             .fields = fMvDtype,
+                             .holds = holds_on_body<CtrlMv, kMvDtypeBody>,
+                             .explain =
+                                 [](const Instruction& i, const CheckContext& c) {
+                                   return fmt::format("dtype {} is not FP32, UINT32 or INT32",
+                                                      dtype_label(as<CtrlMv>(i).dtype, c.gen));
+                                 },
+                             .accepts = on_view<CtrlMv, kMvDtypeBody>};
+
+constexpr auto kMvSourceBody = [](const CtrlMv& x, const CheckContext&) { return x.move_source <= 1; };
+
+constexpr Predicate kMvSource{.name = "is_valid_enum(DataSrc)",
+                              .convention = "",
+                              .meaning = "move_source is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
+                              .gens = kGensAll,
+                              .fields = fMvSource,
+                              .holds = holds_on_body<CtrlMv, kMvSourceBody>,
+                              .explain =
+                                  [](const Instruction& i, const CheckContext&) {
+                                    return fmt::format("move_source is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
+                                                       as<CtrlMv>(i).move_source);
+                                  },
+                              .accepts = on_view<CtrlMv, kMvSourceBody>};
 
 // The fields each register slot's predicate reads, one row per slot (written out: clang 14 does not evaluate a
 // consteval call that depends on a template parameter).
@@ -213,6 +254,11 @@ std::string explain_mv_slot(const Instruction& i, const CheckContext&) {
 }
 
 template <unsigned K>
+constexpr bool mv_slot_ok(const CtrlMv& x, const CheckContext&) {
+  return seq::ctrl_mv_valid_register(x, K);
+}
+
+template <unsigned K>
 constexpr Predicate kMvSlot{
     .name = "ctrl_mv_valid_register",
     .convention = "",
@@ -221,8 +267,9 @@ constexpr Predicate kMvSlot{
         "destination (R0-R63; 128/129 accepted, PROJ-CONV-Q7); one conjunct per slot 0-7",
     .gens = kGensAll,
     .fields = kMvSlotFields[K],
-    .holds = [](const Instruction& i, const CheckContext&) { return seq::ctrl_mv_valid_register(as<CtrlMv>(i), K); },
-    .explain = explain_mv_slot<K>};
+    .holds = holds_on_body<CtrlMv, mv_slot_ok<K>>,
+    .explain = explain_mv_slot<K>,
+    .accepts = on_view<CtrlMv, mv_slot_ok<K>>};
 
 constexpr const Predicate* kMove[] = {&kHasValidNeuronHeader,
                                       &kHasValidNeuronEvents,
@@ -288,60 +335,71 @@ bool alu_dtype_legal(uint8_t op, uint8_t d) {
 constexpr Predicate kAlOpcode =
     opcode_clause<opcode::kAluOp>("has_alu_op_opcode", "PROJ-CONV-Q9", "header.opcode is 0xa8 (ALU_OP)");
 
-constexpr Predicate kAlOpEnum{
-    .name = "is_valid_aluop",
-    .convention = "PROJ-CONV-Q9",
-    .meaning = "op is a member of the generation's ALU_OP enum",
-    .gens = kGensAll,
-    .fields = fAlOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(as<CtrlAl>(i).op, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("op {} is not an ALU op of {}", aluop_label(as<CtrlAl>(i).op, c.gen), to_string(c.gen));
-        }};
+constexpr auto kAlOpEnumBody = [](const CtrlAl& x, const CheckContext& c) { return aluop_in(x.op, c.gen); };
 
-constexpr Predicate kAlDtype{
-    .name = "ctrl_al_valid_dtype",
-    .convention = "PROJ-CONV-Q9",
-    .meaning = "dtype is UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32, UINT64 or INT64",
-    .gens = kGensAll,
-    .fields = fAlDtype,
-    .holds = [](const Instruction& i, const CheckContext&) { return al_dtype(as<CtrlAl>(i).dtype); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("dtype {} is not an 8/16/32/64-bit integer or FP32",
-                             dtype_label(as<CtrlAl>(i).dtype, c.gen));
-        }};
+constexpr Predicate kAlOpEnum{.name = "is_valid_aluop",
+                              .convention = "PROJ-CONV-Q9",
+                              .meaning = "op is a member of the generation's ALU_OP enum",
+                              .gens = kGensAll,
+                              .fields = fAlOp,
+                              .holds = holds_on_body<CtrlAl, kAlOpEnumBody>,
+                              .explain =
+                                  [](const Instruction& i, const CheckContext& c) {
+                                    return fmt::format("op {} is not an ALU op of {}",
+                                                       aluop_label(as<CtrlAl>(i).op, c.gen), to_string(c.gen));
+                                  },
+                              .accepts = on_view<CtrlAl, kAlOpEnumBody>};
 
-constexpr Predicate kAlSource{
-    .name = "is_valid_enum(DataSrc)",
-    .convention = "PROJ-CONV-Q9",
-    .meaning = "src1_datasrc is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
-    .gens = kGensAll,
-    .fields = fAlSource,
-    .holds = [](const Instruction& i, const CheckContext&) { return as<CtrlAl>(i).src1_datasrc <= 1; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("src1_datasrc is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
-                             as<CtrlAl>(i).src1_datasrc);
-        }};
+constexpr auto kAlDtypeBody = [](const CtrlAl& x, const CheckContext&) { return al_dtype(x.dtype); };
+
+constexpr Predicate kAlDtype{.name = "ctrl_al_valid_dtype",
+                             .convention = "PROJ-CONV-Q9",
+                             .meaning = "dtype is UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32, UINT64 or INT64",
+                             .gens = kGensAll,
+                             .fields = fAlDtype,
+                             .holds = holds_on_body<CtrlAl, kAlDtypeBody>,
+                             .explain =
+                                 [](const Instruction& i, const CheckContext& c) {
+                                   return fmt::format("dtype {} is not an 8/16/32/64-bit integer or FP32",
+                                                      dtype_label(as<CtrlAl>(i).dtype, c.gen));
+                                 },
+                             .accepts = on_view<CtrlAl, kAlDtypeBody>};
+
+constexpr auto kAlSourceBody = [](const CtrlAl& x, const CheckContext&) { return x.src1_datasrc <= 1; };
+
+constexpr Predicate kAlSource{.name = "is_valid_enum(DataSrc)",
+                              .convention = "PROJ-CONV-Q9",
+                              .meaning = "src1_datasrc is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
+                              .gens = kGensAll,
+                              .fields = fAlSource,
+                              .holds = holds_on_body<CtrlAl, kAlSourceBody>,
+                              .explain =
+                                  [](const Instruction& i, const CheckContext&) {
+                                    return fmt::format(
+                                        "src1_datasrc is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
+                                        as<CtrlAl>(i).src1_datasrc);
+                                  },
+                              .accepts = on_view<CtrlAl, kAlSourceBody>};
+
+constexpr auto kAlDstBody = [](const CtrlAl& a, const CheckContext&) {
+  return a.dst_dtype == 0 || a.dst_dtype == a.dtype;
+};
 
 constexpr Predicate kAlDst{.name = "ctrl_al_valid_dst_dtype",
                            .convention = "PROJ-CONV-Q10",
                            .meaning = "dst_dtype is 0 (the result has the operand type) or equals dtype",
                            .gens = kGensAll,
                            .fields = fAlDst,
-                           .holds =
-                               [](const Instruction& i, const CheckContext&) {
-                                 const CtrlAl& a = as<CtrlAl>(i);
-                                 return a.dst_dtype == 0 || a.dst_dtype == a.dtype;
-                               },
+                           .holds = holds_on_body<CtrlAl, kAlDstBody>,
                            .explain =
                                [](const Instruction& i, const CheckContext& c) {
                                  const CtrlAl& a = as<CtrlAl>(i);
                                  return fmt::format("dst_dtype {} differs from dtype {}; it must be 0 or equal dtype",
                                                     dtype_label(a.dst_dtype, c.gen), dtype_label(a.dtype, c.gen));
-                               }};
+                               },
+                           .accepts = on_view<CtrlAl, kAlDstBody>};
+
+constexpr auto kAlRegsBody = [](const CtrlAl& x, const CheckContext&) { return seq::ctrl_al_registers_valid(x); };
 
 constexpr Predicate kAlRegs{
     .name = "ctrl_al_valid_registers",
@@ -351,7 +409,7 @@ constexpr Predicate kAlRegs{
         "written are R0-R63 too",
     .gens = kGensAll,
     .fields = fAlRegs,
-    .holds = [](const Instruction& i, const CheckContext&) { return seq::ctrl_al_registers_valid(as<CtrlAl>(i)); },
+    .holds = holds_on_body<CtrlAl, kAlRegsBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           const CtrlAl& a = as<CtrlAl>(i);
@@ -363,7 +421,10 @@ constexpr Predicate kAlRegs{
             if (!o.src1_immediate) text += fmt::format(", src1_hi {}", a.src1_hi);
           }
           return text + ": every register the word reads or writes must be R0-R63";
-        }};
+        },
+    .accepts = on_view<CtrlAl, kAlRegsBody>};
+
+constexpr auto kAlLegalBody = [](const CtrlAl& a, const CheckContext&) { return alu_dtype_legal(a.op, a.dtype); };
 
 constexpr Predicate kAlLegal{
     .name = "alu_dtype_legal",
@@ -374,17 +435,18 @@ constexpr Predicate kAlLegal{
         "paths",
     .gens = kGensAll,
     .fields = fAlLegal,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlAl& a = as<CtrlAl>(i);
-          return alu_dtype_legal(a.op, a.dtype);
-        },
+    .holds = holds_on_body<CtrlAl, kAlLegalBody>,
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           const CtrlAl& a = as<CtrlAl>(i);
           return fmt::format("op {} is not legal on dtype {} (enums.md §5.2)", aluop_label(a.op, c.gen),
                              dtype_label(a.dtype, c.gen));
-        }};
+        },
+    .accepts = on_view<CtrlAl, kAlLegalBody>};
+
+constexpr auto kAlReservedBody = [](const CtrlAl& a, const CheckContext&) {
+  return all_zero(a.reserved1) && all_zero(a.reserved2);
+};
 
 constexpr Predicate kAlReserved{
     .name = "ctrl_al_reserved_zero",
@@ -392,12 +454,9 @@ constexpr Predicate kAlReserved{
     .meaning = "reserved1 (bytes 22-23) and reserved2 (bytes 32-63) are zero",
     .gens = kGensAll,
     .fields = fAlReserved,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlAl& a = as<CtrlAl>(i);
-          return all_zero(a.reserved1) && all_zero(a.reserved2);
-        },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlAl>(i, fAlReserved); }};
+    .holds = holds_on_body<CtrlAl, kAlReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlAl>(i, fAlReserved); },
+    .accepts = on_view<CtrlAl, kAlReservedBody>};
 
 constexpr const Predicate* kAlu[] = {&kHasValidNeuronHeader,
                                      &kHasValidNeuronEvents,
@@ -443,18 +502,24 @@ bool br_target_registers_valid(const CtrlBr& b) {
 constexpr Predicate kBrOpcode = opcode_clause<opcode::kCompareBranch>("has_compare_branch_opcode", "PROJ-CONV-Q11",
                                                                       "header.opcode is 0xa9 (COMPARE_BRANCH)");
 
-constexpr Predicate kBrCmp{
-    .name = "ctrl_br_valid_cmp_op",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "cmp_op is 0 (always), 1-6 (against cmp_immediate) or 9-14 (against R[cmp_reg1])",
-    .gens = kGensAll,
-    .fields = fBrCmp,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return seq::branch_reading(as<CtrlBr>(i)).compare != seq::BrCompare::Invalid; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("cmp_op is {}; BR_CMP_OP has 0, 1-6 and 9-14", as<CtrlBr>(i).cmp_op);
-        }};
+constexpr auto kBrCmpBody = [](const CtrlBr& x, const CheckContext&) {
+  return seq::branch_reading(x).compare != seq::BrCompare::Invalid;
+};
+
+constexpr Predicate kBrCmp{.name = "ctrl_br_valid_cmp_op",
+                           .convention = "PROJ-CONV-Q11",
+                           .meaning = "cmp_op is 0 (always), 1-6 (against cmp_immediate) or 9-14 (against R[cmp_reg1])",
+                           .gens = kGensAll,
+                           .fields = fBrCmp,
+                           .holds = holds_on_body<CtrlBr, kBrCmpBody>,
+                           .explain =
+                               [](const Instruction& i, const CheckContext&) {
+                                 return fmt::format("cmp_op is {}; BR_CMP_OP has 0, 1-6 and 9-14",
+                                                    as<CtrlBr>(i).cmp_op);
+                               },
+                           .accepts = on_view<CtrlBr, kBrCmpBody>};
+
+constexpr auto kBrDtypeBody = [](const CtrlBr& b, const CheckContext&) { return b.cmp_op == 0 || br_dtype(b.dtype); };
 
 constexpr Predicate kBrDtype{
     .name = "ctrl_br_valid_dtype",
@@ -462,18 +527,19 @@ constexpr Predicate kBrDtype{
     .meaning = "a conditional branch compares UINT8, INT8, UINT16, INT16, UINT32, INT32 or FP32",
     .gens = kGensAll,
     .fields = fBrDtype,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlBr& b = as<CtrlBr>(i);
-          return b.cmp_op == 0 || br_dtype(b.dtype);
-        },
+    .holds = holds_on_body<CtrlBr, kBrDtypeBody>,
     .explain =
         [](const Instruction& i, const CheckContext& c) {
           return fmt::format(
               "dtype {} cannot be compared (cmp_op {}); the comparison types are u8, s8, u16, s16, "
               "u32, s32 and f32",
               dtype_label(as<CtrlBr>(i).dtype, c.gen), as<CtrlBr>(i).cmp_op);
-        }};
+        },
+    .accepts = on_view<CtrlBr, kBrDtypeBody>};
+
+constexpr auto kBrModeBody = [](const CtrlBr& x, const CheckContext&) {
+  return seq::branch_reading(x).target != seq::BrTarget::Invalid;
+};
 
 constexpr Predicate kBrMode{
     .name = "ctrl_br_valid_target_mode",
@@ -481,12 +547,14 @@ constexpr Predicate kBrMode{
     .meaning = "target_mode is REGISTER 1, REL_IMMEDIATE 3 or REL_REGISTER 4 (0 and 2 are UNKNOWN, refused)",
     .gens = kGensAll,
     .fields = fBrMode,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return seq::branch_reading(as<CtrlBr>(i)).target != seq::BrTarget::Invalid; },
+    .holds = holds_on_body<CtrlBr, kBrModeBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("target_mode is {}; BR_TARGET_MODE has 1, 3 and 4", as<CtrlBr>(i).target_mode);
-        }};
+        },
+    .accepts = on_view<CtrlBr, kBrModeBody>};
+
+constexpr auto kBrCmpRegsBody = [](const CtrlBr& x, const CheckContext&) { return br_cmp_registers_valid(x); };
 
 constexpr Predicate kBrCmpRegs{
     .name = "ctrl_br_valid_cmp_registers",
@@ -494,13 +562,16 @@ constexpr Predicate kBrCmpRegs{
     .meaning = "a conditional branch reads cmp_reg0 in R0-R63; a register comparison (9-14) also cmp_reg1",
     .gens = kGensAll,
     .fields = fBrCmpRegs,
-    .holds = [](const Instruction& i, const CheckContext&) { return br_cmp_registers_valid(as<CtrlBr>(i)); },
+    .holds = holds_on_body<CtrlBr, kBrCmpRegsBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           const CtrlBr& b = as<CtrlBr>(i);
           return fmt::format("cmp_op {} reads cmp_reg0 {} and cmp_reg1 {}; compared registers must be R0-R63", b.cmp_op,
                              b.cmp_reg0, b.cmp_reg1);
-        }};
+        },
+    .accepts = on_view<CtrlBr, kBrCmpRegsBody>};
+
+constexpr auto kBrTargetRegsBody = [](const CtrlBr& x, const CheckContext&) { return br_target_registers_valid(x); };
 
 constexpr Predicate kBrTargetRegs{
     .name = "ctrl_br_valid_target_registers",
@@ -508,13 +579,18 @@ constexpr Predicate kBrTargetRegs{
     .meaning = "target modes 1 and 4 take the target from target_reg_lo/target_reg_hi, both R0-R63",
     .gens = kGensAll,
     .fields = fBrTargetRegs,
-    .holds = [](const Instruction& i, const CheckContext&) { return br_target_registers_valid(as<CtrlBr>(i)); },
+    .holds = holds_on_body<CtrlBr, kBrTargetRegsBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           const CtrlBr& b = as<CtrlBr>(i);
           return fmt::format("target_mode {} reads target_reg_lo {} and target_reg_hi {}; both must be R0-R63",
                              b.target_mode, b.target_reg_lo, b.target_reg_hi);
-        }};
+        },
+    .accepts = on_view<CtrlBr, kBrTargetRegsBody>};
+
+constexpr auto kBrReservedBody = [](const CtrlBr& b, const CheckContext&) {
+  return all_zero(b.reserved0) && all_zero(b.reserved1) && all_zero(b.reserved2) && all_zero(b.reserved3);
+};
 
 constexpr Predicate kBrReserved{
     .name = "ctrl_br_reserved_zero",
@@ -522,12 +598,9 @@ constexpr Predicate kBrReserved{
     .meaning = "bytes 15, 20-31, 36-47 and 56-63 are zero",
     .gens = kGensAll,
     .fields = fBrReserved,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlBr& b = as<CtrlBr>(i);
-          return all_zero(b.reserved0) && all_zero(b.reserved1) && all_zero(b.reserved2) && all_zero(b.reserved3);
-        },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlBr>(i, fBrReserved); }};
+    .holds = holds_on_body<CtrlBr, kBrReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlBr>(i, fBrReserved); },
+    .accepts = on_view<CtrlBr, kBrReservedBody>};
 
 constexpr const Predicate* kBranch[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBrOpcode,       &kBrCmp, &kBrDtype, &kBrMode, &kBrCmpRegs,
@@ -554,36 +627,43 @@ bool er_unused_zero(const CtrlEr& e) {
 constexpr Predicate kErOpcode = opcode_clause<opcode::kEventSemaphoreRangeClear>(
     "has_event_semaphore_range_clear_opcode", "PROJ-CONV-SQ1", "header.opcode is 0xb0 (EVENT_SEMAPHORE_RANGE_CLEAR)");
 
-constexpr Predicate kErMode{
-    .name = "ctrl_er_valid_mode",
-    .convention = "PROJ-CONV-SQ1",
-    .meaning = "clear_mode is 1 (a range of semaphores) or 2 (a 256-bit mask)",
-    .gens = kGensAll,
-    .fields = fErMode,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return seq::clear_mode(as<CtrlEr>(i)) != seq::ClearMode::Invalid; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("clear_mode is {}; 1 clears a range, 2 a mask", as<CtrlEr>(i).clear_mode);
-        }};
+constexpr auto kErModeBody = [](const CtrlEr& x, const CheckContext&) {
+  return seq::clear_mode(x) != seq::ClearMode::Invalid;
+};
+
+constexpr Predicate kErMode{.name = "ctrl_er_valid_mode",
+                            .convention = "PROJ-CONV-SQ1",
+                            .meaning = "clear_mode is 1 (a range of semaphores) or 2 (a 256-bit mask)",
+                            .gens = kGensAll,
+                            .fields = fErMode,
+                            .holds = holds_on_body<CtrlEr, kErModeBody>,
+                            .explain =
+                                [](const Instruction& i, const CheckContext&) {
+                                  return fmt::format("clear_mode is {}; 1 clears a range, 2 a mask",
+                                                     as<CtrlEr>(i).clear_mode);
+                                },
+                            .accepts = on_view<CtrlEr, kErModeBody>};
+
+constexpr auto kErRangeBody = [](const CtrlEr& e, const CheckContext&) {
+  return seq::clear_mode(e) != seq::ClearMode::Range || e.range_first <= e.range_last;
+};
 
 constexpr Predicate kErRange{.name = "ctrl_er_valid_range",
                              .convention = "PROJ-CONV-SQ1",
                              .meaning = "a range clear (mode 1) has range_first <= range_last",
                              .gens = kGensAll,
                              .fields = fErRange,
-                             .holds =
-                                 [](const Instruction& i, const CheckContext&) {
-                                   const CtrlEr& e = as<CtrlEr>(i);
-                                   return seq::clear_mode(e) != seq::ClearMode::Range || e.range_first <= e.range_last;
-                                 },
+                             .holds = holds_on_body<CtrlEr, kErRangeBody>,
                              .explain =
                                  [](const Instruction& i, const CheckContext&) {
                                    const CtrlEr& e = as<CtrlEr>(i);
                                    return fmt::format(
                                        "range_first {} is above range_last {}; the range is inclusive and ascending",
                                        e.range_first, e.range_last);
-                                 }};
+                                 },
+                             .accepts = on_view<CtrlEr, kErRangeBody>};
+
+constexpr auto kErUnusedBody = [](const CtrlEr& x, const CheckContext&) { return er_unused_zero(x); };
 
 constexpr Predicate kErUnused{
     .name = "ctrl_er_unused_operand_zero",
@@ -591,7 +671,7 @@ constexpr Predicate kErUnused{
     .meaning = "the operand the mode does not use is zero: the mask for a range clear, the range for a mask clear",
     .gens = kGensAll,
     .fields = fErUnused,
-    .holds = [](const Instruction& i, const CheckContext&) { return er_unused_zero(as<CtrlEr>(i)); },
+    .holds = holds_on_body<CtrlEr, kErUnusedBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           const CtrlEr& e = as<CtrlEr>(i);
@@ -599,7 +679,10 @@ constexpr Predicate kErUnused{
                      ? std::string("a range clear (mode 1) has a non-zero mask; the mask must be zero")
                      : fmt::format("a mask clear (mode 2) has range_first {} and range_last {}; both must be zero",
                                    e.range_first, e.range_last);
-        }};
+        },
+    .accepts = on_view<CtrlEr, kErUnusedBody>};
+
+constexpr auto kErReservedBody = [](const CtrlEr& x, const CheckContext&) { return all_zero(x.reserved0); };
 
 constexpr Predicate kErReserved{
     .name = "ctrl_er_reserved_zero",
@@ -607,8 +690,9 @@ constexpr Predicate kErReserved{
     .meaning = "bytes 15-31 are zero",
     .gens = kGensAll,
     .fields = fErReserved,
-    .holds = [](const Instruction& i, const CheckContext&) { return all_zero(as<CtrlEr>(i).reserved0); },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlEr>(i, fErReserved); }};
+    .holds = holds_on_body<CtrlEr, kErReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlEr>(i, fErReserved); },
+    .accepts = on_view<CtrlEr, kErReservedBody>};
 
 constexpr const Predicate* kRangeClear[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kErOpcode, &kErMode, &kErRange, &kErUnused,
@@ -625,65 +709,78 @@ constexpr FieldRef fPsReserved[] = {field_ref<PollSem>("reserved0"), field_ref<P
 constexpr Predicate kPsOpcode =
     opcode_clause<opcode::kPollSem>("has_poll_sem_opcode", "PROJ-CONV-SQ3", "header.opcode is 0xb3 (POLL_SEM)");
 
+constexpr auto kPsCountBody = [](const PollSem& x, const CheckContext&) {
+  const unsigned n = x.n_read;
+  return n >= 1 && n <= seq::kPollMaxReads;
+};
+
 constexpr Predicate kPsCount{.name = "poll_sem_valid_count",
                              .convention = "PROJ-CONV-SQ3",
                              .meaning = "1 <= n_read <= 16",
                              .gens = kGensAll,
                              .fields = fPsCount,
-                             .holds =
-                                 [](const Instruction& i, const CheckContext&) {
-                                   const unsigned n = as<PollSem>(i).n_read;
-                                   return n >= 1 && n <= seq::kPollMaxReads;
-                                 },
+                             .holds = holds_on_body<PollSem, kPsCountBody>,
                              .explain =
                                  [](const Instruction& i, const CheckContext&) {
                                    return fmt::format("n_read is {}; a poll reads 1 to 16 values",
                                                       as<PollSem>(i).n_read);
-                                 }};
+                                 },
+                             .accepts = on_view<PollSem, kPsCountBody>};
 
-constexpr Predicate kPsReg{
-    .name = "poll_sem_valid_register",
-    .convention = "PROJ-CONV-SQ3",
-    .meaning = "result_reg is R0-R63",
-    .gens = kGensAll,
-    .fields = fPsReg,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return seq::is_general_register(as<PollSem>(i).result_reg); },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("result_reg is {}; the result goes to one of R0-R63", as<PollSem>(i).result_reg);
-        }};
+constexpr auto kPsRegBody = [](const PollSem& x, const CheckContext&) {
+  return seq::is_general_register(x.result_reg);
+};
 
-constexpr Predicate kPsOp{
-    .name = "poll_sem_valid_combine_op",
-    .convention = "PROJ-CONV-SQ3",
-    .meaning = "combine_op is a member of the generation's ALU_OP enum",
-    .gens = kGensAll,
-    .fields = fPsOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(as<PollSem>(i).combine_op, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("combine_op {} is not an ALU op of {}", aluop_label(as<PollSem>(i).combine_op, c.gen),
-                             to_string(c.gen));
-        }};
+constexpr Predicate kPsReg{.name = "poll_sem_valid_register",
+                           .convention = "PROJ-CONV-SQ3",
+                           .meaning = "result_reg is R0-R63",
+                           .gens = kGensAll,
+                           .fields = fPsReg,
+                           .holds = holds_on_body<PollSem, kPsRegBody>,
+                           .explain =
+                               [](const Instruction& i, const CheckContext&) {
+                                 return fmt::format("result_reg is {}; the result goes to one of R0-R63",
+                                                    as<PollSem>(i).result_reg);
+                               },
+                           .accepts = on_view<PollSem, kPsRegBody>};
+
+constexpr auto kPsOpBody = [](const PollSem& x, const CheckContext& c) { return aluop_in(x.combine_op, c.gen); };
+
+constexpr Predicate kPsOp{.name = "poll_sem_valid_combine_op",
+                          .convention = "PROJ-CONV-SQ3",
+                          .meaning = "combine_op is a member of the generation's ALU_OP enum",
+                          .gens = kGensAll,
+                          .fields = fPsOp,
+                          .holds = holds_on_body<PollSem, kPsOpBody>,
+                          .explain =
+                              [](const Instruction& i, const CheckContext& c) {
+                                return fmt::format("combine_op {} is not an ALU op of {}",
+                                                   aluop_label(as<PollSem>(i).combine_op, c.gen), to_string(c.gen));
+                              },
+                          .accepts = on_view<PollSem, kPsOpBody>};
+
+constexpr auto kPsAddrBody = [](const PollSem& p, const CheckContext&) {
+  return p.address % 4 == 0 && p.writeback_address % 4 == 0;
+};
 
 constexpr Predicate kPsAddr{.name = "poll_sem_aligned_addresses",
                             .convention = "PROJ-CONV-SQ3",
                             .meaning = "address and writeback_address are multiples of 4 (the values are u32)",
                             .gens = kGensAll,
                             .fields = fPsAddr,
-                            .holds =
-                                [](const Instruction& i, const CheckContext&) {
-                                  const PollSem& p = as<PollSem>(i);
-                                  return p.address % 4 == 0 && p.writeback_address % 4 == 0;
-                                },
+                            .holds = holds_on_body<PollSem, kPsAddrBody>,
                             .explain =
                                 [](const Instruction& i, const CheckContext&) {
                                   const PollSem& p = as<PollSem>(i);
                                   return fmt::format(
                                       "address {:#x} and writeback_address {:#x} must both be 4-byte aligned",
                                       p.address, p.writeback_address);
-                                }};
+                                },
+                            .accepts = on_view<PollSem, kPsAddrBody>};
+
+constexpr auto kPsReservedBody = [](const PollSem& p, const CheckContext&) {
+  return all_zero(p.reserved0) && all_zero(p.reserved1);
+};
 
 constexpr Predicate kPsReserved{
     .name = "poll_sem_reserved_zero",
@@ -691,12 +788,9 @@ constexpr Predicate kPsReserved{
     .meaning = "byte 15 and bytes 32-63 are zero",
     .gens = kGensAll,
     .fields = fPsReserved,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const PollSem& p = as<PollSem>(i);
-          return all_zero(p.reserved0) && all_zero(p.reserved1);
-        },
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<PollSem>(i, fPsReserved); }};
+    .holds = holds_on_body<PollSem, kPsReservedBody>,
+    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<PollSem>(i, fPsReserved); },
+    .accepts = on_view<PollSem, kPsReservedBody>};
 
 constexpr const Predicate* kPoll[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPsOpcode, &kPsCount, &kPsReg, &kPsOp, &kPsAddr,
@@ -711,6 +805,8 @@ constexpr Predicate kHintOpcode = opcode_clause<opcode::kBranchPrefetchHint>(
 constexpr Predicate kPseudoHintOpcode = opcode_clause<opcode::kPseudoBranchPrefetchHint>(
     "has_pseudo_branch_prefetch_hint_opcode", "PROJ-CONV-SQ2", "header.opcode is 0xdd (PSEUDO_BRANCH_PREFETCH_HINT)");
 
+constexpr auto kHintTargetBody = [](const BranchPrefetchHint& x, const CheckContext&) { return (x.target >> 32) == 0; };
+
 constexpr Predicate kHintTarget{
     .name = "branch_prefetch_hint_target_range",
     .convention = "PROJ-CONV-SQ2",
@@ -718,12 +814,13 @@ constexpr Predicate kHintTarget{
         "the target is stored zero-extended from 32 bits (bytes 52-55 zero; the runtime asserts |offset| < 2^31)",
     .gens = kGensAll,
     .fields = fHintTarget,
-    .holds = [](const Instruction& i, const CheckContext&) { return (as<BranchPrefetchHint>(i).target >> 32) == 0; },
+    .holds = holds_on_body<BranchPrefetchHint, kHintTargetBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("target {:#x} has bits above 31 set; the target is a 32-bit value zero-extended to 64",
                              as<BranchPrefetchHint>(i).target);
-        }};
+        },
+    .accepts = on_view<BranchPrefetchHint, kHintTargetBody>};
 
 constexpr const Predicate* kHint[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHintOpcode, &kHintTarget,
                                       &kEnginePlacement};
@@ -743,14 +840,15 @@ constexpr Predicate kReturnOpcode = opcode_clause<opcode::kPseudoFunctionReturn>
 constexpr Predicate kCallOpcode = opcode_clause<opcode::kPseudoFunctionCall>(
     "has_pseudo_function_call_opcode", "PROJ-CONV-SQ4", "header.opcode is 0xd3 (PSEUDO_FUNCTION_CALL)");
 
+constexpr auto kCalleeBody = [](const PseudoFunctionCall& x, const CheckContext&) { return seq::callee_name_valid(x); };
+
 constexpr Predicate kCallee{
     .name = "pseudo_function_call_valid_callee",
     .convention = "PROJ-CONV-SQ4",
     .meaning = "callee is 1-35 printable ASCII characters, NUL-terminated, with zero bytes after the terminator",
     .gens = kGensAll,
     .fields = fCallee,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return seq::callee_name_valid(as<PseudoFunctionCall>(i)); },
+    .holds = holds_on_body<PseudoFunctionCall, kCalleeBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           const PseudoFunctionCall& c = as<PseudoFunctionCall>(i);
@@ -762,7 +860,8 @@ constexpr Predicate kCallee{
               "the callee name ({} bytes) has a non-printable character or non-zero bytes after its "
               "terminator",
               name.size());
-        }};
+        },
+    .accepts = on_view<PseudoFunctionCall, kCalleeBody>};
 
 constexpr const Predicate* kBegin[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBeginOpcode,
                                        &kEnginePlacement};
@@ -778,17 +877,22 @@ constexpr FieldRef fKind[] = {field_ref<PseudoInst>("kind")};
 constexpr Predicate kPseudoInstOpcode = opcode_clause<opcode::kPseudoInst>("has_pseudo_inst_opcode", "PROJ-CONV-SQ5",
                                                                            "header.opcode is 0xdf (PSEUDO_INST)");
 
+constexpr auto kPseudoInstKindBody = [](const PseudoInst& x, const CheckContext&) {
+  return x.kind == seq::kPseudoInstExit;
+};
+
 constexpr Predicate kPseudoInstKind{
     .name = "pseudo_inst_valid_kind",
     .convention = "PROJ-CONV-SQ5",
     .meaning = "kind is 1 (exit execution), the only pseudo instruction known; the payload is opaque",
     .gens = kGensAll,
     .fields = fKind,
-    .holds = [](const Instruction& i, const CheckContext&) { return as<PseudoInst>(i).kind == seq::kPseudoInstExit; },
+    .holds = holds_on_body<PseudoInst, kPseudoInstKindBody>,
     .explain =
         [](const Instruction& i, const CheckContext&) {
           return fmt::format("kind is {}; the only known PSEUDO_INST is 1 (exit execution)", as<PseudoInst>(i).kind);
-        }};
+        },
+    .accepts = on_view<PseudoInst, kPseudoInstKindBody>};
 
 constexpr const Predicate* kPseudoInstList[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoInstOpcode,
                                                 &kPseudoInstKind, &kEnginePlacement};
@@ -796,19 +900,24 @@ constexpr const Predicate* kPseudoInstList[] = {&kHasValidNeuronHeader, &kHasVal
 // ================================================================ the validators
 
 constexpr Validator kValidators[] = {
-    {"is_valid_ctrl_wr", Checked::Full, kWrite, &evaluate_conjuncts<kWrite>},
-    {"is_valid_ctrl_mv", Checked::Full, kMove, &evaluate_conjuncts<kMove>},
-    {"is_valid_ctrl_al", Checked::Full, kAlu, &evaluate_conjuncts<kAlu>},
-    {"is_valid_ctrl_br", Checked::Full, kBranch, &evaluate_conjuncts<kBranch>},
-    {"is_valid_ctrl_er", Checked::Full, kRangeClear, &evaluate_conjuncts<kRangeClear>},
-    {"is_valid_poll_sem", Checked::Full, kPoll, &evaluate_conjuncts<kPoll>},
-    {"is_valid_branch_prefetch_hint", Checked::Full, kHint, &evaluate_conjuncts<kHint>},
-    {"is_valid_pseudo_branch_prefetch_hint", Checked::Full, kPseudoHint, &evaluate_conjuncts<kPseudoHint>},
-    {"is_valid_pseudo_function_begin", Checked::Full, kBegin, &evaluate_conjuncts<kBegin>},
-    {"is_valid_pseudo_function_return", Checked::Full, kReturn, &evaluate_conjuncts<kReturn>},
-    {"is_valid_pseudo_function_call", Checked::Full, kCall, &evaluate_conjuncts<kCall>},
-    {"is_valid_pseudo_inst", Checked::Full, kPseudoInstList, &evaluate_conjuncts<kPseudoInstList>},
+    {"is_valid_ctrl_wr", Checked::Full, kWrite, &evaluate_conjuncts<kWrite>, fast_acceptor<kWrite>()},
+    {"is_valid_ctrl_mv", Checked::Full, kMove, &evaluate_conjuncts<kMove>, fast_acceptor<kMove>()},
+    {"is_valid_ctrl_al", Checked::Full, kAlu, &evaluate_conjuncts<kAlu>, fast_acceptor<kAlu>()},
+    {"is_valid_ctrl_br", Checked::Full, kBranch, &evaluate_conjuncts<kBranch>, fast_acceptor<kBranch>()},
+    {"is_valid_ctrl_er", Checked::Full, kRangeClear, &evaluate_conjuncts<kRangeClear>, fast_acceptor<kRangeClear>()},
+    {"is_valid_poll_sem", Checked::Full, kPoll, &evaluate_conjuncts<kPoll>, fast_acceptor<kPoll>()},
+    {"is_valid_branch_prefetch_hint", Checked::Full, kHint, &evaluate_conjuncts<kHint>, fast_acceptor<kHint>()},
+    {"is_valid_pseudo_branch_prefetch_hint", Checked::Full, kPseudoHint, &evaluate_conjuncts<kPseudoHint>,
+     fast_acceptor<kPseudoHint>()},
+    {"is_valid_pseudo_function_begin", Checked::Full, kBegin, &evaluate_conjuncts<kBegin>, fast_acceptor<kBegin>()},
+    {"is_valid_pseudo_function_return", Checked::Full, kReturn, &evaluate_conjuncts<kReturn>, fast_acceptor<kReturn>()},
+    {"is_valid_pseudo_function_call", Checked::Full, kCall, &evaluate_conjuncts<kCall>, fast_acceptor<kCall>()},
+    {"is_valid_pseudo_inst", Checked::Full, kPseudoInstList, &evaluate_conjuncts<kPseudoInstList>,
+     fast_acceptor<kPseudoInstList>()},
 };
+static_assert(std::all_of(std::begin(kValidators), std::end(kValidators),
+                          [](const Validator& v) { return v.accept != nullptr; }),
+              "every seq predicate has a raw form");
 constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2],  &kValidators[3],
                                                &kValidators[4], &kValidators[5], &kValidators[6],  &kValidators[7],
                                                &kValidators[8], &kValidators[9], &kValidators[10], &kValidators[11]};
