@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "tpbisa/generation.hpp"
 
@@ -637,6 +638,10 @@ std::string_view to_string(Engine e);
 /// "PE", "ACT", "POOL", "DVE", "SP".
 std::string_view to_string(StreamEngine e);
 std::string_view to_string(Maint m);
+/// "sentinel", "unsigned int", "signed int", "float", "scale", "coded" (as `tpbisa catalog` prints them).
+std::string_view to_string(DtypeKind k);
+/// The ALU op's classes by their ISA predicate names (enums.md §5.1): "bitvec", "arith", ..., "PROJ-CONV-T11".
+std::vector<std::string_view> alu_class_names(const AluOpInfo& op);
 /// The ISA struct name of a modeled format (MEM_2D, S2_BN, ...), "not-modeled"; derived from the family registry.
 std::string_view to_string(Format f);
 /// Case-insensitive look-up of a dtype by catalog name (UINT32) or short name (u32).

@@ -450,35 +450,6 @@ std::string hex_byte(uint8_t v) {
   return fmt::format("{:#04x}", v);
 }
 
-std::string_view dtype_kind(DtypeKind k) {
-  switch (k) {
-    case DtypeKind::Sentinel: return "sentinel";
-    case DtypeKind::UInt: return "unsigned int";
-    case DtypeKind::SInt: return "signed int";
-    case DtypeKind::Float: return "float";
-    case DtypeKind::Scale: return "scale";
-    case DtypeKind::Coded: return "coded";
-  }
-  return "?";
-}
-
-std::vector<std::string> alu_classes(const AluOpInfo& op) {
-  constexpr std::array<std::pair<AluClass, std::string_view>, 8> kNames{{
-      {kAluBitvec, "bitvec"},
-      {kAluArith, "arith"},
-      {kAluGeneralArith, "general_arith"},
-      {kAluInt, "int"},
-      {kAluSigned, "signed"},
-      {kAluUnsigned, "unsigned"},
-      {kAluIntDve5, "int_dve"},
-      {kAluByConventionT11, "PROJ-CONV-T11"},
-  }};
-  std::vector<std::string> out;
-  for (const auto& [bit, name] : kNames)
-    if (op.is(bit)) out.emplace_back(name);
-  return out;
-}
-
 json enum_entries(std::span<const EnumValue> values) {
   json list = json::array();
   for (const auto& v : values)
@@ -506,14 +477,14 @@ json catalog_json() {
                       {"name", d.name},
                       {"short_name", d.short_name},
                       {"bits", d.bits},
-                      {"kind", dtype_kind(d.kind)},
+                      {"kind", to_string(d.kind)},
                       {"layout", d.layout},
                       {"role", d.role},
                       {"generations", generations_json(d.gens)}});
   for (const auto& op : kAluOps)
     aluops.push_back({{"code", hex_byte(op.code)},
                       {"name", op.name},
-                      {"classes", alu_classes(op)},
+                      {"classes", alu_class_names(op)},
                       {"computes", op.computes},
                       {"generations", generations_json(op.gens)}});
   json modes{{"WAIT_MODE", enum_entries(kWaitModes)},       {"UPDATE_MODE", enum_entries(kUpdateModes)},

@@ -1,8 +1,11 @@
 // Build-time checks on the catalog tables and their small run-time helpers.
 #include "tpbisa/catalog.hpp"
 
+#include <array>
 #include <cctype>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tpbisa {
 namespace {
@@ -103,6 +106,35 @@ std::string_view to_string(Maint m) {
     case Maint::None: return "";
   }
   return "?";
+}
+
+std::string_view to_string(DtypeKind k) {
+  switch (k) {
+    case DtypeKind::Sentinel: return "sentinel";
+    case DtypeKind::UInt: return "unsigned int";
+    case DtypeKind::SInt: return "signed int";
+    case DtypeKind::Float: return "float";
+    case DtypeKind::Scale: return "scale";
+    case DtypeKind::Coded: return "coded";
+  }
+  return "?";
+}
+
+std::vector<std::string_view> alu_class_names(const AluOpInfo& op) {
+  constexpr std::array<std::pair<AluClass, std::string_view>, 8> kNames{{
+      {kAluBitvec, "bitvec"},
+      {kAluArith, "arith"},
+      {kAluGeneralArith, "general_arith"},
+      {kAluInt, "int"},
+      {kAluSigned, "signed"},
+      {kAluUnsigned, "unsigned"},
+      {kAluIntDve5, "int_dve"},
+      {kAluByConventionT11, "PROJ-CONV-T11"},
+  }};
+  std::vector<std::string_view> out;
+  for (const auto& [bit, name] : kNames)
+    if (op.is(bit)) out.push_back(name);
+  return out;
 }
 
 std::optional<uint8_t> parse_dtype(std::string_view text) {

@@ -30,27 +30,6 @@ std::vector<unsigned> set_bits(uint64_t v) {
   return bits;
 }
 
-/// Opcode counts of a stream by mnemonic, most frequent first (ties by name).
-std::vector<std::pair<std::string, size_t>> histogram(const neff::Stream& s, Generation gen) {
-  std::map<std::string, size_t> counts;
-  for (size_t i = 0; i < s.word_count(); ++i) {
-    const Instruction inst = decode(s.word(i), gen);
-    const std::string name = inst.status == DecodeStatus::Unknown ? fmt::format("unknown(0x{:02x})", inst.opcode())
-                                                                  : std::string(inst.name());
-    ++counts[name];
-  }
-  std::vector<std::pair<std::string, size_t>> v(counts.begin(), counts.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  return v;
-}
-
-const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
-  for (const auto* list : {&n.inputs, &n.outputs})
-    for (const neff::Tensor& t : *list)
-      if (t.name == name) return &t;
-  return nullptr;
-}
-
 json tensor_json(const neff::Tensor& t) {
   return {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
 }
@@ -74,6 +53,26 @@ json use_json(const neff::SemUse& u) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, size_t>> opcode_histogram(const neff::Stream& s, Generation gen) {
+  std::map<std::string, size_t> counts;
+  for (size_t i = 0; i < s.word_count(); ++i) {
+    const Instruction inst = decode(s.word(i), gen);
+    const std::string name = inst.status == DecodeStatus::Unknown ? fmt::format("unknown(0x{:02x})", inst.opcode())
+                                                                  : std::string(inst.name());
+    ++counts[name];
+  }
+  std::vector<std::pair<std::string, size_t>> v(counts.begin(), counts.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return v;
+}
+
+const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
+  for (const auto* list : {&n.inputs, &n.outputs})
+    for (const neff::Tensor& t : *list)
+      if (t.name == name) return &t;
+  return nullptr;
+}
 
 json neff_warnings_json(const neff::Neff& n) {
   json list = json::array();
@@ -116,7 +115,7 @@ json neff_info_json(const neff::Neff& n) {
     size_t words = 0;
     for (const neff::EngineDef& e : sg.engines) {
       json hist = json::object();
-      for (const auto& [name, c] : histogram(e.stream, gen)) hist[name] = c;
+      for (const auto& [name, c] : opcode_histogram(e.stream, gen)) hist[name] = c;
       words += e.stream.word_count();
       engines.push_back({{"engine", neff::engine_name(e.engine)},
                          {"index", static_cast<unsigned>(e.engine)},

@@ -350,6 +350,19 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     ok = txn.fail(FaultKind::PseudoNotLowered,
                   fmt::format("{} is a pseudo instruction; lower it first (tpbisa lower, PROJ-CONV-M9)", inst.name()));
   }
+  // A wait that does not hold: nothing happens, the engine records what it waits for (the scheduler's deadlock
+  // report reads it).
+  const auto block_on = [&](BlockedWait& w) {
+    log.clear();
+    w.core = core_index;
+    w.engine = engine.id();
+    w.index = pc;
+    w.opcode = r.opcode;
+    w.name = r.name;
+    engine.blocked_ = w;
+    r.status = StepResult::Status::Blocked;
+    r.wait = w;
+  };
   // EventSemaphore's extended lane is a second wait that must hold too (PROJ-CONV-F3).
   const CtrlEs* es = ok ? inst.as<CtrlEs>() : nullptr;
   if (es != nullptr && es->ext.wait_mode != 0x00 && !options_.controls.es_lane0_only) {
@@ -359,18 +372,7 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
       w = BlockedWait{};
       const WaitCheck c = check_wait(ext, txn, w);
       if (c == WaitCheck::Faulted) ok = false;
-      if (c == WaitCheck::Blocked) {
-        log.clear();
-        w.core = core_index;
-        w.engine = engine.id();
-        w.index = pc;
-        w.opcode = r.opcode;
-        w.name = r.name;
-        engine.blocked_ = w;
-        r.status = StepResult::Status::Blocked;
-        r.wait = w;
-        return;
-      }
+      if (c == WaitCheck::Blocked) return block_on(w);
     }
   }
   if (ok) {
@@ -378,17 +380,7 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     switch (check_wait(inst.events(), txn, w)) {
       case WaitCheck::Satisfied: break;
       case WaitCheck::Faulted: ok = false; break;
-      case WaitCheck::Blocked:
-        log.clear();
-        w.core = core_index;
-        w.engine = engine.id();
-        w.index = pc;
-        w.opcode = r.opcode;
-        w.name = r.name;
-        engine.blocked_ = w;
-        r.status = StepResult::Status::Blocked;
-        r.wait = w;
-        return;
+      case WaitCheck::Blocked: return block_on(w);
     }
   }
   // The EVENTS update is staged first so that an executor's own updates (EventSemaphore's extended lane, a

@@ -49,36 +49,6 @@ std::string hex_byte(uint8_t v) {
   return fmt::format("{:#04x}", v);
 }
 
-std::string_view kind_name(DtypeKind k) {
-  switch (k) {
-    case DtypeKind::Sentinel: return "sentinel";
-    case DtypeKind::UInt: return "unsigned int";
-    case DtypeKind::SInt: return "signed int";
-    case DtypeKind::Float: return "float";
-    case DtypeKind::Scale: return "scale";
-    case DtypeKind::Coded: return "coded";
-  }
-  return "?";
-}
-
-// Class names follow the ISA predicate names (enums.md §5.1).
-std::vector<std::string> alu_classes(const AluOpInfo& op) {
-  constexpr std::array<std::pair<AluClass, std::string_view>, 8> kNames{{
-      {kAluBitvec, "bitvec"},
-      {kAluArith, "arith"},
-      {kAluGeneralArith, "general_arith"},
-      {kAluInt, "int"},
-      {kAluSigned, "signed"},
-      {kAluUnsigned, "unsigned"},
-      {kAluIntDve5, "int_dve"},
-      {kAluByConventionT11, "PROJ-CONV-T11"},
-  }};
-  std::vector<std::string> out;
-  for (const auto& [bit, name] : kNames)
-    if (op.is(bit)) out.emplace_back(name);
-  return out;
-}
-
 Table opcode_table() {
   Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}, true, {}};
   for (const auto& op : kOpcodes) {
@@ -101,13 +71,13 @@ Table dtype_table() {
   Table t{"dtypes", {"code", "name", "short", "bits", "kind", "layout"}, {}, true, {}};
   for (const auto& d : kDtypes) {
     t.rows.push_back({{hex_byte(d.code), std::string(d.name), std::string(d.short_name), fmt::format("{}", d.bits),
-                       std::string(kind_name(d.kind)), std::string(d.layout)},
+                       std::string(to_string(d.kind)), std::string(d.layout)},
                       d.gens,
                       {{"code", hex_byte(d.code)},
                        {"name", d.name},
                        {"short_name", d.short_name},
                        {"bits", d.bits},
-                       {"kind", kind_name(d.kind)},
+                       {"kind", to_string(d.kind)},
                        {"layout", d.layout},
                        {"role", d.role}}});
   }
@@ -117,7 +87,7 @@ Table dtype_table() {
 Table aluop_table() {
   Table t{"aluops", {"code", "name", "classes", "computes"}, {}, true, {}};
   for (const auto& op : kAluOps) {
-    const auto classes = alu_classes(op);
+    const auto classes = alu_class_names(op);
     t.rows.push_back(
         {{hex_byte(op.code), std::string(op.name), fmt::format("{}", fmt::join(classes, ",")),
           std::string(op.computes)},

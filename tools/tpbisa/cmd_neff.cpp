@@ -149,30 +149,9 @@ std::optional<neff::Neff> load(const NeffCliOptions& o) {
 
 // ---- info ----
 
-/// Opcode counts of a stream by mnemonic, most frequent first (ties by name).
-std::vector<std::pair<std::string, size_t>> histogram(const neff::Stream& s, Generation gen) {
-  std::map<std::string, size_t> counts;
-  for (size_t i = 0; i < s.word_count(); ++i) {
-    const Instruction inst = decode(s.word(i), gen);
-    const std::string name = inst.status == DecodeStatus::Unknown ? fmt::format("unknown(0x{:02x})", inst.opcode())
-                                                                  : std::string(inst.name());
-    ++counts[name];
-  }
-  std::vector<std::pair<std::string, size_t>> v(counts.begin(), counts.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  return v;
-}
-
-const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
-  for (const auto* list : {&n.inputs, &n.outputs})
-    for (const neff::Tensor& t : *list)
-      if (t.name == name) return &t;
-  return nullptr;
-}
-
 std::string variable_details(const neff::Neff& n, const neff::Subgraph& sg, const neff::Variable& v) {
   std::vector<std::string> parts;
-  if (const neff::Tensor* t = graph_tensor(n, v.name);
+  if (const neff::Tensor* t = io::graph_tensor(n, v.name);
       t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output))
     parts.push_back(fmt::format("{} {}", t->dtype, shape_text(t->shape)));
   if (v.constant) {
@@ -254,7 +233,7 @@ void print_info_text(const neff::Neff& n) {
                count(sg.engines.size(), "engine"), count(words, "word"));
     for (const neff::EngineDef& e : sg.engines) {
       std::vector<std::string> counts;
-      for (const auto& [name, c] : histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
+      for (const auto& [name, c] : io::opcode_histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
       fmt::print("  {:<16} {:>6} word{}  {}  {}\n", e.stream.label(), e.stream.word_count(),
                  e.stream.word_count() == 1 ? " " : "s", e.stream.member, fmt::join(counts, ", "));
     }

@@ -3,10 +3,20 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tpbisa/neff.hpp"
 
 namespace tpbisa::io {
+
+/// Opcode counts of a stream by mnemonic (`unknown(0xNN)` for an opcode the generation lacks), most frequent first,
+/// ties by name: the histogram of `neff info`.
+std::vector<std::pair<std::string, size_t>> opcode_histogram(const neff::Stream& s, Generation gen);
+
+/// The graph input or output called `name`, or null.
+const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name);
 
 /// The container's warnings: [{"member", "message"}].
 nlohmann::ordered_json neff_warnings_json(const neff::Neff& n);
