@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/support/seq_words.hpp"
 #include "memcpy_baseline.hpp"
 #include "tpbisa/neff.hpp"
 #include "tpbisa/validate.hpp"
@@ -103,5 +104,48 @@ void BM_ValidateBatchCountRealProgramStream(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
 BENCHMARK(BM_ValidateBatchCountRealProgramStream)->Unit(benchmark::kMillisecond);
+
+/// The sequencer control words of sequencer.md §4-§10 (the baseline words the seq tests are built on), in turn,
+/// repeated to kWords words: the seq family's acceptors, which the compiled-program stream does not reach.
+std::vector<uint8_t> make_seq_stream() {
+  const Word words[] = {
+      seq_words::write_word(),       seq_words::move_word(),   seq_words::spec_move_word(),
+      seq_words::alu_word(),         seq_words::branch_word(), seq_words::back_branch_word(),
+      seq_words::range_clear_word(), seq_words::poll_word(),   seq_words::hint_word(opcode::kBranchPrefetchHint),
+      seq_words::call_word(),        seq_words::exit_word()};
+  std::vector<uint8_t> buf(kWords * kWordBytes);
+  for (size_t k = 0; k < kWords; ++k) std::memcpy(&buf[k * kWordBytes], words[k % std::size(words)].data(), kWordBytes);
+  return buf;
+}
+
+const std::vector<uint8_t>& seq_stream() {
+  static const std::vector<uint8_t> s = make_seq_stream();
+  return s;
+}
+
+void BM_MemcpySeqStream(benchmark::State& state) {
+  bench::memcpy_baseline(state, seq_stream(), kWords);
+}
+BENCHMARK(BM_MemcpySeqStream)->Unit(benchmark::kMillisecond);
+
+/// validate_batch's counting form over the sequencer words on CAYMAN; the counters show what was judged and how.
+void BM_ValidateBatchCountSeqStream(benchmark::State& state) {
+  const auto& src = seq_stream();
+  BatchSummary s;
+  for (auto _ : state) {
+    s = validate_batch(src, Generation::Cayman, {}, nullptr, nullptr);
+    benchmark::DoNotOptimize(s.invalid);
+  }
+  size_t accepted = 0;
+  for (size_t off = 0; off < src.size(); off += kWordBytes)
+    accepted +=
+        fast_accepts(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Cayman) ? 1 : 0;
+  state.counters["invalid_words"] = static_cast<double>(s.invalid);
+  state.counters["header_only_words"] = static_cast<double>(s.header_only);
+  state.counters["fast_accepted_words"] = static_cast<double>(accepted);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+BENCHMARK(BM_ValidateBatchCountSeqStream)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "../support/validate_vectors.hpp"
 #include "core/predicates.hpp"
 #include "families/fast_accept.hpp"
+#include "families/matmul/meaning.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
@@ -622,6 +623,62 @@ TEST(FastPath, RawAcceptorCoversTheMatmulAndSeqFormats) {
       if (op.gens.has(g) && is_mm_seq(op.format)) {
         EXPECT_TRUE(has_fast_acceptor(op.value, g)) << op.mnemonic << " on " << to_string(g);
       }
+}
+
+TEST(FastPath, MatmulPlacementAndCountHelpersEqualTheSharedDecodes) {
+  // The matmul bodies' own placement decode, packed count test and unrolled span are the shared readings: the
+  // differential above cannot see a fault in them (the full path calls the same bodies), so they are compared here.
+  std::mt19937_64 rng(20261215);
+  for (Generation g : kAllGenerations) {
+    const Geometry& geo = geometry(g);
+    std::vector<uint32_t> raws;
+    for (uint32_t base :
+         {0U, geo.sbuf_offset, geo.sbuf_offset + geo.sbuf_size, geo.psum_offset, geo.psum_offset + geo.psum_size})
+      for (uint32_t d : {0U, 1U, 2U, 4U, 0x7FFU, 0x800U, geo.sbuf_partition_size - 1, geo.sbuf_partition_size})
+        for (uint32_t top : {0U, 0x80000000U, 0x40000000U, 0x20000000U, 0xA0000000U})
+          raws.push_back((base + d) | top), raws.push_back((base - d) | top);
+    for (int k = 0; k < 100'000; ++k) raws.push_back(static_cast<uint32_t>(rng()));
+    size_t known = 0;
+    for (uint32_t raw : raws) {
+      const Addr4 a{raw};
+      const family::matmul::Place p = family::matmul::place_of(a, g);
+      if (a.from_register()) {
+        EXPECT_FALSE(p.known);
+        continue;
+      }
+      const PartitionAddress at = decode_partition_offset(a.masked(), g);
+      ASSERT_EQ(p.known, at.region != Region::Outside) << std::hex << raw;
+      known += p.known ? 1 : 0;
+      if (!p.known) continue;
+      EXPECT_EQ(p.at.region, at.region) << std::hex << raw;
+      EXPECT_EQ(p.at.partition, at.partition) << std::hex << raw;
+      EXPECT_EQ(p.at.offset, at.offset) << std::hex << raw;
+    }
+    EXPECT_GT(known, 0U) << to_string(g);
+    for (int k = 0; k < 20'000; ++k) {
+      Tensor3d t{};
+      t.start_addr = Addr4{static_cast<uint32_t>(rng())};
+      for (size_t d = 0; d < 3; ++d) {
+        t.num_elem[d] = rng() % 4 == 0 ? 0 : static_cast<uint16_t>(rng());
+        t.step_elem[d] = static_cast<int16_t>(rng());
+      }
+      EXPECT_EQ(family::matmul::counts3_nonzero(t, g), pred::counts_nonzero(t.num_elem, t.start_addr, g));
+      // The span by the loop over the dimensions it replaces.
+      int64_t lo = 0, hi = 0;
+      bool empty = false;
+      for (size_t d = 0; d < 3; ++d) {
+        if (t.num_elem[d] == 0) empty = true;
+        const int64_t reach = int64_t{t.step_elem[d]} * (int64_t{t.num_elem[d]} - 1);
+        (reach < 0 ? lo : hi) += reach;
+      }
+      const family::matmul::Span s = family::matmul::pattern_span(t, 2);
+      EXPECT_EQ(s.empty(), empty);
+      if (!empty) {
+        EXPECT_EQ(s.lo, lo * 2);
+        EXPECT_EQ(s.hi, hi * 2 + 1);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -36,9 +36,24 @@ bool all_zero(std::span<const uint8_t> bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
 }
 
+/// The drain-count term of ctrl_no_reserved_zero.
+constexpr bool drain_count_ok(const CtrlNo& c) {
+  return c.drain_count == 0 || c.header.opcode == opcode::kDrain;
+}
+static_assert(field_refs_with_role<CtrlNo, Role::Reserved>().size() == 2 &&
+                  field_refs_with_role<CtrlNo, Role::Reserved>()[0].offset == fReserved[0].offset &&
+                  field_refs_with_role<CtrlNo, Role::Reserved>()[1].offset == fReserved[2].offset,
+              "reserved0 and reserved1 are the declaration's reserved fields");
+/// Raw form: reserved0 and reserved1 (the declaration's reserved fields) as the compile-time byte mask, 64 bits at
+/// a time instead of a byte loop over the copied arrays, then the drain-count term.
+bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
+  return reserved_bytes_zero<CtrlNo>(w) &&
+         on_view<CtrlNo, [](const CtrlNo& x, const CheckContext&) { return drain_count_ok(x); }>(w, c);
+}
+
 /// Reserved bytes zero, and the drain count zero unless the word is a DRAIN.
 bool ctrl_no_reserved_zero(const CtrlNo& c) {
-  return all_zero(c.reserved0) && all_zero(c.reserved1) && (c.drain_count == 0 || c.header.opcode == opcode::kDrain);
+  return all_zero(c.reserved0) && all_zero(c.reserved1) && drain_count_ok(c);
 }
 
 /// For ActivationTableLoad and Nop the conjunction reads "bytes 12-63 zero" (PROJ-CONV-F4).
@@ -102,7 +117,7 @@ constexpr Predicate kReservedZero{
     .explain = explain_reserved,
     .via = nullptr,
     .failure_convention = zero_body_convention,
-    .accepts = on_view<CtrlNo, [](const CtrlNo& x, const CheckContext&) { return ctrl_no_reserved_zero(x); }>};
+    .accepts = reserved_accepts};
 
 // ---- Validators ----
 

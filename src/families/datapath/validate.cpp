@@ -83,6 +83,23 @@ bool all_zero(const std::array<uint8_t, N>& a) {
   return std::all_of(a.begin(), a.end(), [](uint8_t b) { return b == 0; });
 }
 
+/// The fields F are exactly the declaration's Role::Reserved fields of S.
+template <class S, const auto& F>
+constexpr bool reads_the_reserved_fields() {
+  constexpr auto reserved = field_refs_with_role<S, Role::Reserved>();
+  if (std::size(F) != reserved.size()) return false;
+  for (size_t k = 0; k < reserved.size(); ++k)
+    if (F[k].offset != reserved[k].offset || F[k].size != reserved[k].size) return false;
+  return true;
+}
+/// The raw form of a "these reserved fields are zero" body over F: the declaration's compile-time byte mask, and-ed
+/// 64 bits at a time instead of a byte loop over the copied arrays.
+template <class S, const auto& F>
+bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
+  static_assert(reads_the_reserved_fields<S, F>(), "the body reads every reserved field of the declaration, no more");
+  return reserved_bytes_zero<S>(word);
+}
+
 /// is_valid_dtype_64(d, allow_fp32r, allow_u64, allow_i64) (common-formats.md §10.4).
 bool is_valid_dtype_64(uint8_t d, bool allow_fp32r, bool allow_u64, bool allow_i64, const CheckContext& c) {
   if (d == dtype::kUint64) return allow_u64;
@@ -212,7 +229,7 @@ constexpr Predicate kTrReserved{
     .fields = fTrReserved,
     .holds = [](const Instruction& i, const CheckContext&) { return all_zero(tr(i).reserved1); },
     .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return all_zero(x.reserved1); }>};
+    .accepts = reserved_mask_accepts<Tr, fTrReserved>};
 
 constexpr Predicate kTrMask{
     .name = "mask_enable_zero",
@@ -812,10 +829,7 @@ constexpr Predicate kMrReserved{
         },
     .explain = [](const Instruction&,
                   const CheckContext&) { return std::string("a reserved byte (reserved0..reserved3) is not zero"); },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
-      const Mr& m = x;
-      return all_zero(m.reserved0) && all_zero(m.reserved1) && all_zero(m.reserved2) && all_zero(m.reserved3);
-    }>};
+    .accepts = reserved_mask_accepts<Mr, fMrReserved>};
 
 constexpr Predicate kMrDtype{
     .name = "is_valid_dtype",

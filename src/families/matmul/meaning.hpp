@@ -6,6 +6,7 @@
 #include <string_view>
 #include <variant>
 
+#include "core/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
@@ -162,6 +163,14 @@ constexpr std::string_view accumulate_mode_name(uint8_t flags) {
   }
 }
 
+/// Every dtype size is 0 or a power of two: dst_ok tests a start's alignment to an element width with a mask.
+constexpr bool dtype_sizes_are_powers_of_two() {
+  for (unsigned d = 0; d < 256; ++d)
+    if (const unsigned size = dtype_size(static_cast<uint8_t>(d)); (size & (size - 1)) != 0) return false;
+  return true;
+}
+static_assert(dtype_sizes_are_powers_of_two());
+
 /// Bytes per destination element: the input element width in transpose mode, else FP32 (PROJ-CONV-F15).
 [[gnu::always_inline]] inline unsigned dst_elem_bytes(const PeView& v) {
   return v.has_transpose && v.transpose_mode != 0 ? dtype_size(v.in_dtype) : 4U;
@@ -175,15 +184,28 @@ struct Span {
 };
 [[gnu::always_inline]] inline Span pattern_span(const Tensor3d& t, unsigned elem_bytes) {
   Span s;
-  int64_t lo = 0, hi = 0;
-  for (size_t k = 0; k < 3; ++k) {
-    if (t.num_elem[k] == 0) return s;
-    const int64_t reach = int64_t{t.step_elem[k]} * (int64_t{t.num_elem[k]} - 1);
-    (reach < 0 ? lo : hi) += reach;
-  }
+  // The three dimensions at constant indices (a loop kept the pattern in memory in the acceptor).
+  const int64_t r0 = int64_t{t.step_elem[0]} * (int64_t{t.num_elem[0]} - 1);
+  const int64_t r1 = int64_t{t.step_elem[1]} * (int64_t{t.num_elem[1]} - 1);
+  const int64_t r2 = int64_t{t.step_elem[2]} * (int64_t{t.num_elem[2]} - 1);
+  if (t.num_elem[0] == 0 || t.num_elem[1] == 0 || t.num_elem[2] == 0) return s;
+  const int64_t lo = (r0 < 0 ? r0 : 0) + (r1 < 0 ? r1 : 0) + (r2 < 0 ? r2 : 0);
+  const int64_t hi = (r0 < 0 ? 0 : r0) + (r1 < 0 ? 0 : r1) + (r2 < 0 ? 0 : r2);
   s.lo = lo * elem_bytes;
   s.hi = hi * elem_bytes + elem_bytes - 1;
   return s;
+}
+
+/// The three 16-bit counts of a TENSOR3D as one integer with a fourth lane of 1: every lane is non-zero exactly
+/// when the three counts are, so pred::counts_nonzero_packed (the slice's SWAR test) judges them without a loop.
+[[gnu::always_inline]] inline uint64_t packed_counts3(const std::array<uint16_t, 3>& num) {
+  return pred::packed_counts(std::array<uint16_t, 4>{num[0], num[1], num[2], 1});
+}
+
+/// counts_nonzero of a TENSOR3D (pred::counts_nonzero's meaning: every count non-zero, or a shape from a register
+/// where the generation has that escape), on the packed counts.
+[[gnu::always_inline]] inline bool counts3_nonzero(const Tensor3d& t, Generation g) {
+  return pred::counts_nonzero_packed(packed_counts3(t.num_elem), t.start_addr, g);
 }
 
 /// The immediate placement of an operand start address (register forms have none).
@@ -196,11 +218,23 @@ struct Place {
     uint32_t offset = 0;  ///< byte offset inside the partition
   } at{};
 };
+/// decode_partition_offset's region, partition and offset of an immediate start, computed with the same geometry
+/// and the same address.hpp range tests, but with nothing else: the whole PartitionAddress (quadrant, bank, backed)
+/// was zero-filled on the stack for each placement check, which kept the acceptor from sharing one decode of the
+/// operand between its rules. tests/unit/fast_path_test.cpp compares it with decode_partition_offset.
 [[gnu::always_inline]] inline Place place_of(const Addr4& a, Generation g) {
   if (a.from_register()) return Place{};
-  // Built whole from the decoded address (assigning into a default Place kept it on the stack in the acceptor).
-  const PartitionAddress at = decode_partition_offset(a.masked(), g);
-  return Place{at.region != Region::Outside, {at.region, at.partition, at.offset}};
+  const Geometry& geo = geometry(g);
+  const uint32_t m = a.masked();
+  if (addr_in_sbuf(m, g)) {
+    const uint32_t rel = m - geo.sbuf_offset;
+    return Place{true, {Region::Sbuf, rel >> geo.sbuf_partition_shift, rel & (geo.sbuf_partition_size - 1)}};
+  }
+  if (addr_in_psum(m, g)) {
+    const uint32_t rel = m - geo.psum_offset;
+    return Place{true, {Region::Psum, rel >> geo.psum_partition_shift, rel & (geo.psum_partition_size - 1)}};
+  }
+  return Place{};
 }
 
 /// MAVERICK has no PSUM region (PROJ-CONV-N1): a MATMUL there writes SBUF (PE convention 4).
@@ -215,20 +249,19 @@ struct DstBytes {
   bool one_bank = false;
 };
 [[gnu::always_inline]] inline DstBytes dst_bytes(const PeView& v, Generation g) {
-  DstBytes d;
   const Place p = place_of(v.dst.start_addr, g);
   const Span s = pattern_span(v.dst, dst_elem_bytes(v));
-  if (!p.known || s.empty()) return d;
-  d.known = true;
-  d.first = int64_t{p.at.offset} + s.lo;
-  d.last = int64_t{p.at.offset} + s.hi;
+  if (!p.known || s.empty()) return DstBytes{};
+  const int64_t first = int64_t{p.at.offset} + s.lo;
+  const int64_t last = int64_t{p.at.offset} + s.hi;
   // first >= 0 is tested before the bank numbers are taken, and last >= first: the shift is the division by the
   // (power-of-two) bank size, without a 64-bit divide per word.
   const int64_t bank = geometry(g).psum_bank_size;
   const unsigned shift = geometry(g).psum_bank_shift;
-  d.one_bank = d.first >= 0 && bank != 0 && d.first >> shift == d.last >> shift &&
-               d.first >> shift < int64_t{geometry(g).psum_banks};
-  return d;
+  const bool one_bank =
+      first >= 0 && bank != 0 && first >> shift == last >> shift && first >> shift < int64_t{geometry(g).psum_banks};
+  // Built whole (assigning into a default DstBytes kept it on the stack: a store-forwarding stall per MATMUL).
+  return DstBytes{true, first, last, one_bank};
 }
 
 }  // namespace tpbisa::family::matmul

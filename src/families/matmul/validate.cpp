@@ -68,10 +68,9 @@ std::string explain_rows(const PeView& v, Generation g) {
   const matmul::Place p = matmul::place_of(v.src.start_addr, g);
   const bool in_sbuf = v.src.start_addr.from_register() || (p.known && p.at.region == Region::Sbuf);
   const bool fits = !p.known || p.at.partition + v.rows <= 128;
-  std::array<uint16_t, 3> num = v.src.num_elem;
   const Tensor3d& t = v.src;
-  const bool counts = pred::counts_nonzero(num, t.start_addr, g);
-  return in_sbuf && fits && counts && pred::tensor_start_addr_valid(t.start_addr, v.in_dtype, false, false, true, g);
+  return in_sbuf && fits && matmul::counts3_nonzero(t, g) &&
+         pred::tensor_start_addr_valid(t.start_addr, v.in_dtype, false, false, true, g);
 }
 
 [[gnu::always_inline]] inline bool dst_ok(const PeView& v, Generation g) {
@@ -79,7 +78,8 @@ std::string explain_rows(const PeView& v, Generation g) {
   if (a.from_register()) return true;  // placed at run time
   const matmul::Place p = matmul::place_of(a, g);
   const unsigned w = matmul::dst_elem_bytes(v);
-  if (!p.known || p.at.region != matmul::dst_region(g) || w == 0 || a.masked() % w != 0) return false;
+  // w is a dtype size or 4: a power of two (matmul::dst_elem_bytes), so the alignment is a mask test.
+  if (!p.known || p.at.region != matmul::dst_region(g) || w == 0 || (a.masked() & (w - 1)) != 0) return false;
   if (g != Generation::Maverick && p.at.partition + v.cols > 128) return false;
   if (matmul::dst_region(g) != Region::Psum) return true;
   const matmul::DstBytes d = matmul::dst_bytes(v, g);
@@ -213,7 +213,7 @@ struct Preds {
   static constexpr FieldRef fSrcTensor[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                             field_ref<L>("in_dtype")};
   [[gnu::always_inline]] static bool src_tensor_ok(const PeView& x, const CheckContext& c) {
-    return pred::counts_nonzero(x.src.num_elem, x.src.start_addr, c.gen) &&
+    return matmul::counts3_nonzero(x.src, c.gen) &&
            pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
   }
   static constexpr Predicate kSrcTensor{
@@ -291,7 +291,7 @@ struct Lw : Preds<L> {
   }
   static constexpr auto fReserved = reserved_refs();
   /// The reserved terms beyond the declaration's reserved fields.
-  static bool reserved_extra_ok(const L& s, const CheckContext&) {
+  [[gnu::always_inline]] static bool reserved_extra_ok(const L& s, const CheckContext&) {
     if constexpr (std::is_same_v<L, S3LwMariana>)
       return (s.flags & 0xC0) == 0;  // LD_WEIGHT_FLAGS uses bits 0..5
     else
@@ -300,7 +300,7 @@ struct Lw : Preds<L> {
   static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
   /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
   static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
-    return reserved_bytes_zero<L>(w) && on_view<L, reserved_extra_ok>(w, c);
+    return reserved_bytes_zero<L>(w) && reserved_extra_ok(view<L>(w), c);
   }
   static constexpr Predicate kReserved{
       .name = "lw_reserved_zero",
@@ -386,7 +386,7 @@ struct Mm : Preds<L> {
   }
   static constexpr auto fReserved = reserved_refs();
   /// The reserved terms beyond the declaration's reserved fields.
-  static bool reserved_extra_ok(const L& s, const CheckContext&) {
+  [[gnu::always_inline]] static bool reserved_extra_ok(const L& s, const CheckContext&) {
     if constexpr (kMaverick)
       return (void)s, true;
     else if constexpr (kMariana)
@@ -397,7 +397,7 @@ struct Mm : Preds<L> {
   static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
   /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
   static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
-    return reserved_bytes_zero<L>(w) && on_view<L, reserved_extra_ok>(w, c);
+    return reserved_bytes_zero<L>(w) && reserved_extra_ok(view<L>(w), c);
   }
   static constexpr Predicate kReserved{
       .name = "d3_mm_reserved_zero",

@@ -19,6 +19,23 @@ bool all_zero(const std::array<uint8_t, N>& a) {
   return std::all_of(a.begin(), a.end(), [](uint8_t b) { return b == 0; });
 }
 
+/// The fields F are exactly the declaration's Role::Reserved fields of S.
+template <class S, const auto& F>
+constexpr bool reads_the_reserved_fields() {
+  constexpr auto reserved = field_refs_with_role<S, Role::Reserved>();
+  if (std::size(F) != reserved.size()) return false;
+  for (size_t k = 0; k < reserved.size(); ++k)
+    if (F[k].offset != reserved[k].offset || F[k].size != reserved[k].size) return false;
+  return true;
+}
+/// The raw form of a "these reserved fields are zero" body over F: the declaration's compile-time byte mask, and-ed
+/// 64 bits at a time instead of a byte loop over the copied arrays.
+template <class S, const auto& F>
+bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
+  static_assert(reads_the_reserved_fields<S, F>(), "the body reads every reserved field of the declaration, no more");
+  return reserved_bytes_zero<S>(word);
+}
+
 /// "reserved1 byte 3 (word byte 31) is 0x01": the first non-zero byte of the reserved fields named.
 template <class S, size_t N>
 std::string reserved_text(const Instruction& i, const FieldRef (&fields)[N]) {
@@ -123,7 +140,7 @@ constexpr Predicate kWrReserved{
     .fields = fWrReserved,
     .holds = holds_on_body<CtrlWr, kWrReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlWr>(i, fWrReserved); },
-    .accepts = on_view<CtrlWr, kWrReservedBody>};
+    .accepts = reserved_mask_accepts<CtrlWr, fWrReserved>};
 
 constexpr const Predicate* kWrite[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kWriteOpcode, &kWrSize, &kWrAligned,
@@ -184,7 +201,7 @@ constexpr Predicate kMvReserved{
     .fields = fMvReserved,
     .holds = holds_on_body<CtrlMv, kMvReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlMv>(i, fMvReserved); },
-    .accepts = on_view<CtrlMv, kMvReservedBody>};
+    .accepts = reserved_mask_accepts<CtrlMv, fMvReserved>};
 
 constexpr bool mv_dtype(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kUint32 || d == dtype::kInt32;
@@ -456,7 +473,7 @@ constexpr Predicate kAlReserved{
     .fields = fAlReserved,
     .holds = holds_on_body<CtrlAl, kAlReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlAl>(i, fAlReserved); },
-    .accepts = on_view<CtrlAl, kAlReservedBody>};
+    .accepts = reserved_mask_accepts<CtrlAl, fAlReserved>};
 
 constexpr const Predicate* kAlu[] = {&kHasValidNeuronHeader,
                                      &kHasValidNeuronEvents,
@@ -600,7 +617,7 @@ constexpr Predicate kBrReserved{
     .fields = fBrReserved,
     .holds = holds_on_body<CtrlBr, kBrReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlBr>(i, fBrReserved); },
-    .accepts = on_view<CtrlBr, kBrReservedBody>};
+    .accepts = reserved_mask_accepts<CtrlBr, fBrReserved>};
 
 constexpr const Predicate* kBranch[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBrOpcode,       &kBrCmp, &kBrDtype, &kBrMode, &kBrCmpRegs,
@@ -692,7 +709,7 @@ constexpr Predicate kErReserved{
     .fields = fErReserved,
     .holds = holds_on_body<CtrlEr, kErReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlEr>(i, fErReserved); },
-    .accepts = on_view<CtrlEr, kErReservedBody>};
+    .accepts = reserved_mask_accepts<CtrlEr, fErReserved>};
 
 constexpr const Predicate* kRangeClear[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kErOpcode, &kErMode, &kErRange, &kErUnused,
@@ -790,7 +807,7 @@ constexpr Predicate kPsReserved{
     .fields = fPsReserved,
     .holds = holds_on_body<PollSem, kPsReservedBody>,
     .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<PollSem>(i, fPsReserved); },
-    .accepts = on_view<PollSem, kPsReservedBody>};
+    .accepts = reserved_mask_accepts<PollSem, fPsReserved>};
 
 constexpr const Predicate* kPoll[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPsOpcode, &kPsCount, &kPsReg, &kPsOp, &kPsAddr,
