@@ -139,6 +139,58 @@ expect_lines "validate --quiet 131073" "$tmp/out" "#0 0x0 0xaa TensorLoad invali
 #131071 0x7fffc0 0xaa TensorLoad invalid
 #131072 0x800000 0xaa TensorLoad invalid"
 
+# --quiet counts from the batch and gathers only the invalid words; the full listing judges every word: --quiet
+# prints exactly the failing words of the full listing, with the same verdicts and the same summary, on one
+# generation and on four, in text and in JSON, within a block, across block edges and past a mapped window.
+quiet_is_filtered() {  # NAME FILE GEN (a generation or all)
+  local name=$1 file=$2
+  shift 2
+  local gens=()
+  for g in "$@"; do gens+=(--gen "$g"); done
+  "$tool" validate "${gens[@]}" --json "$file" >"$tmp/full.json"
+  "$tool" validate "${gens[@]}" --json --quiet "$file" >"$tmp/quiet.json"
+  python3 - "$tmp/full.json" "$tmp/quiet.json" <<'PY' || fail "$name: --json --quiet is not the failing words of --json"
+import json, sys
+full, quiet = (json.load(open(p)) for p in sys.argv[1:3])
+failing = [r for r in full["results"] if any(not v["valid"] for v in r["verdicts"].values())]
+assert failing, "the file has failing words"
+assert quiet["results"] == failing, (len(quiet["results"]), len(failing))
+assert quiet["summary"] == full["summary"], (quiet["summary"], full["summary"])
+PY
+  "$tool" validate "${gens[@]}" "$file" >"$tmp/full.txt"
+  "$tool" validate "${gens[@]}" --quiet "$file" >"$tmp/quiet.txt"
+  # Text: one generation marks a failing word "invalid", several a FAIL in its matrix row; the failure lines under
+  # a word (indented) and the matrix's failure sections are kept.
+  if [ "$1" != all ]; then
+    grep -v -E '^#[0-9]+ .* (valid|header-only)$' "$tmp/full.txt" >"$tmp/filtered.txt"
+  else
+    awk '!/^#[0-9]+ / || / FAIL( |$)/' "$tmp/full.txt" >"$tmp/filtered.txt"
+  fi
+  cmp -s "$tmp/filtered.txt" "$tmp/quiet.txt" ||
+    { fail "$name: --quiet is not the failing lines of the full listing"; diff "$tmp/filtered.txt" "$tmp/quiet.txt" | head -10; }
+}
+for n in 4095 4097; do
+  quiet_is_filtered "quiet = filtered, cayman, $n" "$tmp/w$n.bin" cayman
+  quiet_is_filtered "quiet = filtered, sunda, $n" "$tmp/w$n.bin" sunda
+  quiet_is_filtered "quiet = filtered, all, $n" "$tmp/w$n.bin" all
+done
+quiet_is_filtered "quiet = filtered, cayman, 131073" "$tmp/big.bin" cayman
+quiet_is_filtered "quiet = filtered, all, 131073" "$tmp/big.bin" all
+# Every word of the verdict vectors, valid and invalid, over every format (one block): the same on each generation.
+python3 - "$src/tests/vectors/validate.tsv" "$tmp/vectors.bin" <<'PY'
+import sys
+words = []
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    if not line.startswith("#") and len(f) >= 6 and len(f[5]) == 128:
+        words.append(bytes.fromhex(f[5]))
+open(sys.argv[2], "wb").write(b"".join(words))
+PY
+for g in sunda cayman mariana maverick; do
+  quiet_is_filtered "quiet = filtered, vectors, $g" "$tmp/vectors.bin" "$g"
+done
+quiet_is_filtered "quiet = filtered, vectors, all" "$tmp/vectors.bin" all
+
 # A partial last word: the words before it are judged, then the same error at the same instruction.
 for t in 1 63; do
   make 4097 "$tmp/t$t.bin" "$t"

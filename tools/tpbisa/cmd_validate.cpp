@@ -379,16 +379,36 @@ class JsonPrinter final : public ValidatePrinter {
 // ---- the run ----
 
 /// Words judged at a time: large enough that the per-block costs (a virtual call, one validate_batch per generation)
-/// vanish, small enough that the verdicts stay in cache (4096 x 32 bytes per generation).
+/// vanish, small enough that the block stays in cache across the generations (4096 x 64 bytes).
 constexpr size_t kBlockWords = 4096;
 
-/// The verdicts of one block on each requested generation; allocated once per run, reused for every block.
+/// One invalid word of a block on one generation, as the counting form of validate_batch reports it.
+struct InvalidWord {
+  uint32_t index;  ///< in the block
+  Verdict verdict;
+};
+
+/// The per-block working memory, allocated once per run and reused for every block: the verdicts of the span form
+/// (a line per word is printed), or the invalid words of the counting form (--quiet prints only those).
 struct BlockVerdicts {
-  explicit BlockVerdicts(size_t n_gens) {
-    for (size_t k = 0; k < n_gens; ++k) by_gen[k].resize(kBlockWords);
+  BlockVerdicts(size_t n_gens, bool quiet) {
+    for (size_t k = 0; k < n_gens; ++k) {
+      if (quiet)
+        invalid[k].reserve(kBlockWords);  // at most one per word: the sink never allocates
+      else
+        by_gen[k].resize(kBlockWords);
+    }
+    if (quiet) merged.reserve(kBlockWords);
   }
   std::array<std::vector<Verdict>, 4> by_gen;
+  std::array<std::vector<InvalidWord>, 4> invalid;  ///< by generation, in word order
+  std::vector<uint32_t> merged;                     ///< the words invalid on any generation, in order
 };
+
+/// The counting form's sink: gathers an invalid word's index and verdict (capacity reserved for a whole block).
+void gather_invalid(void* context, size_t index, const Verdict& verdict) {
+  static_cast<std::vector<InvalidWord>*>(context)->push_back({static_cast<uint32_t>(index), verdict});
+}
 
 /// Adds the counts of one generation's batch in which no word failed (a header-only verdict is then valid).
 void add_clean_batch(Summary& s, Generation g, const BatchSummary& b) {
@@ -401,26 +421,121 @@ void add_clean_batch(Summary& s, Generation g, const BatchSummary& b) {
   c.header_only += b.header_only;
 }
 
+/// Per opcode: whether its validator on any of the requested generations is header-only (a word valid on every
+/// generation then counts as header-only overall). Built once per run.
+using HeaderOnlyTable = std::array<bool, 256>;
+HeaderOnlyTable header_only_table(const std::vector<Generation>& gens) {
+  HeaderOnlyTable t{};
+  for (unsigned op = 0; op < 256; ++op)
+    for (Generation g : gens)
+      t[op] = t[op] || validator_for(static_cast<uint8_t>(op), g).checked == Checked::HeaderOnly;
+  return t;
+}
+
+/// Decodes, names and prints one word of the block whose verdicts and outcomes are in `j` (false: stdout failed).
+bool print_word(const uint8_t* word, const std::vector<Generation>& gens, const WordSource& src,
+                ValidatePrinter& printer, Judged& j) {
+  const std::span<const uint8_t, kWordBytes> bytes(word, kWordBytes);
+  for (size_t k = 0; k < j.n; ++k) j.inst[k] = decode(bytes, gens[k]);
+  j.opcode = word[0];
+  j.name = display_name(j.opcode, gens);
+  printer.word(src, j);
+  return !stdout_failed();  // the run stops at the first failed write; the counts no longer matter
+}
+
+/// --quiet on a plain stream of words: one counting validate_batch per generation over the block in place, which
+/// hands out only the invalid words' verdicts; the counts come from the batch summaries, so a valid word costs
+/// nothing here. Only the words invalid on some generation are decoded, named and printed, in word order.
+void judge_block_quiet(std::span<const uint8_t> block, const std::vector<Generation>& gens,
+                       const ValidateOptions& options, const HeaderOnlyTable& header_only_any, const WordSource& src,
+                       ValidatePrinter& printer, BlockVerdicts& verdicts, Summary& s, Judged& j) {
+  const size_t n_words = block.size() / kWordBytes;
+  std::array<BatchSummary, 4> batch{};
+  size_t invalid = 0;
+  size_t header_only = 0;
+  for (size_t k = 0; k < gens.size(); ++k) {
+    verdicts.invalid[k].clear();
+    batch[k] = validate_batch(block, gens[k], options, &gather_invalid, &verdicts.invalid[k]);
+    invalid += batch[k].invalid;
+    header_only += batch[k].header_only;
+  }
+  if (invalid == 0 && gens.size() == 1) {
+    add_clean_batch(s, gens[0], batch[0]);
+    return;
+  }
+  // Per generation: a header-only verdict of an invalid word counts as invalid, not as header-only.
+  std::array<Counts, 4> counts{};
+  for (size_t k = 0; k < gens.size(); ++k) {
+    size_t invalid_header_only = 0;
+    for (const InvalidWord& w : verdicts.invalid[k])
+      invalid_header_only += w.verdict.checked == Checked::HeaderOnly ? 1 : 0;
+    counts[k].invalid = batch[k].invalid;
+    counts[k].header_only = batch[k].header_only - invalid_header_only;
+    counts[k].valid = batch[k].words - counts[k].invalid - counts[k].header_only;
+    Counts& c = s.per_gen[static_cast<size_t>(gens[k])];
+    c.valid += counts[k].valid;
+    c.invalid += counts[k].invalid;
+    c.header_only += counts[k].header_only;
+  }
+  // The words invalid on any generation, in order (each generation's list is in word order).
+  std::vector<uint32_t>& merged = verdicts.merged;
+  merged.clear();
+  std::array<size_t, 4> at{};
+  for (;;) {
+    uint32_t next = UINT32_MAX;
+    for (size_t k = 0; k < gens.size(); ++k)
+      if (at[k] < verdicts.invalid[k].size()) next = std::min(next, verdicts.invalid[k][at[k]].index);
+    if (next == UINT32_MAX) break;
+    merged.push_back(next);
+    for (size_t k = 0; k < gens.size(); ++k)
+      if (at[k] < verdicts.invalid[k].size() && verdicts.invalid[k][at[k]].index == next) ++at[k];
+  }
+  // Overall: a word is invalid if invalid on any generation, else header-only if header-only on any. One generation
+  // gives its own counts; with several, the header-only words are found by opcode, only when some generation had one.
+  s.checked += n_words;
+  s.all.invalid += merged.size();
+  uint64_t overall_header_only = counts[0].header_only;
+  if (gens.size() > 1) {
+    overall_header_only = 0;
+    if (header_only > 0) {
+      for (size_t i = 0; i < n_words; ++i) overall_header_only += header_only_any[block[i * kWordBytes]] ? 1 : 0;
+      for (uint32_t i : merged) overall_header_only -= header_only_any[block[size_t{i} * kWordBytes]] ? 1 : 0;
+    }
+  }
+  s.all.header_only += overall_header_only;
+  s.all.valid += n_words - merged.size() - overall_header_only;
+  // The printed words: each generation's verdict, the gathered one where it failed, else judged again (valid).
+  j.n = gens.size();
+  j.options = &options;
+  j.overall = Outcome::Invalid;
+  at = {};
+  for (uint32_t i : merged) {
+    const uint8_t* word = block.data() + size_t{i} * kWordBytes;
+    j.index = src.index() + i;
+    for (size_t k = 0; k < j.n; ++k) {
+      j.program[k] = nullptr;
+      if (at[k] < verdicts.invalid[k].size() && verdicts.invalid[k][at[k]].index == i)
+        j.verdict[k] = verdicts.invalid[k][at[k]++].verdict;
+      else
+        j.verdict[k] = validate(std::span<const uint8_t, kWordBytes>(word, kWordBytes), gens[k], options);
+      j.outcome[k] = outcome_of(j.verdict[k]);
+    }
+    if (!print_word(word, gens, src, printer, j)) return;
+  }
+}
+
 /// Judges one block of words (one stream's, starting at src.index()) on every requested generation: one
-/// validate_batch per generation over the words in place, then a pass over the verdicts that counts them. Only a
-/// word that is printed is decoded, named and handed to the printer.
+/// validate_batch per generation over the words in place, then a pass over the verdicts that counts them and prints
+/// a line per word (or, for a NEFF's words, the failing ones with their program checks). Only a word that is printed
+/// is decoded, named and handed to the printer.
 void judge_block(std::span<const uint8_t> block, const std::vector<Generation>& gens, const ValidateOptions& options,
                  const ProgramFailures& program, const WordSource& src, bool quiet, ValidatePrinter& printer,
                  BlockVerdicts& verdicts, Summary& s, Judged& j) {
   const size_t n_words = block.size() / kWordBytes;
-  std::array<BatchSummary, 4> batch{};
-  size_t invalid = 0;
-  for (size_t k = 0; k < gens.size(); ++k) {
-    batch[k] = validate_batch(block, gens[k], options, std::span<Verdict>(verdicts.by_gen[k].data(), n_words));
-    invalid += batch[k].invalid;
-  }
+  for (size_t k = 0; k < gens.size(); ++k)
+    validate_batch(block, gens[k], options, std::span<Verdict>(verdicts.by_gen[k].data(), n_words));
   const io::StreamInfo* st = src.stream();
   const bool program_checked = st != nullptr && !program.empty();
-  // The common case of a quiet run: one generation, nothing failed, nothing to print; the batch summary is the count.
-  if (quiet && invalid == 0 && !program_checked && gens.size() == 1) {
-    add_clean_batch(s, gens[0], batch[0]);
-    return;
-  }
   j.n = gens.size();
   j.options = &options;
   for (size_t i = 0; i < n_words; ++i) {
@@ -438,17 +553,9 @@ void judge_block(std::span<const uint8_t> block, const std::vector<Generation>& 
     if (j.overall != Outcome::Invalid && header_only) j.overall = Outcome::HeaderOnly;
     ++s.checked;
     s.all.add(j.overall);
-    // With --quiet only failing words are printed, by every printer: the others cost no decode, no look-up, no call.
     if (quiet && j.overall != Outcome::Invalid) continue;
-    const std::span<const uint8_t, kWordBytes> bytes(word, kWordBytes);
-    for (size_t k = 0; k < j.n; ++k) {
-      j.inst[k] = decode(bytes, gens[k]);
-      j.verdict[k] = verdicts.by_gen[k][i];
-    }
-    j.opcode = word[0];
-    j.name = display_name(j.opcode, gens);
-    printer.word(src, j);
-    if (stdout_failed()) return;  // the run stops at the first failed write; the counts no longer matter
+    for (size_t k = 0; k < j.n; ++k) j.verdict[k] = verdicts.by_gen[k][i];
+    if (!print_word(word, gens, src, printer, j)) return;
   }
 }
 
@@ -468,6 +575,7 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
   if (o.inputs.engines.size() == 1) options.engine = o.inputs.engines.front();
   // After the per-word checks of each word, the program checks a NEFF allows (computed once per input).
   const ProgramFailures program = src.neff() != nullptr ? ProgramFailures(*src.neff(), gens) : ProgramFailures();
+  const HeaderOnlyTable header_only_any = header_only_table(gens);
   std::span<const uint8_t> block;
   Judged j;
   for (;;) {
@@ -475,6 +583,13 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
     switch (src.next_block(block, kBlockWords)) {
       case WordSource::Next::Word:
         if (const io::StreamInfo* st = src.stream()) options.engine = st->engine;
+        if (o.quiet && (src.stream() == nullptr || program.empty())) {
+          judge_block_quiet(block, gens, options, header_only_any, src, printer, verdicts, s, j);
+          break;
+        }
+        // A line per word, or a NEFF's program checks to join per word: the span form's verdict per word.
+        for (size_t k = 0; k < gens.size(); ++k)
+          if (verdicts.by_gen[k].size() < kBlockWords) verdicts.by_gen[k].resize(kBlockWords);
         judge_block(block, gens, options, program, src, o.quiet, printer, verdicts, s, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;
@@ -502,7 +617,7 @@ int run_validate(ValidateCliOptions& o) {
   auto sources = open_word_inputs(o.inputs, o.gens.empty() ? kDefaultGeneration : o.gens.front());
 
   const auto start = std::chrono::steady_clock::now();
-  BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1));
+  BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1), o.quiet);
   Summary s;
   int rc = kExitOk;
   for (auto& src : sources) {
