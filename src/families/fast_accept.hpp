@@ -181,9 +181,17 @@ constexpr std::array<ByteTable, 4> make_valid_dtype_tables() {
     }
   return t;
 }
+constexpr ByteTable make_aluop_table() {
+  ByteTable t;
+  for (Generation g : kAllGenerations)
+    for (unsigned op = 0; op < 256; ++op)
+      if (aluop_in(static_cast<uint8_t>(op), g)) t.set(g, static_cast<uint8_t>(op));
+  return t;
+}
 /// The tables as compile-time constants: the hot path reads them with no initialisation guard.
 inline constexpr ByteTable kHeaderOpcodeTable = make_header_opcode_table();
 inline constexpr std::array<ByteTable, 4> kValidDtypeTables = make_valid_dtype_tables();
+inline constexpr ByteTable kAluOpTable = make_aluop_table();
 
 ByteTable build_header_opcode_table();
 std::array<ByteTable, 4> build_valid_dtype_tables();
@@ -196,6 +204,11 @@ constexpr const ByteTable& header_opcode_table() {
 /// is_valid_dtype(d, allow_fp32r, ctx) per generation, by (allow_fp32r, options.dtype_enum_runtime).
 constexpr const ByteTable& valid_dtype_table(bool allow_fp32r, bool dtype_enum_runtime) {
   return detail::kValidDtypeTables[(dtype_enum_runtime ? 2U : 0U) | (allow_fp32r ? 1U : 0U)];
+}
+
+/// aluop_in per generation: one bit test where the catalog look-up takes two dependent loads.
+constexpr const ByteTable& aluop_table() {
+  return detail::kAluOpTable;
 }
 
 /// has_valid_neuron_header's raw form: inst_word_len is 16 and the opcode's row of the table.

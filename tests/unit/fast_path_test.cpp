@@ -301,13 +301,14 @@ TEST(FastPath, RawCountsAndReservedMasksEqualTheDecodedFields) {
 }
 
 TEST(FastPath, CompileTimeTablesEqualTheirPredicateBodies) {
-  // The header and dtype tables are built at compile time from the predicate bodies; they equal the bodies.
+  // The header, dtype and ALU-op tables are built at compile time from the predicate bodies; they equal the bodies.
   for (Generation g : kAllGenerations) {
     for (unsigned v = 0; v < 256; ++v) {
       Header h;
       h.opcode = static_cast<uint8_t>(v);
       h.inst_word_len = kInstWordLen;
       ASSERT_EQ(family::header_opcode_table().has(g, h.opcode), pred::has_valid_neuron_header(h, g));
+      ASSERT_EQ(family::aluop_table().has(g, h.opcode), aluop_in(h.opcode, g));
       for (bool fp32r : {false, true})
         for (bool runtime : {false, true}) {
           CheckContext c{g, {}};

@@ -33,8 +33,10 @@ unsigned product(const S2Bn& s) {
 // ---- Predicate bodies (s2bn.md §3) ----
 
 bool has_s2_bn_zero_immediates(const S2Bn& s) {
-  // Compared as floats: -0.0 passes, NaN and denormals fail (s2bn.md §3.1 note).
-  return s.imm0_ptr.as_fp32() == 0.0F && s.imm0_src == 0 && s.imm1.as_fp32() == 0.0F;
+  // Equal to 0.0 as floats: -0.0 passes, NaN and denormals fail (s2bn.md §3.1 note). Tested on the bits (all but
+  // the sign zero), which is that comparison without the float unit or the processor's denormal mode.
+  constexpr uint32_t kMagnitude = 0x7FFFFFFF;
+  return (s.imm0_ptr.raw & kMagnitude) == 0 && s.imm0_src == 0 && (s.imm1.raw & kMagnitude) == 0;
 }
 
 bool s2_bn_reserved_zero(const S2Bn& s) {

@@ -43,20 +43,70 @@ using tsm::arith_opcode;
 using tsm::bitvec_opcode;
 using tsm::is_dual;
 
-bool general_arith(uint8_t op, const CheckContext& c) {
+constexpr bool general_arith(uint8_t op, const CheckContext& c) {
   if (op == aluop::kSymmetricClamp && !c.options.symmetric_clamp_general_arith) return false;
   return aluop_is(op, kAluGeneralArith, c.gen);
 }
 
-// Forced inline: the raw acceptor calls it per word, and out of line its call and string_view return cost more
-// than its three table reads.
-[[gnu::always_inline]] inline std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
-  const uint8_t op = t.op;
+/// The op terms of tensor_scalar_ptr_multi_valid_ops on the opcode and the op: the empty string, or the failing term.
+constexpr std::string_view valid_ops_failure(uint8_t opcode, uint8_t op, const CheckContext& c) {
   if (!aluop_in(op, c.gen)) return "is_valid_enum";
   if (op == aluop::kDivide || op == aluop::kPow || op == aluop::kMod) return "op not in {DIVIDE, POW, MOD}";
-  if (bitvec_opcode(t.header.opcode) && !aluop_is(op, kAluBitvec, c.gen)) return "is_bitvec_op";
-  if (arith_opcode(t.header.opcode) && !general_arith(op, c)) return "is_general_arith_op";
+  if (bitvec_opcode(opcode) && !aluop_is(op, kAluBitvec, c.gen)) return "is_bitvec_op";
+  if (arith_opcode(opcode) && !general_arith(op, c)) return "is_general_arith_op";
   return "";
+}
+std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
+  return valid_ops_failure(t.header.opcode, t.op, c);
+}
+
+// The raw form's table: the body above reads the opcode only through arith_opcode and bitvec_opcode, so one
+// 256-entry op row per (generation, symmetric_clamp_general_arith, opcode class) holds it, built from the body at
+// compile time (four terms and two enum look-ups become one bit test).
+constexpr unsigned op_class(uint8_t opcode) {
+  return (arith_opcode(opcode) ? 1U : 0U) | (bitvec_opcode(opcode) ? 2U : 0U);
+}
+using OpsTables = std::array<std::array<ByteTable, 4>, 2>;  // [symmetric_clamp_general_arith][op_class]
+/// Opcodes of every class: the family's four and one of neither class (0x00).
+constexpr uint8_t kOpcodesOfEachClass[] = {opcode::kPtrMultiArith, opcode::kPtrMultiBitvec, opcode::kPtrMultiDualArith,
+                                           opcode::kPtrMultiDualBitvec, 0x00};
+constexpr OpsTables make_valid_ops_tables() {
+  OpsTables t{};
+  for (uint8_t opcode : kOpcodesOfEachClass)
+    for (unsigned clamp = 0; clamp < 2; ++clamp)
+      for (Generation g : kAllGenerations) {
+        CheckContext c{g, {}};
+        c.options.symmetric_clamp_general_arith = clamp != 0;
+        for (unsigned op = 0; op < 256; ++op)
+          if (valid_ops_failure(opcode, static_cast<uint8_t>(op), c).empty())
+            t[clamp][op_class(opcode)].set(g, static_cast<uint8_t>(op));
+      }
+  return t;
+}
+constexpr OpsTables kValidOpsTables = make_valid_ops_tables();
+
+/// The table's answer equals the body's for every opcode (the or over a class's opcodes fails this unless the class
+/// decides the body), op, option and generation: a compile-time proof.
+constexpr bool valid_ops_tables_match_body() {
+  for (unsigned opcode = 0; opcode < 256; ++opcode) {
+    const auto o = static_cast<uint8_t>(opcode);
+    if (op_class(o) == 0 && o != 0x00) continue;  // neither class: the body's two opcode terms are false, as for 0x00
+    for (unsigned clamp = 0; clamp < 2; ++clamp)
+      for (Generation g : kAllGenerations) {
+        CheckContext c{g, {}};
+        c.options.symmetric_clamp_general_arith = clamp != 0;
+        for (unsigned op = 0; op < 256; ++op)
+          if (kValidOpsTables[clamp][op_class(o)].has(g, static_cast<uint8_t>(op)) !=
+              valid_ops_failure(o, static_cast<uint8_t>(op), c).empty())
+            return false;
+      }
+  }
+  return true;
+}
+static_assert(valid_ops_tables_match_body());
+
+[[gnu::always_inline]] inline bool valid_ops_accepts(uint8_t opcode, uint8_t op, const CheckContext& c) {
+  return kValidOpsTables[c.options.symmetric_clamp_general_arith ? 1 : 0][op_class(opcode)].has(c.gen, op);
 }
 
 bool valid_types(const S4d4Tsm& t) {
@@ -244,8 +294,9 @@ constexpr Predicate kValidOps{
     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
     },
-    .accepts =
-        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return valid_ops_failure(x, c).empty(); }>};
+    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
+      return valid_ops_accepts(x.header.opcode, x.op, c);
+    }>};
 
 constexpr Predicate kValidTypes{
     .name = "tensor_scalar_ptr_multi_valid_types",
@@ -316,7 +367,8 @@ constexpr Predicate kValidAluop{
         [](const Instruction& i, const CheckContext& c) {
           return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
         },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
+    .accepts =
+        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return aluop_table().has(c.gen, x.op); }>};
 
 constexpr Predicate kSubdimValid{
     .name = "is_valid_tsm_subdim",
