@@ -83,23 +83,6 @@ bool all_zero(const std::array<uint8_t, N>& a) {
   return std::all_of(a.begin(), a.end(), [](uint8_t b) { return b == 0; });
 }
 
-/// The fields F are exactly the declaration's Role::Reserved fields of S.
-template <class S, const auto& F>
-constexpr bool reads_the_reserved_fields() {
-  constexpr auto reserved = field_refs_with_role<S, Role::Reserved>();
-  if (std::size(F) != reserved.size()) return false;
-  for (size_t k = 0; k < reserved.size(); ++k)
-    if (F[k].offset != reserved[k].offset || F[k].size != reserved[k].size) return false;
-  return true;
-}
-/// The raw form of a "these reserved fields are zero" body over F: the declaration's compile-time byte mask, and-ed
-/// 64 bits at a time instead of a byte loop over the copied arrays.
-template <class S, const auto& F>
-bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
-  static_assert(reads_the_reserved_fields<S, F>(), "the body reads every reserved field of the declaration, no more");
-  return reserved_bytes_zero<S>(word);
-}
-
 /// is_valid_dtype_64(d, allow_fp32r, allow_u64, allow_i64) (common-formats.md §10.4).
 bool is_valid_dtype_64(uint8_t d, bool allow_fp32r, bool allow_u64, bool allow_i64, const CheckContext& c) {
   if (d == dtype::kUint64) return allow_u64;
