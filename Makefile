@@ -34,14 +34,15 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 # What make test needs of the optimised tree (CMake target tpbisa_test_prerequisites): the tool, the Python module,
-# the benchmarks (so they keep building) and the differential proof (10^7 words); the unit suite runs in the
-# sanitized tree, so the optimised tree does not compile it a second time.
+# the benchmarks (so they keep building) and the plain-build unit tests (tpbisa_plain_tests: the 10^7-word
+# differential, the peak-RSS and no-allocation checks, the full-size property tests); the rest of the unit suite
+# runs in the sanitized tree only, so the optimised tree does not compile it a second time.
 build-for-test: deps
 	cmake -S . -B $(BUILD) $(OPT_CONFIG) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_test_prerequisites
 
 # One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md),
-# the tests at -O0 and the library at -O1:
+# the tests at -O0 (a few heavy ones at -O1, tests/CMakeLists.txt) and the library at -O1 (its SIMD kernels at -O2):
 # the library is compiled once, with the fuzzer's coverage hooks, for both. The command-line scripts run in the
 # optimised tree.
 build-san: deps

@@ -84,10 +84,9 @@ void BM_DecodeValidateRealProgramStream(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeValidateRealProgramStream)->Unit(benchmark::kMillisecond);
 
-/// The bytes -> verdict entry point (validate_batch's counting form) over the same words: the raw-word acceptor
-/// judges a word on its bytes and skips its decode; a word it is not sure of takes the decode and the full pass.
-void BM_ValidateBatchCountRealProgramStream(benchmark::State& state) {
-  const auto& src = stream();
+/// validate_batch's counting form over `src` on CAYMAN: the raw-word acceptor judges a word on its bytes and skips
+/// its decode; a word it is not sure of takes the decode and the full pass. The counters show what was judged and how.
+void validate_batch_count(benchmark::State& state, const std::vector<uint8_t>& src) {
   BatchSummary s;
   for (auto _ : state) {
     s = validate_batch(src, Generation::Cayman, {}, nullptr, nullptr);
@@ -102,6 +101,11 @@ void BM_ValidateBatchCountRealProgramStream(benchmark::State& state) {
   state.counters["fast_accepted_words"] = static_cast<double>(accepted);
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+
+/// The compiled-program stream through the counting form.
+void BM_ValidateBatchCountRealProgramStream(benchmark::State& state) {
+  validate_batch_count(state, stream());
 }
 BENCHMARK(BM_ValidateBatchCountRealProgramStream)->Unit(benchmark::kMillisecond);
 
@@ -128,23 +132,9 @@ void BM_MemcpySeqStream(benchmark::State& state) {
 }
 BENCHMARK(BM_MemcpySeqStream)->Unit(benchmark::kMillisecond);
 
-/// validate_batch's counting form over the sequencer words on CAYMAN; the counters show what was judged and how.
+/// The sequencer words through the counting form.
 void BM_ValidateBatchCountSeqStream(benchmark::State& state) {
-  const auto& src = seq_stream();
-  BatchSummary s;
-  for (auto _ : state) {
-    s = validate_batch(src, Generation::Cayman, {}, nullptr, nullptr);
-    benchmark::DoNotOptimize(s.invalid);
-  }
-  size_t accepted = 0;
-  for (size_t off = 0; off < src.size(); off += kWordBytes)
-    accepted +=
-        fast_accepts(std::span<const uint8_t, kWordBytes>(src.data() + off, kWordBytes), Generation::Cayman) ? 1 : 0;
-  state.counters["invalid_words"] = static_cast<double>(s.invalid);
-  state.counters["header_only_words"] = static_cast<double>(s.header_only);
-  state.counters["fast_accepted_words"] = static_cast<double>(accepted);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+  validate_batch_count(state, seq_stream());
 }
 BENCHMARK(BM_ValidateBatchCountSeqStream)->Unit(benchmark::kMillisecond);
 

@@ -70,11 +70,14 @@ TEST(CustomFields, TheFamilysEntryGivesTheTextAndDecodeShowsHex) {
     if (v.value == 0x01) name = &v;
   ASSERT_NE(name, nullptr);
   EXPECT_NE(text.find("ext.wait_mode=" + std::string(name->name)), std::string::npos) << text;
+  bool described = false;
   for (const DescribedField& f : describe_fields(inst))
     if (f.name == "ext.wait_mode") {
+      described = true;
       EXPECT_EQ(f.role, Role::Custom);
       EXPECT_EQ(format_value(f), "0x01");
     }
+  EXPECT_TRUE(described) << "decode describes no field ext.wait_mode";
   // The assembler reads the name back.
   const AsmResult back = assemble(text, "t.s", Generation::Cayman);
   ASSERT_TRUE(back.ok()) << (back.errors.empty() ? "" : back.errors[0].message);

@@ -381,20 +381,20 @@ constexpr Predicate kSubdimValid{
                   const CheckContext&) { return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim); },
     .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return x.op_dim == 4; }>};
 
+/// The body of both channel-range predicates (with and without MAVERICK's tile flags).
+constexpr bool channels_in_range(const S4d4Tsm& x, const CheckContext& c) {
+  return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
+}
+
 constexpr Predicate kChannelRange{
     .name = "has_valid_active_channel_range",
     .convention = "",
     .meaning = "num_active_channels is 1..128",
     .gens = kGensNotMaverick,
     .fields = fChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::has_valid_active_channel_range(t_of(i).num_active_channels, geometry(c.gen).channels);
-        },
+    .holds = [](const Instruction& i, const CheckContext& c) { return channels_in_range(t_of(i), c); },
     .explain = explain_channels,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
-    }>};
+    .accepts = on_view<S4d4Tsm, channels_in_range>};
 
 constexpr Predicate kChannelRangeTile{
     .name = "has_valid_active_channel_range_with_tile",
@@ -404,14 +404,9 @@ constexpr Predicate kChannelRangeTile{
         "not consulted until the body is known (PROJ-CONV-T1)",
     .gens = kGensMaverickOnly,
     .fields = fChannelsTile,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::has_valid_active_channel_range(t_of(i).num_active_channels, geometry(c.gen).channels);
-        },
+    .holds = [](const Instruction& i, const CheckContext& c) { return channels_in_range(t_of(i), c); },
     .explain = explain_channels,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
-    }>};
+    .accepts = on_view<S4d4Tsm, channels_in_range>};
 
 constexpr Predicate kSrcStartChannels{
     .name = "start_addr_active_channels",
