@@ -208,7 +208,8 @@ class Machine {
   const Sequencer& view_engine() const { return cores_.front().engine(options_.engine); }
   /// step() into `r`: every field a turn's status makes meaningful is set (the status always).
   void step_into(StepResult& r);
-  /// One turn of `engine`, into `r` (default-constructed by the caller).
+  /// One turn of `engine`, into `r`: the status and the fields it makes meaningful are set; `run` reuses one `r` for
+  /// every turn and reads only those, so other fields may hold an earlier turn's values.
   void attempt(unsigned core, Sequencer& engine, EffectLog& log, StepResult& r);
   /// The validation options a word of engine `e`'s stream is judged with.
   ValidateOptions validate_options(EngineId e) const;

@@ -1,18 +1,9 @@
-// The fast acceptor's tables, each built from the predicate body it stands for (at run time too, for callers that
-// want a copy; the hot path reads the compile-time constants of fast_accept.hpp).
+// The registry of the generated acceptors: which generation-specialised acceptors stand behind each dispatcher.
 #include "families/fast_accept.hpp"
 
 #include "core/predicates.hpp"
 
 namespace tpbisa::family::detail {
-
-ByteTable build_header_opcode_table() {
-  return make_header_opcode_table();
-}
-
-std::array<ByteTable, 4> build_valid_dtype_tables() {
-  return make_valid_dtype_tables();
-}
 
 namespace {
 /// Every generated acceptor registers once at static initialisation (a few dozen validators); constant-initialised

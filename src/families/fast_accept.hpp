@@ -211,9 +211,6 @@ constexpr ByteTable make_aluop_table() {
 inline constexpr ByteTable kHeaderOpcodeTable = make_header_opcode_table();
 inline constexpr std::array<ByteTable, 4> kValidDtypeTables = make_valid_dtype_tables();
 inline constexpr ByteTable kAluOpTable = make_aluop_table();
-
-ByteTable build_header_opcode_table();
-std::array<ByteTable, 4> build_valid_dtype_tables();
 }  // namespace detail
 
 /// The header predicate's table: has_valid_neuron_header of {opcode, 16} per generation.

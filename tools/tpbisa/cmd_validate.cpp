@@ -1,5 +1,6 @@
 // `tpbisa validate`: streams every input, a block of words at a time, through validate_batch() on each requested
-// generation, in constant memory; only the words that are printed are decoded and named.
+// generation, in constant memory; only the words the acceptors decline or that are printed are decoded, and only
+// printed words are named.
 #include "cmd_validate.hpp"
 
 #include <algorithm>

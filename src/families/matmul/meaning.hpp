@@ -163,13 +163,8 @@ constexpr std::string_view accumulate_mode_name(uint8_t flags) {
   }
 }
 
-/// Every dtype size is 0 or a power of two: dst_ok tests a start's alignment to an element width with a mask.
-constexpr bool dtype_sizes_are_powers_of_two() {
-  for (unsigned d = 0; d < 256; ++d)
-    if (const unsigned size = dtype_size(static_cast<uint8_t>(d)); (size & (size - 1)) != 0) return false;
-  return true;
-}
-static_assert(dtype_sizes_are_powers_of_two());
+// dst_ok tests a start's alignment to an element width with a mask: every dtype size is 0 or a power of two (the
+// catalog asserts it, src/catalog/catalog.cpp).
 
 /// Bytes per destination element: the input element width in transpose mode, else FP32 (PROJ-CONV-F15).
 [[gnu::always_inline]] inline unsigned dst_elem_bytes(const PeView& v) {

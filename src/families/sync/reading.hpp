@@ -87,15 +87,10 @@ struct DmaSide {
   return s.num[0] >= 1 && s.num[1] >= 1;
 }
 
-/// Every dtype size is 0 or a power of two, so "a multiple of the size" is a mask test and the element counts
-/// compare by cross-multiplication: no 64-bit division per word (the acceptor's hot path). The side helpers are
-/// forced inline: out of line, whole_elements alone was 5 % of the compiled-program stream's samples.
-constexpr bool dtype_sizes_are_powers_of_two() {
-  for (unsigned d = 0; d < 256; ++d)
-    if (const unsigned size = dtype_size(static_cast<uint8_t>(d)); (size & (size - 1)) != 0) return false;
-  return true;
-}
-static_assert(dtype_sizes_are_powers_of_two());
+// Every dtype size is 0 or a power of two (the catalog asserts it, src/catalog/catalog.cpp), so "a multiple of the
+// size" is a mask test and the element counts compare by cross-multiplication: no 64-bit division per word (the
+// acceptor's hot path). The side helpers are forced inline: out of line, whole_elements alone was 5 % of the
+// compiled-program stream's samples.
 
 /// src_bytes % type_size(dtype) == 0; a dtype without a size is judged by is_valid_dtype alone (holds here).
 [[gnu::always_inline]] constexpr bool whole_elements(const DmaSide& s) {
