@@ -124,9 +124,13 @@ std::vector<OnChip> on_chip_operands(const Instruction& inst, Generation g) {
     // read on num_active_rows partitions in in_dtype; MATMUL's dst is written on num_active_cols output partitions at
     // the input width in transpose mode, else FP32 (PROJ-CONV-F15); it lies where its address says (PSUM, or SBUF
     // on MAVERICK, which has no PSUM: PROJ-CONV-N1).
+    // The footprints are the family's (matmul::Footprint), the ranges decode's description states.
     const family::matmul::PeView v = family::matmul::view(inst);
-    add(tensor_footprint("src", v.src, dtype_size(v.in_dtype), v.rows, g));
-    if (v.matmul) add(tensor_footprint("dst", v.dst, family::matmul::dst_elem_bytes(v), v.cols, g));
+    const auto pe = [&](std::string_view name, const family::matmul::Footprint& f) {
+      if (f.known) out.push_back(OnChip{name, f.region, f.first_partition, f.partitions, f.first, f.last});
+    };
+    pe("src", family::matmul::src_footprint(v, g));
+    if (v.matmul) pe("dst", family::matmul::dst_footprint(v, g));
   }
   return out;
 }

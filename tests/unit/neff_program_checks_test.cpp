@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/neff.hpp"
@@ -354,6 +356,107 @@ TEST(NeffProgramChecks, PeOperandsMaverick) {
   // The same destination bytes as 16 results stop at 0x37fbf, before the reservation.
   EXPECT_TRUE(
       failing_on_target(make_pe_neff(stream_of(matmul<S3d3MmMaverick>(0x1000, 0x37F80, 16)), "maverick")).empty());
+}
+
+TEST(NeffProgramChecks, PeMaverickColumnsZeroAre256) {
+  // PROJ-CONV-G5: MAVERICK's num_active_cols 0 means 256 output partitions. 32 FP32 results at SBUF 0x37f80..0x37fff:
+  // on 32 partitions they stay below a reservation of partitions 64..127; on 0 = 256 they reach it (a reading of
+  // 0 as no partition, or as 0 columns, would pass the word).
+  const auto mm = [](uint8_t cols, uint16_t n) {
+    S3d3MmMaverick m = matmul<S3d3MmMaverick>(0x1000, 0x37F80, n);
+    m.num_active_cols = cols;
+    return m;
+  };
+  std::string text;
+  EXPECT_TRUE(failing_on_target(make_pe_neff(stream_of(mm(32, 32)), "maverick", 64), &text).empty()) << text;
+  text.clear();
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(mm(0, 32)), "maverick", 64), &text),
+            std::multiset<std::string>{"sbuf_reservation_untouched"});
+  EXPECT_NE(text.find("sg00/PE#0: dst: SBUF partitions 0..255 bytes 0x37f80..0x37fff touches the runtime's "
+                      "reservation 'evtaccel' (partitions 64..127"),
+            std::string::npos)
+      << text;
+  // 16 results end at 0x37fbf, before the reserved bytes: 256 partitions, no overlap.
+  EXPECT_TRUE(failing_on_target(make_pe_neff(stream_of(mm(0, 16)), "maverick", 64)).empty());
+}
+
+/// The start-address forms placed at run time (common-formats.md §3): ADDR_REG, INDIRECT_IMM, INDIRECT_REG and
+/// the shape-from-register bit, over an address whose immediate bytes would fail.
+constexpr std::array<uint32_t, 4> kRunTimeMarkers{0x80000000U, 0x20000000U, 0xA0000000U, 0x40000000U};
+
+/// The meaning decode gives the field `path` of `word` on the NEFF's generation.
+std::string meaning_of(const std::vector<uint8_t>& word, Generation g, std::string_view path) {
+  Word w{};
+  std::copy(word.begin(), word.end(), w.begin());
+  for (const DescribedField& f : describe_fields(decode(w, g)))
+    if (f.name == path) return f.meaning;
+  ADD_FAILURE() << "no field " << path;
+  return {};
+}
+
+/// PROJ-CONV-G5: a register or indirect start (or a shape from a register) is placed at run time: neither check
+/// judges it, and decode says so.
+template <class Lw, class Mm>
+void check_run_time_starts(std::string_view target, uint32_t reserved_src, uint32_t crossing_dst, uint16_t n) {
+  SCOPED_TRACE(std::string(target));
+  for (uint32_t marker : kRunTimeMarkers) {
+    SCOPED_TRACE(fmt::format("marker {:#x}", marker));
+    const neff::Neff lw = make_pe_neff(stream_of(ldweights<Lw>(reserved_src | marker)), target);
+    EXPECT_TRUE(failing_on_target(lw).empty());
+    EXPECT_NE(
+        meaning_of(word_of(ldweights<Lw>(reserved_src | marker)), *lw.generation, "src.start_addr").find("run time"),
+        std::string::npos);
+    const Mm m = matmul<Mm>(0x1000, crossing_dst | marker, n);
+    EXPECT_TRUE(failing_on_target(make_pe_neff(stream_of(m), target)).empty());
+    EXPECT_NE(meaning_of(word_of(m), *lw.generation, "dst.start_addr").find("run time"), std::string::npos);
+  }
+  // Without the marker both words fail (the immediate forms are judged).
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<Lw>(reserved_src)), target)).size(), 1U);
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x1000, crossing_dst, n)), target)).size(), 1U);
+}
+
+TEST(NeffProgramChecks, PeRegisterAndIndirectStartsAreNotJudged) {
+  constexpr uint32_t kPsum = 0x2000000;
+  // CAYMAN-like layouts: 128 FP32 results from PSUM 0x700 cross into bank 1; MAVERICK: 32 results at SBUF 0x37f80
+  // reach the reservation.
+  check_run_time_starts<S3LwCayman, S3d3MmCayman>("sunda", 0x37F00, kPsum + 0x700, 128);
+  check_run_time_starts<S3LwCayman, S3d3MmCayman>("cayman", 0x37F00, kPsum + 0x700, 128);
+  check_run_time_starts<S3LwMariana, S3d3MmMariana>("mariana", 0x37F00, kPsum + 0x700, 128);
+  check_run_time_starts<S3LwMaverick, S3d3MmMaverick>("maverick", 0x37F00, 0x37F80, 32);
+}
+
+/// The operand range each failure names ("src: SBUF partitions 0..127 bytes 0x37f80..0x37fff") is the range
+/// decode's description of that operand states: the checks and the description read one footprint.
+void expect_description_states_failure_range(const std::vector<uint8_t>& word, std::string_view target,
+                                             uint32_t p0 = 0) {
+  SCOPED_TRACE(std::string(target));
+  const neff::Neff n = make_pe_neff(word, target, p0);
+  const auto failures = neff::check_program(n, *n.generation);
+  ASSERT_FALSE(failures.empty());
+  const std::regex range(R"(^(src|dst): (SBUF|PSUM) partitions (\d+)\.\.(\d+) bytes (0x[0-9a-f]+)\.\.(0x[0-9a-f]+) )");
+  for (const auto& f : failures) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(f.message, m, range)) << f.message;
+    const std::string stated = fmt::format("{} partitions {}..{}, bytes {}..{} of each", m[2].str(), m[3].str(),
+                                           m[4].str(), m[5].str(), m[6].str());
+    const std::string meaning = meaning_of(word, *n.generation, m[1].str() + ".start_addr");
+    EXPECT_NE(meaning.find(stated), std::string::npos) << f.message << "\n" << meaning;
+  }
+}
+
+TEST(NeffProgramChecks, PeFailuresNameTheRangeDecodeDescribes) {
+  constexpr uint32_t kPsum = 0x2000000;
+  for (std::string_view t : {"sunda", "cayman"}) {
+    expect_description_states_failure_range(word_of(ldweights<S3LwCayman>(0x37F00)), t);
+    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37F80, kPsum + 0x700, 64)), t);
+    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37B00, kPsum + 0x700, 128)), t);
+  }
+  expect_description_states_failure_range(word_of(ldweights<S3LwMariana>(0x37F00, 96)), "mariana", 64);
+  expect_description_states_failure_range(word_of(matmul<S3d3MmMariana>(0x37B00, kPsum + 0x700, 128)), "mariana");
+  S3d3MmMaverick mv = matmul<S3d3MmMaverick>(0x1000, 0x37F80, 32);
+  mv.num_active_cols = 0;  // 256 output partitions
+  expect_description_states_failure_range(word_of(mv), "maverick", 64);
+  expect_description_states_failure_range(word_of(ldweights<S3LwMaverick>(0x37F00)), "maverick");
 }
 
 TEST(NeffProgramChecks, EveryPredicateHasAConvention) {

@@ -16,11 +16,11 @@ def _t3d(w, at, start, step, num):
     struct.pack_into("<I3h3H", w, at, start, *step, *num)
 
 
-def lw(gen, pokes=(), src=0x40FE, cols=128, rows=128):
+def lw(gen, pokes=(), src=0x40FE, cols=128, rows=128, num=(32, 1, 4)):
     """LDWEIGHTS of sg00/PE#08 without its wait: FP16 tile walked backwards from 0x40fe, 128 x 128."""
     w = bytearray(64)
     w[0], w[1] = 0x01, 16
-    _t3d(w, 16, src, (-1, 0, -32), (32, 1, 4))
+    _t3d(w, 16, src, (-1, 0, -32), num)
     w[32] = FP16
     if gen == MAVERICK:
         w[34], w[35] = rows, cols
@@ -103,6 +103,13 @@ def add(vec):
             vec(f"pe-lw-byte12/{gen}", g, ["lw_reserved_zero"], lw(gen, [(12, 3)]))
         if mv:
             vec("pe-lw-cols-256/maverick", g, ["lw_valid_num_active_cols"], lw(gen, cols=0))  # 0 = 256 != 128
+            # PROJ-CONV-G5: 0 = 256 columns, and a tile of 256 elements (walked back from element 255 at 0x41fe).
+            vec("pe-lw-cols-256-elements/maverick", g, [], lw(gen, cols=0, src=0x41FE, num=(32, 1, 8)))
+        # A register start (ADDR_REG, R5) is placed at run time: the partition terms hold (PROJ-CONV-F13, G5).
+        # Register 64 does not exist, so tensor_start_addr_valid judges the masked bits as an immediate
+        # (common-formats.md §10.6): 0x41 is not FP16-aligned.
+        vec(f"pe-lw-src-register/{gen}", g, [], lw(gen, src=0x80000005))
+        vec(f"pe-lw-src-register-64/{gen}", g, ["tensor3d_valid"], lw(gen, src=0x80000041))
 
         # ---- MATMUL ----
         vec(f"pe-mm-base/{gen}", g, [], mm(gen))
@@ -145,3 +152,10 @@ def add(vec):
             vec("pe-mm-flags-accumulate/mariana", g, [], mm(gen, [(42, 0x10)]))
         if mv:
             vec("pe-mm-begin-accum/maverick", g, [], mm(gen, [(39, 5)]))
+            # PROJ-CONV-G5: num_active_cols 0 = 256 PE columns, within MAVERICK's 256.
+            vec("pe-mm-cols-256/maverick", g, [], mm(gen, cols=0))
+        # Register starts are placed at run time (src: d3_mm_valid_src_partition's register arm; dst: d3_mm_valid_dst
+        # and the quadrant rule hold); register 64 is judged on its masked bits, 0x41 not FP16-aligned.
+        vec(f"pe-mm-src-register/{gen}", g, [], mm(gen, src=0x80000005))
+        vec(f"pe-mm-src-register-64/{gen}", g, ["d3_mm_valid_src_partition"], mm(gen, src=0x80000041))
+        vec(f"pe-mm-dst-register/{gen}", g, [], mm(gen, dst=0x80000006))

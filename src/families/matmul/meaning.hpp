@@ -232,6 +232,34 @@ struct Place {
   return Place{};
 }
 
+/// The bytes an LDWEIGHTS / MATMUL operand touches (PROJ-CONV-G5): partitions [first_partition, +partitions), bytes
+/// [first, last] of each, in `region`. Decode's description and the NEFF program checks both read it, so they state
+/// one range. Not known for a start placed at run time (bits 31..29 not clear: a register, indirect or
+/// shape-from-register form), outside SBUF and PSUM, or a pattern with no element.
+struct Footprint {
+  bool known = false;
+  Region region = Region::Outside;
+  uint32_t first_partition = 0;
+  unsigned partitions = 0;
+  int64_t first = 0, last = 0;
+};
+inline Footprint operand_footprint(const Tensor3d& t, unsigned partitions, unsigned elem_bytes, Generation g) {
+  if ((t.start_addr.raw & ~kPartitionAddrMask) != 0 || elem_bytes == 0) return Footprint{};
+  const Place p = place_of(t.start_addr, g);
+  const Span s = pattern_span(t, elem_bytes);
+  if (!p.known || s.empty()) return Footprint{};
+  return Footprint{
+      true, p.at.region, p.at.partition, partitions, int64_t{p.at.offset} + s.lo, int64_t{p.at.offset} + s.hi};
+}
+/// `src`: num_active_rows partitions of in_dtype elements.
+inline Footprint src_footprint(const PeView& v, Generation g) {
+  return operand_footprint(v.src, v.rows, dtype_size(v.in_dtype), g);
+}
+/// MATMUL's `dst`: num_active_cols output partitions (MAVERICK: 0 = 256) of dst_elem_bytes elements.
+inline Footprint dst_footprint(const PeView& v, Generation g) {
+  return operand_footprint(v.dst, v.cols, dst_elem_bytes(v), g);
+}
+
 /// MAVERICK has no PSUM region (PROJ-CONV-N1): a MATMUL there writes SBUF (PE convention 4).
 constexpr Region dst_region(Generation g) {
   return g == Generation::Maverick ? Region::Sbuf : Region::Psum;

@@ -17,25 +17,25 @@ std::string partitions(unsigned first, unsigned n) {
   return n == 1 ? fmt::format("partition {}", first) : fmt::format("partitions {}..{}", first, first + n - 1);
 }
 
-/// "SBUF partitions 0..127, bytes 0x37b00..0x37bff of each (128 elements of 2 bytes)".
-std::string operand_reach(const Tensor3d& t, unsigned partitions_used, unsigned elem_bytes, Generation g,
+/// "SBUF partitions 0..127, bytes 0x37b00..0x37bff of each (128 elements of 2 bytes)": the operand's footprint,
+/// the one the NEFF program checks judge (matmul::Footprint, PROJ-CONV-G5).
+std::string operand_reach(const Tensor3d& t, const matmul::Footprint& f, unsigned elem_bytes, Generation g,
                           std::string_view what) {
   const Addr4Meaning m = describe(t.start_addr, g);
   std::string at = to_string(m);
   if (m.from_register) return at + fmt::format("; {}: placed by register at run time", what);
-  const matmul::Place p = matmul::place_of(t.start_addr, g);
-  if (!p.known || elem_bytes == 0) return at;
-  const matmul::Span s = matmul::pattern_span(t, elem_bytes);
-  if (s.empty()) return at + fmt::format("; {}: the pattern has no element", what);
-  const int64_t first = int64_t{p.at.offset} + s.lo, last = int64_t{p.at.offset} + s.hi;
+  if (m.indirect) return at + fmt::format("; {}: an indirect start, placed at run time", what);
+  if (m.shape_from_register) return at + fmt::format("; {}: its shape comes from a register at run time", what);
+  if (!matmul::place_of(t.start_addr, g).known || elem_bytes == 0) return at;
+  if (!f.known) return at + fmt::format("; {}: the pattern has no element", what);
   std::string text =
       fmt::format("{}; {}: {} {}, bytes {:#x}..{:#x} of each ({} elements of {} byte{})", at, what,
-                  p.at.region == Region::Psum ? "PSUM" : "SBUF", partitions(p.at.partition, partitions_used), first,
-                  last, t.elements(), elem_bytes, elem_bytes == 1 ? "" : "s");
-  if (p.at.region == Region::Psum) {
+                  f.region == Region::Psum ? "PSUM" : "SBUF", partitions(f.first_partition, f.partitions), f.first,
+                  f.last, t.elements(), elem_bytes, elem_bytes == 1 ? "" : "s");
+  if (f.region == Region::Psum) {
     const int64_t bank = geometry(g).psum_bank_size;
-    if (first >= 0 && first / bank == last / bank)
-      text += fmt::format(", bank {} offset {:#x}", first / bank, first % bank);
+    if (f.first >= 0 && f.first / bank == f.last / bank)
+      text += fmt::format(", bank {} offset {:#x}", f.first / bank, f.first % bank);
     else
       text += " (crosses a PSUM bank)";
   }
@@ -86,10 +86,10 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   const Generation g = inst.gen;
   const bool maverick = g == Generation::Maverick;
   if (path == "src.start_addr")
-    return operand_reach(v.src, v.rows, dtype_size(v.in_dtype), g,
+    return operand_reach(v.src, matmul::src_footprint(v, g), dtype_size(v.in_dtype), g,
                          v.matmul ? "moving tile read from" : "stationary tile read from");
   if (path == "dst.start_addr")
-    return operand_reach(v.dst, maverick ? 0 : v.cols, matmul::dst_elem_bytes(v), g,
+    return operand_reach(v.dst, matmul::dst_footprint(v, g), matmul::dst_elem_bytes(v), g,
                          matmul::dst_elem_bytes(v) == 4 ? "FP32 results written to" : "transposed results written to");
   if (path == "fp32_mode") {
     const std::string_view name = matmul::fp32_mode_name(v.fp32_mode);
