@@ -1,17 +1,33 @@
 // How much of each opcode is modeled on a generation: operand format, validator, executor (`catalog --coverage`).
 #pragma once
 
+#include <string_view>
+
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/generation.hpp"
 
 namespace tpbisa {
+
+/// How the words of an opcode are executed, as its family's executor says.
+enum class ExecutorKind : uint8_t {
+  None,        ///< no executor runs them
+  Yes,         ///< the family's executor runs them (`tpbisa run`)
+  Lowered,     ///< they run after `tpbisa lower` rewrites them into words that run (the pseudo TensorLoad/Store)
+  Convention,  ///< the run refuses them by a project convention (`OpcodeCoverage::convention`), not by the ISA
+};
+
+/// "yes", "lowered", "convention" or "none".
+std::string_view to_string(ExecutorKind k);
 
 /// What the library models of one opcode on one generation, read from the family registry (never tabulated).
 struct OpcodeCoverage {
   bool present = false;    ///< the generation has the opcode (catalog)
   bool format = false;     ///< its operands decode field by field (a registered layout on this generation)
   bool validator = false;  ///< a full validator judges it (not the header-only fallback)
-  bool executor = false;   ///< its family's executor runs words of its format
+  ExecutorKind executor = ExecutorKind::None;
+  std::string_view convention;  ///< the convention that defines the refusal (ExecutorKind::Convention only)
+  /// Format, validator and executor all present, the executor in any sense but None.
+  bool modeled() const { return present && format && validator && executor != ExecutorKind::None; }
 };
 
 /// The coverage of `op` on `gen`.

@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/coverage.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/neff_json.hpp"
@@ -460,6 +461,14 @@ json enum_entries(std::span<const EnumValue> values) {
   return list;
 }
 
+/// The generations on which `op` is modeled (format, validator and executor: `catalog --coverage`).
+json modeled_json(const OpcodeInfo& op) {
+  json list = json::array();
+  for (Generation g : kAllGenerations)
+    if (coverage(op, g).modeled()) list.push_back(to_string(g));
+  return list;
+}
+
 /// The entries of `tpbisa catalog --json` for every table (values as the CLI writes them).
 json catalog_json() {
   json opcodes = json::array(), dtypes = json::array(), aluops = json::array();
@@ -471,6 +480,7 @@ json catalog_json() {
                        {"maintained", to_string(op.maint)},
                        {"format", to_string(op.format)},
                        {"struct", op.struct_name},
+                       {"modeled", modeled_json(op)},
                        {"generations", generations_json(op.gens)}});
   for (const auto& d : kDtypes)
     dtypes.push_back({{"code", hex_byte(d.code)},

@@ -30,7 +30,7 @@ def _generation_name(gen: str) -> str:
     return g
 
 def opcodes(gen: str | None = None) -> list[dict[str, Any]]:
-    """The opcode rows (value, name, mnemonic, engine, maintained, format, struct, generations)."""
+    """The opcode rows (value, name, mnemonic, engine, maintained, format, struct, modeled, generations)."""
     return _filter(_TABLES["opcodes"], gen)
 
 def dtypes(gen: str | None = None) -> list[dict[str, Any]]:

@@ -9,19 +9,43 @@
 
 namespace tpbisa {
 
+std::string_view to_string(ExecutorKind k) {
+  switch (k) {
+    case ExecutorKind::Yes: return "yes";
+    case ExecutorKind::Lowered: return "lowered";
+    case ExecutorKind::Convention: return "convention";
+    case ExecutorKind::None: break;
+  }
+  return "none";
+}
+
+namespace {
+
+/// What the family's executor does with `op`: runs it, or refuses it for the reason the family states.
+ExecutorKind executor_kind(const family::Execution& e, const OpcodeInfo& op, std::string_view& convention) {
+  if (e.execute == nullptr) return ExecutorKind::None;
+  const bool refused =
+      std::find(e.not_executed.begin(), e.not_executed.end(), op.format) != e.not_executed.end() ||
+      std::find(e.not_executed_opcodes.begin(), e.not_executed_opcodes.end(), op.value) != e.not_executed_opcodes.end();
+  if (!refused) return ExecutorKind::Yes;
+  switch (e.refusal) {
+    case family::Execution::Refusal::Lowered: return ExecutorKind::Lowered;
+    case family::Execution::Refusal::Convention: convention = e.refusal_convention; return ExecutorKind::Convention;
+    case family::Execution::Refusal::Unstated: break;
+  }
+  return ExecutorKind::None;
+}
+
+}  // namespace
+
 OpcodeCoverage coverage(const OpcodeInfo& op, Generation gen) {
   OpcodeCoverage c;
   c.present = op.gens.has(gen);
   if (!c.present) return c;
   c.format = layout_index(op.format, gen) != 0;
   c.validator = validator_for(op.value, gen).checked == Checked::Full;
-  if (const family::Family* f = c.format ? family::family_of(op.format) : nullptr) {
-    const auto& refused = f->execution.not_executed;
-    const auto& refused_ops = f->execution.not_executed_opcodes;
-    c.executor = f->execution.execute != nullptr &&
-                 std::find(refused.begin(), refused.end(), op.format) == refused.end() &&
-                 std::find(refused_ops.begin(), refused_ops.end(), op.value) == refused_ops.end();
-  }
+  if (const family::Family* f = c.format ? family::family_of(op.format) : nullptr)
+    c.executor = executor_kind(f->execution, op, c.convention);
   return c;
 }
 

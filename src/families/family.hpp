@@ -38,6 +38,14 @@ struct Execution {
   std::span<const Format> not_executed = {};
   /// Opcodes refused although their format executes (one format, several opcodes; e.g. a function return).
   std::span<const uint8_t> not_executed_opcodes = {};
+  /// Why the two lists above do not run, as `catalog --coverage` reports it.
+  enum class Refusal : uint8_t {
+    Unstated,    ///< not executed, nothing more said
+    Lowered,     ///< they run after `tpbisa lower` rewrites them into words this executor runs
+    Convention,  ///< the run refuses them by the project convention `refusal_convention` (not an ISA fact)
+  };
+  Refusal refusal = Refusal::Unstated;
+  std::string_view refusal_convention = {};  ///< "PROJ-CONV-Q14" with Refusal::Convention
 };
 
 /// A field declared `Role::Custom`: how its family writes and reads it (syntax.cpp). Its meaning in `decode` is the

@@ -41,7 +41,8 @@ run catalog
 expect_rc 0 "catalog (default opcodes)"
 head -1 "$tmp/out" | grep -qF "opcodes: 172 values (sunda 145, cayman 150, mariana 159, maverick 165)" ||
   fail "all-generation count line"
-grep -qE '^0x87 +TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH .* x +- +- +-$' "$tmp/out" || fail "0x87 presence columns"
+grep -qE '^0x87 +TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH .* M +- +- +-$' "$tmp/out" || fail "0x87 presence columns (M: modeled on sunda)"
+grep -qE '^0x0a +MATMUL_MX .* - +- +x +x$' "$tmp/out" || fail "0x0a presence columns (x: present, not modeled)"
 run catalog --json
 expect_json 'd["generation"] is None and d["count"] == 172 and d["counts"] == {"sunda": 145, "cayman": 150, "mariana": 159, "maverick": 165}' "all-generation JSON"
 expect_json 'any(e["value"] == "0xaa" and e["mnemonic"] == "TensorLoad" and e["format"] == "MEM_2D" for e in d["entries"])' "TensorLoad row"
@@ -59,6 +60,24 @@ expect_json 'any(e["value"] == "0x95" for e in d["enums"][0]["entries"])' "regis
 run catalog modes
 expect_rc 0 "catalog modes text"
 grep -qF "IMM_SRC_N: 3 values" "$tmp/out" || fail "IMM_SRC_N table"
+
+# Coverage: the executor kinds and the modeled mark, per generation (docs/cli.md "Coverage", PROJ-CONV-G6).
+run catalog --coverage --json --gen cayman
+expect_rc 0 "catalog --coverage --json --gen cayman"
+expect_json 'all(e["coverage"]["cayman"]["modeled"] for e in d["entries"] if e["coverage"]["cayman"]["format"])' "every decoded CAYMAN opcode modeled"
+expect_json '[e["coverage"]["cayman"]["executor"] for e in d["entries"] if e["value"] in ("0xcd", "0xce")] == ["lowered", "lowered"]' "pseudo TensorLoad/Store lowered"
+expect_json '[(e["coverage"]["cayman"]["executor"], e["coverage"]["cayman"]["convention"]) for e in d["entries"] if e["value"] in ("0xd2", "0xd3")] == [("convention", "PROJ-CONV-Q14")] * 2' "function return/call by PROJ-CONV-Q14"
+expect_json 'd["totals"]["cayman"]["modeled"] == sum(e["coverage"]["cayman"]["modeled"] for e in d["entries"]) and d["totals"]["cayman"]["conventions"] == ["PROJ-CONV-Q14"]' "coverage totals"
+run catalog --coverage --gen cayman
+grep -qE '^0xd2 +PSEUDO_FUNCTION_RETURN .* yes +convention PROJ-CONV-Q14 +yes$' "$tmp/out" || fail "0xd2 coverage row"
+grep -qE '^0x03 +PE_REG_WRITE .* - +- +- +-$' "$tmp/out" || fail "0x03 coverage row"
+# The plain table marks the modeled opcodes too: a column with --gen, M in the presence columns without.
+run catalog --gen cayman
+grep -qE '^0xce +PSEUDO_TENSOR_LOAD .* PSEUDO_MEM_2D +yes$' "$tmp/out" || fail "0xce modeled column"
+run catalog
+grep -qE '^0xd3 +PSEUDO_FUNCTION_CALL .* M +M +M +M$' "$tmp/out" || fail "0xd3 modeled marks"
+run catalog --json
+expect_json 'any(e["value"] == "0x01" and e["modeled"] == ["sunda", "cayman", "mariana", "maverick"] for e in d["entries"]) and any(e["value"] == "0x03" and e["modeled"] == [] for e in d["entries"])' "opcodes JSON modeled"
 
 [ "$failures" -eq 0 ] && echo "catalog: all checks passed"
 exit $((failures > 0))

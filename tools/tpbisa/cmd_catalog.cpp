@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <system_error>
@@ -33,7 +34,8 @@ struct CatalogOptions {
 struct Row {
   std::vector<std::string> cells;
   GenSet gens;
-  json detail;  ///< the JSON form of the row, without the generations
+  json detail;       ///< the JSON form of the row, without the generations
+  GenSet modeled{};  ///< opcodes: the generations on which it is modeled (format, validator and executor)
 };
 
 /// A table ready to print: its name, column titles and rows.
@@ -43,26 +45,44 @@ struct Table {
   std::vector<Row> rows;
   bool presence_columns = true;  ///< without --gen, one x/- column per generation after the table's own
   std::string summary;           ///< the first line instead of the counts line, when not empty
+  bool modeled_marks = false;    ///< presence columns say M (not x) where the row is modeled
 };
 
 std::string hex_byte(uint8_t v) {
   return fmt::format("{:#04x}", v);
 }
 
-Table opcode_table() {
-  Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}, true, {}};
+json generations_json(GenSet gens);
+
+/// The generations on which `op` is modeled (catalog --coverage's sense).
+GenSet modeled_gens(const OpcodeInfo& op) {
+  GenSet s;
+  for (Generation g : kAllGenerations)
+    if (coverage(op, g).modeled()) s.bits = static_cast<uint8_t>(s.bits | 1U << static_cast<unsigned>(g));
+  return s;
+}
+
+/// With --gen a `modeled` column; without, the presence columns mark the modeled generations M.
+Table opcode_table(std::optional<Generation> gen) {
+  Table t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}, true, {}, true};
+  if (gen) t.columns.emplace_back("modeled");
   for (const auto& op : kOpcodes) {
     const std::string format(to_string(op.format));
-    t.rows.push_back({{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic),
-                       std::string(to_string(op.engine)), std::string(to_string(op.maint)), format},
-                      op.gens,
-                      {{"value", hex_byte(op.value)},
-                       {"name", op.enum_name},
-                       {"mnemonic", op.mnemonic},
-                       {"engine", to_string(op.engine)},
-                       {"maintained", to_string(op.maint)},
-                       {"format", format},
-                       {"struct", op.struct_name}}});
+    const GenSet modeled = modeled_gens(op);
+    Row r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic), std::string(to_string(op.engine)),
+           std::string(to_string(op.maint)), format},
+          op.gens,
+          {{"value", hex_byte(op.value)},
+           {"name", op.enum_name},
+           {"mnemonic", op.mnemonic},
+           {"engine", to_string(op.engine)},
+           {"maintained", to_string(op.maint)},
+           {"format", format},
+           {"struct", op.struct_name},
+           {"modeled", generations_json(modeled)}},
+          modeled};
+    if (gen) r.cells.emplace_back(modeled.has(*gen) ? "yes" : "-");
+    t.rows.push_back(std::move(r));
   }
   return t;
 }
@@ -111,14 +131,18 @@ Table enum_table(std::string name, std::span<const EnumValue> values) {
 
 /// Per generation: the opcodes it has and how many of them have each part modeled.
 struct CoverageTotals {
-  size_t opcodes = 0, format = 0, validator = 0, executor = 0, modeled = 0;
+  size_t opcodes = 0, format = 0, validator = 0, executor = 0, lowered = 0, convention = 0, modeled = 0;
+  std::set<std::string_view> conventions;  ///< the conventions the refusals rest on
   void add(const OpcodeCoverage& c) {
     if (!c.present) return;
     ++opcodes;
     format += c.format ? 1 : 0;
     validator += c.validator ? 1 : 0;
-    executor += c.executor ? 1 : 0;
-    modeled += c.format && c.validator && c.executor ? 1 : 0;
+    executor += c.executor == ExecutorKind::Yes ? 1 : 0;
+    lowered += c.executor == ExecutorKind::Lowered ? 1 : 0;
+    convention += c.executor == ExecutorKind::Convention ? 1 : 0;
+    if (c.executor == ExecutorKind::Convention) conventions.insert(c.convention);
+    modeled += c.modeled() ? 1 : 0;
   }
 };
 
@@ -129,22 +153,45 @@ std::array<CoverageTotals, kAllGenerations.size()> coverage_totals() {
   return t;
 }
 
-/// One generation's cell without --gen: F (format), V (validator), E (executor) or '-' each; '.' when absent.
+/// The executor letter without --gen: E runs, L after lowering, C refused by a convention, '-' none.
+char executor_letter(ExecutorKind k) {
+  switch (k) {
+    case ExecutorKind::Yes: return 'E';
+    case ExecutorKind::Lowered: return 'L';
+    case ExecutorKind::Convention: return 'C';
+    case ExecutorKind::None: break;
+  }
+  return '-';
+}
+
+/// One generation's cell without --gen: F (format), V (validator), the executor letter, M (modeled), or '-' each;
+/// '.' when absent.
 std::string coverage_cell(const OpcodeCoverage& c) {
   if (!c.present) return ".";
-  return std::string{c.format ? 'F' : '-', c.validator ? 'V' : '-', c.executor ? 'E' : '-'};
+  return std::string{c.format ? 'F' : '-', c.validator ? 'V' : '-', executor_letter(c.executor),
+                     c.modeled() ? 'M' : '-'};
+}
+
+/// The executor column with --gen: yes, lowered, "convention PROJ-CONV-…", or '-'.
+std::string executor_cell(const OpcodeCoverage& c) {
+  if (c.executor == ExecutorKind::None) return "-";
+  if (c.executor == ExecutorKind::Convention) return fmt::format("convention {}", c.convention);
+  return std::string(to_string(c.executor));
 }
 
 std::string totals_text(const CoverageTotals& t) {
-  return fmt::format("{} opcodes, {} with a format, {} with a validator, {} with an executor, {} all three", t.opcodes,
-                     t.format, t.validator, t.executor, t.modeled);
+  return fmt::format(
+      "{} opcodes, {} with a format, {} with a validator, executors {} yes, {} lowered, {} by convention{}; {} "
+      "modeled",
+      t.opcodes, t.format, t.validator, t.executor, t.lowered, t.convention,
+      t.conventions.empty() ? "" : fmt::format(" ({})", fmt::join(t.conventions, ", ")), t.modeled);
 }
 
 Table coverage_table(std::optional<Generation> gen) {
   Table t{"coverage", {"value", "name", "mnemonic"}, {}, false, {}};
   const auto totals = coverage_totals();
   if (gen) {
-    t.columns.insert(t.columns.end(), {"format", "validator", "executor"});
+    t.columns.insert(t.columns.end(), {"format", "validator", "executor", "modeled"});
     t.summary = fmt::format("coverage on {}: {}", to_string(*gen), totals_text(totals[static_cast<size_t>(*gen)]));
   } else {
     for (Generation g : kAllGenerations) t.columns.emplace_back(to_string(g));
@@ -152,7 +199,10 @@ Table coverage_table(std::optional<Generation> gen) {
     for (Generation g : kAllGenerations)
       parts.push_back(fmt::format("{} {}/{}", to_string(g), totals[static_cast<size_t>(g)].modeled,
                                   totals[static_cast<size_t>(g)].opcodes));
-    t.summary = fmt::format("coverage: format (F), validator (V), executor (E); all three: {}", fmt::join(parts, ", "));
+    t.summary = fmt::format(
+        "coverage: format (F), validator (V), executor (E runs, L after lowering, C refused by a convention), "
+        "modeled (M); modeled: {}",
+        fmt::join(parts, ", "));
   }
   for (const auto& op : kOpcodes) {
     Row r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic)}, op.gens, {}};
@@ -162,12 +212,15 @@ Table coverage_table(std::optional<Generation> gen) {
       const OpcodeCoverage c = coverage(op, g);
       if (gen) {
         r.cells.insert(r.cells.end(), {c.format ? std::string(to_string(op.format)) : "-", c.validator ? "yes" : "-",
-                                       c.executor ? "yes" : "-"});
+                                       executor_cell(c), c.modeled() ? "yes" : "-"});
       } else {
         r.cells.push_back(coverage_cell(c));
       }
-      if (c.present)
-        per[std::string(to_string(g))] = {{"format", c.format}, {"validator", c.validator}, {"executor", c.executor}};
+      if (!c.present) continue;
+      json cell = {{"format", c.format}, {"validator", c.validator}, {"executor", to_string(c.executor)}};
+      if (c.executor == ExecutorKind::Convention) cell["convention"] = c.convention;
+      cell["modeled"] = c.modeled();
+      per[std::string(to_string(g))] = std::move(cell);
     }
     r.detail = {{"value", hex_byte(op.value)},
                 {"name", op.enum_name},
@@ -185,11 +238,13 @@ json coverage_totals_json(std::optional<Generation> gen) {
   for (Generation g : kAllGenerations) {
     if (gen && g != *gen) continue;
     const CoverageTotals& t = totals[static_cast<size_t>(g)];
-    out[std::string(to_string(g))] = {{"opcodes", t.opcodes},
-                                      {"format", t.format},
-                                      {"validator", t.validator},
-                                      {"executor", t.executor},
-                                      {"modeled", t.modeled}};
+    out[std::string(to_string(g))] = {
+        {"opcodes", t.opcodes},
+        {"format", t.format},
+        {"validator", t.validator},
+        {"executor", {{"yes", t.executor}, {"lowered", t.lowered}, {"convention", t.convention}}},
+        {"conventions", std::vector<std::string_view>(t.conventions.begin(), t.conventions.end())},
+        {"modeled", t.modeled}};
   }
   return out;
 }
@@ -201,11 +256,11 @@ std::vector<Table> mode_tables() {
           enum_table("TENS_SCALAR_REV_OPS", kRevOps)};
 }
 
-std::vector<Table> tables_for(const std::string& which) {
+std::vector<Table> tables_for(const std::string& which, std::optional<Generation> gen) {
   if (which == "dtypes") return {dtype_table()};
   if (which == "aluops") return {aluop_table()};
   if (which == "modes") return mode_tables();
-  return {opcode_table()};
+  return {opcode_table(gen)};
 }
 
 // ---- rendering ----
@@ -227,7 +282,8 @@ std::string counts_line(const Table& t, std::optional<Generation> gen) {
 std::vector<std::string> shown_cells(const Table& t, const Row& r, std::optional<Generation> gen) {
   std::vector<std::string> cells = r.cells;
   if (!gen && t.presence_columns)
-    for (Generation g : kAllGenerations) cells.emplace_back(r.gens.has(g) ? "x" : "-");
+    for (Generation g : kAllGenerations)
+      cells.emplace_back(!r.gens.has(g) ? "-" : t.modeled_marks && r.modeled.has(g) ? "M" : "x");
   return cells;
 }
 
@@ -310,7 +366,7 @@ void print_tables(const CatalogOptions& o) {
       print_text(t, o.gen);
     return;
   }
-  const auto tables = tables_for(o.table);
+  const auto tables = tables_for(o.table, o.gen);
   if (o.json) {
     print_json(o.table, tables, o.gen);
     return;
@@ -339,7 +395,8 @@ Command register_catalog(CLI::App& parent) {
                         "(default: all four, with presence columns)");
   app->add_flag("--json", opts->json, "Print JSON instead of a text table");
   app->add_flag("--coverage", opts->coverage,
-                "Per opcode and generation, whether its format, validator and executor are modeled, with totals");
+                "Per opcode and generation, whether its format, validator and executor are modeled (the executor: "
+                "yes, lowered, or refused by a named convention), with totals");
   app->add_option("TABLE", opts->table, "opcodes (default), dtypes, aluops or modes")
       ->type_name("TABLE")
       ->check(CLI::IsMember({"opcodes", "dtypes", "aluops", "modes"}));

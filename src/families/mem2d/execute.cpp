@@ -236,7 +236,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
 
 // The pseudo forms run only after lowering (PROJ-CONV-M9): the executor refuses them.
 constexpr std::array<Format, 1> kNotExecuted{Format::PseudoMem2d};
-constexpr Execution kExecution{execute, kNotExecuted};
+constexpr Execution kExecution{execute, kNotExecuted, {}, Execution::Refusal::Lowered};
 
 }  // namespace
 

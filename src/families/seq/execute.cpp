@@ -202,7 +202,8 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
 // `catalog --coverage` reads these lists.
 constexpr Format kNotExecuted[] = {Format::PseudoFunctionCall};
 constexpr uint8_t kNotExecutedOpcodes[] = {0xd2};  // PseudoFunctionReturn (PseudoFunctionBegin 0xd1 is a no-op)
-constexpr Execution kExecution{execute, kNotExecuted, kNotExecutedOpcodes};
+constexpr Execution kExecution{execute, kNotExecuted, kNotExecutedOpcodes, Execution::Refusal::Convention,
+                               "PROJ-CONV-Q14"};
 
 }  // namespace
 
