@@ -1,5 +1,10 @@
 // NEFF header fields (neff.md §2), the acceptance checks of §4 (PROJ-CONV-X2), the payload hash (§3, X1).
-#include <openssl/evp.h>
+// libmd (MD5 and SHA-256 only) has no start-up work; OpenSSL's EVP cost every command about 1 ms to load
+// libcrypto and the first digest 0.6-0.9 ms for its configuration and providers (docs/performance.md).
+#include <sys/types.h>
+
+#include <md5.h>
+#include <sha2.h>
 
 #include <algorithm>
 #include <cctype>
@@ -52,11 +57,21 @@ void copy_out(const uint8_t* p, std::array<uint8_t, N>& a) {
   std::memcpy(a.data(), p, N);
 }
 
-std::vector<uint8_t> evp_digest(const EVP_MD* md, std::span<const uint8_t> data) {
-  std::vector<uint8_t> out(static_cast<size_t>(EVP_MD_get_size(md)));
-  unsigned len = 0;
-  if (EVP_Digest(data.data(), data.size(), out.data(), &len, md, nullptr) != 1) return {};
-  out.resize(len);
+std::vector<uint8_t> md5_digest(std::span<const uint8_t> data) {
+  std::vector<uint8_t> out(MD5_DIGEST_LENGTH);
+  MD5_CTX ctx;
+  MD5Init(&ctx);
+  MD5Update(&ctx, data.data(), data.size());
+  MD5Final(out.data(), &ctx);
+  return out;
+}
+
+std::vector<uint8_t> sha256_digest(std::span<const uint8_t> data) {
+  std::vector<uint8_t> out(SHA256_DIGEST_LENGTH);
+  SHA2_CTX ctx;
+  SHA256Init(&ctx);
+  SHA256Update(&ctx, data.data(), data.size());
+  SHA256Final(out.data(), &ctx);
   return out;
 }
 
@@ -190,8 +205,8 @@ std::string_view to_string(HashOrder order) {
 }
 
 std::vector<uint8_t> payload_digest(uint64_t pkg_version, std::span<const uint8_t> window) {
-  if (pkg_version == 2) return evp_digest(EVP_md5(), window);
-  if (pkg_version == 1) return evp_digest(EVP_sha256(), window);
+  if (pkg_version == 2) return md5_digest(window);
+  if (pkg_version == 1) return sha256_digest(window);
   return {};
 }
 
