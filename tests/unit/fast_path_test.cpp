@@ -242,7 +242,22 @@ TEST(FastPath, BatchAgreesWithFullPath) {
       EXPECT_FALSE(v.valid);
       EXPECT_TRUE(same(v, out[index])) << to_string(g) << " word " << index;
     }
-    EXPECT_EQ(validate_batch(stream, g, {}, nullptr, nullptr).invalid, invalid);
+    // The batch judges its words in blocks grouped by opcode; the invalid words still come in word order.
+    for (size_t k = 1; k < sink.got.size(); ++k)
+      EXPECT_LT(sink.got[k - 1].first, sink.got[k].first) << to_string(g) << " report " << k;
+    size_t header_only = 0;
+    for (size_t n = 0; n < s.words; ++n)
+      header_only += validator_for(stream[n * kWordBytes], g).checked == Checked::HeaderOnly ? 1 : 0;
+    EXPECT_EQ(s.header_only, header_only);
+    const BatchSummary counted = validate_batch(stream, g, {}, nullptr, nullptr);
+    EXPECT_EQ(counted.invalid, invalid);
+    EXPECT_EQ(counted.header_only, header_only);
+    // A span shorter than the stream: the verdicts it holds are the same, the summary still counts every word.
+    std::vector<Verdict> head(300);
+    const BatchSummary h = validate_batch(stream, g, {}, head);
+    EXPECT_EQ(h.invalid, invalid);
+    EXPECT_EQ(h.header_only, header_only);
+    for (size_t n = 0; n < head.size(); ++n) EXPECT_TRUE(same(head[n], out[n])) << to_string(g) << " word " << n;
   }
 }
 
