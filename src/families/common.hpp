@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <span>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -23,6 +27,115 @@ template <class S>
 const S& body(const Instruction& i) {
   return *std::get_if<S>(&i.body);
 }
+
+// ---- One body per predicate: a rule written once gives both forms of its Predicate ----
+
+/// `holds` of a rule over layout S, Body(const S&, const CheckContext&) -> bool, called on the decoded operand.
+template <class S, auto Body>
+bool holds_on_body(const Instruction& i, const CheckContext& c) {
+  return Body(body<S>(i), c);
+}
+
+/// `explain` from a sentence over layout S, Text(const S&, const CheckContext&) -> std::string.
+template <class S, auto Text>
+std::string explain_on_body(const Instruction& i, const CheckContext& c) {
+  return Text(body<S>(i), c);
+}
+
+/// What a predicate says about itself (Predicate without its two forms): the name, convention, meaning,
+/// generations, fields read and failure sentence a rule's builder completes.
+struct PredicateSpec {
+  std::string_view name;
+  std::string_view convention = "";
+  std::string_view meaning;
+  GenSet gens = kGensAll;
+  std::span<const FieldRef> fields = {};
+  std::string (*explain)(const Instruction&, const CheckContext&) = nullptr;
+  std::string_view (*via)(const Instruction&, const CheckContext&) = nullptr;
+  std::string_view (*failure_convention)(const Instruction&, const CheckContext&) = nullptr;
+};
+
+/// The Predicate of `p` with the two forms of its rule: `holds` on the decoded word, `accepts` on the raw bytes.
+constexpr Predicate with_forms(const PredicateSpec& p, bool (*holds)(const Instruction&, const CheckContext&),
+                               RawAccept accepts) {
+  return {.name = p.name,
+          .convention = p.convention,
+          .meaning = p.meaning,
+          .gens = p.gens,
+          .fields = p.fields,
+          .holds = holds,
+          .explain = p.explain,
+          .via = p.via,
+          .failure_convention = p.failure_convention,
+          .accepts = accepts};
+}
+
+/// The Predicate of `p` whose `holds` and `accepts` are made from the one rule `Body` over layout S: `holds`
+/// calls it on the decoded operand, `accepts` on the typed view of the raw 64 bytes (on_view), so the two forms
+/// cannot disagree.
+template <class S, auto Body>
+constexpr Predicate rule(const PredicateSpec& p) {
+  return with_forms(p, &holds_on_body<S, Body>, &on_view<S, Body>);
+}
+
+/// The opcode clause's term: the header's opcode is one of Ops.
+template <uint8_t... Ops>
+constexpr bool opcode_is(const Header& h) {
+  return ((h.opcode == Ops) || ...);
+}
+/// The field an opcode clause reads.
+template <class S>
+inline constexpr FieldRef kOpcodeFieldOf[] = {field_ref<S>("header.opcode")};
+/// The rule of an opcode clause over any layout (every one declares its header).
+template <uint8_t... Ops>
+inline constexpr auto has_opcode = [](const auto& x, const CheckContext&) { return opcode_is<Ops...>(x.header); };
+
+namespace detail {
+template <class M>
+constexpr bool member_zero(const M& v) {
+  if constexpr (requires { v.begin(); }) {
+    return std::all_of(v.begin(), v.end(), [](auto b) { return b == 0; });
+  } else {
+    return v == 0;
+  }
+}
+template <class S, size_t I>
+constexpr bool reserved_member_zero(const S& s) {
+  constexpr auto f = std::get<I>(fields_of<S>);
+  if constexpr (f.role == Role::Reserved)
+    return member_zero(s.*(f.ptr));
+  else
+    return true;
+}
+template <class S, size_t... I>
+constexpr bool reserved_members_zero(const S& s, std::index_sequence<I...>) {
+  return (reserved_member_zero<S, I>(s) && ...);
+}
+}  // namespace detail
+
+/// The reserved-bytes rule: every field S's declaration gives Role::Reserved is zero.
+template <class S>
+bool reserved_fields_zero(const S& s, const CheckContext&) {
+  constexpr size_t kN = std::tuple_size_v<std::remove_cvref_t<decltype(fields_of<S>)>>;
+  return detail::reserved_members_zero(s, std::make_index_sequence<kN>{});
+}
+
+/// A "reserved bytes are zero" predicate over S's Role::Reserved fields F (checked to be all of them): `holds` on the
+/// decoded fields, `accepts` the declaration's compile-time byte mask on the raw word.
+template <class S, const auto& F>
+constexpr Predicate reserved_rule(PredicateSpec p) {
+  static_assert(reads_the_reserved_fields<S, F>(), "the rule reads every reserved field of the declaration, no more");
+  p.fields = F;
+  return with_forms(p, &holds_on_body<S, reserved_fields_zero<S>>, &reserved_mask_accepts<S, F>);
+}
+
+/// A word used as a template argument (an operand's name in a shared predicate's sentence, "src0").
+template <size_t N>
+struct Name {
+  char text[N]{};
+  consteval Name(const char (&s)[N]) { std::copy_n(s, N, text); }
+  constexpr operator std::string_view() const { return {text, N - 1}; }
+};
 
 /// Records the failing conjunct at `index` (at most kMaxFailures kept, PROJ-CONV-C10).
 inline void record_failure(Verdict& out, size_t index) {

@@ -13,7 +13,6 @@ using Tr = S4d4Tr;
 using Tt = S3s3d3Tt;
 using Mr = D4Mr;
 
-constexpr FieldRef fTrOpcode[] = {field_ref<Tr>("header.opcode")};
 constexpr FieldRef fTrReserved[] = {field_ref<Tr>("reserved1")};
 constexpr FieldRef fTrMask[] = {field_ref<Tr>("mask_enable")};
 constexpr FieldRef fTrInDtype[] = {field_ref<Tr>("in_dtype")};
@@ -32,7 +31,6 @@ constexpr FieldRef fTrCounts[] = {field_ref<Tr>("src.start_addr"), field_ref<Tr>
 constexpr FieldRef fTrTypes[] = {field_ref<Tr>("in_dtype"), field_ref<Tr>("out_dtype")};
 constexpr FieldRef fTrNegated[] = {field_ref<Tr>("negated")};
 
-constexpr FieldRef fTtOpcode[] = {field_ref<Tt>("header.opcode")};
 constexpr FieldRef fTtOutDtype[] = {field_ref<Tt>("out_dtype")};
 constexpr FieldRef fTtPair[] = {field_ref<Tt>("in0_in1_dtype")};
 constexpr FieldRef fTtOp[] = {field_ref<Tt>("op")};
@@ -53,7 +51,6 @@ constexpr FieldRef fTtSrc1Count[] = {field_ref<Tt>("src1.start_addr"), field_ref
 constexpr FieldRef fTtChannels[] = {field_ref<Tt>("num_active_channels")};
 constexpr FieldRef fTtPartitions[] = {field_ref<Tt>("src0.start_addr"), field_ref<Tt>("src1.start_addr")};
 
-constexpr FieldRef fMrOpcode[] = {field_ref<Mr>("header.opcode")};
 constexpr FieldRef fMrReserved[] = {field_ref<Mr>("reserved0"), field_ref<Mr>("reserved1"), field_ref<Mr>("reserved2"),
                                     field_ref<Mr>("reserved3")};
 constexpr FieldRef fMrDtype[] = {field_ref<Mr>("dtype")};
@@ -66,22 +63,7 @@ constexpr FieldRef fMrDstTensor[] = {field_ref<Mr>("dst.start_addr"), field_ref<
 constexpr FieldRef fMrCount[] = {field_ref<Mr>("dst_element_count"), field_ref<Mr>("dst.start_addr"),
                                  field_ref<Mr>("dst.num_elem")};
 
-const Tr& tr(const Instruction& i) {
-  return body<Tr>(i);
-}
-const Tt& tt(const Instruction& i) {
-  return body<Tt>(i);
-}
-const Mr& mr(const Instruction& i) {
-  return body<Mr>(i);
-}
-
 // ---- Shared bodies ----
-
-template <size_t N>
-bool all_zero(const std::array<uint8_t, N>& a) {
-  return std::all_of(a.begin(), a.end(), [](uint8_t b) { return b == 0; });
-}
 
 /// is_valid_dtype_64(d, allow_fp32r, allow_u64, allow_i64) (common-formats.md §10.4).
 bool is_valid_dtype_64(uint8_t d, bool allow_fp32r, bool allow_u64, bool allow_i64, const CheckContext& c) {
@@ -180,232 +162,251 @@ std::string explain_aluop(uint8_t op, const CheckContext& c) {
   return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(op, c.gen), to_string(c.gen));
 }
 
+// ---- Shared predicate shapes: one rule each, parameterised by the operand it reads ----
+
+/// The opcode clause of a validator (or a clause that is vacuous for its opcode): header.opcode is Op.
+template <class S, uint8_t Op>
+constexpr Predicate opcode_rule(std::string_view name, std::string_view meaning) {
+  return rule<S, has_opcode<Op>>({.name = name,
+                                  .convention = "",
+                                  .meaning = meaning,
+                                  .gens = kGensAll,
+                                  .fields = kOpcodeFieldOf<S>,
+                                  .explain = explain_opcode});
+}
+
+/// is_valid_dtype(Dtype(x), AllowFp32r) of the dtype Which (the catalog table the raw form uses).
+template <class S, auto Dtype, bool AllowFp32r>
+bool dtype_ok(const S& x, const CheckContext& c) {
+  return dtype_accepts(Dtype(x), AllowFp32r, c);
+}
+template <class S, auto Dtype, bool AllowFp32r, Name Which>
+std::string dtype_text(const S& x, const CheckContext& c) {
+  return explain_dtype(Which, Dtype(x), AllowFp32r, c);
+}
+template <class S, auto Dtype, bool AllowFp32r, Name Which>
+constexpr Predicate dtype_rule(std::string_view convention, std::string_view meaning,
+                               std::span<const FieldRef> fields) {
+  return rule<S, dtype_ok<S, Dtype, AllowFp32r>>(
+      {.name = "is_valid_dtype",
+       .convention = convention,
+       .meaning = meaning,
+       .gens = kGensAll,
+       .fields = fields,
+       .explain = explain_on_body<S, dtype_text<S, Dtype, AllowFp32r, Which>>});
+}
+
+/// is_valid_enum(AluOp): op is a member of the generation's ALU_OP enum.
+template <class S>
+bool aluop_ok(const S& x, const CheckContext& c) {
+  return aluop_in(x.op, c.gen);
+}
+template <class S>
+std::string aluop_text(const S& x, const CheckContext& c) {
+  return explain_aluop(x.op, c);
+}
+template <class S>
+constexpr Predicate aluop_rule(std::span<const FieldRef> fields) {
+  return rule<S, aluop_ok<S>>({.name = "is_valid_enum(AluOp)",
+                               .convention = "",
+                               .meaning = "op is a member of the generation's ALU_OP enum",
+                               .gens = kGensAll,
+                               .fields = fields,
+                               .explain = explain_on_body<S, aluop_text<S>>});
+}
+
+/// The active channel range, 1..128, under the name of the struct's header (Body: the header's predicate).
+template <class S>
+bool channels_1_to_128(const S& x, const CheckContext&) {
+  return pred::has_valid_active_channel_range(x.num_active_channels, 128);
+}
+template <class S>
+bool channels_checked(const S& x, const CheckContext& c) {
+  return pred::check_active_channels(x.num_active_channels, c.gen);
+}
+template <class S>
+std::string channels_text(const S& x, const CheckContext&) {
+  return explain_channels_range(x.num_active_channels);
+}
+template <class S, auto Body>
+constexpr Predicate channel_range_rule(std::string_view name, std::string_view convention, std::string_view meaning,
+                                       std::span<const FieldRef> fields) {
+  return rule<S, Body>({.name = name,
+                        .convention = convention,
+                        .meaning = meaning,
+                        .gens = kGensAll,
+                        .fields = fields,
+                        .explain = explain_on_body<S, channels_text<S>>});
+}
+
+/// start_addr_active_channels of operand Which (x.*Operand): a register start, or partition + channels <= 128.
+template <class S, auto Operand>
+bool start_ok(const S& x, const CheckContext& c) {
+  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
+}
+template <class S, auto Operand, Name Which>
+std::string start_text(const S& x, const CheckContext& c) {
+  return explain_start(Which, (x.*Operand).start_addr, x.num_active_channels, c);
+}
+template <class S, auto Operand, Name Which>
+constexpr Predicate start_rule(std::string_view convention, std::string_view meaning,
+                               std::span<const FieldRef> fields) {
+  return rule<S, start_ok<S, Operand>>({.name = "start_addr_active_channels",
+                                        .convention = convention,
+                                        .meaning = meaning,
+                                        .gens = kGensAll,
+                                        .fields = fields,
+                                        .explain = explain_on_body<S, start_text<S, Operand, Which>>});
+}
+
+/// tensorNd_valid of operand Which read (or, Write, written) in dtype Dtype(x), with the MARIANA+ indirect arm.
+template <class S, auto Operand, auto Dtype, bool Write>
+bool pattern_ok(const S& x, const CheckContext& c) {
+  return pattern_valid(x.*Operand, Dtype(x), Write, c.gen);
+}
+template <class S, auto Operand, auto Dtype, bool Write, Name Which>
+std::string pattern_text(const S& x, const CheckContext& c) {
+  return explain_pattern(Which, x.*Operand, Dtype(x), Write, c);
+}
+template <class S, auto Operand>
+std::string_view pattern_failure_convention(const Instruction& i, const CheckContext& c) {
+  return pattern_convention((body<S>(i).*Operand).start_addr, c.gen);
+}
+template <class S, auto Operand, auto Dtype, bool Write, Name Which>
+constexpr Predicate pattern_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<S, pattern_ok<S, Operand, Dtype, Write>>(
+      {.name = name,
+       .convention = "",
+       .meaning = meaning,
+       .gens = kGensAll,
+       .fields = fields,
+       .explain = explain_on_body<S, pattern_text<S, Operand, Dtype, Write, Which>>,
+       .via = nullptr,
+       .failure_convention = pattern_failure_convention<S, Operand>});
+}
+
+/// Operands A and B (dst) have the same element count, unless a shape comes from a register or an indirect arm.
+template <class S, auto A, auto B>
+bool same_count_ok(const S& x, const CheckContext& c) {
+  return same_count(x.*A, x.*B, c.gen);
+}
+template <class S, auto A, auto B, Name WhichA, Name WhichB>
+std::string same_count_text(const S& x, const CheckContext&) {
+  return fmt::format("{} has {} elements, {} has {}", std::string_view{WhichA}, (x.*A).elements(),
+                     std::string_view{WhichB}, (x.*B).elements());
+}
+template <class S, auto A, auto B, Name WhichA, Name WhichB>
+constexpr Predicate same_count_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<S, same_count_ok<S, A, B>>({.name = name,
+                                          .convention = "",
+                                          .meaning = meaning,
+                                          .gens = kGensAll,
+                                          .fields = fields,
+                                          .explain = explain_on_body<S, same_count_text<S, A, B, WhichA, WhichB>>});
+}
+
 // ---- COPY / CAST (S4D4_TR) ----
 
-constexpr Predicate kCopyOpcode{
-    .name = "has_copy_opcode",
-    .convention = "",
-    .meaning = "the opcode is COPY (0x46)",
-    .gens = kGensAll,
-    .fields = fTrOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kCopy; },
-    .explain = explain_opcode,
-    .accepts =
-        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kCopy; }>};
+constexpr uint8_t tr_in_dtype(const Tr& x) {
+  return x.in_dtype;
+}
+constexpr uint8_t tr_out_dtype(const Tr& x) {
+  return x.out_dtype;
+}
 
-constexpr Predicate kCastOpcode{
-    .name = "has_cast_opcode",
-    .convention = "",
-    .meaning = "the opcode is CAST (0x47)",
-    .gens = kGensAll,
-    .fields = fTrOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kCast; },
-    .explain = explain_opcode,
-    .accepts =
-        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kCast; }>};
+constexpr Predicate kCopyOpcode = opcode_rule<Tr, opcode::kCopy>("has_copy_opcode", "the opcode is COPY (0x46)");
+constexpr Predicate kCastOpcode = opcode_rule<Tr, opcode::kCast>("has_cast_opcode", "the opcode is CAST (0x47)");
 
-constexpr Predicate kTrReserved{
-    .name = "s4d4_tr_reserved_zero",
-    .convention = "",
-    .meaning = "reserved1 (five bytes) is zero",
-    .gens = kGensAll,
-    .fields = fTrReserved,
-    .holds = [](const Instruction& i, const CheckContext&) { return all_zero(tr(i).reserved1); },
-    .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); },
-    .accepts = reserved_mask_accepts<Tr, fTrReserved>};
+constexpr Predicate kTrReserved = reserved_rule<Tr, fTrReserved>(
+    {.name = "s4d4_tr_reserved_zero",
+     .convention = "",
+     .meaning = "reserved1 (five bytes) is zero",
+     .gens = kGensAll,
+     .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); }});
 
-constexpr Predicate kTrMask{
-    .name = "mask_enable_zero",
-    .convention = "",
-    .meaning = "mask_enable is 0",
-    .gens = kGensAll,
-    .fields = fTrMask,
-    .holds = [](const Instruction& i, const CheckContext&) { return tr(i).mask_enable == 0; },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return fmt::format("mask_enable is {}, must be 0", tr(i).mask_enable); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.mask_enable == 0; }>};
+constexpr Predicate kTrMask = rule<Tr, [](const Tr& x, const CheckContext&) { return x.mask_enable == 0; }>(
+    {.name = "mask_enable_zero",
+     .convention = "",
+     .meaning = "mask_enable is 0",
+     .gens = kGensAll,
+     .fields = fTrMask,
+     .explain = explain_on_body<Tr, [](const Tr& x, const CheckContext&) {
+       return fmt::format("mask_enable is {}, must be 0", x.mask_enable);
+     }>});
 
-constexpr Predicate kTrInDtype{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning = "is_valid_dtype(in_dtype, FP32R not allowed)",
-    .gens = kGensAll,
-    .fields = fTrInDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(tr(i).in_dtype, false, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype("in_dtype", tr(i).in_dtype, false, c); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return dtype_accepts(x.in_dtype, false, c); }>};
+constexpr Predicate kTrInDtype =
+    dtype_rule<Tr, tr_in_dtype, false, "in_dtype">("", "is_valid_dtype(in_dtype, FP32R not allowed)", fTrInDtype);
+constexpr Predicate kTrOutDtype =
+    dtype_rule<Tr, tr_out_dtype, true, "out_dtype">("", "is_valid_dtype(out_dtype, FP32R allowed)", fTrOutDtype);
 
-constexpr Predicate kTrOutDtype{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning = "is_valid_dtype(out_dtype, FP32R allowed)",
-    .gens = kGensAll,
-    .fields = fTrOutDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(tr(i).out_dtype, true, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype("out_dtype", tr(i).out_dtype, true, c); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return dtype_accepts(x.out_dtype, true, c); }>};
+constexpr Predicate kTrAluEnum = aluop_rule<Tr>(fTrOp);
 
-constexpr Predicate kTrAluEnum{
-    .name = "is_valid_enum(AluOp)",
-    .convention = "",
-    .meaning = "op is a member of the generation's ALU_OP enum",
-    .gens = kGensAll,
-    .fields = fTrOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(tr(i).op, c.gen); },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tr(i).op, c); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
+constexpr Predicate kTrSubdim =
+    rule<Tr, [](const Tr& x, const CheckContext&) { return x.op_dim == 0 || x.op_dim == 2; }>(
+        {.name = "is_zero_subdim",
+         .convention = "",
+         .meaning = "op_dim is UNUSED (0) or X (2)",
+         .gens = kGensAll,
+         .fields = fTrOpDim,
+         .explain = explain_on_body<Tr, [](const Tr& x, const CheckContext&) {
+           return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", x.op_dim);
+         }>});
 
-constexpr Predicate kTrSubdim{
-    .name = "is_zero_subdim",
-    .convention = "",
-    .meaning = "op_dim is UNUSED (0) or X (2)",
-    .gens = kGensAll,
-    .fields = fTrOpDim,
-    .holds = [](const Instruction& i, const CheckContext&) { return tr(i).op_dim == 0 || tr(i).op_dim == 2; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", tr(i).op_dim);
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.op_dim == 0 || x.op_dim == 2; }>};
+constexpr Predicate kTrChannels = channel_range_rule<Tr, channels_1_to_128<Tr>>(
+    "has_valid_active_channel_range", "", "num_active_channels is 1..128", fTrChannels);
 
-constexpr Predicate kTrChannels{
-    .name = "has_valid_active_channel_range",
-    .convention = "",
-    .meaning = "num_active_channels is 1..128",
-    .gens = kGensAll,
-    .fields = fTrChannels,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return pred::has_valid_active_channel_range(tr(i).num_active_channels, 128); },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(tr(i).num_active_channels); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) {
-      return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-    }>};
+constexpr Predicate kTrSrcStart = start_rule<Tr, &Tr::src, "src">(
+    "PROJ-CONV-C15", "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
+    fTrSrcChannels);
+constexpr Predicate kTrDstStart = start_rule<Tr, &Tr::dst, "dst">(
+    "PROJ-CONV-C15", "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
+    fTrDstChannels);
 
-constexpr Predicate kTrSrcStart{
-    .name = "start_addr_active_channels",
-    .convention = "PROJ-CONV-C15",
-    .meaning = "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    .gens = kGensAll,
-    .fields = fTrSrcChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::start_addr_active_channels(tr(i).src.start_addr, tr(i).num_active_channels, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_start("src", tr(i).src.start_addr, tr(i).num_active_channels, c);
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) {
-      return pred::start_addr_active_channels(x.src.start_addr, x.num_active_channels, c.gen);
-    }>};
+constexpr Predicate kTrSrcTensor = pattern_rule<Tr, &Tr::src, tr_in_dtype, false, "src">(
+    "tensor4d_valid",
+    "src readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or in_dtype-aligned "
+    "SBUF/PSUM start; MARIANA+ indirect MEM_PATTERN4D: data in PSUM or in the index's SBUF quadrant",
+    fTrSrcTensor);
+constexpr Predicate kTrDstTensor = pattern_rule<Tr, &Tr::dst, tr_out_dtype, true, "dst">(
+    "tensor4d_valid",
+    "dst writable: as src, with out_dtype; PSUM is written only with 4-byte dtypes; MARIANA+ indirect "
+    "MEM_PATTERN4D: data in PSUM or in the index's SBUF quadrant",
+    fTrDstTensor);
 
-constexpr Predicate kTrDstStart{
-    .name = "start_addr_active_channels",
-    .convention = "PROJ-CONV-C15",
-    .meaning = "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    .gens = kGensAll,
-    .fields = fTrDstChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::start_addr_active_channels(tr(i).dst.start_addr, tr(i).num_active_channels, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_start("dst", tr(i).dst.start_addr, tr(i).num_active_channels, c);
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) {
-      return pred::start_addr_active_channels(x.dst.start_addr, x.num_active_channels, c.gen);
-    }>};
+constexpr Predicate kTrSameCount = same_count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst">(
+    "s4d4_tr_same_src_dst_count",
+    "src and dst have the same element count (skipped when a shape comes from a register)", fTrCounts);
 
-constexpr Predicate kTrSrcTensor{
-    .name = "tensor4d_valid",
-    .convention = "",
-    .meaning =
-        "src readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or in_dtype-aligned "
-        "SBUF/PSUM start; MARIANA+ indirect MEM_PATTERN4D: data in PSUM or in the index's SBUF quadrant",
-    .gens = kGensAll,
-    .fields = fTrSrcTensor,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pattern_valid(tr(i).src, tr(i).in_dtype, false, c.gen); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_pattern("src", tr(i).src, tr(i).in_dtype, false, c); },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return pattern_convention(tr(i).src.start_addr, c.gen); },
-    .accepts =
-        on_view<Tr, [](const Tr& x, const CheckContext& c) { return pattern_valid(x.src, x.in_dtype, false, c.gen); }>};
+constexpr Predicate kTrBypass = rule<Tr, [](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; }>(
+    {.name = "s4d4_tr_op_bypass",
+     .convention = "",
+     .meaning = "op is BYPASS (0)",
+     .gens = kGensAll,
+     .fields = fTrOp,
+     .explain = explain_on_body<Tr, [](const Tr& x, const CheckContext& c) {
+       return fmt::format("op is {}, must be BYPASS (0x00)", aluop_label(x.op, c.gen));
+     }>});
 
-constexpr Predicate kTrDstTensor{
-    .name = "tensor4d_valid",
-    .convention = "",
-    .meaning =
-        "dst writable: as src, with out_dtype; PSUM is written only with 4-byte dtypes; MARIANA+ indirect "
-        "MEM_PATTERN4D: data in PSUM or in the index's SBUF quadrant",
-    .gens = kGensAll,
-    .fields = fTrDstTensor,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pattern_valid(tr(i).dst, tr(i).out_dtype, true, c.gen); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_pattern("dst", tr(i).dst, tr(i).out_dtype, true, c); },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return pattern_convention(tr(i).dst.start_addr, c.gen); },
-    .accepts =
-        on_view<Tr, [](const Tr& x, const CheckContext& c) { return pattern_valid(x.dst, x.out_dtype, true, c.gen); }>};
+constexpr Predicate kTrSameType = rule<Tr, [](const Tr& x, const CheckContext&) { return x.in_dtype == x.out_dtype; }>(
+    {.name = "s4d4_tr_same_src_dst_type",
+     .convention = "",
+     .meaning = "(COPY) in_dtype equals out_dtype",
+     .gens = kGensAll,
+     .fields = fTrTypes,
+     .explain = explain_on_body<Tr, [](const Tr& x, const CheckContext& c) {
+       return fmt::format("COPY moves bits unchanged: in_dtype {} differs from out_dtype {}",
+                          dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
+     }>});
 
-constexpr Predicate kTrSameCount{
-    .name = "s4d4_tr_same_src_dst_count",
-    .convention = "",
-    .meaning = "src and dst have the same element count (skipped when a shape comes from a register)",
-    .gens = kGensAll,
-    .fields = fTrCounts,
-    .holds = [](const Instruction& i, const CheckContext& c) { return same_count(tr(i).src, tr(i).dst, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("src has {} elements, dst has {}", tr(i).src.elements(), tr(i).dst.elements());
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext& c) { return same_count(x.src, x.dst, c.gen); }>};
-
-constexpr Predicate kTrBypass{
-    .name = "s4d4_tr_op_bypass",
-    .convention = "",
-    .meaning = "op is BYPASS (0)",
-    .gens = kGensAll,
-    .fields = fTrOp,
-    .holds = [](const Instruction& i, const CheckContext&) { return tr(i).op == aluop::kBypass; },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("op is {}, must be BYPASS (0x00)", aluop_label(tr(i).op, c.gen));
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; }>};
-
-constexpr Predicate kTrSameType{
-    .name = "s4d4_tr_same_src_dst_type",
-    .convention = "",
-    .meaning = "(COPY) in_dtype equals out_dtype",
-    .gens = kGensAll,
-    .fields = fTrTypes,
-    .holds = [](const Instruction& i, const CheckContext&) { return tr(i).in_dtype == tr(i).out_dtype; },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("COPY moves bits unchanged: in_dtype {} differs from out_dtype {}",
-                             dtype_label(tr(i).in_dtype, c.gen), dtype_label(tr(i).out_dtype, c.gen));
-        },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.in_dtype == x.out_dtype; }>};
-
-constexpr Predicate kTrNegated{
-    .name = "has_zero_negated_field",
-    .convention = "",
-    .meaning = "negated is 0",
-    .gens = kGensAll,
-    .fields = fTrNegated,
-    .holds = [](const Instruction& i, const CheckContext&) { return tr(i).negated == 0; },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return fmt::format("negated is {}, must be 0", tr(i).negated); },
-    .accepts = on_view<Tr, [](const Tr& x, const CheckContext&) { return x.negated == 0; }>};
+constexpr Predicate kTrNegated = rule<Tr, [](const Tr& x, const CheckContext&) { return x.negated == 0; }>(
+    {.name = "has_zero_negated_field",
+     .convention = "",
+     .meaning = "negated is 0",
+     .gens = kGensAll,
+     .fields = fTrNegated,
+     .explain = explain_on_body<Tr, [](const Tr& x, const CheckContext&) {
+       return fmt::format("negated is {}, must be 0", x.negated);
+     }>});
 
 // The conjuncts COPY and CAST share (s4d4_tr.h), in header order.
 constexpr std::array<const Predicate*, 13> kTrCommon{
@@ -465,303 +466,135 @@ std::string explain_dtype64(std::string_view which, uint8_t d, bool allow_fp32r,
   return fmt::format("{} {} fails is_valid_dtype_64 ({})", which, dtype_label(d, c.gen), via);
 }
 
-constexpr Predicate kTtOpcode{
-    .name = "has_tensor_tensor_arith_opcode",
-    .convention = "",
-    .meaning = "the opcode is TENSOR_TENSOR_ARITH_OP (0x41)",
-    .gens = kGensAll,
-    .fields = fTtOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode,
-    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-      return x.header.opcode == opcode::kTensorTensorArith;
-    }>};
-
-constexpr Predicate kTtOutDtype{
-    .name = "is_valid_dtype_64",
-    .convention = "",
-    .meaning = "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)",
-    .gens = kGensAll,
-    .fields = fTtOutDtype,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return is_valid_dtype_64(tt(i).out_dtype, true, true, true, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_dtype64("out_dtype", tt(i).out_dtype, true, c); },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
-      return is_valid_dtype_64(x.out_dtype, true, true, true, c);
-    }>};
-
-constexpr Predicate kTtLoDtype{
-    .name = "is_valid_dtype_64",
-    .convention = "",
-    .meaning = "is_valid_dtype_64(src0 dtype = low nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)",
-    .gens = kGensAll,
-    .fields = fTtPair,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return is_valid_dtype_64(datapath::pair_lo(tt(i).in0_in1_dtype), false, true, true, c);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_dtype64("src0 dtype (low nibble)", datapath::pair_lo(tt(i).in0_in1_dtype), false, c);
-        },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
-      return is_valid_dtype_64(datapath::pair_lo(x.in0_in1_dtype), false, true, true, c);
-    }>};
-
-constexpr Predicate kTtHiDtype{
-    .name = "is_valid_dtype_64",
-    .convention = "",
-    .meaning = "is_valid_dtype_64(src1 dtype = high nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)",
-    .gens = kGensAll,
-    .fields = fTtPair,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return is_valid_dtype_64(datapath::pair_hi(tt(i).in0_in1_dtype), false, true, true, c);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_dtype64("src1 dtype (high nibble)", datapath::pair_hi(tt(i).in0_in1_dtype), false, c);
-        },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
-      return is_valid_dtype_64(datapath::pair_hi(x.in0_in1_dtype), false, true, true, c);
-    }>};
-
-constexpr Predicate kTtAluEnum{
-    .name = "is_valid_enum(AluOp)",
-    .convention = "",
-    .meaning = "op is a member of the generation's ALU_OP enum",
-    .gens = kGensAll,
-    .fields = fTtOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(tt(i).op, c.gen); },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_aluop(tt(i).op, c); },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return aluop_in(x.op, c.gen); }>};
-
-constexpr Predicate kTtValidOp{
-    .name = "s3s3d3_tt_valid_op",
-    .convention = "",
-    .meaning = "op is is_general_arith_op, POW or is_valid_int_aluop (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
-    .gens = kGensAll,
-    .fields = fTtOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return tt_valid_op(tt(i).op, c); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("op {} is not a general-arith op, POW or an integer ALU op", aluop_label(tt(i).op, c.gen));
-        },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
-      return tt(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
-    },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return tt_valid_op(x.op, c); }>};
-
-constexpr Predicate kTtDtype{
-    .name = "s3s3d3_tt_dtype",
-    .convention = "",
-    .meaning = "the bitvec sibling 0x51 needs an integer out_dtype; vacuous for TENSOR_TENSOR_ARITH_OP",
-    .gens = kGensAll,
-    .fields = fTtOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode,
-    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-      return x.header.opcode == opcode::kTensorTensorArith;
-    }>};
-
-constexpr Predicate kTtSrcDstDtype{
-    .name = "s3s3d3_tt_src_dst_dtype",
-    .convention = "",
-    .meaning = "the bitvec sibling 0x51 needs three equal dtypes (shift exception); vacuous for 0x41",
-    .gens = kGensAll,
-    .fields = fTtOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kTensorTensorArith; },
-    .explain = explain_opcode,
-    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-      return x.header.opcode == opcode::kTensorTensorArith;
-    }>};
-
-constexpr Predicate kTtSignness{
-    .name = "s3s3d3_tt_valid_int_signness",
-    .convention = "",
-    .meaning =
-        "an integer ALU op needs src0, src1 and out_dtype all signed or all unsigned integers, of a signedness "
-        "the op allows (is_signed_alu_op / is_unsigned_alu_op)",
-    .gens = kGensAll,
-    .fields = fTtOpTypes,
-    .holds = [](const Instruction& i, const CheckContext& c) { return tt_signness(tt(i), c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          const Tt& t = tt(i);
-          return fmt::format(
-              "integer op {} with src0 {}, src1 {}, out {}: the three must be integers of one signedness "
-              "the op allows",
-              aluop_label(t.op, c.gen), dtype_label(datapath::pair_lo(t.in0_in1_dtype), c.gen),
-              dtype_label(datapath::pair_hi(t.in0_in1_dtype), c.gen), dtype_label(t.out_dtype, c.gen));
-        },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return tt_signness(x, c.gen); }>};
-
-template <Tensor3d Tt::*Op>
-bool tt_start_view(const Tt& t, const CheckContext& c) {
-  return pred::start_addr_active_channels((t.*Op).start_addr, t.num_active_channels, c.gen);
-}
-template <Tensor3d Tt::*Op>
-bool tt_start(const Instruction& i, const CheckContext& c) {
-  return tt_start_view<Op>(tt(i), c);
-}
-template <Tensor3d Tt::*Op>
-std::string tt_start_explain(const Instruction& i, const CheckContext& c) {
-  const std::string_view which = Op == &Tt::src0 ? "src0" : Op == &Tt::src1 ? "src1" : "dst";
-  return explain_start(which, (tt(i).*Op).start_addr, tt(i).num_active_channels, c);
-}
-
-constexpr Predicate kTtSrc0Start{.name = "start_addr_active_channels",
-                                 .convention = "PROJ-CONV-C15",
-                                 .meaning = "src0: a register start, or partition + num_active_channels <= 128",
-                                 .gens = kGensAll,
-                                 .fields = fTtSrc0Channels,
-                                 .holds = tt_start<&Tt::src0>,
-                                 .explain = tt_start_explain<&Tt::src0>,
-                                 .accepts = on_view<Tt, tt_start_view<&Tt::src0>>};
-constexpr Predicate kTtSrc1Start{.name = "start_addr_active_channels",
-                                 .convention = "PROJ-CONV-C15",
-                                 .meaning = "src1: a register start, or partition + num_active_channels <= 128",
-                                 .gens = kGensAll,
-                                 .fields = fTtSrc1Channels,
-                                 .holds = tt_start<&Tt::src1>,
-                                 .explain = tt_start_explain<&Tt::src1>,
-                                 .accepts = on_view<Tt, tt_start_view<&Tt::src1>>};
-constexpr Predicate kTtDstStart{.name = "start_addr_active_channels",
-                                .convention = "PROJ-CONV-C15",
-                                .meaning = "dst: a register start, or partition + num_active_channels <= 128",
-                                .gens = kGensAll,
-                                .fields = fTtDstChannels,
-                                .holds = tt_start<&Tt::dst>,
-                                .explain = tt_start_explain<&Tt::dst>,
-                                .accepts = on_view<Tt, tt_start_view<&Tt::dst>>};
-
 /// The dtype each TT operand is read or written in: src0 the low nibble, src1 the high nibble, dst out_dtype.
-template <Tensor3d Tt::*Op>
-uint8_t tt_dtype(const Tt& t) {
-  if constexpr (Op == &Tt::src0) return datapath::pair_lo(t.in0_in1_dtype);
-  if constexpr (Op == &Tt::src1) return datapath::pair_hi(t.in0_in1_dtype);
+constexpr uint8_t tt_src0_dtype(const Tt& t) {
+  return datapath::pair_lo(t.in0_in1_dtype);
+}
+constexpr uint8_t tt_src1_dtype(const Tt& t) {
+  return datapath::pair_hi(t.in0_in1_dtype);
+}
+constexpr uint8_t tt_out_dtype(const Tt& t) {
   return t.out_dtype;
 }
-template <Tensor3d Tt::*Op>
-bool tt_tensor_view(const Tt& t, const CheckContext& c) {
-  return pattern_valid(t.*Op, tt_dtype<Op>(t), Op == &Tt::dst, c.gen);
+
+/// is_valid_dtype_64(Dtype(x), AllowFp32r, UINT64 and INT64 allowed) of the dtype Which.
+template <auto Dtype, bool AllowFp32r>
+bool dtype64_ok(const Tt& x, const CheckContext& c) {
+  return is_valid_dtype_64(Dtype(x), AllowFp32r, true, true, c);
 }
-template <Tensor3d Tt::*Op>
-bool tt_tensor(const Instruction& i, const CheckContext& c) {
-  return tt_tensor_view<Op>(tt(i), c);
+template <auto Dtype, bool AllowFp32r, Name Which>
+std::string dtype64_text(const Tt& x, const CheckContext& c) {
+  return explain_dtype64(Which, Dtype(x), AllowFp32r, c);
 }
-template <Tensor3d Tt::*Op>
-std::string tt_tensor_explain(const Instruction& i, const CheckContext& c) {
-  const std::string_view which = Op == &Tt::src0 ? "src0" : Op == &Tt::src1 ? "src1" : "dst";
-  return explain_pattern(which, tt(i).*Op, tt_dtype<Op>(tt(i)), Op == &Tt::dst, c);
-}
-template <Tensor3d Tt::*Op>
-std::string_view tt_tensor_convention(const Instruction& i, const CheckContext& c) {
-  return pattern_convention((tt(i).*Op).start_addr, c.gen);
+template <auto Dtype, bool AllowFp32r, Name Which>
+constexpr Predicate dtype64_rule(std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<Tt, dtype64_ok<Dtype, AllowFp32r>>(
+      {.name = "is_valid_dtype_64",
+       .convention = "",
+       .meaning = meaning,
+       .gens = kGensAll,
+       .fields = fields,
+       .explain = explain_on_body<Tt, dtype64_text<Dtype, AllowFp32r, Which>>});
 }
 
-constexpr Predicate kTtSrc0Tensor{
-    .name = "tensor3d_valid",
-    .convention = "",
-    .meaning = "src0 readable in the low-nibble dtype (indirect MEM_PATTERN3D on MARIANA+: the indirect rule)",
-    .gens = kGensAll,
-    .fields = fTtSrc0Tensor,
-    .holds = tt_tensor<&Tt::src0>,
-    .explain = tt_tensor_explain<&Tt::src0>,
-    .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::src0>,
-    .accepts = on_view<Tt, tt_tensor_view<&Tt::src0>>};
-constexpr Predicate kTtSrc1Tensor{
-    .name = "tensor3d_valid",
-    .convention = "",
-    .meaning = "src1 readable in the high-nibble dtype (indirect MEM_PATTERN3D on MARIANA+: the indirect rule)",
-    .gens = kGensAll,
-    .fields = fTtSrc1Tensor,
-    .holds = tt_tensor<&Tt::src1>,
-    .explain = tt_tensor_explain<&Tt::src1>,
-    .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::src1>,
-    .accepts = on_view<Tt, tt_tensor_view<&Tt::src1>>};
-constexpr Predicate kTtDstTensor{
-    .name = "tensor3d_valid",
-    .convention = "",
-    .meaning = "dst writable in out_dtype; PSUM only with 4-byte dtypes (indirect MEM_PATTERN3D: the indirect rule)",
-    .gens = kGensAll,
-    .fields = fTtDstTensor,
-    .holds = tt_tensor<&Tt::dst>,
-    .explain = tt_tensor_explain<&Tt::dst>,
-    .via = nullptr,
-    .failure_convention = tt_tensor_convention<&Tt::dst>,
-    .accepts = on_view<Tt, tt_tensor_view<&Tt::dst>>};
+constexpr Predicate kTtOpcode = opcode_rule<Tt, opcode::kTensorTensorArith>(
+    "has_tensor_tensor_arith_opcode", "the opcode is TENSOR_TENSOR_ARITH_OP (0x41)");
 
-constexpr Predicate kTtSrc0Count{
-    .name = "s3s3d3_tt_same_src0_dst_count",
-    .convention = "",
-    .meaning = "src0 and dst have the same element count (s3s3d3_tt.h:116; skipped for a register shape)",
-    .gens = kGensAll,
-    .fields = fTtSrc0Count,
-    .holds = [](const Instruction& i, const CheckContext& c) { return same_count(tt(i).src0, tt(i).dst, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("src0 has {} elements, dst has {}", tt(i).src0.elements(), tt(i).dst.elements());
-        },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return same_count(x.src0, x.dst, c.gen); }>};
-constexpr Predicate kTtSrc1Count{
-    .name = "s3s3d3_tt_same_src1_dst_count",
-    .convention = "",
-    .meaning = "src1 and dst have the same element count (s3s3d3_tt.h:123; skipped for a register shape)",
-    .gens = kGensAll,
-    .fields = fTtSrc1Count,
-    .holds = [](const Instruction& i, const CheckContext& c) { return same_count(tt(i).src1, tt(i).dst, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("src1 has {} elements, dst has {}", tt(i).src1.elements(), tt(i).dst.elements());
-        },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) { return same_count(x.src1, x.dst, c.gen); }>};
+constexpr Predicate kTtOutDtype = dtype64_rule<tt_out_dtype, true, "out_dtype">(
+    "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)", fTtOutDtype);
+constexpr Predicate kTtLoDtype = dtype64_rule<tt_src0_dtype, false, "src0 dtype (low nibble)">(
+    "is_valid_dtype_64(src0 dtype = low nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)", fTtPair);
+constexpr Predicate kTtHiDtype = dtype64_rule<tt_src1_dtype, false, "src1 dtype (high nibble)">(
+    "is_valid_dtype_64(src1 dtype = high nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)", fTtPair);
 
-constexpr Predicate kTtChannels{
-    .name = "check_active_channels",
-    .convention = "",
-    .meaning = "num_active_channels is 1..128",
-    .gens = kGensAll,
-    .fields = fTtChannels,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pred::check_active_channels(tt(i).num_active_channels, c.gen); },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(tt(i).num_active_channels); },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
-      return pred::check_active_channels(x.num_active_channels, c.gen);
-    }>};
+constexpr Predicate kTtAluEnum = aluop_rule<Tt>(fTtOp);
 
-constexpr Predicate kTtPartitions{
-    .name = "tt_valid_partitions",
-    .convention = "",
-    .meaning =
-        "src0/src1: a register start, one PSUM and one SBUF operand, or two SBUF operands in the same "
-        "quadrant-base partition (PROJ-CONV-C17); never two PSUM operands",
-    .gens = kGensAll,
-    .fields = fTtPartitions,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return tt_valid_partitions(tt(i).src0.start_addr, tt(i).src1.start_addr, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format(
-              "src0 {} and src1 {}: two PSUM operands, an operand outside SBUF/PSUM, or two SBUF "
-              "operands not in one quadrant-base partition",
-              addr4_label(tt(i).src0.start_addr, c.gen), addr4_label(tt(i).src1.start_addr, c.gen));
-        },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
-      const uint32_t x0 = tt(i).src0.start_addr.masked(), x1 = tt(i).src1.start_addr.masked();
-      return addr_in_sbuf(x0, c.gen) && addr_in_sbuf(x1, c.gen) ? "PROJ-CONV-C17" : "";
-    },
-    .accepts = on_view<Tt, [](const Tt& x, const CheckContext& c) {
-      return tt_valid_partitions(x.src0.start_addr, x.src1.start_addr, c.gen);
-    }>};
+constexpr Predicate kTtValidOp = rule<Tt, [](const Tt& x, const CheckContext& c) { return tt_valid_op(x.op, c); }>(
+    {.name = "s3s3d3_tt_valid_op",
+     .convention = "",
+     .meaning = "op is is_general_arith_op, POW or is_valid_int_aluop (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
+     .gens = kGensAll,
+     .fields = fTtOp,
+     .explain = explain_on_body<Tt,
+                                [](const Tt& x, const CheckContext& c) {
+                                  return fmt::format("op {} is not a general-arith op, POW or an integer ALU op",
+                                                     aluop_label(x.op, c.gen));
+                                }>,
+     .via = nullptr,
+     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
+       return body<Tt>(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
+     }});
+
+constexpr Predicate kTtDtype = opcode_rule<Tt, opcode::kTensorTensorArith>(
+    "s3s3d3_tt_dtype", "the bitvec sibling 0x51 needs an integer out_dtype; vacuous for TENSOR_TENSOR_ARITH_OP");
+constexpr Predicate kTtSrcDstDtype = opcode_rule<Tt, opcode::kTensorTensorArith>(
+    "s3s3d3_tt_src_dst_dtype", "the bitvec sibling 0x51 needs three equal dtypes (shift exception); vacuous for 0x41");
+
+constexpr Predicate kTtSignness = rule<Tt, [](const Tt& x, const CheckContext& c) { return tt_signness(x, c.gen); }>(
+    {.name = "s3s3d3_tt_valid_int_signness",
+     .convention = "",
+     .meaning = "an integer ALU op needs src0, src1 and out_dtype all signed or all unsigned integers, of a signedness "
+                "the op allows (is_signed_alu_op / is_unsigned_alu_op)",
+     .gens = kGensAll,
+     .fields = fTtOpTypes,
+     .explain = explain_on_body<Tt, [](const Tt& t, const CheckContext& c) {
+       return fmt::format(
+           "integer op {} with src0 {}, src1 {}, out {}: the three must be integers of one signedness "
+           "the op allows",
+           aluop_label(t.op, c.gen), dtype_label(datapath::pair_lo(t.in0_in1_dtype), c.gen),
+           dtype_label(datapath::pair_hi(t.in0_in1_dtype), c.gen), dtype_label(t.out_dtype, c.gen));
+     }>});
+
+constexpr Predicate kTtSrc0Start = start_rule<Tt, &Tt::src0, "src0">(
+    "PROJ-CONV-C15", "src0: a register start, or partition + num_active_channels <= 128", fTtSrc0Channels);
+constexpr Predicate kTtSrc1Start = start_rule<Tt, &Tt::src1, "src1">(
+    "PROJ-CONV-C15", "src1: a register start, or partition + num_active_channels <= 128", fTtSrc1Channels);
+constexpr Predicate kTtDstStart = start_rule<Tt, &Tt::dst, "dst">(
+    "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128", fTtDstChannels);
+
+constexpr Predicate kTtSrc0Tensor = pattern_rule<Tt, &Tt::src0, tt_src0_dtype, false, "src0">(
+    "tensor3d_valid", "src0 readable in the low-nibble dtype (indirect MEM_PATTERN3D on MARIANA+: the indirect rule)",
+    fTtSrc0Tensor);
+constexpr Predicate kTtSrc1Tensor = pattern_rule<Tt, &Tt::src1, tt_src1_dtype, false, "src1">(
+    "tensor3d_valid", "src1 readable in the high-nibble dtype (indirect MEM_PATTERN3D on MARIANA+: the indirect rule)",
+    fTtSrc1Tensor);
+constexpr Predicate kTtDstTensor = pattern_rule<Tt, &Tt::dst, tt_out_dtype, true, "dst">(
+    "tensor3d_valid",
+    "dst writable in out_dtype; PSUM only with 4-byte dtypes (indirect MEM_PATTERN3D: the indirect rule)",
+    fTtDstTensor);
+
+constexpr Predicate kTtSrc0Count = same_count_rule<Tt, &Tt::src0, &Tt::dst, "src0", "dst">(
+    "s3s3d3_tt_same_src0_dst_count",
+    "src0 and dst have the same element count (s3s3d3_tt.h:116; skipped for a register shape)", fTtSrc0Count);
+constexpr Predicate kTtSrc1Count = same_count_rule<Tt, &Tt::src1, &Tt::dst, "src1", "dst">(
+    "s3s3d3_tt_same_src1_dst_count",
+    "src1 and dst have the same element count (s3s3d3_tt.h:123; skipped for a register shape)", fTtSrc1Count);
+
+constexpr Predicate kTtChannels = channel_range_rule<Tt, channels_checked<Tt>>(
+    "check_active_channels", "", "num_active_channels is 1..128", fTtChannels);
+
+constexpr Predicate kTtPartitions =
+    rule<Tt, [](const Tt& x,
+                const CheckContext& c) { return tt_valid_partitions(x.src0.start_addr, x.src1.start_addr, c.gen); }>(
+        {.name = "tt_valid_partitions",
+         .convention = "",
+         .meaning = "src0/src1: a register start, one PSUM and one SBUF operand, or two SBUF operands in the same "
+                    "quadrant-base partition (PROJ-CONV-C17); never two PSUM operands",
+         .gens = kGensAll,
+         .fields = fTtPartitions,
+         .explain =
+             explain_on_body<Tt,
+                             [](const Tt& x, const CheckContext& c) {
+                               return fmt::format(
+                                   "src0 {} and src1 {}: two PSUM operands, an operand outside SBUF/PSUM, or two SBUF "
+                                   "operands not in one quadrant-base partition",
+                                   addr4_label(x.src0.start_addr, c.gen), addr4_label(x.src1.start_addr, c.gen));
+                             }>,
+         .via = nullptr,
+         .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
+           const uint32_t x0 = body<Tt>(i).src0.start_addr.masked(), x1 = body<Tt>(i).src1.start_addr.masked();
+           return addr_in_sbuf(x0, c.gen) && addr_in_sbuf(x1, c.gen) ? "PROJ-CONV-C17" : "";
+         }});
 
 constexpr const Predicate* kTensorTensor[] = {&kHasValidNeuronHeader,
                                               &kHasValidNeuronEvents,
@@ -788,150 +621,87 @@ constexpr const Predicate* kTensorTensor[] = {&kHasValidNeuronHeader,
 
 // ---- MEMSET (D4_MR) ----
 
-constexpr Predicate kMrOpcode{
-    .name = "has_memset_opcode",
-    .convention = "",
-    .meaning = "the opcode is MEMSET (0x49)",
-    .gens = kGensAll,
-    .fields = fMrOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kMemset; },
-    .explain = explain_opcode,
-    .accepts =
-        on_view<RawWord, [](const RawWord& x, const CheckContext&) { return x.header.opcode == opcode::kMemset; }>};
+constexpr uint8_t mr_dtype(const Mr& x) {
+  return x.dtype;
+}
 
-constexpr Predicate kMrReserved{
-    .name = "d4_mr_reserved_zero",
-    .convention = "",
-    .meaning = "reserved0 (16 bytes), reserved1, reserved2 and reserved3 (3 bytes) are zero",
-    .gens = kGensAll,
-    .fields = fMrReserved,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const Mr& m = mr(i);
-          return all_zero(m.reserved0) && all_zero(m.reserved1) && all_zero(m.reserved2) && all_zero(m.reserved3);
-        },
-    .explain = [](const Instruction&,
-                  const CheckContext&) { return std::string("a reserved byte (reserved0..reserved3) is not zero"); },
-    .accepts = reserved_mask_accepts<Mr, fMrReserved>};
+constexpr Predicate kMrOpcode = opcode_rule<Mr, opcode::kMemset>("has_memset_opcode", "the opcode is MEMSET (0x49)");
 
-constexpr Predicate kMrDtype{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning = "is_valid_dtype(dtype, FP32R allowed)",
-    .gens = kGensAll,
-    .fields = fMrDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(mr(i).dtype, true, c); },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_dtype("dtype", mr(i).dtype, true, c); },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) { return dtype_accepts(x.dtype, true, c); }>};
+constexpr Predicate kMrReserved = reserved_rule<Mr, fMrReserved>(
+    {.name = "d4_mr_reserved_zero",
+     .convention = "",
+     .meaning = "reserved0 (16 bytes), reserved1, reserved2 and reserved3 (3 bytes) are zero",
+     .gens = kGensAll,
+     .explain = [](const Instruction&, const CheckContext&) {
+       return std::string("a reserved byte (reserved0..reserved3) is not zero");
+     }});
 
-constexpr Predicate kMrValue{
-    .name = "memset_set_value_type",
-    .convention = "",
-    .meaning =
-        "32-bit dtypes (FP32, UINT32, INT32) take any set_value; 16-bit ones only the low 16 bits; 8-bit ones only "
-        "the low 8 bits; any other dtype (FP32R included) fails",
-    .gens = kGensAll,
-    .fields = fMrValue,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const uint32_t mask = datapath::memset_value_mask(mr(i).dtype);
-          return mask != 0 && (mr(i).set_value & ~mask) == 0;
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          const uint32_t mask = datapath::memset_value_mask(mr(i).dtype);
-          if (mask == 0) return fmt::format("dtype {} cannot be a MEMSET fill type", dtype_label(mr(i).dtype, c.gen));
-          return fmt::format("set_value {:#010x} has bits outside the {} bits of {}", mr(i).set_value,
-                             mask == 0xFF ? 8 : 16, dtype_label(mr(i).dtype, c.gen));
-        },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
-      const uint32_t mask = datapath::memset_value_mask(x.dtype);
-      return mask != 0 && (x.set_value & ~mask) == 0;
-    }>};
+constexpr Predicate kMrDtype =
+    dtype_rule<Mr, mr_dtype, true, "dtype">("", "is_valid_dtype(dtype, FP32R allowed)", fMrDtype);
 
-constexpr Predicate kMrSerial{
-    .name = "d4_mr_zero_serialization",
-    .convention = "PROJ-CONV-F22",
-    .meaning = "serialization_mode is Serial (0, PROJ-CONV-F22)",
-    .gens = kGensAll,
-    .fields = fMrSerial,
-    .holds = [](const Instruction& i, const CheckContext&) { return mr(i).serialization_mode == datapath::kSerial; },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("serialization_mode is {:#04x}, must be Serial (0x00)", mr(i).serialization_mode);
-        },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) { return x.serialization_mode == datapath::kSerial; }>};
+constexpr Predicate kMrValue = rule<Mr,
+                                    [](const Mr& x, const CheckContext&) {
+                                      const uint32_t mask = datapath::memset_value_mask(x.dtype);
+                                      return mask != 0 && (x.set_value & ~mask) == 0;
+                                    }>(
+    {.name = "memset_set_value_type",
+     .convention = "",
+     .meaning =
+         "32-bit dtypes (FP32, UINT32, INT32) take any set_value; 16-bit ones only the low 16 bits; 8-bit ones only "
+         "the low 8 bits; any other dtype (FP32R included) fails",
+     .gens = kGensAll,
+     .fields = fMrValue,
+     .explain = explain_on_body<Mr, [](const Mr& x, const CheckContext& c) {
+       const uint32_t mask = datapath::memset_value_mask(x.dtype);
+       if (mask == 0) return fmt::format("dtype {} cannot be a MEMSET fill type", dtype_label(x.dtype, c.gen));
+       return fmt::format("set_value {:#010x} has bits outside the {} bits of {}", x.set_value, mask == 0xFF ? 8 : 16,
+                          dtype_label(x.dtype, c.gen));
+     }>});
 
-constexpr Predicate kMrChannels{
-    .name = "has_valid_active_channel_range",
-    .convention = "PROJ-CONV-F21",
-    .meaning = "num_active_channels is 1..128 (PROJ-CONV-F21)",
-    .gens = kGensAll,
-    .fields = fMrChannels,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return pred::has_valid_active_channel_range(mr(i).num_active_channels, 128); },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return explain_channels_range(mr(i).num_active_channels); },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext&) {
-      return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-    }>};
+constexpr Predicate kMrSerial =
+    rule<Mr, [](const Mr& x, const CheckContext&) { return x.serialization_mode == datapath::kSerial; }>(
+        {.name = "d4_mr_zero_serialization",
+         .convention = "PROJ-CONV-F22",
+         .meaning = "serialization_mode is Serial (0, PROJ-CONV-F22)",
+         .gens = kGensAll,
+         .fields = fMrSerial,
+         .explain = explain_on_body<Mr, [](const Mr& x, const CheckContext&) {
+           return fmt::format("serialization_mode is {:#04x}, must be Serial (0x00)", x.serialization_mode);
+         }>});
 
-constexpr Predicate kMrDstStart{
-    .name = "start_addr_active_channels",
-    .convention = "PROJ-CONV-F21",
-    .meaning = "dst: a register start, or partition + num_active_channels <= 128 (PROJ-CONV-F21, PROJ-CONV-C15)",
-    .gens = kGensAll,
-    .fields = fMrDstChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::start_addr_active_channels(mr(i).dst.start_addr, mr(i).num_active_channels, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_start("dst", mr(i).dst.start_addr, mr(i).num_active_channels, c);
-        },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
-      return pred::start_addr_active_channels(x.dst.start_addr, x.num_active_channels, c.gen);
-    }>};
+constexpr Predicate kMrChannels = channel_range_rule<Mr, channels_1_to_128<Mr>>(
+    "has_valid_active_channel_range", "PROJ-CONV-F21", "num_active_channels is 1..128 (PROJ-CONV-F21)", fMrChannels);
 
-constexpr Predicate kMrDstTensor{
-    .name = "tensor4d_valid",
-    .convention = "PROJ-CONV-F21",
-    .meaning = "dst writable in dtype; PSUM only with 4-byte dtypes (PROJ-CONV-F21)",
-    .gens = kGensAll,
-    .fields = fMrDstTensor,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          return pred::tensor4d_valid(mr(i).dst, mr(i).dtype, true, true, true, c.gen);
-        },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return explain_pattern("dst", mr(i).dst, mr(i).dtype, true, c); },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
-      return pred::tensor4d_valid(x.dst, x.dtype, true, true, true, c.gen);
-    }>};
+constexpr Predicate kMrDstStart = start_rule<Mr, &Mr::dst, "dst">(
+    "PROJ-CONV-F21", "dst: a register start, or partition + num_active_channels <= 128 (PROJ-CONV-F21, PROJ-CONV-C15)",
+    fMrDstChannels);
 
-constexpr Predicate kMrCount{
-    .name = "d4_mr_dst_element_count",
-    .convention = "PROJ-CONV-F21",
-    .meaning = "dst_element_count equals dst's element count, unless the shape comes from a register (PROJ-CONV-F21)",
-    .gens = kGensAll,
-    .fields = fMrCount,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const Mr& m = mr(i);
-          if (pred::has_shape_escape(c.gen) && m.dst.start_addr.shape_from_register()) return true;
-          return uint64_t{m.dst_element_count} == m.dst.elements();
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("dst_element_count is {}, dst has {} elements", mr(i).dst_element_count,
-                             mr(i).dst.elements());
-        },
-    .accepts = on_view<Mr, [](const Mr& x, const CheckContext& c) {
-      const Mr& m = x;
-      if (pred::has_shape_escape(c.gen) && m.dst.start_addr.shape_from_register()) return true;
-      return uint64_t{m.dst_element_count} == m.dst.elements();
-    }>};
+constexpr Predicate kMrDstTensor =
+    rule<Mr, [](const Mr& x,
+                const CheckContext& c) { return pred::tensor4d_valid(x.dst, x.dtype, true, true, true, c.gen); }>(
+        {.name = "tensor4d_valid",
+         .convention = "PROJ-CONV-F21",
+         .meaning = "dst writable in dtype; PSUM only with 4-byte dtypes (PROJ-CONV-F21)",
+         .gens = kGensAll,
+         .fields = fMrDstTensor,
+         .explain = explain_on_body<Mr, [](const Mr& x, const CheckContext& c) {
+           return explain_pattern("dst", x.dst, x.dtype, true, c);
+         }>});
+
+constexpr Predicate kMrCount = rule<Mr,
+                                    [](const Mr& x, const CheckContext& c) {
+                                      if (pred::has_shape_escape(c.gen) && x.dst.start_addr.shape_from_register())
+                                        return true;
+                                      return uint64_t{x.dst_element_count} == x.dst.elements();
+                                    }>(
+    {.name = "d4_mr_dst_element_count",
+     .convention = "PROJ-CONV-F21",
+     .meaning = "dst_element_count equals dst's element count, unless the shape comes from a register (PROJ-CONV-F21)",
+     .gens = kGensAll,
+     .fields = fMrCount,
+     .explain = explain_on_body<Mr, [](const Mr& x, const CheckContext&) {
+       return fmt::format("dst_element_count is {}, dst has {} elements", x.dst_element_count, x.dst.elements());
+     }>});
 
 constexpr const Predicate* kMemset[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMrOpcode,    &kMrReserved, &kMrDtype, &kMrValue, &kMrSerial,

@@ -15,7 +15,56 @@ namespace family::matmul {
 inline constexpr GenSet kGensSundaCayman{0x03};
 inline constexpr GenSet kGensMarianaOnly{0x04};
 
-// The fields the layouts share, declared once over the member pointers of layout S.
+// The members the layouts share, declared once: a layout is its shared part plus the bytes only it has. The
+// declarations below place each member (fields_of); the offsets are asserted per layout at the end of the file.
+
+/// Every S3_LW and S3D3_MM layout: header, events, the src TENSOR3D, in_dtype and fp32_mode.
+struct PeCommon {
+  Header header{};
+  Events events{};
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  uint8_t fp32_mode = 0;
+  bool operator==(const PeCommon&) const = default;
+};
+
+/// The SUNDA/CAYMAN and MARIANA layouts of both opcodes: bytes 34-39 and the quadrant masks.
+struct PeGrouped : PeCommon {
+  uint8_t transpose_mode = 0;
+  uint8_t perf_opt = 0;
+  std::array<uint8_t, 2> reserved1{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;
+  uint8_t row_grp = 0;
+  uint8_t col_grp = 0;
+  bool operator==(const PeGrouped&) const = default;
+};
+
+/// The SUNDA/CAYMAN and MARIANA layouts of MATMUL, which differ only in MARIANA's MATMUL_FLAGS byte taking the
+/// second of reserved2's two bytes (kReserved2: 2 or 1).
+template <size_t kReserved2>
+struct MmGrouped : PeGrouped {
+  std::array<uint8_t, 4> reserved0{};
+  uint8_t out_dtype = 0;
+  std::array<uint8_t, kReserved2> reserved2{};
+  uint8_t psum_accumulate_flags = 0;
+  uint8_t active_row_mode = 0;
+  uint8_t psum_zero_region = 0;
+  Tensor3d dst{};
+  bool operator==(const MmGrouped&) const = default;
+};
+
+/// MAVERICK's re-packed layouts of both opcodes: no transpose or groups, columns 0 = 256.
+struct PeMaverick : PeCommon {
+  std::array<uint8_t, 4> reserved0{};
+  uint8_t num_active_rows = 0;
+  uint8_t num_active_cols = 0;  ///< 0 = 256
+  uint8_t tile_size = 0;
+  uint8_t tile_sel = 0;
+  uint8_t flags = 0;
+  uint8_t perf_mode = 0;
+  bool operator==(const PeMaverick&) const = default;
+};
 
 /// src TENSOR3D at 16, in_dtype and fp32_mode at 32-33: every layout.
 template <class S>
@@ -44,28 +93,26 @@ constexpr auto matmul_tail_fields() {
       std::make_tuple(field("active_row_mode", 46, &S::active_row_mode),
                       field("psum_zero_region", 47, &S::psum_zero_region), field("dst", 48, &S::dst)));
 }
+/// MAVERICK's six control bytes from `at` (34 for LDWEIGHTS; 35 for MATMUL, whose out_dtype takes byte 34).
+template <class S>
+constexpr auto maverick_fields(uint8_t at) {
+  return std::make_tuple(field("num_active_rows", at, &S::num_active_rows),
+                         field("num_active_cols", static_cast<uint8_t>(at + 1), &S::num_active_cols),
+                         field("tile_size", static_cast<uint8_t>(at + 2), &S::tile_size),
+                         field("tile_sel", static_cast<uint8_t>(at + 3), &S::tile_sel),
+                         field("flags", static_cast<uint8_t>(at + 4), &S::flags),
+                         field("perf_mode", static_cast<uint8_t>(at + 5), &S::perf_mode));
+}
 }  // namespace family::matmul
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
-struct S3LwCayman {
+struct S3LwCayman : family::matmul::PeGrouped {
   static constexpr Format kFormat = Format::S3Lw;
   static constexpr GenSet kGens = family::matmul::kGensSundaCayman;
   static constexpr std::string_view kName = "S3_LW";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
   std::array<uint8_t, 4> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
-  uint8_t transpose_mode = 0;
-  uint8_t perf_opt = 0;
-  std::array<uint8_t, 2> reserved1{};
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;
   std::array<uint8_t, 4> reserved2{};
-  uint8_t row_grp = 0;
-  uint8_t col_grp = 0;
   std::array<uint8_t, 18> reserved3{};  ///< byte 46 may be an active_row_mode as in MATMUL (UNKNOWN)
   bool operator==(const S3LwCayman&) const = default;
 };
@@ -78,26 +125,14 @@ inline constexpr auto fields_of<S3LwCayman> = std::tuple_cat(
     std::make_tuple(field("reserved3", 46, &S3LwCayman::reserved3, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MARIANA: `bg_xpose_mode` at 12 and the LD_WEIGHT_FLAGS byte at 47.
-struct S3LwMariana {
+struct S3LwMariana : family::matmul::PeGrouped {
   static constexpr Format kFormat = Format::S3Lw;
   static constexpr GenSet kGens = family::matmul::kGensMarianaOnly;
   static constexpr std::string_view kName = "S3_LW";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
   uint8_t bg_xpose_mode = 0;
   std::array<uint8_t, 3> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
-  uint8_t transpose_mode = 0;
-  uint8_t perf_opt = 0;
-  std::array<uint8_t, 2> reserved1{};
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;
   std::array<uint8_t, 4> reserved2{};
-  uint8_t row_grp = 0;
-  uint8_t col_grp = 0;
   std::array<uint8_t, 1> reserved3{};
   uint8_t flags = 0;  ///< LD_WEIGHT_FLAGS {xpose:1, scalar:2, seed:2, load_order:1}
   std::array<uint8_t, 16> reserved4{};
@@ -116,62 +151,27 @@ inline constexpr auto fields_of<S3LwMariana> =
                                    field("reserved4", 48, &S3LwMariana::reserved4, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
-struct S3LwMaverick {
+struct S3LwMaverick : family::matmul::PeMaverick {
   static constexpr Format kFormat = Format::S3Lw;
   static constexpr GenSet kGens = kGensMaverickOnly;
   static constexpr std::string_view kName = "S3_LW";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 4> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;  ///< 0 = 256
-  uint8_t tile_size = 0;
-  uint8_t tile_sel = 0;
-  uint8_t flags = 0;
-  uint8_t perf_mode = 0;
   std::array<uint8_t, 24> reserved1{};
   bool operator==(const S3LwMaverick&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwMaverick> = std::tuple_cat(
-    header_and_events<S3LwMaverick>(),
-    std::make_tuple(field("reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved)),
-    family::matmul::src_fields<S3LwMaverick>(),
-    std::make_tuple(field("num_active_rows", 34, &S3LwMaverick::num_active_rows),
-                    field("num_active_cols", 35, &S3LwMaverick::num_active_cols),
-                    field("tile_size", 36, &S3LwMaverick::tile_size), field("tile_sel", 37, &S3LwMaverick::tile_sel),
-                    field("flags", 38, &S3LwMaverick::flags), field("perf_mode", 39, &S3LwMaverick::perf_mode),
-                    field("reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved)));
+inline constexpr auto fields_of<S3LwMaverick> =
+    std::tuple_cat(header_and_events<S3LwMaverick>(),
+                   std::make_tuple(field("reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved)),
+                   family::matmul::src_fields<S3LwMaverick>(), family::matmul::maverick_fields<S3LwMaverick>(34),
+                   std::make_tuple(field("reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
-struct S3d3MmCayman {
+struct S3d3MmCayman : family::matmul::MmGrouped<2> {
   static constexpr Format kFormat = Format::S3d3Mm;
   static constexpr GenSet kGens = family::matmul::kGensSundaCayman;
   static constexpr std::string_view kName = "S3D3_MM";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 4> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
-  uint8_t transpose_mode = 0;
-  uint8_t perf_opt = 0;
-  std::array<uint8_t, 2> reserved1{};
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;
-  uint8_t out_dtype = 0;
-  std::array<uint8_t, 2> reserved2{};
-  uint8_t psum_accumulate_flags = 0;
-  uint8_t row_grp = 0;
-  uint8_t col_grp = 0;
-  uint8_t active_row_mode = 0;
-  uint8_t psum_zero_region = 0;
-  Tensor3d dst{};
   bool operator==(const S3d3MmCayman&) const = default;
 };
 template <>
@@ -184,31 +184,12 @@ inline constexpr auto fields_of<S3d3MmCayman> =
                    family::matmul::matmul_tail_fields<S3d3MmCayman>());
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, MARIANA: the MATMUL_FLAGS byte at 42.
-struct S3d3MmMariana {
+struct S3d3MmMariana : family::matmul::MmGrouped<1> {
   static constexpr Format kFormat = Format::S3d3Mm;
   static constexpr GenSet kGens = family::matmul::kGensMarianaOnly;
   static constexpr std::string_view kName = "S3D3_MM";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 4> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
-  uint8_t transpose_mode = 0;
-  uint8_t perf_opt = 0;
-  std::array<uint8_t, 2> reserved1{};
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;
-  uint8_t out_dtype = 0;
-  std::array<uint8_t, 1> reserved2{};
   uint8_t matmul_flags = 0;  ///< MATMUL_FLAGS {scalar:2, seed:2, accumulate:1, xpose:1}
-  uint8_t psum_accumulate_flags = 0;
-  uint8_t row_grp = 0;
-  uint8_t col_grp = 0;
-  uint8_t active_row_mode = 0;
-  uint8_t psum_zero_region = 0;
-  Tensor3d dst{};
   bool operator==(const S3d3MmMariana&) const = default;
 };
 template <>
@@ -221,25 +202,14 @@ inline constexpr auto fields_of<S3d3MmMariana> =
                                    field("matmul_flags", 42, &S3d3MmMariana::matmul_flags)),
                    family::matmul::matmul_tail_fields<S3d3MmMariana>());
 
-/// NEURON_ISA_TPB_S3D3_MM_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
-struct S3d3MmMaverick {
+/// NEURON_ISA_TPB_S3D3_MM_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256; `flags` holds the
+/// PSUM accumulate flags, with bit 2 BEGIN_ACCUM (PE convention 3).
+struct S3d3MmMaverick : family::matmul::PeMaverick {
   static constexpr Format kFormat = Format::S3d3Mm;
   static constexpr GenSet kGens = kGensMaverickOnly;
   static constexpr std::string_view kName = "S3D3_MM";
   static constexpr size_t kSize = 64;
-  Header header{};
-  Events events{};
-  std::array<uint8_t, 4> reserved0{};
-  Tensor3d src{};
-  uint8_t in_dtype = 0;
-  uint8_t fp32_mode = 0;
   uint8_t out_dtype = 0;
-  uint8_t num_active_rows = 0;
-  uint8_t num_active_cols = 0;  ///< 0 = 256
-  uint8_t tile_size = 0;
-  uint8_t tile_sel = 0;
-  uint8_t flags = 0;  ///< the PSUM accumulate flags, with bit 2 BEGIN_ACCUM (PE convention 3)
-  uint8_t perf_mode = 0;
   std::array<uint8_t, 7> reserved1{};
   Tensor3d dst{};
   bool operator==(const S3d3MmMaverick&) const = default;
@@ -248,14 +218,9 @@ template <>
 inline constexpr auto fields_of<S3d3MmMaverick> = std::tuple_cat(
     header_and_events<S3d3MmMaverick>(),
     std::make_tuple(field("reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved)),
-    family::matmul::src_fields<S3d3MmMaverick>(),
-    std::make_tuple(field("out_dtype", 34, &S3d3MmMaverick::out_dtype),
-                    field("num_active_rows", 35, &S3d3MmMaverick::num_active_rows),
-                    field("num_active_cols", 36, &S3d3MmMaverick::num_active_cols),
-                    field("tile_size", 37, &S3d3MmMaverick::tile_size),
-                    field("tile_sel", 38, &S3d3MmMaverick::tile_sel), field("flags", 39, &S3d3MmMaverick::flags),
-                    field("perf_mode", 40, &S3d3MmMaverick::perf_mode),
-                    field("reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved),
+    family::matmul::src_fields<S3d3MmMaverick>(), std::make_tuple(field("out_dtype", 34, &S3d3MmMaverick::out_dtype)),
+    family::matmul::maverick_fields<S3d3MmMaverick>(35),
+    std::make_tuple(field("reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved),
                     field("dst", 48, &S3d3MmMaverick::dst)));
 
 namespace family {

@@ -12,31 +12,6 @@ using matmul::PeView;
 
 // ---- Helpers over a layout ----
 
-/// A predicate body over the layout, Body(const S&, const CheckContext&) -> bool, as `holds` (on the decoded
-/// operand); its raw form is on_view<S, Body>, the same body on the typed view of the 64 bytes.
-template <class S, auto Body>
-bool holds_on_body(const Instruction& i, const CheckContext& c) {
-  return Body(body<S>(i), c);
-}
-
-/// A reserved byte array is zero (only byte arrays carry the Reserved role in these layouts).
-template <class T>
-constexpr bool is_zero(const T& v) {
-  if constexpr (requires { v.begin(); })
-    return std::all_of(v.begin(), v.end(), [](uint8_t b) { return b == 0; });
-  else
-    return true;
-}
-
-/// Every field the declaration marks reserved is zero.
-template <class L>
-bool reserved_fields_zero(const L& s) {
-  bool ok = true;
-  std::apply([&](const auto&... m) { ((ok = ok && (m.role != Role::Reserved || is_zero(s.*(m.ptr)))), ...); },
-             fields_of<L>);
-  return ok;
-}
-
 /// The first non-zero byte among the fields a predicate read, for its sentence.
 std::string first_nonzero(const Instruction& i, std::span<const FieldRef> fields, std::string_view what) {
   const Word w = encode(i);
@@ -160,6 +135,28 @@ template <class L, auto Body>
 bool pe_accepts(const uint8_t* w, const CheckContext& c) {
   return Body(matmul::view_of(view<L>(w), c.gen), c);
 }
+/// The predicate of `p` on layout L's generations, with both forms from the one body over the view.
+template <class L, auto Body>
+constexpr Predicate pe_rule(PredicateSpec p) {
+  p.gens = L::kGens;
+  return with_forms(p, &pe_holds<L, Body>, &pe_accepts<L, Body>);
+}
+
+/// The reserved-bytes rule of layout L: the declaration's reserved fields are zero and the layout's Extra terms
+/// hold (flag bits no flag uses); the raw form tests the reserved fields as the compile-time byte mask.
+template <class L, auto Extra>
+bool reserved_holds(const Instruction& i, const CheckContext& c) {
+  return reserved_fields_zero(body<L>(i), c) && Extra(body<L>(i), c);
+}
+template <class L, auto Extra>
+bool reserved_raw(const uint8_t* w, const CheckContext& c) {
+  return reserved_bytes_zero<L>(w) && Extra(view<L>(w), c);
+}
+template <class L, auto Extra>
+constexpr Predicate reserved_and(PredicateSpec p) {
+  p.gens = L::kGens;
+  return with_forms(p, &reserved_holds<L, Extra>, &reserved_raw<L, Extra>);
+}
 
 template <class L>
 struct Preds {
@@ -168,47 +165,36 @@ struct Preds {
   static constexpr std::string_view kPrefix = kMatmul ? "d3_mm" : "lw";
   static constexpr std::string_view kConvention = kMatmul ? "PROJ-CONV-F14" : "PROJ-CONV-F13";
 
-  static constexpr FieldRef fOpcode[] = {field_ref<L>("header.opcode")};
-  static bool opcode_ok(const L& s, const CheckContext&) {
-    return s.header.opcode == (kMatmul ? opcode::kMatmul : opcode::kLdWeights);
-  }
-  static constexpr Predicate kOpcode{
-      .name = kMatmul ? "has_matmul_opcode" : "has_ldweights_opcode",
-      .convention = kConvention,
-      .meaning = kMatmul ? "the opcode is MATMUL (0x02)" : "the opcode is LDWEIGHTS (0x01)",
-      .gens = L::kGens,
-      .fields = fOpcode,
-      .holds = holds_on_body<L, opcode_ok>,
-      .explain = explain_opcode,
-      .accepts = on_view<L, opcode_ok>};
+  static constexpr uint8_t kOpcodeValue = kMatmul ? opcode::kMatmul : opcode::kLdWeights;
+  static constexpr Predicate kOpcode = rule<L, has_opcode<kOpcodeValue>>(
+      {.name = kMatmul ? "has_matmul_opcode" : "has_ldweights_opcode",
+       .convention = kConvention,
+       .meaning = kMatmul ? "the opcode is MATMUL (0x02)" : "the opcode is LDWEIGHTS (0x01)",
+       .gens = L::kGens,
+       .fields = kOpcodeFieldOf<L>,
+       .explain = explain_opcode});
 
   static constexpr FieldRef kInDtypeFields[] = {field_ref<L>("in_dtype")};
   [[gnu::always_inline]] static bool in_dtype_ok(const PeView& x, const CheckContext&) {
     return matmul::mm_in_dtype_ok(x.in_dtype);
   }
-  static constexpr Predicate kInDtype{
-      .name = "has_valid_mm_in_dtype",
-      .convention = "",
-      .meaning = "in_dtype is FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16 or FP32",
-      .gens = L::kGens,
-      .fields = kInDtypeFields,
-      .holds = pe_holds<L, in_dtype_ok>,
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_in_dtype(v(i), c.gen); },
-      .accepts = pe_accepts<L, in_dtype_ok>};
+  static constexpr Predicate kInDtype = pe_rule<L, in_dtype_ok>(
+      {.name = "has_valid_mm_in_dtype",
+       .convention = "",
+       .meaning = "in_dtype is FP8_EXP3, FP8_EXP4, FP8_EXP5, BFLOAT16, FP16 or FP32",
+       .fields = kInDtypeFields,
+       .explain = [](const Instruction& i, const CheckContext& c) { return explain_in_dtype(v(i), c.gen); }});
 
   static constexpr FieldRef fFp32[] = {field_ref<L>("in_dtype"), field_ref<L>("fp32_mode")};
   [[gnu::always_inline]] static bool fp32_ok(const PeView& x, const CheckContext&) {
     return matmul::fp32_mode_ok(x.in_dtype, x.fp32_mode);
   }
-  static constexpr Predicate kFp32Mode{
-      .name = "s3d3_mm_valid_fp32_mode",
-      .convention = "",
-      .meaning = "in_dtype FP32 if and only if fp32_mode is Low, High or Low_High; otherwise fp32_mode is None",
-      .gens = L::kGens,
-      .fields = fFp32,
-      .holds = pe_holds<L, fp32_ok>,
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_fp32_mode(v(i), c.gen); },
-      .accepts = pe_accepts<L, fp32_ok>};
+  static constexpr Predicate kFp32Mode = pe_rule<L, fp32_ok>(
+      {.name = "s3d3_mm_valid_fp32_mode",
+       .convention = "",
+       .meaning = "in_dtype FP32 if and only if fp32_mode is Low, High or Low_High; otherwise fp32_mode is None",
+       .fields = fFp32,
+       .explain = [](const Instruction& i, const CheckContext& c) { return explain_fp32_mode(v(i), c.gen); }});
 
   static constexpr FieldRef fSrcTensor[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                             field_ref<L>("in_dtype")};
@@ -216,35 +202,27 @@ struct Preds {
     return matmul::counts3_nonzero(x.src, c.gen) &&
            pred::tensor_start_addr_valid(x.src.start_addr, x.in_dtype, false, false, true, c.gen);
   }
-  static constexpr Predicate kSrcTensor{
-      .name = "tensor3d_valid",
-      .convention = "",
-      .meaning =
-          "src pattern readable from SBUF: non-zero counts (or a register shape, CAYMAN+) and a register "
-          "(0x80) or in_dtype-aligned SBUF start",
-      .gens = L::kGens,
-      .fields = fSrcTensor,
-      .holds = pe_holds<L, src_tensor_ok>,
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_src_tensor(v(i), c.gen); },
-      .accepts = pe_accepts<L, src_tensor_ok>};
+  static constexpr Predicate kSrcTensor = pe_rule<L, src_tensor_ok>(
+      {.name = "tensor3d_valid",
+       .convention = "",
+       .meaning = "src pattern readable from SBUF: non-zero counts (or a register shape, CAYMAN+) and a register "
+                  "(0x80) or in_dtype-aligned SBUF start",
+       .fields = fSrcTensor,
+       .explain = [](const Instruction& i, const CheckContext& c) { return explain_src_tensor(v(i), c.gen); }});
 
   static constexpr FieldRef fRows[] = {field_ref<L>("num_active_rows"), field_ref<L>("src.start_addr")};
   static constexpr FieldRef fTranspose[1] = {field_ref<L>("transpose_mode")};
   [[gnu::always_inline]] static bool transpose_ok(const PeView& x, const CheckContext&) {
     return x.transpose_mode <= 1;
   }
-  static constexpr Predicate kTranspose{.name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
-                                        .convention = kConvention,
-                                        .meaning = "transpose_mode is 0 or 1",
-                                        .gens = L::kGens,
-                                        .fields = fTranspose,
-                                        .holds = pe_holds<L, transpose_ok>,
-                                        .explain =
-                                            [](const Instruction& i, const CheckContext&) {
-                                              return fmt::format("transpose_mode is {}, must be 0 or 1",
-                                                                 v(i).transpose_mode);
-                                            },
-                                        .accepts = pe_accepts<L, transpose_ok>};
+  static constexpr Predicate kTranspose =
+      pe_rule<L, transpose_ok>({.name = kMatmul ? "d3_mm_valid_transpose_mode" : "lw_valid_transpose_mode",
+                                .convention = kConvention,
+                                .meaning = "transpose_mode is 0 or 1",
+                                .fields = fTranspose,
+                                .explain = [](const Instruction& i, const CheckContext&) {
+                                  return fmt::format("transpose_mode is {}, must be 0 or 1", v(i).transpose_mode);
+                                }});
 
   /// lw_valid_row_group / lw_valid_col_group (MATMUL: d3_mm_valid_row_group / d3_mm_valid_col_group_active_col):
   /// one rule over a quadrant mask and the count it must cover.
@@ -257,20 +235,16 @@ struct Preds {
     [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext&) {
       return matmul::group_ok(mask(x), count(x));
     }
-    static constexpr Predicate kPredicate{
-        .name = Cols ? (kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group")
-                     : (kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group"),
-        .convention = kConvention,
-        .meaning = Cols ? "col_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_cols"
-                        : "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
-        .gens = L::kGens,
-        .fields = kFields,
-        .holds = pe_holds<L, ok>,
-        .explain =
-            [](const Instruction& i, const CheckContext&) {
-              return explain_group(mask(v(i)), count(v(i)), Cols ? "col_grp" : "row_grp", Cols ? "columns" : "rows");
-            },
-        .accepts = pe_accepts<L, ok>};
+    static constexpr Predicate kPredicate = pe_rule<L, ok>(
+        {.name = Cols ? (kMatmul ? "d3_mm_valid_col_group_active_col" : "lw_valid_col_group")
+                      : (kMatmul ? "d3_mm_valid_row_group" : "lw_valid_row_group"),
+         .convention = kConvention,
+         .meaning = Cols ? "col_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_cols"
+                         : "row_grp is a quadrant mask (0x1, 0x2, 0x4, 0x8, 0x3, 0xc, 0xf) covering num_active_rows",
+         .fields = kFields,
+         .explain = [](const Instruction& i, const CheckContext&) {
+           return explain_group(mask(v(i)), count(v(i)), Cols ? "col_grp" : "row_grp", Cols ? "columns" : "rows");
+         }});
   };
   static constexpr const Predicate& kRowGroup = Group<false>::kPredicate;
   static constexpr const Predicate& kColGroup = Group<true>::kPredicate;
@@ -297,62 +271,46 @@ struct Lw : Preds<L> {
     else
       return (void)s, true;
   }
-  static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
-  /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
-  static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
-    return reserved_bytes_zero<L>(w) && reserved_extra_ok(view<L>(w), c);
-  }
-  static constexpr Predicate kReserved{
-      .name = "lw_reserved_zero",
-      .convention = "PROJ-CONV-F13",
-      .meaning = std::is_same_v<L, S3LwCayman>    ? "bytes 12-15, 36-37, 40-43 and 46-63 are zero"
-                 : std::is_same_v<L, S3LwMariana> ? "(MARIANA) bytes 13-15, 36-37, 40-43, 46 and 48-63 are zero, "
-                                                    "and bits 6-7 of LD_WEIGHT_FLAGS (byte 47)"
-                                                  : "(MAVERICK) bytes 12-15 and 40-63 are zero",
-      .gens = L::kGens,
-      .fields = fReserved,
-      .holds = [](const Instruction& i, const CheckContext&) { return reserved_ok(body<L>(i)); },
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            if constexpr (std::is_same_v<L, S3LwMariana>)
-              if ((body<L>(i).flags & 0xC0) != 0 && reserved_fields_zero(body<L>(i)))
-                return fmt::format("LD_WEIGHT_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).flags);
-            return first_nonzero(i, fReserved, "reserved");
-          },
-      .accepts = reserved_accepts};
+  static constexpr Predicate kReserved = reserved_and<L, reserved_extra_ok>(
+      {.name = "lw_reserved_zero",
+       .convention = "PROJ-CONV-F13",
+       .meaning = std::is_same_v<L, S3LwCayman>    ? "bytes 12-15, 36-37, 40-43 and 46-63 are zero"
+                  : std::is_same_v<L, S3LwMariana> ? "(MARIANA) bytes 13-15, 36-37, 40-43, 46 and 48-63 are zero, "
+                                                     "and bits 6-7 of LD_WEIGHT_FLAGS (byte 47)"
+                                                   : "(MAVERICK) bytes 12-15 and 40-63 are zero",
+       .fields = fReserved,
+       .explain = [](const Instruction& i, const CheckContext&) {
+         if constexpr (std::is_same_v<L, S3LwMariana>)
+           if ((body<L>(i).flags & 0xC0) != 0 && reserved_fields_zero(body<L>(i), {}))
+             return fmt::format("LD_WEIGHT_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).flags);
+         return first_nonzero(i, fReserved, "reserved");
+       }});
 
   [[gnu::always_inline]] static bool rows_body(const PeView& x, const CheckContext& c) { return rows_ok(x, c.gen); }
-  static constexpr Predicate kRows{
-      .name = "lw_valid_num_rows",
-      .convention = "PROJ-CONV-F13",
-      .meaning = "num_active_rows is 1..128 and the src partition + num_active_rows <= 128",
-      .gens = L::kGens,
-      .fields = P::fRows,
-      .holds = pe_holds<L, rows_body>,
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_rows(v(i), c.gen); },
-      .accepts = pe_accepts<L, rows_body>};
+  static constexpr Predicate kRows = pe_rule<L, rows_body>(
+      {.name = "lw_valid_num_rows",
+       .convention = "PROJ-CONV-F13",
+       .meaning = "num_active_rows is 1..128 and the src partition + num_active_rows <= 128",
+       .fields = P::fRows,
+       .explain = [](const Instruction& i, const CheckContext& c) { return explain_rows(v(i), c.gen); }});
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols"), field_ref<L>("src.num_elem")};
   [[gnu::always_inline]] static bool cols_ok(const PeView& x, const CheckContext&) {
     return x.cols >= 1 && x.cols <= x.max_cols && x.src.elements() == x.cols;
   }
-  static constexpr Predicate kCols{
-      .name = "lw_valid_num_active_cols",
-      .convention = "PROJ-CONV-F13",
-      .meaning = std::is_same_v<L, S3LwMaverick>
-                     ? "(MAVERICK) the src pattern has num_active_cols elements (0 = 256)"
-                     : "num_active_cols is 1..128 and the src pattern has num_active_cols elements",
-      .gens = L::kGens,
-      .fields = fCols,
-      .holds = pe_holds<L, cols_ok>,
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            const PeView x = v(i);
-            if (x.cols < 1 || x.cols > x.max_cols)
-              return fmt::format("num_active_cols is {}, must be 1..{}", x.cols, x.max_cols);
-            return fmt::format("the src pattern has {} elements, num_active_cols is {}", x.src.elements(), x.cols);
-          },
-      .accepts = pe_accepts<L, cols_ok>};
+  static constexpr Predicate kCols = pe_rule<L, cols_ok>(
+      {.name = "lw_valid_num_active_cols",
+       .convention = "PROJ-CONV-F13",
+       .meaning = std::is_same_v<L, S3LwMaverick>
+                      ? "(MAVERICK) the src pattern has num_active_cols elements (0 = 256)"
+                      : "num_active_cols is 1..128 and the src pattern has num_active_cols elements",
+       .fields = fCols,
+       .explain = [](const Instruction& i, const CheckContext&) {
+         const PeView x = v(i);
+         if (x.cols < 1 || x.cols > x.max_cols)
+           return fmt::format("num_active_cols is {}, must be 1..{}", x.cols, x.max_cols);
+         return fmt::format("the src pattern has {} elements, num_active_cols is {}", x.src.elements(), x.cols);
+       }});
 
   static constexpr auto conjuncts() {
     // The conjuncts every LDWEIGHTS layout starts with; MAVERICK's re-packed word has no transpose or groups.
@@ -394,49 +352,36 @@ struct Mm : Preds<L> {
     else
       return s.active_row_mode == 0;
   }
-  static bool reserved_ok(const L& s) { return reserved_fields_zero(s) && reserved_extra_ok(s, {}); }
-  /// Raw form: the declaration's reserved fields as the compile-time byte mask, then the same extra terms.
-  static bool reserved_accepts(const uint8_t* w, const CheckContext& c) {
-    return reserved_bytes_zero<L>(w) && reserved_extra_ok(view<L>(w), c);
-  }
-  static constexpr Predicate kReserved{
-      .name = "d3_mm_reserved_zero",
-      .convention = "PROJ-CONV-F14",
-      .meaning = kMaverick  ? "(MAVERICK) bytes 12-15 and 41-47 are zero"
-                 : kMariana ? "(MARIANA) bytes 12-15, 36-37, 41 and 46 (active_row_mode) are zero, and bits 6-7 "
-                              "of MATMUL_FLAGS (byte 42)"
-                            : "bytes 12-15, 36-37, 41-42 and 46 (active_row_mode) are zero",
-      .gens = L::kGens,
-      .fields = fReserved,
-      .holds = [](const Instruction& i, const CheckContext&) { return reserved_ok(body<L>(i)); },
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            if constexpr (kMariana)
-              if ((body<L>(i).matmul_flags & 0xC0) != 0)
-                return fmt::format("MATMUL_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).matmul_flags);
-            return first_nonzero(i, fReserved, "reserved");
-          },
-      .accepts = reserved_accepts};
+  static constexpr Predicate kReserved = reserved_and<L, reserved_extra_ok>(
+      {.name = "d3_mm_reserved_zero",
+       .convention = "PROJ-CONV-F14",
+       .meaning = kMaverick  ? "(MAVERICK) bytes 12-15 and 41-47 are zero"
+                  : kMariana ? "(MARIANA) bytes 12-15, 36-37, 41 and 46 (active_row_mode) are zero, and bits 6-7 "
+                               "of MATMUL_FLAGS (byte 42)"
+                             : "bytes 12-15, 36-37, 41-42 and 46 (active_row_mode) are zero",
+       .fields = fReserved,
+       .explain = [](const Instruction& i, const CheckContext&) {
+         if constexpr (kMariana)
+           if ((body<L>(i).matmul_flags & 0xC0) != 0)
+             return fmt::format("MATMUL_FLAGS {:#04x} sets bits 6-7, which no flag uses", body<L>(i).matmul_flags);
+         return first_nonzero(i, fReserved, "reserved");
+       }});
 
   static constexpr FieldRef fOutDtype[] = {field_ref<L>("out_dtype")};
   [[gnu::always_inline]] static bool out_dtype_ok(const PeView& x, const CheckContext& c) {
     return matmul::mm_out_dtype_ok(x.out_dtype, c.gen);
   }
-  static constexpr Predicate kOutDtype{
-      .name = "has_valid_mm_out_dtype",
-      .convention = "",
-      .meaning = std::is_same_v<L, S3d3MmCayman> ? "out_dtype is 0 (FP32 accumulate)"
-                                                 : "out_dtype is 0 (FP32 accumulate), FP32 or BFLOAT16",
-      .gens = L::kGens,
-      .fields = fOutDtype,
-      .holds = pe_holds<L, out_dtype_ok>,
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            return fmt::format("out_dtype {:#04x} is not allowed on {} ({})", v(i).out_dtype, to_string(c.gen),
-                               c.gen == Generation::Sunda || c.gen == Generation::Cayman ? "only 0, FP32 accumulate"
-                                                                                         : "0, FP32 or BFLOAT16");
-          },
-      .accepts = pe_accepts<L, out_dtype_ok>};
+  static constexpr Predicate kOutDtype = pe_rule<L, out_dtype_ok>(
+      {.name = "has_valid_mm_out_dtype",
+       .convention = "",
+       .meaning = std::is_same_v<L, S3d3MmCayman> ? "out_dtype is 0 (FP32 accumulate)"
+                                                  : "out_dtype is 0 (FP32 accumulate), FP32 or BFLOAT16",
+       .fields = fOutDtype,
+       .explain = [](const Instruction& i, const CheckContext& c) {
+         return fmt::format("out_dtype {:#04x} is not allowed on {} ({})", v(i).out_dtype, to_string(c.gen),
+                            c.gen == Generation::Sunda || c.gen == Generation::Cayman ? "only 0, FP32 accumulate"
+                                                                                      : "0, FP32 or BFLOAT16");
+       }});
 
   static constexpr auto accumulate_ref() {
     if constexpr (kMaverick)
@@ -448,92 +393,75 @@ struct Mm : Preds<L> {
   [[gnu::always_inline]] static bool accumulate_ok(const PeView& x, const CheckContext&) {
     return x.accumulate <= x.accumulate_max;
   }
-  static constexpr Predicate kAccumulate{
-      .name = "d3_mm_valid_accumulate_flags",
-      .convention = "PROJ-CONV-F14",
-      .meaning = kMaverick ? "(MAVERICK) the accumulate flags (byte 39) use bits 0-2 only"
-                           : "psum_accumulate_flags is 0..3 (BEGIN_MATMUL_GROUP, END_MATMUL_GROUP)",
-      .gens = L::kGens,
-      .fields = fAccumulate,
-      .holds = pe_holds<L, accumulate_ok>,
-      .explain =
-          [](const Instruction& i, const CheckContext&) {
-            return fmt::format("accumulate flags {:#04x} set a bit above {}", v(i).accumulate, v(i).accumulate_max);
-          },
-      .accepts = pe_accepts<L, accumulate_ok>};
+  static constexpr Predicate kAccumulate = pe_rule<L, accumulate_ok>(
+      {.name = "d3_mm_valid_accumulate_flags",
+       .convention = "PROJ-CONV-F14",
+       .meaning = kMaverick ? "(MAVERICK) the accumulate flags (byte 39) use bits 0-2 only"
+                            : "psum_accumulate_flags is 0..3 (BEGIN_MATMUL_GROUP, END_MATMUL_GROUP)",
+       .fields = fAccumulate,
+       .explain = [](const Instruction& i, const CheckContext&) {
+         return fmt::format("accumulate flags {:#04x} set a bit above {}", v(i).accumulate, v(i).accumulate_max);
+       }});
 
   static constexpr FieldRef fZero[1] = {field_ref<L>("psum_zero_region")};
   [[gnu::always_inline]] static bool zero_region_ok(const PeView& x, const CheckContext&) {
     return x.zero_region <= (kMariana ? 3U : 0U);
   }
-  static constexpr Predicate kZeroRegion{
-      .name = "d3_mm_valid_zero_region",
-      .convention = "PROJ-CONV-F14",
-      .meaning = kMariana ? "(MARIANA) psum_zero_region is SIZE2048..SIZE16384 (0..3)"
-                          : "psum_zero_region is SIZE2048 (0), the only MATMUL_ZERO_REGION value",
-      .gens = L::kGens,
-      .fields = fZero,
-      .holds = pe_holds<L, zero_region_ok>,
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            return fmt::format("psum_zero_region is {}, must be {} on {}", v(i).zero_region, kMariana ? "0..3" : "0",
-                               to_string(c.gen));
-          },
-      .accepts = pe_accepts<L, zero_region_ok>};
+  static constexpr Predicate kZeroRegion = pe_rule<L, zero_region_ok>(
+      {.name = "d3_mm_valid_zero_region",
+       .convention = "PROJ-CONV-F14",
+       .meaning = kMariana ? "(MARIANA) psum_zero_region is SIZE2048..SIZE16384 (0..3)"
+                           : "psum_zero_region is SIZE2048 (0), the only MATMUL_ZERO_REGION value",
+       .fields = fZero,
+       .explain = [](const Instruction& i, const CheckContext& c) {
+         return fmt::format("psum_zero_region is {}, must be {} on {}", v(i).zero_region, kMariana ? "0..3" : "0",
+                            to_string(c.gen));
+       }});
 
   [[gnu::always_inline]] static bool rows_in_range(const PeView& x, const CheckContext&) {
     return x.rows >= 1 && x.rows <= 128;
   }
-  static constexpr Predicate kRows{
-      .name = "d3_mm_valid_num_active_rows",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "num_active_rows is 1..128",
-      .gens = L::kGens,
-      .fields = P::fRows,
-      .holds = pe_holds<L, rows_in_range>,
-      .explain = [](const Instruction& i,
-                    const CheckContext&) { return fmt::format("num_active_rows is {}, must be 1..128", v(i).rows); },
-      .accepts = pe_accepts<L, rows_in_range>};
+  static constexpr Predicate kRows =
+      pe_rule<L, rows_in_range>({.name = "d3_mm_valid_num_active_rows",
+                                 .convention = "PROJ-CONV-F14",
+                                 .meaning = "num_active_rows is 1..128",
+                                 .fields = P::fRows,
+                                 .explain = [](const Instruction& i, const CheckContext&) {
+                                   return fmt::format("num_active_rows is {}, must be 1..128", v(i).rows);
+                                 }});
 
   static constexpr FieldRef fCols[] = {field_ref<L>("num_active_cols")};
   [[gnu::always_inline]] static bool cols_in_range(const PeView& x, const CheckContext&) {
     return x.cols >= 1 && x.cols <= 128;
   }
-  static constexpr Predicate kCols{
-      .name = "d3_mm_valid_num_active_cols",
-      .convention = "PROJ-CONV-F14",
-      .meaning = "num_active_cols is 1..128",
-      .gens = L::kGens,
-      .fields = fCols,
-      .holds = pe_holds<L, cols_in_range>,
-      .explain = [](const Instruction& i,
-                    const CheckContext&) { return fmt::format("num_active_cols is {}, must be 1..128", v(i).cols); },
-      .accepts = pe_accepts<L, cols_in_range>};
+  static constexpr Predicate kCols =
+      pe_rule<L, cols_in_range>({.name = "d3_mm_valid_num_active_cols",
+                                 .convention = "PROJ-CONV-F14",
+                                 .meaning = "num_active_cols is 1..128",
+                                 .fields = fCols,
+                                 .explain = [](const Instruction& i, const CheckContext&) {
+                                   return fmt::format("num_active_cols is {}, must be 1..128", v(i).cols);
+                                 }});
 
   static constexpr FieldRef fSrc[] = {field_ref<L>("src.start_addr"), field_ref<L>("src.num_elem"),
                                       field_ref<L>("in_dtype"), field_ref<L>("num_active_rows")};
   [[gnu::always_inline]] static bool src_ok(const PeView& x, const CheckContext& c) {
     return src_partition_ok(x, c.gen);
   }
-  static constexpr Predicate kSrc{
-      .name = "d3_mm_valid_src_partition",
-      .convention = "PROJ-CONV-F14",
-      .meaning =
-          "src starts in SBUF (or a register), its partition + num_active_rows <= 128, and "
-          "tensor3d_valid(src, in_dtype, SBUF only)",
-      .gens = L::kGens,
-      .fields = fSrc,
-      .holds = pe_holds<L, src_ok>,
-      .explain =
-          [](const Instruction& i, const CheckContext& c) {
-            const PeView x = v(i);
-            const matmul::Place p = matmul::place_of(x.src.start_addr, c.gen);
-            if (!x.src.start_addr.from_register() && (!p.known || p.at.region != Region::Sbuf))
-              return fmt::format("src start {} is not in SBUF", addr4_label(x.src.start_addr, c.gen));
-            if (p.known && p.at.partition + x.rows > 128) return explain_rows(x, c.gen);
-            return explain_src_tensor(x, c.gen);
-          },
-      .accepts = pe_accepts<L, src_ok>};
+  static constexpr Predicate kSrc =
+      pe_rule<L, src_ok>({.name = "d3_mm_valid_src_partition",
+                          .convention = "PROJ-CONV-F14",
+                          .meaning = "src starts in SBUF (or a register), its partition + num_active_rows <= 128, and "
+                                     "tensor3d_valid(src, in_dtype, SBUF only)",
+                          .fields = fSrc,
+                          .explain = [](const Instruction& i, const CheckContext& c) {
+                            const PeView x = v(i);
+                            const matmul::Place p = matmul::place_of(x.src.start_addr, c.gen);
+                            if (!x.src.start_addr.from_register() && (!p.known || p.at.region != Region::Sbuf))
+                              return fmt::format("src start {} is not in SBUF", addr4_label(x.src.start_addr, c.gen));
+                            if (p.known && p.at.partition + x.rows > 128) return explain_rows(x, c.gen);
+                            return explain_src_tensor(x, c.gen);
+                          }});
 
   static constexpr auto dst_refs() {
     if constexpr (kMaverick)
@@ -545,35 +473,28 @@ struct Mm : Preds<L> {
   }
   static constexpr auto fDst = dst_refs();
   [[gnu::always_inline]] static bool dst_body(const PeView& x, const CheckContext& c) { return dst_ok(x, c.gen); }
-  static constexpr Predicate kDst{
-      .name = "d3_mm_valid_dst",
-      .convention = "PROJ-CONV-F15",
-      .meaning = kMaverick ? "(MAVERICK, no PSUM) dst starts in SBUF (or a register), 4-byte aligned"
-                           : "dst starts in PSUM (or a register), partition + num_active_cols <= 128, aligned to the "
-                             "element width (in_dtype in transpose mode, else 4) and the whole pattern inside one "
-                             "2 KiB bank",
-      .gens = L::kGens,
-      .fields = fDst,
-      .holds = pe_holds<L, dst_body>,
-      .explain = [](const Instruction& i, const CheckContext& c) { return explain_dst(v(i), c.gen); },
-      .accepts = pe_accepts<L, dst_body>};
+  static constexpr Predicate kDst = pe_rule<L, dst_body>(
+      {.name = "d3_mm_valid_dst",
+       .convention = "PROJ-CONV-F15",
+       .meaning = kMaverick ? "(MAVERICK, no PSUM) dst starts in SBUF (or a register), 4-byte aligned"
+                            : "dst starts in PSUM (or a register), partition + num_active_cols <= 128, aligned to the "
+                              "element width (in_dtype in transpose mode, else 4) and the whole pattern inside one "
+                              "2 KiB bank",
+       .fields = fDst,
+       .explain = [](const Instruction& i, const CheckContext& c) { return explain_dst(v(i), c.gen); }});
 
   static constexpr FieldRef fCounts[] = {field_ref<L>("src.num_elem"), field_ref<L>("dst.num_elem")};
   [[gnu::always_inline]] static bool same_elements(const PeView& x, const CheckContext&) {
     return x.src.elements() == x.dst.elements();
   }
-  static constexpr Predicate kNumElements{.name = "d3_mm_num_elements",
-                                          .convention = "PROJ-CONV-F14",
-                                          .meaning = "src and dst patterns have the same number of elements",
-                                          .gens = L::kGens,
-                                          .fields = fCounts,
-                                          .holds = pe_holds<L, same_elements>,
-                                          .explain =
-                                              [](const Instruction& i, const CheckContext&) {
-                                                return fmt::format("src has {} elements, dst has {}",
-                                                                   v(i).src.elements(), v(i).dst.elements());
-                                              },
-                                          .accepts = pe_accepts<L, same_elements>};
+  static constexpr Predicate kNumElements = pe_rule<L, same_elements>(
+      {.name = "d3_mm_num_elements",
+       .convention = "PROJ-CONV-F14",
+       .meaning = "src and dst patterns have the same number of elements",
+       .fields = fCounts,
+       .explain = [](const Instruction& i, const CheckContext&) {
+         return fmt::format("src has {} elements, dst has {}", v(i).src.elements(), v(i).dst.elements());
+       }});
 
   /// valid_mm_sbuf_quadrant (src) / valid_mm_psum_quadrant (dst): one rule over either operand's start.
   template <bool Dst>
@@ -583,17 +504,15 @@ struct Mm : Preds<L> {
     [[gnu::always_inline]] static bool ok(const PeView& x, const CheckContext& c) {
       return quadrant_ok(start(x), c.gen);
     }
-    static constexpr Predicate kPredicate{
-        .name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
-        .convention = "PROJ-CONV-F14",
-        .meaning = Dst ? "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register"
-                       : "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
-        .gens = L::kGens,
-        .fields = kFields,
-        .holds = pe_holds<L, ok>,
-        .explain = [](const Instruction& i,
-                      const CheckContext& c) { return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen); },
-        .accepts = pe_accepts<L, ok>};
+    static constexpr Predicate kPredicate =
+        pe_rule<L, ok>({.name = Dst ? "valid_mm_psum_quadrant" : "valid_mm_sbuf_quadrant",
+                        .convention = "PROJ-CONV-F14",
+                        .meaning = Dst ? "dst starts at a quadrant partition (0, 32, 64 or 96), or in a register"
+                                       : "src starts at a quadrant partition (0, 32, 64 or 96), or in a register",
+                        .fields = kFields,
+                        .explain = [](const Instruction& i, const CheckContext& c) {
+                          return explain_quadrant(Dst ? "dst" : "src", start(v(i)), c.gen);
+                        }});
   };
   static constexpr const Predicate& kSbufQuadrant = Quadrant<false>::kPredicate;
   static constexpr const Predicate& kPsumQuadrant = Quadrant<true>::kPredicate;
@@ -608,30 +527,24 @@ struct Mm : Preds<L> {
   [[gnu::always_inline]] static bool perf_ok(const PeView& x, const CheckContext&) {
     return x.perf == 0 || dtype_size(x.in_dtype) == 1;
   }
-  static constexpr Predicate kPerf{.name = "d3_mm_perf_opt_dtype",
-                                   .convention = "PROJ-CONV-F14",
-                                   .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
-                                   .gens = L::kGens,
-                                   .fields = fPerf,
-                                   .holds = pe_holds<L, perf_ok>,
-                                   .explain =
-                                       [](const Instruction& i, const CheckContext& c) {
-                                         return fmt::format("perf mode {} needs a 1-byte in_dtype, got {}", v(i).perf,
-                                                            dtype_label(v(i).in_dtype, c.gen));
-                                       },
-                                   .accepts = pe_accepts<L, perf_ok>};
+  static constexpr Predicate kPerf =
+      pe_rule<L, perf_ok>({.name = "d3_mm_perf_opt_dtype",
+                           .convention = "PROJ-CONV-F14",
+                           .meaning = "a performance mode (perf_opt != 0) needs a 1-byte in_dtype",
+                           .fields = fPerf,
+                           .explain = [](const Instruction& i, const CheckContext& c) {
+                             return fmt::format("perf mode {} needs a 1-byte in_dtype, got {}", v(i).perf,
+                                                dtype_label(v(i).in_dtype, c.gen));
+                           }});
 
   /// The hook's body (PROJ-CONV-F15): holds on every word until the restrictions are known.
   static bool fp32r_ok(const PeView&, const CheckContext&) { return true; }
-  static constexpr Predicate kFp32r{
-      .name = "d3_mm_fp32r_restrictions",
-      .convention = "PROJ-CONV-F15",
-      .meaning = "body UNKNOWN: true behind a hook (PROJ-CONV-F15)",
-      .gens = L::kGens,
-      .fields = P::kInDtypeFields,
-      .holds = pe_holds<L, fp32r_ok>,
-      .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-F15)"); },
-      .accepts = pe_accepts<L, fp32r_ok>};
+  static constexpr Predicate kFp32r = pe_rule<L, fp32r_ok>(
+      {.name = "d3_mm_fp32r_restrictions",
+       .convention = "PROJ-CONV-F15",
+       .meaning = "body UNKNOWN: true behind a hook (PROJ-CONV-F15)",
+       .fields = P::kInDtypeFields,
+       .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-F15)"); }});
 
   static constexpr auto conjuncts() {
     if constexpr (kMaverick)

@@ -14,11 +14,6 @@ const S& as(const Instruction& i) {
   return body<S>(i);
 }
 
-template <size_t N>
-bool all_zero(const std::array<uint8_t, N>& a) {
-  return std::all_of(a.begin(), a.end(), [](uint8_t b) { return b == 0; });
-}
-
 /// "reserved1 byte 3 (word byte 31) is 0x01": the first non-zero byte of the reserved fields named.
 template <class S, size_t N>
 std::string reserved_text(const Instruction& i, const FieldRef (&fields)[N]) {
@@ -31,15 +26,15 @@ std::string reserved_text(const Instruction& i, const FieldRef (&fields)[N]) {
   return "a reserved byte is not zero";
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
+/// A "reserved bytes are zero" clause over S's reserved fields F, its sentence naming the first non-zero byte.
+template <class S, const auto& F>
+constexpr Predicate reserved_clause(PredicateSpec p) {
+  p.explain = [](const Instruction& i, const CheckContext&) { return reserved_text<S>(i, F); };
+  return reserved_rule<S, F>(p);
 }
 
-/// A predicate body over the layout, Body(const S&, const CheckContext&) -> bool, as `holds` (on the decoded
-/// operand); its raw form is on_view<S, Body>, the same body on the typed view of the 64 bytes.
-template <class S, auto Body>
-bool holds_on_body(const Instruction& i, const CheckContext& c) {
-  return Body(as<S>(i), c);
+std::string explain_opcode(const Instruction& i, const CheckContext&) {
+  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
 }
 
 /// A body over the header, Body(const Header&) -> bool: `holds` on the decoded header, the raw form on the header
@@ -53,11 +48,8 @@ bool header_view_accepts(const uint8_t* w, const CheckContext&) {
   return Body(view<RawWord>(w).header);
 }
 
-/// The opcode clause every validator lists; it never fails through dispatch (the opcode selects the validator).
-template <uint8_t... Ops>
-constexpr bool opcode_is(const Header& h) {
-  return ((h.opcode == Ops) || ...);
-}
+// The opcode clause every validator lists (opcode_is); it never fails through dispatch (the opcode selects the
+// validator).
 constexpr FieldRef fOpcode[] = {field_ref<CtrlWr>("header.opcode")};
 
 /// The opcode clause of a validator whose words have the one opcode `Op`.
@@ -84,46 +76,30 @@ constexpr Predicate kWriteOpcode =
 
 constexpr auto kWrSizeBody = [](const CtrlWr& x, const CheckContext&) { return x.wr_size == 4; };
 
-constexpr Predicate kWrSize{.name = "ctrl_wr_valid_size",
-                            .convention = "PROJ-CONV-Q6",
-                            .meaning = "wr_size is 4 (the runtime's 32-bit store)",
-                            .gens = kGensAll,
-                            .fields = fWrSize,
-                            .holds = holds_on_body<CtrlWr, kWrSizeBody>,
-                            .explain =
-                                [](const Instruction& i, const CheckContext&) {
-                                  return fmt::format("wr_size is {}; a WRITE stores exactly 4 bytes",
-                                                     as<CtrlWr>(i).wr_size);
-                                },
-                            .accepts = on_view<CtrlWr, kWrSizeBody>};
+constexpr Predicate kWrSize = rule<CtrlWr, kWrSizeBody>(
+    {.name = "ctrl_wr_valid_size",
+     .convention = "PROJ-CONV-Q6",
+     .meaning = "wr_size is 4 (the runtime's 32-bit store)",
+     .gens = kGensAll,
+     .fields = fWrSize,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("wr_size is {}; a WRITE stores exactly 4 bytes", as<CtrlWr>(i).wr_size);
+     }});
 
 constexpr auto kWrAlignedBody = [](const CtrlWr& x, const CheckContext&) { return x.address % 4 == 0; };
 
-constexpr Predicate kWrAligned{.name = "ctrl_wr_aligned_address",
-                               .convention = "PROJ-CONV-Q6",
-                               .meaning = "address is a multiple of 4",
-                               .gens = kGensAll,
-                               .fields = fWrAddress,
-                               .holds = holds_on_body<CtrlWr, kWrAlignedBody>,
-                               .explain =
-                                   [](const Instruction& i, const CheckContext&) {
-                                     return fmt::format("address {:#x} is not 4-byte aligned", as<CtrlWr>(i).address);
-                                   },
-                               .accepts = on_view<CtrlWr, kWrAlignedBody>};
+constexpr Predicate kWrAligned =
+    rule<CtrlWr, kWrAlignedBody>({.name = "ctrl_wr_aligned_address",
+                                  .convention = "PROJ-CONV-Q6",
+                                  .meaning = "address is a multiple of 4",
+                                  .gens = kGensAll,
+                                  .fields = fWrAddress,
+                                  .explain = [](const Instruction& i, const CheckContext&) {
+                                    return fmt::format("address {:#x} is not 4-byte aligned", as<CtrlWr>(i).address);
+                                  }});
 
-constexpr auto kWrReservedBody = [](const CtrlWr& w, const CheckContext&) {
-  return all_zero(w.reserved0) && all_zero(w.reserved1);
-};
-
-constexpr Predicate kWrReserved{
-    .name = "ctrl_wr_reserved_zero",
-    .convention = "PROJ-CONV-Q6",
-    .meaning = "bytes 13-15 and 28-63 are zero",
-    .gens = kGensAll,
-    .fields = fWrReserved,
-    .holds = holds_on_body<CtrlWr, kWrReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlWr>(i, fWrReserved); },
-    .accepts = reserved_mask_accepts<CtrlWr, fWrReserved>};
+constexpr Predicate kWrReserved = reserved_clause<CtrlWr, fWrReserved>(
+    {.name = "ctrl_wr_reserved_zero", .convention = "PROJ-CONV-Q6", .meaning = "bytes 13-15 and 28-63 are zero"});
 
 constexpr const Predicate* kWrite[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kWriteOpcode, &kWrSize, &kWrAligned,
@@ -162,29 +138,18 @@ constexpr auto kMvNumBody = [](const CtrlMv& x, const CheckContext&) {
   return n > 0 && n <= CtrlMv::kSlots;
 };
 
-constexpr Predicate kMvNum{.name = "ctrl_mv_valid_num",
-                           .convention = "",
-                           .meaning = "0 < num_mov <= 8",
-                           .gens = kGensAll,
-                           .fields = fMvNum,
-                           .holds = holds_on_body<CtrlMv, kMvNumBody>,
-                           .explain =
-                               [](const Instruction& i, const CheckContext&) {
-                                 return fmt::format("num_mov is {}; a MOVE makes 1 to 8 moves", as<CtrlMv>(i).num_mov);
-                               },
-                           .accepts = on_view<CtrlMv, kMvNumBody>};
+constexpr Predicate kMvNum =
+    rule<CtrlMv, kMvNumBody>({.name = "ctrl_mv_valid_num",
+                              .convention = "",
+                              .meaning = "0 < num_mov <= 8",
+                              .gens = kGensAll,
+                              .fields = fMvNum,
+                              .explain = [](const Instruction& i, const CheckContext&) {
+                                return fmt::format("num_mov is {}; a MOVE makes 1 to 8 moves", as<CtrlMv>(i).num_mov);
+                              }});
 
-constexpr auto kMvReservedBody = [](const CtrlMv& x, const CheckContext&) { return all_zero(x.reserved0); };
-
-constexpr Predicate kMvReserved{
-    .name = "ctrl_mv_reserved_zero",
-    .convention = "",
-    .meaning = "reserved0 (byte 15) is zero",
-    .gens = kGensAll,
-    .fields = fMvReserved,
-    .holds = holds_on_body<CtrlMv, kMvReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlMv>(i, fMvReserved); },
-    .accepts = reserved_mask_accepts<CtrlMv, fMvReserved>};
+constexpr Predicate kMvReserved = reserved_clause<CtrlMv, fMvReserved>(
+    {.name = "ctrl_mv_reserved_zero", .convention = "", .meaning = "reserved0 (byte 15) is zero"});
 
 constexpr bool mv_dtype(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kUint32 || d == dtype::kInt32;
@@ -192,33 +157,27 @@ constexpr bool mv_dtype(uint8_t d) {
 
 constexpr auto kMvDtypeBody = [](const CtrlMv& x, const CheckContext&) { return mv_dtype(x.dtype); };
 
-constexpr Predicate kMvDtype{.name = "ctrl_mv_has_valid_dtype",
-                             .convention = "",
-                             .meaning = "dtype is FP32, UINT32 or INT32",
-                             .gens = kGensAll,
-                             .fields = fMvDtype,
-                             .holds = holds_on_body<CtrlMv, kMvDtypeBody>,
-                             .explain =
-                                 [](const Instruction& i, const CheckContext& c) {
-                                   return fmt::format("dtype {} is not FP32, UINT32 or INT32",
-                                                      dtype_label(as<CtrlMv>(i).dtype, c.gen));
-                                 },
-                             .accepts = on_view<CtrlMv, kMvDtypeBody>};
+constexpr Predicate kMvDtype = rule<CtrlMv, kMvDtypeBody>(
+    {.name = "ctrl_mv_has_valid_dtype",
+     .convention = "",
+     .meaning = "dtype is FP32, UINT32 or INT32",
+     .gens = kGensAll,
+     .fields = fMvDtype,
+     .explain = [](const Instruction& i, const CheckContext& c) {
+       return fmt::format("dtype {} is not FP32, UINT32 or INT32", dtype_label(as<CtrlMv>(i).dtype, c.gen));
+     }});
 
 constexpr auto kMvSourceBody = [](const CtrlMv& x, const CheckContext&) { return x.move_source <= 1; };
 
-constexpr Predicate kMvSource{.name = "is_valid_enum(DataSrc)",
-                              .convention = "",
-                              .meaning = "move_source is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
-                              .gens = kGensAll,
-                              .fields = fMvSource,
-                              .holds = holds_on_body<CtrlMv, kMvSourceBody>,
-                              .explain =
-                                  [](const Instruction& i, const CheckContext&) {
-                                    return fmt::format("move_source is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
-                                                       as<CtrlMv>(i).move_source);
-                                  },
-                              .accepts = on_view<CtrlMv, kMvSourceBody>};
+constexpr Predicate kMvSource = rule<CtrlMv, kMvSourceBody>(
+    {.name = "is_valid_enum(DataSrc)",
+     .convention = "",
+     .meaning = "move_source is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
+     .gens = kGensAll,
+     .fields = fMvSource,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("move_source is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)", as<CtrlMv>(i).move_source);
+     }});
 
 // The fields each register slot's predicate reads, one row per slot (written out: clang 14 does not evaluate a
 // consteval call that depends on a template parameter).
@@ -259,17 +218,15 @@ constexpr bool mv_slot_ok(const CtrlMv& x, const CheckContext&) {
 }
 
 template <unsigned K>
-constexpr Predicate kMvSlot{
-    .name = "ctrl_mv_valid_register",
-    .convention = "",
-    .meaning =
-        "slot k: unused (k >= num_mov) with source byte 0, or a readable source (R0-R63, 128, 129) and a writable "
-        "destination (R0-R63; 128/129 accepted, PROJ-CONV-Q7); one conjunct per slot 0-7",
-    .gens = kGensAll,
-    .fields = kMvSlotFields[K],
-    .holds = holds_on_body<CtrlMv, mv_slot_ok<K>>,
-    .explain = explain_mv_slot<K>,
-    .accepts = on_view<CtrlMv, mv_slot_ok<K>>};
+constexpr Predicate kMvSlot = rule<CtrlMv, mv_slot_ok<K>>(
+    {.name = "ctrl_mv_valid_register",
+     .convention = "",
+     .meaning =
+         "slot k: unused (k >= num_mov) with source byte 0, or a readable source (R0-R63, 128, 129) and a writable "
+         "destination (R0-R63; 128/129 accepted, PROJ-CONV-Q7); one conjunct per slot 0-7",
+     .gens = kGensAll,
+     .fields = kMvSlotFields[K],
+     .explain = explain_mv_slot<K>});
 
 constexpr const Predicate* kMove[] = {&kHasValidNeuronHeader,
                                       &kHasValidNeuronEvents,
@@ -337,126 +294,100 @@ constexpr Predicate kAlOpcode =
 
 constexpr auto kAlOpEnumBody = [](const CtrlAl& x, const CheckContext& c) { return aluop_in(x.op, c.gen); };
 
-constexpr Predicate kAlOpEnum{.name = "is_valid_aluop",
-                              .convention = "PROJ-CONV-Q9",
-                              .meaning = "op is a member of the generation's ALU_OP enum",
-                              .gens = kGensAll,
-                              .fields = fAlOp,
-                              .holds = holds_on_body<CtrlAl, kAlOpEnumBody>,
-                              .explain =
-                                  [](const Instruction& i, const CheckContext& c) {
-                                    return fmt::format("op {} is not an ALU op of {}",
-                                                       aluop_label(as<CtrlAl>(i).op, c.gen), to_string(c.gen));
-                                  },
-                              .accepts = on_view<CtrlAl, kAlOpEnumBody>};
+constexpr Predicate kAlOpEnum = rule<CtrlAl, kAlOpEnumBody>(
+    {.name = "is_valid_aluop",
+     .convention = "PROJ-CONV-Q9",
+     .meaning = "op is a member of the generation's ALU_OP enum",
+     .gens = kGensAll,
+     .fields = fAlOp,
+     .explain = [](const Instruction& i, const CheckContext& c) {
+       return fmt::format("op {} is not an ALU op of {}", aluop_label(as<CtrlAl>(i).op, c.gen), to_string(c.gen));
+     }});
 
 constexpr auto kAlDtypeBody = [](const CtrlAl& x, const CheckContext&) { return al_dtype(x.dtype); };
 
-constexpr Predicate kAlDtype{.name = "ctrl_al_valid_dtype",
-                             .convention = "PROJ-CONV-Q9",
-                             .meaning = "dtype is UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32, UINT64 or INT64",
-                             .gens = kGensAll,
-                             .fields = fAlDtype,
-                             .holds = holds_on_body<CtrlAl, kAlDtypeBody>,
-                             .explain =
-                                 [](const Instruction& i, const CheckContext& c) {
-                                   return fmt::format("dtype {} is not an 8/16/32/64-bit integer or FP32",
-                                                      dtype_label(as<CtrlAl>(i).dtype, c.gen));
-                                 },
-                             .accepts = on_view<CtrlAl, kAlDtypeBody>};
+constexpr Predicate kAlDtype = rule<CtrlAl, kAlDtypeBody>(
+    {.name = "ctrl_al_valid_dtype",
+     .convention = "PROJ-CONV-Q9",
+     .meaning = "dtype is UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32, UINT64 or INT64",
+     .gens = kGensAll,
+     .fields = fAlDtype,
+     .explain = [](const Instruction& i, const CheckContext& c) {
+       return fmt::format("dtype {} is not an 8/16/32/64-bit integer or FP32", dtype_label(as<CtrlAl>(i).dtype, c.gen));
+     }});
 
 constexpr auto kAlSourceBody = [](const CtrlAl& x, const CheckContext&) { return x.src1_datasrc <= 1; };
 
-constexpr Predicate kAlSource{.name = "is_valid_enum(DataSrc)",
-                              .convention = "PROJ-CONV-Q9",
-                              .meaning = "src1_datasrc is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
-                              .gens = kGensAll,
-                              .fields = fAlSource,
-                              .holds = holds_on_body<CtrlAl, kAlSourceBody>,
-                              .explain =
-                                  [](const Instruction& i, const CheckContext&) {
-                                    return fmt::format(
-                                        "src1_datasrc is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
-                                        as<CtrlAl>(i).src1_datasrc);
-                                  },
-                              .accepts = on_view<CtrlAl, kAlSourceBody>};
+constexpr Predicate kAlSource =
+    rule<CtrlAl, kAlSourceBody>({.name = "is_valid_enum(DataSrc)",
+                                 .convention = "PROJ-CONV-Q9",
+                                 .meaning = "src1_datasrc is a member of DATA_SRC (REGISTER 0, IMMEDIATE 1)",
+                                 .gens = kGensAll,
+                                 .fields = fAlSource,
+                                 .explain = [](const Instruction& i, const CheckContext&) {
+                                   return fmt::format("src1_datasrc is {}; DATA_SRC has REGISTER (0) and IMMEDIATE (1)",
+                                                      as<CtrlAl>(i).src1_datasrc);
+                                 }});
 
 constexpr auto kAlDstBody = [](const CtrlAl& a, const CheckContext&) {
   return a.dst_dtype == 0 || a.dst_dtype == a.dtype;
 };
 
-constexpr Predicate kAlDst{.name = "ctrl_al_valid_dst_dtype",
-                           .convention = "PROJ-CONV-Q10",
-                           .meaning = "dst_dtype is 0 (the result has the operand type) or equals dtype",
-                           .gens = kGensAll,
-                           .fields = fAlDst,
-                           .holds = holds_on_body<CtrlAl, kAlDstBody>,
-                           .explain =
-                               [](const Instruction& i, const CheckContext& c) {
-                                 const CtrlAl& a = as<CtrlAl>(i);
-                                 return fmt::format("dst_dtype {} differs from dtype {}; it must be 0 or equal dtype",
-                                                    dtype_label(a.dst_dtype, c.gen), dtype_label(a.dtype, c.gen));
-                               },
-                           .accepts = on_view<CtrlAl, kAlDstBody>};
+constexpr Predicate kAlDst =
+    rule<CtrlAl, kAlDstBody>({.name = "ctrl_al_valid_dst_dtype",
+                              .convention = "PROJ-CONV-Q10",
+                              .meaning = "dst_dtype is 0 (the result has the operand type) or equals dtype",
+                              .gens = kGensAll,
+                              .fields = fAlDst,
+                              .explain = [](const Instruction& i, const CheckContext& c) {
+                                const CtrlAl& a = as<CtrlAl>(i);
+                                return fmt::format("dst_dtype {} differs from dtype {}; it must be 0 or equal dtype",
+                                                   dtype_label(a.dst_dtype, c.gen), dtype_label(a.dtype, c.gen));
+                              }});
 
 constexpr auto kAlRegsBody = [](const CtrlAl& x, const CheckContext&) { return seq::ctrl_al_registers_valid(x); };
 
-constexpr Predicate kAlRegs{
-    .name = "ctrl_al_valid_registers",
-    .convention = "PROJ-CONV-Q9",
-    .meaning =
-        "src0_lo, dst_lo and (register source) src1_lo are R0-R63; for 64-bit dtypes the _hi registers read and "
-        "written are R0-R63 too",
-    .gens = kGensAll,
-    .fields = fAlRegs,
-    .holds = holds_on_body<CtrlAl, kAlRegsBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlAl& a = as<CtrlAl>(i);
-          const seq::AluOperands o = seq::alu_operands(a);
-          std::string text = fmt::format("src0_lo {}, dst_lo {}", a.src0_lo, a.dst_lo);
-          if (!o.src1_immediate) text += fmt::format(", src1_lo {}", a.src1_lo);
-          if (o.wide) {
-            text += fmt::format(", src0_hi {}, dst_hi {}", a.src0_hi, a.dst_hi);
-            if (!o.src1_immediate) text += fmt::format(", src1_hi {}", a.src1_hi);
-          }
-          return text + ": every register the word reads or writes must be R0-R63";
-        },
-    .accepts = on_view<CtrlAl, kAlRegsBody>};
+constexpr Predicate kAlRegs = rule<CtrlAl, kAlRegsBody>(
+    {.name = "ctrl_al_valid_registers",
+     .convention = "PROJ-CONV-Q9",
+     .meaning =
+         "src0_lo, dst_lo and (register source) src1_lo are R0-R63; for 64-bit dtypes the _hi registers read and "
+         "written are R0-R63 too",
+     .gens = kGensAll,
+     .fields = fAlRegs,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const CtrlAl& a = as<CtrlAl>(i);
+       const seq::AluOperands o = seq::alu_operands(a);
+       std::string text = fmt::format("src0_lo {}, dst_lo {}", a.src0_lo, a.dst_lo);
+       if (!o.src1_immediate) text += fmt::format(", src1_lo {}", a.src1_lo);
+       if (o.wide) {
+         text += fmt::format(", src0_hi {}, dst_hi {}", a.src0_hi, a.dst_hi);
+         if (!o.src1_immediate) text += fmt::format(", src1_hi {}", a.src1_hi);
+       }
+       return text + ": every register the word reads or writes must be R0-R63";
+     }});
 
 constexpr auto kAlLegalBody = [](const CtrlAl& a, const CheckContext&) { return alu_dtype_legal(a.op, a.dtype); };
 
-constexpr Predicate kAlLegal{
-    .name = "alu_dtype_legal",
-    .convention = "PROJ-CONV-Q9",
-    .meaning =
-        "op is legal on dtype (enums.md §5.2): bitwise ops and shifts need integers, DIVIDE/POW/RSQRT need FP32, "
-        "MOD 8/16/32-bit integers, CRC32 16/32-bit integers, 64-bit dtypes only on the bit-vector and integer-band "
-        "paths",
-    .gens = kGensAll,
-    .fields = fAlLegal,
-    .holds = holds_on_body<CtrlAl, kAlLegalBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          const CtrlAl& a = as<CtrlAl>(i);
-          return fmt::format("op {} is not legal on dtype {} (enums.md §5.2)", aluop_label(a.op, c.gen),
-                             dtype_label(a.dtype, c.gen));
-        },
-    .accepts = on_view<CtrlAl, kAlLegalBody>};
+constexpr Predicate kAlLegal = rule<CtrlAl, kAlLegalBody>(
+    {.name = "alu_dtype_legal",
+     .convention = "PROJ-CONV-Q9",
+     .meaning =
+         "op is legal on dtype (enums.md §5.2): bitwise ops and shifts need integers, DIVIDE/POW/RSQRT need FP32, "
+         "MOD 8/16/32-bit integers, CRC32 16/32-bit integers, 64-bit dtypes only on the bit-vector and integer-band "
+         "paths",
+     .gens = kGensAll,
+     .fields = fAlLegal,
+     .explain = [](const Instruction& i, const CheckContext& c) {
+       const CtrlAl& a = as<CtrlAl>(i);
+       return fmt::format("op {} is not legal on dtype {} (enums.md §5.2)", aluop_label(a.op, c.gen),
+                          dtype_label(a.dtype, c.gen));
+     }});
 
-constexpr auto kAlReservedBody = [](const CtrlAl& a, const CheckContext&) {
-  return all_zero(a.reserved1) && all_zero(a.reserved2);
-};
-
-constexpr Predicate kAlReserved{
-    .name = "ctrl_al_reserved_zero",
-    .convention = "PROJ-CONV-Q9",
-    .meaning = "reserved1 (bytes 22-23) and reserved2 (bytes 32-63) are zero",
-    .gens = kGensAll,
-    .fields = fAlReserved,
-    .holds = holds_on_body<CtrlAl, kAlReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlAl>(i, fAlReserved); },
-    .accepts = reserved_mask_accepts<CtrlAl, fAlReserved>};
+constexpr Predicate kAlReserved =
+    reserved_clause<CtrlAl, fAlReserved>({.name = "ctrl_al_reserved_zero",
+                                          .convention = "PROJ-CONV-Q9",
+                                          .meaning = "reserved1 (bytes 22-23) and reserved2 (bytes 32-63) are zero"});
 
 constexpr const Predicate* kAlu[] = {&kHasValidNeuronHeader,
                                      &kHasValidNeuronEvents,
@@ -506,101 +437,77 @@ constexpr auto kBrCmpBody = [](const CtrlBr& x, const CheckContext&) {
   return seq::branch_reading(x).compare != seq::BrCompare::Invalid;
 };
 
-constexpr Predicate kBrCmp{.name = "ctrl_br_valid_cmp_op",
-                           .convention = "PROJ-CONV-Q11",
-                           .meaning = "cmp_op is 0 (always), 1-6 (against cmp_immediate) or 9-14 (against R[cmp_reg1])",
-                           .gens = kGensAll,
-                           .fields = fBrCmp,
-                           .holds = holds_on_body<CtrlBr, kBrCmpBody>,
-                           .explain =
-                               [](const Instruction& i, const CheckContext&) {
-                                 return fmt::format("cmp_op is {}; BR_CMP_OP has 0, 1-6 and 9-14",
-                                                    as<CtrlBr>(i).cmp_op);
-                               },
-                           .accepts = on_view<CtrlBr, kBrCmpBody>};
+constexpr Predicate kBrCmp = rule<CtrlBr, kBrCmpBody>(
+    {.name = "ctrl_br_valid_cmp_op",
+     .convention = "PROJ-CONV-Q11",
+     .meaning = "cmp_op is 0 (always), 1-6 (against cmp_immediate) or 9-14 (against R[cmp_reg1])",
+     .gens = kGensAll,
+     .fields = fBrCmp,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("cmp_op is {}; BR_CMP_OP has 0, 1-6 and 9-14", as<CtrlBr>(i).cmp_op);
+     }});
 
 constexpr auto kBrDtypeBody = [](const CtrlBr& b, const CheckContext&) { return b.cmp_op == 0 || br_dtype(b.dtype); };
 
-constexpr Predicate kBrDtype{
-    .name = "ctrl_br_valid_dtype",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "a conditional branch compares UINT8, INT8, UINT16, INT16, UINT32, INT32 or FP32",
-    .gens = kGensAll,
-    .fields = fBrDtype,
-    .holds = holds_on_body<CtrlBr, kBrDtypeBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format(
-              "dtype {} cannot be compared (cmp_op {}); the comparison types are u8, s8, u16, s16, "
-              "u32, s32 and f32",
-              dtype_label(as<CtrlBr>(i).dtype, c.gen), as<CtrlBr>(i).cmp_op);
-        },
-    .accepts = on_view<CtrlBr, kBrDtypeBody>};
+constexpr Predicate kBrDtype = rule<CtrlBr, kBrDtypeBody>(
+    {.name = "ctrl_br_valid_dtype",
+     .convention = "PROJ-CONV-Q11",
+     .meaning = "a conditional branch compares UINT8, INT8, UINT16, INT16, UINT32, INT32 or FP32",
+     .gens = kGensAll,
+     .fields = fBrDtype,
+     .explain = [](const Instruction& i, const CheckContext& c) {
+       return fmt::format(
+           "dtype {} cannot be compared (cmp_op {}); the comparison types are u8, s8, u16, s16, "
+           "u32, s32 and f32",
+           dtype_label(as<CtrlBr>(i).dtype, c.gen), as<CtrlBr>(i).cmp_op);
+     }});
 
 constexpr auto kBrModeBody = [](const CtrlBr& x, const CheckContext&) {
   return seq::branch_reading(x).target != seq::BrTarget::Invalid;
 };
 
-constexpr Predicate kBrMode{
-    .name = "ctrl_br_valid_target_mode",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "target_mode is REGISTER 1, REL_IMMEDIATE 3 or REL_REGISTER 4 (0 and 2 are UNKNOWN, refused)",
-    .gens = kGensAll,
-    .fields = fBrMode,
-    .holds = holds_on_body<CtrlBr, kBrModeBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("target_mode is {}; BR_TARGET_MODE has 1, 3 and 4", as<CtrlBr>(i).target_mode);
-        },
-    .accepts = on_view<CtrlBr, kBrModeBody>};
+constexpr Predicate kBrMode = rule<CtrlBr, kBrModeBody>(
+    {.name = "ctrl_br_valid_target_mode",
+     .convention = "PROJ-CONV-Q11",
+     .meaning = "target_mode is REGISTER 1, REL_IMMEDIATE 3 or REL_REGISTER 4 (0 and 2 are UNKNOWN, refused)",
+     .gens = kGensAll,
+     .fields = fBrMode,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("target_mode is {}; BR_TARGET_MODE has 1, 3 and 4", as<CtrlBr>(i).target_mode);
+     }});
 
 constexpr auto kBrCmpRegsBody = [](const CtrlBr& x, const CheckContext&) { return br_cmp_registers_valid(x); };
 
-constexpr Predicate kBrCmpRegs{
-    .name = "ctrl_br_valid_cmp_registers",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "a conditional branch reads cmp_reg0 in R0-R63; a register comparison (9-14) also cmp_reg1",
-    .gens = kGensAll,
-    .fields = fBrCmpRegs,
-    .holds = holds_on_body<CtrlBr, kBrCmpRegsBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlBr& b = as<CtrlBr>(i);
-          return fmt::format("cmp_op {} reads cmp_reg0 {} and cmp_reg1 {}; compared registers must be R0-R63", b.cmp_op,
-                             b.cmp_reg0, b.cmp_reg1);
-        },
-    .accepts = on_view<CtrlBr, kBrCmpRegsBody>};
+constexpr Predicate kBrCmpRegs = rule<CtrlBr, kBrCmpRegsBody>(
+    {.name = "ctrl_br_valid_cmp_registers",
+     .convention = "PROJ-CONV-Q11",
+     .meaning = "a conditional branch reads cmp_reg0 in R0-R63; a register comparison (9-14) also cmp_reg1",
+     .gens = kGensAll,
+     .fields = fBrCmpRegs,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const CtrlBr& b = as<CtrlBr>(i);
+       return fmt::format("cmp_op {} reads cmp_reg0 {} and cmp_reg1 {}; compared registers must be R0-R63", b.cmp_op,
+                          b.cmp_reg0, b.cmp_reg1);
+     }});
 
 constexpr auto kBrTargetRegsBody = [](const CtrlBr& x, const CheckContext&) { return br_target_registers_valid(x); };
 
-constexpr Predicate kBrTargetRegs{
-    .name = "ctrl_br_valid_target_registers",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "target modes 1 and 4 take the target from target_reg_lo/target_reg_hi, both R0-R63",
-    .gens = kGensAll,
-    .fields = fBrTargetRegs,
-    .holds = holds_on_body<CtrlBr, kBrTargetRegsBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlBr& b = as<CtrlBr>(i);
-          return fmt::format("target_mode {} reads target_reg_lo {} and target_reg_hi {}; both must be R0-R63",
-                             b.target_mode, b.target_reg_lo, b.target_reg_hi);
-        },
-    .accepts = on_view<CtrlBr, kBrTargetRegsBody>};
+constexpr Predicate kBrTargetRegs = rule<CtrlBr, kBrTargetRegsBody>(
+    {.name = "ctrl_br_valid_target_registers",
+     .convention = "PROJ-CONV-Q11",
+     .meaning = "target modes 1 and 4 take the target from target_reg_lo/target_reg_hi, both R0-R63",
+     .gens = kGensAll,
+     .fields = fBrTargetRegs,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const CtrlBr& b = as<CtrlBr>(i);
+       return fmt::format("target_mode {} reads target_reg_lo {} and target_reg_hi {}; both must be R0-R63",
+                          b.target_mode, b.target_reg_lo, b.target_reg_hi);
+     }});
 
-constexpr auto kBrReservedBody = [](const CtrlBr& b, const CheckContext&) {
-  return all_zero(b.reserved0) && all_zero(b.reserved1) && all_zero(b.reserved2) && all_zero(b.reserved3);
-};
-
-constexpr Predicate kBrReserved{
-    .name = "ctrl_br_reserved_zero",
-    .convention = "PROJ-CONV-Q11",
-    .meaning = "bytes 15, 20-31, 36-47 and 56-63 are zero",
-    .gens = kGensAll,
-    .fields = fBrReserved,
-    .holds = holds_on_body<CtrlBr, kBrReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlBr>(i, fBrReserved); },
-    .accepts = reserved_mask_accepts<CtrlBr, fBrReserved>};
+constexpr Predicate kBrReserved =
+    reserved_clause<CtrlBr, fBrReserved>({.name = "ctrl_br_reserved_zero",
+                                          .convention = "PROJ-CONV-Q11",
+                                          .meaning = "bytes 15, 20-31, 36-47 and 56-63 are zero"});
 
 constexpr const Predicate* kBranch[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBrOpcode,       &kBrCmp, &kBrDtype, &kBrMode, &kBrCmpRegs,
@@ -631,68 +538,50 @@ constexpr auto kErModeBody = [](const CtrlEr& x, const CheckContext&) {
   return seq::clear_mode(x) != seq::ClearMode::Invalid;
 };
 
-constexpr Predicate kErMode{.name = "ctrl_er_valid_mode",
-                            .convention = "PROJ-CONV-SQ1",
-                            .meaning = "clear_mode is 1 (a range of semaphores) or 2 (a 256-bit mask)",
-                            .gens = kGensAll,
-                            .fields = fErMode,
-                            .holds = holds_on_body<CtrlEr, kErModeBody>,
-                            .explain =
-                                [](const Instruction& i, const CheckContext&) {
-                                  return fmt::format("clear_mode is {}; 1 clears a range, 2 a mask",
-                                                     as<CtrlEr>(i).clear_mode);
-                                },
-                            .accepts = on_view<CtrlEr, kErModeBody>};
+constexpr Predicate kErMode = rule<CtrlEr, kErModeBody>(
+    {.name = "ctrl_er_valid_mode",
+     .convention = "PROJ-CONV-SQ1",
+     .meaning = "clear_mode is 1 (a range of semaphores) or 2 (a 256-bit mask)",
+     .gens = kGensAll,
+     .fields = fErMode,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("clear_mode is {}; 1 clears a range, 2 a mask", as<CtrlEr>(i).clear_mode);
+     }});
 
 constexpr auto kErRangeBody = [](const CtrlEr& e, const CheckContext&) {
   return seq::clear_mode(e) != seq::ClearMode::Range || e.range_first <= e.range_last;
 };
 
-constexpr Predicate kErRange{.name = "ctrl_er_valid_range",
-                             .convention = "PROJ-CONV-SQ1",
-                             .meaning = "a range clear (mode 1) has range_first <= range_last",
-                             .gens = kGensAll,
-                             .fields = fErRange,
-                             .holds = holds_on_body<CtrlEr, kErRangeBody>,
-                             .explain =
-                                 [](const Instruction& i, const CheckContext&) {
-                                   const CtrlEr& e = as<CtrlEr>(i);
-                                   return fmt::format(
-                                       "range_first {} is above range_last {}; the range is inclusive and ascending",
-                                       e.range_first, e.range_last);
-                                 },
-                             .accepts = on_view<CtrlEr, kErRangeBody>};
+constexpr Predicate kErRange = rule<CtrlEr, kErRangeBody>(
+    {.name = "ctrl_er_valid_range",
+     .convention = "PROJ-CONV-SQ1",
+     .meaning = "a range clear (mode 1) has range_first <= range_last",
+     .gens = kGensAll,
+     .fields = fErRange,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const CtrlEr& e = as<CtrlEr>(i);
+       return fmt::format("range_first {} is above range_last {}; the range is inclusive and ascending", e.range_first,
+                          e.range_last);
+     }});
 
 constexpr auto kErUnusedBody = [](const CtrlEr& x, const CheckContext&) { return er_unused_zero(x); };
 
-constexpr Predicate kErUnused{
-    .name = "ctrl_er_unused_operand_zero",
-    .convention = "PROJ-CONV-SQ1",
-    .meaning = "the operand the mode does not use is zero: the mask for a range clear, the range for a mask clear",
-    .gens = kGensAll,
-    .fields = fErUnused,
-    .holds = holds_on_body<CtrlEr, kErUnusedBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          const CtrlEr& e = as<CtrlEr>(i);
-          return seq::clear_mode(e) == seq::ClearMode::Range
-                     ? std::string("a range clear (mode 1) has a non-zero mask; the mask must be zero")
-                     : fmt::format("a mask clear (mode 2) has range_first {} and range_last {}; both must be zero",
-                                   e.range_first, e.range_last);
-        },
-    .accepts = on_view<CtrlEr, kErUnusedBody>};
+constexpr Predicate kErUnused = rule<CtrlEr, kErUnusedBody>(
+    {.name = "ctrl_er_unused_operand_zero",
+     .convention = "PROJ-CONV-SQ1",
+     .meaning = "the operand the mode does not use is zero: the mask for a range clear, the range for a mask clear",
+     .gens = kGensAll,
+     .fields = fErUnused,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const CtrlEr& e = as<CtrlEr>(i);
+       return seq::clear_mode(e) == seq::ClearMode::Range
+                  ? std::string("a range clear (mode 1) has a non-zero mask; the mask must be zero")
+                  : fmt::format("a mask clear (mode 2) has range_first {} and range_last {}; both must be zero",
+                                e.range_first, e.range_last);
+     }});
 
-constexpr auto kErReservedBody = [](const CtrlEr& x, const CheckContext&) { return all_zero(x.reserved0); };
-
-constexpr Predicate kErReserved{
-    .name = "ctrl_er_reserved_zero",
-    .convention = "PROJ-CONV-SQ1",
-    .meaning = "bytes 15-31 are zero",
-    .gens = kGensAll,
-    .fields = fErReserved,
-    .holds = holds_on_body<CtrlEr, kErReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<CtrlEr>(i, fErReserved); },
-    .accepts = reserved_mask_accepts<CtrlEr, fErReserved>};
+constexpr Predicate kErReserved = reserved_clause<CtrlEr, fErReserved>(
+    {.name = "ctrl_er_reserved_zero", .convention = "PROJ-CONV-SQ1", .meaning = "bytes 15-31 are zero"});
 
 constexpr const Predicate* kRangeClear[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kErOpcode, &kErMode, &kErRange, &kErUnused,
@@ -714,83 +603,61 @@ constexpr auto kPsCountBody = [](const PollSem& x, const CheckContext&) {
   return n >= 1 && n <= seq::kPollMaxReads;
 };
 
-constexpr Predicate kPsCount{.name = "poll_sem_valid_count",
-                             .convention = "PROJ-CONV-SQ3",
-                             .meaning = "1 <= n_read <= 16",
-                             .gens = kGensAll,
-                             .fields = fPsCount,
-                             .holds = holds_on_body<PollSem, kPsCountBody>,
-                             .explain =
-                                 [](const Instruction& i, const CheckContext&) {
-                                   return fmt::format("n_read is {}; a poll reads 1 to 16 values",
-                                                      as<PollSem>(i).n_read);
-                                 },
-                             .accepts = on_view<PollSem, kPsCountBody>};
+constexpr Predicate kPsCount = rule<PollSem, kPsCountBody>(
+    {.name = "poll_sem_valid_count",
+     .convention = "PROJ-CONV-SQ3",
+     .meaning = "1 <= n_read <= 16",
+     .gens = kGensAll,
+     .fields = fPsCount,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("n_read is {}; a poll reads 1 to 16 values", as<PollSem>(i).n_read);
+     }});
 
 constexpr auto kPsRegBody = [](const PollSem& x, const CheckContext&) {
   return seq::is_general_register(x.result_reg);
 };
 
-constexpr Predicate kPsReg{.name = "poll_sem_valid_register",
-                           .convention = "PROJ-CONV-SQ3",
-                           .meaning = "result_reg is R0-R63",
-                           .gens = kGensAll,
-                           .fields = fPsReg,
-                           .holds = holds_on_body<PollSem, kPsRegBody>,
-                           .explain =
-                               [](const Instruction& i, const CheckContext&) {
-                                 return fmt::format("result_reg is {}; the result goes to one of R0-R63",
-                                                    as<PollSem>(i).result_reg);
-                               },
-                           .accepts = on_view<PollSem, kPsRegBody>};
+constexpr Predicate kPsReg = rule<PollSem, kPsRegBody>(
+    {.name = "poll_sem_valid_register",
+     .convention = "PROJ-CONV-SQ3",
+     .meaning = "result_reg is R0-R63",
+     .gens = kGensAll,
+     .fields = fPsReg,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("result_reg is {}; the result goes to one of R0-R63", as<PollSem>(i).result_reg);
+     }});
 
 constexpr auto kPsOpBody = [](const PollSem& x, const CheckContext& c) { return aluop_in(x.combine_op, c.gen); };
 
-constexpr Predicate kPsOp{.name = "poll_sem_valid_combine_op",
-                          .convention = "PROJ-CONV-SQ3",
-                          .meaning = "combine_op is a member of the generation's ALU_OP enum",
-                          .gens = kGensAll,
-                          .fields = fPsOp,
-                          .holds = holds_on_body<PollSem, kPsOpBody>,
-                          .explain =
-                              [](const Instruction& i, const CheckContext& c) {
+constexpr Predicate kPsOp =
+    rule<PollSem, kPsOpBody>({.name = "poll_sem_valid_combine_op",
+                              .convention = "PROJ-CONV-SQ3",
+                              .meaning = "combine_op is a member of the generation's ALU_OP enum",
+                              .gens = kGensAll,
+                              .fields = fPsOp,
+                              .explain = [](const Instruction& i, const CheckContext& c) {
                                 return fmt::format("combine_op {} is not an ALU op of {}",
                                                    aluop_label(as<PollSem>(i).combine_op, c.gen), to_string(c.gen));
-                              },
-                          .accepts = on_view<PollSem, kPsOpBody>};
+                              }});
 
 constexpr auto kPsAddrBody = [](const PollSem& p, const CheckContext&) {
   return p.address % 4 == 0 && p.writeback_address % 4 == 0;
 };
 
-constexpr Predicate kPsAddr{.name = "poll_sem_aligned_addresses",
-                            .convention = "PROJ-CONV-SQ3",
-                            .meaning = "address and writeback_address are multiples of 4 (the values are u32)",
-                            .gens = kGensAll,
-                            .fields = fPsAddr,
-                            .holds = holds_on_body<PollSem, kPsAddrBody>,
-                            .explain =
-                                [](const Instruction& i, const CheckContext&) {
-                                  const PollSem& p = as<PollSem>(i);
-                                  return fmt::format(
-                                      "address {:#x} and writeback_address {:#x} must both be 4-byte aligned",
-                                      p.address, p.writeback_address);
-                                },
-                            .accepts = on_view<PollSem, kPsAddrBody>};
+constexpr Predicate kPsAddr = rule<PollSem, kPsAddrBody>(
+    {.name = "poll_sem_aligned_addresses",
+     .convention = "PROJ-CONV-SQ3",
+     .meaning = "address and writeback_address are multiples of 4 (the values are u32)",
+     .gens = kGensAll,
+     .fields = fPsAddr,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const PollSem& p = as<PollSem>(i);
+       return fmt::format("address {:#x} and writeback_address {:#x} must both be 4-byte aligned", p.address,
+                          p.writeback_address);
+     }});
 
-constexpr auto kPsReservedBody = [](const PollSem& p, const CheckContext&) {
-  return all_zero(p.reserved0) && all_zero(p.reserved1);
-};
-
-constexpr Predicate kPsReserved{
-    .name = "poll_sem_reserved_zero",
-    .convention = "PROJ-CONV-SQ3",
-    .meaning = "byte 15 and bytes 32-63 are zero",
-    .gens = kGensAll,
-    .fields = fPsReserved,
-    .holds = holds_on_body<PollSem, kPsReservedBody>,
-    .explain = [](const Instruction& i, const CheckContext&) { return reserved_text<PollSem>(i, fPsReserved); },
-    .accepts = reserved_mask_accepts<PollSem, fPsReserved>};
+constexpr Predicate kPsReserved = reserved_clause<PollSem, fPsReserved>(
+    {.name = "poll_sem_reserved_zero", .convention = "PROJ-CONV-SQ3", .meaning = "byte 15 and bytes 32-63 are zero"});
 
 constexpr const Predicate* kPoll[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPsOpcode, &kPsCount, &kPsReg, &kPsOp, &kPsAddr,
@@ -807,20 +674,17 @@ constexpr Predicate kPseudoHintOpcode = opcode_clause<opcode::kPseudoBranchPrefe
 
 constexpr auto kHintTargetBody = [](const BranchPrefetchHint& x, const CheckContext&) { return (x.target >> 32) == 0; };
 
-constexpr Predicate kHintTarget{
-    .name = "branch_prefetch_hint_target_range",
-    .convention = "PROJ-CONV-SQ2",
-    .meaning =
-        "the target is stored zero-extended from 32 bits (bytes 52-55 zero; the runtime asserts |offset| < 2^31)",
-    .gens = kGensAll,
-    .fields = fHintTarget,
-    .holds = holds_on_body<BranchPrefetchHint, kHintTargetBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("target {:#x} has bits above 31 set; the target is a 32-bit value zero-extended to 64",
-                             as<BranchPrefetchHint>(i).target);
-        },
-    .accepts = on_view<BranchPrefetchHint, kHintTargetBody>};
+constexpr Predicate kHintTarget = rule<BranchPrefetchHint, kHintTargetBody>(
+    {.name = "branch_prefetch_hint_target_range",
+     .convention = "PROJ-CONV-SQ2",
+     .meaning =
+         "the target is stored zero-extended from 32 bits (bytes 52-55 zero; the runtime asserts |offset| < 2^31)",
+     .gens = kGensAll,
+     .fields = fHintTarget,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("target {:#x} has bits above 31 set; the target is a 32-bit value zero-extended to 64",
+                          as<BranchPrefetchHint>(i).target);
+     }});
 
 constexpr const Predicate* kHint[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kHintOpcode, &kHintTarget,
                                       &kEnginePlacement};
@@ -842,26 +706,23 @@ constexpr Predicate kCallOpcode = opcode_clause<opcode::kPseudoFunctionCall>(
 
 constexpr auto kCalleeBody = [](const PseudoFunctionCall& x, const CheckContext&) { return seq::callee_name_valid(x); };
 
-constexpr Predicate kCallee{
-    .name = "pseudo_function_call_valid_callee",
-    .convention = "PROJ-CONV-SQ4",
-    .meaning = "callee is 1-35 printable ASCII characters, NUL-terminated, with zero bytes after the terminator",
-    .gens = kGensAll,
-    .fields = fCallee,
-    .holds = holds_on_body<PseudoFunctionCall, kCalleeBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          const PseudoFunctionCall& c = as<PseudoFunctionCall>(i);
-          const std::string_view name = seq::callee_name(c);
-          if (name.empty()) return std::string("the callee name is empty");
-          if (name.size() == PseudoFunctionCall::kNameBytes)
-            return std::string("the callee name has no NUL terminator within its 36 bytes");
-          return fmt::format(
-              "the callee name ({} bytes) has a non-printable character or non-zero bytes after its "
-              "terminator",
-              name.size());
-        },
-    .accepts = on_view<PseudoFunctionCall, kCalleeBody>};
+constexpr Predicate kCallee = rule<PseudoFunctionCall, kCalleeBody>(
+    {.name = "pseudo_function_call_valid_callee",
+     .convention = "PROJ-CONV-SQ4",
+     .meaning = "callee is 1-35 printable ASCII characters, NUL-terminated, with zero bytes after the terminator",
+     .gens = kGensAll,
+     .fields = fCallee,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       const PseudoFunctionCall& c = as<PseudoFunctionCall>(i);
+       const std::string_view name = seq::callee_name(c);
+       if (name.empty()) return std::string("the callee name is empty");
+       if (name.size() == PseudoFunctionCall::kNameBytes)
+         return std::string("the callee name has no NUL terminator within its 36 bytes");
+       return fmt::format(
+           "the callee name ({} bytes) has a non-printable character or non-zero bytes after its "
+           "terminator",
+           name.size());
+     }});
 
 constexpr const Predicate* kBegin[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kBeginOpcode,
                                        &kEnginePlacement};
@@ -881,18 +742,15 @@ constexpr auto kPseudoInstKindBody = [](const PseudoInst& x, const CheckContext&
   return x.kind == seq::kPseudoInstExit;
 };
 
-constexpr Predicate kPseudoInstKind{
-    .name = "pseudo_inst_valid_kind",
-    .convention = "PROJ-CONV-SQ5",
-    .meaning = "kind is 1 (exit execution), the only pseudo instruction known; the payload is opaque",
-    .gens = kGensAll,
-    .fields = fKind,
-    .holds = holds_on_body<PseudoInst, kPseudoInstKindBody>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("kind is {}; the only known PSEUDO_INST is 1 (exit execution)", as<PseudoInst>(i).kind);
-        },
-    .accepts = on_view<PseudoInst, kPseudoInstKindBody>};
+constexpr Predicate kPseudoInstKind = rule<PseudoInst, kPseudoInstKindBody>(
+    {.name = "pseudo_inst_valid_kind",
+     .convention = "PROJ-CONV-SQ5",
+     .meaning = "kind is 1 (exit execution), the only pseudo instruction known; the payload is opaque",
+     .gens = kGensAll,
+     .fields = fKind,
+     .explain = [](const Instruction& i, const CheckContext&) {
+       return fmt::format("kind is {}; the only known PSEUDO_INST is 1 (exit execution)", as<PseudoInst>(i).kind);
+     }});
 
 constexpr const Predicate* kPseudoInstList[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPseudoInstOpcode,
                                                 &kPseudoInstKind, &kEnginePlacement};
