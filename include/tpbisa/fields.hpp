@@ -537,10 +537,8 @@ struct Tensor3d {
   std::array<int16_t, 3> step_elem{};
   std::array<uint16_t, 3> num_elem{};
   /// Elements of the pattern: the product of the three counts (t3d_element_count).
-  constexpr uint64_t elements() const {
-    uint64_t n = 1;
-    for (uint16_t e : num_elem) n *= e;
-    return n;
+  constexpr uint64_t elements() const {  // spelt out: a loop kept the array in memory in the raw-word acceptor
+    return uint64_t{num_elem[0]} * num_elem[1] * num_elem[2];
   }
   bool operator==(const Tensor3d&) const = default;
 };
@@ -558,11 +556,7 @@ struct Tensor4d {
   std::array<int16_t, 4> step_elem{};
   std::array<uint16_t, 4> num_elem{};
   /// Elements of the pattern: the product of the four counts.
-  constexpr uint64_t elements() const {
-    uint64_t n = 1;
-    for (uint16_t e : num_elem) n *= e;
-    return n;
-  }
+  constexpr uint64_t elements() const { return uint64_t{num_elem[0]} * num_elem[1] * num_elem[2] * num_elem[3]; }
   bool operator==(const Tensor4d&) const = default;
 };
 template <>

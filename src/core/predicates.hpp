@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
@@ -153,9 +154,12 @@ template <size_t N>
     return counts_nonzero_packed(packed_counts(num), start, g);
   } else {
     if (has_shape_escape(g) && describe(start, g).shape_from_register) return true;
-    for (uint16_t n : num)
-      if (n < 1) return false;
-    return true;
+    // Each count tested at a constant index: a loop over the array kept the raw-word acceptor's view in memory
+    // (zero-filled, then stored field by field) instead of in registers.
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      return ((num[I] != 0) && ...);
+    }
+    (std::make_index_sequence<N>{});
   }
 }
 

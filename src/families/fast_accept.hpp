@@ -70,16 +70,18 @@ template <class S>
 }
 
 /// A raw form from a body over the typed view: Body(const S&, const CheckContext&) -> bool, the same function the
-/// predicate's `holds` calls on the decoded operand.
+/// predicate's `holds` calls on the decoded operand. Forced inline (as on_view_and_word) so that the acceptor's
+/// `flatten` reaches the body's own calls: GCC's early inliner had not yet summarised an out-of-line raw form when it
+/// flattened the acceptor, and left the body's helpers as calls.
 template <class S, auto Body>
-bool on_view(const uint8_t* word, const CheckContext& c) {
+[[gnu::always_inline]] inline bool on_view(const uint8_t* word, const CheckContext& c) {
   return Body(view<S>(word), c);
 }
 
 /// A raw form whose body also reads packed fields straight from the word: Body(const S&, const uint8_t* word,
 /// const CheckContext&) -> bool, calling the same predicate body as `holds` (e.g. on raw_counts).
 template <class S, auto Body>
-bool on_view_and_word(const uint8_t* word, const CheckContext& c) {
+[[gnu::always_inline]] inline bool on_view_and_word(const uint8_t* word, const CheckContext& c) {
   return Body(view<S>(word), word, c);
 }
 
@@ -248,9 +250,25 @@ inline bool dtype_accepts(uint8_t d, bool allow_fp32r, const CheckContext& c) {
 
 // ---- The acceptor generated from a conjunct list ----
 
-template <const auto& Conjuncts, size_t... I>
+namespace detail {
+/// One conjunct's raw form on generation G, called through a compile-time constant: the call is direct before the
+/// inliner runs, and with on_view forced inline the body and its helpers land in the acceptor with the generation a
+/// constant. Called through the Predicate's pointer, the helpers (start and pattern checks, quadrant tests) stayed
+/// out of line with the generation a run-time value, and their views were zero-filled in memory.
+template <const Predicate* P, Generation G>
+[[gnu::always_inline]] inline bool conjunct_accepts(const uint8_t* word, const CheckContext& ctx) {
+  if constexpr (!P->gens.has(G)) {
+    return true;
+  } else {
+    constexpr RawAccept kAccepts = P->accepts;
+    return kAccepts(word, ctx);
+  }
+}
+}  // namespace detail
+
+template <const auto& Conjuncts, Generation G, size_t... I>
 [[gnu::always_inline]] inline bool all_accept(const uint8_t* word, const CheckContext& ctx, std::index_sequence<I...>) {
-  return ((!Conjuncts[I]->gens.has(ctx.gen) || Conjuncts[I]->accepts(word, ctx)) && ...);
+  return (detail::conjunct_accepts<Conjuncts[I], G>(word, ctx) && ...);
 }
 
 /// Every conjunct that applies on generation G accepts the raw word: the word is valid with no failure. The context
@@ -261,7 +279,7 @@ template <const auto& Conjuncts, size_t... I>
 template <const auto& Conjuncts, Generation G>
 [[gnu::flatten]] bool accept_on(const uint8_t* word, const CheckContext& ctx) {
   const CheckContext on{G, ctx.options};
-  return all_accept<Conjuncts>(word, on, std::make_index_sequence<std::size(Conjuncts)>{});
+  return all_accept<Conjuncts, G>(word, on, std::make_index_sequence<std::size(Conjuncts)>{});
 }
 
 /// The acceptor of every generation, in Generation order.

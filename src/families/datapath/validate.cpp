@@ -72,17 +72,14 @@ bool is_valid_dtype_64(uint8_t d, bool allow_fp32r, bool allow_u64, bool allow_i
   return pred::is_valid_dtype(d, allow_fp32r, c);
 }
 
-/// addr_in_sbuf_partition(q, x) on a masked immediate.
-bool in_sbuf_partition(uint32_t q, uint32_t masked, Generation g) {
-  const PartitionAddress p = decode_partition_offset(masked, g);
-  return p.region == Region::Sbuf && p.partition == q;
-}
-
-/// addresses_in_same_sbuf_quadrant, literal reading: both in the same quadrant-base partition (PROJ-CONV-C17).
+/// addresses_in_same_sbuf_quadrant, literal reading: both in the same quadrant-base partition (PROJ-CONV-C17), i.e.
+/// addr_in_sbuf_partition(q, x) and addr_in_sbuf_partition(q, y) for one q of 0, 32, 64, 96.
 bool same_sbuf_quadrant(uint32_t x, uint32_t y, Generation g) {
-  for (uint32_t q : {0U, 32U, 64U, 96U})
-    if (in_sbuf_partition(q, x, g) && in_sbuf_partition(q, y, g)) return true;
-  return false;
+  // In one of the partitions 0, 32, 64, 96: one decode of each address, not one per quadrant base.
+  const PartitionAddress px = decode_partition_offset(x, g);
+  const PartitionAddress py = decode_partition_offset(y, g);
+  return px.region == Region::Sbuf && py.region == Region::Sbuf && px.partition == py.partition &&
+         px.partition % 32 == 0 && px.partition < 128;
 }
 
 /// The MEM_PATTERN indirect arm (MARIANA+): the data address in PSUM, or index and data in the same SBUF
@@ -111,8 +108,10 @@ bool pattern_valid(const T& t, uint8_t d, bool write, Generation g) {
 /// a register (CAYMAN+; never on SUNDA, PROJ-CONV-C18) or an indirect arm carries no comparable count.
 template <class A, class B>
 bool same_count(const A& a, const B& b, Generation g) {
-  for (const Addr4& s : {a.start_addr, b.start_addr})
-    if ((pred::has_shape_escape(g) && s.shape_from_register()) || datapath::indirect_arm(s, g)) return true;
+  const auto escapes = [g](const Addr4& s) {
+    return (pred::has_shape_escape(g) && s.shape_from_register()) || datapath::indirect_arm(s, g);
+  };
+  if (escapes(a.start_addr) || escapes(b.start_addr)) return true;
   return a.elements() == b.elements();
 }
 
@@ -442,9 +441,9 @@ bool unsigned_int(uint8_t d) {
 /// vacuous (enums.md §5.1; the exact reading is a project decision, docs/conventions.md).
 bool tt_signness(const Tt& t, Generation g) {
   if (!aluop_is(t.op, kAluInt, g)) return true;
-  const uint8_t ds[3] = {datapath::pair_lo(t.in0_in1_dtype), datapath::pair_hi(t.in0_in1_dtype), t.out_dtype};
-  const bool all_signed = std::all_of(std::begin(ds), std::end(ds), signed_int);
-  const bool all_unsigned = std::all_of(std::begin(ds), std::end(ds), unsigned_int);
+  const uint8_t lo = datapath::pair_lo(t.in0_in1_dtype), hi = datapath::pair_hi(t.in0_in1_dtype);
+  const bool all_signed = signed_int(lo) && signed_int(hi) && signed_int(t.out_dtype);
+  const bool all_unsigned = unsigned_int(lo) && unsigned_int(hi) && unsigned_int(t.out_dtype);
   const bool s_ok = aluop_is(t.op, kAluSigned, g);
   const bool u_ok = aluop_is(t.op, kAluUnsigned, g);
   return (s_ok && all_signed) || (u_ok && all_unsigned);
