@@ -39,7 +39,8 @@ with open(out, "wb") as o:
 PY
 }
 
-# Wall seconds and peak RSS (KiB) of one command, stdout to /dev/null: "SECONDS KIB" (exit 0 or 1 accepted).
+# Wall seconds, peak RSS (KiB) and CPU seconds (user + system) of one command, stdout to /dev/null:
+# "SECONDS KIB CPU" (exit 0 or 1 accepted).
 measure() {
   "$py" - "$@" <<'PY'
 import resource, subprocess, sys, time
@@ -48,7 +49,8 @@ rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.D
 t = time.perf_counter() - t
 if rc not in (0, 1):
     sys.exit(f"{sys.argv[1]} exited {rc}")
-print(f"{t:.6f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{t:.6f} {u.ru_maxrss} {u.ru_utime + u.ru_stime:.6f}")
 PY
 }
 # The same, pinned.
@@ -70,14 +72,18 @@ echo "file: $words words ($bytes bytes); $(cat "$dir/summary.txt")"
 : > "$dir/cat.txt"
 : > "$dir/validate.txt"
 for _ in $(seq "$runs"); do
-  run_pinned cat "$file" | cut -d' ' -f1 >> "$dir/cat.txt"
-  run_pinned "$tpbisa" validate --quiet --gen cayman "$file" | cut -d' ' -f1 >> "$dir/validate.txt"
+  run_pinned cat "$file" >> "$dir/cat.txt"
+  run_pinned "$tpbisa" validate --quiet --gen cayman "$file" >> "$dir/validate.txt"
 done
-read -r cmin cmed cmax < <(stats < "$dir/cat.txt")
-read -r vmin vmed vmax < <(stats < "$dir/validate.txt")
-echo "cat FILE > /dev/null:                    min/median/max $cmin / $cmed / $cmax s"
-echo "tpbisa validate --quiet --gen cayman:    min/median/max $vmin / $vmed / $vmax s"
+read -r cmin cmed cmax < <(cut -d' ' -f1 < "$dir/cat.txt" | stats)
+read -r vmin vmed vmax < <(cut -d' ' -f1 < "$dir/validate.txt" | stats)
+read -r _ ccpu _ < <(cut -d' ' -f3 < "$dir/cat.txt" | stats)
+read -r _ vcpu _ < <(cut -d' ' -f3 < "$dir/validate.txt" | stats)
+echo "cat FILE > /dev/null:                    min/median/max $cmin / $cmed / $cmax s (median CPU $ccpu s)"
+echo "tpbisa validate --quiet --gen cayman:    min/median/max $vmin / $vmed / $vmax s (median CPU $vcpu s)"
 "$py" -c "c=$cmed; v=$vmed; print(f'validate throughput / cat throughput (medians): {c / v if v > 0 else float(\"inf\"):.3f}x')"
+# CPU time (user + system) is less disturbed than wall time by a neighbour on a shared machine.
+"$py" -c "c=$ccpu; v=$vcpu; print(f'the same in CPU time (medians): {c / v if v > 0 else float(\"inf\"):.3f}x')"
 
 echo "scaling (validate --quiet --gen cayman; median of $runs runs):"
 echo "  words       seconds     ns/word   peak RSS KiB"

@@ -168,15 +168,15 @@ bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
   return reserved_bytes_zero<S>(word);
 }
 
-/// A 256-entry table of a one-byte predicate term, per generation and option set (built from the term at compile
-/// time).
+/// A 256-entry table of a one-byte predicate term (built from the term at compile time): per value, the set of
+/// generations on which it holds. With the generation a constant, a look-up is one byte test against an immediate
+/// (a bit array per generation took a shift, an index and a variable shift).
 struct ByteTable {
-  std::array<std::array<uint64_t, 4>, kAllGenerations.size()> bits{};
-  constexpr bool has(Generation g, uint8_t v) const {
-    return (bits[static_cast<size_t>(g)][v >> 6] >> (v & 63) & 1U) != 0;
-  }
-  constexpr void set(Generation g, uint8_t v) { bits[static_cast<size_t>(g)][v >> 6] |= uint64_t{1} << (v & 63); }
+  std::array<uint8_t, 256> gens{};
+  constexpr bool has(Generation g, uint8_t v) const { return ((gens[v] >> static_cast<unsigned>(g)) & 1U) != 0; }
+  constexpr void set(Generation g, uint8_t v) { gens[v] |= static_cast<uint8_t>(1U << static_cast<unsigned>(g)); }
 };
+static_assert(kAllGenerations.size() <= 8, "a generation set fits in a byte");
 
 namespace detail {
 constexpr ByteTable make_header_opcode_table() {
