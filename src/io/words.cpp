@@ -198,9 +198,7 @@ class FileWords final : public WordSource {
     }
     unmap();
     const size_t len = static_cast<size_t>(std::min<uint64_t>(kWindow, file_size_ - at));
-    // MAP_POPULATE maps the window's cached pages in this one call: touched one by one, every 16th page (the
-    // kernel's fault-around) cost a page fault, which was most of the command's system time.
-    void* p = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, ::fileno(file_), static_cast<off_t>(at));
+    void* p = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, ::fileno(file_), static_cast<off_t>(at));
     if (p == MAP_FAILED) return false;
     ::madvise(p, len, MADV_SEQUENTIAL);
     map_ = static_cast<const uint8_t*>(p);
