@@ -167,14 +167,16 @@ bool declines(const uint8_t*, const CheckContext&) {
   return false;
 }
 
-/// What the counting loop needs of a word's validator, in one entry: its acceptor (one that declines every word
-/// where the validator has none, so the loop has no null test), the validator, and whether it is header-only.
-struct Route {
-  family::RawAccept accept;
-  const Validator* validator;
-  bool header_only;
+/// What the counting loop needs of each opcode on one generation, in three arrays indexed by opcode: its acceptor
+/// (one that declines every word where the validator has none, so the loop has no null test), whether its validator
+/// is header-only, and the validator itself (read only for a declined word). Separate arrays keep the per-word
+/// look-up to one scaled load of a pointer and one byte.
+struct Routes {
+  std::array<family::RawAccept, 256> accept;
+  std::array<uint8_t, 256> header_only;
+  std::array<const Validator*, 256> validator;
 };
-using RouteTable = std::array<std::array<Route, 256>, kAllGenerations.size()>;
+using RouteTable = std::array<Routes, kAllGenerations.size()>;
 
 const RouteTable& route_table() {
   static const RouteTable table = [] {
@@ -186,7 +188,10 @@ const RouteTable& route_table() {
         // The generation's own conjunction where the acceptor is a generated one: no dispatch hop per word.
         if (const family::GenerationAcceptors* by_gen = family::generation_acceptors(accept); by_gen != nullptr)
           accept = (*by_gen)[static_cast<size_t>(g)];
-        t[static_cast<size_t>(g)][op] = {accept, v, v->checked == Checked::HeaderOnly};
+        Routes& r = t[static_cast<size_t>(g)];
+        r.accept[op] = accept;
+        r.header_only[op] = v->checked == Checked::HeaderOnly ? 1 : 0;
+        r.validator[op] = v;
       }
     return t;
   }();
@@ -222,12 +227,13 @@ BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, cons
   size_t header_only = 0;
   // The word index is derived from the pointer only for a declined word: two counters live across the call.
   for (const uint8_t* word = first; word != end; word += kWordBytes) {
-    const Route& r = routes[word[kOpcodeByte]];
-    bool ok = r.accept(word, ctx);
+    const uint8_t op = word[kOpcodeByte];
+    bool ok = routes.accept[op](word, ctx);
     if (!ok) [[unlikely]]
-      ok = judge_declined(word, *r.validator, ctx, static_cast<size_t>(word - first) / kWordBytes, on_invalid, context);
+      ok = judge_declined(word, *routes.validator[op], ctx, static_cast<size_t>(word - first) / kWordBytes, on_invalid,
+                          context);
     valid += ok ? 1 : 0;
-    header_only += r.header_only ? 1 : 0;
+    header_only += routes.header_only[op];
   }
   BatchSummary s;
   s.words = n;
