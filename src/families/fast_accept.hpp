@@ -173,7 +173,9 @@ bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
 /// (a bit array per generation took a shift, an index and a variable shift).
 struct ByteTable {
   std::array<uint8_t, 256> gens{};
-  constexpr bool has(Generation g, uint8_t v) const { return ((gens[v] >> static_cast<unsigned>(g)) & 1U) != 0; }
+  constexpr bool has(Generation g, uint8_t v) const {
+    return (gens[v] & (1U << static_cast<unsigned>(g))) != 0;  // a mask, not a shift: one `test` of the byte
+  }
   constexpr void set(Generation g, uint8_t v) { gens[v] |= static_cast<uint8_t>(1U << static_cast<unsigned>(g)); }
 };
 static_assert(kAllGenerations.size() <= 8, "a generation set fits in a byte");
