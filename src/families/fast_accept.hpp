@@ -16,6 +16,18 @@
 #include "tpbisa/formats.hpp"
 #include "tpbisa/validate.hpp"
 
+// The raw forms are forced inline into their acceptor (on_view below), which is what lets `flatten` inline every
+// body. The sanitized tree turns it off (CMake defines TPBISA_INLINE_RAW_FORMS=0 there): instrumented, the fully
+// inlined acceptors tripled a family file's compile time, and that tree is for checking, not speed.
+#ifndef TPBISA_INLINE_RAW_FORMS
+#define TPBISA_INLINE_RAW_FORMS 1
+#endif
+#if TPBISA_INLINE_RAW_FORMS
+#define TPBISA_RAW_FORM_INLINE [[gnu::always_inline]] inline
+#else
+#define TPBISA_RAW_FORM_INLINE inline
+#endif
+
 namespace tpbisa::family {
 
 // A predicate's raw form (`Predicate::accepts`) reads the fields it needs from the bytes and calls the predicate's
@@ -74,14 +86,14 @@ template <class S>
 /// `flatten` reaches the body's own calls: GCC's early inliner had not yet summarised an out-of-line raw form when it
 /// flattened the acceptor, and left the body's helpers as calls.
 template <class S, auto Body>
-[[gnu::always_inline]] inline bool on_view(const uint8_t* word, const CheckContext& c) {
+TPBISA_RAW_FORM_INLINE bool on_view(const uint8_t* word, const CheckContext& c) {
   return Body(view<S>(word), c);
 }
 
 /// A raw form whose body also reads packed fields straight from the word: Body(const S&, const uint8_t* word,
 /// const CheckContext&) -> bool, calling the same predicate body as `holds` (e.g. on raw_counts).
 template <class S, auto Body>
-[[gnu::always_inline]] inline bool on_view_and_word(const uint8_t* word, const CheckContext& c) {
+TPBISA_RAW_FORM_INLINE bool on_view_and_word(const uint8_t* word, const CheckContext& c) {
   return Body(view<S>(word), word, c);
 }
 

@@ -961,5 +961,31 @@ TEST(ValidatePredicates, VectorFileHasAnAcceptingAndARejectingWordPerPredicatePe
   }
 }
 
+/// tt_valid_partitions' literal reading of addresses_in_same_sbuf_quadrant (PROJ-CONV-C17): two SBUF operands pass
+/// only in one and the same quadrant-base partition (0, 32, 64 or 96). One active channel, so no start check
+/// interferes; the full verdict and the raw-word acceptor must agree on every case.
+TEST(ValidatePredicates, TtPartitionsAcceptOnlyOneQuadrantBasePartition) {
+  struct Case {
+    unsigned src0, src1;
+    bool valid;
+  };
+  const Case cases[] = {{0, 0, true},    {32, 32, true},  {64, 64, true}, {96, 96, true},   {33, 33, false},
+                        {31, 31, false}, {32, 64, false}, {96, 0, false}, {127, 127, false}};
+  for (Generation g : kAllGenerations) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(to_string(g)) + " src0 partition " + std::to_string(c.src0) + ", src1 partition " +
+                   std::to_string(c.src1));
+      Word w = tt_word();
+      w[15] = 1;
+      store_le<uint32_t>(&w[16], partition1(g) * c.src0 + 0x1000);
+      store_le<uint32_t>(&w[32], partition1(g) * c.src1 + 0x2000);
+      const Verdict v = run(w, g);
+      EXPECT_EQ(v.valid, c.valid) << names(v);
+      if (!c.valid) EXPECT_EQ(names(v), "tt_valid_partitions");
+      EXPECT_EQ(fast_accepts(std::span<const uint8_t, kWordBytes>(w), g), c.valid);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tpbisa
