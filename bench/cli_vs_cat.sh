@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole command line against cat: `tpbisa validate --quiet --gen cayman FILE` vs `cat FILE > /dev/null` on a
-# generated file of valid words (min/median/max of repeated runs, same file, warm page cache), then a scaling
-# check of validate from 10^4 to 10^7 words (time per word and peak RSS). Every command runs pinned to one core
-# (taskset -c $CPU, default 1, when taskset exists), since the machine may be shared. With PROFILE=1 and perf
+# generated file of valid words (min/median/max wall time of repeated runs and the median CPU-time ratio, same file,
+# warm page cache), then a scaling check of validate from 10^4 to 10^7 words (time per word and peak RSS). Every
+# command runs pinned to one core (taskset -c $CPU, default 1, when taskset exists), since the machine may be shared. With PROFILE=1 and perf
 # installed, the 10^7-word run is also sampled and the symbols that take the time are listed.
 # Usage: [CPU=1] [PROFILE=1] bench/cli_vs_cat.sh TPBISA [WORDS=10000000] [RUNS=5] [DIR=a temporary directory]
 set -euo pipefail
@@ -10,6 +10,7 @@ tpbisa=${1:?usage: cli_vs_cat.sh TPBISA [WORDS] [RUNS] [DIR]}
 words=${2:-10000000}
 runs=${3:-5}
 dir=${4:-$(mktemp -d)}
+mkdir -p "$dir"  # a DIR that does not exist yet is created
 here=$(cd "$(dirname "$0")" && pwd)
 tsv="$here/../tests/vectors/validate.tsv"
 py=/usr/bin/python3
