@@ -107,7 +107,7 @@ class Assembler {
  private:
   void one_line(std::string_view line, size_t number) {
     if (line.size() > kAsmMaxLineBytes) {
-      fail(number, std::string(line.substr(0, kShownLongLine)) + " ...",
+      fail(number, fmt::format("{} ...", line.substr(0, kShownLongLine)),
            {0, 1, fmt::format("line of {} bytes; at most {} are allowed", line.size(), kAsmMaxLineBytes)});
       return;
     }
