@@ -67,19 +67,11 @@ python: deps
 	  --prefix "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
 	cd / && $(abspath $(VENV))/bin/python -c 'import tpbisa; print("tpbisa", tpbisa.__version__, "installed in $(VENV)")'
 
-# All tests: in the optimised tree the command-line scripts, goldens, hostile checks and the Python suite; under
+# All tests: in the optimised tree the command-line scripts, goldens, hostile checks and the Python suite; then, under
 # ASan+UBSan, the unit suite, the format check and each fuzz target for FUZZ_SECONDS (docs/robustness.md).
-# The two trees are built side by side, and their suites run side by side, so that one tree's configure, link and
-# longest test fill the other's idle core; each suite's output is kept in its tree (ctest.log) and printed whole,
-# one after the other, and make test fails when either fails.
-test: deps
-	@$(MAKE) --no-print-directory -j2 build-for-test build-san
-	@rc=0; \
-	(cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|format)$$' > ctest.log 2>&1) & opt=$$!; \
-	(cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS) > ctest.log 2>&1) & san=$$!; \
-	wait $$opt || rc=1; echo "== optimised tree ($(BUILD))"; cat $(BUILD)/ctest.log; \
-	wait $$san || rc=1; echo "== sanitized tree ($(BUILD_SAN))"; cat $(BUILD_SAN)/ctest.log; \
-	exit $$rc
+test: build-for-test build-san
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|format)$$'
+	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 
 # Run every fuzz target longer: make fuzz FUZZ_SECONDS=600
 fuzz: build-san
