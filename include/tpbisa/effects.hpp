@@ -156,6 +156,7 @@ struct EffectLog {
   std::vector<Diagnostic> diags;
   uint64_t reads_total = 0;
   std::array<uint64_t, kDiagKinds> diag_counts{};
+  bool any_diag = false;  ///< a diagnostic was counted since the last clear (so clearing and summing skip the counts)
   bool record = false;
   size_t cap = kDefaultMaxRecordedEffects;
 
@@ -166,6 +167,9 @@ struct EffectLog {
   };
   std::vector<ImmClassWrite> imm_class;
   std::vector<uint64_t> pages;  ///< commit's scratch: the pages the staged writes touch
+  /// The fault of the step that failed, filled by the executing transaction only when it fails (so a step that
+  /// retires builds no Fault); read through Txn::fault().
+  Fault fault;
   /// Staged memory writes as byte blocks (the executors' fast path when nothing is recorded): `n` bytes from
   /// `block_bytes[from]` to `address`, applied at commit after `mem`. `block_elems` counts their elements.
   /// `block_bytes` keeps its high-water size across steps (so staging neither allocates nor zero-fills once
@@ -224,7 +228,8 @@ struct EffectLog {
     macs = 0;
     dma_bytes = 0;
     reads_total = 0;
-    diag_counts = {};
+    if (any_diag) diag_counts = {};
+    any_diag = false;
   }
 };
 

@@ -64,21 +64,36 @@ uint8_t* Txn::stage_run(uint64_t address, uint64_t n, unsigned elem) {
   return log_.block_bytes.data() + at;
 }
 
+Fault& Txn::fault_slot() {
+  if (!faulted_) {
+    log_.fault = Fault{};
+    faulted_ = true;
+  }
+  return log_.fault;
+}
+
+const Fault& Txn::fault() const {
+  static const Fault kNone{};
+  return faulted_ ? log_.fault : kNone;
+}
+
 bool Txn::fail(FaultKind kind, std::string detail) {
-  fault_.kind = kind;
-  fault_.index = index_;
-  fault_.detail = std::move(detail);
+  Fault& f = fault_slot();
+  f.kind = kind;
+  f.index = index_;
+  f.detail = std::move(detail);
   return false;
 }
 
 bool Txn::fail_at(FaultKind kind, uint64_t address, std::string detail) {
-  fault_.address = address;
-  fault_.has_address = true;
+  Fault& f = fault_slot();
+  f.address = address;
+  f.has_address = true;
   return fail(kind, std::move(detail));
 }
 
 bool Txn::fail_reg(FaultKind kind, int reg, std::string detail) {
-  fault_.reg = reg;
+  fault_slot().reg = reg;
   return fail(kind, std::move(detail));
 }
 

@@ -58,7 +58,10 @@ class Txn {
   /// `address`, written at commit; returns where the caller writes them (valid until the next stage).
   uint8_t* stage_run(uint64_t address, uint64_t n, unsigned elem);
   /// Counts `n` diagnostics of one kind without recording them (the untraced block path only).
-  void count_diags(DiagKind kind, uint64_t n) { log_.diag_counts[static_cast<size_t>(kind)] += n; }
+  void count_diags(DiagKind kind, uint64_t n) {
+    log_.diag_counts[static_cast<size_t>(kind)] += n;
+    log_.any_diag = true;
+  }
   /// True when the log records effects (the executors' block paths are then the element paths).
   bool recording() const { return log_.record; }
   /// The executing engine's register r (r < 64).
@@ -110,6 +113,7 @@ class Txn {
   EffectLog& scratch() { return log_; }
   void diag(DiagKind kind, uint64_t address, unsigned size) {
     ++log_.diag_counts[static_cast<size_t>(kind)];
+    log_.any_diag = true;
     if (log_.record && log_.diags.size() < log_.cap) log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
   }
   /// ImmLd records which class loaded each flop (PROJ-CONV-T14); applied with the DVE writes.
@@ -121,7 +125,8 @@ class Txn {
   bool fail(FaultKind kind, std::string detail);
   bool fail_at(FaultKind kind, uint64_t address, std::string detail);
   bool fail_reg(FaultKind kind, int reg, std::string detail);
-  const Fault& fault() const { return fault_; }
+  /// The fault set by fail(); a default Fault while none was.
+  const Fault& fault() const;
 
   /// Applies every staged write in order (last write wins); when recording, fills the before values of
   /// the recorded ones. Fails with MemoryLimit, applying nothing, when the new pages would exceed the bound.
@@ -134,7 +139,9 @@ class Txn {
   const MachineOptions& options_;
   size_t index_;
   size_t stream_size_ = SIZE_MAX;
-  Fault fault_{};
+  bool faulted_ = false;
+  /// The log's fault, reset to a default Fault on this transaction's first failure.
+  Fault& fault_slot();
 };
 
 /// Stages one semaphore/event update (UPDATE_MODE `mode` on index `idx` with operand or register `value`);

@@ -462,7 +462,8 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
     ++epoch_;
     ++engine.retired_;
     ++s.retired;
-    for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += log_.diag_counts[k];
+    if (log_.any_diag)
+      for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += log_.diag_counts[k];
     if (log_.halt)
       engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
     else

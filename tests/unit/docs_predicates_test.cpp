@@ -49,7 +49,7 @@ std::string render() {
 }
 
 TEST(DocsPredicates, DocumentMatchesTheLibrary) {
-  const std::string path = std::string(TPBISA_SOURCE_DIR) + "/docs/predicates.md";
+  const std::string path = TPBISA_SOURCE_DIR "/docs/predicates.md";
   std::ifstream in(path);
   std::stringstream buf;
   buf << in.rdbuf();

@@ -76,6 +76,9 @@ bool check_ranges(const Mem2dWalk& w, exec::Txn& txn) {
 bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
   // A load writes registers whatever src_datasrc holds (its validator requires REGISTER): the register view.
   const bool pair = mem2d::data_reading(mem2d::kDataSrcRegister, m.dtype, count).pairs;
+  unsigned highest = 0;  // the common case, every slot in range, decided by one maximum over the slots
+  for (unsigned k = 0; k < count; ++k) highest = std::max<unsigned>(highest, m.data.reg(k));
+  if (highest + (pair ? 1 : 0) < kNumRegisters) return true;
   for (unsigned k = 0; k < count; ++k) {
     const unsigned r = m.data.reg(k);
     if (r >= kNumRegisters || (pair && r + 1 >= kNumRegisters))
@@ -161,6 +164,10 @@ void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   const unsigned esz = dtype_size(m.dtype), count = m.elements();
   std::array<uint8_t, 32 * 8> scratch;
   const uint8_t* bytes = txn.read_run(base, uint64_t{count} * esz, esz, scratch.data());
+  if (esz == 4) {  // the common case, one register per 32-bit element: no per-element dispatch on the dtype
+    for (unsigned k = 0; k < count; ++k) txn.stage_reg(m.data.reg(k), load_le<uint32_t>(bytes + 4 * k));
+    return;
+  }
   for (unsigned k = 0; k < count; ++k) {
     const uint64_t v = run_element(bytes, k, esz);
     const unsigned r = m.data.reg(k);
