@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
-FUZZ_SECONDS ?= 6
+FUZZ_SECONDS ?= 4
 # The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
