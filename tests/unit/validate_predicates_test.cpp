@@ -981,7 +981,9 @@ TEST(ValidatePredicates, TtPartitionsAcceptOnlyOneQuadrantBasePartition) {
       store_le<uint32_t>(&w[32], partition1(g) * c.src1 + 0x2000);
       const Verdict v = run(w, g);
       EXPECT_EQ(v.valid, c.valid) << names(v);
-      if (!c.valid) EXPECT_EQ(names(v), "tt_valid_partitions");
+      if (!c.valid) {
+        EXPECT_EQ(names(v), "tt_valid_partitions");
+      }
       EXPECT_EQ(fast_accepts(std::span<const uint8_t, kWordBytes>(w), g), c.valid);
     }
   }
