@@ -23,7 +23,7 @@ namespace {
 // The optimised build runs the full property; the Debug+ASan build checks memory safety on a sample, since
 // it runs every line some 20 times slower.
 #if defined(NDEBUG) && !defined(TPBISA_ASAN)
-constexpr int kWordsPerFormat = 100'000;
+constexpr int kWordsPerFormat = 50'000;  // about 1.5 million round trips over the formats
 #else
 constexpr int kWordsPerFormat = 4'000;
 #endif
