@@ -1,6 +1,7 @@
 // Validation dispatch: picks the validator by opcode and generation, evaluates every conjunct.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "families/common.hpp"
@@ -101,6 +102,17 @@ namespace {
 
 constexpr unsigned kOpcodeByte = field_ref<RawWord>("header.opcode").offset;
 
+/// How far ahead of the word being judged a batch loop asks for the stream: one 4 KiB page (64 words). The
+/// hardware's stream prefetcher stops at each page boundary; without the hint a 64 MiB stream was judged at 0.9x
+/// memcpy of its bytes while the same loop on words in cache ran at 1.6x (docs/performance.md, "Prefetch").
+constexpr uintptr_t kPrefetchAhead = 4096;
+
+/// A hint, no more: the address is integer arithmetic, so a line past the buffer's end is never a pointer formed out
+/// of bounds, and a prefetch does not fault.
+[[gnu::always_inline]] inline void prefetch_ahead(const uint8_t* word) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(word) + kPrefetchAhead));
+}
+
 /// The verdict of a word the fast acceptor accepted: exactly what the full pass gives a word with no failure.
 Verdict accepted(const Validator& v, Generation gen) {
   Verdict out;
@@ -152,6 +164,7 @@ BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, cons
   const Validator* v = nullptr;
   Verdict scratch;
   for (size_t off = 0; off + kWordBytes <= words.size(); off += kWordBytes) {
+    prefetch_ahead(words.data() + off);
     Verdict* slot = s.words < out.size() ? &out[s.words] : &scratch;
     const bool valid = judge(words.data() + off, ctx, v, slot);
     ++s.words;
@@ -227,6 +240,7 @@ BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, cons
   size_t header_only = 0;
   // The word index is derived from the pointer only for a declined word: two counters live across the call.
   for (const uint8_t* word = first; word != end; word += kWordBytes) {
+    prefetch_ahead(word);
     const uint8_t op = word[kOpcodeByte];
     bool ok = routes.accept[op](word, ctx);
     if (!ok) [[unlikely]]

@@ -2,9 +2,12 @@
 // generation get the same verdict from validate() (the compiled pass, and the raw-word acceptor ahead of the decode)
 // as from walking the conjunct list (validate_full); every word the raw-word acceptor accepts is valid in full.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <random>
 #include <utility>
@@ -259,6 +262,37 @@ TEST(FastPath, BatchAgreesWithFullPath) {
     EXPECT_EQ(h.header_only, header_only);
     for (size_t n = 0; n < head.size(); ++n) EXPECT_TRUE(same(head[n], out[n])) << to_string(g) << " word " << n;
   }
+}
+
+TEST(FastPath, BatchEndingAtAnUnmappedPageTouchesNothingPastItsWords) {
+  // The batch loops ask for the stream a page ahead of the word they judge: a hint that must never become a read.
+  // The words fill a page whose successor is inaccessible; a load past the last word would fault.
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* map = mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto* base = static_cast<uint8_t*>(map);
+  ASSERT_EQ(mprotect(base + page, 2 * page, PROT_NONE), 0);
+  std::mt19937_64 rng(11);
+  for (Generation g : kAllGenerations) {
+    const std::vector<Word> seeds = seeds_for(g);
+    for (size_t off = 0; off + kWordBytes <= page; off += kWordBytes) {
+      Word w = seeds[rng() % seeds.size()];
+      if (off % (7 * kWordBytes) == 0) w[4 + rng() % (kWordBytes - 4)] ^= 0x33;
+      std::memcpy(base + off, w.data(), kWordBytes);
+    }
+    const std::vector<uint8_t> copy(base, base + page);
+    const std::span<const uint8_t> at_end(base, page);
+    const BatchSummary want = validate_batch(copy, g, {}, nullptr, nullptr);
+    const BatchSummary counted = validate_batch(at_end, g, {}, nullptr, nullptr);
+    std::vector<Verdict> out(page / kWordBytes);
+    const BatchSummary judged = validate_batch(at_end, g, {}, out);
+    EXPECT_EQ(counted.words, page / kWordBytes);
+    EXPECT_EQ(counted.invalid, want.invalid) << to_string(g);
+    EXPECT_GT(counted.invalid, 0U) << to_string(g);
+    EXPECT_EQ(judged.invalid, want.invalid) << to_string(g);
+    EXPECT_EQ(judged.header_only, want.header_only) << to_string(g);
+  }
+  munmap(map, 3 * page);
 }
 
 /// Count vectors at the edges the SWAR tests could get wrong: zero lanes, lanes with only the top bit, all ones.
