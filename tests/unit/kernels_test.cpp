@@ -1,5 +1,5 @@
-// The PE product kernels and the row conversions against their scalar definitions, on every SIMD target the
-// host supports: bit for bit over many shapes, strides and special values; the FMA-exactness claim checked.
+// The PE product kernels, the row conversions and the PtrMulti rows against their scalar definitions, on every SIMD
+// target the host supports: bit for bit over many shapes, strides and special values; the FMA-exactness claim checked.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/alu_row.hpp"
 #include "kernels/convert.hpp"
 #include "kernels/matmul.hpp"
 #include "tpbisa/catalog.hpp"
@@ -475,6 +476,70 @@ TEST(KernelsConvert, ShortRowsAndOffsets) {
           ASSERT_EQ(back[i], inside ? f[i] : 99.0F) << n << " " << i;
         }
       }
+  }
+}
+
+// ---- PtrMulti rows, against alu_fp32 bit for bit (a NaN result keeps the element's payload) ----
+
+// Operands at the edges of the format: zeros, subnormals, the normal range's ends, infinities, quiet and signalling
+// NaNs of both signs with several payloads, then random patterns.
+std::vector<float> alu_row_inputs() {
+  std::vector<float> v;
+  for (const uint32_t b : {0x00000000U, 0x00000001U, 0x007FFFFFU, 0x00800000U, 0x3F800000U, 0x7F7FFFFFU, 0x7F800000U,
+                           0x7F800001U, 0x7FA00000U, 0x7FC00000U, 0x7FC00001U, 0x7FFFFFFFU, 0x3EAAAAABU, 0x4B000000U})
+    for (const uint32_t sign : {0U, 0x80000000U}) v.push_back(f32(b | sign));
+  std::mt19937 rng(9);
+  while (v.size() < 4096) v.push_back(f32(static_cast<uint32_t>(rng())));
+  return v;
+}
+
+TEST(KernelsAluRow, EveryOpEqualsAluFp32OnEveryTarget) {
+  const std::vector<float> in = alu_row_inputs();
+  const std::vector<float> scalars = {
+      0.0F,     -0.0F,  1.0F, -2.5F, f32(0x00000001U), f32(0x7F7FFFFFU), f32(0x7F800000U), f32(0xFF800000U),
+      3.0e-39F, 1.0e30F};
+  struct Case {
+    ScalarRowOp op;
+    uint8_t alu;
+    bool reversed;
+  };
+  const Case cases[] = {{ScalarRowOp::Add, aluop::kAdd, false},
+                        {ScalarRowOp::Subtract, aluop::kSubtract, false},
+                        {ScalarRowOp::ReverseSubtract, aluop::kSubtract, true},
+                        {ScalarRowOp::Mult, aluop::kMult, false}};
+  std::vector<uint32_t> out(in.size());
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    for (const Case& c : cases)
+      for (const float s : scalars) {
+        fp32_scalar_rows(c.op, in.data(), out.data(), in.size(), 1, &s);
+        for (size_t i = 0; i < in.size(); ++i)
+          ASSERT_EQ(out[i], bits(c.reversed ? alu_fp32(c.alu, s, in[i]) : alu_fp32(c.alu, in[i], s)))
+              << simd_target_name() << " op " << int{c.alu} << (c.reversed ? " reversed" : "") << " x 0x" << std::hex
+              << bits(in[i]) << " s 0x" << bits(s);
+      }
+  }
+}
+
+// Slices of any length at odd offsets: each slice with its own scalar, the single-lane tail, nothing outside.
+TEST(KernelsAluRow, SlicesTakeTheirOwnScalarAndWriteOnlyTheRow) {
+  const float scalars[] = {2.0F, -1.0F, 0.5F, 3.0F, -0.25F, 8.0F, 1.0F, -4.0F};
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    for (size_t offset = 0; offset < 3; ++offset)
+      for (size_t n = 0; n <= 19; ++n)
+        for (size_t slices = 1; slices <= 8; ++slices) {
+          std::vector<float> x(offset + n * slices + 4);
+          for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.75F - 5.0F;
+          std::vector<uint32_t> y(x.size(), 0xDEADBEEFU);
+          fp32_scalar_rows(ScalarRowOp::Mult, x.data() + offset, y.data() + offset, n, slices, scalars);
+          for (size_t i = 0; i < y.size(); ++i) {
+            const bool inside = i >= offset && i < offset + n * slices;
+            const uint32_t want = inside ? bits(x[i] * scalars[(i - offset) / n]) : 0xDEADBEEFU;
+            ASSERT_EQ(y[i], want) << simd_target_name() << " offset " << offset << " n " << n << " slices " << slices
+                                  << " element " << i;
+          }
+        }
   }
 }
 

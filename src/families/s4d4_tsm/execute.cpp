@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "families/common.hpp"
+#include "kernels/alu_row.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -63,52 +64,12 @@ uint32_t apply_dual(uint8_t op, unsigned rev, uint32_t x_bits, uint32_t p0_bits,
 
 // ---- The row kernel (the block path, nothing recorded) ----
 
-using V4f = float __attribute__((vector_size(16)));
-using V4u = uint32_t __attribute__((vector_size(16)));
-
-/// Four lanes of y = quieten(x op s) (see fp32_row).
-inline V4u fp32_lanes(uint8_t op, bool reversed, V4f x, V4f sv) {
-  const V4u abs_mask = {0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU, 0x7FFFFFFFU};
-  const V4u inf = {0x7F800000U, 0x7F800000U, 0x7F800000U, 0x7F800000U};
-  const V4u quiet = {0x00400000U, 0x00400000U, 0x00400000U, 0x00400000U};
-  V4f y;
-  if (op == aluop::kMult)
-    y = x * sv;
-  else if (op == aluop::kAdd)
-    y = x + sv;
-  else
-    y = reversed ? sv - x : x - sv;
-  V4u b;
-  std::memcpy(&b, &y, sizeof b);
-  return b | (reinterpret_cast<V4u>((b & abs_mask) > inf) & quiet);  // quieten: a NaN gets its quiet bit
-}
-
-/// y = quieten(x op s) over n FP32 elements, eight then four at a time, for ADD, SUBTRACT (x - s, or s - x when
-/// `reversed`) and MULT with a scalar that is not a NaN: then a NaN result carries x's payload whichever way the
-/// product is formed, so each lane is bit for bit alu_fp32's result. The tail goes through alu_fp32 itself.
-void fp32_row(uint8_t op, bool reversed, const uint8_t* __restrict in, uint8_t* __restrict out, uint64_t n, float s) {
-  const V4f sv = {s, s, s, s};
-  uint64_t i = 0;
-  for (; i + 8 <= n; i += 8) {  // two independent vectors per step: the loop overhead halved
-    V4f x0, x1;
-    std::memcpy(&x0, in + 4 * i, sizeof x0);
-    std::memcpy(&x1, in + 4 * i + 16, sizeof x1);
-    const V4u b0 = fp32_lanes(op, reversed, x0, sv), b1 = fp32_lanes(op, reversed, x1, sv);
-    std::memcpy(out + 4 * i, &b0, sizeof b0);
-    std::memcpy(out + 4 * i + 16, &b1, sizeof b1);
-  }
-  for (; i + 4 <= n; i += 4) {
-    V4f x;
-    std::memcpy(&x, in + 4 * i, sizeof x);
-    const V4u b = fp32_lanes(op, reversed, x, sv);
-    std::memcpy(out + 4 * i, &b, sizeof b);
-  }
-  for (; i < n; ++i) {
-    uint32_t x = 0;
-    std::memcpy(&x, in + 4 * i, 4);
-    const uint32_t y = apply_arith(op, reversed ? 3 : 0, x, std::bit_cast<uint32_t>(s));
-    std::memcpy(out + 4 * i, &y, 4);
-  }
+/// The row kernel's op for ADD, SUBTRACT (x - s, or s - x when `reversed`) and MULT.
+kernels::ScalarRowOp row_op_of(uint8_t op, bool reversed) {
+  using kernels::ScalarRowOp;
+  if (op == aluop::kMult) return ScalarRowOp::Mult;
+  if (op == aluop::kAdd) return ScalarRowOp::Add;
+  return reversed ? ScalarRowOp::ReverseSubtract : ScalarRowOp::Subtract;
 }
 
 uint64_t load_le(const uint8_t* p, unsigned n) {
@@ -150,6 +111,10 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
       !bitvec && !dual && fp32_io && (t.op == aluop::kMult || t.op == aluop::kAdd || t.op == aluop::kSubtract);
   const bool reversed = t.reverse_operands == 3;
   const uint64_t per_slice = count / std::max<uint64_t>(1, t.src_mem_pattern.num_elem[3]);
+  // The staged rows hold whole FP32 elements at dtype-aligned addresses (tensor4d_valid): the kernel reads floats
+  // in place. Its slices are equal runs of per_slice elements, one scalar each.
+  const uint64_t slices = per_slice == 0 ? 0 : count / per_slice;
+  const bool whole_slices = slices != 0 && slices * per_slice == count && slices <= DveChannel{}.imm.size();
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   if (scratch.size() < count * in_size) scratch.resize(count * in_size);
   const ConvertOptions& convert = txn.options().convert;
@@ -157,6 +122,22 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
     const DveChannel& ch = txn.engine().dve[c];
     const uint8_t* in = txn.read_run(src_rows[c], count * in_size, in_size, scratch.data());
     uint8_t* out = txn.stage_run(dst_rows[c], count * out_size, out_size);
+    // A whole FP32 row in one kernel call when no slice's scalar is a NaN: then a NaN result carries x's payload
+    // whichever way the op is formed, so every lane is bit for bit alu_fp32's (kernels/alu_row.hpp).
+    if (row_op && whole_slices) {
+      std::array<float, std::tuple_size_v<decltype(ch.imm)>> scalars{};
+      bool no_nan = true;
+      for (uint64_t k = 0; k < slices; ++k) {
+        scalars[k] = std::bit_cast<float>(ch.imm[k]);
+        no_nan = no_nan && !std::isnan(scalars[k]);
+      }
+      if (no_nan) {
+        for (uint64_t k = 0; k < slices; ++k) scalar_n(ch, static_cast<unsigned>(k), true, per_slice, txn);
+        kernels::fp32_scalar_rows(row_op_of(t.op, reversed), reinterpret_cast<const float*>(in),
+                                  reinterpret_cast<uint32_t*>(out), per_slice, slices, scalars.data());
+        continue;
+      }
+    }
     for (uint64_t k0 = 0; k0 < count; k0 += per_slice) {
       const auto w = static_cast<unsigned>(k0 / per_slice);  // scalar index = src W coordinate
       const uint64_t n = std::min(per_slice, count - k0);
@@ -175,8 +156,9 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
       const uint32_t s0 = scalar_n(ch, w, true, n, txn);
       const uint32_t s1 = dual ? scalar_n(ch, w + 4, true, n, txn) : 0;
       const float s0f = std::bit_cast<float>(s0);
-      if (row_op && !std::isnan(s0f)) {
-        fp32_row(t.op, reversed, x, y, n, s0f);
+      if (row_op && !std::isnan(s0f)) {  // a slice of a row whose other scalars include a NaN
+        kernels::fp32_scalar_rows(row_op_of(t.op, reversed), reinterpret_cast<const float*>(x),
+                                  reinterpret_cast<uint32_t*>(y), n, 1, &s0f);
         continue;
       }
       for (uint64_t i = 0; i < n; ++i) {
