@@ -157,6 +157,10 @@ struct EffectLog {
   uint64_t reads_total = 0;
   std::array<uint64_t, kDiagKinds> diag_counts{};
   bool any_diag = false;  ///< a diagnostic was counted since the last clear (so clearing and summing skip the counts)
+  /// Something was staged in the lists most steps leave empty (mem, reads, dve, sems, diags, imm_class, dram,
+  /// dram_ranges): while false they are all empty, so clear() and Txn::commit() skip them (a step of the block
+  /// path stages only registers and blocks). Set by the Txn calls that push to them.
+  bool rare_effects = false;
   bool record = false;
   size_t cap = kDefaultMaxRecordedEffects;
 
@@ -211,20 +215,23 @@ struct EffectLog {
 
   void clear() {
     regs.clear();
-    mem.clear();
-    reads.clear();
-    dve.clear();
-    sems.clear();
-    diags.clear();
-    imm_class.clear();
+    if (rare_effects) {
+      mem.clear();
+      reads.clear();
+      dve.clear();
+      sems.clear();
+      diags.clear();
+      imm_class.clear();
+      dram.clear();
+      dram_bytes.clear();
+      dram_ranges.clear();
+      rare_effects = false;
+    }
     blocks.clear();
     block_used = 0;
     block_elems = 0;
-    dram.clear();
-    dram_bytes.clear();
     pe_staged = false;
     jump = halt = false;
-    dram_ranges.clear();
     macs = 0;
     dma_bytes = 0;
     reads_total = 0;

@@ -67,6 +67,7 @@ class SparseMemory {
     bool all_written(size_t at, size_t n) const;
     void mark_written(size_t at, size_t n);
   };
+  /// Inline (below): the executors' runs look a page up two or three times per step.
   const Page* find(uint64_t page) const;
   Page* slot_for_write(uint64_t page);
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
@@ -74,6 +75,42 @@ class SparseMemory {
   uint64_t low_pages_ = 0;                  ///< pages allocated in `low_`
   uint64_t max_bytes_;
 };
+
+// The look-ups of every run the executors read or stage, inline so that a step does not pay a call for each.
+inline const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
+  if (page < kDenseLimit / kPageBytes) return page < low_.size() ? low_[page].get() : nullptr;
+  const auto it = pages_.find(page);
+  return it == pages_.end() ? nullptr : it->second.get();
+}
+
+inline bool SparseMemory::Page::all_written(size_t at, size_t n) const {
+  if (n == 0) return true;
+  // Partial first and last bitmap words by mask; the whole words between AND-reduced without an early exit (a
+  // run of a row is usually all written, so the loop is read straight through).
+  const size_t first = at / 64, last = (at + n - 1) / 64;
+  const uint64_t head = ~uint64_t{0} << (at % 64);
+  const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
+  if (first == last) return (written[first] & (head & tail)) == (head & tail);
+  uint64_t all = (written[first] | ~head) & (written[last] | ~tail);
+  for (size_t w = first + 1; w < last; ++w) all &= written[w];
+  return all == ~uint64_t{0};
+}
+
+inline const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) const {
+  const size_t at = address % kPageBytes;
+  if (n == 0 || n > kPageBytes - at) return nullptr;
+  const Page* p = find(address / kPageBytes);
+  return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes.data() + at : nullptr;
+}
+
+inline bool SparseMemory::pages_present(uint64_t address, uint64_t n) const {
+  if (n == 0) return true;
+  const uint64_t last = address + n - 1;
+  if (last < address) return false;  // wraps: the slow path decides
+  for (uint64_t page = address / kPageBytes; page <= last / kPageBytes; ++page)
+    if (find(page) == nullptr) return false;
+  return true;
+}
 
 /// Per-channel DVE state (s2bn.md §4.1): the eight ImmLd scalar flops, the MatchValueLoad keys and the
 /// BatchNormParamLoad parameters. Reset 0 with an "unwritten" shadow (PROJ-CONV-S6).

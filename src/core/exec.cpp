@@ -12,7 +12,10 @@ uint64_t Txn::read_mem(uint64_t address, unsigned size) {
   bool init = false;
   const uint64_t v = core_.memory.read(address, size, &init);
   ++log_.reads_total;
-  if (log_.record && log_.reads.size() < log_.cap) log_.reads.push_back({address, static_cast<uint8_t>(size), init});
+  if (log_.record && log_.reads.size() < log_.cap) {
+    log_.reads.push_back({address, static_cast<uint8_t>(size), init});
+    log_.rare_effects = true;
+  }
   if (!init) diag(DiagKind::UninitializedRead, address, size);
   return v;
 }
@@ -112,8 +115,10 @@ bool Txn::commit() {
   // writes that touch a page not allocated yet are collected (usually none: one table look-up per write).
   std::vector<uint64_t>& pages = log_.pages;
   pages.clear();
-  for (const MemWrite& w : log_.mem)
-    if (!core_.memory.pages_present(w.address, w.size)) add_pages(pages, w.address, w.size);
+  const bool rare = log_.rare_effects;  // else mem, dve, sems, imm_class and dram are empty: skipped
+  if (rare)
+    for (const MemWrite& w : log_.mem)
+      if (!core_.memory.pages_present(w.address, w.size)) add_pages(pages, w.address, w.size);
   for (const EffectLog::MemBlock& b : log_.blocks)
     if (b.n != 0 && !core_.memory.pages_present(b.address, b.n)) add_pages(pages, b.address, b.n);
   uint64_t new_bytes = 0;
@@ -130,7 +135,7 @@ bool Txn::commit() {
   }
   // Before-values are read only for the writes a trace shows (the first `cap` when recording).
   const size_t shown = log_.record ? log_.cap : 0;
-  for (size_t i = 0; i < log_.mem.size(); ++i) {
+  for (size_t i = 0; rare && i < log_.mem.size(); ++i) {
     MemWrite& w = log_.mem[i];
     if (i < shown) w.before = core_.memory.read(w.address, w.size);
     core_.memory.write(w.address, w.size, w.after);
@@ -141,6 +146,17 @@ bool Txn::commit() {
     w.before = engine_.regs[w.reg];
     engine_.regs[w.reg] = w.after;
   }
+  if (rare) commit_rare();
+  if (log_.pe_staged) engine_.pe = log_.pe_pending;
+  core_.macs += log_.macs;
+  if (core_.dram != nullptr && log_.dma_bytes != 0) {
+    core_.dram->dma_bytes += log_.dma_bytes;
+    ++core_.dram->dma_transfers;
+  }
+  return true;
+}
+
+void Txn::commit_rare() {
   for (DveWrite& w : log_.dve) {
     DveChannel& ch = engine_.dve[w.channel];
     uint32_t* slot = nullptr;
@@ -162,12 +178,6 @@ bool Txn::commit() {
     *slot = w.after;
   }
   for (const EffectLog::DramWrite& w : log_.dram) std::memcpy(w.to, log_.dram_bytes.data() + w.from, w.n);
-  if (log_.pe_staged) engine_.pe = log_.pe_pending;
-  core_.macs += log_.macs;
-  if (core_.dram != nullptr && log_.dma_bytes != 0) {
-    core_.dram->dma_bytes += log_.dma_bytes;
-    ++core_.dram->dma_transfers;
-  }
   for (const EffectLog::ImmClassWrite& c : log_.imm_class) engine_.dve[c.channel].imm_class[c.slot] = c.cls;
   for (SemWrite& w : log_.sems) {
     if (w.event) {
@@ -178,7 +188,6 @@ bool Txn::commit() {
       core_.sems[w.index] = w.after;
     }
   }
-  return true;
 }
 
 bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value) {

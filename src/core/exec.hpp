@@ -69,13 +69,16 @@ class Txn {
 
   void stage_mem(uint64_t address, unsigned size, uint64_t value) {
     log_.mem.push_back({address, static_cast<uint8_t>(size), 0, value});
+    log_.rare_effects = true;
   }
   void stage_reg(unsigned r, uint32_t value) { log_.regs.push_back({static_cast<uint8_t>(r), 0, value}); }
   void stage_dve(unsigned channel, DveField field, unsigned slot, uint32_t value) {
     log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
+    log_.rare_effects = true;
   }
   void stage_sem(unsigned index, bool event, uint32_t value) {
     log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value});
+    log_.rare_effects = true;
   }
   /// Semaphore `index` as this instruction sees it: its last staged value, else the committed one (so that
   /// several updates of one instruction compose: EventSemaphore's two lanes, a DMA's completion).
@@ -91,6 +94,7 @@ class Txn {
     const uint64_t at = log_.dram_bytes.size();
     log_.dram_bytes.insert(log_.dram_bytes.end(), from, from + n);
     log_.dram.push_back({to, at, n});
+    log_.rare_effects = true;
   }
   /// The PE's next stationary matrix, applied at commit (LdWeights).
   PeWeights& stage_pe() {
@@ -107,6 +111,7 @@ class Txn {
   /// A DRAM range a DMA reads or writes (for the race check).
   void note_dram(const uint8_t* base, uint64_t offset, uint64_t n, bool write) {
     log_.dram_ranges.push_back({base, offset, n, write});
+    log_.rare_effects = true;
   }
   void add_dma_bytes(uint64_t n) { log_.dma_bytes += n; }
   /// Reusable scratch of the effect log (cleared by nobody: executors size them as they need).
@@ -114,11 +119,15 @@ class Txn {
   void diag(DiagKind kind, uint64_t address, unsigned size) {
     ++log_.diag_counts[static_cast<size_t>(kind)];
     log_.any_diag = true;
-    if (log_.record && log_.diags.size() < log_.cap) log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
+    if (log_.record && log_.diags.size() < log_.cap) {
+      log_.diags.push_back({kind, address, static_cast<uint8_t>(size)});
+      log_.rare_effects = true;
+    }
   }
   /// ImmLd records which class loaded each flop (PROJ-CONV-T14); applied with the DVE writes.
   void stage_imm_class(unsigned channel, unsigned slot, DveChannel::ImmClass c) {
     log_.imm_class.push_back({static_cast<uint8_t>(channel), static_cast<uint8_t>(slot), c});
+    log_.rare_effects = true;
   }
 
   /// Sets the fault and returns false (so executors can `return txn.fail(...)`).
@@ -133,6 +142,9 @@ class Txn {
   bool commit();
 
  private:
+  /// commit()'s part for the lists most steps leave empty (EffectLog::rare_effects): DVE, DRAM, flop classes and
+  /// semaphores.
+  void commit_rare();
   CoreState& core_;
   EngineState& engine_;
   EffectLog& log_;

@@ -23,12 +23,6 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
   return *this;
 }
 
-const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
-  if (page < kDenseLimit / kPageBytes) return page < low_.size() ? low_[page].get() : nullptr;
-  const auto it = pages_.find(page);
-  return it == pages_.end() ? nullptr : it->second.get();
-}
-
 SparseMemory::Page* SparseMemory::slot_for_write(uint64_t page) {
   if (page < kDenseLimit / kPageBytes) {
     if (low_.empty()) low_.resize(kDenseLimit / kPageBytes);
@@ -70,22 +64,6 @@ uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) con
   }
   if (initialized != nullptr) *initialized = all;
   return value;
-}
-
-const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) const {
-  const size_t at = address % kPageBytes;
-  if (n == 0 || n > kPageBytes - at) return nullptr;
-  const Page* p = find(address / kPageBytes);
-  return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes.data() + at : nullptr;
-}
-
-bool SparseMemory::pages_present(uint64_t address, uint64_t n) const {
-  if (n == 0) return true;
-  const uint64_t last = address + n - 1;
-  if (last < address) return false;  // wraps: the slow path decides
-  for (uint64_t page = address / kPageBytes; page <= last / kPageBytes; ++page)
-    if (find(page) == nullptr) return false;
-  return true;
 }
 
 uint64_t SparseMemory::new_bytes_for(uint64_t address, uint64_t n) const {
@@ -130,19 +108,6 @@ bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
     if (p == nullptr || !p->is_written((address + i) % kPageBytes)) return false;
   }
   return true;
-}
-
-bool SparseMemory::Page::all_written(size_t at, size_t n) const {
-  if (n == 0) return true;
-  // Partial first and last bitmap words by mask; the whole words between AND-reduced without an early exit (a
-  // run of a row is usually all written, so the loop is read straight through).
-  const size_t first = at / 64, last = (at + n - 1) / 64;
-  const uint64_t head = ~uint64_t{0} << (at % 64);
-  const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
-  if (first == last) return (written[first] & (head & tail)) == (head & tail);
-  uint64_t all = (written[first] | ~head) & (written[last] | ~tail);
-  for (size_t w = first + 1; w < last; ++w) all &= written[w];
-  return all == ~uint64_t{0};
 }
 
 void SparseMemory::Page::mark_written(size_t at, size_t n) {
