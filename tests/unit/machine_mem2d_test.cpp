@@ -238,6 +238,43 @@ TEST(MachineMem2d, Edge33IllegalDataRegister) {
   }
 }
 
+// Every count of used slots, the bad slot first, in the middle or last, values each side of the limit, the unused
+// slots out of range too: untraced (the block path) and traced alike. A UINT64 word names even registers only, in
+// every slot (mem2d_u64_register_check), so its values and its unused slots are even: r62 is a pair's base, r64 not.
+TEST(MachineMem2d, DataSlotsAtTheRegisterLimitOnEveryCount) {
+  for (const uint8_t dt : {dtype::kUint32, dtype::kUint64})
+    for (const unsigned count : {1U, 2U, 7U, 8U, 9U, 15U, 16U, 17U, 24U, 31U, 32U}) {
+      if (dt == dtype::kUint64 && count > 16) continue;  // 16 pairs fill the 32 data bytes' register view
+      for (const unsigned at : {0U, count / 2, count - 1})
+        for (const uint8_t v : {uint8_t{0}, uint8_t{62}, uint8_t{63}, uint8_t{64}, uint8_t{127}, uint8_t{128},
+                                uint8_t{191}, uint8_t{192}, uint8_t{254}, uint8_t{255}})
+          for (const bool traced : {false, true}) {
+            const bool pair = dt == dtype::kUint64;
+            if (pair && v % 2 != 0) continue;
+            SCOPED_TRACE(testing::Message() << "dtype " << int{dt} << " count " << count << " slot " << at << " r"
+                                            << int{v} << (traced ? " traced" : ""));
+            Mem2d t = test::tl();
+            t.dtype = dt;
+            t.num_elem = {static_cast<uint8_t>(count), 1};
+            t.data.bytes.fill(0);
+            for (unsigned k = count; k < t.data.bytes.size(); ++k) t.data.bytes[k] = pair ? 254 : 255;  // unused
+            t.data.bytes[at] = v;
+            ASSERT_TRUE(valid_on(word(t), kC));
+            MachineOptions mo;
+            mo.record_effects = traced;
+            Machine m(kC, {word(t)}, mo);
+            const StepResult r = m.step();
+            if (v >= kNumRegisters || (pair && v + 1U >= kNumRegisters)) {
+              ASSERT_EQ(r.status, Status::Faulted);
+              EXPECT_EQ(r.fault.kind, FaultKind::IllegalRegister);
+              EXPECT_EQ(r.fault.reg, int{v});
+            } else {
+              ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
+            }
+          }
+    }
+}
+
 // Only used slots count: data[1] = 64 with num {1,1} retires (PROJ-CONV-M4 "in a used data slot").
 TEST(MachineMem2d, UnusedDataSlotIsNotChecked) {
   Mem2d t = test::tl();

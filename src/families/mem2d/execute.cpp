@@ -1,5 +1,6 @@
 // MEM_2D family semantics: TensorLoad and TensorStore (mem2d.md §6; check order PROJ-CONV-N15).
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "families/common.hpp"
@@ -73,12 +74,33 @@ bool check_ranges(const Mem2dWalk& w, exec::Txn& txn) {
   return true;
 }
 
+/// True when each of the first `count` slots names a register (and, for pairs, its successor too): eight slots
+/// at a time. A slot of 64 or more has bit 6 or 7 set; the pair of r is out of range also when r is 63, the one
+/// value whose low six bits plus one reach bit 6 (no carry leaves a byte: they are at most 63 + 1).
+bool slots_in_range(const Mem2dData& data, unsigned count, bool pair) {
+  static_assert(kNumRegisters == 64, "the byte test reads bits 6 and 7");
+  if constexpr (std::endian::native != std::endian::little) {
+    for (unsigned k = 0; k < count; ++k)
+      if (data.reg(k) + (pair ? 1U : 0U) >= kNumRegisters) return false;
+    return true;
+  }
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  for (unsigned k = 0; k < count; k += 8) {
+    uint64_t v = 0;
+    std::memcpy(&v, data.bytes.data() + k, sizeof v);  // count <= 32 = the slots' size, so k + 8 <= 32
+    const unsigned live = std::min(8U, count - k);
+    const uint64_t mask = live == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * live)) - 1;  // the first `live` bytes
+    uint64_t bad = v & (kOnes * 0xC0);
+    if (pair) bad |= ((v & (kOnes * 0x3F)) + kOnes) & (kOnes * 0x40);
+    if ((bad & mask) != 0) return false;
+  }
+  return true;
+}
+
 bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
   // A load writes registers whatever src_datasrc holds (its validator requires REGISTER): the register view.
   const bool pair = mem2d::data_reading(mem2d::kDataSrcRegister, m.dtype, count).pairs;
-  unsigned highest = 0;  // the common case, every slot in range, decided by one maximum over the slots
-  for (unsigned k = 0; k < count; ++k) highest = std::max<unsigned>(highest, m.data.reg(k));
-  if (highest + (pair ? 1 : 0) < kNumRegisters) return true;
+  if (slots_in_range(m.data, count, pair)) return true;  // the common case; the loop below names the first bad slot
   for (unsigned k = 0; k < count; ++k) {
     const unsigned r = m.data.reg(k);
     if (r >= kNumRegisters || (pair && r + 1 >= kNumRegisters))
