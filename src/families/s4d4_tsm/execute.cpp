@@ -114,7 +114,8 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
   // The staged rows hold whole FP32 elements at dtype-aligned addresses (tensor4d_valid): the kernel reads floats
   // in place. Its slices are equal runs of per_slice elements, one scalar each.
   const uint64_t slices = per_slice == 0 ? 0 : count / per_slice;
-  const bool whole_slices = slices != 0 && slices * per_slice == count && slices <= DveChannel{}.imm.size();
+  const bool whole_slices =
+      slices != 0 && slices * per_slice == count && slices <= std::tuple_size_v<decltype(DveChannel::imm)>;
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   if (scratch.size() < count * in_size) scratch.resize(count * in_size);
   const ConvertOptions& convert = txn.options().convert;
