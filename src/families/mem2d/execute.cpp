@@ -97,10 +97,9 @@ bool slots_in_range(const Mem2dData& data, unsigned count, bool pair) {
   return true;
 }
 
-bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
-  // A load writes registers whatever src_datasrc holds (its validator requires REGISTER): the register view.
-  const bool pair = mem2d::data_reading(mem2d::kDataSrcRegister, m.dtype, count).pairs;
-  if (slots_in_range(m.data, count, pair)) return true;  // the common case; the loop below names the first bad slot
+/// The slot-by-slot walk that names the first bad slot in the fault (out of line: the message's formatting kept
+/// out of the common path's registers).
+[[gnu::noinline]] bool fail_first_bad_slot(const Mem2d& m, unsigned count, bool pair, exec::Txn& txn) {
   for (unsigned k = 0; k < count; ++k) {
     const unsigned r = m.data.reg(k);
     if (r >= kNumRegisters || (pair && r + 1 >= kNumRegisters))
@@ -109,6 +108,12 @@ bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
                                       pair ? " and its pair" : "", kNumRegisters - 1));
   }
   return true;
+}
+
+bool check_data_registers(const Mem2d& m, unsigned count, exec::Txn& txn) {
+  // A load writes registers whatever src_datasrc holds (its validator requires REGISTER): the register view.
+  const bool pair = mem2d::data_reading(mem2d::kDataSrcRegister, m.dtype, count).pairs;
+  return slots_in_range(m.data, count, pair) || fail_first_bad_slot(m, count, pair, txn);
 }
 
 void load_elements(const Mem2d& m, const Mem2dWalk& w, exec::Txn& txn) {
