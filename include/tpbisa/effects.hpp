@@ -145,16 +145,49 @@ struct EffectTotals {
   bool operator==(const EffectTotals&) const = default;
 };
 
+/// Register writes staged by one instruction, in a fixed array: a step stages at most 64 (a TensorLoad of 32 UINT64
+/// elements, two registers each; CtrlMv stages at most its 8 slots), so staging is a store and a count, never an
+/// allocation. The capacity is twice that; a push past it is dropped and marks the list overflowed, which commit
+/// refuses (ResourceLimit) rather than apply part of the instruction.
+struct RegWriteList {
+  static constexpr size_t kCapacity = 128;
+  std::array<RegWrite, kCapacity> items;
+  size_t count = 0;
+  bool overflowed = false;
+
+  void push_back(const RegWrite& w) {
+    if (count == kCapacity) {
+      overflowed = true;
+      return;
+    }
+    items[count++] = w;
+  }
+  void clear() {
+    count = 0;
+    overflowed = false;
+  }
+  size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  const RegWrite* data() const { return items.data(); }
+  RegWrite* begin() { return items.data(); }
+  RegWrite* end() { return items.data() + count; }
+  const RegWrite* begin() const { return items.data(); }
+  const RegWrite* end() const { return items.data() + count; }
+  const RegWrite& operator[](size_t i) const { return items[i]; }
+};
+
 /// The effect log the executors fill through exec::Txn. Staged writes are always kept (commit applies
 /// them); reads and diagnostics are kept only when recording, at most `cap` of each; every kind is counted.
 struct EffectLog {
-  std::vector<RegWrite> regs;
+  RegWriteList regs;
   std::vector<MemWrite> mem;
   std::vector<MemRead> reads;
   std::vector<DveWrite> dve;
   std::vector<SemWrite> sems;
   std::vector<Diagnostic> diags;
   uint64_t reads_total = 0;
+  /// Registers written in place by the untraced block-path load (Txn::write_reg_in_place), counted with `regs`.
+  uint64_t regs_in_place = 0;
   std::array<uint64_t, kDiagKinds> diag_counts{};
   bool any_diag = false;  ///< a diagnostic was counted since the last clear (so clearing and summing skip the counts)
   /// Something was staged in the lists most steps leave empty (mem, reads, dve, sems, diags, imm_class, dram,
@@ -235,6 +268,7 @@ struct EffectLog {
     macs = 0;
     dma_bytes = 0;
     reads_total = 0;
+    regs_in_place = 0;
     if (any_diag) diag_counts = {};
     any_diag = false;
   }

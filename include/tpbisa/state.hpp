@@ -45,6 +45,9 @@ class SparseMemory {
   /// Writes `n` bytes from `in` at `address`, one page look-up per page. Fails (returns false, writes nothing)
   /// when the pages it needs would exceed the memory limit.
   bool write_block(uint64_t address, uint64_t n, const uint8_t* in);
+  /// write_block for a range whose pages all exist (pages_present(address, n) is true: the caller has checked it,
+  /// as commit does for every block): no page is counted or allocated.
+  void write_present(uint64_t address, uint64_t n, const uint8_t* in);
   /// The stored bytes of [address, address + n) when they lie in one page and have all been written, else
   /// nullptr (the caller then reads through read_block). Valid until the next write.
   const uint8_t* written_span(uint64_t address, uint64_t n) const;

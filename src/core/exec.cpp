@@ -111,6 +111,11 @@ void add_pages(std::vector<uint64_t>& pages, uint64_t address, uint64_t n) {
 }  // namespace
 
 bool Txn::commit() {
+  if (log_.regs.overflowed) {  // unreachable for a modeled instruction (RegWriteList); never applied in part
+    log_.clear();
+    return fail(FaultKind::ResourceLimit,
+                fmt::format("the instruction stages more than {} register writes", RegWriteList::kCapacity));
+  }
   // The memory bound is checked over every page the staged writes need, before anything is applied. Only the
   // writes that touch a page not allocated yet are collected (usually none: one table look-up per write).
   std::vector<uint64_t>& pages = log_.pages;
@@ -140,8 +145,13 @@ bool Txn::commit() {
     if (i < shown) w.before = core_.memory.read(w.address, w.size);
     core_.memory.write(w.address, w.size, w.after);
   }
+  // With no page to allocate (the check above found every block's pages), the blocks are written without looking
+  // for pages again.
   for (const EffectLog::MemBlock& b : log_.blocks)
-    core_.memory.write_block(b.address, b.n, log_.block_bytes.data() + b.from);
+    if (pages.empty())
+      core_.memory.write_present(b.address, b.n, log_.block_bytes.data() + b.from);
+    else
+      core_.memory.write_block(b.address, b.n, log_.block_bytes.data() + b.from);
   for (RegWrite& w : log_.regs) {
     w.before = engine_.regs[w.reg];
     engine_.regs[w.reg] = w.after;

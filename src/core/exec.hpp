@@ -72,6 +72,20 @@ class Txn {
     log_.rare_effects = true;
   }
   void stage_reg(unsigned r, uint32_t value) { log_.regs.push_back({static_cast<uint8_t>(r), 0, value}); }
+  /// Writes register r now instead of at commit: only for an untraced step past its last check whose commit
+  /// cannot fail, i.e. one that has staged no memory write (commit's only refusals are the memory bound and an
+  /// overfull register list). The MEM_2D block-path load is such a step: it reads memory and writes registers.
+  /// The write is counted with the staged ones (StepResult::totals) but has no before-value (nothing is traced).
+  void write_reg_in_place(unsigned r, uint32_t value) {
+    engine_.regs[r] = value;
+    ++log_.regs_in_place;
+  }
+  /// True when write_reg_in_place is allowed now: untraced, no memory write or block staged yet, and the memory
+  /// within its bound (commit refuses any step while it is not).
+  bool may_write_in_place() const {
+    return !log_.record && log_.mem.empty() && log_.blocks.empty() &&
+           core_.memory.allocated_bytes() <= core_.memory.max_bytes();
+  }
   void stage_dve(unsigned channel, DveField field, unsigned slot, uint32_t value) {
     log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
     log_.rare_effects = true;

@@ -150,13 +150,15 @@ bool SparseMemory::write_block(uint64_t address, uint64_t n, const uint8_t* in) 
   if (n == 0) return true;
   // Usually every page exists already (a commit's blocks land where earlier steps wrote): then no page is counted
   // against the limit and none is allocated.
-  const bool present = pages_present(address, n);
-  if (!present && allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
+  if (pages_present(address, n)) {
+    write_present(address, n, in);
+    return true;
+  }
+  if (allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
   while (n != 0) {
     const size_t at = address % kPageBytes;
     const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
-    // find() of this (non-const) memory's page: the page itself is not const.
-    Page* p = present ? const_cast<Page*>(find(address / kPageBytes)) : slot_for_write(address / kPageBytes);
+    Page* p = slot_for_write(address / kPageBytes);
     std::memcpy(p->bytes.data() + at, in, take);
     p->mark_written(at, take);
     address += take;
@@ -164,6 +166,20 @@ bool SparseMemory::write_block(uint64_t address, uint64_t n, const uint8_t* in) 
     n -= take;
   }
   return true;
+}
+
+void SparseMemory::write_present(uint64_t address, uint64_t n, const uint8_t* in) {
+  while (n != 0) {
+    const size_t at = address % kPageBytes;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
+    // find() of this (non-const) memory's page: the page itself is not const.
+    Page* p = const_cast<Page*>(find(address / kPageBytes));
+    std::memcpy(p->bytes.data() + at, in, take);
+    p->mark_written(at, take);
+    address += take;
+    in += take;
+    n -= take;
+  }
 }
 
 std::optional<uint64_t> sbuf_address(Generation g, uint32_t partition, uint32_t offset) {

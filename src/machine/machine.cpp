@@ -152,9 +152,9 @@ bool is_pseudo(uint8_t op) {
   return (op & 0xE0) == 0xC0 && op != 0xC0;
 }
 
-template <class T>
-std::span<const T> shown(const std::vector<T>& v, size_t cap) {
-  return {v.data(), std::min(v.size(), cap)};
+template <class List>
+auto shown(const List& v, size_t cap) {
+  return std::span{v.data(), std::min(v.size(), cap)};
 }
 
 }  // namespace
@@ -398,7 +398,12 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     return;
   }
   r.status = StepResult::Status::Retired;
-  r.totals = {log.regs.size(), log.mem.size() + log.block_elems, log.reads_total, log.dve.size(), log.sems.size(), 0};
+  r.totals = {log.regs.size() + log.regs_in_place,
+              log.mem.size() + log.block_elems,
+              log.reads_total,
+              log.dve.size(),
+              log.sems.size(),
+              0};
   for (uint64_t n : log.diag_counts) r.totals.diagnostics += n;
   r.diagnostic_counts = log.diag_counts;
   if (log.record) {

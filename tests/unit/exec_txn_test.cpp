@@ -76,5 +76,35 @@ TEST(ExecTxn, DiagnosticCountsBelongToTheStepThatCountedThem) {
   EXPECT_EQ(b.log.diag_counts[static_cast<size_t>(DiagKind::ScalarClassMismatch)], 2U);
 }
 
+TEST(ExecTxn, RegisterWritesUpToTheCapacityCommitInOrder) {
+  Bench b;
+  exec::Txn t(b.core, b.engine, b.log, b.options, 0);
+  // 64 writes (the most one modeled instruction stages), then r5 again: the last write wins.
+  for (unsigned k = 0; k < 64; ++k) t.stage_reg(k, 1000 + k);
+  t.stage_reg(5, 77);
+  EXPECT_EQ(b.log.regs.size(), 65U);
+  EXPECT_FALSE(b.log.regs.overflowed);
+  ASSERT_TRUE(t.commit());
+  EXPECT_EQ(b.engine.regs[0], 1000U);
+  EXPECT_EQ(b.engine.regs[63], 1063U);
+  EXPECT_EQ(b.engine.regs[5], 77U);
+  EXPECT_EQ(b.log.regs[65 - 1].before, 1005U);  // the before-value is the one the earlier write left
+}
+
+TEST(ExecTxn, RegisterWritesPastTheCapacityAreRefusedWholly) {
+  Bench b;
+  b.engine.regs[3] = 9;
+  exec::Txn t(b.core, b.engine, b.log, b.options, 4);
+  for (size_t k = 0; k < RegWriteList::kCapacity; ++k) t.stage_reg(3, 100);
+  EXPECT_FALSE(b.log.regs.overflowed);
+  t.stage_reg(3, 200);  // one past the capacity
+  EXPECT_TRUE(b.log.regs.overflowed);
+  EXPECT_FALSE(t.commit());
+  EXPECT_EQ(t.fault().kind, FaultKind::ResourceLimit);
+  EXPECT_EQ(b.engine.regs[3], 9U);  // nothing applied
+  EXPECT_TRUE(b.log.regs.empty());
+  EXPECT_FALSE(b.log.regs.overflowed);  // cleared with the log
+}
+
 }  // namespace
 }  // namespace tpbisa

@@ -529,6 +529,35 @@ TEST(MachineMem2d, Edge53DuplicateRegisterLastWins) {
   EXPECT_EQ(m.state().regs[5], 0xBBBBU);
 }
 
+// Untraced, a block-path load writes its registers in place (Txn::write_reg_in_place): the result, the effect count
+// and the last-write-wins order are those of the staged (traced) path, by step and by run.
+TEST(MachineMem2d, UntracedLoadInPlaceEqualsTheStagedLoad) {
+  Mem2d t = test::tl();
+  t.num_elem = {8, 1};
+  t.data = test::regs_data({5, 5, 6, 7, 8, 9, 10, 5});
+  for (const bool traced : {false, true})
+    for (const bool by_run : {false, true}) {
+      MachineOptions mo;
+      mo.record_effects = traced;
+      Machine m(kC, {word(t)}, mo);
+      for (unsigned k = 0; k < 8; ++k) poke(m.mutable_state(), 0x1000 + 4 * k, 4, 0x1111U * (k + 1));
+      m.mutable_state().regs[11] = 0x77;
+      if (by_run) {
+        const RunSummary s = m.run(10);
+        ASSERT_FALSE(s.faulted) << s.fault.detail;
+        EXPECT_EQ(s.retired, 1U);
+      } else {
+        const StepResult r = m.step();
+        ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
+        EXPECT_EQ(r.totals.regs, 8U) << "traced " << traced;
+        EXPECT_EQ(r.totals.reads, 8U);
+      }
+      EXPECT_EQ(m.state().regs[5], 0x1111U * 8) << "traced " << traced << " run " << by_run;  // slot 7 last
+      for (unsigned k = 2; k < 7; ++k) EXPECT_EQ(m.state().regs[4 + k], 0x1111U * (k + 1));
+      EXPECT_EQ(m.state().regs[11], 0x77U);  // untouched
+    }
+}
+
 TEST(MachineMem2d, Edge54Uint64DuplicatePairLastWins) {
   Mem2d t = test::tl();
   t.dtype = dtype::kUint64;

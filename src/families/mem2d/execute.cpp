@@ -191,7 +191,15 @@ void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   const unsigned esz = dtype_size(m.dtype), count = m.elements();
   std::array<uint8_t, 32 * 8> scratch;
   const uint8_t* bytes = txn.read_run(base, uint64_t{count} * esz, esz, scratch.data());
-  if (esz == 4) {  // the common case, one register per 32-bit element: no per-element dispatch on the dtype
+  if (esz == 4 && txn.may_write_in_place()) {
+    // The common case, one register per 32-bit element. Every check has passed and a load stages no memory, so
+    // its commit cannot fail: the registers are written now, in element order (a later slot naming the same
+    // register wins, as at commit). The bytes are read before any register changes (they are memory, not
+    // registers), so the result is the staged one.
+    for (unsigned k = 0; k < count; ++k) txn.write_reg_in_place(m.data.reg(k), load_le<uint32_t>(bytes + 4 * k));
+    return;
+  }
+  if (esz == 4) {
     for (unsigned k = 0; k < count; ++k) txn.stage_reg(m.data.reg(k), load_le<uint32_t>(bytes + 4 * k));
     return;
   }
