@@ -151,7 +151,7 @@ struct EffectTotals {
 /// refuses (ResourceLimit) rather than apply part of the instruction.
 struct RegWriteList {
   static constexpr size_t kCapacity = 128;
-  std::array<RegWrite, kCapacity> items;
+  std::array<RegWrite, kCapacity> items{};  // zeroed once (a copied log copies no indeterminate values)
   size_t count = 0;
   bool overflowed = false;
 
