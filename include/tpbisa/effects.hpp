@@ -74,7 +74,7 @@ enum class FaultKind : uint8_t {
   WindowViolation,            ///< MEM_2D bytes cross a 16 MiB window (PROJ-CONV-M3)
   OutOfRange,                 ///< an element beyond its partition's backed bytes or outside SBUF/PSUM (N2)
   MemoryLimit,                ///< the simulated memory bound would be exceeded
-  ResourceLimit,              ///< one instruction would make more element accesses than the bound allows
+  ResourceLimit,              ///< more element accesses than the bound allows, or register writes than a step holds
   IllegalBranchTarget,        ///< a branch target off the 64-byte grid or outside its stream (PROJ-CONV-Q12)
 };
 std::string_view to_string(FaultKind k);
