@@ -70,7 +70,8 @@ struct Validator {
   /// The same conjunction compiled with every predicate inlined (generated from `conjuncts`).
   void (*evaluate)(const Instruction&, const CheckContext&, Verdict&) = nullptr;
   /// The raw-word fast acceptor generated from `conjuncts` when every conjunct has a raw form (`accepts`), else
-  /// null. True only for a word the full pass finds valid; false sends the word to the decode and the full pass.
+  /// null. It leaves has_valid_neuron_header and has_valid_neuron_events to its caller (fast_accepts checks them):
+  /// with those, true only for a word the full pass finds valid; false sends the word to the decode and the full pass.
   bool (*accept)(const uint8_t* word, const CheckContext&) = nullptr;
 };
 

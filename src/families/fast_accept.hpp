@@ -181,16 +181,23 @@ bool reserved_mask_accepts(const uint8_t* word, const CheckContext&) {
 }
 
 /// A 256-entry table of a one-byte predicate term (built from the term at compile time): per value, the set of
-/// generations on which it holds. With the generation a constant, a look-up is one byte test against an immediate
-/// (a bit array per generation took a shift, an index and a variable shift).
+/// generations on which it holds, twice over: bits 0-3 with the term's option off, bits 4-7 with it on (a term
+/// without an option sets both alike). With the generation a constant, a look-up is one byte test against a mask
+/// that only the option selects (a table per option value took an index computation per look-up).
 struct ByteTable {
   std::array<uint8_t, 256> gens{};
-  constexpr bool has(Generation g, uint8_t v) const {
-    return (gens[v] & (1U << static_cast<unsigned>(g))) != 0;  // a mask, not a shift: one `test` of the byte
+  static constexpr unsigned kOptionShift = 4;
+  static constexpr unsigned mask(Generation g, bool option) {
+    return 1U << (static_cast<unsigned>(g) + (option ? kOptionShift : 0U));
   }
-  constexpr void set(Generation g, uint8_t v) { gens[v] |= static_cast<uint8_t>(1U << static_cast<unsigned>(g)); }
+  constexpr bool has(Generation g, uint8_t v, bool option = false) const { return (gens[v] & mask(g, option)) != 0; }
+  constexpr void set(Generation g, uint8_t v, bool option) { gens[v] |= static_cast<uint8_t>(mask(g, option)); }
+  constexpr void set(Generation g, uint8_t v) {
+    set(g, v, false);
+    set(g, v, true);
+  }
 };
-static_assert(kAllGenerations.size() <= 8, "a generation set fits in a byte");
+static_assert(kAllGenerations.size() <= ByteTable::kOptionShift, "a generation set fits in half a byte");
 
 namespace detail {
 constexpr ByteTable make_header_opcode_table() {
@@ -204,16 +211,18 @@ constexpr ByteTable make_header_opcode_table() {
     }
   return t;
 }
-/// Index k: bit 0 allow_fp32r, bit 1 options.dtype_enum_runtime.
-constexpr std::array<ByteTable, 4> make_valid_dtype_tables() {
-  std::array<ByteTable, 4> t{};
-  for (unsigned k = 0; k < 4; ++k)
-    for (Generation g : kAllGenerations) {
-      CheckContext c{g, {}};
-      c.options.dtype_enum_runtime = (k & 2U) != 0;
-      for (unsigned d = 0; d < 256; ++d)
-        if (pred::is_valid_dtype(static_cast<uint8_t>(d), (k & 1U) != 0, c)) t[k].set(g, static_cast<uint8_t>(d));
-    }
+/// Index: allow_fp32r; the option half of each entry: options.dtype_enum_runtime.
+constexpr std::array<ByteTable, 2> make_valid_dtype_tables() {
+  std::array<ByteTable, 2> t{};
+  for (unsigned allow = 0; allow < 2; ++allow)
+    for (unsigned runtime = 0; runtime < 2; ++runtime)
+      for (Generation g : kAllGenerations) {
+        CheckContext c{g, {}};
+        c.options.dtype_enum_runtime = runtime != 0;
+        for (unsigned d = 0; d < 256; ++d)
+          if (pred::is_valid_dtype(static_cast<uint8_t>(d), allow != 0, c))
+            t[allow].set(g, static_cast<uint8_t>(d), runtime != 0);
+      }
   return t;
 }
 constexpr ByteTable make_aluop_table() {
@@ -225,7 +234,7 @@ constexpr ByteTable make_aluop_table() {
 }
 /// The tables as compile-time constants: the hot path reads them with no initialisation guard.
 inline constexpr ByteTable kHeaderOpcodeTable = make_header_opcode_table();
-inline constexpr std::array<ByteTable, 4> kValidDtypeTables = make_valid_dtype_tables();
+inline constexpr std::array<ByteTable, 2> kValidDtypeTables = make_valid_dtype_tables();
 inline constexpr ByteTable kAluOpTable = make_aluop_table();
 }  // namespace detail
 
@@ -233,9 +242,9 @@ inline constexpr ByteTable kAluOpTable = make_aluop_table();
 constexpr const ByteTable& header_opcode_table() {
   return detail::kHeaderOpcodeTable;
 }
-/// is_valid_dtype(d, allow_fp32r, ctx) per generation, by (allow_fp32r, options.dtype_enum_runtime).
-constexpr const ByteTable& valid_dtype_table(bool allow_fp32r, bool dtype_enum_runtime) {
-  return detail::kValidDtypeTables[(dtype_enum_runtime ? 2U : 0U) | (allow_fp32r ? 1U : 0U)];
+/// is_valid_dtype(d, allow_fp32r, ctx) per generation, the option half options.dtype_enum_runtime.
+constexpr const ByteTable& valid_dtype_table(bool allow_fp32r) {
+  return detail::kValidDtypeTables[allow_fp32r ? 1U : 0U];
 }
 
 /// aluop_in per generation: one bit test where the catalog look-up takes two dependent loads.
@@ -259,7 +268,44 @@ inline bool events_accepts(const uint8_t* word, const CheckContext& c) {
 
 /// is_valid_dtype's raw form (the table built from pred::is_valid_dtype, honouring dtype_enum_runtime).
 inline bool dtype_accepts(uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  return valid_dtype_table(allow_fp32r, c.options.dtype_enum_runtime).has(c.gen, d);
+  return valid_dtype_table(allow_fp32r).has(c.gen, d, c.options.dtype_enum_runtime);
+}
+
+// ---- What the route checks before an acceptor runs ----
+
+// Every validator opens with has_valid_neuron_header and has_valid_neuron_events. The generated acceptors leave
+// both to their caller, the route (validate.cpp), which checks them in two parts equal to header_accepts and
+// events_accepts together: per opcode, once, when it tabulates which acceptor a word of that opcode takes (the
+// header's opcode term), and per word, inst_word_len and the two event enums in one test. In each acceptor they took
+// four look-ups and four branches of every word.
+
+/// The header's opcode term: header_accepts of a word of this opcode whose inst_word_len is 16.
+inline bool route_opcode_accepts(uint8_t opcode, Generation g) {
+  return header_opcode_table().has(g, opcode);
+}
+
+/// The per-word rest: inst_word_len is 16 and both event modes are members of the generation's enums. `gen_bit` is
+/// the generation's bit of a GenSet, which the two enum tables hold per value.
+[[gnu::always_inline]] inline bool route_word_accepts(const uint8_t* word, unsigned gen_bit) {
+  constexpr FieldRef kLen = field_ref<RawWord>("header.inst_word_len");
+  constexpr FieldRef kWait = field_ref<RawWord>("events.wait_mode");
+  constexpr FieldRef kUpdate = field_ref<RawWord>("events.update_mode");
+  const unsigned events =
+      ::tpbisa::detail::kWaitModeGens[word[kWait.offset]] & ::tpbisa::detail::kUpdateModeGens[word[kUpdate.offset]];
+  return word[kLen.offset] == kInstWordLen && (events & gen_bit) != 0;
+}
+
+constexpr unsigned gen_bit(Generation g) {
+  return 1U << static_cast<unsigned>(g);
+}
+static_assert(GenSet{static_cast<uint8_t>(gen_bit(Generation::Mariana))}.has(Generation::Mariana) &&
+                  !GenSet{static_cast<uint8_t>(gen_bit(Generation::Mariana))}.has(Generation::Cayman),
+              "a GenSet holds generation g in bit g");
+
+/// The two conjuncts left to the route, by their raw forms.
+template <const Predicate* P>
+constexpr bool left_to_the_route() {
+  return P->accepts == &header_accepts || P->accepts == &events_accepts;
 }
 
 // ---- The acceptor generated from a conjunct list ----
@@ -271,7 +317,7 @@ namespace detail {
 /// out of line with the generation a run-time value, and their views were zero-filled in memory.
 template <const Predicate* P, Generation G>
 [[gnu::always_inline]] inline bool conjunct_accepts(const uint8_t* word, const CheckContext& ctx) {
-  if constexpr (!P->gens.has(G)) {
+  if constexpr (!P->gens.has(G) || left_to_the_route<P>()) {
     return true;
   } else {
     constexpr RawAccept kAccepts = P->accepts;
@@ -285,7 +331,8 @@ template <const auto& Conjuncts, Generation G, size_t... I>
   return (detail::conjunct_accepts<Conjuncts[I], G>(word, ctx) && ...);
 }
 
-/// Every conjunct that applies on generation G accepts the raw word: the word is valid with no failure. The context
+/// Every conjunct that applies on generation G, except the two left to the route, accepts the raw word: with the
+/// route's checks, the word is valid with no failure. The context
 /// is copied with the generation as a constant, so each body's generation terms (geometry, enum profiles, which
 /// conjuncts apply) fold into immediates. Flattened: every raw form and the bodies it calls are inlined into one
 /// function, so the typed views collapse into the few loads the bodies need (one view per predicate, not inlined,

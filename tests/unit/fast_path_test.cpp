@@ -16,6 +16,7 @@
 #include "../support/seq_words.hpp"
 #include "../support/validate_vectors.hpp"
 #include "core/predicates.hpp"
+#include "families/common.hpp"
 #include "families/fast_accept.hpp"
 #include "families/matmul/meaning.hpp"
 #include "tpbisa/address.hpp"
@@ -356,17 +357,68 @@ TEST(FastPath, CompileTimeTablesEqualTheirPredicateBodies) {
       Header h;
       h.opcode = static_cast<uint8_t>(v);
       h.inst_word_len = kInstWordLen;
-      ASSERT_EQ(family::header_opcode_table().has(g, h.opcode), pred::has_valid_neuron_header(h, g));
-      ASSERT_EQ(family::aluop_table().has(g, h.opcode), aluop_in(h.opcode, g));
+      // A table of a term without an option answers alike in both halves.
+      for (bool half : {false, true}) {
+        ASSERT_EQ(family::header_opcode_table().has(g, h.opcode, half), pred::has_valid_neuron_header(h, g));
+        ASSERT_EQ(family::aluop_table().has(g, h.opcode, half), aluop_in(h.opcode, g));
+      }
       for (bool fp32r : {false, true})
         for (bool runtime : {false, true}) {
           CheckContext c{g, {}};
           c.options.dtype_enum_runtime = runtime;
-          ASSERT_EQ(family::valid_dtype_table(fp32r, runtime).has(g, h.opcode),
+          ASSERT_EQ(family::valid_dtype_table(fp32r).has(g, h.opcode, runtime),
                     pred::is_valid_dtype(h.opcode, fp32r, c));
+          ASSERT_EQ(family::dtype_accepts(h.opcode, fp32r, c), pred::is_valid_dtype(h.opcode, fp32r, c));
         }
     }
   }
+}
+
+TEST(FastPath, RouteChecksEqualTheHeaderAndEventsRawForms) {
+  // The generated acceptors leave has_valid_neuron_header and has_valid_neuron_events to the route; its two parts
+  // together equal the two raw forms, on every generation, for every value of the four bytes they read.
+  std::mt19937_64 rng(11);
+  constexpr FieldRef kLen = field_ref<RawWord>("header.inst_word_len");
+  constexpr FieldRef kWait = field_ref<RawWord>("events.wait_mode");
+  constexpr FieldRef kUpdate = field_ref<RawWord>("events.update_mode");
+  size_t both = 0;
+  size_t neither = 0;
+  for (Generation g : kAllGenerations) {
+    const CheckContext c{g, {}};
+    for (unsigned op = 0; op < 256; ++op)
+      for (unsigned k = 0; k < 2000; ++k) {
+        Word w{};
+        for (auto& b : w) b = static_cast<uint8_t>(rng());
+        w[0] = static_cast<uint8_t>(op);
+        // Mostly the values that pass, so both outcomes of each term are seen.
+        if (k % 2 == 0) w[kLen.offset] = kInstWordLen;
+        if (k % 4 < 3) w[kWait.offset] = static_cast<uint8_t>(k % 8);
+        if (k % 8 < 6) w[kUpdate.offset] = static_cast<uint8_t>(k % 16);
+        const bool raw = family::header_accepts(w.data(), c) && family::events_accepts(w.data(), c);
+        const bool route =
+            family::route_opcode_accepts(w[0], g) && family::route_word_accepts(w.data(), family::gen_bit(g));
+        ASSERT_EQ(route, raw) << to_string(g) << " opcode " << op << " word " << k;
+        (raw ? both : neither) += 1;
+      }
+  }
+  EXPECT_GT(both, 100'000U);
+  EXPECT_GT(neither, 100'000U);
+}
+
+TEST(FastPath, EveryGeneratedAcceptorLeavesOnlyTheRouteChecksToItsCaller) {
+  // The route's checks stand in for two conjuncts that every validator with an acceptor holds: a validator without
+  // them would decline words its own conjuncts accept (correct, through the full pass, but slow).
+  for (const Validator* v : all_validators()) {
+    if (v->accept == nullptr) continue;
+    const auto has = [&](const Predicate& p) {
+      return std::find(v->conjuncts.begin(), v->conjuncts.end(), &p) != v->conjuncts.end();
+    };
+    EXPECT_TRUE(has(family::kHasValidNeuronHeader)) << v->name;
+    EXPECT_TRUE(has(family::kHasValidNeuronEvents)) << v->name;
+  }
+  static_assert(family::left_to_the_route<&family::kHasValidNeuronHeader>());
+  static_assert(family::left_to_the_route<&family::kHasValidNeuronEvents>());
+  static_assert(!family::left_to_the_route<&family::kEnginePlacement>());
 }
 
 TEST(FastPath, RawAcceptorCoversTheSliceAndTheDatapathFormats) {

@@ -61,12 +61,19 @@ std::string_view valid_ops_failure(const S4d4Tsm& t, const CheckContext& c) {
 }
 
 // The raw form's table: the body above reads the opcode only through arith_opcode and bitvec_opcode, so one
-// 256-entry op row per (generation, symmetric_clamp_general_arith, opcode class) holds it, built from the body at
-// compile time (four terms and two enum look-ups become one bit test).
+// 256-entry op row per opcode class holds it (the option half: symmetric_clamp_general_arith), built from the body
+// at compile time (four terms and two enum look-ups become one bit test). The class is a table of the opcode too.
 constexpr unsigned op_class(uint8_t opcode) {
   return (arith_opcode(opcode) ? 1U : 0U) | (bitvec_opcode(opcode) ? 2U : 0U);
 }
-using OpsTables = std::array<std::array<ByteTable, 4>, 2>;  // [symmetric_clamp_general_arith][op_class]
+constexpr std::array<uint8_t, 256> make_op_class_table() {
+  std::array<uint8_t, 256> t{};
+  for (unsigned opcode = 0; opcode < 256; ++opcode)
+    t[opcode] = static_cast<uint8_t>(op_class(static_cast<uint8_t>(opcode)));
+  return t;
+}
+constexpr std::array<uint8_t, 256> kOpClassOf = make_op_class_table();
+using OpsTables = std::array<ByteTable, 4>;  // [op_class], option half symmetric_clamp_general_arith
 /// Opcodes of every class: the family's four and one of neither class (0x00).
 constexpr uint8_t kOpcodesOfEachClass[] = {opcode::kPtrMultiArith, opcode::kPtrMultiBitvec, opcode::kPtrMultiDualArith,
                                            opcode::kPtrMultiDualBitvec, 0x00};
@@ -79,7 +86,7 @@ constexpr OpsTables make_valid_ops_tables() {
         c.options.symmetric_clamp_general_arith = clamp != 0;
         for (unsigned op = 0; op < 256; ++op)
           if (valid_ops_failure(opcode, static_cast<uint8_t>(op), c).empty())
-            t[clamp][op_class(opcode)].set(g, static_cast<uint8_t>(op));
+            t[op_class(opcode)].set(g, static_cast<uint8_t>(op), clamp != 0);
       }
   return t;
 }
@@ -96,7 +103,7 @@ constexpr bool valid_ops_tables_match_body() {
         CheckContext c{g, {}};
         c.options.symmetric_clamp_general_arith = clamp != 0;
         for (unsigned op = 0; op < 256; ++op)
-          if (kValidOpsTables[clamp][op_class(o)].has(g, static_cast<uint8_t>(op)) !=
+          if (kValidOpsTables[kOpClassOf[o]].has(g, static_cast<uint8_t>(op), clamp != 0) !=
               valid_ops_failure(o, static_cast<uint8_t>(op), c).empty())
             return false;
       }
@@ -106,7 +113,7 @@ constexpr bool valid_ops_tables_match_body() {
 static_assert(valid_ops_tables_match_body());
 
 [[gnu::always_inline]] inline bool valid_ops_accepts(uint8_t opcode, uint8_t op, const CheckContext& c) {
-  return kValidOpsTables[c.options.symmetric_clamp_general_arith ? 1 : 0][op_class(opcode)].has(c.gen, op);
+  return kValidOpsTables[kOpClassOf[opcode]].has(c.gen, op, c.options.symmetric_clamp_general_arith);
 }
 
 bool valid_types(const S4d4Tsm& t) {
