@@ -189,9 +189,9 @@ bool declines(const uint8_t*, const CheckContext&) {
 
 /// What the counting loop needs of each opcode on one generation, in three arrays indexed by opcode: its acceptor
 /// (one that declines every word where the validator has none or the route's opcode term fails, so the loop has no
-/// null test and checks only the route's per-word term), whether its validator
-/// is header-only, and the validator itself (read only for a declined word). Separate arrays keep the per-word
-/// look-up to one scaled load of a pointer and one byte.
+/// null test and checks only the route's per-word term), whether its validator is header-only, and the validator
+/// itself (read only for a declined word). Separate arrays keep the per-word look-up to one scaled load of a pointer
+/// and one byte.
 struct Routes {
   std::array<family::RawAccept, 256> accept;
   std::array<uint8_t, 256> header_only;
@@ -286,7 +286,7 @@ BatchSummary validate_batch(std::span<const uint8_t> words, Generation gen, cons
     case Generation::Mariana: return count_on<Generation::Mariana>(words, options, on_invalid, context);
     case Generation::Maverick: return count_on<Generation::Maverick>(words, options, on_invalid, context);
   }
-  return count_on<Generation::Sunda>(words, options, on_invalid, context);  // not reached: every generation is above
+  return count_on<Generation::Sunda>(words, options, on_invalid, context);  // not reached: a Generation is one of four
 }
 
 FailureReport report(const Predicate& p, const Instruction& inst, const CheckContext& ctx) {

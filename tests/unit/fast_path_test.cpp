@@ -376,7 +376,8 @@ TEST(FastPath, CompileTimeTablesEqualTheirPredicateBodies) {
 
 TEST(FastPath, RouteChecksEqualTheHeaderAndEventsRawForms) {
   // The generated acceptors leave has_valid_neuron_header and has_valid_neuron_events to the route; its two parts
-  // together equal the two raw forms, on every generation, for every value of the four bytes they read.
+  // together equal the two raw forms, on every generation and opcode, with inst_word_len and the two event modes
+  // random or set to values that pass (so each term is seen both ways).
   std::mt19937_64 rng(11);
   constexpr FieldRef kLen = field_ref<RawWord>("header.inst_word_len");
   constexpr FieldRef kWait = field_ref<RawWord>("events.wait_mode");
