@@ -409,14 +409,17 @@ TEST(FastPath, RouteChecksEqualTheHeaderAndEventsRawForms) {
 TEST(FastPath, EveryGeneratedAcceptorLeavesOnlyTheRouteChecksToItsCaller) {
   // The route's checks stand in for two conjuncts that every validator with an acceptor holds: a validator without
   // them would decline words its own conjuncts accept (correct, through the full pass, but slow).
+  size_t with_acceptor = 0;
   for (const Validator* v : all_validators()) {
     if (v->accept == nullptr) continue;
+    ++with_acceptor;
     const auto has = [&](const Predicate& p) {
       return std::find(v->conjuncts.begin(), v->conjuncts.end(), &p) != v->conjuncts.end();
     };
     EXPECT_TRUE(has(family::kHasValidNeuronHeader)) << v->name;
     EXPECT_TRUE(has(family::kHasValidNeuronEvents)) << v->name;
   }
+  EXPECT_GT(with_acceptor, 20U);  // the loop saw the validators, not an empty list
   static_assert(family::left_to_the_route<&family::kHasValidNeuronHeader>());
   static_assert(family::left_to_the_route<&family::kHasValidNeuronEvents>());
   static_assert(!family::left_to_the_route<&family::kEnginePlacement>());
