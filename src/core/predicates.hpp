@@ -53,10 +53,27 @@ constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) {
 }
 
 /// addr_aligned_dtype (PROJ-CONV-C14: sub-byte codes 1-aligned, codes without a size never aligned).
-constexpr bool addr_aligned_dtype(uint64_t addr, uint8_t d) {
-  const unsigned size = dtype_size(d);
-  return size != 0 && (addr & (size - 1)) == 0;  // sizes are powers of two (checked in the catalog)
+namespace detail {
+/// Per dtype code, the address bits that must be zero: size - 1 (sizes are powers of two, checked in the catalog), or
+/// for a code without a size the top bit, which the address test below always sets: one load and one test per
+/// operand instead of a size test and a mask computed from it.
+constexpr std::array<uint64_t, 256> make_align_masks() {
+  std::array<uint64_t, 256> m{};
+  for (unsigned d = 0; d < 256; ++d) {
+    const unsigned size = dtype_size(static_cast<uint8_t>(d));
+    m[d] = size != 0 ? uint64_t{size} - 1 : uint64_t{1} << 63;
+  }
+  return m;
 }
+inline constexpr std::array<uint64_t, 256> kAlignMasks = make_align_masks();
+}  // namespace detail
+constexpr bool addr_aligned_dtype(uint64_t addr, uint8_t d) {
+  // size != 0 && addr % size == 0 (the top bit or-ed in is never an address bit of a sized code: sizes are <= 8).
+  return ((addr | uint64_t{1} << 63) & detail::kAlignMasks[d]) == 0;
+}
+static_assert(addr_aligned_dtype(0x1000, dtype::kFp32) && !addr_aligned_dtype(0x1002, dtype::kFp32) &&
+                  addr_aligned_dtype(0x1002, dtype::kBfloat16) && !addr_aligned_dtype(0, dtype::kInvalid),
+              "aligned to a sized code's size; never for a code without a size");
 
 // The address predicates are inline: the raw-word acceptor (families/fast_accept.hpp) calls them per operand and
 // inlines them with the address decode, so only the fields they read are computed.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <map>
 #include <random>
@@ -374,6 +375,50 @@ TEST(FastPath, CompileTimeTablesEqualTheirPredicateBodies) {
   }
 }
 
+TEST(FastPath, TabulatedAlignmentAndQuadrantTestsEqualTheirDefinitions) {
+  // addr_aligned_dtype reads a compile-time mask per dtype code and matmul's group_ok a nibble per quadrant mask;
+  // both must say what the rules say: size != 0 and addr % size == 0; a mask of the compiler's table whose
+  // quadrants (32 rows each) cover n.
+  constexpr uint64_t kAddrs[] = {0,
+                                 1,
+                                 2,
+                                 3,
+                                 4,
+                                 6,
+                                 7,
+                                 8,
+                                 12,
+                                 0x1000,
+                                 0x1001,
+                                 0x1002,
+                                 0x1004,
+                                 0xFFFFFFFF,
+                                 0xFFFFFFF8,
+                                 uint64_t{1} << 63,
+                                 ~uint64_t{0},
+                                 (uint64_t{1} << 63) | 8};
+  int aligned = 0, not_aligned = 0;
+  for (unsigned d = 0; d < 256; ++d)
+    for (uint64_t a : kAddrs) {
+      const unsigned size = dtype_size(static_cast<uint8_t>(d));
+      const bool want = size != 0 && a % size == 0;
+      ASSERT_EQ(pred::addr_aligned_dtype(a, static_cast<uint8_t>(d)), want) << "dtype " << d << " addr " << a;
+      (want ? aligned : not_aligned) += 1;
+    }
+  EXPECT_GT(aligned, 0);
+  EXPECT_GT(not_aligned, 0);
+  constexpr uint8_t kListed[] = {0x1, 0x2, 0x4, 0x8, 0x3, 0xC, 0xF};
+  int covering = 0, not_covering = 0;
+  for (unsigned m = 0; m < 256; ++m)
+    for (unsigned n = 0; n <= 160; ++n) {
+      const bool listed = std::find(std::begin(kListed), std::end(kListed), m) != std::end(kListed);
+      const bool want = listed && 32U * static_cast<unsigned>(std::popcount(m)) >= n;
+      ASSERT_EQ(family::matmul::group_ok(static_cast<uint8_t>(m), n), want) << "mask " << m << " n " << n;
+      (want ? covering : not_covering) += 1;
+    }
+  EXPECT_GT(covering, 0);
+  EXPECT_GT(not_covering, 0);
+}
 TEST(FastPath, RouteChecksEqualTheHeaderAndEventsRawForms) {
   // The generated acceptors leave has_valid_neuron_header and has_valid_neuron_events to the route; its two parts
   // together equal the two raw forms, on every generation and opcode, with inst_word_len and the two event modes

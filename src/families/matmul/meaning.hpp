@@ -145,12 +145,23 @@ constexpr std::string_view fp32_mode_name(uint8_t mode) {
 
 /// lw_valid_row_group / lw_valid_col_group: a quadrant mask of the compiler's table {1, 2, 4, 8, 3, 0xC, 0xF}
 /// covering at least `n` rows (columns): 32 · popcount(mask) >= n.
+constexpr bool group_listed(uint8_t mask) {
+  return mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x8 || mask == 0x3 || mask == 0xC || mask == 0xF;
+}
+namespace detail {
+/// The quadrants of each 4-bit mask the table lists (popcount, taken at compile time), 0 for one it does not: one
+/// nibble per mask, so the check is a shift of a constant (summing the mask's bits took 15 instructions a group).
+constexpr uint64_t make_group_quadrants() {
+  uint64_t q = 0;
+  for (unsigned m = 0; m < 16; ++m)
+    if (group_listed(static_cast<uint8_t>(m))) q |= uint64_t{static_cast<unsigned>(std::popcount(m))} << (4 * m);
+  return q;
+}
+inline constexpr uint64_t kGroupQuadrants = make_group_quadrants();
+}  // namespace detail
 constexpr bool group_ok(uint8_t mask, unsigned n) {
-  const bool listed =
-      mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x8 || mask == 0x3 || mask == 0xC || mask == 0xF;
-  // The popcount of a 4-bit mask, summed: std::popcount is a libgcc call without -mpopcnt.
-  const unsigned quadrants = (mask & 1U) + (mask >> 1 & 1U) + (mask >> 2 & 1U) + (mask >> 3 & 1U);
-  return listed && 32U * quadrants >= n;
+  const unsigned quadrants = mask < 16 ? static_cast<unsigned>(detail::kGroupQuadrants >> (4 * mask)) & 0xFU : 0U;
+  return quadrants != 0 && 32U * quadrants >= n;  // listed, and covering n
 }
 
 /// The MATMUL_PSUM_ACCUMULATE_MODE of the flags' low two bits (enums.md §11).
