@@ -52,7 +52,6 @@ constexpr bool has_valid_active_channel_range(unsigned n, unsigned max) {
   return 1 <= n && n <= max;
 }
 
-/// addr_aligned_dtype (PROJ-CONV-C14: sub-byte codes 1-aligned, codes without a size never aligned).
 namespace detail {
 /// Per dtype code, the address bits that must be zero: size - 1 (sizes are powers of two, checked in the catalog), or
 /// for a code without a size the top bit, which the address test below always sets: one load and one test per
@@ -67,8 +66,9 @@ constexpr std::array<uint64_t, 256> make_align_masks() {
 }
 inline constexpr std::array<uint64_t, 256> kAlignMasks = make_align_masks();
 }  // namespace detail
+/// addr_aligned_dtype (PROJ-CONV-C14: sub-byte codes 1-aligned, codes without a size never aligned).
 constexpr bool addr_aligned_dtype(uint64_t addr, uint8_t d) {
-  // size != 0 && addr % size == 0 (the top bit or-ed in is never an address bit of a sized code: sizes are <= 8).
+  // size != 0 && addr % size == 0 (the top bit or-ed in is never in a sized code's mask).
   return ((addr | uint64_t{1} << 63) & detail::kAlignMasks[d]) == 0;
 }
 static_assert(addr_aligned_dtype(0x1000, dtype::kFp32) && !addr_aligned_dtype(0x1002, dtype::kFp32) &&

@@ -143,8 +143,7 @@ constexpr std::string_view fp32_mode_name(uint8_t mode) {
   }
 }
 
-/// lw_valid_row_group / lw_valid_col_group: a quadrant mask of the compiler's table {1, 2, 4, 8, 3, 0xC, 0xF}
-/// covering at least `n` rows (columns): 32 · popcount(mask) >= n.
+/// The masks of the compiler's quadrant table {1, 2, 4, 8, 3, 0xC, 0xF}.
 constexpr bool group_listed(uint8_t mask) {
   return mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x8 || mask == 0x3 || mask == 0xC || mask == 0xF;
 }
@@ -159,6 +158,8 @@ constexpr uint64_t make_group_quadrants() {
 }
 inline constexpr uint64_t kGroupQuadrants = make_group_quadrants();
 }  // namespace detail
+/// lw_valid_row_group / lw_valid_col_group: a quadrant mask of the compiler's table {1, 2, 4, 8, 3, 0xC, 0xF}
+/// covering at least `n` rows (columns): 32 · popcount(mask) >= n.
 constexpr bool group_ok(uint8_t mask, unsigned n) {
   const unsigned quadrants = mask < 16 ? static_cast<unsigned>(detail::kGroupQuadrants >> (4 * mask)) & 0xFU : 0U;
   return quadrants != 0 && 32U * quadrants >= n;  // listed, and covering n
