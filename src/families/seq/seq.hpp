@@ -1,7 +1,10 @@
 // Sequencer family internals: the one reading of every field whose
 // meaning depends on another field (shared by the validators, `decode`'s description and the disassembler).
+// Defined here, inline, so the raw-word acceptors inline them: out of line, a reading needed the whole operand struct
+// built in memory, and a CompareBranch cost several times a TensorLoad.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -53,9 +56,19 @@ struct AluOperands {
   bool wide;            ///< 64-bit dtype: the _hi registers are the high halves
   bool src1_immediate;  ///< src1 is `immediate`, src1_lo/src1_hi are not read
 };
-AluOperands alu_operands(const CtrlAl& a);
+constexpr AluOperands alu_operands(const CtrlAl& a) {
+  return {dtype_size(a.dtype) == 8, a.src1_datasrc == kDataSrcImmediate};
+}
 /// The ALU_OP register rule of PROJ-CONV-Q9: every register the word reads or writes is R0..R63.
-bool ctrl_al_registers_valid(const CtrlAl& a);
+constexpr bool ctrl_al_registers_valid(const CtrlAl& a) {
+  const AluOperands o = alu_operands(a);
+  bool ok = is_general_register(a.src0_lo) && is_general_register(a.dst_lo) &&
+            (o.src1_immediate || is_general_register(a.src1_lo));
+  if (o.wide)
+    ok = ok && is_general_register(a.src0_hi) && is_general_register(a.dst_hi) &&
+         (o.src1_immediate || is_general_register(a.src1_hi));
+  return ok;
+}
 
 // ---- COMPARE_BRANCH (§7) ----
 
@@ -69,12 +82,31 @@ struct BranchReading {
   BrTarget target;
   bool runtime_relative;  ///< header.debug_hint == 2: the runtime's relative encoding (PROJ-CONV-Q15)
 };
-BranchReading branch_reading(const CtrlBr& b);
+inline constexpr uint8_t kRuntimeRelativeHint = 2;
+inline constexpr std::string_view kBrRelations[] = {"LT", "LE", "EQ", "NE", "GE", "GT"};
+constexpr BranchReading branch_reading(const CtrlBr& b) {
+  BranchReading r{BrCompare::Invalid, {}, BrTarget::Invalid, b.header.debug_hint == kRuntimeRelativeHint};
+  if (b.cmp_op == 0) {
+    r.compare = BrCompare::Always;
+  } else if (b.cmp_op >= 1 && b.cmp_op <= 6) {
+    r.compare = BrCompare::Immediate;
+    r.relation = kBrRelations[b.cmp_op - 1];
+  } else if (b.cmp_op >= 9 && b.cmp_op <= 14) {
+    r.compare = BrCompare::Register;
+    r.relation = kBrRelations[b.cmp_op - 9];
+  }
+  switch (b.target_mode) {
+    case 1: r.target = BrTarget::Register; break;
+    case 3: r.target = BrTarget::RelImmediate; break;
+    case 4: r.target = BrTarget::RelRegister; break;
+    default: break;
+  }
+  return r;
+}
 /// sign_extend_32(br_immediate & 0xFFFFFFFF): the relative byte offset of mode 3 (§7.3).
 constexpr int64_t relative_offset(uint64_t br_immediate) {
   return static_cast<int32_t>(static_cast<uint32_t>(br_immediate));
 }
-inline constexpr uint8_t kRuntimeRelativeHint = 2;
 
 // ---- EVENT_SEMAPHORE_RANGE_CLEAR (§8.1) ----
 
@@ -89,9 +121,21 @@ inline constexpr unsigned kPollMaxReads = 16;
 inline constexpr uint8_t kPseudoInstExit = 1;
 
 /// The callee name of a PseudoFunctionCall: the bytes before the first NUL (all 36 when there is none).
-std::string_view callee_name(const PseudoFunctionCall& c);
+inline std::string_view callee_name(const PseudoFunctionCall& c) {
+  size_t n = 0;
+  while (n < c.callee.size() && c.callee[n] != 0) ++n;
+  return {reinterpret_cast<const char*>(c.callee.data()), n};
+}
 /// PROJ-CONV-SQ4: 1..35 printable ASCII characters, NUL-terminated, zero after the terminator.
-bool callee_name_valid(const PseudoFunctionCall& c);
+inline bool callee_name_valid(const PseudoFunctionCall& c) {
+  const std::string_view name = callee_name(c);
+  if (name.empty() || name.size() >= c.callee.size()) return false;
+  for (char ch : name)
+    if (ch < 0x20 || ch > 0x7E) return false;
+  for (size_t k = name.size(); k < c.callee.size(); ++k)
+    if (c.callee[k] != 0) return false;
+  return true;
+}
 
 // ---- The shared hooks of the family (syntax.cpp) ----
 

@@ -1,5 +1,5 @@
-// Sequencer family syntax and meaning: the one reading of the mode-dependent fields (register slots, the right
-// operand, the branch target), used by the validators, `decode`'s descriptions and the disassembler.
+// Sequencer family syntax and meaning: which fields a word uses and how `decode` describes them, from the readings of
+// the mode-dependent fields in seq.hpp (register slots, the right operand, the branch target).
 #include <fmt/format.h>
 
 #include "families/common.hpp"
@@ -9,60 +9,6 @@
 
 namespace tpbisa::family {
 namespace seq {
-
-// ---- The readings (declared in seq.hpp) ----
-
-AluOperands alu_operands(const CtrlAl& a) {
-  return {dtype_size(a.dtype) == 8, a.src1_datasrc == kDataSrcImmediate};
-}
-
-bool ctrl_al_registers_valid(const CtrlAl& a) {
-  const AluOperands o = alu_operands(a);
-  bool ok = is_general_register(a.src0_lo) && is_general_register(a.dst_lo) &&
-            (o.src1_immediate || is_general_register(a.src1_lo));
-  if (o.wide)
-    ok = ok && is_general_register(a.src0_hi) && is_general_register(a.dst_hi) &&
-         (o.src1_immediate || is_general_register(a.src1_hi));
-  return ok;
-}
-
-BranchReading branch_reading(const CtrlBr& b) {
-  static constexpr std::string_view kRelations[] = {"LT", "LE", "EQ", "NE", "GE", "GT"};
-  BranchReading r{BrCompare::Invalid, {}, BrTarget::Invalid, b.header.debug_hint == kRuntimeRelativeHint};
-  if (b.cmp_op == 0) {
-    r.compare = BrCompare::Always;
-  } else if (b.cmp_op >= 1 && b.cmp_op <= 6) {
-    r.compare = BrCompare::Immediate;
-    r.relation = kRelations[b.cmp_op - 1];
-  } else if (b.cmp_op >= 9 && b.cmp_op <= 14) {
-    r.compare = BrCompare::Register;
-    r.relation = kRelations[b.cmp_op - 9];
-  }
-  switch (b.target_mode) {
-    case 1: r.target = BrTarget::Register; break;
-    case 3: r.target = BrTarget::RelImmediate; break;
-    case 4: r.target = BrTarget::RelRegister; break;
-    default: break;
-  }
-  return r;
-}
-
-std::string_view callee_name(const PseudoFunctionCall& c) {
-  const auto* chars = reinterpret_cast<const char*>(c.callee.data());
-  size_t n = 0;
-  while (n < c.callee.size() && c.callee[n] != 0) ++n;
-  return {chars, n};
-}
-
-bool callee_name_valid(const PseudoFunctionCall& c) {
-  const std::string_view name = callee_name(c);
-  if (name.empty() || name.size() >= c.callee.size()) return false;
-  for (char ch : name)
-    if (ch < 0x20 || ch > 0x7E) return false;
-  for (size_t k = name.size(); k < c.callee.size(); ++k)
-    if (c.callee[k] != 0) return false;
-  return true;
-}
 
 namespace {
 

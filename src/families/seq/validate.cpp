@@ -263,7 +263,7 @@ constexpr bool al_dtype(uint8_t d) {
 }
 
 /// alu_dtype_legal(op, dtype): enums.md §5.2 over the dtypes ALU_OP admits.
-bool alu_dtype_legal(uint8_t op, uint8_t d) {
+constexpr bool alu_dtype_legal(uint8_t op, uint8_t d) {
   const AluOpInfo* row = find_aluop(op);
   const DtypeInfo* dt = find_dtype(d);
   // An op or dtype outside ALU_OP's sets is reported by is_valid_aluop / ctrl_al_valid_dtype alone.
@@ -288,6 +288,28 @@ bool alu_dtype_legal(uint8_t op, uint8_t d) {
   if (row->is(kAluBitvec)) return !is_float;  // bitwise ops and shifts: ints, 64-bit included
   return !wide;                               // arithmetic, logical, compares: 8/16/32-bit ints and FP32
 }
+
+/// alu_dtype_legal tabulated from its definition at compile time: per op, a bit per dtype code below 32 (every dtype
+/// ALU_OP admits is one; the rule holds for any other). One look-up where the definition takes two catalog searches.
+struct AluDtypeLegalTable {
+  static constexpr unsigned kCodes = 32;
+  std::array<uint32_t, 256> legal{};
+  constexpr bool holds(uint8_t op, uint8_t d) const { return d >= kCodes || ((legal[op] >> d) & 1U) != 0; }
+};
+constexpr AluDtypeLegalTable make_alu_dtype_legal_table() {
+  AluDtypeLegalTable t;
+  for (unsigned op = 0; op < 256; ++op)
+    for (unsigned d = 0; d < AluDtypeLegalTable::kCodes; ++d)
+      if (alu_dtype_legal(static_cast<uint8_t>(op), static_cast<uint8_t>(d))) t.legal[op] |= 1U << d;
+  return t;
+}
+constexpr AluDtypeLegalTable kAluDtypeLegal = make_alu_dtype_legal_table();
+constexpr bool no_alu_dtype_from(unsigned d) {
+  for (; d < 256; ++d)
+    if (al_dtype(static_cast<uint8_t>(d))) return false;
+  return true;
+}
+static_assert(no_alu_dtype_from(AluDtypeLegalTable::kCodes), "every dtype ALU_OP admits has a bit in the table");
 
 constexpr Predicate kAlOpcode =
     opcode_clause<opcode::kAluOp>("has_alu_op_opcode", "PROJ-CONV-Q9", "header.opcode is 0xa8 (ALU_OP)");
@@ -367,7 +389,7 @@ constexpr Predicate kAlRegs = rule<CtrlAl, kAlRegsBody>(
        return text + ": every register the word reads or writes must be R0-R63";
      }});
 
-constexpr auto kAlLegalBody = [](const CtrlAl& a, const CheckContext&) { return alu_dtype_legal(a.op, a.dtype); };
+constexpr auto kAlLegalBody = [](const CtrlAl& a, const CheckContext&) { return kAluDtypeLegal.holds(a.op, a.dtype); };
 
 constexpr Predicate kAlLegal = rule<CtrlAl, kAlLegalBody>(
     {.name = "alu_dtype_legal",
