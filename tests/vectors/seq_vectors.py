@@ -58,6 +58,7 @@ EXIT = word(0xDF, [(12, "B", 1)])
 def add(vec, all_gens, maverick):
     """Registers the vectors with make_validate_vectors.vec(id, gens, failing, word)."""
     not_maverick = tuple(g for g in all_gens if g != maverick)
+    from_cayman = all_gens[1:]  # the generations after SUNDA (Generation order)
     bases = [("write", WRITE), ("move", MOVE), ("alu", ALU), ("branch", BR_GUARD), ("clear", CLEAR),
              ("poll", POLL), ("hint", HINT), ("phint", PHINT), ("begin", BEGIN), ("return", RETURN),
              ("call", CALL), ("exit", EXIT)]
@@ -108,6 +109,16 @@ def add(vec, all_gens, maverick):
     vec("seq-alu-divide-fp32", all_gens, [], poke(ALU, (12, "B", DIVIDE), (13, "B", FP32)))
     vec("seq-alu-add-u64", all_gens, ["alu_dtype_legal"], poke(ALU, (13, "B", U64)))
     vec("seq-alu-and-u64", all_gens, [], poke(ALU, (12, "B", 0x0A), (13, "B", U64)))
+    # enums.md §5.2, a row each: bitwise ops need integers; MOD no 64-bit; CRC32 16/32-bit only; the integer band
+    # takes ints of the op's signedness (MAX_UINT 0xD5, from CAYMAN) and no float (ADD_INT 0xC4).
+    vec("seq-alu-xor-fp32", all_gens, ["alu_dtype_legal"], poke(ALU, (12, "B", 0x0C), (13, "B", FP32)))
+    vec("seq-alu-mod-u64", all_gens, ["alu_dtype_legal"], poke(ALU, (12, "B", 0x1B), (13, "B", U64)))
+    vec("seq-alu-mod-u32", all_gens, [], poke(ALU, (12, "B", 0x1B), (13, "B", U32)))
+    vec("seq-alu-crc32-u8", all_gens, ["alu_dtype_legal"], poke(ALU, (12, "B", 0x1C), (13, "B", U8)))
+    vec("seq-alu-crc32-u16", all_gens, [], poke(ALU, (12, "B", 0x1C), (13, "B", U16)))
+    vec("seq-alu-max-uint-i32", from_cayman, ["alu_dtype_legal"], poke(ALU, (12, "B", 0xD5)))
+    vec("seq-alu-max-uint-u32", from_cayman, [], poke(ALU, (12, "B", 0xD5), (13, "B", U32)))
+    vec("seq-alu-add-int-fp32", all_gens, ["alu_dtype_legal"], poke(ALU, (12, "B", 0xC4), (13, "B", FP32)))
     vec("seq-alu-reserved", all_gens, ["ctrl_al_reserved_zero"], poke(ALU, (22, "B", 1)))
 
     # COMPARE_BRANCH (PROJ-CONV-Q11)
