@@ -83,6 +83,7 @@ struct BranchReading {
   bool runtime_relative;  ///< header.debug_hint == 2: the runtime's relative encoding (PROJ-CONV-Q15)
 };
 inline constexpr uint8_t kRuntimeRelativeHint = 2;
+/// BR_CMP_OP's relations in code order: cmp_op 1-6 against the immediate, 9-14 against a register.
 inline constexpr std::string_view kBrRelations[] = {"LT", "LE", "EQ", "NE", "GE", "GT"};
 constexpr BranchReading branch_reading(const CtrlBr& b) {
   BranchReading r{BrCompare::Invalid, {}, BrTarget::Invalid, b.header.debug_hint == kRuntimeRelativeHint};
