@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../support/seq_words.hpp"
+#include "families/seq/seq.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
@@ -231,6 +232,47 @@ TEST(SeqSyntax, CanonicalTextAssemblesBack) {
       ASSERT_EQ(r.words.size(), 1U);
       EXPECT_EQ(r.words[0], w) << text;
     }
+}
+
+// PROJ-CONV-SQ4 by its definition, a byte at a time: the eight-byte reading of callee_name_valid must equal it.
+bool callee_valid_bytewise(const PseudoFunctionCall& c) {
+  const std::string_view name = family::seq::callee_name(c);
+  if (name.empty() || name.size() >= c.callee.size()) return false;
+  for (char ch : name)
+    if (ch < 0x20 || ch > 0x7E) return false;
+  for (size_t k = name.size(); k < c.callee.size(); ++k)
+    if (c.callee[k] != 0) return false;
+  return true;
+}
+
+TEST(SeqCallee, LaneReadingEqualsTheBytewiseDefinition) {
+  size_t accepted = 0, rejected = 0;
+  auto check = [&](const PseudoFunctionCall& c) {
+    const bool want = callee_valid_bytewise(c);
+    ASSERT_EQ(family::seq::callee_name_valid(c), want)
+        << std::string(reinterpret_cast<const char*>(c.callee.data()), c.callee.size());
+    (want ? accepted : rejected) += 1;
+  };
+  // Every byte value at every position of a name of every length 0..36.
+  for (size_t n = 0; n <= PseudoFunctionCall::kNameBytes; ++n)
+    for (size_t pos = 0; pos < PseudoFunctionCall::kNameBytes; ++pos)
+      for (unsigned v = 0; v < 256; ++v) {
+        PseudoFunctionCall c{};
+        for (size_t k = 0; k < n; ++k) c.callee[k] = 'a';
+        c.callee[pos] = static_cast<uint8_t>(v);
+        check(c);
+      }
+  // Random printable names with a few random bytes written over them.
+  std::mt19937_64 rng(14);
+  for (int t = 0; t < 200000; ++t) {
+    PseudoFunctionCall c{};
+    const size_t n = rng() % (PseudoFunctionCall::kNameBytes + 1);
+    for (size_t k = 0; k < n; ++k) c.callee[k] = static_cast<uint8_t>(0x20 + rng() % 0x5F);
+    for (uint64_t j = rng() % 3; j > 0; --j) c.callee[rng() % c.callee.size()] = static_cast<uint8_t>(rng());
+    check(c);
+  }
+  EXPECT_GT(accepted, 100000U);
+  EXPECT_GT(rejected, 100000U);
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 // built in memory, and a CompareBranch cost several times a TensorLoad.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <tuple>
 
 #include "families/seq/format.hpp"
 #include "tpbisa/validate.hpp"
@@ -127,15 +130,46 @@ inline std::string_view callee_name(const PseudoFunctionCall& c) {
   while (n < c.callee.size() && c.callee[n] != 0) ++n;
   return {reinterpret_cast<const char*>(c.callee.data()), n};
 }
-/// PROJ-CONV-SQ4: 1..35 printable ASCII characters, NUL-terminated, zero after the terminator.
+namespace detail {
+inline constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL, kHigh7 = 0x8080808080808080ULL;
+/// Bit 7 of each byte of a lane gathered into bits 0..7 (byte i to bit i).
+constexpr uint64_t byte_flags(uint64_t flags) {
+  return ((flags >> 7) * 0x0102040810204080ULL) >> 56;
+}
+/// Bit i: byte i of the lane is not NUL.
+constexpr uint64_t named_bytes(uint64_t x) {
+  return byte_flags((((x & kLow7) + kLow7) | x) & kHigh7);
+}
+/// Bit i: byte i of the lane is printable ASCII, 0x20..0x7E (no carry crosses a byte: the low 7 bits plus 0x60 stay
+/// below 0x100).
+constexpr uint64_t printable_bytes(uint64_t x) {
+  const uint64_t low = x & kLow7;
+  const uint64_t at_least_20 = (low + 0x6060606060606060ULL) & kHigh7;
+  const uint64_t is_7f = (low + 0x0101010101010101ULL) & kHigh7;
+  return byte_flags(at_least_20 & ~is_7f & ~x & kHigh7);
+}
+}  // namespace detail
+
+/// PROJ-CONV-SQ4: 1..35 printable ASCII characters, NUL-terminated, zero after the terminator. Read eight bytes at a
+/// time without a branch per byte: the names differ in length from word to word, and the byte loop's exits were
+/// mispredicted (PSEUDO_FUNCTION_CALL cost 30 ns a word in cache). The name is valid when the non-NUL bytes are
+/// exactly the printable ones and they are a run of 1..35 from byte 0.
 inline bool callee_name_valid(const PseudoFunctionCall& c) {
-  const std::string_view name = callee_name(c);
-  if (name.empty() || name.size() >= c.callee.size()) return false;
-  for (char ch : name)
-    if (ch < 0x20 || ch > 0x7E) return false;
-  for (size_t k = name.size(); k < c.callee.size(); ++k)
-    if (c.callee[k] != 0) return false;
-  return true;
+  static_assert(std::endian::native == std::endian::little, "byte k of the name is bit k of the masks");
+  static_assert(std::tuple_size_v<decltype(c.callee)> == 36);
+  // The lanes loaded at fixed sizes: a loop with a last lane of 4 bytes kept the lane on the stack, and its load
+  // waited on a failed store forward.
+  uint64_t lanes[4];
+  uint32_t last = 0;
+  std::memcpy(lanes, c.callee.data(), sizeof lanes);
+  std::memcpy(&last, c.callee.data() + sizeof lanes, sizeof last);
+  uint64_t named = detail::named_bytes(last) << 32;
+  uint64_t printable = detail::printable_bytes(last) << 32;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    named |= detail::named_bytes(lanes[lane]) << (8 * lane);
+    printable |= detail::printable_bytes(lanes[lane]) << (8 * lane);
+  }
+  return named == printable && named != 0 && (named & (named + 1)) == 0 && (named >> 35) == 0;
 }
 
 // ---- The shared hooks of the family (syntax.cpp) ----
