@@ -21,9 +21,6 @@ struct DecodeOptions {
 
 enum class Ended { Done, Failed, OutputFailed };
 
-/// Words taken from the source at a time (in place: a mapped window or the read buffer).
-constexpr size_t kBlockWords = 4096;
-
 /// Decodes one input to its end, its first error, or a failed write to stdout.
 Ended decode_source(WordSource& src, const std::optional<Generation>& given, DecodePrinter& printer) {
   const Generation gen = input_generation(src, given);

@@ -22,9 +22,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-/// Words lower reads from its input unless --max-words says otherwise (1 Mi words, 64 MiB).
-constexpr uint64_t kDefaultMaxWords = uint64_t{1} << 20;
-
 struct LowerCliOptions {
   std::string vars;
   std::vector<std::string> hex;
@@ -36,7 +33,7 @@ struct LowerCliOptions {
   ValidateOptions options;
 };
 
-struct Counts {
+struct LowerCounts {
   uint64_t words = 0, lowered = 0, copied = 0, invalid = 0;
 };
 
@@ -72,7 +69,7 @@ class LowerReport {
     if (!v.valid) line += failure_lines(v, inst, o_.options, "    ");
     write(line);
   }
-  void finish(const Counts& c, const ojson& error) {
+  void finish(const LowerCounts& c, const ojson& error) {
     if (o_.json) {
       const ojson summary{{"words", c.words}, {"lowered", c.lowered}, {"copied", c.copied}, {"invalid", c.invalid}};
       write(fmt::format("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", io::dump_json(summary)));
@@ -141,7 +138,7 @@ int run_lower(LowerCliOptions o) {
   const auto src = o.hex.empty() ? io::open_input(in, input) : io::open_hex(o.hex);
   const std::string out_label = out_path == "-" ? "<stdout>" : out_path;
   LowerReport report(o, src->label(), out_path, gen, out_path == "-");
-  Counts c;
+  LowerCounts c;
   Word word{};
   const auto input_error = [&](const std::string& message) {
     (*sink)->discard();

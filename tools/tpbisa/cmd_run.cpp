@@ -41,8 +41,6 @@ using io::float_json;
 using io::WordSource;
 using ojson = nlohmann::ordered_json;
 
-/// Largest program `run` loads unless --max-words says otherwise (1 Mi words, 64 MiB).
-constexpr uint64_t kDefaultMaxWords = uint64_t{1} << 20;
 constexpr std::string_view kDefaultMaxSteps = "1000000";
 constexpr std::string_view kDefaultMaxMemory = "1GiB";
 constexpr std::string_view kDefaultMaxElements = "4194304";
@@ -183,7 +181,7 @@ bool load_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>&
   }
 }
 
-struct Outcome {
+struct RunOutcome {
   enum class Status { Ok, Fault, StepLimit, Deadlock } status = Status::Ok;
   uint64_t retired = 0;
   Fault fault{};
@@ -191,28 +189,28 @@ struct Outcome {
   std::map<std::string_view, uint64_t> diagnostics;  ///< count per diagnostic kind
 };
 
-std::string_view status_name(Outcome::Status s) {
+std::string_view status_name(RunOutcome::Status s) {
   switch (s) {
-    case Outcome::Status::Ok: return "ok";
-    case Outcome::Status::Fault: return "fault";
-    case Outcome::Status::StepLimit: return "step-limit";
-    case Outcome::Status::Deadlock: return "deadlock";
+    case RunOutcome::Status::Ok: return "ok";
+    case RunOutcome::Status::Fault: return "fault";
+    case RunOutcome::Status::StepLimit: return "step-limit";
+    case RunOutcome::Status::Deadlock: return "deadlock";
   }
   return "ok";
 }
 
 /// Steps until the end, a fault or the step limit; `trace` (may be null) receives one record per step.
-Outcome execute(Machine& m, uint64_t max_steps, Sink* trace) {
-  Outcome out;
+RunOutcome execute(Machine& m, uint64_t max_steps, Sink* trace) {
+  RunOutcome out;
   std::string line;
   while (!m.finished()) {
     if (m.deadlocked()) {
-      out.status = Outcome::Status::Deadlock;
+      out.status = RunOutcome::Status::Deadlock;
       out.blocked = m.blocked_waits();
       return out;
     }
     if (out.retired >= max_steps) {
-      out.status = Outcome::Status::StepLimit;
+      out.status = RunOutcome::Status::StepLimit;
       return out;
     }
     const StepResult r = m.step();
@@ -224,7 +222,7 @@ Outcome execute(Machine& m, uint64_t max_steps, Sink* trace) {
       trace->write(line);
     }
     if (r.status == StepResult::Status::Faulted) {
-      out.status = Outcome::Status::Fault;
+      out.status = RunOutcome::Status::Fault;
       out.fault = r.fault;
       return out;
     }
@@ -368,7 +366,7 @@ struct RunContext {
   const std::vector<DumpSpec>& dumps;
 };
 
-void print_json(const RunContext& ctx, const Machine& m, const Outcome& outcome) {
+void print_json(const RunContext& ctx, const Machine& m, const RunOutcome& outcome) {
   const MachineState& s = m.state();
   ojson regs = ojson::array();
   for (uint32_t r : s.regs) regs.push_back(r);
@@ -380,7 +378,7 @@ void print_json(const RunContext& ctx, const Machine& m, const Outcome& outcome)
     if (s.events[i]) events.push_back(i);
   ojson diags = ojson::object();
   for (const auto& [kind, n] : outcome.diagnostics) diags[std::string(kind)] = n;
-  const bool faulted = outcome.status == Outcome::Status::Fault;
+  const bool faulted = outcome.status == RunOutcome::Status::Fault;
   const ojson head{
       {"status", status_name(outcome.status)},
       {"retired", outcome.retired},
@@ -394,7 +392,7 @@ void print_json(const RunContext& ctx, const Machine& m, const Outcome& outcome)
              {"instructions", ctx.program.size()},
              {"pc", m.pc()},
              {"diagnostics", std::move(diags)}};
-  if (outcome.status == Outcome::Status::Deadlock) {
+  if (outcome.status == RunOutcome::Status::Deadlock) {
     ojson blocked = ojson::array();
     for (const BlockedWait& w : outcome.blocked) blocked.push_back(ojson::parse(blocked_wait_json(w)));
     tail["deadlock"] = std::move(blocked);
@@ -415,28 +413,28 @@ void print_json(const RunContext& ctx, const Machine& m, const Outcome& outcome)
   out("],{}\n", text.substr(1));
 }
 
-void print_text(const RunContext& ctx, const Machine& m, const Outcome& outcome) {
-  const Outcome& out = outcome;
+void print_text(const RunContext& ctx, const Machine& m, const RunOutcome& outcome) {
+  const RunOutcome& out = outcome;
   const MachineState& s = m.state();
   std::string text = fmt::format("program: {} ({} instruction{}) on {}\n", program_label(ctx.o), ctx.program.size(),
                                  ctx.program.size() == 1 ? "" : "s", to_string(ctx.gen));
   switch (out.status) {
-    case Outcome::Status::Ok:
+    case RunOutcome::Status::Ok:
       text += fmt::format("status: ok, {} instruction{} retired\n", out.retired, out.retired == 1 ? "" : "s");
       break;
-    case Outcome::Status::StepLimit:
+    case RunOutcome::Status::StepLimit:
       text += fmt::format(
           "status: step-limit: stopped by --max-steps after {} instruction{}, before instruction {} "
           "(offset {:#x}) of {}\n",
           out.retired, out.retired == 1 ? "" : "s", m.pc(), m.pc() * kWordBytes, ctx.program.size());
       break;
-    case Outcome::Status::Deadlock:
+    case RunOutcome::Status::Deadlock:
       text += fmt::format(
           "status: deadlock after {} instruction{} retired: every engine that has not finished is blocked\n",
           out.retired, out.retired == 1 ? "" : "s");
       for (const BlockedWait& w : out.blocked) text += blocked_text(w);
       break;
-    case Outcome::Status::Fault: {
+    case RunOutcome::Status::Fault: {
       const Fault& f = out.fault;
       const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(ctx.program[f.index]), ctx.gen);
       text += fmt::format("status: fault after {} instruction{} retired; the faulting instruction changed nothing\n",
@@ -582,14 +580,14 @@ int run_run(const RunCliOptions& o) {
     }
     trace = std::move(*opened);
   }
-  const Outcome out = execute(m, *max_steps, trace.get());
+  const RunOutcome out = execute(m, *max_steps, trace.get());
   const RunContext ctx{o, gen, program, dumps};
   if (o.json)
     print_json(ctx, m, out);
   else
     print_text(ctx, m, out);
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
-  return out.status == Outcome::Status::Ok ? kExitOk : kExitNegative;
+  return out.status == RunOutcome::Status::Ok ? kExitOk : kExitNegative;
 }
 
 }  // namespace

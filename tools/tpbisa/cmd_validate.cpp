@@ -175,9 +175,9 @@ class Headings {
 };
 
 /// One generation: a line per word (only failing ones with --quiet), failures indented below.
-class TextPrinter final : public ValidatePrinter {
+class ValidateTextPrinter final : public ValidatePrinter {
  public:
-  TextPrinter(const ValidateCliOptions& o, bool headings) : o_(o), headings_(headings) {}
+  ValidateTextPrinter(const ValidateCliOptions& o, bool headings) : o_(o), headings_(headings) {}
 
   void begin_input(const WordSource& src, const std::string& note) override {
     if (note.empty()) return;
@@ -308,9 +308,9 @@ class MatrixPrinter final : public ValidatePrinter {
 };
 
 /// {"results": [...], "summary": {...}, "error"?}; one result per line, written as it is judged.
-class JsonPrinter final : public ValidatePrinter {
+class ValidateJsonPrinter final : public ValidatePrinter {
  public:
-  explicit JsonPrinter(const ValidateCliOptions& o) : o_(o) { out("{{\"results\": ["); }
+  explicit ValidateJsonPrinter(const ValidateCliOptions& o) : o_(o) { out("{{\"results\": ["); }
 
   void word(const WordSource& src, const Judged& j) override {
     if (o_.quiet && j.overall != Outcome::Invalid) return;
@@ -378,10 +378,6 @@ class JsonPrinter final : public ValidatePrinter {
 };
 
 // ---- the run ----
-
-/// Words judged at a time: large enough that the per-block costs (a virtual call, one validate_batch per generation)
-/// vanish, small enough that the block stays in cache across the generations (4096 x 64 bytes).
-constexpr size_t kBlockWords = 4096;
 
 /// One invalid word of a block on one generation, as the counting form of validate_batch reports it.
 struct InvalidWord {
@@ -608,11 +604,11 @@ int run_validate(ValidateCliOptions& o) {
   buffer_stdout();
   std::unique_ptr<ValidatePrinter> printer;
   if (o.json)
-    printer = std::make_unique<JsonPrinter>(o);
+    printer = std::make_unique<ValidateJsonPrinter>(o);
   else if (o.gens.size() > 1)
     printer = std::make_unique<MatrixPrinter>(o, headings);
   else
-    printer = std::make_unique<TextPrinter>(o, headings);
+    printer = std::make_unique<ValidateTextPrinter>(o, headings);
 
   // .tasm files are assembled (for the first requested generation's geometry); others are word streams.
   auto sources = open_word_inputs(o.inputs, o.gens.empty() ? kDefaultGeneration : o.gens.front());

@@ -2,6 +2,7 @@
 // one wording for errors, and number options.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -22,6 +23,14 @@ namespace tpbisa::cli {
 
 inline constexpr std::string_view kToolName = "tpbisa";
 inline constexpr std::string_view kToolVersion = "0.1.0";
+
+/// Words `validate` and `decode` take from a source at a time, in place (a mapped window or the read buffer): large
+/// enough that the per-block costs (a virtual call, one validate_batch per generation) vanish, small enough that the
+/// block stays in cache across the generations (4096 x 64 bytes).
+inline constexpr size_t kBlockWords = 4096;
+
+/// The default of `run`'s and `lower`'s --max-words: the largest program they read (1 Mi words, 64 MiB).
+inline constexpr uint64_t kDefaultMaxWords = uint64_t{1} << 20;
 
 /// A registered subcommand: its CLI11 app and what to run once it parsed; `run` returns the exit code.
 struct Command {

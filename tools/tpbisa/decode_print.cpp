@@ -78,9 +78,9 @@ std::string text_block(const WordSource& src, uint64_t index, const Instruction&
   return out;
 }
 
-class TextPrinter final : public DecodePrinter {
+class DecodeTextPrinter final : public DecodePrinter {
  public:
-  explicit TextPrinter(bool headings) : headings_(headings) {}
+  explicit DecodeTextPrinter(bool headings) : headings_(headings) {}
 
   void begin_input(const WordSource& src, Generation, const std::string& note) override {
     if (headings_) out("{}== {} ==\n", first_ ? "" : "\n", src.label());
@@ -177,7 +177,7 @@ json instruction_json(const WordSource& src, uint64_t index, const Instruction& 
 }
 
 // Streams one document: the array is opened up front and each instruction is written as it decodes.
-class JsonPrinter final : public DecodePrinter {
+class DecodeJsonPrinter final : public DecodePrinter {
  public:
   void begin_input(const WordSource&, Generation gen, const std::string&) override {
     if (started_) return;
@@ -209,11 +209,11 @@ class JsonPrinter final : public DecodePrinter {
 }  // namespace
 
 std::unique_ptr<DecodePrinter> make_text_printer(bool headings) {
-  return std::make_unique<TextPrinter>(headings);
+  return std::make_unique<DecodeTextPrinter>(headings);
 }
 
 std::unique_ptr<DecodePrinter> make_json_printer() {
-  return std::make_unique<JsonPrinter>();
+  return std::make_unique<DecodeJsonPrinter>();
 }
 
 }  // namespace tpbisa::cli
