@@ -7,9 +7,12 @@ FUZZ_SECONDS ?= 4
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# A new tree is generated for Ninja, which starts a target's compiles while the libraries it links are still being
+# built (make waits for each target in turn); an existing tree keeps the generator it was made with.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 # The optimised tree: -O2 as RelWithDebInfo, without the debug information (a quarter of the compile time).
 OPT_CONFIG := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG"
-DEB_PACKAGES := cmake g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
+DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
   python3-dev python3-venv pybind11-dev python3-pybind11 python3-numpy python3-pytest
 
 .PHONY: all deps build build-for-test build-san demo python test test-fast fuzz bench clean
@@ -30,7 +33,7 @@ deps:
 	fi
 
 build: deps
-	cmake -S . -B $(BUILD) $(OPT_CONFIG) >/dev/null
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(OPT_CONFIG) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 # What make test needs of the optimised tree (CMake target tpbisa_test_prerequisites): the tool, the Python module,
@@ -38,7 +41,7 @@ build: deps
 # differential, the peak-RSS and no-allocation checks, the full-size property tests); the rest of the unit suite
 # runs in the sanitized tree only, so the optimised tree does not compile it a second time.
 build-for-test: deps
-	cmake -S . -B $(BUILD) $(OPT_CONFIG) >/dev/null
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(OPT_CONFIG) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_test_prerequisites
 
 # One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md),
@@ -46,21 +49,21 @@ build-for-test: deps
 # the library is compiled once, with the fuzzer's coverage hooks, for both. The command-line scripts run in the
 # optimised tree.
 build-san: deps
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	cmake -S . -B $(BUILD_SAN) $(call generator,$(BUILD_SAN)) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
 	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # The demo needs only the command line tool: the tests and benchmarks are not built.
 demo: deps
-	cmake -S . -B $(BUILD) $(OPT_CONFIG) >/dev/null
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(OPT_CONFIG) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_cli
 	@scripts/demo.sh $(BUILD)/tpbisa
 
 # The Python package, offline: build the extension, make a virtual environment of $(PYTHON) that sees its Debian
 # packages (NumPy), install the package into it (docs/python.md). Then: $(VENV)/bin/python -c 'import tpbisa'.
 python: deps
-	cmake -S . -B $(BUILD) $(OPT_CONFIG) -DTPBISA_BUILD_PYTHON=ON -DTPBISA_PYTHON_EXECUTABLE=$(PYTHON) >/dev/null
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(OPT_CONFIG) -DTPBISA_BUILD_PYTHON=ON -DTPBISA_PYTHON_EXECUTABLE=$(PYTHON) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_python
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	cmake --install $(BUILD) --component python \

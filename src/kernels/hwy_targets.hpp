@@ -3,6 +3,10 @@
 
 // Scalable-vector targets (SVE, RVV) are left out: the kernels keep arrays of vectors as register blocks, which
 // sizeless vector types cannot form. Those machines use their fixed-width target (NEON) instead.
+// The sanitized tree also leaves out the targets its host cannot run (CMakeLists.txt, TPBISA_HWY_HOST_UNSUPPORTED).
+#ifndef TPBISA_HWY_HOST_UNSUPPORTED
+#define TPBISA_HWY_HOST_UNSUPPORTED 0
+#endif
 #ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV | TPBISA_HWY_HOST_UNSUPPORTED)
 #endif
