@@ -1,6 +1,8 @@
 // Header-only builders for simulator tests: edge-case baseline words, hand-computed addresses, state snapshots.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
+#include "tpbisa/validate.hpp"
 
 namespace tpbisa {
 /// gtest prints fault kinds by name.
@@ -294,6 +297,19 @@ inline Effects effects(const StepResult& r) {
 inline bool no_effects(const StepResult& r) {
   return r.reg_writes.empty() && r.mem_writes.empty() && r.mem_reads.empty() && r.dve_writes.empty() &&
          r.sem_writes.empty() && r.diagnostics.empty();
+}
+
+/// Whether w is a valid instruction word on g.
+inline bool valid_on(const Word& w, Generation g) {
+  return validate(decode(w, g), g).valid;
+}
+
+/// A blocked step: the wait is not satisfied, nothing changed, no effects, the engine still at its word.
+inline void expect_blocked(const Machine& m, const StepResult& r) {
+  ASSERT_EQ(r.status, StepResult::Status::Blocked) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
+  EXPECT_EQ(r.wait.index, 0U);
+  EXPECT_EQ(m.pc(), 0U);
+  EXPECT_TRUE(no_effects(r));
 }
 
 inline bool has_diag(const StepResult& r, DiagKind kind) {

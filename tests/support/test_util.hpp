@@ -1,8 +1,10 @@
 // Small header-only helpers shared by the unit tests (hex rendering, byte-set building, first difference).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <set>
 #include <span>
@@ -10,6 +12,8 @@
 #include <utility>
 
 #include "tpbisa/formats.hpp"
+#include "tpbisa/generation.hpp"
+#include "tpbisa/instruction.hpp"
 
 namespace tpbisa::test {
 
@@ -40,5 +44,34 @@ inline std::set<unsigned> bytes(std::initializer_list<unsigned> singles,
     for (unsigned v = lo; v <= hi; ++v) s.insert(v);
   return s;
 }
+
+/// Short names of the generations (the tests use one of the two spellings).
+inline constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
+                            kV = Generation::Maverick;
+inline constexpr Generation kSu = Generation::Sunda, kCa = Generation::Cayman, kMa = Generation::Mariana,
+                            kMv = Generation::Maverick, kMariana = Generation::Mariana;
+
+/// The decoded form of a word on g.
+inline Instruction dec(const Word& w, Generation g) {
+  return decode(std::span<const uint8_t, kWordBytes>(w), g);
+}
+
+/// The bits of an FP32 value and back.
+inline uint32_t bits(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+inline float flt(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+
+/// `s` quoted for a POSIX shell command line.
+inline std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The shared data's matmul_small.neff.
+inline const std::filesystem::path kNeff = std::filesystem::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
 
 }  // namespace tpbisa::test

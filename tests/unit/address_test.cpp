@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
@@ -10,10 +11,10 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kSu = Generation::Sunda;
-constexpr Generation kCa = Generation::Cayman;
-constexpr Generation kMa = Generation::Mariana;
-constexpr Generation kMv = Generation::Maverick;
+using test::kCa;
+using test::kMa;
+using test::kMv;
+using test::kSu;
 constexpr Generation kSuToMa[] = {kSu, kCa, kMa};
 
 bool contains(const std::string& haystack, std::string_view needle) {

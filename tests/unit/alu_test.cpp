@@ -8,18 +8,16 @@
 #include <set>
 #include <string_view>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa {
 namespace {
 
-uint32_t bits(float x) {
-  return std::bit_cast<uint32_t>(x);
-}
-float flt(uint32_t b) {
-  return std::bit_cast<float>(b);
-}
+using test::bits;
+using test::flt;
+
 bool is_quiet_nan(float x) {
   return (bits(x) & 0x7F800000U) == 0x7F800000U && (bits(x) & 0x00400000U) != 0;
 }

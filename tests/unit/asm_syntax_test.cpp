@@ -15,7 +15,7 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kMariana = Generation::Mariana;
+using test::kMariana;
 
 /// The one word a line assembles to (a failure names the diagnostic).
 Word word_of(std::string_view text, Generation g = kMariana) {

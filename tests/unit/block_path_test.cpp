@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "../support/real_words.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
@@ -15,9 +17,21 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kC = Generation::Cayman;
-constexpr uint64_t kStride = 0x40000;  // SBUF partition stride, restated
-constexpr uint64_t kPsum = 0x2000000, kPsumStride = 0x8000;
+using test::f32;
+using test::hex;
+using test::kC;
+using test::kCast;
+using test::kLwT0;
+using test::kLwT1;
+using test::kLwX0;
+using test::kMemset;
+using test::kMmBegin;
+using test::kMmEnd;
+using test::kMmT0;
+using test::kPsum;
+using test::kPsumStride;
+using test::kStride;
+using test::kTt;
 
 TEST(SparseMemoryBlock, ReadsAndWritesAcrossPages) {
   SparseMemory m;
@@ -53,54 +67,6 @@ TEST(SparseMemoryBlock, WriteBlockBeyondTheLimitWritesNothing) {
   EXPECT_FALSE(m.initialized(0, 1));
   EXPECT_TRUE(m.write_block(0, in.size() - 1, in.data()));
   EXPECT_EQ(m.allocated_bytes(), 2 * SparseMemory::kPageBytes);
-}
-
-Word hex(const std::string& text) {
-  Word w{};
-  HexError e;
-  EXPECT_TRUE(parse_hex_word(text, w, e)) << text;
-  return w;
-}
-
-// Words of machine_real_exec_test (real-programs.md §8.4-§12.4): MEMSET, CAST, TENSOR_TENSOR ADD, and matmul_small's
-// PE words (LDWEIGHTS walking backwards, MATMUL transpose, BEGIN and END).
-const std::string kMemset =
-    "49100000000000000000000000000000000000000000000000000000400000000a008000000000000000803f00460000"
-    "01000100010001004000010001000100";
-const std::string kCast =
-    "4710000000000000000000000042000001000100010001004000010001000100"
-    "0a078000000000000000000000440000"
-    "01000100010001004000010001000100";
-const std::string kTt =
-    "411000000000000000000000aa0a04800010000001000000000040000100010000200000010000000000400001000100"
-    "00000002010000000000400001000100";
-const std::string kLwX0 =
-    "01100000050800001000000000000000fe7c0300ffff0000e0ff200001000400"
-    "0700010000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmT0 =
-    "02100000000013050000000000000000007b0300010000000000800001000100"
-    "0700010000008080000000030f0f0000"
-    "00080002010000000000800001000100";
-const std::string kLwT0 =
-    "01100000050400000100000000000000fe400000ffff0000e0ff200001000400"
-    "0700000000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmBegin =
-    "02100000000013050000000000000000007f0300010000000000400001000100"
-    "0700000000008080000000010f0f0000"
-    "00000002010000000000400001000100";
-const std::string kLwT1 =
-    "01100000051a00001000000000000000fe410000ffff0000e0ff200001000400"
-    "0700000000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmEnd =
-    "02100000000013050000000000000000007e0300010000000000400001000100"
-    "0700000000008080000000020f0f0000"
-    "00000002010000000000400001000100";
-
-uint32_t f32(float v) {
-  return std::bit_cast<uint32_t>(v);
 }
 
 /// Preset memory: every partition's SBUF bytes [0x1000, 0x2100) and [0x37b00, 0x38000) hold FP16/FP32 patterns of

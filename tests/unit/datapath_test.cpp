@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
@@ -29,9 +30,7 @@ Word hex_word(std::string_view text) {
   return w;
 }
 
-Instruction dec(const Word& w, Generation g) {
-  return decode(std::span<const uint8_t, kWordBytes>(w), g);
-}
+using test::dec;
 
 // real-programs.md §10.4 (Activation#03, #04 of matmul_small, sg00 = sg01) and the synthetic words.
 constexpr std::string_view kAct03 =
@@ -162,7 +161,7 @@ TEST(Datapath, IntegerOpsNeedOneSignednessTheOpAllows) {
 
 // ---- matmul_small.neff: every COPY word of the Activation streams is one of the tabulated words ----
 
-const fs::path kNeff = fs::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
+using test::kNeff;
 
 TEST(Datapath, NeffCopyWordsAreTheTabulatedWords) {
   if (!fs::exists(kNeff)) GTEST_SKIP() << kNeff << " is absent (shared data not available)";

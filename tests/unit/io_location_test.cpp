@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/location.hpp"
 #include "tpbisa/state.hpp"
@@ -10,7 +11,7 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kMariana = Generation::Mariana;
+using test::kMariana;
 
 Location parsed(const std::string& text, Generation g = kMariana) {
   const auto loc = parse_location(text, g);

@@ -15,7 +15,7 @@ namespace {
 using test::word;
 using Status = StepResult::Status;
 
-constexpr Generation kM = Generation::Mariana;
+using test::kM;
 
 /// A pseudo word whose every byte outside 16..23 is distinctive: debug bytes, events, steps and data.
 PseudoMem2d busy_pseudo(uint8_t opc, uint32_t var_id, uint32_t var_offset) {

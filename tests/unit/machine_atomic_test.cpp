@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "../support/machine_builders.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
 #include "tpbisa/validate.hpp"
@@ -14,15 +15,14 @@ namespace {
 
 using test::poke;
 using test::Range;
+using test::valid_on;
 using test::word;
 using Status = StepResult::Status;
 
-constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
-                     kV = Generation::Maverick;
-
-bool valid_on(const Word& w, Generation g) {
-  return validate(decode(w, g), g).valid;
-}
+using test::kC;
+using test::kM;
+using test::kS;
+using test::kV;
 
 /// Non-trivial state everywhere a faulting instruction could have written: registers, semaphores, events,
 /// and the DVE state of channels 0..15 (imm flops, match keys and flags, BatchNorm parameters).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../support/machine_builders.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
 #include "tpbisa/validate.hpp"
@@ -14,32 +15,24 @@
 namespace tpbisa {
 namespace {
 
+using test::expect_blocked;
 using test::f32;
 using test::peek;
 using test::poke;
+using test::valid_on;
 using test::word;
 using Cls = DveChannel::ImmClass;
 using Status = StepResult::Status;
 
-constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
-                     kV = Generation::Maverick;
+using test::kC;
+using test::kM;
+using test::kS;
+using test::kV;
 constexpr std::array<Generation, 3> kCaymanUp{kC, kM, kV};
-
-bool valid_on(const Word& w, Generation g) {
-  return validate(decode(w, g), g).valid;
-}
 
 void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   ASSERT_EQ(r.status, Status::Faulted) << "expected " << to_string(kind);
   EXPECT_EQ(r.fault.kind, kind) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
-  EXPECT_EQ(m.pc(), 0U);
-  EXPECT_TRUE(test::no_effects(r));
-}
-
-/// A blocked step: the wait is not satisfied, nothing changed, no effects, the engine still at its word.
-void expect_blocked(const Machine& m, const StepResult& r) {
-  ASSERT_EQ(r.status, Status::Blocked) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
-  EXPECT_EQ(r.wait.index, 0U);
   EXPECT_EQ(m.pc(), 0U);
   EXPECT_TRUE(test::no_effects(r));
 }

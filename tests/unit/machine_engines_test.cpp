@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../support/machine_builders.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/trace.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 using test::word;
 using Status = StepResult::Status;
 
-constexpr Generation kC = Generation::Cayman;
+using test::kC;
 
 /// TensorLoad of one UINT32 from 0x1000 into R0, with the given EVENTS.
 Mem2d load_r0(Events e) {

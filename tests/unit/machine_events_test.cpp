@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "../support/machine_builders.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
 #include "tpbisa/validate.hpp"
@@ -19,8 +20,10 @@ using test::poke;
 using test::word;
 using Status = StepResult::Status;
 
-constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
-                     kV = Generation::Maverick;
+using test::kC;
+using test::kM;
+using test::kS;
+using test::kV;
 constexpr std::array<Generation, 3> kEventGens{kS, kC, kM};
 constexpr std::string_view kOp[] = {"?", "==", "<", "<=", ">", ">="};  ///< by compare kind 1..5
 
@@ -46,7 +49,7 @@ void expect_retired(const Machine& m, const StepResult& r) {
   EXPECT_EQ(m.pc(), 1U);
 }
 
-void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
+void expect_carrier_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   ASSERT_EQ(r.status, Status::Faulted) << "expected " << to_string(kind);
   EXPECT_EQ(r.fault.kind, kind) << to_string(r.fault.kind) << ": " << r.fault.detail;
   EXPECT_EQ(m.state().regs[0], 0U);
@@ -55,7 +58,7 @@ void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
 }
 
 /// A blocked step changes nothing and reports no effects; alone on its core, the engine is deadlocked.
-void expect_blocked(const Machine& m, const StepResult& r) {
+void expect_carrier_blocked(const Machine& m, const StepResult& r) {
   ASSERT_EQ(r.status, Status::Blocked) << to_string(r.fault.kind) << ": " << r.fault.detail;
   EXPECT_EQ(m.state().regs[0], 0U);
   EXPECT_EQ(m.pc(), 0U);
@@ -91,7 +94,7 @@ TEST(MachineEvents, ImmediateWaits) {
         expect_retired(m, r);
         EXPECT_TRUE(r.sem_writes.empty());
       } else {
-        expect_blocked(m, r);
+        expect_carrier_blocked(m, r);
       }
     }
 }
@@ -99,8 +102,8 @@ TEST(MachineEvents, ImmediateWaits) {
 // An unsatisfied wait blocks, repeatably, never a fault; once the semaphore holds, the same word retires.
 TEST(MachineEvents, UnsatisfiedWaitBlocksThenRetiresOnceSatisfied) {
   Machine m = machine(kM, carrier(0x01, 9, 0, 0, 4));
-  expect_blocked(m, m.step());
-  expect_blocked(m, m.step());
+  expect_carrier_blocked(m, m.step());
+  expect_carrier_blocked(m, m.step());
   m.mutable_state().sems[9] = 4;
   expect_retired(m, m.step());
   EXPECT_TRUE(m.finished());
@@ -163,7 +166,7 @@ TEST(MachineEvents, RegisterWaitWithRegisterBeyond63IsIllegal) {
     SCOPED_TRACE(to_string(g));
     Machine m = machine(g, carrier(0x81, 3, 0, 0, 0x40));
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::IllegalRegister);
+    expect_carrier_fault(m, r, FaultKind::IllegalRegister);
     EXPECT_EQ(r.fault.reg, 64);
   }
 }
@@ -191,7 +194,7 @@ TEST(MachineEvents, MaverickRegisterOffsetWaits) {
   m.mutable_state().sems[3] = 0x1000000;
   expect_retired(m, m.step());
   Machine bad = machine(kV, carrier(0x91, 3, 0, 0, 0x140));  // reg 64, off 1
-  expect_fault(bad, bad.step(), FaultKind::IllegalRegister);
+  expect_carrier_fault(bad, bad.step(), FaultKind::IllegalRegister);
 }
 
 TEST(MachineEvents, RegisterOffsetWaitsAreInvalidBeforeMaverick) {
@@ -199,7 +202,7 @@ TEST(MachineEvents, RegisterOffsetWaitsAreInvalidBeforeMaverick) {
     SCOPED_TRACE(to_string(g));
     Machine m = machine(g, carrier(0x91, 3, 0, 0, 5));
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::InvalidInstruction);
+    expect_carrier_fault(m, r, FaultKind::InvalidInstruction);
     EXPECT_TRUE(r.fault.verdict.fails("has_valid_neuron_events"));
   }
 }
@@ -231,7 +234,7 @@ TEST(MachineEvents, EventWaits) {
                     test::key(SemWrite{9, true, c.set_before ? 1U : 0U, c.set_after ? 1U : 0U}));
         }
       } else {
-        expect_blocked(m, r);
+        expect_carrier_blocked(m, r);
       }
       EXPECT_EQ(m.state().events[9], c.set_after);
       EXPECT_EQ(m.state().events.count(), c.set_after ? 1U : 0U);
@@ -256,7 +259,7 @@ TEST(MachineEvents, EventWaitsAreInvalidOnMaverick) {
   for (uint8_t mode : {uint8_t{0x06}, uint8_t{0x07}, uint8_t{0x0E}, uint8_t{0x0F}}) {
     Machine m = machine(kV, carrier(mode, 9, 0, 0, 0));
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::InvalidInstruction);
+    expect_carrier_fault(m, r, FaultKind::InvalidInstruction);
     EXPECT_TRUE(r.fault.verdict.fails("has_valid_neuron_events"));
   }
 }
@@ -312,7 +315,7 @@ TEST(MachineEvents, RegisterUpdateWithRegisterBeyond63IsIllegal) {
     Machine m = machine(kM, carrier(0, 0, mode, 4, 0xC8));  // r200
     m.mutable_state().sems[4] = 10;
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::IllegalRegister);
+    expect_carrier_fault(m, r, FaultKind::IllegalRegister);
     EXPECT_EQ(r.fault.reg, 200);
     EXPECT_EQ(m.state().sems[4], 10U);
   }
@@ -341,7 +344,7 @@ TEST(MachineEvents, EventUpdates) {
   for (uint8_t mode : {uint8_t{0x01}, uint8_t{0x02}, uint8_t{0x11}, uint8_t{0x12}}) {
     Machine m = machine(kV, carrier(0, 0, mode, 200, 0));
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::InvalidInstruction);
+    expect_carrier_fault(m, r, FaultKind::InvalidInstruction);
     EXPECT_TRUE(r.fault.verdict.fails("has_valid_neuron_events"));
   }
 }
@@ -383,7 +386,7 @@ TEST(MachineEvents, WaitAndUpdateTogether) {
 
   Machine blocked = machine(kC, carrier(0x01, 1, 0x03, 1, 3));
   blocked.mutable_state().sems[1] = 2;
-  expect_blocked(blocked, blocked.step());
+  expect_carrier_blocked(blocked, blocked.step());
   EXPECT_EQ(blocked.state().sems[1], 2U);
 }
 
@@ -404,7 +407,7 @@ TEST(MachineEvents, FaultingInstructionAppliesNoUpdate) {
   m.mutable_state().events[9] = true;
   m.mutable_state().sems[4] = 10;
   const StepResult r = m.step();
-  expect_fault(m, r, FaultKind::OutOfRange);
+  expect_carrier_fault(m, r, FaultKind::OutOfRange);
   EXPECT_EQ(m.state().sems[4], 10U);
   EXPECT_TRUE(m.state().events[9]);
 }
@@ -437,7 +440,7 @@ TEST(MachineEvents, InvalidEventsCarryTheVerdict) {
       SCOPED_TRACE(testing::Message() << to_string(g) << " wait " << int{c.wait} << " update " << int{c.update});
       Machine m = machine(g, carrier(c.wait, 0, c.update, 0, 0));
       const StepResult r = m.step();
-      expect_fault(m, r, FaultKind::InvalidInstruction);
+      expect_carrier_fault(m, r, FaultKind::InvalidInstruction);
       EXPECT_FALSE(r.fault.verdict.valid);
       EXPECT_TRUE(r.fault.verdict.fails("has_valid_neuron_events"));
       EXPECT_EQ(r.fault.verdict.n_failed, 1U);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../support/machine_builders.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
 #include "tpbisa/validate.hpp"
@@ -13,17 +14,17 @@
 namespace tpbisa {
 namespace {
 
+using test::expect_blocked;
 using test::peek;
 using test::poke;
+using test::valid_on;
 using test::word;
 using Status = StepResult::Status;
 
-constexpr Generation kS = Generation::Sunda, kC = Generation::Cayman, kM = Generation::Mariana,
-                     kV = Generation::Maverick;
-
-bool valid_on(const Word& w, Generation g) {
-  return validate(decode(w, g), g).valid;
-}
+using test::kC;
+using test::kM;
+using test::kS;
+using test::kV;
 
 /// Fills [address, address + n) with the low byte of each address (so every byte is distinguishable).
 void fill_address_bytes(MachineState& s, uint64_t address, unsigned n) {
@@ -31,18 +32,10 @@ void fill_address_bytes(MachineState& s, uint64_t address, unsigned n) {
 }
 
 /// Asserts a faulted step that reported no effects and left the machine at instruction 0.
-void expect_fault(const Machine& m, const StepResult& r, FaultKind kind) {
+void expect_mem2d_fault(const Machine& m, const StepResult& r, FaultKind kind) {
   ASSERT_EQ(r.status, Status::Faulted) << "expected " << to_string(kind);
   EXPECT_EQ(r.fault.kind, kind) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
   EXPECT_EQ(r.fault.index, 0U);
-  EXPECT_EQ(m.pc(), 0U);
-  EXPECT_TRUE(test::no_effects(r));
-}
-
-/// A blocked step: the wait is not satisfied, nothing changed, no effects, the engine still at its word.
-void expect_blocked(const Machine& m, const StepResult& r) {
-  ASSERT_EQ(r.status, Status::Blocked) << "got " << to_string(r.fault.kind) << ": " << r.fault.detail;
-  EXPECT_EQ(r.wait.index, 0U);
   EXPECT_EQ(m.pc(), 0U);
   EXPECT_TRUE(test::no_effects(r));
 }
@@ -105,7 +98,7 @@ TEST(MachineMem2d, Edge29aIllegalAddressRegister) {
       m.mutable_state().regs[10] = 0x1000;
       const auto before = test::snapshot(m.state(), {{0x1000, 16}});
       const StepResult r = m.step();
-      expect_fault(m, r, FaultKind::IllegalRegister);
+      expect_mem2d_fault(m, r, FaultKind::IllegalRegister);
       EXPECT_EQ(r.fault.reg, c.bad);
       EXPECT_EQ(test::snapshot(m.state(), {{0x1000, 16}}), before);
     }
@@ -123,7 +116,7 @@ TEST(MachineMem2d, Edge31WindowViolationOnEveryGeneration) {
     ASSERT_TRUE(valid_on(word(t), g));
     Machine m(g, {word(t)}, test::recording());
     const StepResult r = m.step();
-    expect_fault(m, r, FaultKind::WindowViolation);
+    expect_mem2d_fault(m, r, FaultKind::WindowViolation);
     for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(m.state().regs[k], 0U);
   }
 }
@@ -142,7 +135,7 @@ TEST(MachineMem2d, Edge31StartAloneIsBeyondActiveBytesExceptOnMariana) {
     if (g == kM) {
       EXPECT_EQ(r.status, Status::Retired) << r.fault.detail;
     } else {
-      expect_fault(m, r, FaultKind::OutOfRange);
+      expect_mem2d_fault(m, r, FaultKind::OutOfRange);
     }
   }
 }
@@ -231,7 +224,7 @@ TEST(MachineMem2d, Edge33IllegalDataRegister) {
       poke(m.mutable_state(), 0x1000, 16, 0x12345678);
       const auto before = test::snapshot(m.state(), {{0x1000, 16}});
       const StepResult r = m.step();
-      expect_fault(m, r, FaultKind::IllegalRegister);
+      expect_mem2d_fault(m, r, FaultKind::IllegalRegister);
       EXPECT_EQ(r.fault.reg, int{bad});
       EXPECT_EQ(test::snapshot(m.state(), {{0x1000, 16}}), before);
     }
@@ -294,7 +287,7 @@ TEST(MachineMem2d, StoreRegisterSlotsAreCheckedImmediatesAreNot) {
   reg.data = test::regs_data({64});
   Machine m1(kM, {word(reg)}, test::recording());
   const StepResult r1 = m1.step();
-  expect_fault(m1, r1, FaultKind::IllegalRegister);
+  expect_mem2d_fault(m1, r1, FaultKind::IllegalRegister);
   EXPECT_EQ(r1.fault.reg, 64);
 
   Mem2d imm = test::ts();
@@ -585,7 +578,7 @@ TEST(MachineMem2d, Edge61RawPseudoIsNotExecuted) {
       ASSERT_TRUE(valid_on(word(p), g));
       Machine m(g, {word(p)}, test::recording());
       const StepResult r = m.step();
-      expect_fault(m, r, FaultKind::PseudoNotLowered);
+      expect_mem2d_fault(m, r, FaultKind::PseudoNotLowered);
     }
   }
 }
@@ -667,7 +660,7 @@ TEST(MachineMem2d, PsumActiveSizeIs16KiB) {
     over.start_addr = test::addr8_imm(test::psum(0, 0x3FFC));  // second element at 0x2004000
     Machine bad(g, {word(over)}, test::recording());
     const StepResult r = bad.step();
-    expect_fault(bad, r, FaultKind::OutOfRange);
+    expect_mem2d_fault(bad, r, FaultKind::OutOfRange);
     for (unsigned k = 0; k < 2; ++k) EXPECT_EQ(bad.state().regs[k], 0U);
   }
 }
@@ -714,7 +707,7 @@ TEST(MachineMem2d, MaverickGeometry) {
       ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
       EXPECT_EQ(peek(m.state(), c.address, 4), 0x600DU);
     } else {
-      expect_fault(m, r, FaultKind::OutOfRange);
+      expect_mem2d_fault(m, r, FaultKind::OutOfRange);
       EXPECT_FALSE(test::written(m.state(), c.address, 1));
     }
   }
@@ -738,12 +731,12 @@ TEST(MachineMem2d, OutOfRangeBeyondActiveBytes) {
     over.num_elem = {1, 1};
     over.start_addr = test::addr8_imm(test::sbuf(g, 5, active));
     Machine bad(g, {word(over)}, test::recording());
-    expect_fault(bad, bad.step(), FaultKind::OutOfRange);
+    expect_mem2d_fault(bad, bad.step(), FaultKind::OutOfRange);
   }
   Mem2d cay = test::tl();
   cay.start_addr = test::addr8_imm(0x38000);
   Machine m(kC, {word(cay)}, test::recording());
-  expect_fault(m, m.step(), FaultKind::OutOfRange);
+  expect_mem2d_fault(m, m.step(), FaultKind::OutOfRange);
   EXPECT_EQ(sbuf_address(kC, 0, 0x38000), std::nullopt);
   EXPECT_EQ(sbuf_address(kC, 0, 0x37FFF), std::optional<uint64_t>{0x37FFF});
 }
@@ -755,7 +748,7 @@ TEST(MachineMem2d, ElementCrossingIntoNextPartitionIsOutOfRange) {
   t.start_addr = test::addr8_regs(10, 11);
   Machine m(kM, {word(t)}, test::recording());
   m.mutable_state().regs[10] = static_cast<uint32_t>(test::sbuf(kM, 5, 0x3FFFE));
-  expect_fault(m, m.step(), FaultKind::OutOfRange);
+  expect_mem2d_fault(m, m.step(), FaultKind::OutOfRange);
 }
 
 // PROJ-CONV-M6: ADDR8 table markers (and other non-immediate, non-register-pair forms) are refused.
@@ -768,7 +761,7 @@ TEST(MachineMem2d, AddressTableMarkersAreUnsupported) {
       t.start_addr = Addr8{0x1000 | (uint64_t{marker} << 56)};
       ASSERT_TRUE(valid_on(word(t), g));
       Machine m(g, {word(t)}, test::recording());
-      expect_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
+      expect_mem2d_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
     }
   }
 }
@@ -814,7 +807,7 @@ TEST(MachineMem2dCheckOrder, AddressRegisterBeforeDataRegister) {
   t.data = test::regs_data({65, 1, 2, 3});
   Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
-  expect_fault(m, r, FaultKind::IllegalRegister);
+  expect_mem2d_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 70);
 }
 
@@ -823,7 +816,7 @@ TEST(MachineMem2dCheckOrder, RegLoBeforeRegHi) {
   t.start_addr = test::addr8_regs(90, 80);
   Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
-  expect_fault(m, r, FaultKind::IllegalRegister);
+  expect_mem2d_fault(m, r, FaultKind::IllegalRegister);
   EXPECT_EQ(r.fault.reg, 90);
 }
 
@@ -835,7 +828,7 @@ TEST(MachineMem2dCheckOrder, WindowBeforeDataRegister) {
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     Machine m(g, {word(t)}, test::recording());
-    expect_fault(m, m.step(), FaultKind::WindowViolation);
+    expect_mem2d_fault(m, m.step(), FaultKind::WindowViolation);
   }
 }
 
@@ -845,7 +838,7 @@ TEST(MachineMem2dCheckOrder, OutOfRangeBeforeDataRegister) {
   t.num_elem = {1, 1};
   t.data = test::regs_data({64});
   Machine m(kC, {word(t)}, test::recording());
-  expect_fault(m, m.step(), FaultKind::OutOfRange);
+  expect_mem2d_fault(m, m.step(), FaultKind::OutOfRange);
 }
 
 TEST(MachineMem2dCheckOrder, AddressingModeBeforeRegisters) {
@@ -853,7 +846,7 @@ TEST(MachineMem2dCheckOrder, AddressingModeBeforeRegisters) {
   t.start_addr = Addr8{uint64_t{0x20} << 56};
   t.data = test::regs_data({64});
   Machine m(kS, {word(t)}, test::recording());
-  expect_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
+  expect_mem2d_fault(m, m.step(), FaultKind::UnsupportedAddressingMode);
 }
 
 // The first out-of-range element in walk order is the one reported (SUNDA: p1 +0x30004, then p1 +0x30000).
@@ -864,7 +857,7 @@ TEST(MachineMem2dCheckOrder, ElementsAreCheckedInWalkOrder) {
   t.step_elem = {-1, 0};
   Machine m(kS, {word(t)}, test::recording());
   const StepResult r = m.step();
-  expect_fault(m, r, FaultKind::OutOfRange);
+  expect_mem2d_fault(m, r, FaultKind::OutOfRange);
   EXPECT_TRUE(r.fault.has_address);
   EXPECT_EQ(r.fault.address, 0x70004U);
 }
@@ -876,7 +869,7 @@ TEST(MachineMem2dCheckOrder, InvalidWordBeforeWait) {
   t.events.semaphore_value = 5;
   Machine m(kM, {word(t)}, test::recording());
   const StepResult r = m.step();
-  expect_fault(m, r, FaultKind::InvalidInstruction);
+  expect_mem2d_fault(m, r, FaultKind::InvalidInstruction);
   EXPECT_FALSE(r.fault.verdict.valid);
   EXPECT_TRUE(r.fault.verdict.fails("has_valid_neuron_header"));
 }
@@ -886,7 +879,7 @@ TEST(MachineMem2dCheckOrder, PseudoBeforeWait) {
   p.events.wait_mode = 0x01;
   p.events.semaphore_value = 5;
   Machine m(kC, {word(p)}, test::recording());
-  expect_fault(m, m.step(), FaultKind::PseudoNotLowered);
+  expect_mem2d_fault(m, m.step(), FaultKind::PseudoNotLowered);
 }
 
 TEST(MachineMem2dCheckOrder, WaitBeforeAddressingModeAndRegisters) {

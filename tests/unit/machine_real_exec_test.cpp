@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "../support/real_words.hpp"
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/fields.hpp"
 #include "tpbisa/instruction.hpp"
@@ -15,20 +17,22 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kC = Generation::Cayman;
-constexpr uint64_t kStride = 0x40000;  // SBUF partition stride (memory-and-numerics.md §2), restated
-constexpr uint64_t kPsum = 0x2000000, kPsumStride = 0x8000;
+using test::f32;
+using test::hex;
+using test::kC;
+using test::kCast;
+using test::kLwT0;
+using test::kLwT1;
+using test::kLwX0;
+using test::kMemset;
+using test::kMmBegin;
+using test::kMmEnd;
+using test::kMmT0;
+using test::kPsum;
+using test::kPsumStride;
+using test::kStride;
+using test::kTt;
 
-Word hex(const std::string& text) {
-  Word w{};
-  HexError e;
-  EXPECT_TRUE(parse_hex_word(text, w, e)) << text;
-  return w;
-}
-
-uint32_t f32(float v) {
-  return std::bit_cast<uint32_t>(v);
-}
 uint16_t f16(float v) {
   return static_cast<uint16_t>(from_fp32_bits(f32(v), dtype::kFp16));
 }
@@ -38,20 +42,6 @@ MachineOptions on(EngineId e) {
   mo.engine = e;
   return mo;
 }
-
-// §12.4 synthetic MEMSET: FP32 1.0 into SB p0..p127 + 0x4600, 64 elements.
-const std::string kMemset =
-    "49100000000000000000000000000000000000000000000000000000400000000a008000000000000000803f00460000"
-    "01000100010001004000010001000100";
-// §10.5 synthetic CAST FP32 SB 0x4200 -> FP16 SB 0x4400, 64 elements, 128 channels.
-const std::string kCast =
-    "4710000000000000000000000042000001000100010001004000010001000100"
-    "0a078000000000000000000000440000"
-    "01000100010001004000010001000100";
-// §11.4 synthetic TENSOR_TENSOR ADD FP32: SB 0x1000 + SB 0x2000 -> PSUM p0+0, 64 elements, 128 channels.
-const std::string kTt =
-    "411000000000000000000000aa0a04800010000001000000000040000100010000200000010000000000400001000100"
-    "00000002010000000000400001000100";
 
 TEST(RealExec, MemsetFillsEveryElementWithTheRawValue) {
   Machine m(kC, std::vector<Word>{hex(kMemset)}, on(EngineId::Dve));
@@ -152,32 +142,6 @@ TEST(RealExec, CopyOnPeIsRefusedByEnginePlacement) {
   EXPECT_FALSE(m.state().memory.initialized(0x4600, 4));
 }
 
-// The PE words of matmul_small (real-programs.md §8.4, §9.5), on one PE stream with the semaphores preset.
-const std::string kLwX0 =  // PE#03: wait S[8]>=16; LW x[:, 0:128] (transpose 1) from 0x37cfe walking backwards
-    "01100000050800001000000000000000fe7c0300ffff0000e0ff200001000400"
-    "0700010000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmT0 =  // PE#04: transpose MM with the identity at 0x37b00 -> PSUM p0+0x800 FP16
-    "02100000000013050000000000000000007b0300010000000000800001000100"
-    "0700010000008080000000030f0f0000"
-    "00080002010000000000800001000100";
-const std::string kLwT0 =  // PE#08: wait S[4]>=1; LW SB 0x40fe walking backwards (transpose 0)
-    "01100000050400000100000000000000fe400000ffff0000e0ff200001000400"
-    "0700000000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmBegin =  // PE#09: MM src SB 0x37f00 num 64, BEGIN, dst PSUM p0+0 FP32
-    "02100000000013050000000000000000007f0300010000000000400001000100"
-    "0700000000008080000000010f0f0000"
-    "00000002010000000000400001000100";
-const std::string kLwT1 =  // PE#10: wait S[26]>=16; LW SB 0x41fe
-    "01100000051a00001000000000000000fe410000ffff0000e0ff200001000400"
-    "0700000000008080000000000f0f0000"
-    "00000000000000000000000000000000";
-const std::string kMmEnd =  // PE#11: MM src SB 0x37e00, END (accumulate), dst PSUM p0+0
-    "02100000000013050000000000000000007e0300010000000000400001000100"
-    "0700000000008080000000020f0f0000"
-    "00000002010000000000400001000100";
-
 float value(uint64_t a, uint64_t b, int salt) {
   return static_cast<float>(static_cast<int>((a * 7 + b * 3 + static_cast<uint64_t>(salt)) % 5) - 2);
 }
@@ -239,7 +203,7 @@ TEST(RealExec, MatmulGroupBeginOverwritesEndAccumulates) {
 }
 
 // EVENT_SEMAPHORE with both lanes: wait S[1]>=1 (lane 0) and S[2]>=3 (extended); update S[3] += 5 (extended).
-Word es_word() {
+Word ctrl_es_word() {
   CtrlEs es{};
   es.header = {0xa0, 0x10, 0, 0};
   es.events = {0x05, 1, 0x00, 0, 1};
@@ -248,7 +212,7 @@ Word es_word() {
 }
 
 TEST(RealExec, EventSemaphoreNeedsBothLanes) {
-  Machine m(kC, std::vector<Word>{es_word()}, on(EngineId::Pe));
+  Machine m(kC, std::vector<Word>{ctrl_es_word()}, on(EngineId::Pe));
   m.mutable_state().sems[1] = 1;
   m.mutable_state().sems[2] = 2;
   StepResult r = m.step();
@@ -264,7 +228,7 @@ TEST(RealExec, EventSemaphoreNeedsBothLanes) {
 TEST(RealExec, EventSemaphoreLaneZeroOnlyControlIgnoresTheSecondWait) {
   MachineOptions mo = on(EngineId::Pe);
   mo.controls.es_lane0_only = true;
-  Machine m(kC, std::vector<Word>{es_word()}, mo);
+  Machine m(kC, std::vector<Word>{ctrl_es_word()}, mo);
   m.mutable_state().sems[1] = 1;
   EXPECT_EQ(m.step().status, StepResult::Status::Retired);
 }

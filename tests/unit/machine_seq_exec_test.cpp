@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
@@ -12,7 +13,7 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kC = Generation::Cayman;
+using test::kC;
 
 Word move_imm(std::initializer_list<std::pair<uint8_t, uint32_t>> moves) {
   CtrlMv m{};

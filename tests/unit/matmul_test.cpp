@@ -277,23 +277,19 @@ TEST(Matmul, DisassemblyRoundTripsTheRealWords) {
 // ---- The NEFF itself (skipped when the shared data is absent) ----
 
 namespace fs = std::filesystem;
-const fs::path kNeffFile = fs::path(TPBISA_SHARED_DATA_DIR "/matmul_small.neff");
+using test::kNeff;
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using test::quoted;
 
 /// The PE streams of matmul_small.neff (a gzip tar after the 1024-byte header, neff.md), unpacked for the test.
 class MatmulNeff : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kNeffFile)) GTEST_SKIP() << kNeffFile << " is absent (shared data not available)";
+    if (!fs::exists(kNeff)) GTEST_SKIP() << kNeff << " is absent (shared data not available)";
     std::string tmpl = (fs::temp_directory_path() / "tpbisa_matmul_neff_XXXXXX").string();
     ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
-    const std::string cmd = "tail -c +1025 " + quoted(kNeffFile.string()) + " | tar -xzf - -C " + quoted(dir_.string());
+    const std::string cmd = "tail -c +1025 " + quoted(kNeff.string()) + " | tar -xzf - -C " + quoted(dir_.string());
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     for (const auto& e : fs::recursive_directory_iterator(dir_))
       if (e.is_regular_file() && e.path().filename() == "PE.bin" &&

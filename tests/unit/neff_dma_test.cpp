@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "../support/real_words.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
@@ -20,8 +21,8 @@
 namespace tpbisa {
 namespace {
 
-constexpr Generation kC = Generation::Cayman;
-constexpr uint64_t kStride = 0x40000;  // SBUF partition stride, restated (memory-and-numerics.md §2)
+using test::kC;
+using test::kStride;  // SBUF partition stride, restated (memory-and-numerics.md §2)
 
 /// A DMA word: `src` → `dst` (PSEUDO_ADDR8 mode 0x10), 2-D walks, completion on semaphore 9 (+16).
 PseudoDmaDirect2d dma(uint32_t src_var, uint32_t src_off, std::array<int32_t, 2> src_step,

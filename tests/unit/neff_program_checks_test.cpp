@@ -289,19 +289,19 @@ std::multiset<std::string> failing_on_target(const neff::Neff& n, std::string* t
 template <class Lw, class Mm>
 void check_psum_generation(std::string_view target) {
   SCOPED_TRACE(std::string(target));
-  constexpr uint32_t kPsum = 0x2000000;
+  constexpr uint32_t kPsumAddr = 0x2000000;
   // 128 FP16 source bytes 0x37c00..0x37cff and 0x37b00..0x37bff; 128 FP32 results at 0x800..0x9ff of bank 1.
   std::string text;
   EXPECT_TRUE(
       failing_on_target(
-          make_pe_neff(stream_of(ldweights<Lw>(0x37C00), matmul<Mm>(0x37B00, kPsum + 0x800, 128)), target), &text)
+          make_pe_neff(stream_of(ldweights<Lw>(0x37C00), matmul<Mm>(0x37B00, kPsumAddr + 0x800, 128)), target), &text)
           .empty())
       << text;
   // The stationary tile 0x37f00..0x37fff reaches the runtime's bytes at 0x37ff8; so does the moving one.
   EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(ldweights<Lw>(0x37F00)), target)),
             std::multiset<std::string>{"sbuf_reservation_untouched"});
   text.clear();
-  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37F80, kPsum, 64)), target), &text),
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37F80, kPsumAddr, 64)), target), &text),
             std::multiset<std::string>{"sbuf_reservation_untouched"});
   EXPECT_NE(text.find("sg00/PE#0: src: SBUF partitions 0..127 bytes 0x37f80..0x37fff touches the runtime's "
                       "reservation 'evtaccel'"),
@@ -314,13 +314,13 @@ void check_psum_generation(std::string_view target) {
   // 128 FP32 results from PSUM byte 0x700 end at 0x8ff, in bank 1; in transpose mode they are FP16 (PROJ-CONV-F15)
   // and end at 0x7ff, in bank 0.
   text.clear();
-  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsum + 0x700, 128)), target), &text),
+  EXPECT_EQ(failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsumAddr + 0x700, 128)), target), &text),
             std::multiset<std::string>{"psum_access_one_bank"});
   EXPECT_NE(text.find("sg00/PE#0: dst: PSUM partitions 0..127 bytes 0x700..0x8ff spans PSUM banks 0..1"),
             std::string::npos)
       << text;
   EXPECT_TRUE(
-      failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsum + 0x700, 128, true)), target)).empty());
+      failing_on_target(make_pe_neff(stream_of(matmul<Mm>(0x37B00, kPsumAddr + 0x700, 128, true)), target)).empty());
 }
 
 TEST(NeffProgramChecks, PeOperandsSundaCayman) {
@@ -416,12 +416,12 @@ void check_run_time_starts(std::string_view target, uint32_t reserved_src, uint3
 }
 
 TEST(NeffProgramChecks, PeRegisterAndIndirectStartsAreNotJudged) {
-  constexpr uint32_t kPsum = 0x2000000;
+  constexpr uint32_t kPsumAddr = 0x2000000;
   // CAYMAN-like layouts: 128 FP32 results from PSUM 0x700 cross into bank 1; MAVERICK: 32 results at SBUF 0x37f80
   // reach the reservation.
-  check_run_time_starts<S3LwCayman, S3d3MmCayman>("sunda", 0x37F00, kPsum + 0x700, 128);
-  check_run_time_starts<S3LwCayman, S3d3MmCayman>("cayman", 0x37F00, kPsum + 0x700, 128);
-  check_run_time_starts<S3LwMariana, S3d3MmMariana>("mariana", 0x37F00, kPsum + 0x700, 128);
+  check_run_time_starts<S3LwCayman, S3d3MmCayman>("sunda", 0x37F00, kPsumAddr + 0x700, 128);
+  check_run_time_starts<S3LwCayman, S3d3MmCayman>("cayman", 0x37F00, kPsumAddr + 0x700, 128);
+  check_run_time_starts<S3LwMariana, S3d3MmMariana>("mariana", 0x37F00, kPsumAddr + 0x700, 128);
   check_run_time_starts<S3LwMaverick, S3d3MmMaverick>("maverick", 0x37F00, 0x37F80, 32);
 }
 
@@ -445,14 +445,14 @@ void expect_description_states_failure_range(const std::vector<uint8_t>& word, s
 }
 
 TEST(NeffProgramChecks, PeFailuresNameTheRangeDecodeDescribes) {
-  constexpr uint32_t kPsum = 0x2000000;
+  constexpr uint32_t kPsumAddr = 0x2000000;
   for (std::string_view t : {"sunda", "cayman"}) {
     expect_description_states_failure_range(word_of(ldweights<S3LwCayman>(0x37F00)), t);
-    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37F80, kPsum + 0x700, 64)), t);
-    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37B00, kPsum + 0x700, 128)), t);
+    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37F80, kPsumAddr + 0x700, 64)), t);
+    expect_description_states_failure_range(word_of(matmul<S3d3MmCayman>(0x37B00, kPsumAddr + 0x700, 128)), t);
   }
   expect_description_states_failure_range(word_of(ldweights<S3LwMariana>(0x37F00, 96)), "mariana", 64);
-  expect_description_states_failure_range(word_of(matmul<S3d3MmMariana>(0x37B00, kPsum + 0x700, 128)), "mariana");
+  expect_description_states_failure_range(word_of(matmul<S3d3MmMariana>(0x37B00, kPsumAddr + 0x700, 128)), "mariana");
   S3d3MmMaverick mv = matmul<S3d3MmMaverick>(0x1000, 0x37F80, 32);
   mv.num_active_cols = 0;  // 256 output partitions
   expect_description_states_failure_range(word_of(mv), "maverick", 64);

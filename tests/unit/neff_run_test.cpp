@@ -24,7 +24,7 @@ float float_of_fp16(uint16_t b) {
   return std::bit_cast<float>(to_fp32_bits(b, dtype::kFp16));
 }
 
-struct Case {
+struct RunCase {
   neff::Neff neff;
   std::vector<float> x, y;  ///< x [128, 256], y [256, 128] as values
   std::vector<uint8_t> xb, yb;
@@ -110,7 +110,7 @@ class MatmulSmall : public ::testing::Test {
     return n;
   }
 
-  Case c_;
+  RunCase c_;
 };
 
 TEST_F(MatmulSmall, OutputEqualsNumpyProductUnderEverySchedule) {
@@ -197,7 +197,7 @@ TEST_F(MatmulSmall, NegativeControlMatmulNeverAccumulates) {
 }
 
 /// The engine def of `engine` in subgraph `sg` (its stream's bytes can be edited before a run).
-neff::Stream& stream_of(neff::Neff& n, size_t sg, neff::Engine engine) {
+neff::Stream& engine_stream_of(neff::Neff& n, size_t sg, neff::Engine engine) {
   for (neff::EngineDef& e : n.subgraphs[sg].engines)
     if (e.engine == engine) return e.stream;
   ADD_FAILURE() << "no such engine";
@@ -248,7 +248,7 @@ TEST_F(MatmulSmall, NoRacesUnderEverySchedule) {
 TEST_F(MatmulSmall, RemovedWaitIsARace) {
   // Activation#03 waits S[5] >= 2 (both transposes done) before copying PSUM bank 1: without the wait its read
   // is unordered with PE's writes.
-  neff::Stream& act = stream_of(c_.neff, 0, neff::Engine::ACT);
+  neff::Stream& act = engine_stream_of(c_.neff, 0, neff::Engine::ACT);
   ASSERT_EQ(act.bytes[3 * 64], 0x46);
   ASSERT_EQ(act.bytes[3 * 64 + 4], 0x05);
   act.bytes[3 * 64 + 4] = 0x00;  // wait_mode NONE
@@ -268,7 +268,7 @@ TEST_F(MatmulSmall, RemovedWaitIsARace) {
 
 TEST_F(MatmulSmall, MissingIncrementDeadlocks) {
   // Pool#03's DMA raises S[25] by 16; raising it by 15 leaves PE#07 (wait S[25] >= 16) blocked forever.
-  neff::Stream& pool = stream_of(c_.neff, 0, neff::Engine::POOL);
+  neff::Stream& pool = engine_stream_of(c_.neff, 0, neff::Engine::POOL);
   ASSERT_EQ(pool.bytes[3 * 64], 0xd4);
   ASSERT_EQ(pool.bytes[3 * 64 + 14], 16);
   pool.bytes[3 * 64 + 14] = 15;
@@ -308,7 +308,7 @@ TEST_F(MatmulSmall, CoresOnThreadsGiveTheSameOutputs) {
 }
 
 TEST_F(MatmulSmall, RunCoreReportsItsOwnDeadlock) {
-  neff::Stream& pool = stream_of(c_.neff, 1, neff::Engine::POOL);
+  neff::Stream& pool = engine_stream_of(c_.neff, 1, neff::Engine::POOL);
   pool.bytes[3 * 64 + 14] = 15;  // core 1's y-tile DMA raises S[25] to 15 only
   const std::vector<neff::RunInput> inputs{{"x", c_.xb}, {"y", c_.yb}};
   std::string error;
@@ -328,7 +328,7 @@ TEST_F(MatmulSmall, UnwrittenDramBytesReadAreCounted) {
   EXPECT_TRUE(ok->uninitialized_dram_reads().empty());
   // SP#02 loads the identity from variable 4; pointing it at variable 3 (output0, not written yet) reads 32 KiB
   // of never-written DRAM.
-  neff::Stream& sp = stream_of(c_.neff, 0, neff::Engine::SP);
+  neff::Stream& sp = engine_stream_of(c_.neff, 0, neff::Engine::SP);
   ASSERT_EQ(sp.bytes[2 * 64], 0xd4);
   ASSERT_EQ(sp.bytes[2 * 64 + 20], 4);
   sp.bytes[2 * 64 + 20] = 3;

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kNeff = fs::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
+using test::kNeff;
 
 /// The engine streams of the NEFF, read by the library's container reader.
 class NeffStreams : public ::testing::Test {

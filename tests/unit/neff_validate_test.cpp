@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/neff.hpp"
@@ -19,14 +20,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kNeffFile = fs::path(TPBISA_SHARED_DATA_DIR "/matmul_small.neff");
+using test::kNeff;
 
 /// The NEFF's engine streams, read by the library's container reader.
 class NeffValidate : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kNeffFile)) GTEST_SKIP() << kNeffFile << " is absent (shared data not available)";
-    neff::Result<neff::Neff> r = neff::read_file(kNeffFile.string());
+    if (!fs::exists(kNeff)) GTEST_SKIP() << kNeff << " is absent (shared data not available)";
+    neff::Result<neff::Neff> r = neff::read_file(kNeff.string());
     ASSERT_TRUE(r.ok()) << r.error().to_string();
     neff_ = std::move(*r);
     for (const neff::Stream* s : neff_.streams()) streams_[s->label()] = s;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/numerics.hpp"
 
@@ -20,12 +21,9 @@
 namespace tpbisa {
 namespace {
 
-uint32_t bits(float x) {
-  return std::bit_cast<uint32_t>(x);
-}
-float flt(uint32_t b) {
-  return std::bit_cast<float>(b);
-}
+using test::bits;
+using test::flt;
+
 bool is_quiet_nan(uint32_t f) {
   return (f & 0x7F800000U) == 0x7F800000U && (f & 0x00400000U) != 0;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../support/seq_words.hpp"
+#include "../support/test_util.hpp"
 #include "families/seq/seq.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
@@ -18,11 +19,9 @@
 namespace tpbisa {
 namespace {
 
-Instruction dec(const Word& w, Generation g) {
-  return decode(std::span<const uint8_t, kWordBytes>(w), g);
-}
+using test::dec;
 
-const DescribedField* field(const std::vector<DescribedField>& fs, std::string_view name) {
+const DescribedField* find_field(const std::vector<DescribedField>& fs, std::string_view name) {
   for (const auto& f : fs)
     if (f.name == name) return &f;
   return nullptr;
@@ -88,53 +87,53 @@ TEST(SeqSpecWords, FieldValuesOfTheLoopWords) {
 
 TEST(SeqMeaning, BranchDescribesItsComparisonAndTarget) {
   const auto fs = describe_fields(dec(seq_words::back_branch_word(), Generation::Cayman));
-  ASSERT_NE(field(fs, "cmp_op"), nullptr);
-  EXPECT_EQ(field(fs, "cmp_op")->meaning, "9: taken if R[cmp_reg0] LT R[cmp_reg1]");
-  EXPECT_EQ(field(fs, "cmp_reg0")->meaning, "left operand R0");
-  EXPECT_EQ(field(fs, "cmp_reg1")->meaning, "right operand R1");
-  EXPECT_EQ(field(fs, "cmp_immediate")->meaning, "unused (not an immediate comparison)");
-  EXPECT_NE(field(fs, "br_immediate")->meaning.find("relative target -128 bytes"), std::string::npos);
-  EXPECT_NE(field(fs, "br_immediate")->meaning.find("PROJ-CONV-Q15"), std::string::npos);
+  ASSERT_NE(find_field(fs, "cmp_op"), nullptr);
+  EXPECT_EQ(find_field(fs, "cmp_op")->meaning, "9: taken if R[cmp_reg0] LT R[cmp_reg1]");
+  EXPECT_EQ(find_field(fs, "cmp_reg0")->meaning, "left operand R0");
+  EXPECT_EQ(find_field(fs, "cmp_reg1")->meaning, "right operand R1");
+  EXPECT_EQ(find_field(fs, "cmp_immediate")->meaning, "unused (not an immediate comparison)");
+  EXPECT_NE(find_field(fs, "br_immediate")->meaning.find("relative target -128 bytes"), std::string::npos);
+  EXPECT_NE(find_field(fs, "br_immediate")->meaning.find("PROJ-CONV-Q15"), std::string::npos);
 
   Word runtime = seq_words::back_branch_word();
   runtime[3] = 2;  // debug_hint 2: the runtime's relative encoding
   const auto rt = describe_fields(dec(runtime, Generation::Cayman));
-  EXPECT_EQ(field(rt, "br_immediate")->meaning,
+  EXPECT_EQ(find_field(rt, "br_immediate")->meaning,
             "relative target -128 bytes from this word (runtime-encoded: debug_hint 2)");
 }
 
 TEST(SeqMeaning, MoveAndAluNameTheirRegisters) {
   const auto mv = describe_fields(dec(seq_words::move_word(), Generation::Mariana));
-  EXPECT_EQ(field(mv, "src_registers[1]")->meaning, "slot 1 source R2");
-  EXPECT_EQ(field(mv, "dst_registers[0]")->meaning, "slot 0 destination R3");
-  EXPECT_EQ(field(mv, "src_registers[2]")->meaning, "unused (slot beyond num_mov)");
-  EXPECT_EQ(field(mv, "immediate[0]")->meaning, "unused (register source)");
+  EXPECT_EQ(find_field(mv, "src_registers[1]")->meaning, "slot 1 source R2");
+  EXPECT_EQ(find_field(mv, "dst_registers[0]")->meaning, "slot 0 destination R3");
+  EXPECT_EQ(find_field(mv, "src_registers[2]")->meaning, "unused (slot beyond num_mov)");
+  EXPECT_EQ(find_field(mv, "immediate[0]")->meaning, "unused (register source)");
 
   Word pc = seq_words::move_word();
   pc[16] = 128;
   pc[24] = 129;
   const auto p = describe_fields(dec(pc, Generation::Mariana));
-  EXPECT_EQ(field(p, "src_registers[0]")->meaning, "slot 0 source PC low half (specifier 128, read-only)");
-  EXPECT_EQ(field(p, "dst_registers[0]")->meaning,
+  EXPECT_EQ(find_field(p, "src_registers[0]")->meaning, "slot 0 source PC low half (specifier 128, read-only)");
+  EXPECT_EQ(find_field(p, "dst_registers[0]")->meaning,
             "slot 0 destination PC high half (specifier 129, read-only): the write is ignored (PROJ-CONV-Q7)");
 
   const auto al = describe_fields(dec(seq_words::alu_word(), Generation::Mariana));
-  EXPECT_EQ(field(al, "src0_lo")->meaning, "left operand (src0) R0");
-  EXPECT_EQ(field(al, "src1_lo")->meaning, "unused (src1 is the immediate)");
-  EXPECT_EQ(field(al, "dst_hi")->meaning, "unused (32-bit or narrower dtype)");
-  EXPECT_EQ(field(al, "immediate")->meaning, "right operand (src1) immediate 0x1: its low 4 bytes are used");
+  EXPECT_EQ(find_field(al, "src0_lo")->meaning, "left operand (src0) R0");
+  EXPECT_EQ(find_field(al, "src1_lo")->meaning, "unused (src1 is the immediate)");
+  EXPECT_EQ(find_field(al, "dst_hi")->meaning, "unused (32-bit or narrower dtype)");
+  EXPECT_EQ(find_field(al, "immediate")->meaning, "right operand (src1) immediate 0x1: its low 4 bytes are used");
 }
 
 TEST(SeqMeaning, PseudoWordsAndClear) {
   const auto call = describe_fields(dec(seq_words::call_word(), Generation::Cayman));
-  EXPECT_EQ(field(call, "callee[0]")->meaning, "callee name \"main_fn\" (7 bytes at 12..47, NUL-terminated)");
-  EXPECT_EQ(field(call, "args_var_id")->meaning, "args-table variable id 3 (def.json var_id)");
+  EXPECT_EQ(find_field(call, "callee[0]")->meaning, "callee name \"main_fn\" (7 bytes at 12..47, NUL-terminated)");
+  EXPECT_EQ(find_field(call, "args_var_id")->meaning, "args-table variable id 3 (def.json var_id)");
   const auto ex = describe_fields(dec(seq_words::exit_word(), Generation::Cayman));
-  EXPECT_EQ(field(ex, "kind")->meaning, "1: exit execution");
+  EXPECT_EQ(find_field(ex, "kind")->meaning, "1: exit execution");
   const auto er = describe_fields(dec(seq_words::range_clear_word(), Generation::Cayman));
-  EXPECT_EQ(field(er, "clear_mode")->meaning, "1: zero semaphores range_first..range_last");
-  EXPECT_EQ(field(er, "range_last")->meaning, "last semaphore of the range: S[23]");
-  EXPECT_EQ(field(er, "mask[0]")->meaning, "unused (range clear)");
+  EXPECT_EQ(find_field(er, "clear_mode")->meaning, "1: zero semaphores range_first..range_last");
+  EXPECT_EQ(find_field(er, "range_last")->meaning, "last semaphore of the range: S[23]");
+  EXPECT_EQ(find_field(er, "mask[0]")->meaning, "unused (range clear)");
 }
 
 // A failure names the fields it read with their byte ranges from the declaration.
@@ -201,7 +200,7 @@ TEST(SeqReadings, ValidatorDescriberAndDisassemblerAgree) {
       ASSERT_TRUE(validate(inst, g).valid) << failures(validate(inst, g));
       const auto fs = describe_fields(inst);
       for (const auto& [name, byte] : p.fields) {
-        const bool unused = field(fs, name)->meaning.starts_with("unused");
+        const bool unused = find_field(fs, name)->meaning.starts_with("unused");
         Word zero = w;  // a zero operand is left out exactly when the word's modes leave it unused
         zero[byte] = 0;
         const std::string text = disassemble(dec(zero, g), g);

@@ -29,9 +29,9 @@ namespace tpbisa {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr Generation kCa = Generation::Cayman;
+using test::kCa;
 
-Word hex_word(std::string_view hex) {
+Word spaced_hex_word(std::string_view hex) {
   std::string digits;
   for (char c : hex)
     if (c != ' ') digits += c;
@@ -41,7 +41,7 @@ Word hex_word(std::string_view hex) {
   return w;
 }
 
-Instruction dec(const Word& w, Generation g = kCa) {
+Instruction sync_dec(const Word& w, Generation g = kCa) {
   return decode(std::span<const uint8_t, kWordBytes>(w), g);
 }
 
@@ -76,7 +76,7 @@ Word distinct_word(uint8_t opcode) {
 }
 
 TEST(SyncLayout, CtrlEsFieldsAtSpecOffsets) {
-  const Instruction inst = dec(distinct_word(0xA0));
+  const Instruction inst = sync_dec(distinct_word(0xA0));
   const CtrlEs* s = inst.as<CtrlEs>();
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(inst.format_name(), "CTRL_ES");
@@ -94,13 +94,13 @@ TEST(SyncLayout, CtrlEsFieldsAtSpecOffsets) {
 }
 
 TEST(SyncLayout, SetOrderingModeAndLabelFieldsAtSpecOffsets) {
-  const Instruction som = dec(distinct_word(0xB1));
+  const Instruction som = sync_dec(distinct_word(0xB1));
   ASSERT_NE(som.as<SetOrderingMode>(), nullptr);
   EXPECT_EQ(som.format_name(), "SET_ORDERING_MODE");
   EXPECT_EQ(som.as<SetOrderingMode>()->ordering_mode, 0x8C);  // byte 12
   EXPECT_EQ(som.as<SetOrderingMode>()->reserved[0], 0x8D);
   EXPECT_EQ(som.as<SetOrderingMode>()->reserved[50], 0xBF);
-  const Instruction label = dec(distinct_word(0xCC));
+  const Instruction label = sync_dec(distinct_word(0xCC));
   ASSERT_NE(label.as<PseudoBranchLabel>(), nullptr);
   EXPECT_EQ(label.format_name(), "PSEUDO_BRANCH_LABEL");
   EXPECT_EQ(label.as<PseudoBranchLabel>()->label_id, 0x8F8E8D8CU);  // u32 at byte 12 (PROJ-CONV-F7)
@@ -108,7 +108,7 @@ TEST(SyncLayout, SetOrderingModeAndLabelFieldsAtSpecOffsets) {
 }
 
 TEST(SyncLayout, PseudoDmaDirect2dFieldsAtSpecOffsets) {
-  const Instruction inst = dec(distinct_word(0xD4));
+  const Instruction inst = sync_dec(distinct_word(0xD4));
   const PseudoDmaDirect2d* d = inst.as<PseudoDmaDirect2d>();
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(inst.format_name(), "PSEUDO_DMA_DIRECT2D");
@@ -174,7 +174,7 @@ const std::vector<DmaExpect>& dma_table() {
 TEST(SyncRealWords, DmaWordsDecodeToTheTabulatedFields) {
   for (const DmaExpect& e : dma_table()) {
     SCOPED_TRACE(e.hex);
-    const Instruction inst = dec(hex_word(e.hex));
+    const Instruction inst = sync_dec(spaced_hex_word(e.hex));
     const PseudoDmaDirect2d* d = inst.as<PseudoDmaDirect2d>();
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->events.wait_mode, e.wait_mode);
@@ -212,7 +212,7 @@ TEST(SyncRealWords, DmaWordsDecodeToTheTabulatedFields) {
 
 TEST(SyncRealWords, EventSemaphoreSetOrderingModeAndLabelDecodeAsTabulated) {
   for (const auto& [hex, sem] : {std::pair{kPE02, 24}, std::pair{kPE07, 25}}) {
-    const Instruction inst = dec(hex_word(hex));
+    const Instruction inst = sync_dec(spaced_hex_word(hex));
     const CtrlEs* s = inst.as<CtrlEs>();
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->events.wait_mode, 0x05);  // SEM_GE_IMM
@@ -224,11 +224,11 @@ TEST(SyncRealWords, EventSemaphoreSetOrderingModeAndLabelDecodeAsTabulated) {
     EXPECT_TRUE(validate(inst, kCa).valid);
     EXPECT_EQ(validate(inst, kCa).validator->name, "is_valid_ctrl_es");
   }
-  const Instruction som = dec(hex_word(kSom));
+  const Instruction som = sync_dec(spaced_hex_word(kSom));
   ASSERT_NE(som.as<SetOrderingMode>(), nullptr);
   EXPECT_EQ(som.as<SetOrderingMode>()->ordering_mode, 0);
   EXPECT_TRUE(validate(som, kCa).valid);
-  const Instruction label = dec(hex_word(kLabel));
+  const Instruction label = sync_dec(spaced_hex_word(kLabel));
   ASSERT_NE(label.as<PseudoBranchLabel>(), nullptr);
   EXPECT_EQ(label.as<PseudoBranchLabel>()->label_id, 0U);
   EXPECT_TRUE(validate(label, kCa).valid);
@@ -241,11 +241,7 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using test::quoted;
 
 /// The NEFF payload (a gzip tar after the 1024-byte header, neff.md §1) unpacked into a private directory.
 class SyncNeff : public ::testing::Test {
@@ -314,8 +310,8 @@ TEST_F(SyncNeff, EveryWordOfTheFamilyIsTabulatedModeledAndValidOnCayman) {
       ++count[op];
       const std::string want = tabulated(sg, engine, k);
       ASSERT_FALSE(want.empty()) << "a word the spec does not tabulate";
-      EXPECT_EQ(w, hex_word(want));
-      const Instruction inst = dec(w);
+      EXPECT_EQ(w, spaced_hex_word(want));
+      const Instruction inst = sync_dec(w);
       EXPECT_EQ(inst.status, DecodeStatus::Modeled);
       const Verdict v = validate(inst, kCa);
       EXPECT_TRUE(v.valid);
@@ -333,56 +329,56 @@ TEST_F(SyncNeff, EveryWordOfTheFamilyIsTabulatedModeledAndValidOnCayman) {
 // ---- Conventions (docs/conventions.md, sync family) ----
 
 bool fails_only(const Word& w, std::string_view predicate, Generation g = kCa) {
-  const Verdict v = validate(dec(w, g), g);
+  const Verdict v = validate(sync_dec(w, g), g);
   return !v.valid && v.n_failed == 1 && v.failures()[0]->name == predicate;
 }
 
 TEST(SyncConventions, SetOrderingModeByte12TakesAnyValue) {  // PROJ-CONV-F6
   for (unsigned b = 0; b < 256; ++b) {
-    Word w = hex_word(kSom);
+    Word w = spaced_hex_word(kSom);
     w[12] = static_cast<uint8_t>(b);
-    EXPECT_TRUE(validate(dec(w), kCa).valid) << b;
+    EXPECT_TRUE(validate(sync_dec(w), kCa).valid) << b;
   }
-  Word w = hex_word(kSom);
+  Word w = spaced_hex_word(kSom);
   w[40] = 1;
   EXPECT_TRUE(fails_only(w, "set_ordering_mode_reserved_zero"));
 }
 
 TEST(SyncConventions, BranchLabelPayloadIsNotInspected) {  // PROJ-CONV-F7
-  Word w = hex_word(kLabel);
+  Word w = spaced_hex_word(kLabel);
   for (size_t i = 12; i < kWordBytes; ++i) w[i] = static_cast<uint8_t>(i * 7 + 1);
-  for (Generation g : kAllGenerations) EXPECT_TRUE(validate(dec(w, g), g).valid) << to_string(g);
+  for (Generation g : kAllGenerations) EXPECT_TRUE(validate(sync_dec(w, g), g).valid) << to_string(g);
 }
 
 TEST(SyncConventions, ElementCountsAreComparedOnlyWhenBothAreDefined) {
-  Word zero = hex_word(kSP02);
+  Word zero = spaced_hex_word(kSP02);
   store_le<uint16_t>(&zero[34], 0);  // src_num[1] = 0: no element count
   EXPECT_TRUE(fails_only(zero, "pseudo_dma_counts_nonzero"));
-  Word unsized = hex_word(kSP02);
+  Word unsized = spaced_hex_word(kSP02);
   unsized[63] = 0;  // INVALID has no size
   EXPECT_TRUE(fails_only(unsized, "is_valid_dtype"));
-  Word sized = hex_word(kSP02);
+  Word sized = spaced_hex_word(kSP02);
   sized[63] = 0x0C;  // INT64: sized, so the counts are compared (32768 / 2 vs 32768 / 8)
-  const Verdict v = validate(dec(sized), kCa);
+  const Verdict v = validate(sync_dec(sized), kCa);
   EXPECT_TRUE(v.fails("is_valid_dtype"));
   EXPECT_TRUE(v.fails("pseudo_dma_same_element_count"));
 }
 
 TEST(SyncConventions, ElemSizeZeroMeans65536Bytes) {
-  Word w = hex_word(kSP02);
+  Word w = spaced_hex_word(kSP02);
   store_le<uint16_t>(&w[32], 1);  // 1 x 1 x 65536 bytes on both sides
   store_le<uint16_t>(&w[36], 0);
   store_le<uint16_t>(&w[56], 1);
   store_le<uint16_t>(&w[60], 0);
-  EXPECT_TRUE(validate(dec(w), kCa).valid);
+  EXPECT_TRUE(validate(sync_dec(w), kCa).valid);
   store_le<uint16_t>(&w[60], 0xFFFF);  // 65535 bytes is odd: not whole FP16 elements
   EXPECT_TRUE(fails_only(w, "pseudo_dma_whole_elements"));
 }
 
 TEST(SyncConventions, MaverickHasNoEventModesInTheExtendedLane) {
-  Word w = hex_word(kPE02);
+  Word w = spaced_hex_word(kPE02);
   w[34] = 0x01;  // EVT_SET_READ
-  EXPECT_TRUE(validate(dec(w, Generation::Mariana), Generation::Mariana).valid);
+  EXPECT_TRUE(validate(sync_dec(w, Generation::Mariana), Generation::Mariana).valid);
   EXPECT_TRUE(fails_only(w, "ctrl_es_valid_extended_events", Generation::Maverick));
 }
 
@@ -394,9 +390,9 @@ TEST(SyncConventions, BodiesWithoutAHeaderStructNameAreNamedAfterTheirOpcode) {
 }
 
 TEST(SyncConventions, FailuresNameTheFieldsTheyReadFromTheDeclarations) {
-  Word w = hex_word(kSP02);
+  Word w = spaced_hex_word(kSP02);
   w[47] = 0x30;  // dst.mode
-  const Instruction inst = dec(w);
+  const Instruction inst = sync_dec(w);
   const Verdict v = validate(inst, kCa);
   ASSERT_EQ(v.n_failed, 1U);
   const FailureReport r = report(*v.failures()[0], inst, CheckContext{kCa, {}});
@@ -418,13 +414,13 @@ std::map<std::string, std::string> meanings(const Instruction& inst) {
 }
 
 TEST(SyncMeaning, BothWaitLanesAndTheUpdateInNeuronNotation) {
-  Word w = hex_word(kPE02);
+  Word w = spaced_hex_word(kPE02);
   w[32] = 0x05;  // second wait S[25] >= 16
   w[33] = 25;
   store_le<uint32_t>(&w[36], 16);
   w[34] = 0x13;  // extended update S[5]++ at completion
   w[35] = 5;
-  const Instruction inst = dec(w);
+  const Instruction inst = sync_dec(w);
   EXPECT_EQ(render_instruction_events(inst), "$S[24]>=16 $S[25]>=16 $S[5]++@complete");
   const auto m = meanings(inst);
   EXPECT_EQ(m.at("ext.wait_mode"), "second wait lane: $S[25]>=16 (both waits must hold, PROJ-CONV-F3)");
@@ -433,11 +429,11 @@ TEST(SyncMeaning, BothWaitLanesAndTheUpdateInNeuronNotation) {
   EXPECT_EQ(m.at("ext.update_idx"), "semaphore 5 (extended update)");
   EXPECT_EQ(m.at("ext.sem_update_value"), "ignored by this update mode");
   w[32] = 0x42;  // not a WAIT_MODE: the summary says so
-  EXPECT_EQ(render_instruction_events(dec(w)), "$S[24]>=16 ext.wait_mode=0x42(invalid) $S[5]++@complete");
+  EXPECT_EQ(render_instruction_events(sync_dec(w)), "$S[24]>=16 ext.wait_mode=0x42(invalid) $S[5]++@complete");
 }
 
 TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
-  const Instruction sp = dec(hex_word(kSP02));
+  const Instruction sp = sync_dec(spaced_hex_word(kSP02));
   EXPECT_EQ(render_instruction_events(sp), "$S[8]+=16@complete");
   auto m = meanings(sp);
   EXPECT_EQ(m.at("src.id"), "variable id 4 (a def.json var_id)");
@@ -449,7 +445,7 @@ TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
             "256 contiguous bytes per chunk; writes 128 x 1 chunks = 32768 bytes (16384 elements): SBUF partitions "
             "0-127, bytes 0x37b00-0x37bff of each");
   EXPECT_EQ(m.at("semaphore"), "semaphore 8 is increased by sem_increment when the transfer completes");
-  const Instruction pool5 = dec(hex_word(kPool05));
+  const Instruction pool5 = sync_dec(spaced_hex_word(kPool05));
   EXPECT_EQ(render_instruction_events(pool5), "$S[4]>=2 $S[27]+=16@complete");
   m = meanings(pool5);
   EXPECT_EQ(m.at("dst.id"), "DGE-table entry 2 of the subgraph's dge-table list (PROJ-CONV-F12)");
@@ -466,9 +462,9 @@ TEST(SyncMeaning, DescriptionAndValidatorAgreeOnEveryVectorWord) {
   size_t checked = 0;
   for (std::string line; std::getline(in, line);) {
     if (!line.starts_with("sync-")) continue;
-    const Word w = hex_word(line.substr(line.rfind('\t') + 1));
+    const Word w = spaced_hex_word(line.substr(line.rfind('\t') + 1));
     for (Generation g : kAllGenerations) {
-      const Instruction inst = dec(w, g);
+      const Instruction inst = sync_dec(w, g);
       const Verdict v = validate(inst, g);
       const auto m = meanings(inst);
       if (inst.as<PseudoDmaDirect2d>() != nullptr) {
@@ -495,14 +491,14 @@ TEST(SyncMeaning, DescriptionAndValidatorAgreeOnEveryVectorWord) {
 // ---- Syntax ----
 
 TEST(SyncSyntax, CanonicalLinesOfTheRealWordsAndBothLanes) {
-  EXPECT_EQ(disassemble(dec(hex_word(kPE02)), kCa), "EventSemaphore $S[24]>=16");
-  EXPECT_EQ(disassemble(dec(hex_word(kSom)), kCa), "SetOrderingMode ordering_mode=0");
-  EXPECT_EQ(disassemble(dec(hex_word(kLabel)), kCa), "PseudoBranchLabel label_id=0");
-  Word w = hex_word(kPE02);
+  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kPE02)), kCa), "EventSemaphore $S[24]>=16");
+  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kSom)), kCa), "SetOrderingMode ordering_mode=0");
+  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kLabel)), kCa), "PseudoBranchLabel label_id=0");
+  Word w = spaced_hex_word(kPE02);
   w[32] = 0x05;
   w[33] = 25;
   store_le<uint32_t>(&w[36], 16);
-  const std::string both = disassemble(dec(w), kCa);
+  const std::string both = disassemble(sync_dec(w), kCa);
   EXPECT_EQ(both, "EventSemaphore $S[24]>=16 ext.wait_mode=SEM_GE_IMM ext.wait_idx=25 ext.sem_wait_value=16");
   const AsmResult r = assemble(both, "t", kCa);
   ASSERT_TRUE(r.ok());
@@ -510,12 +506,12 @@ TEST(SyncSyntax, CanonicalLinesOfTheRealWordsAndBothLanes) {
 }
 
 TEST(SyncSyntax, AnInvalidWordRoundTripsAndNamesItsFailure) {
-  Word w = hex_word(kSP02);
+  Word w = spaced_hex_word(kSP02);
   w[6] = 0x13;   // an update on a pseudo DMA
   w[23] = 0x30;  // unknown src mode
   DisasmOptions options;
   options.verdicts = true;
-  const std::string text = disassemble(dec(w), kCa, options);
+  const std::string text = disassemble(sync_dec(w), kCa, options);
   EXPECT_NE(text.find("; INVALID on cayman: pseudo_dma_update_none, pseudo_addr8_mode_known"), std::string::npos)
       << text;
   const AsmResult r = assemble(text, "t", kCa);
@@ -544,15 +540,15 @@ TEST(SyncSyntax, ErrorsNameTheOperandAndItsColumn) {
 // ---- Execution outside a NEFF run: EventSemaphore and SetOrderingMode retire, pseudo words are refused ----
 
 TEST(SyncExecution, EventsOnlyWordsRetirePseudoWordsAreRefused) {
-  Word es = hex_word(kPE02);
+  Word es = spaced_hex_word(kPE02);
   es[4] = 0;  // no wait: the word reaches its executor
-  for (const Word& w : {es, hex_word(kSom)}) {
+  for (const Word& w : {es, spaced_hex_word(kSom)}) {
     Machine m(kCa, {w});
     const StepResult r = m.step();
     EXPECT_EQ(r.status, StepResult::Status::Retired) << r.fault.detail;
   }
   for (const std::string& hex : {kLabel, kSP02}) {  // pseudo words: NEFF mode only (PROJ-CONV-C12, F7, F9)
-    Machine m(kCa, {hex_word(hex)});
+    Machine m(kCa, {spaced_hex_word(hex)});
     const StepResult r = m.step();
     EXPECT_EQ(r.status, StepResult::Status::Faulted);
     EXPECT_EQ(r.fault.kind, FaultKind::PseudoNotLowered);

@@ -168,23 +168,23 @@ Word mm_word(bool maverick) {
 }
 
 /// Sync family baselines: real words of matmul_small.neff (real-programs.md §3.4, §5, §6, §7.4), from their hex.
-Word hex_word(std::string_view hex) {
+Word raw_hex_word(std::string_view hex) {
   Word w{};
   for (size_t i = 0; i < kWordBytes && 2 * i + 1 < hex.size(); ++i)
     w[i] = static_cast<uint8_t>(std::stoul(std::string(hex.substr(2 * i, 2)), nullptr, 16));
   return w;
 }
 Word es_word() {  // sg00/PE#02: wait S[24] >= 16
-  return hex_word("a0100000051800001000000000000000");
+  return raw_hex_word("a0100000051800001000000000000000");
 }
 Word som_word() {  // every stream's record #0
-  return hex_word("b1100000");
+  return raw_hex_word("b1100000");
 }
 Word label_word() {  // every stream's record #1
-  return hex_word("cc100000");
+  return raw_hex_word("cc100000");
 }
 Word dma_word() {  // sg00/SP#02: identity rows into SBUF, FP16, 128 x 1 chunks of 256 bytes
-  return hex_word(
+  return raw_hex_word(
       "d410000000000000000000000008100000000000040000100001000001000000"
       "8000010000010000007b03000000001000000400010000008000010000010707");
 }

@@ -49,24 +49,24 @@ TEST(ValidateVectors, FileIsReadableAndComplete) {
 }
 
 /// One parameter per (vector, generation).
-struct Case {
+struct VectorCase {
   size_t index;
   Generation gen;
 };
 
-void PrintTo(const Case& c, std::ostream* os) {
+void PrintTo(const VectorCase& c, std::ostream* os) {
   *os << vector_file().vectors[c.index].id << " on " << to_string(c.gen);
 }
 
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
+std::vector<VectorCase> all_cases() {
+  std::vector<VectorCase> cases;
   const VectorFile& f = vector_file();
   for (size_t i = 0; i < f.vectors.size(); ++i)
     for (Generation g : f.vectors[i].gens) cases.push_back({i, g});
   return cases;
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+std::string case_name(const ::testing::TestParamInfo<VectorCase>& info) {
   const Vector& v = vector_file().vectors[info.param.index];
   std::string name = "v" + std::to_string(info.param.index) + "_";
   for (char c : v.id) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -93,7 +93,7 @@ const std::map<std::string, std::map<std::string, std::string>>& expected_via() 
   return m;
 }
 
-class TsvVector : public ::testing::TestWithParam<Case> {};
+class TsvVector : public ::testing::TestWithParam<VectorCase> {};
 
 TEST_P(TsvVector, VerdictAndFailingSetMatch) {
   const Vector& v = vector_file().vectors[GetParam().index];
