@@ -15,7 +15,7 @@ namespace {
 
 using namespace tpbisa;
 
-constexpr size_t kWords = 1'000'000;
+constexpr size_t kRealWords = 1'000'000;
 
 // The synthetic words of real-programs.md §10.5 (CAST), §11.4 (TENSOR_TENSOR_ARITH_OP) and §12.4 (MEMSET):
 // the datapath formats matmul_small.neff does not use.
@@ -29,8 +29,8 @@ constexpr const char* kSyntheticWords[] = {
 };
 
 /// The words of matmul_small.neff's streams (when the shared data are present) and the synthetic datapath words,
-/// repeated to kWords words: every one a format of real-programs.md / sequencer.md.
-std::vector<uint8_t> make_stream() {
+/// repeated to kRealWords words: every one a format of real-programs.md / sequencer.md.
+std::vector<uint8_t> make_real_stream() {
   std::vector<Word> words;
   const std::filesystem::path neff_file = std::filesystem::path(TPBISA_SHARED_DATA_DIR) / "matmul_small.neff";
   if (std::filesystem::exists(neff_file))
@@ -46,25 +46,25 @@ std::vector<uint8_t> make_stream() {
     HexError e{};
     if (parse_hex_word(hex, w, e)) words.push_back(w);
   }
-  std::vector<uint8_t> buf(kWords * kWordBytes);
-  for (size_t k = 0; k < kWords && !words.empty(); ++k)
+  std::vector<uint8_t> buf(kRealWords * kWordBytes);
+  for (size_t k = 0; k < kRealWords && !words.empty(); ++k)
     std::memcpy(&buf[k * kWordBytes], words[k % words.size()].data(), kWordBytes);
   return buf;
 }
 
-const std::vector<uint8_t>& stream() {
-  static const std::vector<uint8_t> s = make_stream();
+const std::vector<uint8_t>& real_stream() {
+  static const std::vector<uint8_t> s = make_real_stream();
   return s;
 }
 
 void BM_MemcpyRealProgramStream(benchmark::State& state) {
-  bench::memcpy_baseline(state, stream(), kWords);
+  bench::memcpy_baseline(state, real_stream(), kRealWords);
 }
 BENCHMARK(BM_MemcpyRealProgramStream)->Unit(benchmark::kMillisecond);
 
 /// Every word decoded and validated on CAYMAN; `invalid_words` and `header_only_words` show what was judged.
 void BM_DecodeValidateRealProgramStream(benchmark::State& state) {
-  const auto& src = stream();
+  const auto& src = real_stream();
   size_t invalid = 0, header_only = 0;
   for (auto _ : state) {
     invalid = header_only = 0;
@@ -79,7 +79,7 @@ void BM_DecodeValidateRealProgramStream(benchmark::State& state) {
   }
   state.counters["invalid_words"] = static_cast<double>(invalid);
   state.counters["header_only_words"] = static_cast<double>(header_only);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kRealWords));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
 BENCHMARK(BM_DecodeValidateRealProgramStream)->Unit(benchmark::kMillisecond);
@@ -99,26 +99,27 @@ void validate_batch_count(benchmark::State& state, const std::vector<uint8_t>& s
   state.counters["invalid_words"] = static_cast<double>(s.invalid);
   state.counters["header_only_words"] = static_cast<double>(s.header_only);
   state.counters["fast_accepted_words"] = static_cast<double>(accepted);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kWords));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kRealWords));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
 
 /// The compiled-program stream through the counting form.
 void BM_ValidateBatchCountRealProgramStream(benchmark::State& state) {
-  validate_batch_count(state, stream());
+  validate_batch_count(state, real_stream());
 }
 BENCHMARK(BM_ValidateBatchCountRealProgramStream)->Unit(benchmark::kMillisecond);
 
 /// The sequencer control words of sequencer.md §4-§10 (the baseline words the seq tests are built on), in turn,
-/// repeated to kWords words: the seq family's acceptors, which the compiled-program stream does not reach.
+/// repeated to kRealWords words: the seq family's acceptors, which the compiled-program stream does not reach.
 std::vector<uint8_t> make_seq_stream() {
   const Word words[] = {
       seq_words::write_word(),       seq_words::move_word(),   seq_words::spec_move_word(),
       seq_words::alu_word(),         seq_words::branch_word(), seq_words::back_branch_word(),
       seq_words::range_clear_word(), seq_words::poll_word(),   seq_words::hint_word(opcode::kBranchPrefetchHint),
       seq_words::call_word(),        seq_words::exit_word()};
-  std::vector<uint8_t> buf(kWords * kWordBytes);
-  for (size_t k = 0; k < kWords; ++k) std::memcpy(&buf[k * kWordBytes], words[k % std::size(words)].data(), kWordBytes);
+  std::vector<uint8_t> buf(kRealWords * kWordBytes);
+  for (size_t k = 0; k < kRealWords; ++k)
+    std::memcpy(&buf[k * kWordBytes], words[k % std::size(words)].data(), kWordBytes);
   return buf;
 }
 
@@ -128,7 +129,7 @@ const std::vector<uint8_t>& seq_stream() {
 }
 
 void BM_MemcpySeqStream(benchmark::State& state) {
-  bench::memcpy_baseline(state, seq_stream(), kWords);
+  bench::memcpy_baseline(state, seq_stream(), kRealWords);
 }
 BENCHMARK(BM_MemcpySeqStream)->Unit(benchmark::kMillisecond);
 

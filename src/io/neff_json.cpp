@@ -15,7 +15,7 @@
 namespace tpbisa::io {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 std::string hex(std::span<const uint8_t> bytes) {
   std::string s;
@@ -30,7 +30,7 @@ std::vector<unsigned> set_bits(uint64_t v) {
   return bits;
 }
 
-json tensor_json(const neff::Tensor& t) {
+ojson tensor_json(const neff::Tensor& t) {
   return {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
 }
 
@@ -43,8 +43,8 @@ std::string_view kind_text(neff::SemUse::Kind k) {
   return "?";
 }
 
-json use_json(const neff::SemUse& u) {
-  json j{
+ojson use_json(const neff::SemUse& u) {
+  ojson j{
       {"kind", kind_text(u.kind)}, {"stream", u.stream}, {"word", u.word}, {"mnemonic", u.mnemonic}, {"mode", u.mode},
       {"value", u.value},          {"text", u.text}};
   if (!u.queue_set.empty()) j["queue_set"] = u.queue_set;
@@ -74,47 +74,47 @@ const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
   return nullptr;
 }
 
-json neff_warnings_json(const neff::Neff& n) {
-  json list = json::array();
+ojson neff_warnings_json(const neff::Neff& n) {
+  ojson list = ojson::array();
   for (const neff::Warning& w : n.warnings) list.push_back({{"member", w.member}, {"message", w.message}});
   return list;
 }
 
-json neff_info_json(const neff::Neff& n) {
+ojson neff_info_json(const neff::Neff& n) {
   const neff::Header& h = n.header;
   const Generation gen = n.generation.value_or(kDefaultGeneration);
-  json header{{"pkg_version", h.pkg_version},
-              {"header_size", h.header_size},
-              {"data_size", h.data_size},
-              {"neff_version_major", h.neff_version_major},
-              {"neff_version_minor", h.neff_version_minor},
-              {"neff_build_version", h.build_version_text()},
-              {"num_tpb", h.num_tpb},
-              {"hash", hex(h.hash)},
-              {"uuid", hex(h.uuid)},
-              {"name", h.name_text()},
-              {"requested_tpb_count", h.requested_tpb_count},
-              {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
-              {"feature_bits", h.feature_bits},
-              {"feature_bits_set", set_bits(h.feature_bits)},
-              {"lnc_size", h.lnc_size}};
-  json hash{{"algorithm", n.hash.algorithm},
-            {"computed", hex(n.hash.computed)},
-            {"stored", hex(n.hash.stored)},
-            {"matched", n.hash.matched ? json(to_string(*n.hash.matched)) : json(nullptr)}};
-  json payload{{"window_bytes", n.payload.window_bytes},
-               {"compressed_bytes", n.payload.compressed_bytes},
-               {"padding_bytes", n.payload.padding_bytes},
-               {"padding_zero", n.payload.padding_zero},
-               {"tar_bytes", n.payload.tar_bytes},
-               {"members", n.members.size()},
-               {"bytes_after_window", n.payload.bytes_after_window}};
-  json subgraphs = json::array();
+  ojson header{{"pkg_version", h.pkg_version},
+               {"header_size", h.header_size},
+               {"data_size", h.data_size},
+               {"neff_version_major", h.neff_version_major},
+               {"neff_version_minor", h.neff_version_minor},
+               {"neff_build_version", h.build_version_text()},
+               {"num_tpb", h.num_tpb},
+               {"hash", hex(h.hash)},
+               {"uuid", hex(h.uuid)},
+               {"name", h.name_text()},
+               {"requested_tpb_count", h.requested_tpb_count},
+               {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
+               {"feature_bits", h.feature_bits},
+               {"feature_bits_set", set_bits(h.feature_bits)},
+               {"lnc_size", h.lnc_size}};
+  ojson hash{{"algorithm", n.hash.algorithm},
+             {"computed", hex(n.hash.computed)},
+             {"stored", hex(n.hash.stored)},
+             {"matched", n.hash.matched ? ojson(to_string(*n.hash.matched)) : ojson(nullptr)}};
+  ojson payload{{"window_bytes", n.payload.window_bytes},
+                {"compressed_bytes", n.payload.compressed_bytes},
+                {"padding_bytes", n.payload.padding_bytes},
+                {"padding_zero", n.payload.padding_zero},
+                {"tar_bytes", n.payload.tar_bytes},
+                {"members", n.members.size()},
+                {"bytes_after_window", n.payload.bytes_after_window}};
+  ojson subgraphs = ojson::array();
   for (const neff::Subgraph& sg : n.subgraphs) {
-    json engines = json::array();
+    ojson engines = ojson::array();
     size_t words = 0;
     for (const neff::EngineDef& e : sg.engines) {
-      json hist = json::object();
+      ojson hist = ojson::object();
       for (const auto& [name, c] : opcode_histogram(e.stream, gen)) hist[name] = c;
       words += e.stream.word_count();
       engines.push_back({{"engine", neff::engine_name(e.engine)},
@@ -126,11 +126,12 @@ json neff_info_json(const neff::Neff& n) {
                          {"opcodes", hist},
                          {"dma_descriptors", e.dma_descriptors},
                          {"tables", e.tables},
-                         {"act_semaphore", e.act_semaphore ? json(*e.act_semaphore) : json(nullptr)}});
+                         {"act_semaphore", e.act_semaphore ? ojson(*e.act_semaphore) : ojson(nullptr)}});
     }
-    json vars = json::array();
+    ojson vars = ojson::array();
     for (const neff::Variable& v : sg.variables) {
-      json j{{"name", v.name}, {"id", v.id}, {"type", v.type_name}, {"size", v.size ? json(*v.size) : json(nullptr)}};
+      ojson j{
+          {"name", v.name}, {"id", v.id}, {"type", v.type_name}, {"size", v.size ? ojson(*v.size) : ojson(nullptr)}};
       if (const neff::Tensor* t = graph_tensor(n, v.name);
           t != nullptr && (v.type == neff::VarType::Input || v.type == neff::VarType::Output)) {
         j["dtype"] = t->dtype;
@@ -152,7 +153,7 @@ json neff_info_json(const neff::Neff& n) {
       if (v.type == neff::VarType::DgeTable) j["list"] = v.list;
       vars.push_back(std::move(j));
     }
-    json queues = json::array();
+    ojson queues = ojson::array();
     for (const neff::QueueSet& q : sg.queue_sets)
       queues.push_back({{"name", q.name},
                         {"type", q.type},
@@ -169,7 +170,7 @@ json neff_info_json(const neff::Neff& n) {
                          {"virtual_scratch_bytes", sg.virtual_scratch_bytes},
                          {"queue_sets", queues}});
   }
-  json inputs = json::array(), outputs = json::array();
+  ojson inputs = ojson::array(), outputs = ojson::array();
   for (const neff::Tensor& t : n.inputs) inputs.push_back(tensor_json(t));
   for (const neff::Tensor& t : n.outputs) outputs.push_back(tensor_json(t));
   return {{"file", n.file},
@@ -180,7 +181,7 @@ json neff_info_json(const neff::Neff& n) {
           {"kelf", n.kelf_member},
           {"kelf_version", n.kelf_version},
           {"target", n.target},
-          {"generation", n.generation ? json(to_string(*n.generation)) : json(nullptr)},
+          {"generation", n.generation ? ojson(to_string(*n.generation)) : ojson(nullptr)},
           {"compiler_version", n.compiler_version},
           {"lnc_size", h.lnc_size},
           {"inputs", inputs},
@@ -189,12 +190,12 @@ json neff_info_json(const neff::Neff& n) {
           {"warnings", neff_warnings_json(n)}};
 }
 
-json neff_sems_subgraphs_json(const std::vector<neff::SubgraphSems>& picture) {
-  json subgraphs = json::array();
+ojson neff_sems_subgraphs_json(const std::vector<neff::SubgraphSems>& picture) {
+  ojson subgraphs = ojson::array();
   for (const neff::SubgraphSems& sg : picture) {
-    json sems = json::array();
+    ojson sems = ojson::array();
     for (const neff::SemaphoreUses& s : sg.semaphores) {
-      json waits = json::array(), incs = json::array();
+      ojson waits = ojson::array(), incs = ojson::array();
       for (const auto& u : s.waits) waits.push_back(use_json(u));
       for (const auto& u : s.increments) incs.push_back(use_json(u));
       sems.push_back({{"semaphore", s.index}, {"queue_sets", s.queue_sets}, {"waits", waits}, {"increments", incs}});
@@ -204,7 +205,7 @@ json neff_sems_subgraphs_json(const std::vector<neff::SubgraphSems>& picture) {
   return subgraphs;
 }
 
-json neff_sems_json(const neff::Neff& n) {
+ojson neff_sems_json(const neff::Neff& n) {
   return {{"file", n.file},
           {"generation", to_string(n.generation.value_or(kDefaultGeneration))},
           {"subgraphs", neff_sems_subgraphs_json(neff::semaphore_picture(n))},

@@ -10,25 +10,21 @@
 #include "tpbisa/io/verdict_json.hpp"
 
 namespace tpbisa {
-namespace {
 
-using json = nlohmann::ordered_json;  // keys in the order docs/trace.md lists them
-
-}  // namespace
-
+// Ordered JSON: keys in the order docs/trace.md lists them.
 std::string blocked_wait_json(const BlockedWait& w) {
-  json j{{"core", w.core},
-         {"engine", to_string(w.engine)},
-         {"index", w.index},
-         {"offset", w.index * kWordBytes},
-         {"opcode", fmt::format("{:#04x}", w.opcode)},
-         {"name", w.name}};
+  nlohmann::ordered_json j{{"core", w.core},
+                           {"engine", to_string(w.engine)},
+                           {"index", w.index},
+                           {"offset", w.index * kWordBytes},
+                           {"opcode", fmt::format("{:#04x}", w.opcode)},
+                           {"name", w.name}};
   j[w.event ? "event" : "semaphore"] = w.id;
   j["value"] = w.value;
   j["condition"] = wait_condition(w);
   if (!w.event) {
     j["comparand"] = w.comparand;
-    j["register"] = w.reg >= 0 ? json(w.reg) : json(nullptr);
+    j["register"] = w.reg >= 0 ? nlohmann::ordered_json(w.reg) : nlohmann::ordered_json(nullptr);
   }
   return j.dump();
 }
@@ -77,7 +73,7 @@ void append_trace_line(std::string& out, const StepResult& s, const Instruction&
   fmt::format_to(o, "{{\"schema\":{}", kTraceSchemaVersion);
   if (style.engine) fmt::format_to(o, ",\"core\":{},\"engine\":\"{}\"", s.core, to_string(s.engine));
   fmt::format_to(o, ",\"index\":{},\"opcode\":\"{:#04x}\",\"name\":{},\"status\":\"{}\"", s.index, s.opcode,
-                 json(s.name).dump(), s.status == StepResult::Status::Retired ? "retired" : "fault");
+                 nlohmann::ordered_json(s.name).dump(), s.status == StepResult::Status::Retired ? "retired" : "fault");
   put_array(out, "regs", s.reg_writes, [](Out x, const RegWrite& w) {
     fmt::format_to(x, "\"reg\":{},\"before\":", w.reg);
     put_hex(x, w.before, 4);

@@ -4,8 +4,9 @@
 #include <fmt/format.h>
 
 namespace tpbisa::io {
-
+namespace {
 using ojson = nlohmann::ordered_json;
+}  // namespace
 
 ojson failure_json(const FailureReport& r) {
   ojson fields = ojson::array();

@@ -21,14 +21,6 @@ constexpr uint64_t kPageCells = 2048;  // cells per shadow page
 
 using Clock = std::array<uint32_t, kMaxEngines>;
 
-struct Cell {
-  uint32_t w_epoch = 0;  ///< 0: never written
-  uint8_t w_engine = 0;
-  uint32_t w_index = 0;
-  std::array<uint32_t, kMaxEngines> r_epoch{};  ///< per engine: the epoch of its last read, 0 none
-  std::array<uint32_t, kMaxEngines> r_index{};
-};
-
 bool is_sem_wait(uint8_t mode) {
   return (mode >= 0x01 && mode <= 0x05) || (mode >= 0x81 && mode <= 0x85) || (mode >= 0x91 && mode <= 0x95);
 }
@@ -36,6 +28,14 @@ bool is_sem_wait(uint8_t mode) {
 }  // namespace
 
 struct RaceChecker::Impl {
+  // A member type, not one of this file's internal types: the checker's state is declared with external linkage.
+  struct Cell {
+    uint32_t w_epoch = 0;  ///< 0: never written
+    uint8_t w_engine = 0;
+    uint32_t w_index = 0;
+    std::array<uint32_t, kMaxEngines> r_epoch{};  ///< per engine: the epoch of its last read, 0 none
+    std::array<uint32_t, kMaxEngines> r_index{};
+  };
   unsigned engines = 0;
   std::vector<Clock> vc;                               ///< per engine slot (core * 5 + engine)
   std::vector<std::array<Clock, kNumSemaphores>> sem;  ///< per core: the join of every update's clock
@@ -92,13 +92,13 @@ void RaceChecker::observe(const StepResult& step) {
   const uint32_t epoch = ++vc[slot];
   const auto index = static_cast<uint32_t>(step.index);
 
-  auto access = [&](std::unordered_map<uint64_t, std::unique_ptr<std::array<Cell, kPageCells>>>& shadow,
+  auto access = [&](std::unordered_map<uint64_t, std::unique_ptr<std::array<Impl::Cell, kPageCells>>>& shadow,
                     uint64_t key_base, uint64_t address, uint64_t n, bool write, auto&& where) {
     for (uint64_t a = address / kGranule * kGranule; a < address + n; a += kGranule) {
       const uint64_t cell_no = (key_base + a) / kGranule;
       auto& page = shadow[cell_no / kPageCells];
-      if (!page) page = std::make_unique<std::array<Cell, kPageCells>>();
-      Cell& c = (*page)[cell_no % kPageCells];
+      if (!page) page = std::make_unique<std::array<Impl::Cell, kPageCells>>();
+      Impl::Cell& c = (*page)[cell_no % kPageCells];
       auto report = [&](unsigned other_slot, uint32_t other_index, bool other_write) {
         ++count_;
         const auto key = std::make_tuple(other_slot, size_t{other_index}, slot, step.index);

@@ -63,6 +63,8 @@ bool is_event_role(Role r);
 bool printed(const AsmField& f, const Word& w);
 /// The value of the word-length field written when the operand is absent: the word in 4-byte units.
 inline constexpr uint64_t kDefaultWordLen = kWordBytes / 4;
+/// The directive that spells a word as its 64 bytes in hex (printed for a word no form describes, parsed back).
+inline constexpr std::string_view kRawDirective = ".raw";
 
 /// Whether the word holds the field's MEM_PATTERN operand as the indirect arm on `g` (false for other fields).
 bool pattern_indirect(const Instruction& inst, const AsmField& f, const Word& w, Generation g);

@@ -22,7 +22,6 @@ namespace {
 
 using namespace tasm;
 
-constexpr std::string_view kRawDirective = ".raw";
 constexpr size_t kShownLongLine = 80;  // bytes of an over-long line quoted in its diagnostic
 
 // ---- Catalog look-ups for the head of a line ----

@@ -14,8 +14,8 @@ namespace {
 
 using tasm::AsmField;
 using tasm::FieldList;
+using tasm::kRawDirective;
 
-constexpr std::string_view kRawDirective = ".raw";
 constexpr std::string_view kCommentLead = "  ; ";
 
 void print_raw(std::string& out, const Word& w) {

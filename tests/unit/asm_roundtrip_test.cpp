@@ -19,6 +19,8 @@
 
 namespace tpbisa {
 namespace {
+// The plain binary is one unity source (tests/CMakeLists.txt): this file's helpers keep to a namespace of its own.
+namespace asm_roundtrip {
 
 // The optimised build runs the full property; the Debug+ASan build checks memory safety on a sample, since
 // it runs every line some 20 times slower.
@@ -278,5 +280,6 @@ TEST(AsmRoundTrip, AnInstructionDecodedForAnotherGenerationIsPrintedForTheReques
   EXPECT_TRUE(disassemble(on_sunda, Generation::Cayman).starts_with(".raw 8710"));
 }
 
+}  // namespace asm_roundtrip
 }  // namespace
 }  // namespace tpbisa

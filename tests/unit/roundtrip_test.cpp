@@ -21,6 +21,8 @@
 
 namespace tpbisa {
 namespace {
+// The plain binary is one unity source (tests/CMakeLists.txt): this file's helpers keep to a namespace of its own.
+namespace field_roundtrip {
 
 using test::first_diff;
 using test::to_hex;
@@ -800,5 +802,6 @@ TEST(Golden, RawWordKeepsOperandBytes) {
   EXPECT_EQ(inst.name(), "EngineNop");
 }
 
+}  // namespace field_roundtrip
 }  // namespace
 }  // namespace tpbisa
