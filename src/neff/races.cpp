@@ -28,7 +28,8 @@ bool is_sem_wait(uint8_t mode) {
 }  // namespace
 
 struct RaceChecker::Impl {
-  // A member type, not one of this file's internal types: the checker's state is declared with external linkage.
+  // A member type: one from this file's anonymous namespace, in a member of this externally linked class, is what
+  // g++'s -Wsubobject-linkage reports once the folder compiles as one unity source.
   struct Cell {
     uint32_t w_epoch = 0;  ///< 0: never written
     uint8_t w_engine = 0;
