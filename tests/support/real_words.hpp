@@ -40,7 +40,6 @@ inline const std::string kTt =
     "00000002010000000000400001000100";
 
 // The PE words of matmul_small (real-programs.md §8.4, §9.5), on one PE stream with the semaphores preset.
-// The PE words of matmul_small (real-programs.md §8.4, §9.5), on one PE stream with the semaphores preset.
 inline const std::string kLwX0 =  // PE#03: wait S[8]>=16; LW x[:, 0:128] (transpose 1) from 0x37cfe walking backwards
     "01100000050800001000000000000000fe7c0300ffff0000e0ff200001000400"
     "0700010000008080000000000f0f0000"
