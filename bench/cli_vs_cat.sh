@@ -3,7 +3,9 @@
 # generated file of valid words (min/median/max wall time of repeated runs and the median CPU-time ratio, same file,
 # warm page cache), then a scaling check of validate from 10^4 to 10^7 words (time per word and peak RSS). Every
 # command runs pinned to one core (taskset -c $CPU, default 1, when taskset exists), since the machine may be shared. With PROFILE=1 and perf
-# installed, the 10^7-word run is also sampled and the symbols that take the time are listed.
+# installed, the 10^7-word run is also sampled and the symbols that take the time are listed. validate's default
+# --jobs is the CPUs it may run on, so the default pinning measures one thread; CPU=0,1 lets it use two (cat uses one
+# either way).
 # Usage: [CPU=1] [PROFILE=1] bench/cli_vs_cat.sh TPBISA [WORDS=10000000] [RUNS=5] [DIR=a temporary directory]
 set -euo pipefail
 tpbisa=${1:?usage: cli_vs_cat.sh TPBISA [WORDS] [RUNS] [DIR]}
@@ -69,6 +71,7 @@ cat "$file" > /dev/null  # warm the page cache
 # Every word must be valid: the run checks it once (exit 0), so the timing is of the valid-word path.
 "$tpbisa" validate --quiet --gen cayman "$file" > "$dir/summary.txt"
 echo "file: $words words ($bytes bytes); $(cat "$dir/summary.txt")"
+echo "pinned: ${pin[*]:-no} (validate's threads: $("${pin[@]}" nproc))"
 
 : > "$dir/cat.txt"
 : > "$dir/validate.txt"

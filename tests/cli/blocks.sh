@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI checks of the block loop of validate and decode: invalid words at the edges of a 4096-word block and of an
 # 8 MiB mapped window, the same output from a mapped file, a pipe, a redirected stdin and word-at-a-time --hex input,
-# and --gen all judged in the same pass.
+# --gen all judged in the same pass, and the same output for every --jobs count.
 set -u
 tool=${1:?usage: blocks.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: blocks.sh TPBISA_BINARY SOURCE_DIR}
@@ -201,6 +201,70 @@ for t in 1 63; do
   grep -qF "at offset 262208 do not form a 64-byte instruction (instruction 4097)" "$tmp/err" ||
     { fail "$t trailing bytes: the message"; cat "$tmp/err"; }
   grep -qxF "4097 checked, 4090 valid, 5 invalid, 2 header-only" "$tmp/out" || fail "$t trailing bytes: summary"
+done
+
+# --jobs: with --quiet a block of 65536 words is judged as 16 chunks of 4096 on several threads and the chunks'
+# invalid words joined in order; every thread count prints the same to the byte, from a file and from a pipe, with
+# the same exit code, also when the input ends in a partial word. The file of many chunks has an invalid word every
+# 997 words (and the block-edge ones), so every chunk of every block has some.
+python3 - "$tmp/many.bin" "$load" "$bad" "$dual" <<'PY'
+import sys
+out, load, bad, dual = sys.argv[1], *(bytes.fromhex(h) for h in sys.argv[2:5])
+n = 3 * 65536 + 4097
+ws = [load] * n
+for i in range(0, n, 997):
+    ws[i] = bad
+for i in range(500, n, 1499):
+    ws[i] = dual
+for i in (4095, 4096, 65535, 65536, 131071, 131072, n - 1):
+    ws[i] = bad
+open(out, "wb").write(b"".join(ws))
+PY
+jobs_same() {  # NAME CMD...: --jobs 1 against 2, 3 and 16, from the file and from a pipe (FILE last)
+  local name=$1
+  shift
+  local file=${*: -1}
+  local args=("${@:1:$#-1}")
+  "$tool" "${args[@]}" --jobs 1 "$file" >"$tmp/j1.out" 2>"$tmp/j1.err"
+  local rc1=$?
+  for j in 2 3 16; do
+    "$tool" "${args[@]}" --jobs "$j" "$file" >"$tmp/jn.out" 2>"$tmp/jn.err"
+    local rcn=$?
+    [ "$rc1" -eq "$rcn" ] || fail "$name: --jobs 1 exit $rc1, --jobs $j exit $rcn"
+    cmp -s "$tmp/j1.out" "$tmp/jn.out" || { fail "$name: --jobs 1 and --jobs $j differ"; diff "$tmp/j1.out" "$tmp/jn.out" | head -5; }
+    cmp -s "$tmp/j1.err" "$tmp/jn.err" || fail "$name: --jobs 1 and --jobs $j differ on stderr"
+    cat "$file" | "$tool" "${args[@]}" --jobs "$j" - >"$tmp/jp.out" 2>/dev/null
+    sed "s|$file|<stdin>|g" "$tmp/j1.out" >"$tmp/j1s.out"
+    cmp -s "$tmp/j1s.out" "$tmp/jp.out" || { fail "$name: --jobs $j from a pipe differs"; diff "$tmp/j1s.out" "$tmp/jp.out" | head -5; }
+  done
+}
+jobs_same "jobs, cayman" validate --quiet --gen cayman "$tmp/many.bin"
+jobs_same "jobs, sunda" validate --quiet --gen sunda "$tmp/many.bin"
+jobs_same "jobs, all" validate --quiet --gen all "$tmp/many.bin"
+jobs_same "jobs, json" validate --quiet --json "$tmp/many.bin"
+jobs_same "jobs, json all" validate --quiet --json --gen all "$tmp/many.bin"
+jobs_same "jobs, 131073" validate --quiet --gen all "$tmp/big.bin"
+jobs_same "jobs, 4097" validate --quiet --gen cayman "$tmp/w4097.bin"
+jobs_same "jobs, vectors" validate --quiet --gen all "$tmp/vectors.bin"
+jobs_same "jobs, trailing bytes" validate --quiet --gen cayman "$tmp/t63.bin"
+"$tool" validate --quiet --gen cayman --jobs 2 "$tmp/many.bin" >"$tmp/out"
+[ $? -eq 1 ] || fail "jobs: exit code"
+# The invalid words: every 997th, the SUNDA-only 0x87 every 1499th from 500, and the block-edge ones.
+expected=$(python3 -c '
+n = 3 * 65536 + 4097
+bad = set(range(0, n, 997)) | set(range(500, n, 1499)) | {4095, 4096, 65535, 65536, 131071, 131072, n - 1}
+print(f"{n} checked, {n - len(bad)} valid, {len(bad)} invalid, 0 header-only")')
+grep -qxF "$expected" "$tmp/out" || { fail "jobs: summary"; tail -1 "$tmp/out"; echo "expected $expected"; }
+[ "$(grep -c '^#' "$tmp/out")" -eq "$(echo "$expected" | awk '{ print $5 }')" ] || fail "jobs: one line per invalid word"
+grep -q '^#131072 0x800000 0xaa TensorLoad  invalid' "$tmp/out" || fail "jobs: the word at the third block's start"
+# Without --quiet (a line per word) the count changes nothing either; out of range is a usage error.
+"$tool" validate --gen cayman --jobs 3 "$tmp/w4097.bin" >"$tmp/j3.txt"
+"$tool" validate --gen cayman --jobs 1 "$tmp/w4097.bin" >"$tmp/j1.txt"
+cmp -s "$tmp/j1.txt" "$tmp/j3.txt" || fail "jobs: the full listing depends on --jobs"
+for j in 0 17 x; do
+  "$tool" validate --quiet --jobs "$j" "$tmp/w4097.bin" >/dev/null 2>"$tmp/err"
+  [ $? -eq 2 ] || fail "--jobs $j: not a usage error"
+  grep -q -- "--jobs" "$tmp/err" || { fail "--jobs $j: the message does not name the option"; cat "$tmp/err"; }
 done
 
 # decode: the same blocks from a file, a pipe and word-at-a-time --hex.

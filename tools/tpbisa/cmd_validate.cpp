@@ -1,6 +1,6 @@
 // `tpbisa validate`: streams every input, a block of words at a time, through validate_batch() on each requested
-// generation, in constant memory; only the words the acceptors decline or that are printed are decoded, and only
-// printed words are named.
+// generation, in constant memory (with --quiet, the chunks of a block on several threads); only the words the
+// acceptors decline or that are printed are decoded, and only printed words are named.
 #include "cmd_validate.hpp"
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "chunk_pool.hpp"
 #include "exit_codes.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/instruction.hpp"
@@ -34,6 +35,7 @@ struct ValidateCliOptions {
   bool json = false;
   bool quiet = false;
   bool stats = false;
+  unsigned jobs = 0;  ///< --jobs; 0: default_jobs()
   ValidateOptions options;
   WordInputs inputs;
 };
@@ -385,21 +387,40 @@ struct InvalidWord {
   Verdict verdict;
 };
 
+/// Blocks of the parallel --quiet path: this many chunks of kBlockWords words (4 MiB), so that a block's chunks keep
+/// up to 16 threads busy and the threads meet once per 65536 words.
+inline constexpr size_t kChunksPerBlock = 16;
+inline constexpr size_t kParallelBlockWords = kChunksPerBlock * kBlockWords;
+/// The most threads --jobs takes (more would find no chunk of a block to judge).
+inline constexpr unsigned kMaxJobs = kChunksPerBlock;
+
+/// One chunk's results in the parallel --quiet path: each generation's batch summary and invalid words.
+struct ChunkVerdicts {
+  std::array<BatchSummary, 4> batch{};
+  std::array<std::vector<InvalidWord>, 4> invalid;  ///< by generation, in word order, indices in the chunk
+};
+
 /// The per-block working memory, allocated once per run and reused for every block: the verdicts of the span form
-/// (a line per word is printed), or the invalid words of the counting form (--quiet prints only those).
+/// (a line per word is printed), or the invalid words of the counting form (--quiet prints only those), and with
+/// several threads each chunk's own lists.
 struct BlockVerdicts {
-  BlockVerdicts(size_t n_gens, bool quiet) {
+  BlockVerdicts(size_t n_gens, bool quiet, bool parallel) {
+    const size_t block_words = parallel ? kParallelBlockWords : kBlockWords;
+    if (quiet && parallel) chunks.resize(kChunksPerBlock);
     for (size_t k = 0; k < n_gens; ++k) {
-      if (quiet)
-        invalid[k].reserve(kBlockWords);  // at most one per word: the sink never allocates
-      else
+      if (quiet) {
+        invalid[k].reserve(block_words);  // at most one per word: the sink never allocates
+        for (ChunkVerdicts& c : chunks) c.invalid[k].reserve(kBlockWords);
+      } else {
         by_gen[k].resize(kBlockWords);
+      }
     }
-    if (quiet) merged.reserve(kBlockWords);
+    if (quiet) merged.reserve(block_words);
   }
   std::array<std::vector<Verdict>, 4> by_gen;
   std::array<std::vector<InvalidWord>, 4> invalid;  ///< by generation, in word order
   std::vector<uint32_t> merged;                     ///< the words invalid on any generation, in order
+  std::vector<ChunkVerdicts> chunks;                ///< the parallel --quiet path's, kChunksPerBlock of them
 };
 
 /// The counting form's sink: gathers an invalid word's index and verdict (capacity reserved for a whole block).
@@ -440,19 +461,71 @@ bool print_word(const uint8_t* word, const std::vector<Generation>& gens, const 
   return !stdout_failed();  // the run stops at the first failed write; the counts no longer matter
 }
 
+/// What every chunk of one block needs (the pool's function captures a pointer to it alone, so that building the
+/// function allocates nothing).
+struct ChunkJob {
+  std::span<const uint8_t> block;
+  const std::vector<Generation>* gens;
+  const ValidateOptions* options;
+  BlockVerdicts* verdicts;
+};
+
+/// Chunk c of the block on every requested generation, while it is in cache.
+void count_chunk(const ChunkJob& job, size_t c) {
+  const size_t first = c * kBlockWords;
+  const size_t n = std::min(kBlockWords, job.block.size() / kWordBytes - first);
+  const std::span<const uint8_t> words = job.block.subspan(first * kWordBytes, n * kWordBytes);
+  ChunkVerdicts& out = job.verdicts->chunks[c];
+  for (size_t k = 0; k < job.gens->size(); ++k) {
+    out.invalid[k].clear();
+    out.batch[k] = validate_batch(words, (*job.gens)[k], *job.options, &gather_invalid, &out.invalid[k]);
+  }
+}
+
+/// The counting form of validate_batch on each requested generation over a block: the summaries in `batch` and
+/// each generation's invalid words, in word order, in verdicts.invalid. A block of more than one chunk (the
+/// parallel path, blocks of kParallelBlockWords) is judged a chunk of kBlockWords words at a time on the pool's
+/// threads, and the chunks' lists are joined in order: the same counts and verdicts as one call over the block.
+void count_block(std::span<const uint8_t> block, const std::vector<Generation>& gens, const ValidateOptions& options,
+                 ChunkPool* pool, BlockVerdicts& verdicts, std::array<BatchSummary, 4>& batch) {
+  const size_t n_words = block.size() / kWordBytes;
+  if (pool == nullptr || n_words <= kBlockWords) {
+    for (size_t k = 0; k < gens.size(); ++k) {
+      verdicts.invalid[k].clear();
+      batch[k] = validate_batch(block, gens[k], options, &gather_invalid, &verdicts.invalid[k]);
+    }
+    return;
+  }
+  const ChunkJob job{block, &gens, &options, &verdicts};
+  const size_t n_chunks = (n_words + kBlockWords - 1) / kBlockWords;
+  pool->run(n_chunks, [&job](size_t c) { count_chunk(job, c); });
+  for (size_t k = 0; k < gens.size(); ++k) {
+    verdicts.invalid[k].clear();
+    batch[k] = {};
+    for (size_t c = 0; c < n_chunks; ++c) {
+      const ChunkVerdicts& cv = verdicts.chunks[c];
+      batch[k].words += cv.batch[k].words;
+      batch[k].valid += cv.batch[k].valid;
+      batch[k].invalid += cv.batch[k].invalid;
+      batch[k].header_only += cv.batch[k].header_only;
+      const auto first = static_cast<uint32_t>(c * kBlockWords);
+      for (const InvalidWord& w : cv.invalid[k]) verdicts.invalid[k].push_back({first + w.index, w.verdict});
+    }
+  }
+}
+
 /// --quiet on a plain stream of words: one counting validate_batch per generation over the block in place, which
 /// hands out only the invalid words' verdicts; the counts come from the batch summaries, so a valid word costs
 /// nothing here. Only the words invalid on some generation are decoded, named and printed, in word order.
 void judge_block_quiet(std::span<const uint8_t> block, const std::vector<Generation>& gens,
                        const ValidateOptions& options, const HeaderOnlyTable& header_only_any, const WordSource& src,
-                       ValidatePrinter& printer, BlockVerdicts& verdicts, Summary& s, Judged& j) {
+                       ValidatePrinter& printer, ChunkPool* pool, BlockVerdicts& verdicts, Summary& s, Judged& j) {
   const size_t n_words = block.size() / kWordBytes;
   std::array<BatchSummary, 4> batch{};
+  count_block(block, gens, options, pool, verdicts, batch);
   size_t invalid = 0;
   size_t header_only = 0;
   for (size_t k = 0; k < gens.size(); ++k) {
-    verdicts.invalid[k].clear();
-    batch[k] = validate_batch(block, gens[k], options, &gather_invalid, &verdicts.invalid[k]);
     invalid += batch[k].invalid;
     header_only += batch[k].header_only;
   }
@@ -557,8 +630,8 @@ void judge_block(std::span<const uint8_t> block, const std::vector<Generation>& 
 }
 
 /// Judges one input to its end or its first error; false on error.
-bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, BlockVerdicts& verdicts,
-                     Summary& s) {
+bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrinter& printer, ChunkPool* pool,
+                     BlockVerdicts& verdicts, Summary& s) {
   // Without --gen an input is judged on the generation it names (a NEFF's target), else on the default.
   const std::optional<Generation> given = o.gens.empty() ? std::nullopt : std::optional<Generation>(o.gens.front());
   const std::vector<Generation> gens =
@@ -575,18 +648,23 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
   const HeaderOnlyTable header_only_any = header_only_table(gens);
   std::span<const uint8_t> block;
   Judged j;
+  // The parallel path takes larger blocks, judged a chunk at a time; the others a chunk's worth.
+  const size_t block_words = pool != nullptr ? kParallelBlockWords : kBlockWords;
   for (;;) {
     if (stdout_failed()) return false;
-    switch (src.next_block(block, kBlockWords)) {
+    switch (src.next_block(block, block_words)) {
       case WordSource::Next::Word:
         if (const io::StreamInfo* st = src.stream()) options.engine = st->engine;
         if (o.quiet && (src.stream() == nullptr || program.empty())) {
-          judge_block_quiet(block, gens, options, header_only_any, src, printer, verdicts, s, j);
+          judge_block_quiet(block, gens, options, header_only_any, src, printer, pool, verdicts, s, j);
           break;
         }
-        // A line per word, or a NEFF's program checks to join per word: the span form's verdict per word.
+        // A line per word, or a NEFF's program checks to join per word: the span form's verdict per word (the
+        // blocks of those paths are no larger than kBlockWords: without --quiet there is no pool, and a NEFF's
+        // streams hand out one word at a time).
         for (size_t k = 0; k < gens.size(); ++k)
-          if (verdicts.by_gen[k].size() < kBlockWords) verdicts.by_gen[k].resize(kBlockWords);
+          if (verdicts.by_gen[k].size() < block.size() / kWordBytes)
+            verdicts.by_gen[k].resize(block.size() / kWordBytes);
         judge_block(block, gens, options, program, src, o.quiet, printer, verdicts, s, j);
         break;
       case WordSource::Next::End: printer.end_input(src); return true;
@@ -614,11 +692,15 @@ int run_validate(ValidateCliOptions& o) {
   auto sources = open_word_inputs(o.inputs, o.gens.empty() ? kDefaultGeneration : o.gens.front());
 
   const auto start = std::chrono::steady_clock::now();
-  BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1), o.quiet);
+  // Only --quiet judges on several threads: it prints the few invalid words, while a line per word is bound by
+  // its printing.
+  const unsigned jobs = o.jobs != 0 ? o.jobs : default_jobs(kMaxJobs);
+  std::unique_ptr<ChunkPool> pool = o.quiet && jobs > 1 ? std::make_unique<ChunkPool>(jobs) : nullptr;
+  BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1), o.quiet, pool != nullptr);
   Summary s;
   int rc = kExitOk;
   for (auto& src : sources) {
-    if (validate_source(*src, o, *printer, verdicts, s)) continue;
+    if (validate_source(*src, o, *printer, pool.get(), verdicts, s)) continue;
     if (stdout_failed()) return kExitInput;
     printer->finish(s);
     report_source_error(*src);
@@ -651,6 +733,12 @@ Command register_validate(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_flag("--quiet", opts->quiet, "Print only failing instructions and the summary");
   app->add_flag("--stats", opts->stats, "Print the instructions checked and instructions per second on stderr");
+  app->add_option("-j,--jobs", opts->jobs,
+                  fmt::format("Threads that judge the words with --quiet, 1..{} (default: the CPUs this process may "
+                              "run on, at most {}); the output is the same for every count",
+                              kMaxJobs, kMaxJobs))
+      ->check(CLI::Range(1U, kMaxJobs).description(""))
+      ->type_name("N");
   add_validate_options(*app, opts->options);
   add_word_inputs(*app, opts->inputs);
   add_stream_filters(*app, opts->inputs,
