@@ -53,6 +53,10 @@ class SparseMemory {
   const uint8_t* written_span(uint64_t address, uint64_t n) const;
   /// True when writing [address, address + n) allocates no page (each page it touches exists already).
   bool pages_present(uint64_t address, uint64_t n) const;
+  /// The stored bytes of [address, address + n), marked written, when they lie in one page that exists; else
+  /// nullptr, nothing marked. For a writer that then writes every one of the n bytes before anything reads them
+  /// (the executors' in-place runs).
+  uint8_t* claim_span(uint64_t address, uint64_t n);
 
   uint64_t allocated_bytes() const { return (pages_.size() + low_pages_) * kPageBytes; }
   uint64_t max_bytes() const { return max_bytes_; }
@@ -104,6 +108,15 @@ inline const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) c
   if (n == 0 || n > kPageBytes - at) return nullptr;
   const Page* p = find(address / kPageBytes);
   return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes.data() + at : nullptr;
+}
+
+inline uint8_t* SparseMemory::claim_span(uint64_t address, uint64_t n) {
+  const size_t at = address % kPageBytes;
+  if (n == 0 || n > kPageBytes - at) return nullptr;
+  Page* p = const_cast<Page*>(find(address / kPageBytes));  // this memory is not const, nor its pages
+  if (p == nullptr) return nullptr;
+  p->mark_written(at, static_cast<size_t>(n));
+  return p->bytes.data() + at;
 }
 
 inline bool SparseMemory::pages_present(uint64_t address, uint64_t n) const {

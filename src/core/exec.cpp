@@ -294,6 +294,25 @@ bool onchip_rows(Generation g, uint32_t start, unsigned channels, uint64_t count
   return true;
 }
 
+bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+                      bool same_size) {
+  for (unsigned c = 1; c < channels; ++c)
+    if (src[c] - src[c - 1] < src_len || src[c] < src[c - 1] || dst[c] - dst[c - 1] < dst_len || dst[c] < dst[c - 1])
+      return false;  // not ascending and disjoint
+  // Both lists ascend, so the source rows below destination row c stay below every later one: one pass.
+  unsigned first = 0;  // the first source row not wholly below the current destination row
+  for (unsigned c = 0; c < channels; ++c) {
+    const uint64_t lo = dst[c], hi = dst[c] + dst_len;
+    while (first < channels && src[first] + src_len <= lo) ++first;
+    for (unsigned k = first; k < channels && src[k] < hi; ++k) {
+      if (k < c) continue;                                                      // read before row c is written
+      if (k == c && same_size && src[k] == lo && src_len == dst_len) continue;  // the very row, element by element
+      return false;
+    }
+  }
+  return true;
+}
+
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {
   const Addr4Meaning m = describe(a, txn.gen());
   if (!m.from_register) {

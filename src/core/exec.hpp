@@ -86,6 +86,24 @@ class Txn {
     return !log_.record && log_.mem.empty() && log_.blocks.empty() &&
            core_.memory.allocated_bytes() <= core_.memory.max_bytes();
   }
+  /// True when the untraced block path may write the `channels` runs of `n` bytes at rows[0..channels) straight
+  /// into memory (write_run_in_place), decided before the step's first write: may_write_in_place() holds and every
+  /// page the runs touch exists, so that the step's commit, which then allocates nothing, cannot fail. Writing a
+  /// run in place is not undone: the executor must also know that nothing it does afterwards can fault.
+  bool may_write_runs_in_place(const uint64_t* rows, unsigned channels, uint64_t n) const {
+    if (!may_write_in_place()) return false;
+    for (unsigned c = 0; c < channels; ++c)
+      if (!core_.memory.pages_present(rows[c], n)) return false;
+    return true;
+  }
+  /// The run of n bytes (n / elem elements) at `address`, written in place: where the caller writes them, marked
+  /// written and counted as staged elements are, or nullptr when the run does not lie in one page (the caller then
+  /// stages it). Only after may_write_in_place() or may_write_runs_in_place() held for the step.
+  uint8_t* write_run_in_place(uint64_t address, uint64_t n, unsigned elem) {
+    uint8_t* p = core_.memory.claim_span(address, n);
+    if (p != nullptr) log_.block_elems += n / elem;
+    return p;
+  }
   void stage_dve(unsigned channel, DveField field, unsigned slot, uint32_t value) {
     log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
     log_.rare_effects = true;
@@ -247,6 +265,14 @@ bool forward_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, 
   int walk = 0;
   return row_runs(txn, base, pattern, channels, count, size, rows, walk) && walk == 1;
 }
+
+/// Whether an elementwise executor that reads source row c and then writes destination row c, channel after
+/// channel, may write the destination rows in place: writing row c must change no source row still to be read —
+/// those of later channels — nor its own source row unless it is that very row with elements of the same size
+/// (`same_size`; element k is then read before it is written). Each list's rows (`src_len` and `dst_len` bytes)
+/// must be ascending and disjoint, as runs of consecutive partitions are; lists that are not are refused.
+bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+                      bool same_size);
 
 /// The address an element would have, for fault reports: start + channel partitions + byte offset.
 uint64_t nominal_element_address(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset);

@@ -106,5 +106,68 @@ TEST(ExecTxn, RegisterWritesPastTheCapacityAreRefusedWholly) {
   EXPECT_FALSE(b.log.regs.overflowed);  // cleared with the log
 }
 
+// ---- in-place runs (the untraced block path) ----
+
+TEST(ExecRowsInPlace, DisjointOrTheVeryRowIsAccepted) {
+  const uint64_t src[] = {0x0000, 0x1000, 0x2000};
+  const uint64_t same[] = {0x0000, 0x1000, 0x2000};
+  const uint64_t after[] = {0x0400, 0x1400, 0x2400};  // past each source row, in its partition
+  const uint64_t back[] = {0x0C00, 0x1C00, 0x2C00};   // elsewhere in each partition: any element sizes
+  EXPECT_TRUE(exec::rows_in_place_ok(src, 0x100, same, 0x100, 3, true));
+  EXPECT_TRUE(exec::rows_in_place_ok(src, 0x100, after, 0x100, 3, true));
+  EXPECT_TRUE(exec::rows_in_place_ok(src, 0x100, back, 0x100, 3, false));
+  EXPECT_TRUE(exec::rows_in_place_ok(src, 0x100, src, 0x100, 0, true));  // no channel
+}
+
+TEST(ExecRowsInPlace, ARowReadLaterOrAPartialOverlapIsRefused) {
+  const uint64_t src[] = {0x0000, 0x1000, 0x2000};
+  // The same rows with elements of another size: element k's write reaches element k + 1's source bytes.
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, src, 0x100, 3, false));
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, src, 0x80, 3, true));
+  // Dst row c shifted into its own source row.
+  const uint64_t shifted[] = {0x0010, 0x1010, 0x2010};
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, shifted, 0x100, 3, true));
+  // Dst row c in the partition of src row c + 1 (read after row c is written).
+  const uint64_t next[] = {0x1000, 0x2000, 0x3000};
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, next, 0x100, 3, true));
+  // Dst row c in the partition of src row c - 1 (read before row c is written): accepted.
+  const uint64_t src_hi[] = {0x1000, 0x2000, 0x3000};
+  EXPECT_TRUE(exec::rows_in_place_ok(src_hi, 0x100, src, 0x100, 3, true));
+  // Lists that are not ascending and disjoint.
+  const uint64_t overlapping[] = {0x0000, 0x0080, 0x2000};
+  const uint64_t unordered[] = {0xF000, 0x0000, 0x1000};
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, unordered, 0x100, 3, true));
+  EXPECT_FALSE(exec::rows_in_place_ok(overlapping, 0x100, shifted, 0x100, 3, true));
+  EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, overlapping, 0x100, 3, true));
+}
+
+TEST(ExecRowsInPlace, ARunIsWrittenInPlaceOnlyInOneExistingPage) {
+  Bench b;
+  const uint8_t zeros[16] = {};
+  ASSERT_TRUE(b.core.memory.write_block(0x2000, 16, zeros));  // page 2 exists, page 3 does not
+  exec::Txn txn(b.core, b.engine, b.log, b.options, 0);
+  ASSERT_TRUE(txn.may_write_in_place());
+  const uint64_t rows[] = {0x2100};
+  EXPECT_TRUE(txn.may_write_runs_in_place(rows, 1, 0x100));
+  const uint64_t far[] = {0x3100};
+  EXPECT_FALSE(txn.may_write_runs_in_place(far, 1, 0x100));  // commit would allocate a page
+  EXPECT_EQ(txn.write_run_in_place(0x3100, 4, 4), nullptr);
+  EXPECT_EQ(txn.write_run_in_place(0x2FFE, 4, 2), nullptr);  // crosses into page 3
+  uint8_t* p = txn.write_run_in_place(0x2100, 8, 4);
+  ASSERT_NE(p, nullptr);
+  for (uint8_t k = 0; k < 8; ++k) p[k] = static_cast<uint8_t>(0xA0 + k);
+  bool written = false;
+  EXPECT_EQ(b.core.memory.read(0x2100, 8, &written), 0xA7A6A5A4A3A2A1A0ULL);
+  EXPECT_TRUE(written);
+  EXPECT_FALSE(b.core.memory.initialized(0x2108, 1));  // only the run is marked
+  EXPECT_EQ(b.log.block_elems, 2U);                    // counted as staged elements are
+  EXPECT_TRUE(b.log.blocks.empty());                   // nothing left for commit
+  EXPECT_TRUE(txn.commit());
+  b.options.record_effects = true;
+  b.log.record = true;
+  exec::Txn traced(b.core, b.engine, b.log, b.options, 1);
+  EXPECT_FALSE(traced.may_write_in_place());  // a trace shows each element: never in place
+}
+
 }  // namespace
 }  // namespace tpbisa

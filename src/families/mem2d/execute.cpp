@@ -221,7 +221,10 @@ void load_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
 void store_run(const Mem2d& m, uint64_t base, exec::Txn& txn) {
   const unsigned esz = dtype_size(m.dtype), count = m.elements();
   const DataReading d = mem2d::data_reading(m);
-  uint8_t* out = txn.stage_run(base, uint64_t{count} * esz, esz);
+  // Every check has passed and the run is the step's only write: in place when its page exists (commit then has
+  // nothing that can fail), else staged.
+  uint8_t* out = txn.may_write_in_place() ? txn.write_run_in_place(base, uint64_t{count} * esz, esz) : nullptr;
+  if (out == nullptr) out = txn.stage_run(base, uint64_t{count} * esz, esz);
   if (d.view == DataView::Immediates && d.elem == esz && uint64_t{count} * esz <= m.data.bytes.size()) {
     // Immediates of the element's own size: the run is the data bytes as they lie (little-endian both).
     std::memcpy(out, m.data.bytes.data(), uint64_t{count} * esz);

@@ -119,10 +119,17 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   if (scratch.size() < count * in_size) scratch.resize(count * in_size);
   const ConvertOptions& convert = txn.options().convert;
+  // Past its checks a PtrMulti cannot fault, and its elements are computed one by one: when no destination row
+  // overlaps a source row read after it and commit can allocate nothing, the rows are written in place, not staged
+  // and copied at commit.
+  const bool in_place = txn.may_write_runs_in_place(dst_rows.data(), channels, count * out_size) &&
+                        exec::rows_in_place_ok(src_rows.data(), count * in_size, dst_rows.data(), count * out_size,
+                                               channels, in_size == out_size);
   for (unsigned c = 0; c < channels; ++c) {
     const DveChannel& ch = txn.engine().dve[c];
     const uint8_t* in = txn.read_run(src_rows[c], count * in_size, in_size, scratch.data());
-    uint8_t* out = txn.stage_run(dst_rows[c], count * out_size, out_size);
+    uint8_t* out = in_place ? txn.write_run_in_place(dst_rows[c], count * out_size, out_size) : nullptr;
+    if (out == nullptr) out = txn.stage_run(dst_rows[c], count * out_size, out_size);
     // A whole FP32 row in one kernel call when no slice's scalar is a NaN: then a NaN result carries x's payload
     // whichever way the op is formed, so every lane is bit for bit alu_fp32's (kernels/alu_row.hpp).
     if (row_op && whole_slices) {
