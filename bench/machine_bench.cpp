@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "memcpy_baseline.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/trace.hpp"
 
@@ -51,10 +52,11 @@ std::vector<Word> mem2d_program() {
 
 void BM_MemcpyMem2dBytes(benchmark::State& state) {
   // Each TensorLoad/TensorStore moves 32 bytes: copy the same total in 32-byte pieces.
-  std::vector<uint8_t> src(kProgramWords * 32, 1), dst(src.size());
+  constexpr size_t kBytes = kProgramWords * 32;
+  bench::CopyBuffers b(kBytes, 1);
   for (auto _ : state) {
-    for (size_t off = 0; off < src.size(); off += 32) std::memcpy(&dst[off], &src[off], 32);
-    benchmark::DoNotOptimize(dst.data());
+    for (size_t off = 0; off < kBytes; off += 32) std::memcpy(b.dst() + off, b.src() + off, 32);
+    benchmark::DoNotOptimize(b.dst());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kProgramWords));
@@ -135,10 +137,11 @@ constexpr size_t kPtrMultiOps = 128 * 32 * 8;
 
 void BM_MemcpyPtrMultiBytes(benchmark::State& state) {
   // The PtrMulti reads and writes 4 bytes per element: copy the same bytes, one partition row at a time.
-  std::vector<uint8_t> src(kPtrMultiOps * 4, 1), dst(src.size());
+  constexpr size_t kBytes = kPtrMultiOps * 4;
+  bench::CopyBuffers b(kBytes, 1);
   for (auto _ : state) {
-    for (size_t off = 0; off < src.size(); off += 1024) std::memcpy(&dst[off], &src[off], 1024);
-    benchmark::DoNotOptimize(dst.data());
+    for (size_t off = 0; off < kBytes; off += 1024) std::memcpy(b.dst() + off, b.src() + off, 1024);
+    benchmark::DoNotOptimize(b.dst());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kPtrMultiOps));
