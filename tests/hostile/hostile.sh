@@ -159,6 +159,9 @@ expect "decode /dev/zero (streamed)" 0
 bounded 3 "$tool" validate --quiet /dev/zero
 [ "$rc" -eq 124 ] && rc=0
 expect "validate /dev/zero (streamed)" 0
+bounded 2 "$tool" validate --quiet --jobs 16 /dev/zero  # every word invalid: each block's lists full, on 16 threads
+[ "$rc" -eq 124 ] && rc=0
+expect "validate --jobs 16 /dev/zero (streamed)" 0
 bounded 30 "$tool" asm /dev/zero -o zero.bin
 expect "asm /dev/zero" 3 "/dev/zero: larger than 67108864 bytes (64 MiB), the most an assembly source may have"
 [ -e zero.bin ] && fail "asm /dev/zero left zero.bin"
