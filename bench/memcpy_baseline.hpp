@@ -16,14 +16,16 @@ namespace tpbisa::bench {
 /// low twelve bits), which flattered every ratio quoted against it.
 class CopyBuffers {
  public:
-  CopyBuffers(size_t n, uint8_t fill) : storage_(2 * n + 2 * 4096 + 64) {
+  CopyBuffers(size_t n, uint8_t fill) : storage_(2 * pages(n) + 3 * 4096) {
     const auto base = reinterpret_cast<uintptr_t>(storage_.data());
     src_ = storage_.data() + (4096 - base % 4096);  // page-aligned
-    dst_ = src_ + (n + 4095) / 4096 * 4096 + 2048;  // half a page on, modulo 4 KiB
+    dst_ = src_ + pages(n) + 2048;                  // half a page on, modulo 4 KiB
     std::memset(src_, fill, n);
     std::memset(dst_, 0, n);
   }
   const uint8_t* src() const { return src_; }
+  /// n rounded up to whole 4 KiB pages.
+  static size_t pages(size_t n) { return (n + 4095) / 4096 * 4096; }
   uint8_t* dst() { return dst_; }
 
  private:

@@ -36,7 +36,8 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> op_lanes(DF /*df*/, hn::Vec<DF> x, 
 }
 
 // Full vectors of one slice from i, returning where they stopped (a one-lane tag reads and writes nothing out of
-// range, so the same loop with it finishes the slice).
+// range, so the same loop with it finishes the slice). Each vector is loaded before the same lanes are stored and
+// nothing behind them is read again, so `out` may be `in` itself (alu_row.hpp).
 template <ScalarRowOp Op, class DF>
 HWY_INLINE size_t slice_lanes(DF df, const float* in, uint32_t* out, size_t i, size_t n, float s) {
   const hn::RebindToUnsigned<DF> du;

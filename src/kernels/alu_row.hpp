@@ -13,7 +13,8 @@ enum class ScalarRowOp : uint8_t { Add, Subtract, ReverseSubtract, Mult };
 /// (in[i] op scalars[k]), round to nearest even, subnormals kept, a NaN result made quiet. With no scalar a NaN, a
 /// NaN result carries in[i]'s payload on every target, so each element is bit for bit alu_fp32's result for the op
 /// (the caller takes a NaN scalar element by element). One call per row: the target is chosen once for all its
-/// slices. `in` and `out` may be unaligned; they must not overlap.
+/// slices. `in` and `out` may be unaligned; they are either the same bytes (a row updated in place: element i is read
+/// before it is written, and nothing is read behind it) or do not overlap.
 void fp32_scalar_rows(ScalarRowOp op, const float* in, uint32_t* out, size_t n, size_t slices, const float* scalars);
 
 }  // namespace tpbisa::kernels

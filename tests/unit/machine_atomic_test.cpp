@@ -1,6 +1,7 @@
 // Atomicity: every fault kind leaves registers, semaphores, events, DVE state and memory byte-identical.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdint>
 #include <initializer_list>
 
@@ -271,6 +272,56 @@ TEST(MachineAtomic, MemoryLimitPtrMulti) {
   seed(m.mutable_state());
   ASSERT_TRUE(poke(m.mutable_state(), 0, 128, 0x3F8000003F800000));
   expect_atomic_fault(m, FaultKind::MemoryLimit, {{0, 128}, {0x1000, 128}});
+}
+
+// Untraced, the block path writes rows in place when commit cannot fail: here channel 0's destination page exists
+// and channel 1's would be new, beyond the bound, so the PtrMulti faults and channel 0's row is not written either
+// (the in-place decision covers every row before the first is written).
+TEST(MachineAtomic, MemoryLimitPtrMultiUntracedWritesNoRow) {
+  const uint64_t part1 = geometry(kC).sbuf_offset + geometry(kC).sbuf_partition_size;
+  for (const bool room : {false, true}) {
+    SCOPED_TRACE(room ? "a page to spare" : "at the bound");
+    MachineOptions opts;  // untraced
+    opts.max_memory = (room ? 4 : 3) * SparseMemory::kPageBytes;
+    S4d4Tsm t = test::pm();
+    t.num_active_channels = 2;
+    Machine m(kC, {word(t)}, opts);
+    seed(m.mutable_state());
+    ASSERT_TRUE(poke(m.mutable_state(), 0, 128, 0x3F8000003F800000));      // channel 0's source: 1.0f
+    ASSERT_TRUE(poke(m.mutable_state(), part1, 128, 0x4000000040000000));  // channel 1's source: 2.0f
+    ASSERT_TRUE(poke(m.mutable_state(), 0x1000, 128, 0));                  // channel 0's destination page
+    ASSERT_EQ(m.state().memory.allocated_bytes(), 3 * SparseMemory::kPageBytes);
+    if (!room) {
+      expect_atomic_fault(m, FaultKind::MemoryLimit, {{0x1000, 128}, {part1 + 0x1000, 128}});
+      continue;
+    }
+    const StepResult r = m.step();
+    ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
+    EXPECT_EQ(r.totals.mem, 64U);  // two rows of 32 elements, counted as staged ones are
+    // 1.0 + imm[w] and 2.0 + the channel's imm[w] (seed: 0x3F800000 + 0x100 c + w, a hair above 1.0).
+    EXPECT_EQ(test::peek(m.state(), 0x1000, 4), test::f32(1.0F + std::bit_cast<float>(0x3F800000U)));
+    EXPECT_EQ(test::peek(m.state(), part1 + 0x1000, 4), test::f32(2.0F + std::bit_cast<float>(0x3F800100U)));
+    EXPECT_TRUE(test::written(m.state(), part1 + 0x1000, 128));
+  }
+}
+
+// Untraced, a TensorStore run into a page beyond the bound faults with nothing written; into an existing page at
+// the bound it is written in place.
+TEST(MachineAtomic, MemoryLimitTensorStoreUntraced) {
+  MachineOptions opts;
+  opts.max_memory = SparseMemory::kPageBytes;
+  Machine m(kM, {word(store4(0x2000)), word(store4(0x1000))}, opts);
+  seed(m.mutable_state());
+  ASSERT_TRUE(poke(m.mutable_state(), 0x1000, 4, 0xFEEDFACE));
+  expect_atomic_fault(m, FaultKind::MemoryLimit, {{0x1000, 16}, {0x2000, 16}});
+  EXPECT_EQ(m.state().memory.allocated_bytes(), SparseMemory::kPageBytes);
+  Machine fits(kM, {word(store4(0x1000))}, opts);
+  ASSERT_TRUE(poke(fits.mutable_state(), 0x1000, 4, 0xFEEDFACE));
+  const StepResult r = fits.step();
+  ASSERT_EQ(r.status, Status::Retired) << r.fault.detail;
+  for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(test::peek(fits.state(), 0x1000 + 4 * k, 4), 0xD0U + k);
+  EXPECT_TRUE(test::written(fits.state(), 0x1000, 16));
+  EXPECT_EQ(r.totals.mem, 4U);
 }
 
 // 32 elements on one channel against a bound of 16.

@@ -94,11 +94,11 @@ struct Gen {
     const uint32_t elems = num[0] * num[1] * num[3];
     t.num_active_channels = static_cast<uint8_t>(1 + pick(128));
     const uint32_t part = chance(80) ? 0 : static_cast<uint32_t>(pick(128));
-    t.src_mem_pattern = test::dense4d(partition_base(part, offset(elems * test::dsize(t.in_dtype))), num);
-    // Mostly the source's partitions; sometimes a partition or two on, or one back, so that a destination row
-    // shares its partition with a later (or an earlier) channel's source row.
-    uint32_t dst_part = part;
-    if (chance(20)) dst_part = chance(70) ? part + 1 + static_cast<uint32_t>(pick(2)) : (part + 127) % 128;
+    // Mostly one start partition for both; sometimes the destination a partition or two on (its row c shares a
+    // partition with a later channel's source row), or the source one on (row c with an earlier channel's).
+    uint32_t src_part = part, dst_part = part;
+    if (chance(20)) (chance(60) ? dst_part : src_part) += chance(60) ? 1 : 1 + static_cast<uint32_t>(pick(2));
+    t.src_mem_pattern = test::dense4d(partition_base(src_part % 128, offset(elems * test::dsize(t.in_dtype))), num);
     t.dst_mem_pattern = test::dense4d(partition_base(dst_part % 128, offset(elems * test::dsize(t.out_dtype))), num);
     if (chance(15)) t.dst_mem_pattern.start_addr = t.src_mem_pattern.start_addr;  // in place
     if (chance(10)) t.src_mem_pattern.step_elem[0] = -1;                          // not a forward walk
