@@ -261,11 +261,15 @@ grep -q '^#131072 0x800000 0xaa TensorLoad  invalid' "$tmp/out" || fail "jobs: t
 "$tool" validate --gen cayman --jobs 3 "$tmp/w4097.bin" >"$tmp/j3.txt"
 "$tool" validate --gen cayman --jobs 1 "$tmp/w4097.bin" >"$tmp/j1.txt"
 cmp -s "$tmp/j1.txt" "$tmp/j3.txt" || fail "jobs: the full listing depends on --jobs"
-for j in 0 17 x; do
-  "$tool" validate --quiet --jobs "$j" "$tmp/w4097.bin" >/dev/null 2>"$tmp/err"
-  [ $? -eq 2 ] || fail "--jobs $j: not a usage error"
-  grep -q -- "--jobs" "$tmp/err" || { fail "--jobs $j: the message does not name the option"; cat "$tmp/err"; }
+for j in 0 17 x ""; do
+  "$tool" validate --quiet --jobs "$j" "$tmp/w4097.bin" >"$tmp/out" 2>"$tmp/err"
+  [ $? -eq 2 ] || fail "--jobs '$j': not a usage error"
+  grep -q -- "--jobs" "$tmp/err" || { fail "--jobs '$j': the message does not name the option"; cat "$tmp/err"; }
+  [ -s "$tmp/out" ] && fail "--jobs '$j': printed before the usage error"
 done
+grep -qF -- "--jobs '' is not a number" "$tmp/err" || { fail "--jobs '': the message"; cat "$tmp/err"; }
+"$tool" validate --quiet --jobs 17 "$tmp/w4097.bin" 2>&1 >/dev/null | grep -qF -- "--jobs '17' is out of range 1..16" ||
+  fail "--jobs 17: the message"
 
 # decode: the same blocks from a file, a pipe and word-at-a-time --hex.
 same "decode 4097" decode "$tmp/w4097.bin"

@@ -95,7 +95,7 @@ struct Gen {
     t.num_active_channels = static_cast<uint8_t>(1 + pick(128));
     const uint32_t part = chance(80) ? 0 : static_cast<uint32_t>(pick(128));
     // Mostly one start partition for both; sometimes the destination a partition or two on (its row c shares a
-    // partition with a later channel's source row), or the source one on (row c with an earlier channel's).
+    // partition with a later channel's source row), or the source one or two on (row c with an earlier channel's).
     uint32_t src_part = part, dst_part = part;
     if (chance(20)) (chance(60) ? dst_part : src_part) += chance(60) ? 1 : 1 + static_cast<uint32_t>(pick(2));
     t.src_mem_pattern = test::dense4d(partition_base(src_part % 128, offset(elems * test::dsize(t.in_dtype))), num);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,7 +36,8 @@ struct ValidateCliOptions {
   bool json = false;
   bool quiet = false;
   bool stats = false;
-  unsigned jobs = 0;  ///< --jobs; 0: default_jobs()
+  std::string jobs;         ///< --jobs as given (read by number_option)
+  bool jobs_given = false;  ///< else default_jobs()
   ValidateOptions options;
   WordInputs inputs;
 };
@@ -678,6 +680,9 @@ bool validate_source(WordSource& src, const ValidateCliOptions& o, ValidatePrint
 
 int run_validate(ValidateCliOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("validate", *problem);
+  std::string why;
+  const auto jobs_given = o.jobs_given ? number_option("--jobs", o.jobs, 1, kMaxJobs, why) : std::optional<uint64_t>(0);
+  if (!jobs_given) return usage_error("validate", why);
   const bool headings = o.inputs.files.size() > 1;
   buffer_stdout();
   std::unique_ptr<ValidatePrinter> printer;
@@ -694,7 +699,7 @@ int run_validate(ValidateCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   // Only --quiet judges on several threads: it prints the few invalid words, while a line per word is bound by
   // its printing.
-  const unsigned jobs = o.jobs != 0 ? o.jobs : default_jobs(kMaxJobs);
+  const unsigned jobs = *jobs_given != 0 ? static_cast<unsigned>(*jobs_given) : default_jobs(kMaxJobs);
   std::unique_ptr<ChunkPool> pool = o.quiet && jobs > 1 ? std::make_unique<ChunkPool>(jobs) : nullptr;
   BlockVerdicts verdicts(std::max<size_t>(o.gens.size(), 1), o.quiet, pool != nullptr);
   Summary s;
@@ -737,8 +742,8 @@ Command register_validate(CLI::App& parent) {
                   fmt::format("Threads that judge the words with --quiet, 1..{} (default: the CPUs this process may "
                               "run on, at most {}); the output is the same for every count",
                               kMaxJobs, kMaxJobs))
-      ->check(CLI::Range(1U, kMaxJobs).description(""))
-      ->type_name("N");
+      ->type_name("N")
+      ->each([opts](const std::string&) { opts->jobs_given = true; });
   add_validate_options(*app, opts->options);
   add_word_inputs(*app, opts->inputs);
   add_stream_filters(*app, opts->inputs,
