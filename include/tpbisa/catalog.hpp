@@ -12,13 +12,22 @@
 
 namespace tpbisa {
 
-/// Engine affinity of an opcode (enums.md §1.2; a loose grouping, not a decoded field).
-enum class Engine : uint8_t { Pe, Act, Dve, Pool, Nx, NxDma, PoolDve, DvePool, Rt, None };
-/// The five engines of a NeuronCore, numbered as the sequencer numbers them (sequencer.md §2): the engine whose
-/// instruction stream a word is in. Not the catalog's loose affinity column (`Engine`).
-enum class StreamEngine : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };
-inline constexpr std::array<StreamEngine, 5> kStreamEngines{StreamEngine::Pe, StreamEngine::Act, StreamEngine::Pool,
-                                                            StreamEngine::Dve, StreamEngine::Sp};
+/// The five engines of a NeuronCore, numbered as the sequencer numbers them (sequencer.md §2) and as the runtime
+/// orders a NEFF's streams (neff.md §7.1): the engine whose instruction stream a word is in. The one engine enum of
+/// the toolkit (the machine's `EngineId`, the NEFF model's `neff::Engine` and `StreamEngine` are this type).
+enum class Engine : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };
+using StreamEngine = Engine;
+inline constexpr std::array<Engine, 5> kEngines{Engine::Pe, Engine::Act, Engine::Pool, Engine::Dve, Engine::Sp};
+inline constexpr const std::array<Engine, 5>& kStreamEngines = kEngines;
+/// Engine affinity of an opcode (enums.md §1.2): the header's loose topical grouping, not a decoded field and not
+/// where a word may run (that is the placement column).
+enum class Affinity : uint8_t { Pe, Act, Dve, Pool, Nx, NxDma, PoolDve, DvePool, Rt, None };
+/// The engines an opcode may be issued from (PROJ-CONV-F1; real-programs.md §1, §15), a column of the catalog.
+enum class Placement : uint8_t {
+  Any,       ///< every engine (the sequencer block, synchronisation, DMA; and every opcode not stated otherwise)
+  Pe,        ///< the PE stream only
+  Datapath,  ///< ACT, DVE or POOL: never PE or SP (the hardware's per-engine table is UNKNOWN)
+};
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
 /// Operand formats the toolkit models; every other opcode keeps its operand bytes raw.
@@ -53,191 +62,198 @@ enum class Format : uint8_t {
   D4Mr,
 };
 
+/// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
+/// never decoded by hardware.
+enum class Band : uint8_t { Real, Pseudo };
+
 struct OpcodeInfo {
   uint8_t value;
   std::string_view enum_name;  ///< NEURON_ISA_TPB_OPCODE_<enum_name>
   std::string_view mnemonic;   ///< CamelCase of enum_name
-  Engine engine;
+  Affinity affinity;
   Maint maint;
   GenSet gens;
   Format format;
   std::string_view struct_name;  ///< ISA operand struct where the spec names it, else empty
+  Band band = Band::Real;
+  Placement placement = Placement::Any;
+  constexpr bool pseudo() const { return band == Band::Pseudo; }
 };
 
 // clang-format off
 inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
-    {0x01, "LDWEIGHTS", "Ldweights", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::S3Lw, "S3_LW"},
-    {0x02, "MATMUL", "Matmul", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::S3d3Mm, "S3D3_MM"},
-    {0x03, "PE_REG_WRITE", "PeRegWrite", Engine::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x04, "WEIGHT_MASK", "WeightMask", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x05, "WEIGHT_SHIFT", "WeightShift", Engine::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x06, "LDTAGS", "Ldtags", Engine::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0x07, "MATMUL_SPARSE", "MatmulSparse", Engine::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0x09, "LDWEIGHTS_MX", "LdweightsMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0x0A, "MATMUL_MX", "MatmulMx", Engine::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0x21, "ACTIVATE", "Activate", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Engine::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Engine::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x25, "ACTIVATE2", "Activate2", Engine::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Engine::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0x30, "EXPONENTIAL", "Exponential", Engine::Dve, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT"},
-    {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
-    {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x45, "POOL", "Pool", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x46, "COPY", "Copy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
-    {0x47, "CAST", "Cast", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR"},
-    {0x48, "RECIPROCAL", "Reciprocal", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x49, "MEMSET", "Memset", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::D4Mr, "D4_MR"},
-    {0x4A, "REG_LOAD", "RegLoad", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL"},
-    {0x4B, "REG_STORE", "RegStore", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
-    {0x4C, "REG_SHUFFLE", "RegShuffle", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x4D, "RNG", "Rng", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x4E, "TENSOR_CUMULATIVE_ARITH_OP", "TensorCumulativeArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x4F, "TENSOR_SCALAR_PTR_MULTI_ARITH", "TensorScalarPtrMultiArith", Engine::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x51, "TENSOR_TENSOR_BITVEC_OP", "TensorTensorBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x52, "TENSOR_REDUCE_BITVEC_OP", "TensorReduceBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x53, "TENSOR_SCALAR_BITVEC_OP", "TensorScalarBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
-    {0x54, "TENSOR_SCALAR_PTR_BITVEC_OP", "TensorScalarPtrBitvecOp", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x5E, "TENSOR_CUMULATIVE_BITVEC_OP", "TensorCumulativeBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x5F, "TENSOR_SCALAR_PTR_MULTI_BITVEC", "TensorScalarPtrMultiBitvec", Engine::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x60, "BATCH_NORM_STATS", "BatchNormStats", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x61, "BATCH_NORM_STATS2", "BatchNormStats2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x62, "BATCH_NORM_AGGREGATE", "BatchNormAggregate", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x63, "BATCH_NORM_GRAD_ACCUMULATE", "BatchNormGradAccumulate", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x64, "BATCH_NORM_PARAM_LOAD", "BatchNormParamLoad", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x65, "BATCH_NORM_BACK_PROP", "BatchNormBackProp", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x66, "LOAD_PARAMETER_RAM", "LoadParameterRam", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x67, "POOL_BUFFER_LOAD", "PoolBufferLoad", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S4_PB"},
-    {0x68, "GATHER", "Gather", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6C, "MAX8", "Max8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6D, "MATCH_VALUE_LOAD", "MatchValueLoad", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x6E, "FIND_INDEX8", "FindIndex8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6F, "MATCH_REPLACE8", "MatchReplace8", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x70, "TENSOR_SCALAR_IMM_LD_ARITH", "TensorScalarImmLdArith", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x71, "TENSOR_SCALAR_IMM_LD_BITVEC", "TensorScalarImmLdBitvec", Engine::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x72, "COPY_PREDICATED", "CopyPredicated", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x73, "ROI_ALIGN", "RoiAlign", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x74, "TENSOR_SCALAR_ADDR", "TensorScalarAddr", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x76, "RAND", "Rand", Engine::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x77, "RAND_GET_STATE", "RandGetState", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x78, "RAND_SET_STATE", "RandSetState", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7E, "IOTA", "Iota", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7F, "DROPOUT", "Dropout", Engine::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x81, "JPEG_DECODE", "JpegDecode", Engine::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, ""},
-    {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x83, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", "TransposeTensorReduceArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x84, "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", "TransposeTensorReduceBitvecOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x85, "CUSTOM_OP_HEADER", "CustomOpHeader", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x86, "CUSTOM_OP_PAYLOAD", "CustomOpPayload", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x87, "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "TensorScalarPtrMultiDualArith", Engine::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x88, "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC", "TensorScalarPtrMultiDualBitvec", Engine::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x8A, "TENSOR_TENSOR_ADD_BF16", "TensorTensorAddBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x8B, "TENSOR_TENSOR_MULT_BF16", "TensorTensorMultBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x8C, "TENSOR_REDUCE_ADD_BF16", "TensorReduceAddBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x8D, "TENSOR_REDUCE_MAX_BF16", "TensorReduceMaxBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x8E, "BATCH_NORM_PARAM_LOAD2", "BatchNormParamLoad2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S2_BNPL2"},
-    {0x8F, "TENSOR_TENSOR_SUB_BF16", "TensorTensorSubBf16", Engine::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x92, "TENSOR_SCALAR_AFFINE_SELECT", "TensorScalarAffineSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x93, "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TransposeTensorScalarArithOp", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x94, "BATCH_NORM_GRAD_ACCUMULATE2", "BatchNormGradAccumulate2", Engine::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x96, "SORT", "Sort", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x98, "TENSOR_SCALAR_SELECT", "TensorScalarSelect", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x99, "CAST_PREDICATED", "CastPredicated", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9A, "TENSOR_SCALAR_CACHE_REDUCE", "TensorScalarCacheReduce", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9B, "DVE_READ_ACCUMULATOR", "DveReadAccumulator", Engine::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9C, "TENSOR_REDUCE_RANGE_CHECK", "TensorReduceRangeCheck", Engine::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9D, "SCALAR_TENSOR_TENSOR_ARITH", "ScalarTensorTensorArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x9F, "ENGINE_NOP", "EngineNop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEs, "CTRL_ES"},
-    {0xA1, "HALT", "Halt", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA2, "DRAIN", "Drain", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA4, "NOP", "Nop", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA5, "WRITE", "Write", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlWr, "CTRL_WR"},
-    {0xA6, "NOTIFY", "Notify", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0xA7, "MOVE", "Move", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlMv, "CTRL_MV"},
-    {0xA8, "ALU_OP", "AluOp", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlAl, "CTRL_AL"},
-    {0xA9, "COMPARE_BRANCH", "CompareBranch", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlBr, "CTRL_BR"},
-    {0xAA, "TENSOR_LOAD", "TensorLoad", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
-    {0xAB, "TENSOR_STORE", "TensorStore", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
-    {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEr, "CTRL_ER"},
-    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
-    {0xB2, "MOVE_SHAPE", "MoveShape", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xB3, "POLL_SEM", "PollSem", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
-    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Engine::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Engine::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
-    {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Engine::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0xB8, "DMAMEMCPY", "Dmamemcpy", Engine::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Engine::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0xBA, "DMA_IMMEDIATE", "DmaImmediate", Engine::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0xBB, "DMA_INDIRECT", "DmaIndirect", Engine::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xBC, "RANGE_SELECT", "RangeSelect", Engine::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xBD, "DMA_TRANSPOSE", "DmaTranspose", Engine::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xC1, "PSEUDO_DMATRIGGER", "PseudoDmatrigger", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC2, "PSEUDO_DMAREARM", "PseudoDmarearm", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC3, "PSEUDO_DMABARRIER", "PseudoDmabarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC4, "PSEUDO_DMAMEMCPY_FULL_IND", "PseudoDmamemcpyFullInd", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC5, "PSEUDO_SEMAPHORE_SET", "PseudoSemaphoreSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC6, "PSEUDO_LOAD_ACT_FUNC_SET", "PseudoLoadActFuncSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC7, "PSEUDO_TRIGGER_ALL_REDUCE", "PseudoTriggerAllReduce", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC8, "PSEUDO_TRIGGER_COLLECTIVE", "PseudoTriggerCollective", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xCA, "PSEUDO_EMBEDDING_UPDATE", "PseudoEmbeddingUpdate", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xCB, "PSEUDO_SEND_RECV", "PseudoSendRecv", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoBranchLabel, "PSEUDO_BRANCH_LABEL"},
-    {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
-    {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D"},
-    {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
-    {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION"},
-    {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunctionCall, "PSEUDO_FUNCTION_CALL"},
-    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoDmaDirect2d, "PSEUDO_DMA_DIRECT2D"},
-    {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD7, "PSEUDO_JPEG_DECODE", "PseudoJpegDecode", Engine::Rt, Maint::None, GenSet{0xE}, Format::NotModeled, ""},
-    {0xD8, "PSEUDO_CORE_BARRIER", "PseudoCoreBarrier", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xD9, "PSEUDO_TRIGGER_COLLECTIVE2", "PseudoTriggerCollective2", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDA, "PSEUDO_EXTENSION", "PseudoExtension", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDB, "PSEUDO_CUR_PROCESSING_RANK_ID", "PseudoCurProcessingRankId", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDC, "PSEUDO_GID_LOAD", "PseudoGidLoad", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Engine::Rt, Maint::None, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
-    {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Engine::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
-    {0xDF, "PSEUDO_INST", "PseudoInst", Engine::Rt, Maint::None, GenSet{0xF}, Format::PseudoInst, "PSEUDO_INST"},
-    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE2, "RAND2", "Rand2", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE3, "QUANTIZE_MX", "QuantizeMx", Engine::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xE7, "INDIRECT_COPY", "IndirectCopy", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xE9, "DVE_READ_INDICES", "DveReadIndices", Engine::PoolDve, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xEA, "SELECT_REDUCE", "SelectReduce", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xF0, "EXTENDED_INST", "ExtendedInst", Engine::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xF1, "DMA_GATHER_TRANSPOSE", "DmaGatherTranspose", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xF2, "NONZERO_WITH_COUNT", "NonzeroWithCount", Engine::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, "S3D3_NONZERO_WITH_COUNT"},
-    {0xF3, "TENSOR_TENSOR_INT_WIDE", "TensorTensorIntWide", Engine::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0xF4, "TENSOR_SCALAR_INT_WIDE", "TensorScalarIntWide", Engine::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
-    {0xFF, "INVALID", "Invalid", Engine::None, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0x01, "LDWEIGHTS", "Ldweights", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::S3Lw, "S3_LW", Band::Real, Placement::Pe},
+    {0x02, "MATMUL", "Matmul", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::S3d3Mm, "S3D3_MM", Band::Real, Placement::Pe},
+    {0x03, "PE_REG_WRITE", "PeRegWrite", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x04, "WEIGHT_MASK", "WeightMask", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x21, "ACTIVATE", "Activate", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x25, "ACTIVATE2", "Activate2", Affinity::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Affinity::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0x30, "EXPONENTIAL", "Exponential", Affinity::Dve, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
+    {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Datapath},
+    {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
+    {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x45, "POOL", "Pool", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x46, "COPY", "Copy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Datapath},
+    {0x47, "CAST", "Cast", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Datapath},
+    {0x48, "RECIPROCAL", "Reciprocal", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x49, "MEMSET", "Memset", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Mr, "D4_MR", Band::Real, Placement::Datapath},
+    {0x4A, "REG_LOAD", "RegLoad", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL"},
+    {0x4B, "REG_STORE", "RegStore", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
+    {0x4C, "REG_SHUFFLE", "RegShuffle", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4D, "RNG", "Rng", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4E, "TENSOR_CUMULATIVE_ARITH_OP", "TensorCumulativeArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x4F, "TENSOR_SCALAR_PTR_MULTI_ARITH", "TensorScalarPtrMultiArith", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x51, "TENSOR_TENSOR_BITVEC_OP", "TensorTensorBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x52, "TENSOR_REDUCE_BITVEC_OP", "TensorReduceBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x53, "TENSOR_SCALAR_BITVEC_OP", "TensorScalarBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
+    {0x54, "TENSOR_SCALAR_PTR_BITVEC_OP", "TensorScalarPtrBitvecOp", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x5E, "TENSOR_CUMULATIVE_BITVEC_OP", "TensorCumulativeBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x5F, "TENSOR_SCALAR_PTR_MULTI_BITVEC", "TensorScalarPtrMultiBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x60, "BATCH_NORM_STATS", "BatchNormStats", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x61, "BATCH_NORM_STATS2", "BatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x62, "BATCH_NORM_AGGREGATE", "BatchNormAggregate", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x63, "BATCH_NORM_GRAD_ACCUMULATE", "BatchNormGradAccumulate", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x64, "BATCH_NORM_PARAM_LOAD", "BatchNormParamLoad", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x65, "BATCH_NORM_BACK_PROP", "BatchNormBackProp", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x66, "LOAD_PARAMETER_RAM", "LoadParameterRam", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x67, "POOL_BUFFER_LOAD", "PoolBufferLoad", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S4_PB"},
+    {0x68, "GATHER", "Gather", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6C, "MAX8", "Max8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6D, "MATCH_VALUE_LOAD", "MatchValueLoad", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x6E, "FIND_INDEX8", "FindIndex8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6F, "MATCH_REPLACE8", "MatchReplace8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x70, "TENSOR_SCALAR_IMM_LD_ARITH", "TensorScalarImmLdArith", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x71, "TENSOR_SCALAR_IMM_LD_BITVEC", "TensorScalarImmLdBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
+    {0x72, "COPY_PREDICATED", "CopyPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x73, "ROI_ALIGN", "RoiAlign", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x74, "TENSOR_SCALAR_ADDR", "TensorScalarAddr", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x76, "RAND", "Rand", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x77, "RAND_GET_STATE", "RandGetState", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x78, "RAND_SET_STATE", "RandSetState", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7F, "DROPOUT", "Dropout", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x81, "JPEG_DECODE", "JpegDecode", Affinity::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, ""},
+    {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x83, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", "TransposeTensorReduceArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x84, "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", "TransposeTensorReduceBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x85, "CUSTOM_OP_HEADER", "CustomOpHeader", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x86, "CUSTOM_OP_PAYLOAD", "CustomOpPayload", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x87, "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", "TensorScalarPtrMultiDualArith", Affinity::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x88, "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC", "TensorScalarPtrMultiDualBitvec", Affinity::Dve, Maint::No, GenSet{0x1}, Format::S4d4Tsm, "S4D4_TSM"},
+    {0x8A, "TENSOR_TENSOR_ADD_BF16", "TensorTensorAddBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8B, "TENSOR_TENSOR_MULT_BF16", "TensorTensorMultBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8C, "TENSOR_REDUCE_ADD_BF16", "TensorReduceAddBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8D, "TENSOR_REDUCE_MAX_BF16", "TensorReduceMaxBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x8E, "BATCH_NORM_PARAM_LOAD2", "BatchNormParamLoad2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S2_BNPL2"},
+    {0x8F, "TENSOR_TENSOR_SUB_BF16", "TensorTensorSubBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
+    {0x92, "TENSOR_SCALAR_AFFINE_SELECT", "TensorScalarAffineSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x93, "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TransposeTensorScalarArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x94, "BATCH_NORM_GRAD_ACCUMULATE2", "BatchNormGradAccumulate2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x96, "SORT", "Sort", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x98, "TENSOR_SCALAR_SELECT", "TensorScalarSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x99, "CAST_PREDICATED", "CastPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9A, "TENSOR_SCALAR_CACHE_REDUCE", "TensorScalarCacheReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9B, "DVE_READ_ACCUMULATOR", "DveReadAccumulator", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9C, "TENSOR_REDUCE_RANGE_CHECK", "TensorReduceRangeCheck", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9D, "SCALAR_TENSOR_TENSOR_ARITH", "ScalarTensorTensorArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9E, "SCALAR_TENSOR_TENSOR_BITVEC", "ScalarTensorTensorBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x9F, "ENGINE_NOP", "EngineNop", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xA0, "EVENT_SEMAPHORE", "EventSemaphore", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEs, "CTRL_ES"},
+    {0xA1, "HALT", "Halt", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA2, "DRAIN", "Drain", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA3, "INSTRUCTION_FLUSH", "InstructionFlush", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA4, "NOP", "Nop", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA5, "WRITE", "Write", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlWr, "CTRL_WR"},
+    {0xA6, "NOTIFY", "Notify", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
+    {0xA7, "MOVE", "Move", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlMv, "CTRL_MV"},
+    {0xA8, "ALU_OP", "AluOp", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlAl, "CTRL_AL"},
+    {0xA9, "COMPARE_BRANCH", "CompareBranch", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlBr, "CTRL_BR"},
+    {0xAA, "TENSOR_LOAD", "TensorLoad", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
+    {0xAB, "TENSOR_STORE", "TensorStore", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::Mem2d, "MEM_2D"},
+    {0xB0, "EVENT_SEMAPHORE_RANGE_CLEAR", "EventSemaphoreRangeClear", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::CtrlEr, "CTRL_ER"},
+    {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
+    {0xB2, "MOVE_SHAPE", "MoveShape", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB3, "POLL_SEM", "PollSem", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
+    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
+    {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Affinity::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xB8, "DMAMEMCPY", "Dmamemcpy", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xBA, "DMA_IMMEDIATE", "DmaImmediate", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xBB, "DMA_INDIRECT", "DmaIndirect", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xBC, "RANGE_SELECT", "RangeSelect", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBD, "DMA_TRANSPOSE", "DmaTranspose", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xC1, "PSEUDO_DMATRIGGER", "PseudoDmatrigger", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC2, "PSEUDO_DMAREARM", "PseudoDmarearm", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC3, "PSEUDO_DMABARRIER", "PseudoDmabarrier", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC4, "PSEUDO_DMAMEMCPY_FULL_IND", "PseudoDmamemcpyFullInd", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC5, "PSEUDO_SEMAPHORE_SET", "PseudoSemaphoreSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC6, "PSEUDO_LOAD_ACT_FUNC_SET", "PseudoLoadActFuncSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC7, "PSEUDO_TRIGGER_ALL_REDUCE", "PseudoTriggerAllReduce", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC8, "PSEUDO_TRIGGER_COLLECTIVE", "PseudoTriggerCollective", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xCA, "PSEUDO_EMBEDDING_UPDATE", "PseudoEmbeddingUpdate", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xCB, "PSEUDO_SEND_RECV", "PseudoSendRecv", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xCC, "PSEUDO_BRANCH_LABEL", "PseudoBranchLabel", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoBranchLabel, "PSEUDO_BRANCH_LABEL", Band::Pseudo},
+    {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D", Band::Pseudo},
+    {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D", Band::Pseudo},
+    {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION", Band::Pseudo},
+    {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION", Band::Pseudo},
+    {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunctionCall, "PSEUDO_FUNCTION_CALL", Band::Pseudo},
+    {0xD4, "PSEUDO_DMA_DIRECT2D", "PseudoDmaDirect2d", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoDmaDirect2d, "PSEUDO_DMA_DIRECT2D", Band::Pseudo},
+    {0xD5, "PSEUDO_SYNC_BARRIER", "PseudoSyncBarrier", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD6, "PSEUDO_RANGE_CHECK", "PseudoRangeCheck", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD7, "PSEUDO_JPEG_DECODE", "PseudoJpegDecode", Affinity::Rt, Maint::None, GenSet{0xE}, Format::NotModeled, "", Band::Pseudo},
+    {0xD8, "PSEUDO_CORE_BARRIER", "PseudoCoreBarrier", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD9, "PSEUDO_TRIGGER_COLLECTIVE2", "PseudoTriggerCollective2", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xDA, "PSEUDO_EXTENSION", "PseudoExtension", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xDB, "PSEUDO_CUR_PROCESSING_RANK_ID", "PseudoCurProcessingRankId", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xDC, "PSEUDO_GID_LOAD", "PseudoGidLoad", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Affinity::Rt, Maint::None, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT", Band::Pseudo},
+    {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xDF, "PSEUDO_INST", "PseudoInst", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoInst, "PSEUDO_INST", Band::Pseudo},
+    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE2, "RAND2", "Rand2", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE3, "QUANTIZE_MX", "QuantizeMx", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE9, "DVE_READ_INDICES", "DveReadIndices", Affinity::PoolDve, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xEA, "SELECT_REDUCE", "SelectReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xF0, "EXTENDED_INST", "ExtendedInst", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xF1, "DMA_GATHER_TRANSPOSE", "DmaGatherTranspose", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xF2, "NONZERO_WITH_COUNT", "NonzeroWithCount", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, "S3D3_NONZERO_WITH_COUNT"},
+    {0xF3, "TENSOR_TENSOR_INT_WIDE", "TensorTensorIntWide", Affinity::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xF4, "TENSOR_SCALAR_INT_WIDE", "TensorScalarIntWide", Affinity::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xFF, "INVALID", "Invalid", Affinity::None, Maint::None, GenSet{0xF}, Format::NotModeled, ""},
 }};
 // clang-format on
 
@@ -253,26 +269,30 @@ struct DtypeInfo {
   GenSet gens;
   std::string_view layout;  ///< sign-exponent-mantissa, where a float
   std::string_view role;
+  /// The NEFF signature dtype whose elements are this dtype's bits with this meaning (NumPy's name, or ml_dtypes'
+  /// for bfloat16 and FP8); empty when none. FP8_EXP4 has no infinities and one NaN (memory-and-numerics.md §8.1):
+  /// float8_e4m3fn, not the IEEE-like float8_e4m3 (docs/conventions.md, whole-NEFF run).
+  std::string_view signature = {};
 };
 
 // clang-format off
 inline constexpr std::array<DtypeInfo, 30> kDtypes{{
     {0x00, "INVALID", "invalid", 0, DtypeKind::Sentinel, GenSet{0xF}, "", "rejected everywhere"},
-    {0x01, "UINT64", "u64", 64, DtypeKind::UInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed"},
-    {0x02, "INT8", "i8", 8, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
-    {0x03, "UINT8", "u8", 8, DtypeKind::UInt, GenSet{0xF}, "", "compute"},
-    {0x04, "INT16", "i16", 16, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
-    {0x05, "UINT16", "u16", 16, DtypeKind::UInt, GenSet{0xF}, "", "compute"},
-    {0x06, "BFLOAT16", "bf16", 16, DtypeKind::Float, GenSet{0xF}, "1-8-7", "compute"},
-    {0x07, "FP16", "fp16", 16, DtypeKind::Float, GenSet{0xF}, "1-5-10 (IEEE binary16)", "compute"},
-    {0x08, "INT32", "i32", 32, DtypeKind::SInt, GenSet{0xF}, "", "compute"},
-    {0x09, "UINT32", "u32", 32, DtypeKind::UInt, GenSet{0xF}, "", "compute / transport"},
-    {0x0A, "FP32", "fp32", 32, DtypeKind::Float, GenSet{0xF}, "1-8-23 (IEEE binary32)", "compute"},
+    {0x01, "UINT64", "u64", 64, DtypeKind::UInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed", "uint64"},
+    {0x02, "INT8", "i8", 8, DtypeKind::SInt, GenSet{0xF}, "", "compute", "int8"},
+    {0x03, "UINT8", "u8", 8, DtypeKind::UInt, GenSet{0xF}, "", "compute", "uint8"},
+    {0x04, "INT16", "i16", 16, DtypeKind::SInt, GenSet{0xF}, "", "compute", "int16"},
+    {0x05, "UINT16", "u16", 16, DtypeKind::UInt, GenSet{0xF}, "", "compute", "uint16"},
+    {0x06, "BFLOAT16", "bf16", 16, DtypeKind::Float, GenSet{0xF}, "1-8-7", "compute", "bfloat16"},
+    {0x07, "FP16", "fp16", 16, DtypeKind::Float, GenSet{0xF}, "1-5-10 (IEEE binary16)", "compute", "float16"},
+    {0x08, "INT32", "i32", 32, DtypeKind::SInt, GenSet{0xF}, "", "compute", "int32"},
+    {0x09, "UINT32", "u32", 32, DtypeKind::UInt, GenSet{0xF}, "", "compute / transport", "uint32"},
+    {0x0A, "FP32", "fp32", 32, DtypeKind::Float, GenSet{0xF}, "1-8-23 (IEEE binary32)", "compute", "float32"},
     {0x0B, "FP32R", "fp32r", 32, DtypeKind::Float, GenSet{0xF}, "fp32 container, \"FP22 partial\" rounded form", "output only"},
-    {0x0C, "INT64", "i64", 64, DtypeKind::SInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed"},
-    {0x0D, "FP8_EXP3", "fp8e3", 8, DtypeKind::Float, GenSet{0xF}, "1-3-4 (E3M4)", "compute"},
-    {0x0E, "FP8_EXP4", "fp8e4", 8, DtypeKind::Float, GenSet{0xF}, "1-4-3 (E4M3)", "compute"},
-    {0x0F, "FP8_EXP5", "fp8e5", 8, DtypeKind::Float, GenSet{0xF}, "1-5-2 (E5M2)", "compute"},
+    {0x0C, "INT64", "i64", 64, DtypeKind::SInt, GenSet{0xF}, "", "compute, only where 64-bit is allowed", "int64"},
+    {0x0D, "FP8_EXP3", "fp8e3", 8, DtypeKind::Float, GenSet{0xF}, "1-3-4 (E3M4)", "compute", "float8_e3m4"},
+    {0x0E, "FP8_EXP4", "fp8e4", 8, DtypeKind::Float, GenSet{0xF}, "1-4-3 (E4M3)", "compute", "float8_e4m3fn"},
+    {0x0F, "FP8_EXP5", "fp8e5", 8, DtypeKind::Float, GenSet{0xF}, "1-5-2 (E5M2)", "compute", "float8_e5m2"},
     {0x10, "FP4_EXP2", "fp4e2", 4, DtypeKind::Float, GenSet{0xC}, "1-2-1 (OCP FP4 E2M1)", "MX element / transport"},
     {0x11, "FP8_EXP2", "fp8e2", 8, DtypeKind::Float, GenSet{0x8}, "1-2-5 (E2M5)", "MX element / compute"},
     {0x12, "INT4", "i4", 4, DtypeKind::SInt, GenSet{0x8}, "", "MX element / transport"},
@@ -389,55 +409,153 @@ struct EnumValue {
   std::string_view convention;  ///< PROJ-CONV id when membership rests on a convention
 };
 
-/// WAIT_MODE (EVENTS byte 4, enums.md §9).
-inline constexpr std::array<EnumValue, 21> kWaitModes{{
-    {0x00, "NONE", kGensAll, ""},
-    {0x01, "SEM_EQ_IMM", kGensAll, ""},
-    {0x02, "SEM_LT_IMM", kGensAll, ""},
-    {0x03, "SEM_LE_IMM", kGensAll, ""},
-    {0x04, "SEM_GT_IMM", kGensAll, ""},
-    {0x05, "SEM_GE_IMM", kGensAll, ""},
-    {0x06, "EVT_SET", kGensNotMaverick, ""},
-    {0x07, "EVT_SET_THEN_CLEAR", kGensNotMaverick, ""},
-    {0x0E, "EVT_CLEAR", kGensNotMaverick, ""},
-    {0x0F, "EVT_CLEAR_THEN_SET", kGensNotMaverick, ""},
-    {0x81, "SEM_EQ_REG", kGensAll, ""},
-    {0x82, "SEM_LT_REG", kGensAll, ""},
-    {0x83, "SEM_LE_REG", kGensAll, ""},
-    {0x84, "SEM_GT_REG", kGensAll, ""},
-    {0x85, "SEM_GE_REG", kGensAll, ""},
-    {0x91, "SEM_EQ_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
-    {0x92, "SEM_LT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
-    {0x93, "SEM_LE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
-    {0x94, "SEM_GT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
-    {0x95, "SEM_GE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3"},
-    {0xFE, "UNORDERED", kGensAll, ""},
+// ---- EVENTS modes (common-formats.md §3; enums.md §9, §10): what each WAIT_MODE and UPDATE_MODE value does ----
+
+/// What a wait mode waits on.
+enum class WaitKind : uint8_t {
+  None,       ///< no wait
+  Semaphore,  ///< a semaphore compared with a comparand
+  Event,      ///< an event's state (SUNDA..MARIANA)
+  Unordered,  ///< no wait, and not ordered behind earlier waits
+};
+/// The relation of a semaphore wait: `sem <op> comparand`.
+enum class Comparator : uint8_t { None, Eq, Lt, Le, Gt, Ge };
+/// Where a mode's operand comes from: the EVENTS value itself, a register named by its low byte (PROJ-CONV-C3), or
+/// that register plus the value's upper 24 bits (MAVERICK SEM_*_REG_OFFSET, PROJ-CONV-C5).
+enum class ModeOperand : uint8_t { None, Immediate, Register, RegisterOffset };
+/// An event wait: the state waited for, and what the wait then does to the event.
+enum class EventWait : uint8_t { None, Set, SetThenClear, Clear, ClearThenSet };
+/// What an update mode does to its semaphore or event.
+enum class UpdateAction : uint8_t { None, EventSet, EventClear, Increment, Decrement, Add, Subtract, Write };
+
+/// One WAIT_MODE value (EVENTS byte 4, enums.md §9) and what it waits for.
+struct WaitModeInfo {
+  uint8_t value;
+  std::string_view name;
+  GenSet gens;
+  std::string_view convention;  ///< PROJ-CONV id when membership rests on a convention
+  WaitKind kind;
+  Comparator comparator = Comparator::None;  ///< Semaphore waits
+  ModeOperand operand = ModeOperand::None;   ///< Semaphore waits: the comparand's form
+  EventWait event = EventWait::None;         ///< Event waits
+  /// The wait may hold the word back (a semaphore or event wait; not NONE or UNORDERED).
+  constexpr bool may_block() const { return kind == WaitKind::Semaphore || kind == WaitKind::Event; }
+};
+
+/// One UPDATE_MODE value (EVENTS byte 6, enums.md §10) and what it does.
+struct UpdateModeInfo {
+  uint8_t value;
+  std::string_view name;
+  GenSet gens;
+  std::string_view convention;
+  UpdateAction action;
+  ModeOperand operand = ModeOperand::None;  ///< Add, Subtract, Write: the operand's form
+  bool at_completion = false;               ///< the _COMPLETE twin: the action fires when the word completes
+};
+
+// clang-format off
+/// WAIT_MODE (enums.md §9). PROJ-CONV-E3: 0x91..0x95 compare in the order of 0x01..0x05.
+inline constexpr std::array<WaitModeInfo, 21> kWaitModeTable{{
+    {0x00, "NONE", kGensAll, "", WaitKind::None},
+    {0x01, "SEM_EQ_IMM", kGensAll, "", WaitKind::Semaphore, Comparator::Eq, ModeOperand::Immediate},
+    {0x02, "SEM_LT_IMM", kGensAll, "", WaitKind::Semaphore, Comparator::Lt, ModeOperand::Immediate},
+    {0x03, "SEM_LE_IMM", kGensAll, "", WaitKind::Semaphore, Comparator::Le, ModeOperand::Immediate},
+    {0x04, "SEM_GT_IMM", kGensAll, "", WaitKind::Semaphore, Comparator::Gt, ModeOperand::Immediate},
+    {0x05, "SEM_GE_IMM", kGensAll, "", WaitKind::Semaphore, Comparator::Ge, ModeOperand::Immediate},
+    {0x06, "EVT_SET", kGensNotMaverick, "", WaitKind::Event, Comparator::None, ModeOperand::None, EventWait::Set},
+    {0x07, "EVT_SET_THEN_CLEAR", kGensNotMaverick, "", WaitKind::Event, Comparator::None, ModeOperand::None, EventWait::SetThenClear},
+    {0x0E, "EVT_CLEAR", kGensNotMaverick, "", WaitKind::Event, Comparator::None, ModeOperand::None, EventWait::Clear},
+    {0x0F, "EVT_CLEAR_THEN_SET", kGensNotMaverick, "", WaitKind::Event, Comparator::None, ModeOperand::None, EventWait::ClearThenSet},
+    {0x81, "SEM_EQ_REG", kGensAll, "", WaitKind::Semaphore, Comparator::Eq, ModeOperand::Register},
+    {0x82, "SEM_LT_REG", kGensAll, "", WaitKind::Semaphore, Comparator::Lt, ModeOperand::Register},
+    {0x83, "SEM_LE_REG", kGensAll, "", WaitKind::Semaphore, Comparator::Le, ModeOperand::Register},
+    {0x84, "SEM_GT_REG", kGensAll, "", WaitKind::Semaphore, Comparator::Gt, ModeOperand::Register},
+    {0x85, "SEM_GE_REG", kGensAll, "", WaitKind::Semaphore, Comparator::Ge, ModeOperand::Register},
+    {0x91, "SEM_EQ_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3", WaitKind::Semaphore, Comparator::Eq, ModeOperand::RegisterOffset},
+    {0x92, "SEM_LT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3", WaitKind::Semaphore, Comparator::Lt, ModeOperand::RegisterOffset},
+    {0x93, "SEM_LE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3", WaitKind::Semaphore, Comparator::Le, ModeOperand::RegisterOffset},
+    {0x94, "SEM_GT_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3", WaitKind::Semaphore, Comparator::Gt, ModeOperand::RegisterOffset},
+    {0x95, "SEM_GE_REG_OFFSET", kGensMaverickOnly, "PROJ-CONV-E3", WaitKind::Semaphore, Comparator::Ge, ModeOperand::RegisterOffset},
+    {0xFE, "UNORDERED", kGensAll, "", WaitKind::Unordered},
 }};
 
-/// UPDATE_MODE (EVENTS byte 6, enums.md §10).
-inline constexpr std::array<EnumValue, 21> kUpdateModes{{
-    {0x00, "NONE", kGensAll, ""},
-    {0x01, "EVT_SET_READ", kGensNotMaverick, ""},
-    {0x02, "EVT_CLR_READ", kGensNotMaverick, ""},
-    {0x03, "SEM_INC_READ", kGensAll, ""},
-    {0x04, "SEM_DEC_READ", kGensAll, ""},
-    {0x05, "SEM_ADD_IMM_READ", kGensAll, ""},
-    {0x07, "SEM_SUB_IMM_READ", kGensAll, ""},
-    {0x09, "SEM_WR_IMM_READ", kGensAll, ""},
-    {0x11, "EVT_SET_COMPLETE", kGensNotMaverick, ""},
-    {0x12, "EVT_CLR_COMPLETE", kGensNotMaverick, ""},
-    {0x13, "SEM_INC_COMPLETE", kGensAll, ""},
-    {0x14, "SEM_DEC_COMPLETE", kGensAll, ""},
-    {0x15, "SEM_ADD_IMM_COMPLETE", kGensAll, ""},
-    {0x17, "SEM_SUB_IMM_COMPLETE", kGensAll, ""},
-    {0x19, "SEM_WR_IMM_COMPLETE", kGensAll, ""},
-    {0x85, "SEM_ADD_REG_READ", kGensAll, "PROJ-CONV-E4"},
-    {0x87, "SEM_SUB_REG_READ", kGensAll, ""},
-    {0x89, "SEM_WR_REG_READ", kGensAll, "PROJ-CONV-E4"},
-    {0x95, "SEM_ADD_REG_COMPLETE", kGensAll, "PROJ-CONV-E4"},
-    {0x97, "SEM_SUB_REG_COMPLETE", kGensAll, ""},
-    {0x99, "SEM_WR_REG_COMPLETE", kGensAll, ""},
+/// UPDATE_MODE (enums.md §10). PROJ-CONV-E4: 0x85, 0x89 and 0x95 are members; INC/DEC have no register forms.
+inline constexpr std::array<UpdateModeInfo, 21> kUpdateModeTable{{
+    {0x00, "NONE", kGensAll, "", UpdateAction::None},
+    {0x01, "EVT_SET_READ", kGensNotMaverick, "", UpdateAction::EventSet},
+    {0x02, "EVT_CLR_READ", kGensNotMaverick, "", UpdateAction::EventClear},
+    {0x03, "SEM_INC_READ", kGensAll, "", UpdateAction::Increment},
+    {0x04, "SEM_DEC_READ", kGensAll, "", UpdateAction::Decrement},
+    {0x05, "SEM_ADD_IMM_READ", kGensAll, "", UpdateAction::Add, ModeOperand::Immediate},
+    {0x07, "SEM_SUB_IMM_READ", kGensAll, "", UpdateAction::Subtract, ModeOperand::Immediate},
+    {0x09, "SEM_WR_IMM_READ", kGensAll, "", UpdateAction::Write, ModeOperand::Immediate},
+    {0x11, "EVT_SET_COMPLETE", kGensNotMaverick, "", UpdateAction::EventSet, ModeOperand::None, true},
+    {0x12, "EVT_CLR_COMPLETE", kGensNotMaverick, "", UpdateAction::EventClear, ModeOperand::None, true},
+    {0x13, "SEM_INC_COMPLETE", kGensAll, "", UpdateAction::Increment, ModeOperand::None, true},
+    {0x14, "SEM_DEC_COMPLETE", kGensAll, "", UpdateAction::Decrement, ModeOperand::None, true},
+    {0x15, "SEM_ADD_IMM_COMPLETE", kGensAll, "", UpdateAction::Add, ModeOperand::Immediate, true},
+    {0x17, "SEM_SUB_IMM_COMPLETE", kGensAll, "", UpdateAction::Subtract, ModeOperand::Immediate, true},
+    {0x19, "SEM_WR_IMM_COMPLETE", kGensAll, "", UpdateAction::Write, ModeOperand::Immediate, true},
+    {0x85, "SEM_ADD_REG_READ", kGensAll, "PROJ-CONV-E4", UpdateAction::Add, ModeOperand::Register},
+    {0x87, "SEM_SUB_REG_READ", kGensAll, "", UpdateAction::Subtract, ModeOperand::Register},
+    {0x89, "SEM_WR_REG_READ", kGensAll, "PROJ-CONV-E4", UpdateAction::Write, ModeOperand::Register},
+    {0x95, "SEM_ADD_REG_COMPLETE", kGensAll, "PROJ-CONV-E4", UpdateAction::Add, ModeOperand::Register, true},
+    {0x97, "SEM_SUB_REG_COMPLETE", kGensAll, "", UpdateAction::Subtract, ModeOperand::Register, true},
+    {0x99, "SEM_WR_REG_COMPLETE", kGensAll, "", UpdateAction::Write, ModeOperand::Register, true},
 }};
+// clang-format on
+
+/// The symbol of a semaphore comparison, as the EVENTS notation and the machine's wait reports write it.
+struct ComparatorInfo {
+  Comparator comparator;
+  std::string_view symbol;
+};
+inline constexpr std::array<ComparatorInfo, 5> kComparators{{{Comparator::Eq, "=="},
+                                                             {Comparator::Lt, "<"},
+                                                             {Comparator::Le, "<="},
+                                                             {Comparator::Gt, ">"},
+                                                             {Comparator::Ge, ">="}}};
+/// `a <op> b`; false for Comparator::None.
+constexpr bool comparison_holds(Comparator c, uint32_t a, uint32_t b) {
+  switch (c) {
+    case Comparator::Eq: return a == b;
+    case Comparator::Lt: return a < b;
+    case Comparator::Le: return a <= b;
+    case Comparator::Gt: return a > b;
+    case Comparator::Ge: return a >= b;
+    case Comparator::None: break;
+  }
+  return false;
+}
+/// An event wait waits for the event to be set (else for it to be clear).
+constexpr bool waits_for_set(EventWait e) {
+  return e == EventWait::Set || e == EventWait::SetThenClear;
+}
+/// An event wait that then changes the event (SetThenClear, ClearThenSet).
+constexpr bool changes_event(EventWait e) {
+  return e == EventWait::SetThenClear || e == EventWait::ClearThenSet;
+}
+/// The update acts on an event (else on a semaphore).
+constexpr bool updates_event(UpdateAction a) {
+  return a == UpdateAction::EventSet || a == UpdateAction::EventClear;
+}
+/// The update takes an operand (the EVENTS value or a register).
+constexpr bool takes_operand(UpdateAction a) {
+  return a == UpdateAction::Add || a == UpdateAction::Subtract || a == UpdateAction::Write;
+}
+
+namespace detail {
+template <class Row, size_t N>
+constexpr std::array<EnumValue, N> enum_values(const std::array<Row, N>& rows) {
+  std::array<EnumValue, N> out{};
+  for (size_t i = 0; i < N; ++i) out[i] = {rows[i].value, rows[i].name, rows[i].gens, rows[i].convention};
+  return out;
+}
+}  // namespace detail
+
+/// WAIT_MODE and UPDATE_MODE as plain enums (names, generations), derived from the tables above.
+inline constexpr std::array<EnumValue, 21> kWaitModes = detail::enum_values(kWaitModeTable);
+inline constexpr std::array<EnumValue, 21> kUpdateModes = detail::enum_values(kUpdateModeTable);
 
 /// DATA_SRC (enums.md §7).
 inline constexpr std::array<EnumValue, 2> kDataSrc{{{0, "REGISTER", kGensAll, ""}, {1, "IMMEDIATE", kGensAll, ""}}};
@@ -465,44 +583,64 @@ inline constexpr std::array<EnumValue, 6> kDebugCmdLevels{{{0, "NONE", kGensAll,
                                                            {7, "START_END", kGensAll, ""},
                                                            {9, "INS_FIELD", kGensAll, ""}}};
 
-// Fixed values the validators and executors name.
-namespace opcode {
-inline constexpr uint8_t kTensorLoad = 0xAA;
-inline constexpr uint8_t kTensorStore = 0xAB;
-inline constexpr uint8_t kPseudoTensorStore = 0xCD;
-inline constexpr uint8_t kPseudoTensorLoad = 0xCE;
-inline constexpr uint8_t kImmLdArith = 0x70;
-inline constexpr uint8_t kImmLdBitvec = 0x71;
-inline constexpr uint8_t kBatchNormParamLoad = 0x64;
-inline constexpr uint8_t kMatchValueLoad = 0x6D;
-inline constexpr uint8_t kPtrMultiArith = 0x4F;
-inline constexpr uint8_t kPtrMultiBitvec = 0x5F;
-inline constexpr uint8_t kPtrMultiDualArith = 0x87;
-inline constexpr uint8_t kPtrMultiDualBitvec = 0x88;
-inline constexpr uint8_t kActivationTableLoad = 0x23;
-inline constexpr uint8_t kHalt = 0xA1;
-inline constexpr uint8_t kDrain = 0xA2;
-inline constexpr uint8_t kInstructionFlush = 0xA3;
-inline constexpr uint8_t kNop = 0xA4;
-inline constexpr uint8_t kNotify = 0xA6;
-inline constexpr uint8_t kLdWeights = 0x01;
-inline constexpr uint8_t kMatmul = 0x02;
-inline constexpr uint8_t kInvalid = 0xFF;
-// Synchronisation and DMA family:
-inline constexpr uint8_t kEventSemaphore = 0xA0;
-inline constexpr uint8_t kSetOrderingMode = 0xB1;
-inline constexpr uint8_t kPseudoBranchLabel = 0xCC;
-inline constexpr uint8_t kPseudoDmaDirect2d = 0xD4;
-// Datapath family (real-programs.md §10-§12).
-inline constexpr uint8_t kTensorTensorArith = 0x41, kCopy = 0x46, kCast = 0x47, kMemset = 0x49;
-}  // namespace opcode
+namespace detail {
+inline void opcode_name_is_not_in_the_catalog() {}  // not constexpr: naming a missing opcode does not compile
+/// The catalog value of the opcode the header names NEURON_ISA_TPB_OPCODE_<enum_name>, at compile time.
+consteval uint8_t opcode_named(std::string_view enum_name) {
+  for (const OpcodeInfo& row : kOpcodes)
+    if (row.enum_name == enum_name) return row.value;
+  opcode_name_is_not_in_the_catalog();
+  return 0;
+}
+}  // namespace detail
 
-/// Sequencer control block opcodes (sequencer.md §1, §8).
+// The opcodes the validators and executors name, each read from its catalog row by the header's name (so no value
+// is written twice; tests/unit/catalog_lint_test.cpp keeps opcode literals out of the other sources).
 namespace opcode {
-inline constexpr uint8_t kWrite = 0xA5, kMove = 0xA7, kAluOp = 0xA8, kCompareBranch = 0xA9,
-                         kEventSemaphoreRangeClear = 0xB0, kPollSem = 0xB3, kBranchPrefetchHint = 0xB5,
-                         kPseudoFunctionBegin = 0xD1, kPseudoFunctionReturn = 0xD2, kPseudoFunctionCall = 0xD3,
-                         kPseudoBranchPrefetchHint = 0xDD, kPseudoInst = 0xDF;
+inline constexpr uint8_t kTensorLoad = detail::opcode_named("TENSOR_LOAD");
+inline constexpr uint8_t kTensorStore = detail::opcode_named("TENSOR_STORE");
+inline constexpr uint8_t kPseudoTensorStore = detail::opcode_named("PSEUDO_TENSOR_STORE");
+inline constexpr uint8_t kPseudoTensorLoad = detail::opcode_named("PSEUDO_TENSOR_LOAD");
+inline constexpr uint8_t kImmLdArith = detail::opcode_named("TENSOR_SCALAR_IMM_LD_ARITH");
+inline constexpr uint8_t kImmLdBitvec = detail::opcode_named("TENSOR_SCALAR_IMM_LD_BITVEC");
+inline constexpr uint8_t kBatchNormParamLoad = detail::opcode_named("BATCH_NORM_PARAM_LOAD");
+inline constexpr uint8_t kMatchValueLoad = detail::opcode_named("MATCH_VALUE_LOAD");
+inline constexpr uint8_t kPtrMultiArith = detail::opcode_named("TENSOR_SCALAR_PTR_MULTI_ARITH");
+inline constexpr uint8_t kPtrMultiBitvec = detail::opcode_named("TENSOR_SCALAR_PTR_MULTI_BITVEC");
+inline constexpr uint8_t kPtrMultiDualArith = detail::opcode_named("TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH");
+inline constexpr uint8_t kPtrMultiDualBitvec = detail::opcode_named("TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC");
+inline constexpr uint8_t kActivationTableLoad = detail::opcode_named("ACTIVATION_TABLE_LOAD");
+inline constexpr uint8_t kHalt = detail::opcode_named("HALT");
+inline constexpr uint8_t kDrain = detail::opcode_named("DRAIN");
+inline constexpr uint8_t kInstructionFlush = detail::opcode_named("INSTRUCTION_FLUSH");
+inline constexpr uint8_t kNop = detail::opcode_named("NOP");
+inline constexpr uint8_t kNotify = detail::opcode_named("NOTIFY");
+inline constexpr uint8_t kLdWeights = detail::opcode_named("LDWEIGHTS");
+inline constexpr uint8_t kMatmul = detail::opcode_named("MATMUL");
+inline constexpr uint8_t kInvalid = detail::opcode_named("INVALID");
+// Synchronisation and DMA family:
+inline constexpr uint8_t kEventSemaphore = detail::opcode_named("EVENT_SEMAPHORE");
+inline constexpr uint8_t kSetOrderingMode = detail::opcode_named("SET_ORDERING_MODE");
+inline constexpr uint8_t kPseudoBranchLabel = detail::opcode_named("PSEUDO_BRANCH_LABEL");
+inline constexpr uint8_t kPseudoDmaDirect2d = detail::opcode_named("PSEUDO_DMA_DIRECT2D");
+// Datapath family (real-programs.md §10-§12).
+inline constexpr uint8_t kTensorTensorArith = detail::opcode_named("TENSOR_TENSOR_ARITH_OP");
+inline constexpr uint8_t kCopy = detail::opcode_named("COPY");
+inline constexpr uint8_t kCast = detail::opcode_named("CAST");
+inline constexpr uint8_t kMemset = detail::opcode_named("MEMSET");
+// Sequencer control block (sequencer.md §1, §8).
+inline constexpr uint8_t kWrite = detail::opcode_named("WRITE");
+inline constexpr uint8_t kMove = detail::opcode_named("MOVE");
+inline constexpr uint8_t kAluOp = detail::opcode_named("ALU_OP");
+inline constexpr uint8_t kCompareBranch = detail::opcode_named("COMPARE_BRANCH");
+inline constexpr uint8_t kEventSemaphoreRangeClear = detail::opcode_named("EVENT_SEMAPHORE_RANGE_CLEAR");
+inline constexpr uint8_t kPollSem = detail::opcode_named("POLL_SEM");
+inline constexpr uint8_t kBranchPrefetchHint = detail::opcode_named("BRANCH_PREFETCH_HINT");
+inline constexpr uint8_t kPseudoFunctionBegin = detail::opcode_named("PSEUDO_FUNCTION_BEGIN");
+inline constexpr uint8_t kPseudoFunctionReturn = detail::opcode_named("PSEUDO_FUNCTION_RETURN");
+inline constexpr uint8_t kPseudoFunctionCall = detail::opcode_named("PSEUDO_FUNCTION_CALL");
+inline constexpr uint8_t kPseudoBranchPrefetchHint = detail::opcode_named("PSEUDO_BRANCH_PREFETCH_HINT");
+inline constexpr uint8_t kPseudoInst = detail::opcode_named("PSEUDO_INST");
 }  // namespace opcode
 
 namespace dtype {
@@ -623,6 +761,79 @@ constexpr bool update_mode_in(uint8_t value, Generation g) {
   return GenSet{detail::kUpdateModeGens[value]}.has(g);
 }
 
+namespace detail {
+inline constexpr auto kWaitModeIndex = make_index(kWaitModeTable, [](const WaitModeInfo& r) { return r.value; });
+inline constexpr auto kUpdateModeIndex = make_index(kUpdateModeTable, [](const UpdateModeInfo& r) { return r.value; });
+}  // namespace detail
+
+/// What a WAIT_MODE value waits for, whatever the generation; nullptr for a value no generation has.
+constexpr const WaitModeInfo* wait_mode_info(uint8_t value) {
+  const uint8_t i = detail::kWaitModeIndex[value];
+  return i == detail::kNoRow ? nullptr : &kWaitModeTable[i];
+}
+/// What an UPDATE_MODE value does, whatever the generation; nullptr for a value no generation has.
+constexpr const UpdateModeInfo* update_mode_info(uint8_t value) {
+  const uint8_t i = detail::kUpdateModeIndex[value];
+  return i == detail::kNoRow ? nullptr : &kUpdateModeTable[i];
+}
+/// The WAIT_MODE value of a semaphore wait, or of an event wait (comparator and operand None).
+constexpr std::optional<uint8_t> wait_mode_for(WaitKind kind, Comparator c, ModeOperand operand,
+                                               EventWait event = EventWait::None) {
+  for (const WaitModeInfo& r : kWaitModeTable)
+    if (r.kind == kind && r.comparator == c && r.operand == operand && r.event == event) return r.value;
+  return std::nullopt;
+}
+/// The UPDATE_MODE value of an action with its operand form, at read or at completion.
+constexpr std::optional<uint8_t> update_mode_for(UpdateAction action, ModeOperand operand, bool at_completion) {
+  for (const UpdateModeInfo& r : kUpdateModeTable)
+    if (r.action == action && r.operand == operand && r.at_completion == at_completion) return r.value;
+  return std::nullopt;
+}
+/// A wait mode that never holds the word back (NONE, UNORDERED).
+constexpr bool wait_never_blocks(uint8_t value) {
+  const WaitModeInfo* m = wait_mode_info(value);
+  return m != nullptr && !m->may_block();
+}
+/// A wait mode that waits on a semaphore (the SEM_*_IMM, _REG and _REG_OFFSET forms).
+constexpr bool waits_on_semaphore(uint8_t value) {
+  const WaitModeInfo* m = wait_mode_info(value);
+  return m != nullptr && m->kind == WaitKind::Semaphore;
+}
+/// An update mode with no action (NONE).
+constexpr bool update_is_none(uint8_t value) {
+  const UpdateModeInfo* m = update_mode_info(value);
+  return m != nullptr && m->action == UpdateAction::None;
+}
+
+/// The engines of a placement, as a set (bit e = Engine e), with the words a failure uses for it.
+struct EnginePlacement {
+  uint8_t engines;
+  std::string_view allowed;  ///< "ACT, DVE or POOL"
+  constexpr bool has(Engine e) const { return (engines >> static_cast<unsigned>(e) & 1U) != 0; }
+};
+constexpr EnginePlacement engine_placement(Placement p) {
+  constexpr auto bit = [](Engine e) { return static_cast<uint8_t>(1U << static_cast<unsigned>(e)); };
+  switch (p) {
+    case Placement::Pe: return {bit(Engine::Pe), "PE"};
+    case Placement::Datapath:
+      return {static_cast<uint8_t>(bit(Engine::Act) | bit(Engine::Dve) | bit(Engine::Pool)), "ACT, DVE or POOL"};
+    case Placement::Any: break;
+  }
+  return {
+      static_cast<uint8_t>(bit(Engine::Pe) | bit(Engine::Act) | bit(Engine::Pool) | bit(Engine::Dve) | bit(Engine::Sp)),
+      "any engine"};
+}
+/// The engines an opcode may be issued from (its row's placement column; any engine for a value with no row).
+constexpr EnginePlacement placement_of(uint8_t opcode) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  return engine_placement(row != nullptr ? row->placement : Placement::Any);
+}
+/// The opcode is a pseudo instruction (its row's band column; false for a value with no row).
+constexpr bool is_pseudo(uint8_t opcode) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  return row != nullptr && row->pseudo();
+}
+
 /// Element size in bytes used for addressing and alignment (common-formats.md §10.4, PROJ-CONV-C14):
 /// 0 for codes without a size (INVALID, unassigned codes); 1 for sub-byte codes (FP4, INT4, CPTC).
 constexpr unsigned dtype_size(uint8_t code) {
@@ -634,9 +845,10 @@ constexpr bool dtype_is_sub_byte(uint8_t code) {
   return row != nullptr && row->bits > 0 && row->bits < 8;
 }
 
-std::string_view to_string(Engine e);
 /// "PE", "ACT", "POOL", "DVE", "SP".
-std::string_view to_string(StreamEngine e);
+std::string_view to_string(Engine e);
+/// "PE", "ACT", "DVE", "POOL", "NX", "NX/DMA", "POOL/DVE", "DVE/POOL", "RT", "-" (as `tpbisa catalog` prints them).
+std::string_view to_string(Affinity a);
 std::string_view to_string(Maint m);
 /// "sentinel", "unsigned int", "signed int", "float", "scale", "coded" (as `tpbisa catalog` prints them).
 std::string_view to_string(DtypeKind k);
@@ -646,5 +858,11 @@ std::vector<std::string_view> alu_class_names(const AluOpInfo& op);
 std::string_view to_string(Format f);
 /// Case-insensitive look-up of a dtype by catalog name (UINT32) or short name (u32).
 std::optional<uint8_t> parse_dtype(std::string_view text);
+/// The catalog dtype whose elements a NEFF signature dtype holds ("float16" -> FP16, "float8_e4m3fn" -> FP8_EXP4;
+/// the dtypes' signature column); nullptr for a signature dtype no catalog dtype means (float64, bool, the
+/// IEEE-like float8_e4m3).
+const DtypeInfo* signature_dtype(std::string_view signature);
+/// "==", "<", "<=", ">", ">=" ("" for None).
+std::string_view to_string(Comparator c);
 
 }  // namespace tpbisa

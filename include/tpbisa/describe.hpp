@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
 #include "tpbisa/instruction.hpp"
@@ -58,44 +59,34 @@ std::string generation_list(GenSet gens);
 // A mode that is not a member of the generation's enum: wait_mode=0x42(invalid), update_mode=0x42(invalid).
 // The tables below are the single spelling of the syntax, shared with the assembler's parser.
 
-/// Comparators of SEM_*_IMM / _REG / _REG_OFFSET waits, keyed by the mode's low nibble.
-struct WaitComparator {
-  uint8_t low;
-  std::string_view text;
-};
-inline constexpr std::array<WaitComparator, 5> kWaitComparators{
-    {{0x1, "=="}, {0x2, "<"}, {0x3, "<="}, {0x4, ">"}, {0x5, ">="}}};
+// What each mode means is the catalog's (kWaitModeTable, kUpdateModeTable); the comparators are written with the
+// catalog's symbols (kComparators). These tables are only the notation's spellings.
 
-/// Event waits (SUNDA-MARIANA), keyed by the whole mode value.
+/// Event waits (SUNDA-MARIANA), by the catalog's event wait.
 struct EventWaitSyntax {
-  uint8_t mode;
+  EventWait wait;
   std::string_view text;
 };
-inline constexpr std::array<EventWaitSyntax, 4> kEventWaits{
-    {{0x06, "?set"}, {0x07, "?set!clear"}, {0x0E, "?clear"}, {0x0F, "?clear!set"}}};
+inline constexpr std::array<EventWaitSyntax, 4> kEventWaits{{{EventWait::Set, "?set"},
+                                                             {EventWait::SetThenClear, "?set!clear"},
+                                                             {EventWait::Clear, "?clear"},
+                                                             {EventWait::ClearThenSet, "?clear!set"}}};
 
-/// Update actions keyed by the mode's low nibble; `takes_value` = the operand follows the text.
+/// Update actions, by the catalog's action; the operand (a number or rN) follows the actions that take one.
 struct UpdateSyntax {
-  uint8_t low;
+  UpdateAction action;
   std::string_view text;
-  bool takes_value;
-  bool event;
 };
-inline constexpr std::array<UpdateSyntax, 7> kUpdateOps{{{0x1, "=1", false, true},
-                                                         {0x2, "=0", false, true},
-                                                         {0x3, "++", false, false},
-                                                         {0x4, "--", false, false},
-                                                         {0x5, "+=", true, false},
-                                                         {0x7, "-=", true, false},
-                                                         {0x9, "=", true, false}}};
+inline constexpr std::array<UpdateSyntax, 7> kUpdateOps{{{UpdateAction::EventSet, "=1"},
+                                                         {UpdateAction::EventClear, "=0"},
+                                                         {UpdateAction::Increment, "++"},
+                                                         {UpdateAction::Decrement, "--"},
+                                                         {UpdateAction::Add, "+="},
+                                                         {UpdateAction::Subtract, "-="},
+                                                         {UpdateAction::Write, "="}}};
 inline constexpr std::string_view kUnorderedText = "unordered";
 inline constexpr std::string_view kAtRead = "@read";
 inline constexpr std::string_view kAtComplete = "@complete";
-/// The update mode bit that defers the action to completion (code + 0x10) and the register bit (| 0x80).
-inline constexpr uint8_t kUpdateCompleteBit = 0x10;
-inline constexpr uint8_t kModeRegisterBit = 0x80;
-/// MAVERICK SEM_*_REG_OFFSET waits: 0x91..0x95.
-inline constexpr uint8_t kWaitRegOffsetBase = 0x90;
 
 /// The wait part alone; empty for NONE.
 std::string render_wait(const Events& e, Generation g);

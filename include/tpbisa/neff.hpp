@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
 #include "tpbisa/instruction.hpp"
@@ -151,9 +152,9 @@ std::array<uint8_t, 32> stored_hash(std::span<const uint8_t> digest, HashOrder o
 
 // ---- the model ----
 
-/// The five instruction engines in the runtime's order (neff.md §7.1).
-enum class Engine : uint8_t { PE = 0, ACT = 1, POOL = 2, DVE = 3, SP = 4 };
-inline constexpr std::array<Engine, 5> kEngines{Engine::PE, Engine::ACT, Engine::POOL, Engine::DVE, Engine::SP};
+/// The five instruction engines in the runtime's order (neff.md §7.1): the catalog's engine enum.
+using Engine = tpbisa::Engine;
+using tpbisa::kEngines;
 /// The stream label part: "PE", "Activation", "Pool", "DVE", "SP".
 std::string_view engine_name(Engine e);
 /// The def.json key prefix: "pe", "act", "pool", "dve", "sp".
@@ -164,7 +165,7 @@ std::optional<Engine> parse_engine(std::string_view text);
 /// One engine's instruction words: a flat array of 64-byte words (§7.1).
 struct Stream {
   std::string subgraph;  ///< "sg00"
-  Engine engine = Engine::PE;
+  Engine engine = Engine::Pe;
   std::string member;  ///< archive member holding the words: "sg00/PE.bin"
   std::vector<uint8_t> bytes;
 
@@ -178,7 +179,7 @@ struct Stream {
 
 /// An engine of a subgraph: its engine JSON and its stream.
 struct EngineDef {
-  Engine engine = Engine::PE;
+  Engine engine = Engine::Pe;
   std::string json_member;                ///< "sg00/PE.json"
   size_t dma_descriptors = 0;             ///< entries of the engine JSON's `dma` list
   std::vector<std::string> tables;        ///< DVE: the tables of `dve_tables`; ACT: `activation_function_sets`

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/generation.hpp"
 
 namespace tpbisa {
@@ -146,11 +147,9 @@ struct DveChannel {
 inline constexpr unsigned kDveChannels = kMaxChannels;  ///< DVE_NUM_CHANNELS, from the geometry table
 inline constexpr unsigned kNumEvents = 256;             ///< PROJ-CONV-N6
 
-/// The five sequencers of a core, by engine index (sequencer.md §2).
-enum class EngineId : uint8_t { Pe = 0, Act = 1, Pool = 2, Dve = 3, Sp = 4 };
-inline constexpr unsigned kEnginesPerCore = 5;
-/// "PE", "ACT", "POOL", "DVE", "SP".
-std::string_view to_string(EngineId e);
+/// The five sequencers of a core, by engine index (sequencer.md §2): the catalog's engine enum.
+using EngineId = Engine;
+inline constexpr unsigned kEnginesPerCore = static_cast<unsigned>(kEngines.size());
 /// The engine named `text` (case-insensitive: pe, act, pool, dve, sp), or nullopt.
 std::optional<EngineId> parse_engine(std::string_view text);
 

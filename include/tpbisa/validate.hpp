@@ -139,7 +139,7 @@ Verdict validate(const Instruction& inst, const ValidateOptions& options = {});
 /// compiled evaluation. validate() returns the same verdict for every word (the differential test checks it).
 Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOptions& options = {});
 
-/// PROJ-CONV-F1: whether `opcode` may be issued from the stream of engine `e` (the engine_placement table).
+/// PROJ-CONV-F1: whether `opcode` may be issued from the stream of engine `e` (the catalog's placement column).
 bool engine_may_issue(uint8_t opcode, StreamEngine e);
 
 /// The validator that judges an opcode on a generation (header-only for opcodes outside the modeled set).

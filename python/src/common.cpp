@@ -134,7 +134,7 @@ std::optional<StreamEngine> parse_stream_engine(const pb::object& engine) {
   const std::string text = pb::str(engine);
   const auto e = neff::parse_engine(text);
   if (!e) raise_usage(fmt::format("engine '{}' is not an engine (pe, act, pool, dve, sp)", text));
-  return io::stream_engine(*e);
+  return *e;
 }
 
 ValidateOptions validate_options(bool strict_window, const std::string& dtype_enum, bool symmetric_clamp_arith,

@@ -476,7 +476,7 @@ json catalog_json() {
     opcodes.push_back({{"value", hex_byte(op.value)},
                        {"name", op.enum_name},
                        {"mnemonic", op.mnemonic},
-                       {"engine", to_string(op.engine)},
+                       {"engine", to_string(op.affinity)},
                        {"maintained", to_string(op.maint)},
                        {"format", to_string(op.format)},
                        {"struct", op.struct_name},
@@ -501,7 +501,12 @@ json catalog_json() {
              {"DATA_SRC", enum_entries(kDataSrc)},          {"IMM_SRC", enum_entries(kImmSrc)},
              {"IMM_SRC_N", enum_entries(kImmSrcN)},         {"TENSOR_SUBDIM", enum_entries(kTensorSubdim)},
              {"TENS_SCALAR_REV_OPS", enum_entries(kRevOps)}};
-  return {{"opcodes", opcodes}, {"dtypes", dtypes}, {"aluops", aluops}, {"modes", modes}};
+  // The NEFF signature dtype of each catalog dtype that has one (the catalog's signature column), as the CLI reads it.
+  json signatures = json::object();
+  for (const auto& d : kDtypes)
+    if (!d.signature.empty()) signatures[std::string(d.signature)] = d.name;
+  return {
+      {"opcodes", opcodes}, {"dtypes", dtypes}, {"aluops", aluops}, {"modes", modes}, {"signature_dtypes", signatures}};
 }
 
 }  // namespace

@@ -157,9 +157,10 @@ class Result:
         return f"<Result {self.status}: {', '.join(self.outputs)}>"
 
 
-# Signature dtypes whose raw .npy bits have an ml_dtypes reading (numpy_dtype decides whether it is used).
-# float8_e4m3fn (no infinities) is not the catalog's FP8_EXP4 and stays raw bytes.
-_SIGNATURE_DTYPES = {"bfloat16": "bf16", "float8_e5m2": "fp8e5", "float8_e4m3": "fp8e4", "float8_e3m4": "fp8e3"}
+# The catalog dtype of each signature dtype (the library's mapping; numpy_dtype decides the array type: an
+# ml_dtypes reading of the raw bits for bfloat16 and FP8, when installed). A signature dtype the catalog does not
+# map (float8_e4m3, IEEE-like with infinities, is not FP8_EXP4) stays as the raw array.
+_SIGNATURE_DTYPES = catalog.signature_dtypes()
 
 
 def _neff_run(
@@ -176,16 +177,17 @@ def _neff_run(
     naming the input and the expected dtype and shape); the run releases the GIL. Returns a ``Result``."""
     for name, value in inputs.items():
         # An ml_dtypes array (bfloat16, fp8) is handed over as its raw bits: a view, not a copy.
-        short = _SIGNATURE_DTYPES.get(self.inputs.get(name, ("",))[0])
-        if short is not None and isinstance(value, _np.ndarray) and value.dtype.kind == "V":
-            if value.dtype == numpy_dtype(short):
+        isa = _SIGNATURE_DTYPES.get(self.inputs.get(name, ("",))[0])
+        if isa is not None and isinstance(value, _np.ndarray) and value.dtype.kind == "V":
+            if value.dtype == numpy_dtype(isa):
                 inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
     raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
                     max_steps=max_steps)
     outputs = {}
     for name, array in raw["outputs"].items():
-        short = _SIGNATURE_DTYPES.get(self.outputs[name][0])
-        outputs[name] = array.view(numpy_dtype(short)) if short is not None else array
+        isa = _SIGNATURE_DTYPES.get(self.outputs[name][0])
+        typed = numpy_dtype(isa) if isa is not None else array.dtype
+        outputs[name] = array.view(typed) if typed != array.dtype else array
     result = Result(outputs, raw["report"])
     result._input_addresses = raw["input_addresses"]  # where the library read each input (tests: no copy)
     return result

@@ -23,8 +23,6 @@ _NATIVE = {
     "FP32": np.float32,
     "FP32R": np.float32,
 }
-# Catalog dtypes whose layout an ml_dtypes type has (bits and meaning).
-_ML_DTYPES = {"BFLOAT16": "bfloat16", "FP8_EXP5": "float8_e5m2", "FP8_EXP4": "float8_e4m3", "FP8_EXP3": "float8_e3m4"}
 _RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 HAVE_ML_DTYPES = _ml is not None
@@ -43,8 +41,11 @@ def numpy_dtype(name: str) -> np.dtype:
     canonical = row["name"]
     if canonical in _NATIVE:
         return np.dtype(_NATIVE[canonical])
-    if _ml is not None and canonical in _ML_DTYPES and hasattr(_ml, _ML_DTYPES[canonical]):
-        return np.dtype(getattr(_ml, _ML_DTYPES[canonical]))
+    # The ml_dtypes type with the dtype's bits and meaning is the one its NEFF signature names (the catalog's
+    # signature column: bfloat16, float8_e5m2, float8_e4m3fn, float8_e3m4).
+    ml_name = next((sig for sig, isa in catalog.signature_dtypes().items() if isa == canonical), None)
+    if _ml is not None and ml_name is not None and hasattr(_ml, ml_name):
+        return np.dtype(getattr(_ml, ml_name))
     if row["bits"] < 8 or row["bits"] % 8 != 0:
         raise ValueError(f"dtype {name!r} has no byte-sized elements")
     return np.dtype(_RAW[row["bits"] // 8])

@@ -41,6 +41,12 @@ def alu_ops(gen: str | None = None) -> list[dict[str, Any]]:
     """The ALU-op rows (code, name, classes, computes, generations)."""
     return _filter(_TABLES["aluops"], gen)
 
+def signature_dtypes() -> dict[str, str]:
+    """The catalog dtype each NEFF signature dtype holds, by signature name ({"float16": "FP16", "float8_e4m3fn":
+    "FP8_EXP4", ...}): the library's one mapping, the one ``tpbisa run PROG.neff`` reads outputs with. A signature
+    dtype without an entry (float64, bool, float8_e4m3) is not an ISA dtype."""
+    return dict(_TABLES["signature_dtypes"])
+
 def modes(gen: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """The small enums by name (WAIT_MODE, UPDATE_MODE, DATA_SRC, ...), each a list of rows."""
     return {name: _filter(rows, gen) for name, rows in _TABLES["modes"].items()}

@@ -70,33 +70,135 @@ constexpr bool sizes_are_powers_of_two() {
 static_assert(sizes_are_powers_of_two(), "alignment checks mask with size - 1");
 static_assert(all_mnemonics_camel(), "a mnemonic is not the CamelCase of its enum name");
 
+// The pseudo band (enums.md §1.1): `(op & 0xE0) == 0xC0`, op != 0xC0, and the RT affinity mark the same rows.
+constexpr bool pseudo_column_is_the_band() {
+  for (const auto& r : kOpcodes) {
+    const bool band = (r.value & 0xE0) == 0xC0 && r.value != 0xC0;
+    if (r.pseudo() != band || r.pseudo() != (r.affinity == Affinity::Rt)) return false;
+  }
+  return true;
+}
+static_assert(pseudo_column_is_the_band(), "the pseudo column disagrees with the runtime band 0xC1-0xDF");
+// PROJ-CONV-F1 extended to the PE opcodes: placement is stated for modeled opcodes only.
+constexpr bool placement_only_on_modeled_opcodes() {
+  for (const auto& r : kOpcodes)
+    if (r.placement != Placement::Any && (r.format == Format::NotModeled || r.pseudo())) return false;
+  return true;
+}
+static_assert(placement_only_on_modeled_opcodes());
+
+// The EVENTS tables against the encoding rules of enums.md §9-§10: the register forms are `| 0x80`, the MAVERICK
+// offset forms 0x91-0x95, the _COMPLETE twins `+ 0x10`; the comparator is the low nibble (PROJ-CONV-E3 for 0x9x);
+// a mode's row is complete for its kind, and no two rows mean the same.
+constexpr bool wait_rows_follow_the_encoding() {
+  constexpr std::array<Comparator, 6> kByLowNibble{Comparator::None, Comparator::Eq, Comparator::Lt,
+                                                   Comparator::Le,   Comparator::Gt, Comparator::Ge};
+  for (const auto& r : kWaitModeTable) {
+    const unsigned high = r.value & 0xF0U, low = r.value & 0x0FU;
+    switch (r.kind) {
+      case WaitKind::Semaphore: {
+        const ModeOperand want = high == 0x00   ? ModeOperand::Immediate
+                                 : high == 0x80 ? ModeOperand::Register
+                                 : high == 0x90 ? ModeOperand::RegisterOffset
+                                                : ModeOperand::None;
+        if (low < 1 || low > 5 || r.comparator != kByLowNibble[low] || r.operand != want || want == ModeOperand::None ||
+            r.event != EventWait::None)
+          return false;
+        break;
+      }
+      case WaitKind::Event:
+        if (r.comparator != Comparator::None || r.operand != ModeOperand::None || r.event == EventWait::None ||
+            waits_for_set(r.event) != (low == 0x6 || low == 0x7) ||
+            changes_event(r.event) != (low == 0x7 || low == 0xF))
+          return false;
+        break;
+      case WaitKind::None:
+      case WaitKind::Unordered:
+        if (r.comparator != Comparator::None || r.operand != ModeOperand::None || r.event != EventWait::None)
+          return false;
+        break;
+    }
+  }
+  for (size_t i = 0; i < kWaitModeTable.size(); ++i)
+    for (size_t j = i + 1; j < kWaitModeTable.size(); ++j) {
+      const auto &a = kWaitModeTable[i], &b = kWaitModeTable[j];
+      if (a.kind == b.kind && a.comparator == b.comparator && a.operand == b.operand && a.event == b.event)
+        return false;
+    }
+  return wait_mode_info(0x00)->kind == WaitKind::None && wait_mode_info(0xFE)->kind == WaitKind::Unordered;
+}
+static_assert(wait_rows_follow_the_encoding(), "a WAIT_MODE row disagrees with the mode's encoding");
+
+constexpr bool update_rows_follow_the_encoding() {
+  constexpr std::array<UpdateAction, 10> kByLowNibble{
+      UpdateAction::None,      UpdateAction::EventSet, UpdateAction::EventClear, UpdateAction::Increment,
+      UpdateAction::Decrement, UpdateAction::Add,      UpdateAction::None,       UpdateAction::Subtract,
+      UpdateAction::None,      UpdateAction::Write};
+  for (const auto& r : kUpdateModeTable) {
+    const unsigned low = r.value & 0x0FU;
+    const bool reg = (r.value & 0x80U) != 0, complete = (r.value & 0x10U) != 0;
+    if (low >= kByLowNibble.size() || r.action != kByLowNibble[low] || r.at_completion != complete ||
+        (r.value & 0x60U) != 0)
+      return false;
+    const ModeOperand want = !takes_operand(r.action) ? ModeOperand::None
+                             : reg                    ? ModeOperand::Register
+                                                      : ModeOperand::Immediate;
+    if (r.operand != want || (reg && !takes_operand(r.action))) return false;
+  }
+  for (size_t i = 0; i < kUpdateModeTable.size(); ++i)
+    for (size_t j = i + 1; j < kUpdateModeTable.size(); ++j) {
+      const auto &a = kUpdateModeTable[i], &b = kUpdateModeTable[j];
+      if (a.action == b.action && a.operand == b.operand && a.at_completion == b.at_completion) return false;
+    }
+  return true;
+}
+static_assert(update_rows_follow_the_encoding(), "an UPDATE_MODE row disagrees with the mode's encoding");
+
+// One catalog dtype per signature dtype, each with whole-byte elements.
+constexpr bool signatures_unique_and_whole_bytes() {
+  for (size_t i = 0; i < kDtypes.size(); ++i) {
+    if (kDtypes[i].signature.empty()) continue;
+    if (kDtypes[i].bits == 0 || kDtypes[i].bits % 8 != 0) return false;
+    for (size_t j = i + 1; j < kDtypes.size(); ++j)
+      if (kDtypes[i].signature == kDtypes[j].signature) return false;
+  }
+  return true;
+}
+static_assert(signatures_unique_and_whole_bytes());
+
 }  // namespace
+
+std::string_view to_string(Affinity a) {
+  switch (a) {
+    case Affinity::Pe: return "PE";
+    case Affinity::Act: return "ACT";
+    case Affinity::Dve: return "DVE";
+    case Affinity::Pool: return "POOL";
+    case Affinity::Nx: return "NX";
+    case Affinity::NxDma: return "NX/DMA";
+    case Affinity::PoolDve: return "POOL/DVE";
+    case Affinity::DvePool: return "DVE/POOL";
+    case Affinity::Rt: return "RT";
+    case Affinity::None: return "-";
+  }
+  return "?";
+}
 
 std::string_view to_string(Engine e) {
   switch (e) {
     case Engine::Pe: return "PE";
     case Engine::Act: return "ACT";
-    case Engine::Dve: return "DVE";
     case Engine::Pool: return "POOL";
-    case Engine::Nx: return "NX";
-    case Engine::NxDma: return "NX/DMA";
-    case Engine::PoolDve: return "POOL/DVE";
-    case Engine::DvePool: return "DVE/POOL";
-    case Engine::Rt: return "RT";
-    case Engine::None: return "-";
+    case Engine::Dve: return "DVE";
+    case Engine::Sp: return "SP";
   }
   return "?";
 }
 
-std::string_view to_string(StreamEngine e) {
-  switch (e) {
-    case StreamEngine::Pe: return "PE";
-    case StreamEngine::Act: return "ACT";
-    case StreamEngine::Pool: return "POOL";
-    case StreamEngine::Dve: return "DVE";
-    case StreamEngine::Sp: return "SP";
-  }
-  return "?";
+std::string_view to_string(Comparator c) {
+  for (const ComparatorInfo& row : kComparators)
+    if (row.comparator == c) return row.symbol;
+  return "";
 }
 
 std::string_view to_string(Maint m) {
@@ -146,6 +248,12 @@ std::optional<uint8_t> parse_dtype(std::string_view text) {
     if (lower == name || lower == d.short_name) return d.code;
   }
   return std::nullopt;
+}
+
+const DtypeInfo* signature_dtype(std::string_view signature) {
+  for (const DtypeInfo& d : kDtypes)
+    if (!d.signature.empty() && d.signature == signature) return &d;
+  return nullptr;
 }
 
 }  // namespace tpbisa

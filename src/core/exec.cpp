@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "tpbisa/catalog.hpp"
+
 namespace tpbisa::exec {
 
 uint64_t Txn::read_mem(uint64_t address, unsigned size) {
@@ -201,26 +203,27 @@ void Txn::commit_rare() {
 }
 
 bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value) {
-  if (mode == 0x00) return true;
-  const uint8_t base = mode & 0x8F;  // fold the _COMPLETE twins (+0x10) onto the read forms
+  const UpdateModeInfo* m = update_mode_info(mode);
+  if (m == nullptr || m->action == UpdateAction::None) return true;  // a mode outside the enum is judged invalid first
+  // The action is the same at read and at completion: the functional model stages both with the word's effects.
   const uint32_t sem = txn.sem(idx);
   uint32_t operand = value;
-  if (base & 0x80) {
+  if (m->operand == ModeOperand::Register) {
     const unsigned r = value & 0xFF;
     if (r >= kNumRegisters)
       return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
                           fmt::format("the EVENTS update register form names r{} (PROJ-CONV-C3)", r));
     operand = txn.reg(r);
   }
-  switch (base & 0x0F) {
-    case 0x01: txn.stage_sem(idx, true, 1); break;  // event set
-    case 0x02: txn.stage_sem(idx, true, 0); break;  // event clear
-    case 0x03: txn.stage_sem(idx, false, sem + 1); break;
-    case 0x04: txn.stage_sem(idx, false, sem - 1); break;
-    case 0x05: txn.stage_sem(idx, false, sem + operand); break;
-    case 0x07: txn.stage_sem(idx, false, sem - operand); break;
-    case 0x09: txn.stage_sem(idx, false, operand); break;
-    default: break;
+  switch (m->action) {
+    case UpdateAction::EventSet: txn.stage_sem(idx, true, 1); break;
+    case UpdateAction::EventClear: txn.stage_sem(idx, true, 0); break;
+    case UpdateAction::Increment: txn.stage_sem(idx, false, sem + 1); break;
+    case UpdateAction::Decrement: txn.stage_sem(idx, false, sem - 1); break;
+    case UpdateAction::Add: txn.stage_sem(idx, false, sem + operand); break;
+    case UpdateAction::Subtract: txn.stage_sem(idx, false, sem - operand); break;
+    case UpdateAction::Write: txn.stage_sem(idx, false, operand); break;
+    case UpdateAction::None: break;
   }
   return true;
 }

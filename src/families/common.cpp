@@ -54,7 +54,7 @@ std::string explain_engine_placement(const Instruction& i, const CheckContext& c
 namespace tpbisa {
 
 bool engine_may_issue(uint8_t opcode, StreamEngine e) {
-  return family::placement_of(opcode).has(e);
+  return placement_of(opcode).has(e);
 }
 
 }  // namespace tpbisa

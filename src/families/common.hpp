@@ -229,52 +229,7 @@ inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOn
                                                 fast_acceptor<kHeaderOnlyConjuncts>()};
 
 // ---- Engine placement (PROJ-CONV-F1): which stream engines an opcode may be issued from ----
-
-/// A set of stream engines as data (bit e = StreamEngine e), with the words failures use for it.
-struct EnginePlacement {
-  uint8_t engines;
-  std::string_view allowed;  ///< "ACT, DVE or POOL"
-  constexpr bool has(StreamEngine e) const { return (engines >> static_cast<unsigned>(e) & 1U) != 0; }
-};
-
-constexpr uint8_t engine_bits(std::initializer_list<StreamEngine> engines) {
-  uint8_t bits = 0;
-  for (StreamEngine e : engines) bits = static_cast<uint8_t>(bits | 1U << static_cast<unsigned>(e));
-  return bits;
-}
-
-inline constexpr EnginePlacement kPeEngine{engine_bits({StreamEngine::Pe}), "PE"};
-inline constexpr EnginePlacement kDatapathEngines{
-    engine_bits({StreamEngine::Act, StreamEngine::Dve, StreamEngine::Pool}), "ACT, DVE or POOL"};
-inline constexpr EnginePlacement kAnyEngine{
-    engine_bits({StreamEngine::Pe, StreamEngine::Act, StreamEngine::Pool, StreamEngine::Dve, StreamEngine::Sp}),
-    "any engine"};
-
-/// One row of the placement table: an opcode and the engines it may be issued from.
-struct PlacementRow {
-  uint8_t opcode;
-  const EnginePlacement* placement;
-};
-
-/// PROJ-CONV-F1 as one table (real-programs.md §1, §15), the only place a family states placement: COPY, CAST,
-/// MEMSET and TENSOR_TENSOR_ARITH_OP run on ACT, DVE and POOL, never on PE or SP (the hardware's per-engine table
-/// is UNKNOWN); LDWEIGHTS and MATMUL on PE (F1 extended to the PE opcodes). Every opcode without a row -- the
-/// sequencer control block, EVENT_SEMAPHORE, SET_ORDERING_MODE, PSEUDO_BRANCH_LABEL, PSEUDO_DMA_DIRECT2D -- may be
-/// issued from any engine; that a DMA's engine owns its queue set only the NEFF shows (dma_queue_set_owned).
-inline constexpr PlacementRow kPlacementTable[] = {
-    {opcode::kLdWeights, &kPeEngine},
-    {opcode::kMatmul, &kPeEngine},
-    {opcode::kCopy, &kDatapathEngines},
-    {opcode::kCast, &kDatapathEngines},
-    {opcode::kTensorTensorArith, &kDatapathEngines},
-    {opcode::kMemset, &kDatapathEngines},
-};
-
-constexpr const EnginePlacement& placement_of(uint8_t op) {
-  for (const PlacementRow& r : kPlacementTable)
-    if (r.opcode == op) return *r.placement;
-  return kAnyEngine;
-}
+// The rule is the catalog's placement column (placement_of); this is its predicate.
 
 /// Holds when the engine is unknown (the predicate does not apply) or the table lets the opcode run on it.
 bool placed_on_allowed_engine(const Instruction& i, const CheckContext& c);
@@ -283,7 +238,7 @@ std::string explain_engine_placement(const Instruction& i, const CheckContext& c
 inline constexpr FieldRef fOpcodeField[] = {field_ref<RawWord>("header.opcode")};
 
 /// The engine-placement conjunct of every validator of the datapath, matmul, sync and seq families: one
-/// predicate over kPlacementTable.
+/// predicate over the catalog's placement column.
 inline constexpr Predicate kEnginePlacement{
     .name = "engine_placement",
     .convention = "PROJ-CONV-F1",
@@ -323,6 +278,31 @@ int64_t pattern_offset(const T& t, uint64_t k) {
     k /= n;
   }
   return off;
+}
+
+/// The element offsets [lo, hi] a TENSOR3D/TENSOR4D pattern reaches (the hull of its walk); hi < lo when a count is 0.
+template <class T>
+std::pair<int64_t, int64_t> element_hull(const T& t) {
+  int64_t lo = 0, hi = 0;
+  for (size_t k = 0; k < t.num_elem.size(); ++k) {
+    if (t.num_elem[k] == 0) return {0, -1};  // no element
+    const int64_t reach = int64_t{t.step_elem[k]} * (t.num_elem[k] - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi};
+}
+
+/// Adds the footprint of tensor operand `name` (`esz`-byte elements on `channels` partitions) when its start address
+/// is an immediate in SBUF or PSUM; register and indirect forms (placed at run time) and patterns with no element
+/// add nothing.
+template <class T>
+void add_tensor_footprint(Footprint& f, std::string_view name, const T& t, unsigned esz, unsigned channels, bool write,
+                          Generation g) {
+  const Addr4Meaning a = describe(t.start_addr, g);
+  const auto [lo, hi] = element_hull(t);
+  if (!a.plain_immediate || a.target.region == Region::Outside || esz == 0 || hi < lo) return;
+  f.add({name, a.target.region, a.target.partition, channels, int64_t{a.target.offset} + lo * esz,
+         int64_t{a.target.offset} + hi * esz + esz - 1, write});
 }
 
 /// Resolves an on-chip pattern's start (immediate or register; indirect and shape-register forms refused).

@@ -1,11 +1,13 @@
 // The Family record: what each family folder contributes, and the registry's look-ups over all of them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "tpbisa/address.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/validate.hpp"
@@ -29,6 +31,39 @@ struct Validation {
   std::span<const Validator* const> all;
 };
 
+/// One on-chip operand a word touches: partitions [first_partition, +partitions), bytes [first, last] of each (the
+/// hull of its walk), in SBUF or PSUM, read or written.
+struct OnChipOperand {
+  std::string_view operand;  ///< "src", "dst"
+  Region region = Region::Outside;
+  uint32_t first_partition = 0;
+  uint32_t partitions = 0;
+  int64_t first = 0;
+  int64_t last = 0;
+  bool write = false;
+};
+
+/// The on-chip operands of one word that the word itself places (immediate start addresses, at least one element);
+/// operands placed at run time (register and indirect forms) are not listed. Fixed capacity: no allocation.
+struct Footprint {
+  static constexpr size_t kMax = 4;
+  std::array<OnChipOperand, kMax> operands{};
+  size_t count = 0;
+  void add(const OnChipOperand& o) {
+    if (count < kMax) operands[count++] = o;
+  }
+  std::span<const OnChipOperand> all() const { return {operands.data(), count}; }
+};
+
+/// The wait lanes a word carries beyond its EVENTS block, each as an EVENTS block (its wait_mode, wait_idx and
+/// semaphore_value; no update), in the order they are checked after EVENTS.
+struct ExtraWaits {
+  static constexpr size_t kMax = 1;
+  std::array<Events, kMax> lanes{};
+  size_t count = 0;
+  std::span<const Events> all() const { return {lanes.data(), count}; }
+};
+
 /// execute.cpp: the semantics. Checks everything and stages the effects through the transaction; the machine
 /// applies the EVENTS wait and update and commits.
 using Executor = bool (*)(const Instruction& inst, exec::Txn& txn);
@@ -46,6 +81,12 @@ struct Execution {
   };
   Refusal refusal = Refusal::Unstated;
   std::string_view refusal_convention = {};  ///< "PROJ-CONV-Q14" with Refusal::Convention
+  /// The SBUF/PSUM ranges a word reads and writes, as far as the word places them (the NEFF program checks:
+  /// reservation, PSUM banks). nullptr: the family declares no on-chip operands.
+  Footprint (*footprint)(const Instruction& inst, Generation gen) = nullptr;
+  /// Waits beyond EVENTS that must hold too before the word runs (EVENT_SEMAPHORE's extended lane, PROJ-CONV-F3):
+  /// the machine checks them after the EVENTS wait, the race checker acquires on them. nullptr: EVENTS only.
+  ExtraWaits (*extra_waits)(const Instruction& inst) = nullptr;
 };
 
 /// A field declared `Role::Custom`: how its family writes and reads it (syntax.cpp). Its meaning in `decode` is the
@@ -120,5 +161,9 @@ const CustomField* custom_field(size_t alternative, std::string_view path);
 std::string_view plain_meaning(const Word& w, std::string_view path);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
+/// The on-chip operands of a decoded word, as its family declares them (none when it declares none).
+Footprint footprint(const Instruction& inst, Generation gen);
+/// The waits of a decoded word beyond EVENTS, as its family declares them (none when it declares none).
+ExtraWaits extra_waits(const Instruction& inst);
 
 }  // namespace tpbisa::family

@@ -52,10 +52,25 @@ const CustomField* custom_field(size_t alternative, std::string_view path) {
   return nullptr;
 }
 
+namespace {
+const Family* family_of_modeled(const Instruction& inst) {
+  return inst.status == DecodeStatus::Modeled && inst.info != nullptr ? family_of(inst.info->format) : nullptr;
+}
+}  // namespace
+
 Executor executor_for(const Instruction& inst) {
-  if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
-  const Family* f = family_of(inst.info->format);
+  const Family* f = family_of_modeled(inst);
   return f != nullptr ? f->execution.execute : nullptr;
+}
+
+Footprint footprint(const Instruction& inst, Generation gen) {
+  const Family* f = family_of_modeled(inst);
+  return f != nullptr && f->execution.footprint != nullptr ? f->execution.footprint(inst, gen) : Footprint{};
+}
+
+ExtraWaits extra_waits(const Instruction& inst) {
+  const Family* f = family_of_modeled(inst);
+  return f != nullptr && f->execution.extra_waits != nullptr ? f->execution.extra_waits(inst) : ExtraWaits{};
 }
 
 }  // namespace tpbisa::family

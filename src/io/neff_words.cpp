@@ -7,17 +7,6 @@
 
 namespace tpbisa::io {
 
-static_assert(static_cast<int>(StreamEngine::Pe) == static_cast<int>(neff::Engine::PE) &&
-                  static_cast<int>(StreamEngine::Act) == static_cast<int>(neff::Engine::ACT) &&
-                  static_cast<int>(StreamEngine::Pool) == static_cast<int>(neff::Engine::POOL) &&
-                  static_cast<int>(StreamEngine::Dve) == static_cast<int>(neff::Engine::DVE) &&
-                  static_cast<int>(StreamEngine::Sp) == static_cast<int>(neff::Engine::SP),
-              "the catalog's engines and the NEFF's are one order (neff.md §7.1)");
-
-StreamEngine stream_engine(neff::Engine e) {
-  return static_cast<StreamEngine>(static_cast<uint8_t>(e));
-}
-
 bool is_neff_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
@@ -88,7 +77,7 @@ class NeffWords final : public WordSource {
     for (const neff::Subgraph& sg : neff_->subgraphs) {
       if (!wanted(o.subgraphs, sg.name)) continue;
       for (const neff::EngineDef& e : sg.engines) {
-        const StreamEngine se = stream_engine(e.engine);
+        const StreamEngine se = e.engine;
         if (!wanted(o.engines, se)) continue;
         streams_.push_back({sg.name, se, e.stream.label(), e.stream.member, &e.stream});
       }

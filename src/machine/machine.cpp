@@ -7,7 +7,6 @@
 
 #include "core/exec.hpp"
 #include "families/common.hpp"
-#include "families/sync/format.hpp"
 
 namespace tpbisa {
 
@@ -53,17 +52,6 @@ std::string_view to_string(DiagKind k) {
   return "?";
 }
 
-std::string_view to_string(EngineId e) {
-  switch (e) {
-    case EngineId::Pe: return "PE";
-    case EngineId::Act: return "ACT";
-    case EngineId::Pool: return "POOL";
-    case EngineId::Dve: return "DVE";
-    case EngineId::Sp: return "SP";
-  }
-  return "?";
-}
-
 std::optional<EngineId> parse_engine(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -77,44 +65,35 @@ std::optional<EngineId> parse_engine(std::string_view text) {
 }
 
 std::string wait_condition(const BlockedWait& w) {
-  if (w.event) return fmt::format("$E[{}]?{}", w.id, w.wait_mode == 0x06 || w.wait_mode == 0x07 ? "set" : "clear");
-  static constexpr std::string_view kOps[] = {"?", "==", "<", "<=", ">", ">="};
-  const unsigned low = w.wait_mode & 0x0F;
-  const std::string_view op = low >= 1 && low <= 5 ? kOps[low] : "?";
+  const WaitModeInfo* m = wait_mode_info(w.wait_mode);
+  if (w.event) return fmt::format("$E[{}]?{}", w.id, m != nullptr && waits_for_set(m->event) ? "set" : "clear");
+  const std::string_view op = m != nullptr && m->comparator != Comparator::None ? to_string(m->comparator) : "?";
   if (w.reg < 0) return fmt::format("$S[{}]{}{}", w.id, op, w.comparand);
-  if (w.wait_mode >= 0x91) return fmt::format("$S[{}]{}r{}+{:#x}", w.id, op, w.reg, w.reg_offset);
+  if (m != nullptr && m->operand == ModeOperand::RegisterOffset)
+    return fmt::format("$S[{}]{}r{}+{:#x}", w.id, op, w.reg, w.reg_offset);
   return fmt::format("$S[{}]{}r{}", w.id, op, w.reg);
 }
 
 namespace {
 
-bool compare(unsigned kind, uint32_t sem, uint32_t value) {
-  switch (kind) {
-    case 1: return sem == value;
-    case 2: return sem < value;
-    case 3: return sem <= value;
-    case 4: return sem > value;
-    default: return sem >= value;
-  }
-}
-
 enum class WaitCheck : uint8_t { Satisfied, Blocked, Faulted };
 
-/// Checks the wait (PROJ-CONV-Q1: an unsatisfied wait stalls the engine). A register comparand naming a
-/// register >= 64 is a fault (PROJ-CONV-C3); the comparand of the MAVERICK offset forms adds the upper 24
-/// bits (PROJ-CONV-C5). Event waits that clear or set the event stage that change with the other effects.
+/// Checks the wait (PROJ-CONV-Q1: an unsatisfied wait stalls the engine) as the catalog's WAIT_MODE row says. A
+/// register comparand naming a register >= 64 is a fault (PROJ-CONV-C3); the comparand of the MAVERICK offset
+/// forms adds the upper 24 bits (PROJ-CONV-C5). Event waits that clear or set the event stage that change with the
+/// other effects. A mode outside the enums never gets here (the word is judged invalid first).
 WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
   const CoreState& s = txn.core();
-  const uint8_t mode = e.wait_mode;
-  if (mode == 0x00 || mode == 0xFE) return WaitCheck::Satisfied;
-  w.wait_mode = mode;
+  const WaitModeInfo* m = wait_mode_info(e.wait_mode);
+  if (m == nullptr || !m->may_block()) return WaitCheck::Satisfied;
+  w.wait_mode = e.wait_mode;
   w.id = e.wait_idx;
-  if (mode >= 0x01 && mode <= 0x05) {
+  if (m->kind == WaitKind::Semaphore && m->operand == ModeOperand::Immediate) {
     w.value = s.sems[e.wait_idx];
     w.comparand = e.semaphore_value;
-    return compare(mode & 0x0F, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
+    return comparison_holds(m->comparator, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
   }
-  if ((mode >= 0x81 && mode <= 0x85) || (mode >= 0x91 && mode <= 0x95)) {
+  if (m->kind == WaitKind::Semaphore) {
     const unsigned r = e.semaphore_value & 0xFF;
     if (r >= kNumRegisters) {
       txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
@@ -122,17 +101,17 @@ WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
       return WaitCheck::Faulted;
     }
     w.reg = static_cast<int>(r);
-    w.reg_offset = mode >= 0x91 ? e.semaphore_value >> 8 : 0;
+    w.reg_offset = m->operand == ModeOperand::RegisterOffset ? e.semaphore_value >> 8 : 0;
     w.value = s.sems[e.wait_idx];
     w.comparand = txn.reg(r) + w.reg_offset;
-    return compare(mode & 0x0F, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
+    return comparison_holds(m->comparator, w.value, w.comparand) ? WaitCheck::Satisfied : WaitCheck::Blocked;
   }
-  // event waits (SUNDA..MARIANA): 0x06 set, 0x07 set then clear, 0x0E clear, 0x0F clear then set
+  // event waits (SUNDA..MARIANA): wait for set or clear, then maybe flip the event
   w.event = true;
   const bool set = s.events[e.wait_idx];
   w.value = set ? 1 : 0;
-  if (set != (mode == 0x06 || mode == 0x07)) return WaitCheck::Blocked;
-  if (mode == 0x07 || mode == 0x0F) txn.stage_sem(e.wait_idx, true, mode == 0x07 ? 0 : 1);
+  if (set != waits_for_set(m->event)) return WaitCheck::Blocked;
+  if (changes_event(m->event)) txn.stage_sem(e.wait_idx, true, waits_for_set(m->event) ? 0 : 1);
   return WaitCheck::Satisfied;
 }
 
@@ -146,10 +125,6 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (const family::Executor run = family::executor_for(inst)) return run(inst, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
                   fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
-}
-
-bool is_pseudo(uint8_t op) {
-  return (op & 0xE0) == 0xC0 && op != 0xC0;
 }
 
 template <class List>
@@ -233,8 +208,8 @@ void Machine::judge_words() {
         const Instruction& inst = e.decoded_[k];
         e.verdicts_[k] = validate(inst, c.gen(), vo).valid ? 1 : 2;
         const Events& ev = inst.events();
-        const bool plain = e.verdicts_[k] == 1 && (ev.wait_mode == 0x00 || ev.wait_mode == 0xFE) &&
-                           ev.update_mode == 0x00 && !is_pseudo(inst.opcode()) && inst.as<CtrlEs>() == nullptr;
+        const bool plain = e.verdicts_[k] == 1 && wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) &&
+                           !is_pseudo(inst.opcode()) && family::extra_waits(inst).count == 0;
         if (plain) e.plain_[k] = family::executor_for(inst);
       }
     }
@@ -363,18 +338,20 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     r.status = StepResult::Status::Blocked;
     r.wait = w;
   };
-  // EventSemaphore's extended lane is a second wait that must hold too (PROJ-CONV-F3).
-  const CtrlEs* es = ok ? inst.as<CtrlEs>() : nullptr;
-  if (es != nullptr && es->ext.wait_mode != 0x00 && !options_.controls.es_lane0_only) {
-    BlockedWait w;
-    const Events ext{es->ext.wait_mode, es->ext.wait_idx, 0, 0, es->ext.sem_wait_value};
-    if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
-      w = BlockedWait{};
-      const WaitCheck c = check_wait(ext, txn, w);
-      if (c == WaitCheck::Faulted) ok = false;
-      if (c == WaitCheck::Blocked) return block_on(w);
+  // The waits a family adds beyond EVENTS (EventSemaphore's extended lane) must hold too, once the EVENTS wait
+  // does (PROJ-CONV-F3); --es-lane0-only leaves them out.
+  if (ok && !options_.controls.es_lane0_only)
+    for (const Events& ext : family::extra_waits(inst).all()) {
+      const WaitModeInfo* m = wait_mode_info(ext.wait_mode);
+      if (m != nullptr && m->kind == WaitKind::None) continue;
+      BlockedWait w;
+      if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
+        w = BlockedWait{};
+        const WaitCheck c = check_wait(ext, txn, w);
+        if (c == WaitCheck::Faulted) ok = false;
+        if (c == WaitCheck::Blocked) return block_on(w);
+      }
     }
-  }
   if (ok) {
     BlockedWait w;
     switch (check_wait(inst.events(), txn, w)) {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "families/matmul/meaning.hpp"
+#include "families/family.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
@@ -61,79 +61,9 @@ std::string hex(uint64_t v) {
   return fmt::format("{:#x}", v);
 }
 
-// ---- on-chip footprints ----
+// ---- on-chip footprints: the operands each family declares (family::footprint) ----
 
-/// The bytes one operand touches in each of its partitions: partitions [first_partition, +partitions), bytes
-/// [first, last] of each (the hull of its walk), in SBUF or PSUM.
-struct OnChip {
-  std::string_view operand;
-  Region region = Region::Outside;
-  uint32_t first_partition = 0;
-  uint32_t partitions = 0;
-  int64_t first = 0;
-  int64_t last = 0;
-};
-
-template <class T>
-std::pair<int64_t, int64_t> element_hull(const T& t) {
-  int64_t lo = 0, hi = 0;
-  for (size_t k = 0; k < t.num_elem.size(); ++k) {
-    if (t.num_elem[k] == 0) return {0, -1};  // no element
-    const int64_t reach = int64_t{t.step_elem[k]} * (t.num_elem[k] - 1);
-    (reach < 0 ? lo : hi) += reach;
-  }
-  return {lo, hi};
-}
-
-/// The footprint of a tensor operand of `esz`-byte elements with an immediate start address; nullopt for register
-/// and indirect forms (placed at run time) and for patterns with no element.
-template <class T>
-std::optional<OnChip> tensor_footprint(std::string_view name, const T& t, unsigned esz, unsigned channels,
-                                       Generation g) {
-  const Addr4Meaning a = describe(t.start_addr, g);
-  const auto [lo, hi] = element_hull(t);
-  if (!a.plain_immediate || a.target.region == Region::Outside || esz == 0 || hi < lo) return std::nullopt;
-  return OnChip{name,
-                a.target.region,
-                a.target.partition,
-                channels,
-                int64_t{a.target.offset} + lo * esz,
-                int64_t{a.target.offset} + hi * esz + esz - 1};
-}
-
-/// The on-chip tensor operands of the datapath and PE words, with the element width each is read or written in.
-std::vector<OnChip> on_chip_operands(const Instruction& inst, Generation g) {
-  std::vector<OnChip> out;
-  auto add = [&](std::optional<OnChip> f) {
-    if (f) out.push_back(*f);
-  };
-  if (const auto* tr = inst.as<S4d4Tr>()) {
-    add(tensor_footprint("src", tr->src, dtype_size(tr->in_dtype), tr->num_active_channels, g));
-    add(tensor_footprint("dst", tr->dst, dtype_size(tr->out_dtype), tr->num_active_channels, g));
-  } else if (const auto* tt = inst.as<S3s3d3Tt>()) {
-    add(tensor_footprint("src0", tt->src0, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype & 0xF)),
-                         tt->num_active_channels, g));
-    add(tensor_footprint("src1", tt->src1, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype >> 4)),
-                         tt->num_active_channels, g));
-    add(tensor_footprint("dst", tt->dst, dtype_size(tt->out_dtype), tt->num_active_channels, g));
-  } else if (const auto* mr = inst.as<D4Mr>()) {
-    add(tensor_footprint("dst", mr->dst, dtype_size(mr->dtype), mr->num_active_channels, g));
-  } else if (inst.info != nullptr && inst.status == DecodeStatus::Modeled &&
-             (inst.info->format == Format::S3Lw || inst.info->format == Format::S3d3Mm)) {
-    // LDWEIGHTS / MATMUL through their generation's layout (PROJ-CONV-G5; real-programs.md §8.3, §9.3, §9.6): src is
-    // read on num_active_rows partitions in in_dtype; MATMUL's dst is written on num_active_cols output partitions at
-    // the input width in transpose mode, else FP32 (PROJ-CONV-F15); it lies where its address says (PSUM, or SBUF
-    // on MAVERICK, which has no PSUM: PROJ-CONV-N1).
-    // The footprints are the family's (matmul::Footprint), the ranges decode's description states.
-    const family::matmul::PeView v = family::matmul::view(inst);
-    const auto pe = [&](std::string_view name, const family::matmul::Footprint& f) {
-      if (f.known) out.push_back(OnChip{name, f.region, f.first_partition, f.partitions, f.first, f.last});
-    };
-    pe("src", family::matmul::src_footprint(v, g));
-    if (v.matmul) pe("dst", family::matmul::dst_footprint(v, g));
-  }
-  return out;
-}
+using OnChip = family::OnChipOperand;
 
 std::string range_text(const OnChip& f) {
   return fmt::format("{} partitions {}..{} bytes {}..{}", f.region == Region::Sbuf ? "SBUF" : "PSUM", f.first_partition,
@@ -383,7 +313,7 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
         const Ctx c{sg, gen, stream, fmt::format("{}#{}", label, i), i, out};
         const Instruction inst = decode(s.word(i), gen);
         if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
-        for (const OnChip& f : on_chip_operands(inst, gen)) check_on_chip(c, f);
+        for (const OnChip& f : family::footprint(inst, gen).all()) check_on_chip(c, f);
       }
       ++stream;
     }

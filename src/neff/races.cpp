@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "families/sync/format.hpp"
+#include "families/family.hpp"
 #include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/neff_run.hpp"
 
 namespace tpbisa::neff {
@@ -20,10 +21,6 @@ constexpr uint64_t kGranule = 2;       // bytes per shadow cell: FP16 elements a
 constexpr uint64_t kPageCells = 2048;  // cells per shadow page
 
 using Clock = std::array<uint32_t, kMaxEngines>;
-
-bool is_sem_wait(uint8_t mode) {
-  return (mode >= 0x01 && mode <= 0x05) || (mode >= 0x81 && mode <= 0x85) || (mode >= 0x91 && mode <= 0x95);
-}
 
 }  // namespace
 
@@ -81,15 +78,16 @@ void RaceChecker::observe(const StepResult& step) {
   const unsigned slot = step.core * kEnginesPerCore + static_cast<unsigned>(step.engine);
   if (slot >= m.engines) return;  // more cores than the shadow tells apart: not checked
   Clock& vc = m.vc[slot];
-  // Acquire: every semaphore the word waited on (lane 0 and EventSemaphore's extended lane).
+  // Acquire: every semaphore the word waited on (EVENTS, then the waits its family adds: EventSemaphore's
+  // extended lane).
   const Instruction& inst = run_.machine().core(step.core).engine(step.engine).instruction(step.index);
-  auto acquire = [&](uint8_t mode, uint8_t idx) {
-    if (!is_sem_wait(mode)) return;
-    const Clock& s = m.sem[step.core][idx];
+  auto acquire = [&](const Events& lane) {
+    if (!waits_on_semaphore(lane.wait_mode)) return;
+    const Clock& s = m.sem[step.core][lane.wait_idx];
     for (unsigned e = 0; e < m.engines; ++e) vc[e] = std::max(vc[e], s[e]);
   };
-  acquire(inst.events().wait_mode, inst.events().wait_idx);
-  if (const auto* es = inst.as<CtrlEs>()) acquire(es->ext.wait_mode, es->ext.wait_idx);
+  acquire(inst.events());
+  for (const Events& lane : family::extra_waits(inst).all()) acquire(lane);
   const uint32_t epoch = ++vc[slot];
   const auto index = static_cast<uint32_t>(step.index);
 

@@ -12,26 +12,16 @@
 namespace tpbisa::neff {
 namespace {
 
-/// The catalog value of an opcode by its header name, so no opcode value is restated here.
-constexpr int opcode_named(std::string_view enum_name) {
-  for (const OpcodeInfo& row : kOpcodes)
-    if (row.enum_name == enum_name) return row.value;
-  return -1;
-}
-constexpr int kEventSemaphore = opcode_named("EVENT_SEMAPHORE");
-constexpr int kPseudoDma = opcode_named("PSEUDO_DMA_DIRECT2D");
-static_assert(kEventSemaphore >= 0 && kPseudoDma >= 0);
-
 // Operand bytes of the two formats the picture reads (real-programs.md §3.1 and §7.1); neither is a modeled
 // format yet, so their few offsets live here.
 constexpr size_t kEsExtWaitMode = 32, kEsExtWaitIdx = 33, kEsExtUpdateMode = 34, kEsExtUpdateIdx = 35;
 constexpr size_t kEsExtWaitValue = 36, kEsExtUpdateValue = 40;
 constexpr size_t kDmaSemaphore = 13, kDmaIncrement = 14;
 
-bool semaphore_mode(std::span<const EnumValue> table, uint8_t mode) {
-  for (const EnumValue& v : table)
-    if (v.value == mode) return v.name.starts_with("SEM_");
-  return false;
+/// The update acts on a semaphore (the SEM_* update modes).
+bool updates_semaphore(uint8_t mode) {
+  const UpdateModeInfo* m = update_mode_info(mode);
+  return m != nullptr && m->action != UpdateAction::None && !updates_event(m->action);
 }
 
 Events events_at(std::span<const uint8_t, kWordBytes> w, size_t wait_mode, size_t wait_idx, size_t update_mode,
@@ -57,12 +47,12 @@ class Picture {
     base.word = i;
     base.mnemonic = std::string(inst.name());
     lane(base, events_at(w, 4, 5, 6, 7, 8));
-    if (w[0] == kEventSemaphore) {
+    if (w[0] == opcode::kEventSemaphore) {
       // The extended lane: a second wait and the update, each with its own value (PROJ-CONV-F3: both waits hold).
       lane(base, events_at(w, kEsExtWaitMode, kEsExtWaitIdx, kWordBytes, kWordBytes, kEsExtWaitValue));
       lane(base, events_at(w, kWordBytes, kWordBytes, kEsExtUpdateMode, kEsExtUpdateIdx, kEsExtUpdateValue));
     }
-    if (w[0] == kPseudoDma) dma(base, s.engine, w[kDmaSemaphore], w[kDmaIncrement]);
+    if (w[0] == opcode::kPseudoDmaDirect2d) dma(base, s.engine, w[kDmaSemaphore], w[kDmaIncrement]);
   }
 
   SubgraphSems finish() {
@@ -80,7 +70,7 @@ class Picture {
 
  private:
   void lane(const SemUse& base, const Events& e) {
-    if (e.wait_mode != 0 && semaphore_mode(kWaitModes, e.wait_mode)) {
+    if (waits_on_semaphore(e.wait_mode)) {
       SemUse u = base;
       u.kind = SemUse::Kind::Wait;
       u.mode = e.wait_mode;
@@ -88,7 +78,7 @@ class Picture {
       u.text = render_wait(e, gen_);
       sems_[e.wait_idx].waits.push_back(std::move(u));
     }
-    if (e.update_mode != 0 && semaphore_mode(kUpdateModes, e.update_mode)) {
+    if (updates_semaphore(e.update_mode)) {
       SemUse u = base;
       u.kind = SemUse::Kind::Update;
       u.mode = e.update_mode;

@@ -36,9 +36,10 @@ void append_word(std::string& list, std::string_view word, std::string_view suff
 
 std::string expected_syntax() {
   std::string cmps, waits, sem_ops, evt_ops;
-  for (const auto& c : kWaitComparators) append_word(cmps, c.text);
+  for (const auto& c : kComparators) append_word(cmps, c.symbol);
   for (const auto& e : kEventWaits) append_word(waits, e.text);
-  for (const auto& u : kUpdateOps) append_word(u.event ? evt_ops : sem_ops, u.text, u.takes_value ? "v" : "");
+  for (const auto& u : kUpdateOps)
+    append_word(updates_event(u.action) ? evt_ops : sem_ops, u.text, takes_operand(u.action) ? "v" : "");
   return fmt::format(
       "expected a wait ($S[i] with {} and a number, rN or rN+OFF; $E[i] with {}; {}) or an update "
       "($S[i] with {}, v a number or rN; $E[i] with {}; then {} or {})",
@@ -87,13 +88,19 @@ bool update_operand(std::string_view text, Part& p, bool& reg) {
 bool parse_update(std::string_view body, bool complete, bool event, Part& p) {
   const UpdateSyntax* op = nullptr;
   for (const auto& u : kUpdateOps)  // the longest spelling wins: `+=` before `=`
-    if (u.event == event && body.starts_with(u.text) && (op == nullptr || u.text.size() > op->text.size())) op = &u;
+    if (updates_event(u.action) == event && body.starts_with(u.text) &&
+        (op == nullptr || u.text.size() > op->text.size()))
+      op = &u;
   if (op == nullptr) return false;
   const std::string_view operand = body.substr(op->text.size());
+  const bool takes_value = takes_operand(op->action);
   bool reg = false;
-  if (op->takes_value ? !update_operand(operand, p, reg) : !operand.empty()) return false;
+  if (takes_value ? !update_operand(operand, p, reg) : !operand.empty()) return false;
+  const ModeOperand form = !takes_value ? ModeOperand::None : reg ? ModeOperand::Register : ModeOperand::Immediate;
+  const std::optional<uint8_t> mode = update_mode_for(op->action, form, complete);
+  if (!mode) return false;
   p.update = true;
-  p.mode = static_cast<uint8_t>(op->low | (complete ? kUpdateCompleteBit : 0) | (reg ? kModeRegisterBit : 0));
+  p.mode = *mode;
   return true;
 }
 
@@ -110,33 +117,36 @@ bool reg_offset_operand(std::string_view text, Part& p) {
   return true;
 }
 
+/// The WAIT_MODE of a semaphore wait written with comparator `c` and an operand of form `form`.
+bool sem_wait_mode(Comparator c, ModeOperand form, Part& p) {
+  const std::optional<uint8_t> mode = wait_mode_for(WaitKind::Semaphore, c, form);
+  p.mode = mode.value_or(0);
+  return mode.has_value();
+}
+
 bool parse_sem_wait(std::string_view rest, Part& p) {
-  const WaitComparator* cmp = nullptr;
-  for (const auto& c : kWaitComparators)  // the longest spelling wins: `>=` before `>`
-    if (rest.starts_with(c.text) && (cmp == nullptr || c.text.size() > cmp->text.size())) cmp = &c;
+  const ComparatorInfo* cmp = nullptr;
+  for (const auto& c : kComparators)  // the longest spelling wins: `>=` before `>`
+    if (rest.starts_with(c.symbol) && (cmp == nullptr || c.symbol.size() > cmp->symbol.size())) cmp = &c;
   if (cmp == nullptr) return false;
-  const std::string_view operand = rest.substr(cmp->text.size());
+  const std::string_view operand = rest.substr(cmp->symbol.size());
   uint8_t r = 0;
   if (parse_register(operand, r)) {
-    p.mode = static_cast<uint8_t>(kModeRegisterBit | cmp->low);
     p.value = r;
     p.mask = 0xFF;
-    return true;
+    return sem_wait_mode(cmp->comparator, ModeOperand::Register, p);
   }
-  if (reg_offset_operand(operand, p)) {
-    p.mode = static_cast<uint8_t>(kWaitRegOffsetBase | cmp->low);
-    return true;
-  }
-  p.mode = cmp->low;
+  if (reg_offset_operand(operand, p)) return sem_wait_mode(cmp->comparator, ModeOperand::RegisterOffset, p);
   p.mask = 0xFFFFFFFFU;
-  return take_u32(operand, p.value);
+  return sem_wait_mode(cmp->comparator, ModeOperand::Immediate, p) && take_u32(operand, p.value);
 }
 
 bool parse_event_wait(std::string_view rest, Part& p) {
   for (const auto& e : kEventWaits) {
     if (rest != e.text) continue;
-    p.mode = e.mode;
-    return true;
+    const std::optional<uint8_t> mode = wait_mode_for(WaitKind::Event, Comparator::None, ModeOperand::None, e.wait);
+    p.mode = mode.value_or(0);
+    return mode.has_value();
   }
   return false;
 }

@@ -106,53 +106,55 @@ std::string_view dim_name(int element) {
   return element >= 0 && element < 4 ? kDimNames[static_cast<size_t>(element)] : "?";
 }
 
-// ---- EVENTS classification (shared by the meanings and the text syntax) ----
+// ---- EVENTS classification: the catalog's mode rows (shared by the meanings and the text syntax) ----
 
-enum class WaitKind : uint8_t { None, SemImm, SemReg, SemRegOffset, Event, Unordered, Invalid };
+enum class WaitForm : uint8_t { None, SemImm, SemReg, SemRegOffset, Event, Unordered, Invalid };
 
-const EventWaitSyntax* find_event_wait(uint8_t mode) {
-  for (const auto& e : kEventWaits)
-    if (e.mode == mode) return &e;
-  return nullptr;
+std::string_view event_wait_text(EventWait e) {
+  for (const auto& s : kEventWaits)
+    if (s.wait == e) return s.text;
+  return "?";
 }
 
-const WaitComparator* find_comparator(uint8_t mode) {
-  for (const auto& c : kWaitComparators)
-    if (c.low == (mode & 0x0F)) return &c;
-  return nullptr;
-}
-
-// Membership comes from the catalog; the form is read from the code's bit pattern (enums.md §9).
-WaitKind wait_kind(uint8_t mode, Generation g) {
-  if (!enum_in(kWaitModes, mode, g)) return WaitKind::Invalid;
-  if (mode == 0x00) return WaitKind::None;
-  if (mode == 0xFE) return WaitKind::Unordered;
-  if (find_event_wait(mode) != nullptr) return WaitKind::Event;
-  if (find_comparator(mode) == nullptr) return WaitKind::Invalid;
-  switch (mode & 0xF0) {
-    case 0x00: return WaitKind::SemImm;
-    case kModeRegisterBit: return WaitKind::SemReg;
-    case kWaitRegOffsetBase: return WaitKind::SemRegOffset;
-    default: return WaitKind::Invalid;
+// Membership is the generation's enum; what the mode does is its catalog row.
+WaitForm wait_form(uint8_t mode, Generation g) {
+  if (!wait_mode_in(mode, g)) return WaitForm::Invalid;
+  const WaitModeInfo& m = *wait_mode_info(mode);
+  switch (m.kind) {
+    case WaitKind::None: return WaitForm::None;
+    case WaitKind::Unordered: return WaitForm::Unordered;
+    case WaitKind::Event: return WaitForm::Event;
+    case WaitKind::Semaphore: break;
   }
+  switch (m.operand) {
+    case ModeOperand::Immediate: return WaitForm::SemImm;
+    case ModeOperand::Register: return WaitForm::SemReg;
+    case ModeOperand::RegisterOffset: return WaitForm::SemRegOffset;
+    case ModeOperand::None: break;
+  }
+  return WaitForm::Invalid;
 }
 
 struct UpdateForm {
   const UpdateSyntax* op = nullptr;  ///< nullptr: NONE
   bool reg = false;
   bool complete = false;
+  bool event = false;
+  bool takes_value = false;
 };
 
-// Update codes are base | 0x10 (at completion) | 0x80 (register operand) (enums.md §10).
 std::optional<UpdateForm> update_form(uint8_t mode, Generation g) {
-  if (!enum_in(kUpdateModes, mode, g)) return std::nullopt;
+  if (!update_mode_in(mode, g)) return std::nullopt;
+  const UpdateModeInfo& m = *update_mode_info(mode);
   UpdateForm form;
-  if (mode == 0x00) return form;
+  if (m.action == UpdateAction::None) return form;
   for (const auto& op : kUpdateOps)
-    if (op.low == (mode & 0x0F)) form.op = &op;
+    if (op.action == m.action) form.op = &op;
   if (form.op == nullptr) return std::nullopt;
-  form.reg = (mode & kModeRegisterBit) != 0;
-  form.complete = (mode & kUpdateCompleteBit) != 0;
+  form.reg = m.operand == ModeOperand::Register;
+  form.complete = m.at_completion;
+  form.event = updates_event(m.action);
+  form.takes_value = takes_operand(m.action);
   return form;
 }
 
@@ -163,14 +165,14 @@ uint8_t reg_of(uint32_t value) {
 // ---- Meanings of the EVENTS fields ----
 
 std::string wait_idx_meaning(const Events& e, Generation g) {
-  switch (wait_kind(e.wait_mode, g)) {
-    case WaitKind::SemImm:
-    case WaitKind::SemReg:
-    case WaitKind::SemRegOffset: return fmt::format("semaphore {}", e.wait_idx);
-    case WaitKind::Event: return fmt::format("event {}", e.wait_idx);
-    case WaitKind::None:
-    case WaitKind::Unordered:
-    case WaitKind::Invalid: break;
+  switch (wait_form(e.wait_mode, g)) {
+    case WaitForm::SemImm:
+    case WaitForm::SemReg:
+    case WaitForm::SemRegOffset: return fmt::format("semaphore {}", e.wait_idx);
+    case WaitForm::Event: return fmt::format("event {}", e.wait_idx);
+    case WaitForm::None:
+    case WaitForm::Unordered:
+    case WaitForm::Invalid: break;
   }
   return "unused by the wait mode";
 }
@@ -178,7 +180,7 @@ std::string wait_idx_meaning(const Events& e, Generation g) {
 std::string update_idx_meaning(const Events& e, Generation g) {
   const auto form = update_form(e.update_mode, g);
   if (!form || form->op == nullptr) return "unused by the update mode";
-  return fmt::format("{} {}", form->op->event ? "event" : "semaphore", e.update_idx);
+  return fmt::format("{} {}", form->event ? "event" : "semaphore", e.update_idx);
 }
 
 // Register forms name the register by the value's low byte (PROJ-CONV-C3); the note is given once.
@@ -186,10 +188,10 @@ constexpr std::string_view kRegisterNote = " (PROJ-CONV-C3: register = value & 0
 
 std::string wait_value_use(const Events& e, Generation g, bool& reg_form) {
   const uint32_t v = e.semaphore_value;
-  switch (wait_kind(e.wait_mode, g)) {
-    case WaitKind::SemImm: return fmt::format("wait comparand {}", v);
-    case WaitKind::SemReg: reg_form = true; return fmt::format("wait comparand r{}", reg_of(v));
-    case WaitKind::SemRegOffset:
+  switch (wait_form(e.wait_mode, g)) {
+    case WaitForm::SemImm: return fmt::format("wait comparand {}", v);
+    case WaitForm::SemReg: reg_form = true; return fmt::format("wait comparand r{}", reg_of(v));
+    case WaitForm::SemRegOffset:
       return fmt::format("wait comparand r{} + {:#x} (PROJ-CONV-C5: reg = low byte, off = upper 24 bits)", reg_of(v),
                          v >> 8);
     default: return "";
@@ -198,7 +200,7 @@ std::string wait_value_use(const Events& e, Generation g, bool& reg_form) {
 
 std::string update_value_use(const Events& e, Generation g, bool& reg_form) {
   const auto form = update_form(e.update_mode, g);
-  if (!form || form->op == nullptr || !form->op->takes_value) return "";
+  if (!form || form->op == nullptr || !form->takes_value) return "";
   if (!form->reg) return fmt::format("update operand {}", e.semaphore_value);
   reg_form = true;
   return fmt::format("update operand r{}", reg_of(e.semaphore_value));
@@ -537,16 +539,20 @@ std::string describe_dtype(uint8_t code, Generation g) {
 
 std::string render_wait(const Events& e, Generation g) {
   const uint32_t v = e.semaphore_value;
-  switch (wait_kind(e.wait_mode, g)) {
-    case WaitKind::None: return "";
-    case WaitKind::Unordered: return std::string(kUnorderedText);
-    case WaitKind::Event: return fmt::format("$E[{}]{}", e.wait_idx, find_event_wait(e.wait_mode)->text);
-    case WaitKind::SemImm: return fmt::format("$S[{}]{}{}", e.wait_idx, find_comparator(e.wait_mode)->text, v);
-    case WaitKind::SemReg: return fmt::format("$S[{}]{}r{}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v));
-    case WaitKind::SemRegOffset:
+  const WaitForm form = wait_form(e.wait_mode, g);
+  if (form == WaitForm::Invalid) return fmt::format("wait_mode={:#04x}(invalid)", e.wait_mode);
+  const WaitModeInfo& m = *wait_mode_info(e.wait_mode);
+  const std::string_view cmp = to_string(m.comparator);
+  switch (form) {
+    case WaitForm::None: return "";
+    case WaitForm::Unordered: return std::string(kUnorderedText);
+    case WaitForm::Event: return fmt::format("$E[{}]{}", e.wait_idx, event_wait_text(m.event));
+    case WaitForm::SemImm: return fmt::format("$S[{}]{}{}", e.wait_idx, cmp, v);
+    case WaitForm::SemReg: return fmt::format("$S[{}]{}r{}", e.wait_idx, cmp, reg_of(v));
+    case WaitForm::SemRegOffset:
       // The offset is always written, even +0x0, so the form stays distinct from the plain register wait.
-      return fmt::format("$S[{}]{}r{}+{:#x}", e.wait_idx, find_comparator(e.wait_mode)->text, reg_of(v), v >> 8);
-    case WaitKind::Invalid: break;
+      return fmt::format("$S[{}]{}r{}+{:#x}", e.wait_idx, cmp, reg_of(v), v >> 8);
+    case WaitForm::Invalid: break;
   }
   return fmt::format("wait_mode={:#04x}(invalid)", e.wait_mode);
 }
@@ -556,9 +562,9 @@ std::string render_update(const Events& e, Generation g) {
   if (!form) return fmt::format("update_mode={:#04x}(invalid)", e.update_mode);
   if (form->op == nullptr) return "";
   const std::string_view when = form->complete ? kAtComplete : kAtRead;
-  if (form->op->event) return fmt::format("$E[{}]{}{}", e.update_idx, form->op->text, when);
+  if (form->event) return fmt::format("$E[{}]{}{}", e.update_idx, form->op->text, when);
   std::string operand;
-  if (form->op->takes_value)
+  if (form->takes_value)
     operand = form->reg ? fmt::format("r{}", reg_of(e.semaphore_value)) : fmt::format("{}", e.semaphore_value);
   return fmt::format("$S[{}]{}{}{}", e.update_idx, form->op->text, operand, when);
 }
@@ -571,16 +577,16 @@ std::string render_events(const Events& e, Generation g) {
 }
 
 bool events_render_exact(const Events& e, Generation g) {
-  const WaitKind wk = wait_kind(e.wait_mode, g);
+  const WaitForm wk = wait_form(e.wait_mode, g);
   const auto uf = update_form(e.update_mode, g);
-  if (wk == WaitKind::Invalid || !uf) return false;
-  const bool wait_uses_idx = wk != WaitKind::None && wk != WaitKind::Unordered;
+  if (wk == WaitForm::Invalid || !uf) return false;
+  const bool wait_uses_idx = wk != WaitForm::None && wk != WaitForm::Unordered;
   if (!wait_uses_idx && e.wait_idx != 0) return false;
   if (uf->op == nullptr && e.update_idx != 0) return false;
   uint32_t shown = 0;  // semaphore_value bits the text carries
-  if (wk == WaitKind::SemImm || wk == WaitKind::SemRegOffset) shown = 0xFFFFFFFFU;
-  if (wk == WaitKind::SemReg) shown |= 0xFFU;
-  if (uf->op != nullptr && uf->op->takes_value) shown |= uf->reg ? 0xFFU : 0xFFFFFFFFU;
+  if (wk == WaitForm::SemImm || wk == WaitForm::SemRegOffset) shown = 0xFFFFFFFFU;
+  if (wk == WaitForm::SemReg) shown |= 0xFFU;
+  if (uf->op != nullptr && uf->takes_value) shown |= uf->reg ? 0xFFU : 0xFFFFFFFFU;
   return (e.semaphore_value & ~shown) == 0;
 }
 

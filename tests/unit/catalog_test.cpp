@@ -83,7 +83,7 @@ const DtypeInfo& dt(uint8_t code) {
 const OpcodeInfo& op(uint8_t v) {
   const OpcodeInfo* r = find_opcode(v);
   EXPECT_NE(r, nullptr) << "opcode " << unsigned{v} << " missing from the catalog";
-  static const OpcodeInfo kNone{0, "", "", Engine::None, Maint::None, GenSet{0}, Format::NotModeled, ""};
+  static const OpcodeInfo kNone{0, "", "", Affinity::None, Maint::None, GenSet{0}, Format::NotModeled, ""};
   return r != nullptr ? *r : kNone;
 }
 
@@ -168,11 +168,15 @@ TEST(CatalogOpcodes, PseudoBandIs31RuntimeOpcodes) {
     if (in_band) {
       ++band;
       ASSERT_NE(r, nullptr) << "pseudo opcode 0x" << std::hex << v << " missing";
-      EXPECT_EQ(r->engine, Engine::Rt) << r->enum_name;
+      EXPECT_EQ(r->affinity, Affinity::Rt) << r->enum_name;
       EXPECT_EQ(r->maint, Maint::None) << r->enum_name;
       EXPECT_TRUE(r->enum_name.starts_with("PSEUDO_")) << r->enum_name;
+      EXPECT_TRUE(r->pseudo()) << r->enum_name;
+      EXPECT_TRUE(is_pseudo(r->value)) << r->enum_name;
     } else if (r != nullptr) {
-      EXPECT_NE(r->engine, Engine::Rt) << r->enum_name << " is Rt outside the pseudo band";
+      EXPECT_FALSE(r->pseudo()) << r->enum_name << " is marked pseudo outside the band";
+      EXPECT_FALSE(is_pseudo(r->value)) << r->enum_name;
+      EXPECT_NE(r->affinity, Affinity::Rt) << r->enum_name << " is Rt outside the pseudo band";
     }
   }
   EXPECT_EQ(band, 31U);
@@ -219,21 +223,21 @@ TEST(CatalogOpcodes, MaintenanceFlagsOfSampleRows) {
   EXPECT_EQ(to_string(Maint::None), "");
 }
 
-TEST(CatalogOpcodes, EngineOfSampleRows) {
-  const std::vector<std::pair<uint8_t, Engine>> cases{
-      {0x01, Engine::Pe},      {0x0A, Engine::Pe},      {0x21, Engine::Act},     {0x26, Engine::Act},
-      {0x30, Engine::Dve},     {0x41, Engine::Pool},    {0x4F, Engine::Dve},     {0x5F, Engine::Dve},
-      {0x64, Engine::Dve},     {0x6D, Engine::Dve},     {0x70, Engine::Dve},     {0x71, Engine::Dve},
-      {0x87, Engine::Dve},     {0x88, Engine::Dve},     {0x8A, Engine::Pool},    {0x7F, Engine::PoolDve},
-      {0x9B, Engine::PoolDve}, {0xE9, Engine::PoolDve}, {0xF3, Engine::DvePool}, {0xF4, Engine::DvePool},
-      {0xAA, Engine::Nx},      {0xAB, Engine::Nx},      {0xA0, Engine::Nx},      {0xB8, Engine::NxDma},
-      {0xBC, Engine::NxDma},   {0xBE, Engine::Pool},    {0xCC, Engine::Rt},      {0xCE, Engine::Rt},
-      {0xE0, Engine::Dve},     {0xF0, Engine::Pool},    {0xFF, Engine::None}};
-  for (const auto& [v, e] : cases) EXPECT_EQ(op(v).engine, e) << "0x" << std::hex << unsigned{v};
-  EXPECT_EQ(to_string(Engine::NxDma), "NX/DMA");
-  EXPECT_EQ(to_string(Engine::PoolDve), "POOL/DVE");
-  EXPECT_EQ(to_string(Engine::DvePool), "DVE/POOL");
-  EXPECT_EQ(to_string(Engine::Rt), "RT");
+TEST(CatalogOpcodes, AffinityOfSampleRows) {
+  const std::vector<std::pair<uint8_t, Affinity>> cases{
+      {0x01, Affinity::Pe},      {0x0A, Affinity::Pe},      {0x21, Affinity::Act},     {0x26, Affinity::Act},
+      {0x30, Affinity::Dve},     {0x41, Affinity::Pool},    {0x4F, Affinity::Dve},     {0x5F, Affinity::Dve},
+      {0x64, Affinity::Dve},     {0x6D, Affinity::Dve},     {0x70, Affinity::Dve},     {0x71, Affinity::Dve},
+      {0x87, Affinity::Dve},     {0x88, Affinity::Dve},     {0x8A, Affinity::Pool},    {0x7F, Affinity::PoolDve},
+      {0x9B, Affinity::PoolDve}, {0xE9, Affinity::PoolDve}, {0xF3, Affinity::DvePool}, {0xF4, Affinity::DvePool},
+      {0xAA, Affinity::Nx},      {0xAB, Affinity::Nx},      {0xA0, Affinity::Nx},      {0xB8, Affinity::NxDma},
+      {0xBC, Affinity::NxDma},   {0xBE, Affinity::Pool},    {0xCC, Affinity::Rt},      {0xCE, Affinity::Rt},
+      {0xE0, Affinity::Dve},     {0xF0, Affinity::Pool},    {0xFF, Affinity::None}};
+  for (const auto& [v, e] : cases) EXPECT_EQ(op(v).affinity, e) << "0x" << std::hex << unsigned{v};
+  EXPECT_EQ(to_string(Affinity::NxDma), "NX/DMA");
+  EXPECT_EQ(to_string(Affinity::PoolDve), "POOL/DVE");
+  EXPECT_EQ(to_string(Affinity::DvePool), "DVE/POOL");
+  EXPECT_EQ(to_string(Affinity::Rt), "RT");
 }
 
 // The opcode -> format binding lives in one place, the catalog's format column; the registry checks it against
@@ -654,10 +658,16 @@ TEST(CatalogAgainstSpec, OpcodeRosterRowByRow) {
   const auto rows = spec_rows("### 1.2 Full roster", "## 2. ");
   if (rows.empty()) GTEST_SKIP() << "spec not available";
   EXPECT_EQ(rows.size(), 172U);
-  const std::map<std::string, Engine> engines{
-      {"PE", Engine::Pe}, {"ACT", Engine::Act},      {"DVE", Engine::Dve},          {"POOL", Engine::Pool},
-      {"NX", Engine::Nx}, {"NX/DMA", Engine::NxDma}, {"POOL/DVE", Engine::PoolDve}, {"DVE/POOL", Engine::DvePool},
-      {"RT", Engine::Rt}, {"—", Engine::None}};
+  const std::map<std::string, Affinity> engines{{"PE", Affinity::Pe},
+                                                {"ACT", Affinity::Act},
+                                                {"DVE", Affinity::Dve},
+                                                {"POOL", Affinity::Pool},
+                                                {"NX", Affinity::Nx},
+                                                {"NX/DMA", Affinity::NxDma},
+                                                {"POOL/DVE", Affinity::PoolDve},
+                                                {"DVE/POOL", Affinity::DvePool},
+                                                {"RT", Affinity::Rt},
+                                                {"—", Affinity::None}};
   for (const auto& c : rows) {
     ASSERT_GE(c.size(), 7U);
     SCOPED_TRACE(c[0] + " " + c[1]);
@@ -665,7 +675,7 @@ TEST(CatalogAgainstSpec, OpcodeRosterRowByRow) {
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->enum_name, c[1]);
     ASSERT_EQ(engines.count(c[2]), 1U) << c[2];
-    EXPECT_EQ(r->engine, engines.at(c[2]));
+    EXPECT_EQ(r->affinity, engines.at(c[2]));
     EXPECT_EQ(r->gens, gens_of(c, 3, "–"));
     for (size_t i = 3; i < 7; ++i) {
       if (c[i] == "–") continue;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tpbisa/io/words.hpp"
@@ -194,11 +195,8 @@ TEST(IoNeffInput, SubgraphFilterOnPlainWordsIsAnError) {
 }
 
 TEST(IoNeffInput, StreamEngineIsTheNeffEngine) {
-  EXPECT_EQ(stream_engine(neff::Engine::PE), StreamEngine::Pe);
-  EXPECT_EQ(stream_engine(neff::Engine::ACT), StreamEngine::Act);
-  EXPECT_EQ(stream_engine(neff::Engine::POOL), StreamEngine::Pool);
-  EXPECT_EQ(stream_engine(neff::Engine::DVE), StreamEngine::Dve);
-  EXPECT_EQ(stream_engine(neff::Engine::SP), StreamEngine::Sp);
+  static_assert(std::is_same_v<StreamEngine, neff::Engine>, "one engine enum (catalog.hpp)");
+  EXPECT_EQ(neff::parse_engine("Activation"), std::optional<StreamEngine>(StreamEngine::Act));
 }
 
 /// The words the input layer hands out are the container's streams, and their canonical text assembles back to

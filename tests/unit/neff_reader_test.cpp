@@ -251,14 +251,14 @@ TEST_F(RealNeff, TargetCompilerInputsAndOutputs) {
 TEST_F(RealNeff, TwoSubgraphsOfFiveEnginesAnd29WordsEach) {
   ASSERT_EQ(n_.subgraphs.size(), 2U);
   const std::map<Engine, size_t> words{
-      {Engine::SP, 3}, {Engine::PE, 12}, {Engine::POOL, 7}, {Engine::DVE, 2}, {Engine::ACT, 5}};
+      {Engine::Sp, 3}, {Engine::Pe, 12}, {Engine::Pool, 7}, {Engine::Dve, 2}, {Engine::Act, 5}};
   // Opcodes per engine stream (real-programs.md §1): every stream starts with 0xb1 then 0xcc.
   const std::map<Engine, std::multiset<uint8_t>> opcodes{
-      {Engine::PE, {0xB1, 0xCC, 0x01, 0x01, 0x01, 0x01, 0x02, 0x02, 0x02, 0x02, 0xA0, 0xA0}},
-      {Engine::ACT, {0xB1, 0xCC, 0x23, 0x46, 0x46}},
-      {Engine::POOL, {0xB1, 0xCC, 0xA4, 0xD4, 0xD4, 0xD4, 0xD4}},
-      {Engine::DVE, {0xB1, 0xCC}},
-      {Engine::SP, {0xB1, 0xCC, 0xD4}}};
+      {Engine::Pe, {0xB1, 0xCC, 0x01, 0x01, 0x01, 0x01, 0x02, 0x02, 0x02, 0x02, 0xA0, 0xA0}},
+      {Engine::Act, {0xB1, 0xCC, 0x23, 0x46, 0x46}},
+      {Engine::Pool, {0xB1, 0xCC, 0xA4, 0xD4, 0xD4, 0xD4, 0xD4}},
+      {Engine::Dve, {0xB1, 0xCC}},
+      {Engine::Sp, {0xB1, 0xCC, 0xD4}}};
   size_t total = 0;
   for (const Subgraph& sg : n_.subgraphs) {
     EXPECT_EQ(sg.version, "0.6");
@@ -275,8 +275,8 @@ TEST_F(RealNeff, TwoSubgraphsOfFiveEnginesAnd29WordsEach) {
       EXPECT_EQ(e.dma_descriptors, 0U);
       total += e.stream.word_count();
     }
-    EXPECT_EQ(sg.engine(Engine::DVE)->tables.size(), 4U);
-    EXPECT_EQ(sg.engine(Engine::ACT)->act_semaphore, 12U);
+    EXPECT_EQ(sg.engine(Engine::Dve)->tables.size(), 4U);
+    EXPECT_EQ(sg.engine(Engine::Act)->act_semaphore, 12U);
     EXPECT_EQ(sg.runtime_event_count, 12U);
     EXPECT_EQ(sg.runtime_semaphore_count, 3U);
   }
@@ -289,7 +289,7 @@ TEST_F(RealNeff, TwoSubgraphsOfFiveEnginesAnd29WordsEach) {
     const Stream& b = n_.subgraphs[1].engine(e)->stream;
     for (size_t i = 0; i < a.word_count(); ++i) {
       const bool differs = !std::equal(a.word(i).begin(), a.word(i).end(), b.word(i).begin());
-      EXPECT_EQ(differs, e == Engine::POOL && i >= 3 && i <= 5) << a.label() << "#" << i;
+      EXPECT_EQ(differs, e == Engine::Pool && i >= 3 && i <= 5) << a.label() << "#" << i;
     }
   }
 }
@@ -328,14 +328,14 @@ TEST_F(RealNeff, VariablesAndQueueSetsOfSection6) {
     const QueueSet& pool = sg.queue_sets[0];
     EXPECT_EQ(pool.name, "qPoolDynamic");
     EXPECT_EQ(pool.type, "dynamic");
-    EXPECT_EQ(pool.owner_engine, Engine::POOL);
+    EXPECT_EQ(pool.owner_engine, Engine::Pool);
     EXPECT_EQ(pool.num_queues, 16U);
     EXPECT_EQ(pool.semaphores.front(), 24U);
     EXPECT_EQ(pool.semaphores.back(), 39U);
     EXPECT_EQ(pool.semaphores.size(), 16U);
     const QueueSet& sp = sg.queue_sets[1];
     EXPECT_EQ(sp.name, "qSPDynamicHW");
-    EXPECT_EQ(sp.owner_engine, Engine::SP);
+    EXPECT_EQ(sp.owner_engine, Engine::Sp);
     EXPECT_EQ(sp.semaphores.front(), 8U);
     EXPECT_EQ(sp.semaphores.back(), 23U);
     EXPECT_EQ(sp.fabric_path, "main");
@@ -404,7 +404,7 @@ TEST_F(RealNeff, ExtractThenCollectThenPackIsTheSameModel) {
   Result<Neff> again = read(*bytes, "repacked.neff");
   ASSERT_TRUE(again.ok()) << again.error().to_string();
   EXPECT_EQ(again->streams().size(), 10U);
-  EXPECT_EQ(again->subgraphs[1].engine(Engine::POOL)->stream.bytes, n_.subgraphs[1].engine(Engine::POOL)->stream.bytes);
+  EXPECT_EQ(again->subgraphs[1].engine(Engine::Pool)->stream.bytes, n_.subgraphs[1].engine(Engine::Pool)->stream.bytes);
   EXPECT_EQ(again->generation, Generation::Cayman);
   fs::remove_all(dir);
 }
@@ -429,10 +429,10 @@ TEST(NeffWriter, BothPackagingsAndBothHashOrdersReadBack) {
       EXPECT_EQ(r->inputs[0].shape, (std::vector<uint64_t>{32}));
       const Subgraph& sg = r->subgraphs[0];
       ASSERT_EQ(sg.engines.size(), 3U);  // PE, Pool, SP: engines def.json does not name are absent
-      EXPECT_EQ(sg.engines[0].engine, Engine::PE);
+      EXPECT_EQ(sg.engines[0].engine, Engine::Pe);
       EXPECT_EQ(sg.engines[0].dma_descriptors, 1U);
       EXPECT_EQ(sg.engines[0].json_member, "sg00/PE.json");
-      EXPECT_EQ(sg.engine(Engine::POOL)->json_member, "");
+      EXPECT_EQ(sg.engine(Engine::Pool)->json_member, "");
       EXPECT_EQ(sg.variable("c")->constant->member_bytes, 8U);
       EXPECT_FALSE(sg.variable("c")->constant->array.has_value());  // not .npy: raw bytes
     }

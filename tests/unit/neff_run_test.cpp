@@ -248,7 +248,7 @@ TEST_F(MatmulSmall, NoRacesUnderEverySchedule) {
 TEST_F(MatmulSmall, RemovedWaitIsARace) {
   // Activation#03 waits S[5] >= 2 (both transposes done) before copying PSUM bank 1: without the wait its read
   // is unordered with PE's writes.
-  neff::Stream& act = engine_stream_of(c_.neff, 0, neff::Engine::ACT);
+  neff::Stream& act = engine_stream_of(c_.neff, 0, neff::Engine::Act);
   ASSERT_EQ(act.bytes[3 * 64], 0x46);
   ASSERT_EQ(act.bytes[3 * 64 + 4], 0x05);
   act.bytes[3 * 64 + 4] = 0x00;  // wait_mode NONE
@@ -268,7 +268,7 @@ TEST_F(MatmulSmall, RemovedWaitIsARace) {
 
 TEST_F(MatmulSmall, MissingIncrementDeadlocks) {
   // Pool#03's DMA raises S[25] by 16; raising it by 15 leaves PE#07 (wait S[25] >= 16) blocked forever.
-  neff::Stream& pool = engine_stream_of(c_.neff, 0, neff::Engine::POOL);
+  neff::Stream& pool = engine_stream_of(c_.neff, 0, neff::Engine::Pool);
   ASSERT_EQ(pool.bytes[3 * 64], 0xd4);
   ASSERT_EQ(pool.bytes[3 * 64 + 14], 16);
   pool.bytes[3 * 64 + 14] = 15;
@@ -308,7 +308,7 @@ TEST_F(MatmulSmall, CoresOnThreadsGiveTheSameOutputs) {
 }
 
 TEST_F(MatmulSmall, RunCoreReportsItsOwnDeadlock) {
-  neff::Stream& pool = engine_stream_of(c_.neff, 1, neff::Engine::POOL);
+  neff::Stream& pool = engine_stream_of(c_.neff, 1, neff::Engine::Pool);
   pool.bytes[3 * 64 + 14] = 15;  // core 1's y-tile DMA raises S[25] to 15 only
   const std::vector<neff::RunInput> inputs{{"x", c_.xb}, {"y", c_.yb}};
   std::string error;
@@ -328,7 +328,7 @@ TEST_F(MatmulSmall, UnwrittenDramBytesReadAreCounted) {
   EXPECT_TRUE(ok->uninitialized_dram_reads().empty());
   // SP#02 loads the identity from variable 4; pointing it at variable 3 (output0, not written yet) reads 32 KiB
   // of never-written DRAM.
-  neff::Stream& sp = engine_stream_of(c_.neff, 0, neff::Engine::SP);
+  neff::Stream& sp = engine_stream_of(c_.neff, 0, neff::Engine::Sp);
   ASSERT_EQ(sp.bytes[2 * 64], 0xd4);
   ASSERT_EQ(sp.bytes[2 * 64 + 20], 4);
   sp.bytes[2 * 64 + 20] = 3;

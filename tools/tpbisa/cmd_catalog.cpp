@@ -69,13 +69,13 @@ Table opcode_table(std::optional<Generation> gen) {
   for (const auto& op : kOpcodes) {
     const std::string format(to_string(op.format));
     const GenSet modeled = modeled_gens(op);
-    Row r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic), std::string(to_string(op.engine)),
+    Row r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic), std::string(to_string(op.affinity)),
            std::string(to_string(op.maint)), format},
           op.gens,
           {{"value", hex_byte(op.value)},
            {"name", op.enum_name},
            {"mnemonic", op.mnemonic},
-           {"engine", to_string(op.engine)},
+           {"engine", to_string(op.affinity)},
            {"maintained", to_string(op.maint)},
            {"format", format},
            {"struct", op.struct_name},

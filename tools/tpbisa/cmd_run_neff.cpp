@@ -38,15 +38,11 @@ bool split_pair(const std::string& text, std::string& name, std::string& value) 
   return true;
 }
 
-/// The ISA dtype that decodes an element of a signature dtype to a number (0: an integer type, read as such).
+/// The ISA float dtype that decodes an element of a signature dtype to a number: the catalog's signature column
+/// (0: an integer type or a dtype no catalog dtype means, read by its .npy kind and size).
 uint8_t isa_dtype(const std::string& d) {
-  if (d == "float16") return dtype::kFp16;
-  if (d == "bfloat16") return dtype::kBfloat16;
-  if (d == "float32") return dtype::kFp32;
-  if (d == "float8_e4m3" || d == "float8_e4m3fn") return dtype::kFp8Exp4;
-  if (d == "float8_e5m2") return dtype::kFp8Exp5;
-  if (d == "float8_e3m4") return dtype::kFp8Exp3;
-  return 0;
+  const DtypeInfo* row = signature_dtype(d);
+  return row != nullptr && row->kind == DtypeKind::Float ? row->code : 0;
 }
 
 /// Element k of `bytes` as a number: `dt` an ISA float dtype, else by the .npy kind and size.
@@ -94,7 +90,8 @@ bool compare(const neff::Tensor& t, std::span<const uint8_t> got, const io::NpyI
   const std::vector<std::string> same = neff::npy_descrs_for(t.dtype);
   const bool as_output = std::find(same.begin(), same.end(), ref.array.descr) != same.end();
   const uint8_t out_dt = isa_dtype(t.dtype);
-  const char out_kind = t.dtype.find("uint") == 0 ? 'u' : t.dtype.find("int") == 0 ? 'i' : 'f';
+  // Without an ISA float dtype an element is an integer, float64, or raw bits (bool, float8_e4m3: unsigned).
+  const char out_kind = t.dtype.find("int") == 0 ? 'i' : t.dtype == "float64" ? 'f' : 'u';
   c.elements = ref.array.count;
   const std::span<const uint8_t> want = ref.data();
   for (uint64_t k = 0; k < c.elements; ++k) {

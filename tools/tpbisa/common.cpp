@@ -113,7 +113,7 @@ void add_stream_filters(CLI::App& app, WordInputs& in, const std::string& engine
                throw CLI::ValidationError(
                    "--engine",
                    fmt::format("'{}' is not an engine (pe, act, pool, dve, sp, or PE, Activation, ...)", text));
-             in.engines.push_back(io::stream_engine(*e));
+             in.engines.push_back(*e);
            }
          },
          engine_help)

@@ -122,9 +122,6 @@ std::unique_ptr<WordSource> open_input(const std::string& path, const InputOptio
 /// next() when a filter names a subgraph the NEFF does not have or selects no stream.
 std::unique_ptr<WordSource> open_neff(std::shared_ptr<const neff::Neff> neff, const InputOptions& options = {});
 
-/// StreamEngine and the NEFF's engine are the same five engines in the same order.
-StreamEngine stream_engine(neff::Engine e);
-
 /// Words held in memory (a buffer of the caller's, not copied; it must outlive the source), read as a file of
 /// words is: a trailing partial word fails with the same message. `label` names the bytes in messages.
 std::unique_ptr<WordSource> open_bytes(std::span<const uint8_t> bytes, std::string label);

@@ -9,7 +9,7 @@ namespace {
 // at the HALT, sequencer.md §3.3). NOTIFY's host log is not kept (PROJ-CONV-Q5: no memory effect).
 bool execute(const Instruction& inst, exec::Txn& txn) {
   if (inst.as<CtrlNo>() == nullptr) return txn.fail(FaultKind::UnsupportedOpcode, "not a CTRL_NO opcode");
-  if (inst.opcode() == 0xa1) txn.stage_halt();
+  if (inst.opcode() == opcode::kHalt) txn.stage_halt();
   return true;
 }
 

@@ -42,7 +42,7 @@ void set_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
 
 /// §10.3: COPY moves the bit pattern; CAST converts through FP32 (memory-and-numerics.md §8.3).
 bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
-  const bool cast = t.header.opcode == 0x47;
+  const bool cast = t.header.opcode == opcode::kCast;
   if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
     return false;
   uint32_t src = 0, dst = 0;
@@ -189,15 +189,34 @@ bool exec_memset(const D4Mr& t, exec::Txn& txn) {
 }
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  if (const auto* t = inst.as<S4d4Tr>(); t != nullptr && (inst.opcode() == 0x46 || inst.opcode() == 0x47))
+  if (const auto* t = inst.as<S4d4Tr>();
+      t != nullptr && (inst.opcode() == opcode::kCopy || inst.opcode() == opcode::kCast))
     return exec_copy_cast(*t, txn);
-  if (const auto* t = inst.as<S3s3d3Tt>(); t != nullptr && inst.opcode() == 0x41) return exec_tensor_tensor(*t, txn);
-  if (const auto* t = inst.as<D4Mr>(); t != nullptr && inst.opcode() == 0x49) return exec_memset(*t, txn);
+  if (const auto* t = inst.as<S3s3d3Tt>(); t != nullptr && inst.opcode() == opcode::kTensorTensorArith)
+    return exec_tensor_tensor(*t, txn);
+  if (const auto* t = inst.as<D4Mr>(); t != nullptr && inst.opcode() == opcode::kMemset) return exec_memset(*t, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
                   fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
 }
 
-constexpr Execution kExecution{execute};
+/// The tensor operands, each in the element width it is read or written in, on num_active_channels partitions.
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  if (const auto* tr = inst.as<S4d4Tr>()) {
+    add_tensor_footprint(f, "src", tr->src, dtype_size(tr->in_dtype), tr->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", tr->dst, dtype_size(tr->out_dtype), tr->num_active_channels, true, g);
+  } else if (const auto* tt = inst.as<S3s3d3Tt>()) {
+    const unsigned nac = tt->num_active_channels;
+    add_tensor_footprint(f, "src0", tt->src0, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype & 0xF)), nac, false, g);
+    add_tensor_footprint(f, "src1", tt->src1, dtype_size(static_cast<uint8_t>(tt->in0_in1_dtype >> 4)), nac, false, g);
+    add_tensor_footprint(f, "dst", tt->dst, dtype_size(tt->out_dtype), nac, true, g);
+  } else if (const auto* mr = inst.as<D4Mr>()) {
+    add_tensor_footprint(f, "dst", mr->dst, dtype_size(mr->dtype), mr->num_active_channels, true, g);
+  }
+  return f;
+}
+
+constexpr Execution kExecution{.execute = execute, .footprint = footprint};
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "families/common.hpp"
 #include "families/matmul/format.hpp"
+#include "families/matmul/meaning.hpp"
 #include "kernels/convert.hpp"
 #include "kernels/matmul.hpp"
 #include "tpbisa/catalog.hpp"
@@ -232,15 +233,30 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
   switch (inst.opcode()) {
-    case 0x01: return exec_ldweights(inst, txn);
-    case 0x02: return exec_matmul(inst, txn);
+    case opcode::kLdWeights: return exec_ldweights(inst, txn);
+    case opcode::kMatmul: return exec_matmul(inst, txn);
     default:
       return txn.fail(FaultKind::UnsupportedOpcode,
                       fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
   }
 }
 
-constexpr Execution kExecution{execute};
+/// LDWEIGHTS / MATMUL through their generation's layout (PROJ-CONV-G5; real-programs.md §8.3, §9.3, §9.6): src is
+/// read on num_active_rows partitions in in_dtype; MATMUL's dst is written on num_active_cols output partitions at
+/// the input width in transpose mode, else FP32 (PROJ-CONV-F15); it lies where its address says (PSUM, or SBUF on
+/// MAVERICK, which has no PSUM: PROJ-CONV-N1). The ranges are the ones decode's description states.
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  const matmul::PeView v = matmul::view(inst);
+  const auto add = [&](std::string_view name, const matmul::Footprint& m, bool write) {
+    if (m.known) f.add({name, m.region, m.first_partition, m.partitions, m.first, m.last, write});
+  };
+  add("src", matmul::src_footprint(v, g), false);
+  if (v.matmul) add("dst", matmul::dst_footprint(v, g), true);
+  return f;
+}
+
+constexpr Execution kExecution{.execute = execute, .footprint = footprint};
 
 }  // namespace
 

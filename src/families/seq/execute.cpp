@@ -189,7 +189,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (const auto* b = inst.as<CtrlBr>()) return exec_branch(inst, *b, txn);
   if (txn.options().neff_mode) {
     // PROJ-CONV-Q14: PseudoFunctionBegin is a no-op slot, PseudoInst exit halts; calls and returns are refused.
-    if (inst.opcode() == 0xd1) return true;
+    if (inst.opcode() == opcode::kPseudoFunctionBegin) return true;
     if (const auto* p = inst.as<PseudoInst>(); p != nullptr && p->kind == seq::kPseudoInstExit) {
       txn.stage_halt();
       return true;
@@ -201,7 +201,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
 // What execute() refuses (sequencer.md §8.4, PROJ-CONV-Q14: function calls and returns are out of scope);
 // `catalog --coverage` reads these lists.
 constexpr Format kNotExecuted[] = {Format::PseudoFunctionCall};
-constexpr uint8_t kNotExecutedOpcodes[] = {0xd2};  // PseudoFunctionReturn (PseudoFunctionBegin 0xd1 is a no-op)
+constexpr uint8_t kNotExecutedOpcodes[] = {opcode::kPseudoFunctionReturn};  // PseudoFunctionBegin is a no-op
 constexpr Execution kExecution{execute, kNotExecuted, kNotExecutedOpcodes, Execution::Refusal::Convention,
                                "PROJ-CONV-Q14"};
 

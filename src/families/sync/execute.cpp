@@ -5,6 +5,7 @@
 
 #include "families/common.hpp"
 #include "families/sync/format.hpp"
+#include "families/sync/reading.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -193,7 +194,14 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
                   fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
 }
 
-constexpr Execution kExecution{execute};
+/// EventSemaphore's extended lane is a second wait that must hold too (PROJ-CONV-F3), whatever its mode.
+ExtraWaits extra_waits(const Instruction& inst) {
+  ExtraWaits w;
+  if (const auto* es = inst.as<CtrlEs>()) w.lanes[w.count++] = sync::ext_wait(es->ext);
+  return w;
+}
+
+constexpr Execution kExecution{.execute = execute, .extra_waits = extra_waits};
 
 }  // namespace
 

@@ -14,19 +14,22 @@ using namespace sync;
 
 // ---- EVENT_SEMAPHORE's extended lane ----
 
-bool wait_uses_semaphore(uint8_t mode) {
-  const uint8_t low = mode & 0x0F, high = mode & 0xF0;  // SEM_*_IMM, SEM_*_REG, SEM_*_REG_OFFSET
-  return low >= 0x1 && low <= 0x5 && (high == 0x00 || high == 0x80 || high == 0x90);
-}
+// What a mode does is its catalog row (the lane's modes are members of the generation's enums when these ask).
 bool wait_uses_event(uint8_t mode) {
-  return mode == 0x06 || mode == 0x07 || mode == 0x0E || mode == 0x0F;
+  const WaitModeInfo* m = wait_mode_info(mode);
+  return m != nullptr && m->kind == WaitKind::Event;
 }
-bool update_is_event(uint8_t mode) {
-  return (mode & 0x0F) == 0x1 || (mode & 0x0F) == 0x2;
+bool wait_operand_is(uint8_t mode, ModeOperand form) {
+  const WaitModeInfo* m = wait_mode_info(mode);
+  return m != nullptr && m->operand == form;
 }
-bool update_takes_value(uint8_t mode) {
-  const uint8_t low = mode & 0x0F;
-  return low == 0x5 || low == 0x7 || low == 0x9;
+UpdateAction update_action(uint8_t mode) {
+  const UpdateModeInfo* m = update_mode_info(mode);
+  return m != nullptr ? m->action : UpdateAction::None;
+}
+bool update_operand_is_register(uint8_t mode) {
+  const UpdateModeInfo* m = update_mode_info(mode);
+  return m != nullptr && m->operand == ModeOperand::Register;
 }
 
 std::string ext_wait_text(const EventsExtended& x, Generation g) {
@@ -40,23 +43,24 @@ std::string ext_update_text(const EventsExtended& x, Generation g) {
 
 std::string ctrl_es_meaning(const CtrlEs& s, std::string_view path, Generation g) {
   const EventsExtended& x = s.ext;
-  const bool wait_ok = ext_wait_mode_valid(x, g) && x.wait_mode != 0 && x.wait_mode != 0xFE;
-  const bool update_ok = ext_update_mode_valid(x, g) && x.update_mode != 0;
+  const bool wait_ok = ext_wait_mode_valid(x, g) && !wait_never_blocks(x.wait_mode);
+  const bool update_ok = ext_update_mode_valid(x, g) && !update_is_none(x.update_mode);
   if (path == "ext.wait_mode") {
     if (!ext_wait_mode_valid(x, g)) return "";  // the role's text says which enum lacks it
-    if (!wait_ok) return x.wait_mode == 0 ? "NONE: no second wait" : "UNORDERED: no second wait";
+    if (!wait_ok)
+      return wait_mode_info(x.wait_mode)->kind == WaitKind::None ? "NONE: no second wait" : "UNORDERED: no second wait";
     return fmt::format("second wait lane: {} (both waits must hold, PROJ-CONV-F3)", ext_wait_text(x, g));
   }
   if (path == "ext.wait_idx") {
-    if (wait_ok && wait_uses_semaphore(x.wait_mode)) return fmt::format("semaphore {} (second wait)", x.wait_idx);
+    if (wait_ok && waits_on_semaphore(x.wait_mode)) return fmt::format("semaphore {} (second wait)", x.wait_idx);
     if (wait_ok && wait_uses_event(x.wait_mode)) return fmt::format("event {} (second wait)", x.wait_idx);
     return "unused by the extended wait mode";
   }
   if (path == "ext.sem_wait_value") {
-    if (!wait_ok || !wait_uses_semaphore(x.wait_mode)) return "unused by the extended wait mode";
-    if ((x.wait_mode & 0xF0) == 0x80)
+    if (!wait_ok || !waits_on_semaphore(x.wait_mode)) return "unused by the extended wait mode";
+    if (wait_operand_is(x.wait_mode, ModeOperand::Register))
       return fmt::format("second wait comparand r{} (PROJ-CONV-C3: register = value & 0xFF)", x.sem_wait_value & 0xFF);
-    if ((x.wait_mode & 0xF0) == 0x90)
+    if (wait_operand_is(x.wait_mode, ModeOperand::RegisterOffset))
       return fmt::format("second wait comparand r{} + {:#x} (PROJ-CONV-C5)", x.sem_wait_value & 0xFF,
                          x.sem_wait_value >> 8);
     return fmt::format("second wait comparand {}", x.sem_wait_value);
@@ -68,12 +72,13 @@ std::string ctrl_es_meaning(const CtrlEs& s, std::string_view path, Generation g
   }
   if (path == "ext.update_idx") {
     if (!update_ok) return "unused by the extended update mode";
-    return fmt::format("{} {} (extended update)", update_is_event(x.update_mode) ? "event" : "semaphore", x.update_idx);
+    return fmt::format("{} {} (extended update)", updates_event(update_action(x.update_mode)) ? "event" : "semaphore",
+                       x.update_idx);
   }
   if (path == "ext.sem_update_value") {
     if (!update_ok) return "unused by the extended update mode";
-    if (!update_takes_value(x.update_mode)) return "ignored by this update mode";
-    if ((x.update_mode & 0x80) != 0)
+    if (!takes_operand(update_action(x.update_mode))) return "ignored by this update mode";
+    if (update_operand_is_register(x.update_mode))
       return fmt::format("update operand r{} (PROJ-CONV-C3: register = value & 0xFF)", x.sem_update_value & 0xFF);
     return fmt::format("update operand {}", x.sem_update_value);
   }
