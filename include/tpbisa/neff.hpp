@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <span>
@@ -63,9 +64,15 @@ struct Error {
   std::string file;
   std::string member;  ///< empty for container-level checks
   std::string message;
-  /// "FILE: MEMBER: MESSAGE" (or "FILE: MESSAGE").
+  /// "FILE: MEMBER: MESSAGE" (or "FILE: MESSAGE") on one line: control characters and bytes that are not UTF-8
+  /// (names come from the container) are escaped as by escape_text.
   std::string to_string() const;
 };
+
+/// Text from a container made safe to print: every byte that is not part of well-formed UTF-8 as `\xNN`, and with
+/// `one_line` every control character too (a newline, an escape sequence); valid UTF-8 is kept. Names and header
+/// strings are bytes, and JSON output and Python strings need UTF-8.
+std::string escape_text(std::string_view text, bool one_line = true);
 
 /// A value or the error that prevented it.
 template <class T>
@@ -126,8 +133,8 @@ Header parse_header(std::span<const uint8_t, kHeaderBytes> bytes);
 std::array<uint8_t, kHeaderBytes> encode_header(const Header& h);
 
 /// A cheap look at the first bytes of an input: true when they start a NEFF header (pkg_version 1 or 2 and a
-/// header_size below 2^32), which no valid instruction word does (its byte 1, inst_word_len, is 16). Needs
-/// 16 bytes; fewer is never a NEFF.
+/// header_size below 2^32, 0 included: the §4 gate accepts any header_size below the file's size), which no valid
+/// instruction word does (its byte 1, inst_word_len, is 16). Needs 16 bytes; fewer is never a NEFF.
 bool is_neff(std::span<const uint8_t> first_bytes);
 
 // ---- hash (§3, PROJ-CONV-X1) ----
@@ -166,8 +173,8 @@ std::optional<Engine> parse_engine(std::string_view text);
 struct Stream {
   std::string subgraph;  ///< "sg00"
   Engine engine = Engine::Pe;
-  std::string member;  ///< archive member holding the words: "sg00/PE.bin"
-  std::vector<uint8_t> bytes;
+  std::string member;          ///< archive member holding the words: "sg00/PE.bin"
+  std::vector<uint8_t> bytes;  ///< a copy of the member's (all subgraphs' copies together within max_inflated_bytes)
 
   size_t word_count() const { return bytes.size() / kWordBytes; }
   std::span<const uint8_t, kWordBytes> word(size_t i) const {
@@ -281,6 +288,33 @@ enum class MemberKind : uint8_t {
 };
 std::string_view to_string(MemberKind k);  ///< "graph", "kelf", "info", "definition", "engine", ...
 
+/// The members' bytes, back to back in archive order, in one reservation of address space made once for the most
+/// the archive may hold: appending never moves or copies them, and only the pages written are resident, so reading
+/// holds about the members' own size at every moment.
+class MemberData {
+ public:
+  MemberData() = default;
+  /// Reserves `capacity` bytes of address space (none is resident until written); false when it cannot.
+  bool reserve(uint64_t capacity);
+  ~MemberData();
+  MemberData(const MemberData&) = delete;
+  MemberData& operator=(const MemberData&) = delete;
+  MemberData(MemberData&& other) noexcept;
+  MemberData& operator=(MemberData&& other) noexcept;
+  /// Appends n bytes; false (nothing appended) beyond the reservation.
+  bool append(const uint8_t* bytes, size_t n);
+  /// Gives back the reservation beyond the bytes held.
+  void trim();
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;  ///< bytes reserved (a whole number of pages)
+};
+
 struct Member {
   std::string name;  ///< normalised (no leading "./")
   /// The member's bytes: read members view Neff::member_data (valid while a copy of that Neff lives).
@@ -307,7 +341,7 @@ struct Neff {
   PayloadInfo payload;
   std::vector<Member> members;  ///< in archive order
   /// Every member's bytes, one after the other in archive order: the buffer Member::bytes views (shared by copies).
-  std::shared_ptr<const std::vector<uint8_t>> member_data;
+  std::shared_ptr<const MemberData> member_data;
   std::string kelf_member;  ///< "kelf-0.json"
   std::string kelf_version;
   std::string target;                    ///< kelf `target`: "cayman"
@@ -332,6 +366,7 @@ inline constexpr uint64_t kDefaultMaxMemberBytes = uint64_t{512} << 20;  ///< 51
 inline constexpr uint64_t kDefaultMaxMembers = 65536;
 inline constexpr uint64_t kDefaultMaxJsonBytes = uint64_t{64} << 20;  ///< 64 MiB per JSON member
 inline constexpr unsigned kDefaultMaxJsonDepth = 64;
+inline constexpr uint64_t kDefaultMaxSubgraphs = 256;  ///< kelf graphs: the cores of a run
 
 struct ReadOptions {
   bool verify_hash = false;      ///< PROJ-CONV-X1: a hash mismatch is an error (default: a warning)
@@ -341,16 +376,25 @@ struct ReadOptions {
   uint64_t max_members = kDefaultMaxMembers;
   uint64_t max_json_bytes = kDefaultMaxJsonBytes;
   unsigned max_json_depth = kDefaultMaxJsonDepth;
+  uint64_t max_subgraphs = kDefaultMaxSubgraphs;
 };
 
 /// The header and acceptance checks of §4 alone (PROJ-CONV-X2, in that order, first failure); the hash is not
 /// computed. For `neff info` on a file whose payload is broken, and for detectors that need more than is_neff.
 Result<Header> check_header(std::span<const uint8_t> file, std::string_view label);
 
-/// Reads a whole NEFF held in memory (§8). `label` names the file in errors and warnings.
+/// Reads a whole NEFF held in memory (§8). `label` names the file in errors and warnings. The data_size window may
+/// not exceed max_inflated_bytes (check `limit`).
 Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const ReadOptions& options = {});
-/// Reads a NEFF file ("-" is not accepted: a container is read whole, by path).
+/// Reads a NEFF file: its 1024-byte header first, checked (§4) against the file's size, then only the data_size
+/// window (at most max_inflated_bytes, check `limit`); the bytes after the window are counted, never read. A path
+/// that is not a regular file is refused (check `io`) without waiting on it (a FIFO).
 Result<Neff> read_file(const std::string& path, const ReadOptions& options = {});
+/// Reads a NEFF from an open stream (stdin, a pipe, a file) of which `head` holds the first bytes, already read.
+/// A regular file is read as read_file reads it; any other stream up to its end, holding only the header and the
+/// window and counting the rest, and refused (check `limit`) once it passes max_inflated_bytes + 1024 bytes.
+Result<Neff> read_stream(std::FILE* file, std::span<const uint8_t> head, std::string_view label,
+                         const ReadOptions& options = {});
 
 // ---- the static semaphore picture ----
 

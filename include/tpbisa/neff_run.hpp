@@ -33,12 +33,23 @@ unsigned signature_dtype_size(const std::string& signature_dtype);
 /// expected dtype and shape and what the file has.
 std::optional<std::string> check_npy(const Tensor& t, const npy::Array& a);
 
+/// The host bytes a core of a NEFF run with `words` words in its streams is counted for: its state (every engine's
+/// registers and unit state), its on-chip page table, its effect log and its decoded words.
+uint64_t core_state_bytes(size_t words);
+/// What a run of `neff` sets aside before its first step, against `limit` (MachineOptions::max_memory, --max-memory):
+/// each core's state, its variable table, every output and tmp-buf buffer (once per name, PROJ-CONV-X5) and each
+/// core's virtual scratch (X8), the last two with their written-byte maps. Inputs are mapped and constants viewed,
+/// never counted. nullopt when it fits, else one sentence naming the core or variable that passes the limit.
+std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit);
+
 /// A NEFF loaded on a Machine: the cores, their DRAM views and the variable buffers the run owns (outputs,
 /// scratch). The Neff and the input bytes must outlive it.
 class Run {
  public:
   /// Builds the machine for `neff` with `inputs` bound by name (every signature input exactly once, sizes
-  /// checked); `options` are used with neff_mode on. Returns nullptr and sets `error` when it cannot.
+  /// checked); `options` are used with neff_mode on. Before anything is allocated it checks that every output of
+  /// the signature has a variable holding its bytes and that the run fits options.max_memory (check_run_memory).
+  /// Returns nullptr and sets `error` when it cannot.
   static std::unique_ptr<Run> create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
                                      std::string& error);
 

@@ -83,8 +83,8 @@ void raise_usage(const std::string& message) {
 void raise_neff(const neff::Error& e) {
   pb::dict attrs;
   attrs["check"] = std::string(neff::to_string(e.code));
-  attrs["file"] = e.file;
-  attrs["member"] = e.member;
+  attrs["file"] = neff::escape_text(e.file, false);  // names are bytes; a Python str is UTF-8
+  attrs["member"] = neff::escape_text(e.member, false);
   raise(exceptions().neff, fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code)), attrs);
 }
 

@@ -140,8 +140,16 @@ class Txn {
     log_.jump_to = index;
   }
   void stage_halt() { log_.halt = true; }
-  /// A DRAM range a DMA reads or writes (for the race check).
+  /// A DRAM range a DMA reads or writes (for the race check). A range that continues the last one (the same
+  /// variable and kind, the next byte) extends it, so a contiguous walk is one range however many chunks it has.
   void note_dram(const uint8_t* base, uint64_t offset, uint64_t n, bool write) {
+    if (!log_.dram_ranges.empty()) {
+      EffectLog::DramRange& last = log_.dram_ranges.back();
+      if (last.base == base && last.write == write && last.offset + last.n == offset) {
+        last.n += n;
+        return;
+      }
+    }
     log_.dram_ranges.push_back({base, offset, n, write});
     log_.rare_effects = true;
   }

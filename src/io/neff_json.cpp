@@ -54,6 +54,27 @@ ojson use_json(const neff::SemUse& u) {
 
 }  // namespace
 
+void escape_strings(ojson& doc) {
+  if (doc.is_string()) {
+    std::string& text = doc.get_ref<std::string&>();
+    std::string safe = neff::escape_text(text, false);
+    if (safe != text) text = std::move(safe);
+  } else if (doc.is_array()) {
+    for (ojson& v : doc) escape_strings(v);
+  } else if (doc.is_object()) {
+    bool renamed = false;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      escape_strings(it.value());
+      renamed = renamed || neff::escape_text(it.key(), false) != it.key();
+    }
+    if (!renamed) return;
+    ojson fixed = ojson::object();
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+      fixed[neff::escape_text(it.key(), false)] = std::move(it.value());
+    doc = std::move(fixed);
+  }
+}
+
 std::vector<std::pair<std::string, size_t>> opcode_histogram(const neff::Stream& s, Generation gen) {
   std::map<std::string, size_t> counts;
   for (size_t i = 0; i < s.word_count(); ++i) {
@@ -77,6 +98,7 @@ const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name) {
 ojson neff_warnings_json(const neff::Neff& n) {
   ojson list = ojson::array();
   for (const neff::Warning& w : n.warnings) list.push_back({{"member", w.member}, {"message", w.message}});
+  escape_strings(list);
   return list;
 }
 
@@ -173,21 +195,23 @@ ojson neff_info_json(const neff::Neff& n) {
   ojson inputs = ojson::array(), outputs = ojson::array();
   for (const neff::Tensor& t : n.inputs) inputs.push_back(tensor_json(t));
   for (const neff::Tensor& t : n.outputs) outputs.push_back(tensor_json(t));
-  return {{"file", n.file},
-          {"file_bytes", n.file_size},
-          {"header", header},
-          {"hash_check", hash},
-          {"payload", payload},
-          {"kelf", n.kelf_member},
-          {"kelf_version", n.kelf_version},
-          {"target", n.target},
-          {"generation", n.generation ? ojson(to_string(*n.generation)) : ojson(nullptr)},
-          {"compiler_version", n.compiler_version},
-          {"lnc_size", h.lnc_size},
-          {"inputs", inputs},
-          {"outputs", outputs},
-          {"subgraphs", subgraphs},
-          {"warnings", neff_warnings_json(n)}};
+  ojson doc{{"file", n.file},
+            {"file_bytes", n.file_size},
+            {"header", header},
+            {"hash_check", hash},
+            {"payload", payload},
+            {"kelf", n.kelf_member},
+            {"kelf_version", n.kelf_version},
+            {"target", n.target},
+            {"generation", n.generation ? ojson(to_string(*n.generation)) : ojson(nullptr)},
+            {"compiler_version", n.compiler_version},
+            {"lnc_size", h.lnc_size},
+            {"inputs", inputs},
+            {"outputs", outputs},
+            {"subgraphs", subgraphs},
+            {"warnings", neff_warnings_json(n)}};
+  escape_strings(doc);
+  return doc;
 }
 
 ojson neff_sems_subgraphs_json(const std::vector<neff::SubgraphSems>& picture) {
@@ -206,10 +230,12 @@ ojson neff_sems_subgraphs_json(const std::vector<neff::SubgraphSems>& picture) {
 }
 
 ojson neff_sems_json(const neff::Neff& n) {
-  return {{"file", n.file},
-          {"generation", to_string(n.generation.value_or(kDefaultGeneration))},
-          {"subgraphs", neff_sems_subgraphs_json(neff::semaphore_picture(n))},
-          {"warnings", neff_warnings_json(n)}};
+  ojson doc{{"file", n.file},
+            {"generation", to_string(n.generation.value_or(kDefaultGeneration))},
+            {"subgraphs", neff_sems_subgraphs_json(neff::semaphore_picture(n))},
+            {"warnings", neff_warnings_json(n)}};
+  escape_strings(doc);
+  return doc;
 }
 
 }  // namespace tpbisa::io

@@ -138,35 +138,17 @@ class FileWords final : public WordSource {
     return true;
   }
 
-  /// Reads the rest of the container (bounded before it is held) and its model.
+  /// Reads the rest of the container (the header, then only the window, bounded before it is held) and its model.
   bool load_neff() {
     if (!options_.neff) {
       fail(ErrorKind::Refused, fmt::format("{}: a NEFF container: {}", label_, options_.neff_refusal));
       return false;
     }
-    const uint64_t bound = options_.neff_read.max_inflated_bytes + neff::kHeaderBytes;
-    std::vector<uint8_t> bytes(buffer_.begin() + static_cast<ptrdiff_t>(begin_),
-                               buffer_.begin() + static_cast<ptrdiff_t>(end_));
-    while (!eof_) {
-      if (bytes.size() > bound) {
-        fail(ErrorKind::TooLarge,
-             fmt::format("{}: a NEFF container of more than {} bytes (the inflated-size limit and the header; a "
-                         "container is read whole)",
-                         label_, bound));
-        return false;
-      }
-      const size_t at = bytes.size();
-      bytes.resize(at + kChunk);
-      const size_t got = std::fread(bytes.data() + at, 1, kChunk, file_);
-      bytes.resize(at + got);
-      if (got == 0 && std::ferror(file_) != 0) {
-        fail(ErrorKind::Read, fmt::format("{}: read error at offset {}: {}", label_, at, std::strerror(errno)));
-        return false;
-      }
-      if (got == 0) eof_ = true;
-    }
+    // The first chunk is read already; the reader takes the header from it and the window from the rest (a
+    // regular file: only the window is read; a pipe: read to its end, bounded).
+    neff::Result<neff::Neff> r = neff::read_stream(
+        file_, std::span<const uint8_t>(buffer_.data() + begin_, end_ - begin_), label_, options_.neff_read);
     buffer_ = {};
-    neff::Result<neff::Neff> r = neff::read(bytes, label_, options_.neff_read);
     if (!r) {
       fail(ErrorKind::Malformed, neff_message(r.error()));
       return false;

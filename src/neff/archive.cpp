@@ -1,13 +1,17 @@
 // The NEFF payload layers through libarchive: one gzip member (PROJ-CONV-X3) and a ustar/GNU/pax archive (X4).
 #include <archive.h>
 #include <archive_entry.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,13 +20,16 @@
 namespace tpbisa::neff::detail {
 namespace {
 
-constexpr size_t kGzipTrailerBytes = 8;                 ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
-constexpr size_t kGzipMinBytes = 18;                    ///< 10-byte header, an empty deflate block, the trailer
-constexpr uint64_t kReserveBytes = uint64_t{16} << 20;  ///< most the member buffer reserves up front
-/// The member buffer of a pkg 2 payload is reserved for this many times the compressed window (the compiler's
-/// members inflate about 5-fold): one allocation in the common case, geometric growth beyond it. Untouched reserved
-/// pages are never committed, and the reservation is bounded by kReserveBytes and the inflated-size limit.
-constexpr uint64_t kReserveRatio = 8;
+constexpr size_t kGzipTrailerBytes = 8;  ///< CRC-32 and ISIZE, both little-endian (RFC 1952)
+constexpr size_t kGzipMinBytes = 18;     ///< 10-byte header, an empty deflate block, the trailer
+constexpr size_t kGzipHeaderBytes = 10;  ///< ID1 ID2 CM FLG MTIME(4) XFL OS
+constexpr uint8_t kGzipDeflate = 8;      ///< CM: the only method RFC 1952 defines
+constexpr uint8_t kGzipReservedFlags = 0xE0;
+/// Deflate inflates at most about 1032-fold (a 258-byte match per bit pair): with a margin for the block and
+/// member headers, the bytes a pkg 2 window can inflate to, which bounds the member buffer's reservation below the
+/// inflated-size limit for a small window.
+constexpr uint64_t kDeflateMaxRatio = 1040;
+constexpr uint64_t kReserveSlack = uint64_t{1} << 20;
 
 struct ReadDeleter {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -38,12 +45,39 @@ std::string archive_message(archive* a) {
   return s != nullptr ? std::string(s) : std::string("unknown libarchive error");
 }
 
+/// What the gzip layer says went wrong. libarchive says nothing when the member stops before its trailer (or
+/// inside its deflate data): that is named here rather than left as an unknown error.
+std::string gzip_error(archive* gz) {
+  const char* s = archive_error_string(gz);
+  return s != nullptr ? std::string(s)
+                      : std::string(
+                            "the member ends early: its deflate data or its 8-byte trailer (CRC-32, ISIZE) "
+                            "is missing");
+}
+
 Error error(ErrorCode code, std::string_view label, std::string member, std::string message) {
   return Error{code, std::string(label), std::move(member), std::move(message)};
 }
 
 bool all_zero(std::span<const uint8_t> bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
+}
+
+/// The reservation for the members of a window (pkg 2: what it can inflate to), never above the inflated-size limit.
+uint64_t member_capacity(std::span<const uint8_t> window, bool gzip, const ReadOptions& options) {
+  uint64_t most = window.size();
+  if (gzip)
+    most = window.size() > (UINT64_MAX - kReserveSlack) / kDeflateMaxRatio
+               ? UINT64_MAX
+               : window.size() * kDeflateMaxRatio + kReserveSlack;
+  return std::min(most, options.max_inflated_bytes);
+}
+
+std::optional<Error> reserve_members(MemberData& data, uint64_t capacity, std::string_view label) {
+  if (data.reserve(capacity)) return std::nullopt;
+  return error(
+      ErrorCode::Limit, label, "",
+      fmt::format("cannot reserve {} bytes of address space for the members: {}", capacity, std::strerror(errno)));
 }
 
 la_ssize_t append_to_vector(archive*, void* client, const void* buffer, size_t length) {
@@ -113,7 +147,7 @@ struct InflatedStream {
       if (r == ARCHIVE_EOF) return 0;
       if (r != ARCHIVE_OK) {
         gzip_failed = true;
-        gzip_message = archive_message(gz);
+        gzip_message = gzip_error(gz);
         return -1;
       }
     }
@@ -140,13 +174,13 @@ la_ssize_t pull_inflated(archive* a, void* client, const void** buffer) {
 }
 
 /// The regular-file members of the archive `a` reads (names normalised and checked, sizes bounded before a byte is
-/// held). Their bytes are appended to `data`, one buffer for them all, which grows with the bytes actually present,
-/// so a declared size never allocates by itself; once every member is in, each member's view is set into it.
+/// held). Their bytes are appended to `data`, one reservation for them all, which is resident only as far as the
+/// bytes actually present, so a declared size never allocates by itself; once every member is in, each member's view
+/// is set into it.
 std::optional<Error> read_members(archive* a, std::string_view label, const ReadOptions& options,
-                                  std::vector<Member>& out, std::vector<uint8_t>& data,
-                                  std::vector<Warning>& warnings) {
+                                  std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings) {
   std::map<std::string, size_t, std::less<>> index;
-  std::vector<size_t> offsets;  // where each member starts in `data` (which may move while it grows)
+  std::vector<size_t> offsets;  // where each member starts in `data`
   uint64_t total = 0;
   uint64_t entries = 0;
   for (;;) {
@@ -161,7 +195,8 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
     const char* raw = archive_entry_pathname(e);
     if (raw == nullptr) return error(ErrorCode::MemberName, label, "", fmt::format("member {} has no name", entries));
     const std::string name(strip_dot_slash(raw));
-    if (r == ARCHIVE_WARN) warnings.push_back({name, fmt::format("tar: {}", archive_message(a))});
+    if (r == ARCHIVE_WARN)
+      warnings.push_back({escape_text(name), escape_text(fmt::format("tar: {}", archive_message(a)))});
     const mode_t type = archive_entry_filetype(e);
     if (type == AE_IFDIR) {
       // Directory entries are optional and ignored; their names are still checked.
@@ -214,8 +249,8 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
       const size_t held = data.size() - start;
       if (static_cast<uint64_t>(at) != held || held + length > size)
         return error(ErrorCode::Tar, label, name, "member data out of order or beyond its declared size");
-      const auto* p = static_cast<const uint8_t*>(block);
-      data.insert(data.end(), p, p + length);
+      if (!data.append(static_cast<const uint8_t*>(block), length))
+        return error(ErrorCode::Limit, label, name, "the members exceed the buffer reserved for them");
     }
     if (data.size() - start != size)
       return error(ErrorCode::Tar, label, name,
@@ -226,7 +261,7 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
   }
   for (size_t i = 0; i < out.size(); ++i) {
     const size_t end = i + 1 < out.size() ? offsets[i + 1] : data.size();
-    out[i].bytes = std::span<const uint8_t>(data).subspan(offsets[i], end - offsets[i]);
+    out[i].bytes = std::span<const uint8_t>(data.data() + offsets[i], end - offsets[i]);
   }
   // A name that is both a file and a folder ("a" and "a/b") cannot be extracted: refuse it here.
   for (const Member& m : out)
@@ -240,7 +275,7 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
 }  // namespace
 
 std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
-                                   std::vector<Member>& out, std::vector<uint8_t>& data, PayloadInfo& info,
+                                   std::vector<Member>& out, MemberData& data, PayloadInfo& info,
                                    std::vector<Warning>& warnings) {
   if (window.size() < 2 || window[0] != 0x1F || window[1] != 0x8B)
     return error(
@@ -249,19 +284,31 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
             ? fmt::format("the {}-byte payload is too short for a gzip member", window.size())
             : fmt::format("the payload does not start with a gzip member (bytes {:02x} {:02x}, expected 1f 8b)",
                           window[0], window[1]));
+  // libarchive's gzip reader does not recognise a header it cannot read and hands the bytes on as they are: the
+  // tar reader would then blame the archive. The header's own faults are named here.
+  if (window.size() < kGzipHeaderBytes)
+    return error(ErrorCode::Gzip, label, "",
+                 fmt::format("gzip: the {}-byte payload is too short for the {}-byte gzip header", window.size(),
+                             kGzipHeaderBytes));
+  if (window[2] != kGzipDeflate)
+    return error(ErrorCode::Gzip, label, "",
+                 fmt::format("gzip: compression method {} is not deflate ({})", window[2], kGzipDeflate));
+  if ((window[3] & kGzipReservedFlags) != 0)
+    return error(ErrorCode::Gzip, label, "",
+                 fmt::format("gzip: reserved flag bits {:#04x} are set (FLG {:#04x})", window[3] & kGzipReservedFlags,
+                             window[3]));
   ReadArchive gz(archive_read_new());
   if (!gz) return error(ErrorCode::Gzip, label, "", "cannot start the gzip reader");
   archive_read_support_filter_gzip(gz.get());
   archive_read_support_format_raw(gz.get());
   if (archive_read_open_memory(gz.get(), window.data(), window.size()) != ARCHIVE_OK)
-    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(gz.get())));
+    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", gzip_error(gz.get())));
   archive_entry* entry = nullptr;
   if (archive_read_next_header(gz.get(), &entry) != ARCHIVE_OK)
-    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", archive_message(gz.get())));
+    return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", gzip_error(gz.get())));
 
   // One pass: the tar reader pulls the inflated bytes as they come; nothing holds the whole tar.
-  data.reserve(
-      static_cast<size_t>(std::min({options.max_inflated_bytes, kReserveBytes, window.size() * kReserveRatio})));
+  if (auto e = reserve_members(data, member_capacity(window, true, options), label)) return e;
   InflatedStream stream;
   stream.gz = gz.get();
   stream.cap = options.max_inflated_bytes;
@@ -323,12 +370,12 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
 }
 
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, std::vector<uint8_t>& data, std::vector<Warning>& warnings) {
+                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings) {
   ReadArchive a(archive_read_new());
   if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
   archive_read_support_format_tar(a.get());
-  // The members cannot hold more than the archive: one allocation.
-  data.reserve(static_cast<size_t>(std::min<uint64_t>({tar.size(), options.max_inflated_bytes, kReserveBytes})));
+  // The members cannot hold more than the archive.
+  if (auto e = reserve_members(data, member_capacity(tar, false, options), label)) return e;
   if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
     return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
   return read_members(a.get(), label, options, out, data, warnings);
@@ -379,3 +426,67 @@ Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool
 }
 
 }  // namespace tpbisa::neff::detail
+
+namespace tpbisa::neff {
+
+namespace {
+size_t page_bytes() {
+  static const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return kPage;
+}
+}  // namespace
+
+bool MemberData::reserve(uint64_t capacity) {
+  if (data_ != nullptr) return capacity <= capacity_;
+  if (capacity == 0) return true;
+  const uint64_t page = page_bytes();
+  if (capacity > SIZE_MAX - page) {
+    errno = ENOMEM;
+    return false;
+  }
+  const size_t rounded = static_cast<size_t>((capacity + page - 1) / page * page);
+  // Address space only: the pages become resident as they are written (MAP_NORESERVE: no commit charge up front).
+  void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  data_ = static_cast<uint8_t*>(p);
+  capacity_ = rounded;
+  return true;
+}
+
+MemberData::~MemberData() {
+  if (data_ != nullptr) ::munmap(data_, capacity_);
+}
+
+MemberData::MemberData(MemberData&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)) {}
+
+MemberData& MemberData::operator=(MemberData&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) ::munmap(data_, capacity_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+  }
+  return *this;
+}
+
+bool MemberData::append(const uint8_t* bytes, size_t n) {
+  if (n > capacity_ - size_) return false;
+  std::memcpy(data_ + size_, bytes, n);
+  size_ += n;
+  return true;
+}
+
+void MemberData::trim() {
+  if (data_ == nullptr) return;
+  const size_t page = page_bytes();
+  const size_t keep = (size_ + page - 1) / page * page;
+  if (keep == capacity_) return;
+  ::munmap(data_ + keep, capacity_ - keep);
+  if (keep == 0) data_ = nullptr;
+  capacity_ = keep;
+}
+
+}  // namespace tpbisa::neff

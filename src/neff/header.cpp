@@ -105,8 +105,50 @@ std::string_view to_string(ErrorCode code) {
 }
 
 std::string Error::to_string() const {
-  if (member.empty()) return fmt::format("{}: {}", file, message);
-  return fmt::format("{}: {}: {}", file, member, message);
+  if (member.empty()) return escape_text(fmt::format("{}: {}", file, message));
+  return escape_text(fmt::format("{}: {}: {}", file, member, message));
+}
+
+std::string escape_text(std::string_view text, bool one_line) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const uint8_t c = p[i];
+    if (c < 0x80) {
+      if (one_line && (c < 0x20 || c == 0x7F))
+        out += fmt::format("\\x{:02x}", c);
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed sequence (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF) is kept whole.
+    size_t len = 0;
+    uint8_t lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    }
+    bool ok = len != 0 && i + len <= n && p[i + 1] >= lo && p[i + 1] <= hi;
+    for (size_t k = 2; ok && k < len; ++k) ok = p[i + k] >= 0x80 && p[i + k] <= 0xBF;
+    if (ok) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    }
+  }
+  return out;
 }
 
 std::string Header::name_text() const {
@@ -168,25 +210,31 @@ bool is_neff(std::span<const uint8_t> first) {
   if (first.size() < 16) return false;
   const uint64_t pkg = load_le<uint64_t>(first.data() + kOffPkgVersion);
   const uint64_t header_size = load_le<uint64_t>(first.data() + kOffHeaderSize);
-  return (pkg == 1 || pkg == 2) && header_size > 0 && header_size < (uint64_t{1} << 32);
+  // header_size 0 is a header too: check_header's gate (§4) accepts it, and one detector must give one answer.
+  return (pkg == 1 || pkg == 2) && header_size < (uint64_t{1} << 32);
 }
 
 Result<Header> check_header(std::span<const uint8_t> file, std::string_view label) {
+  if (file.size() < kHeaderBytes) return detail::check_header(file, file.size(), label);
+  return detail::check_header(file.first<kHeaderBytes>(), file.size(), label);
+}
+
+Result<Header> detail::check_header(std::span<const uint8_t> head, uint64_t file_size, std::string_view label) {
   const auto fail = [&](ErrorCode code, std::string message) -> Result<Header> {
     return Error{code, std::string(label), "", std::move(message)};
   };
   // The runtime's gates in its order (PROJ-CONV-X2); the first failure is reported.
-  if (file.size() < kHeaderBytes)
-    return fail(ErrorCode::TooSmall, fmt::format("{} bytes is too small for a NEFF: the header alone is {} bytes",
-                                                 file.size(), kHeaderBytes));
-  const Header h = parse_header(file.first<kHeaderBytes>());
-  if (h.header_size >= file.size())
+  if (file_size < kHeaderBytes || head.size() < kHeaderBytes)
+    return fail(ErrorCode::TooSmall,
+                fmt::format("{} bytes is too small for a NEFF: the header alone is {} bytes", file_size, kHeaderBytes));
+  const Header h = parse_header(head.first<kHeaderBytes>());
+  if (h.header_size >= file_size)
     return fail(ErrorCode::HeaderSize,
-                fmt::format("header_size {} is not smaller than the file ({} bytes)", h.header_size, file.size()));
+                fmt::format("header_size {} is not smaller than the file ({} bytes)", h.header_size, file_size));
   if (h.neff_version_major > 2)
     return fail(ErrorCode::MajorVersion,
                 fmt::format("neff_version_major {} is not supported (at most 2)", h.neff_version_major));
-  const uint64_t after_header = file.size() - kPayloadOffset;
+  const uint64_t after_header = file_size - kPayloadOffset;
   if (h.data_size > after_header)
     return fail(ErrorCode::PayloadSize,
                 fmt::format("data_size {} exceeds the {} bytes after the header", h.data_size, after_header));

@@ -14,22 +14,27 @@
 
 namespace tpbisa::neff::detail {
 
+/// The §4 gates (PROJ-CONV-X2) for a file of `file_size` bytes whose first bytes are `head` (the header, or all of a
+/// shorter file).
+Result<Header> check_header(std::span<const uint8_t> head, uint64_t file_size, std::string_view label);
+
 /// §3 / PROJ-CONV-X1: the digest of the window compared with the stored hash in both byte orders.
 HashCheck check_hash(const Header& h, std::span<const uint8_t> window);
 
 /// PROJ-CONV-X3 and X4 in one pass: the members of the tar archive inside the one gzip member at the start of
 /// `window` (inflated as the tar reader asks, bounded by max_inflated_bytes), then the CRC-32 and ISIZE trailer
 /// checked, and where the member ends recorded in `info`; padding that is not zero is a warning (an error under
-/// strict_trailing). The members' bytes are appended to `data` and the members view them there (valid while `data`
-/// is not changed).
+/// strict_trailing). The members' bytes are appended to `data` (reserved here for what the window can inflate to)
+/// and the members view them there (valid while `data` lives).
 std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_view label, const ReadOptions& options,
-                                   std::vector<Member>& out, std::vector<uint8_t>& data, PayloadInfo& info,
+                                   std::vector<Member>& out, MemberData& data, PayloadInfo& info,
                                    std::vector<Warning>& warnings);
 
 /// PROJ-CONV-X4: the regular-file members of a tar archive, names normalised and checked, sizes bounded
-/// before anything is allocated; their bytes are appended to `data`, as read_gzip_tar does.
+/// before anything is allocated; their bytes are appended to `data` (reserved here for the archive's size), as
+/// read_gzip_tar does.
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, std::vector<uint8_t>& data, std::vector<Warning>& warnings);
+                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings);
 
 /// Why `name` (already without a leading "./") cannot be a member name, or nullopt when it can.
 std::optional<std::string> member_name_problem(std::string_view name);

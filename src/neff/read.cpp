@@ -1,11 +1,14 @@
 // The NEFF reader (neff.md §8): header and hash, payload, members, then the model neff.json, kelf and def.json
 // describe.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
+#include <memory>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -283,6 +286,11 @@ class Builder {
                                           : fmt::format("target '{}' names no known generation", n_.target)});
     const auto graphs = k.find("graphs");
     if (graphs == k.end() || !graphs->is_array()) return bad(m->name, "has no 'graphs' list");
+    // Each subgraph is a model built from its def.json and, in a run, a core: bounded before any is built.
+    if (graphs->size() > o_.max_subgraphs)
+      return fail(
+          ErrorCode::Limit, m->name,
+          fmt::format("lists {} subgraphs, more than the subgraph limit of {}", graphs->size(), o_.max_subgraphs));
     for (const json& g : *graphs) {
       if (!g.is_object()) return bad(m->name, "a 'graphs' entry is not an object");
       Subgraph sg;
@@ -328,6 +336,12 @@ class Builder {
           ErrorCode::StreamSize, stream->name,
           fmt::format("{} bytes is not a whole number of 64-byte instructions ({} trailing bytes, PROJ-CONV-X6)",
                       stream->bytes.size(), stream->bytes.size() % kWordBytes));
+    // Subgraphs may name one stream: their copies together are bounded as the members are.
+    if (stream->bytes.size() > o_.max_inflated_bytes - std::min(o_.max_inflated_bytes, stream_bytes_))
+      return fail(ErrorCode::Limit, stream->name,
+                  fmt::format("the subgraphs' copies of their streams exceed {} bytes, the inflated-size limit",
+                              o_.max_inflated_bytes));
+    stream_bytes_ += stream->bytes.size();
     ed.stream.bytes.assign(stream->bytes.begin(), stream->bytes.end());
     mark(*stream, MemberKind::Stream, fmt::format("{} stream, {} words", ed.stream.label(), ed.stream.word_count()));
 
@@ -556,6 +570,7 @@ class Builder {
   const ReadOptions& o_;
   std::unordered_map<std::string_view, size_t> index_;  ///< names of n_.members (which the builder never resizes)
   bool has_graph_ = false;
+  uint64_t stream_bytes_ = 0;  ///< bytes of the streams copied into the model so far
   std::string kelf_name_;
   std::string json_scratch_;  ///< one buffer for every JSON member's compacted text
 };
@@ -571,6 +586,77 @@ constexpr bool structural(uint8_t c) {
   return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || c == '"';
 }
 
+/// nlohmann's DOM parser with one more check, at no extra pass: a key its object already holds is refused (the
+/// parser alone keeps the last value silently; the documents of this format, like VARS.json, have unique keys).
+class DomBuilder {
+ public:
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  explicit DomBuilder(json& root) : root_(root) {}
+  bool null() { return put(nullptr) != nullptr; }
+  bool boolean(bool v) { return put(v) != nullptr; }
+  bool number_integer(number_integer_t v) { return put(v) != nullptr; }
+  bool number_unsigned(number_unsigned_t v) { return put(v) != nullptr; }
+  bool number_float(number_float_t v, const string_t&) { return put(v) != nullptr; }
+  bool string(string_t& v) { return put(std::move(v)) != nullptr; }
+  bool binary(binary_t& v) { return put(json::binary(std::move(v))) != nullptr; }
+  bool start_object(std::size_t) {
+    stack_.push_back(put(json::value_t::object));
+    return true;
+  }
+  bool key(string_t& k) {
+    auto [it, inserted] = stack_.back()->get_ref<json::object_t&>().try_emplace(k);
+    if (!inserted) {
+      duplicate = k;
+      return false;
+    }
+    slot_ = &it->second;
+    return true;
+  }
+  bool end_object() {
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    stack_.push_back(put(json::value_t::array));
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+  std::optional<std::string> duplicate;  ///< the key refused
+
+ private:
+  /// The value in its place: the root, the next element of the open array, or the open object's last key. A parent
+  /// grows only once its open child is closed, so the pointers on the stack stay valid.
+  template <class V>
+  json* put(V&& v) {
+    if (stack_.empty()) {
+      root_ = json(std::forward<V>(v));
+      return &root_;
+    }
+    json& top = *stack_.back();
+    if (top.is_array()) {
+      auto& a = top.get_ref<json::array_t&>();
+      a.emplace_back(std::forward<V>(v));
+      return &a.back();
+    }
+    *slot_ = json(std::forward<V>(v));
+    return slot_;
+  }
+
+  json& root_;
+  std::vector<json*> stack_;
+  json* slot_ = nullptr;
+};
+
 }  // namespace
 
 std::optional<Error> parse_json(const Member& m, std::string_view label, const ReadOptions& options, json& out,
@@ -581,6 +667,9 @@ std::optional<Error> parse_json(const Member& m, std::string_view label, const R
   if (m.bytes.size() > options.max_json_bytes)
     return fail(
         fmt::format("{} bytes of JSON exceed the JSON-size limit of {}", m.bytes.size(), options.max_json_bytes));
+  // A raw NUL is never JSON, and the parser would take it for the end of the text and ignore the rest.
+  if (const void* nul = std::memchr(m.bytes.data(), 0, m.bytes.size()); nul != nullptr)
+    return fail(fmt::format("invalid JSON: a NUL byte at byte {}", static_cast<const uint8_t*>(nul) - m.bytes.data()));
   // One pass bounds the nesting before the parser sees a byte (so a hostile document cannot exhaust its stack or
   // memory) and copies the document without the whitespace around structural characters: the compiler writes
   // indented JSON, and the parser spent most of its time stepping over the indentation. A run of whitespace is
@@ -620,12 +709,10 @@ std::optional<Error> parse_json(const Member& m, std::string_view label, const R
     }
   }
   scratch.resize(static_cast<size_t>(to - scratch.data()));
-  try {
-    out = json::parse(scratch.data(), scratch.data() + scratch.size());
-    return std::nullopt;
-  } catch (const json::exception&) {
-    // The message quotes lines and columns of the original: parse that for it.
-  }
+  DomBuilder builder(out);
+  if (json::sax_parse(scratch.data(), scratch.data() + scratch.size(), &builder)) return std::nullopt;
+  if (builder.duplicate) return fail(fmt::format("invalid JSON: duplicate key \"{}\"", *builder.duplicate));
+  // The message quotes lines and columns of the original: parse that for it.
   try {
     const char* text = reinterpret_cast<const char*>(m.bytes.data());
     out = json::parse(text, text + m.bytes.size());
@@ -716,16 +803,18 @@ std::vector<const Stream*> Neff::streams() const {
   return out;
 }
 
-Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const ReadOptions& options) {
-  Result<Header> h = check_header(file, label);
-  if (!h) return h.error();
+namespace {
+
+/// The model of a container whose header passed the §4 gates: `window` is its data_size window, `file_size` the
+/// whole file's size.
+Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const uint8_t> window, std::string_view label,
+                          const ReadOptions& options) {
   Neff n;
   n.file = std::string(label);
-  n.file_size = file.size();
-  n.header = *h;
-  const std::span<const uint8_t> window = file.subspan(kPayloadOffset, h->data_size);
-  n.payload.window_bytes = h->data_size;
-  n.payload.bytes_after_window = file.size() - kPayloadOffset - h->data_size;
+  n.file_size = file_size;
+  n.header = h;
+  n.payload.window_bytes = h.data_size;
+  n.payload.bytes_after_window = file_size - kPayloadOffset - h.data_size;
 
   n.hash = detail::check_hash(n.header, window);
   if (!n.hash.matched) {
@@ -736,38 +825,152 @@ Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const R
   }
   if (n.payload.bytes_after_window > 0) {
     std::string message = fmt::format("{} bytes after the payload window (header + data_size = {} of {} bytes)",
-                                      n.payload.bytes_after_window, kPayloadOffset + h->data_size, file.size());
+                                      n.payload.bytes_after_window, kPayloadOffset + h.data_size, file_size);
     if (options.strict_trailing) return Error{ErrorCode::Trailing, n.file, "", std::move(message)};
     n.warnings.push_back({"", message + " (ignored)"});
   }
 
-  // The members view this buffer; the vector moves into the shared pointer without its bytes moving.
-  std::vector<uint8_t> data;
-  if (h->pkg_version == 2) {
-    if (auto e = detail::read_gzip_tar(window, label, options, n.members, data, n.payload, n.warnings)) return *e;
+  // The members view this buffer, which never moves once reserved.
+  auto data = std::make_shared<MemberData>();
+  if (h.pkg_version == 2) {
+    if (auto e = detail::read_gzip_tar(window, label, options, n.members, *data, n.payload, n.warnings)) return *e;
   } else {
     n.payload.tar_bytes = window.size();
-    if (auto e = detail::read_tar(window, label, options, n.members, data, n.warnings)) return *e;
+    if (auto e = detail::read_tar(window, label, options, n.members, *data, n.warnings)) return *e;
   }
-  n.member_data = std::make_shared<const std::vector<uint8_t>>(std::move(data));
+  data->trim();
+  n.member_data = std::move(data);
   Builder b(n, options);
   if (auto e = b.build()) return *e;
   return n;
 }
 
+/// The window is held whole (hashed, then inflated or read as tar): bounded like the tar it holds.
+std::optional<Error> check_window(const Header& h, std::string_view label, const ReadOptions& options) {
+  if (h.data_size <= options.max_inflated_bytes) return std::nullopt;
+  return Error{ErrorCode::Limit, std::string(label), "",
+               fmt::format("data_size {} exceeds the inflated-size limit of {}: the payload window is read whole",
+                           h.data_size, options.max_inflated_bytes)};
+}
+
+Error io_error(std::string_view label, std::string message) {
+  return Error{ErrorCode::Io, std::string(label), "", std::move(message)};
+}
+
+/// Reads n bytes at `offset` of `fd` into `out`; the error's message when it cannot.
+std::optional<std::string> read_at(int fd, uint64_t offset, uint8_t* out, uint64_t n) {
+  uint64_t done = 0;
+  while (done < n) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(n - done, uint64_t{1} << 30));
+    const ssize_t got = ::pread(fd, out + done, want, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fmt::format("cannot read at byte {}: {}", offset + done, std::strerror(errno));
+    if (got == 0)
+      return fmt::format("the file ended at byte {}, before the {} bytes its size promised", offset + done, offset + n);
+    done += static_cast<uint64_t>(got);
+  }
+  return std::nullopt;
+}
+
+/// A regular file whose NEFF starts at byte `start` and holds `size` bytes: the header, then the window alone.
+Result<Neff> read_regular(int fd, uint64_t start, uint64_t size, std::string_view label, const ReadOptions& options) {
+  std::array<uint8_t, kHeaderBytes> head{};
+  const uint64_t got = std::min<uint64_t>(size, kHeaderBytes);
+  if (auto e = read_at(fd, start, head.data(), got)) return io_error(label, *e);
+  Result<Header> h = detail::check_header(std::span<const uint8_t>(head.data(), got), size, label);
+  if (!h) return h.error();
+  if (auto e = check_window(*h, label, options)) return *e;
+  // Not zero-filled: every byte is read over.
+  const std::unique_ptr<uint8_t[]> window(new uint8_t[std::max<uint64_t>(h->data_size, 1)]);
+  if (auto e = read_at(fd, start + kPayloadOffset, window.get(), h->data_size)) return io_error(label, *e);
+  return read_payload(*h, size, std::span<const uint8_t>(window.get(), h->data_size), label, options);
+}
+
+}  // namespace
+
+Result<Neff> read(std::span<const uint8_t> file, std::string_view label, const ReadOptions& options) {
+  Result<Header> h = check_header(file, label);
+  if (!h) return h.error();
+  if (auto e = check_window(*h, label, options)) return *e;
+  return read_payload(*h, file.size(), file.subspan(kPayloadOffset, h->data_size), label, options);
+}
+
 Result<Neff> read_file(const std::string& path, const ReadOptions& options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Error{ErrorCode::Io, path, "", "cannot read: is a directory"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{ErrorCode::Io, path, "", fmt::format("cannot open: {}", std::strerror(errno))};
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) return Error{ErrorCode::Io, path, "", "cannot read: not a regular file"};
-  in.seekg(0, std::ios::beg);
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
-    return Error{ErrorCode::Io, path, "", "cannot read the whole file"};
-  return read(bytes, path, options);
+  // O_NONBLOCK: a FIFO is refused below rather than waited on (it has no size to check the header against).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return io_error(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  struct stat st {};
+  Result<Neff> r = io_error(path, "cannot read: not a regular file");
+  if (::fstat(fd, &st) != 0)
+    r = io_error(path, fmt::format("cannot read: {}", std::strerror(errno)));
+  else if (S_ISDIR(st.st_mode))
+    r = io_error(path, "cannot read: is a directory");
+  else if (S_ISREG(st.st_mode))
+    r = read_regular(fd, 0, static_cast<uint64_t>(st.st_size), path, options);
+  ::close(fd);
+  return r;
+}
+
+Result<Neff> read_stream(std::FILE* file, std::span<const uint8_t> head, std::string_view label,
+                         const ReadOptions& options) {
+  const int fd = ::fileno(file);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    const long at = std::ftell(file);
+    if (at >= 0 && static_cast<uint64_t>(at) >= head.size() &&
+        static_cast<uint64_t>(st.st_size) >= static_cast<uint64_t>(at)) {
+      const uint64_t start = static_cast<uint64_t>(at) - head.size();
+      return read_regular(fd, start, static_cast<uint64_t>(st.st_size) - start, label, options);
+    }
+  }
+  // A pipe or a device: its size is known only at its end. The header and the window are held (as much of the
+  // window as the limit allows), the rest is counted, and the whole may not pass the limit and the header.
+  const uint64_t bound =
+      options.max_inflated_bytes > UINT64_MAX - kHeaderBytes ? UINT64_MAX : options.max_inflated_bytes + kHeaderBytes;
+  std::vector<uint8_t> held(head.begin(), head.end());
+  uint64_t total = held.size();
+  uint64_t keep = 0;  // the bytes worth holding (header and window), known once the header is in
+  const auto hold = [&](const uint8_t* p, size_t n) {
+    if (keep == 0 && held.size() < kHeaderBytes) {
+      const size_t take = std::min(n, kHeaderBytes - held.size());
+      held.insert(held.end(), p, p + take);
+      p += take, n -= take;
+    }
+    if (keep == 0 && held.size() >= kHeaderBytes) {
+      // Reserved once (resident only as it is filled): the window, as far as the limit allows.
+      const Header h = parse_header(std::span<const uint8_t, kHeaderBytes>(held.data(), kHeaderBytes));
+      keep = kPayloadOffset + std::min(h.data_size, options.max_inflated_bytes);
+      if (keep > held.size()) held.reserve(static_cast<size_t>(keep));
+    }
+    if (keep > held.size()) {
+      const size_t take = static_cast<size_t>(std::min<uint64_t>(n, keep - held.size()));
+      held.insert(held.end(), p, p + take);
+    }
+  };
+  const auto too_large = [&] {
+    return Error{ErrorCode::Limit, std::string(label), "",
+                 fmt::format("more than {} bytes: the inflated-size limit of {} and the header (a stream is read to "
+                             "its end to know its size)",
+                             bound, options.max_inflated_bytes)};
+  };
+  if (total > bound) return too_large();
+  hold(head.data(), 0);
+  std::vector<uint8_t> chunk(size_t{1} << 16);
+  for (;;) {
+    const size_t got = std::fread(chunk.data(), 1, chunk.size(), file);
+    if (got == 0) {
+      if (std::ferror(file) != 0)
+        return io_error(label, fmt::format("read error at byte {}: {}", total, std::strerror(errno)));
+      break;
+    }
+    if (got > bound - total) return too_large();
+    total += got;
+    hold(chunk.data(), got);
+  }
+  Result<Header> h = detail::check_header(held, total, label);
+  if (!h) return h.error();
+  if (auto e = check_window(*h, label, options)) return *e;
+  return read_payload(*h, total, std::span<const uint8_t>(held).subspan(kPayloadOffset, h->data_size), label, options);
 }
 
 }  // namespace tpbisa::neff

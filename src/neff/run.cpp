@@ -54,13 +54,100 @@ std::string shape_text(std::span<const uint64_t> shape) {
   return s + ")";
 }
 
-uint64_t tensor_bytes(const Tensor& t) {
+/// The bytes of a signature tensor; nullopt when they pass 2^64 (a shape no buffer holds).
+std::optional<uint64_t> tensor_bytes(const Tensor& t) {
   uint64_t n = signature_dtype_size(t.dtype);
-  for (uint64_t d : t.shape) n *= d;
+  for (uint64_t d : t.shape) {
+    if (d != 0 && n > UINT64_MAX / d) return std::nullopt;
+    n *= d;
+  }
   return n;
 }
 
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/// Bytes of the written-byte map of a tracked variable (Run::Tracked::written).
+uint64_t bitmap_bytes(uint64_t size) {
+  return (size / 64 + (size % 64 != 0)) * sizeof(uint64_t);
+}
+
+/// The signature's outputs against the variables that hold them: every output whose bytes are known has an
+/// output (or tmp-buf) buffer of its name at least that large, so that what is written for it is all there.
+std::optional<std::string> check_outputs(const Neff& neff) {
+  for (const Tensor& t : neff.outputs) {
+    const std::optional<uint64_t> need = tensor_bytes(t);
+    if (!need)
+      return fmt::format("output {}: the signature's {} {} is more than 2^64 bytes", t.name, t.dtype,
+                         shape_text(t.shape));
+    std::optional<uint64_t> held;
+    for (const Subgraph& sg : neff.subgraphs)
+      for (const Variable& v : sg.variables)
+        if ((v.type == VarType::Output || v.type == VarType::TmpBuf) && v.name == t.name)
+          held = std::max(held.value_or(0), v.size.value_or(0));
+    if (!held)
+      return fmt::format("output {} ({} {}) is held by no output variable of any subgraph", t.name, t.dtype,
+                         shape_text(t.shape));
+    if (*held < *need)
+      return fmt::format("output {}: the signature ({} {}) needs {} bytes, its variable holds {}", t.name, t.dtype,
+                         shape_text(t.shape), *need, *held);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+uint64_t core_state_bytes(size_t words) {
+  // The core (its state and every engine's), its page table below the dense limit, its effect log, and per word
+  // the word, its decoded form, its verdict and its plain executor.
+  constexpr uint64_t kPerWord = sizeof(Word) + sizeof(Instruction) + sizeof(uint8_t) + sizeof(void*) + 1;
+  constexpr uint64_t kFixed =
+      sizeof(Core) + SparseMemory::kDenseLimit / SparseMemory::kPageBytes * sizeof(void*) + sizeof(EffectLog);
+  return kFixed + kPerWord * words;
+}
+
+std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit) {
+  uint64_t total = 0;
+  const auto over = [&](uint64_t add) {
+    total = saturating_add(total, add);
+    return total > limit;
+  };
+  const auto beyond = [&](const std::string& what) {
+    return fmt::format(
+        "{} brings the run's DRAM and core state to {} bytes, beyond the memory limit of {} bytes (--max-memory)", what,
+        total, limit);
+  };
+  std::map<std::string_view, uint64_t> shared;  // output and tmp-buf buffers, one per name (PROJ-CONV-X5)
+  for (const Subgraph& sg : neff.subgraphs) {
+    size_t words = 0;
+    for (const EngineDef& e : sg.engines) words += e.stream.word_count();
+    if (over(core_state_bytes(words)))
+      return beyond(fmt::format("{}: its core's state ({} bytes)", sg.name, core_state_bytes(words)));
+    const uint64_t max_id = sg.variables.empty() ? 0 : sg.variables.back().id;  // sorted by var_id
+    if (over((max_id + 1) * sizeof(DramVar)))
+      return beyond(fmt::format("{}: its table of variables up to var_id {} ({} bytes)", sg.name, max_id,
+                                (max_id + 1) * sizeof(DramVar)));
+    uint64_t scratch = 0;
+    for (const Variable& v : sg.variables) {
+      const uint64_t size = v.size.value_or(0);
+      uint64_t add = 0;
+      if (v.type == VarType::Output || v.type == VarType::TmpBuf) {
+        uint64_t& held = shared[v.name];
+        if (size > held) add = size - held + bitmap_bytes(size) - bitmap_bytes(held);
+        held = std::max(held, size);
+      } else if (v.type == VarType::Virtual) {
+        const uint64_t end = saturating_add(v.backing_offset.value_or(0), size);
+        add = saturating_add(end > scratch ? end - scratch : 0, bitmap_bytes(size));
+        scratch = std::max(scratch, end);
+      }
+      if (over(add)) return beyond(fmt::format("{}: variable {} ({}, {} bytes)", sg.name, v.name, v.type_name, size));
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {}  // namespace
 
 std::vector<std::string> npy_descrs_for(const std::string& signature_dtype) {
   const DtypeRow* r = find_row(signature_dtype);
@@ -186,9 +273,11 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
       error = fmt::format("--input {} is given twice", in.name);
       return nullptr;
     }
-    if (in.bytes.size() != tensor_bytes(*t)) {
-      error = fmt::format("input {}: {} bytes given, the signature ({} {}) needs {}", in.name, in.bytes.size(),
-                          t->dtype, shape_text(t->shape), tensor_bytes(*t));
+    if (const std::optional<uint64_t> need = tensor_bytes(*t); !need || in.bytes.size() != *need) {
+      error = need ? fmt::format("input {}: {} bytes given, the signature ({} {}) needs {}", in.name, in.bytes.size(),
+                                 t->dtype, shape_text(t->shape), *need)
+                   : fmt::format("input {}: the signature's {} {} is more than 2^64 bytes", in.name, t->dtype,
+                                 shape_text(t->shape));
       return nullptr;
     }
     bound[in.name] = in.bytes;
@@ -199,6 +288,16 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
                           t.name);
       return nullptr;
     }
+  // Checked before anything is allocated: the outputs' buffers hold what the signature promises, and every buffer
+  // and core the run sets up fits the memory limit.
+  if (auto bad = check_outputs(neff)) {
+    error = *bad;
+    return nullptr;
+  }
+  if (auto bad = check_run_memory(neff, options.max_memory)) {
+    error = *bad;
+    return nullptr;
+  }
   std::vector<CoreProgram> programs(neff.subgraphs.size());
   run->views_.resize(neff.subgraphs.size());
   run->scratch_.resize(neff.subgraphs.size());

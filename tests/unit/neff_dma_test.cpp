@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <bit>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -138,6 +139,72 @@ TEST(NeffDma, WritingAnInputFaults) {
   ASSERT_TRUE(s.faulted);
   EXPECT_NE(s.fault.detail.find("read-only"), std::string::npos) << s.fault.detail;
   EXPECT_EQ(src[0], 7);
+}
+
+TEST(NeffDma, ATransferBeyondMaxElementsFaultsBeforeWalkingIt) {
+  // 4096 x 4096 chunks of 64 bytes, step 0 (issue 36, D06): 1 GiB moved, 16 Mi chunks walked, once 3.35 GB held.
+  std::vector<uint8_t> src(64, 7);
+  const PseudoDmaDirect2d d =
+      dma(1, 0, {0, 0}, {4096, 4096}, 64, 2, 0, {0, 0}, {4096, 4096}, 64, dtype::kUint8, dtype::kUint8);
+  Rig rig({encode(d)}, src.data(), src.size());
+  const auto start = std::chrono::steady_clock::now();
+  const RunSummary s = rig.m->run(10);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::ResourceLimit);
+  EXPECT_EQ(s.fault.detail,
+            "the DMA moves 1073741824 elements in 16777216 source and 16777216 destination chunks, more than the "
+            "4194304 element accesses one instruction may make");
+  for (uint8_t b : rig.out) ASSERT_EQ(b, 0);
+  EXPECT_EQ(rig.m->core(0).state().sems[9], 0U);
+  // The chunks count on their own: 2049 x 2048 one-byte chunks (over 2^22) of 2^20 + 512 FP32 elements.
+  const PseudoDmaDirect2d many =
+      dma(1, 0, {0, 0}, {2049, 2048}, 1, 2, 0, {0, 0}, {2049, 2048}, 1, dtype::kFp32, dtype::kFp32);
+  Rig rig2({encode(many)}, src.data(), src.size());
+  const RunSummary s2 = rig2.m->run(10);
+  ASSERT_TRUE(s2.faulted);
+  EXPECT_EQ(s2.fault.kind, FaultKind::ResourceLimit) << s2.fault.detail;
+  EXPECT_NE(s2.fault.detail.find("moves 1049088 elements in 4196352 source"), std::string::npos) << s2.fault.detail;
+}
+
+TEST(NeffDma, OverlappingSidesReadEveryByteBeforeAnyIsWritten) {
+  // Source and destination in one variable, 4 bytes apart (§7.3: every byte is read, then every byte written).
+  std::vector<uint8_t> unused(8);
+  for (const bool forward : {true, false}) {
+    SCOPED_TRACE(forward);
+    const uint32_t from = forward ? 0 : 4, to = forward ? 4 : 0;
+    const PseudoDmaDirect2d d = dma(2, from, {8, 0}, {4, 1}, 8, 2, to, {8, 0}, {4, 1}, 8, dtype::kUint8, dtype::kUint8);
+    Rig rig({encode(d)}, unused.data(), unused.size());
+    for (size_t i = 0; i < rig.out.size(); ++i) rig.out[i] = static_cast<uint8_t>(i);
+    const RunSummary s = rig.m->run(10);
+    ASSERT_FALSE(s.faulted) << s.fault.detail;
+    for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(rig.out[to + i], static_cast<uint8_t>(from + i)) << i;
+    EXPECT_EQ(rig.out[40], 40);
+  }
+}
+
+TEST(NeffDma, ConversionStreamsAcrossChunksThatSplitElements) {
+  // Six FP16 values (1, 2, -0.5, 0.25, 65504, -2) to FP32, read in chunks of 6 and of 3 bytes (an element split
+  // between two chunks) and written in chunks of 4 bytes on two rows 16 bytes apart.
+  const std::vector<uint8_t> src{0x00, 0x3C, 0x00, 0x40, 0x00, 0xB8, 0x00, 0x34, 0xFF, 0x7B, 0x00, 0xC0};
+  const uint32_t want[6] = {0x3F800000, 0x40000000, 0xBF000000, 0x3E800000, 0x477FE000, 0xC0000000};
+  for (const uint16_t esz : {uint16_t{6}, uint16_t{3}}) {
+    SCOPED_TRACE(esz);
+    const auto chunks = static_cast<uint16_t>(12 / esz);
+    const PseudoDmaDirect2d d =
+        dma(1, 0, {esz, 0}, {chunks, 1}, esz, 2, 0, {4, 16}, {3, 2}, 4, dtype::kFp16, dtype::kFp32);
+    Rig rig({encode(d)}, src.data(), src.size());
+    const RunSummary s = rig.m->run(10);
+    ASSERT_FALSE(s.faulted) << s.fault.detail;
+    for (unsigned e = 0; e < 6; ++e) {
+      const size_t at = (e / 3) * 16 + (e % 3) * 4;
+      uint32_t got = 0;
+      for (unsigned b = 0; b < 4; ++b) got |= uint32_t{rig.out[at + b]} << (8 * b);
+      EXPECT_EQ(got, want[e]) << e;
+    }
+    EXPECT_EQ(rig.out[12], 0);  // between the rows: untouched
+    EXPECT_EQ(rig.view.dma_bytes, 24U);
+  }
 }
 
 TEST(NeffDma, RefusedOutsideANeffRun) {

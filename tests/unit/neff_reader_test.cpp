@@ -1,5 +1,7 @@
 // The NEFF reader and writer: the real file field by field (neff.md §2-§7), synthetic containers, hostile ones.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,10 +15,12 @@
 #include <set>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/neff.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
@@ -730,8 +734,21 @@ TEST(NeffDetect, IsNeffSeesHeadersNotInstructionWords) {
   EXPECT_FALSE(is_neff(word(0x02)));  // inst_word_len 16 in byte 1
   EXPECT_FALSE(is_neff(std::vector<uint8_t>(15, 0)));
   std::vector<uint8_t> w(64);
-  w[0] = 2;  // pkg_version 2 with header_size 0
+  w[0] = 2;  // pkg_version 2 with header_size 0: a header the §4 gate accepts (0 is below any file's size)
+  EXPECT_TRUE(is_neff(w));
+  store_le<uint64_t>(&w[8], uint64_t{1} << 32);
   EXPECT_FALSE(is_neff(w));
+}
+
+TEST(NeffDetect, HeaderSizeZeroIsOneAnswerForEveryReader) {
+  // The detector and the reader agree: a container with header_size 0 is a NEFF, read as any other (issue 36, D17).
+  std::vector<uint8_t> f = packed(synthetic());
+  store_le<uint64_t>(&f[0x08], 0);
+  EXPECT_TRUE(is_neff(f));
+  Result<Neff> r = read(f, "zero.neff");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->header.header_size, 0U);
+  EXPECT_EQ(r->streams().size(), 3U);
 }
 
 TEST(NeffExtract, RefusesANonEmptyFolderAndLeavesNothingBehind) {
@@ -830,6 +847,311 @@ TEST(NeffDocs, ExamplesAreGoldenOutput) {
     ++examples;
   }
   EXPECT_GE(examples, 4U);
+}
+
+// ---- bounds of the reader (issue 36: D07, D12-D14, D25, member sizes, subgraphs) ----
+
+/// A file under the temporary folder, removed with the fixture.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& name)
+      : path_(fs::temp_directory_path() / ("tpbisa_neff_" + std::to_string(::getpid()) + "_" + name)) {}
+  ~TempFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const fs::path& path() const { return path_; }
+  /// Writes `bytes`, then extends the file to `size` bytes without writing them (a sparse tail).
+  void write(std::span<const uint8_t> bytes, uint64_t size = 0) const {
+    {
+      std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    if (size > bytes.size()) fs::resize_file(path_, size);
+  }
+
+ private:
+  fs::path path_;
+};
+
+TEST(NeffBounds, ReadFileReadsTheHeaderThenOnlyTheWindow) {
+  // A real container followed by 8 GiB that are never written: the bytes after the window are counted, not read.
+  const TempFile t("tail.neff");
+  const std::vector<uint8_t> real = read_bytes(kRealNeff);
+  t.write(real, real.size() + (uint64_t{8} << 30));
+  Result<Neff> r = read_file(t.path().string());
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->payload.bytes_after_window, uint64_t{8} << 30);
+  EXPECT_EQ(r->members.size(), 72U);
+  EXPECT_TRUE(std::any_of(r->warnings.begin(), r->warnings.end(), [](const Warning& w) {
+    return w.message.find("8589934592 bytes after the payload window") != std::string::npos;
+  }));
+  // The same header in front of 100 GiB that are never written: the window is refused by its declared size.
+  std::vector<uint8_t> head(real.begin(), real.begin() + kHeaderBytes);
+  store_le<uint64_t>(&head[0x10], (uint64_t{100} << 30) - kHeaderBytes);
+  t.write(head, uint64_t{100} << 30);
+  r = read_file(t.path().string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Limit);
+  EXPECT_NE(r.error().message.find("data_size 107374181376 exceeds the inflated-size limit of 1073741824"),
+            std::string::npos)
+      << r.error().to_string();
+  // 6 GiB of zeros: refused by the header's pkg_version, the rest never read.
+  t.write({}, uint64_t{6} << 30);
+  r = read_file(t.path().string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::PkgVersion) << r.error().to_string();
+}
+
+TEST(NeffBounds, ReadFileRefusesWhatIsNotARegularFileWithoutWaiting) {
+  const TempFile t("fifo.neff");
+  ASSERT_EQ(::mkfifo(t.path().c_str(), 0600), 0);
+  Result<Neff> r = read_file(t.path().string());  // no writer: opening must not block
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Io);
+  EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos);
+  r = read_file(fs::temp_directory_path().string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("is a directory"), std::string::npos);
+}
+
+/// Reads `bytes` as a stream (a socket: neither a regular file nor seekable) after taking `head` bytes of it.
+Result<Neff> read_through_socket(const std::vector<uint8_t>& bytes, size_t head, const ReadOptions& o = {}) {
+  int fds[2];
+  EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  std::thread writer([&] {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::send(fds[1], bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+      if (n <= 0) break;  // the reader stopped early
+      done += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  std::FILE* f = ::fdopen(fds[0], "rb");
+  std::vector<uint8_t> first(head);
+  const size_t got = std::fread(first.data(), 1, head, f);
+  first.resize(got);
+  Result<Neff> r = read_stream(f, first, "<stream>", o);
+  std::fclose(f);
+  writer.join();
+  return r;
+}
+
+TEST(NeffBounds, AStreamIsReadToItsEndHoldingOnlyHeaderAndWindow) {
+  std::vector<uint8_t> f = packed(synthetic());
+  const size_t window_end = f.size();
+  f.resize(f.size() + 100000, 0xAB);  // after the window: counted, not held
+  for (size_t head : {size_t{0}, size_t{100}, size_t{5000}}) {
+    SCOPED_TRACE(head);
+    Result<Neff> r = read_through_socket(f, head);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_EQ(r->file_size, f.size());
+    EXPECT_EQ(r->payload.bytes_after_window, f.size() - window_end);
+    Result<Neff> whole = read(f, "<stream>");
+    ASSERT_TRUE(whole.ok());
+    expect_same_model(*r, *whole);
+  }
+  // A stream longer than the inflated-size limit and the header is refused as it passes it.
+  Result<Neff> r = read_through_socket(f, 100, ReadOptions{.max_inflated_bytes = 50000});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Limit);
+  EXPECT_NE(r.error().message.find("more than 51024 bytes"), std::string::npos) << r.error().to_string();
+  // Too short for a header: the first gate, as for a file.
+  r = read_through_socket(std::vector<uint8_t>(f.begin(), f.begin() + 1000), 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::TooSmall);
+}
+
+TEST(NeffBounds, MemberBufferNeverMovesAndGivesBackWhatItDidNotUse) {
+  MemberData d;
+  ASSERT_TRUE(d.reserve(uint64_t{64} << 20));
+  const uint8_t* first = d.data();
+  ASSERT_NE(first, nullptr);
+  std::vector<uint8_t> block(100000, 0x5C);
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(d.append(block.data(), block.size()));
+  EXPECT_EQ(d.data(), first);  // never moved, never copied
+  EXPECT_EQ(d.size(), 5000000U);
+  EXPECT_EQ(d.data()[4999999], 0x5C);
+  d.trim();
+  EXPECT_LT(d.capacity(), 5000000U + 4096U * 16);
+  EXPECT_GE(d.capacity(), 5000000U);
+  EXPECT_FALSE(d.append(block.data(), block.size()));  // beyond the reservation: refused, nothing appended
+  EXPECT_EQ(d.size(), 5000000U);
+  MemberData moved(std::move(d));
+  EXPECT_EQ(moved.data(), first);
+}
+
+TEST(NeffBounds, SubgraphsAndTheirStreamCopiesAreBounded) {
+  std::vector<PackMember> m = synthetic();
+  json kelf{{"version", "0.5"}, {"target", "cayman"}, {"graphs", json::array()}};
+  for (int i = 0; i < 300; ++i)
+    kelf["graphs"].push_back({{"name", "sg" + std::to_string(i)}, {"definition", "sg00/def.json"}});
+  for (PackMember& p : m)
+    if (p.name == "kelf-0.json") p.bytes = bytes_of(kelf.dump());
+  const std::vector<uint8_t> f = packed(m);
+  Result<Neff> r = read(f, "many.neff");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Limit);
+  EXPECT_EQ(r.error().member, "kelf-0.json");
+  EXPECT_NE(r.error().message.find("lists 300 subgraphs, more than the subgraph limit of 256"), std::string::npos);
+  r = read(f, "many.neff", ReadOptions{.max_subgraphs = 300});
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->subgraphs.size(), 300U);
+  // 300 copies of the same 256 bytes of streams pass an inflated-size limit that the members alone fit.
+  uint64_t members = 0;
+  for (const PackMember& p : m) members += p.bytes.size();
+  r = read(f, "many.neff", ReadOptions{.max_inflated_bytes = members + 20000, .max_subgraphs = 300});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Limit);
+  EXPECT_NE(r.error().message.find("copies of their streams exceed"), std::string::npos) << r.error().to_string();
+}
+
+TEST(NeffBounds, JsonWithDuplicateKeysOrANulIsRefused) {
+  const auto with = [](const std::string& member, const std::string& text) {
+    std::vector<PackMember> m = synthetic();
+    for (PackMember& p : m)
+      if (p.name == member) p.bytes = bytes_of(text);
+    return read(packed(m), "j.neff");
+  };
+  Result<Neff> r = with("info.json", R"({"tool_version": "1", "tool_version": "2"})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Json);
+  EXPECT_EQ(r.error().member, "info.json");
+  EXPECT_EQ(r.error().message, "invalid JSON: duplicate key \"tool_version\"");
+  // Nested, in the whitespace-free copy the parser reads.
+  r = with("kelf-0.json",
+           "{\"graphs\": [{\"name\": \"sg00\",\n \"name\": \"sg01\", \"definition\": \"sg00/def.json\"}]}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "invalid JSON: duplicate key \"name\"");
+  // The same key in two objects is no duplicate.
+  EXPECT_TRUE(with("info.json", R"({"a": {"k": 1}, "b": {"k": 2}, "tool_version": "1"})").ok());
+  std::string nul = R"({"tool_version": "1"})";
+  nul += std::string(1, '\0') + "garbage";
+  r = with("info.json", nul);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::Json);
+  EXPECT_EQ(r.error().message, "invalid JSON: a NUL byte at byte 21");
+}
+
+/// The one gzip member of a packed container's window (pack writes no padding).
+std::vector<uint8_t> container_with_window(std::vector<uint8_t> f, std::vector<uint8_t> window) {
+  f.resize(kHeaderBytes);
+  store_le<uint64_t>(&f[0x10], window.size());
+  f.insert(f.end(), window.begin(), window.end());
+  return f;
+}
+
+TEST(NeffBounds, GzipHeaderAndTrailerFaultsAreNamed) {
+  const std::vector<uint8_t> f = packed(synthetic());
+  const std::vector<uint8_t> gz(f.begin() + kHeaderBytes, f.end());
+  const auto message = [](const std::vector<uint8_t>& bytes) {
+    Result<Neff> r = read(bytes, "g.neff");
+    EXPECT_FALSE(r.ok());
+    if (r.ok()) return std::string();
+    EXPECT_EQ(r.error().code, ErrorCode::Gzip) << r.error().to_string();
+    return r.error().message;
+  };
+  std::vector<uint8_t> w = gz;
+  w[2] = 7;
+  EXPECT_EQ(message(container_with_window(f, w)), "gzip: compression method 7 is not deflate (8)");
+  w = gz;
+  w[3] |= 0x40;
+  EXPECT_EQ(message(container_with_window(f, w)), "gzip: reserved flag bits 0x40 are set (FLG 0x40)");
+  w.assign(gz.begin(), gz.begin() + 6);
+  EXPECT_EQ(message(container_with_window(f, w)), "gzip: the 6-byte payload is too short for the 10-byte gzip header");
+  for (size_t cut : {size_t{8}, size_t{3}}) {
+    w.assign(gz.begin(), gz.end() - static_cast<ptrdiff_t>(cut));  // the trailer, or part of it, missing
+    const std::string m = message(container_with_window(f, w));
+    EXPECT_EQ(m.find("unknown"), std::string::npos) << m;
+    EXPECT_NE(m.find("gzip: "), std::string::npos) << m;
+    EXPECT_NE(m.find("trailer"), std::string::npos) << m;
+  }
+}
+
+/// A ustar block for a regular file of any name (up to 100 bytes) and `size` bytes.
+std::vector<uint8_t> ustar_block(std::string_view name, size_t size) {
+  std::vector<uint8_t> h(512, 0);
+  std::copy_n(name.begin(), std::min<size_t>(name.size(), 100), h.begin());
+  const auto put = [&](size_t at, const std::string& text) { std::copy(text.begin(), text.end(), h.begin() + at); };
+  put(100, "0000644");
+  put(108, "0000000");
+  put(116, "0000000");
+  char octal[16];
+  std::snprintf(octal, sizeof octal, "%011zo", size);
+  put(124, octal);
+  put(136, "00000000000");
+  h[156] = '0';
+  put(257, std::string("ustar\0"
+                       "00",
+                       8));
+  std::fill(h.begin() + 148, h.begin() + 156, ' ');
+  unsigned sum = 0;
+  for (uint8_t b : h) sum += b;
+  std::snprintf(octal, sizeof octal, "%06o", sum);
+  put(148, std::string(octal, 6) + std::string("\0 ", 2));
+  return h;
+}
+
+/// A pkg_version 1 container whose tar holds `members` as written (names are not checked here).
+std::vector<uint8_t> raw_container(const std::vector<PackMember>& members) {
+  std::vector<uint8_t> tar;
+  for (const PackMember& m : members) {
+    const std::vector<uint8_t> h = ustar_block(m.name, m.bytes.size());
+    tar.insert(tar.end(), h.begin(), h.end());
+    tar.insert(tar.end(), m.bytes.begin(), m.bytes.end());
+    tar.resize((tar.size() + 511) / 512 * 512, 0);
+  }
+  tar.resize(tar.size() + 1024, 0);
+  Header h;
+  h.pkg_version = 1;
+  h.data_size = tar.size();
+  const std::array<uint8_t, kHeaderBytes> head = encode_header(h);
+  std::vector<uint8_t> f(head.begin(), head.end());
+  f.insert(f.end(), tar.begin(), tar.end());
+  return f;
+}
+
+TEST(NeffBounds, TextThatIsNotUtf8OrHoldsControlCharactersIsEscaped) {
+  // Valid UTF-8 is kept; every byte outside a well-formed sequence is \xNN; controls too on one line.
+  EXPECT_EQ(escape_text("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  EXPECT_EQ(escape_text("a\xff"
+                        "b\xc0\x80"
+                        "c"),
+            "a\\xffb\\xc0\\x80c");  // a stray byte, an overlong form
+  EXPECT_EQ(escape_text("\xed\xa0\x80"
+                        "\xf4\x90\x80\x80"),
+            "\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");  // surrogate, > U+10FFFF
+  EXPECT_EQ(escape_text("\xe2\x82"), "\\xe2\\x82");  // cut short
+  EXPECT_EQ(escape_text("a\nb\x1b[31m"), "a\\x0ab\\x1b[31m");
+  EXPECT_EQ(escape_text("a\nb\xff", false), "a\nb\\xff");
+
+  // Header strings and a member name that are not UTF-8: the JSON documents are valid UTF-8 and serialise.
+  std::vector<PackMember> m = synthetic();
+  m.push_back({"odd\xff\xfe.bin", bytes_of("x")});
+  std::vector<uint8_t> f = raw_container(m);
+  const std::string bad_name = "name\xff\xfe";
+  std::copy(bad_name.begin(), bad_name.end(), f.begin() + 0xDC);
+  f[0x28] = 0xC0;  // neff_build_version: an overlong form's first byte
+  Result<Neff> r = read(f, "u.neff");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_NE(r->member("odd\xff\xfe.bin"), nullptr);  // the name itself is kept: extract writes it as it is
+  const std::string info = io::neff_info_json(*r).dump();
+  EXPECT_NE(info.find(R"("name":"name\\xff\\xfe")"), std::string::npos) << info;
+  EXPECT_NE(info.find(R"("neff_build_version":"\\xc0")"), std::string::npos);
+  nlohmann::ordered_json ls{{"members", {{{"name", r->members.back().name}}}}};
+  io::escape_strings(ls);
+  EXPECT_EQ(ls.dump(), R"({"members":[{"name":"odd\\xff\\xfe.bin"}]})");
+
+  // A member name with a newline and an escape sequence: refused, on one line, the name escaped.
+  m = synthetic();
+  m.push_back({"evil\n\x1b[2J.bin", bytes_of("x")});
+  r = read(raw_container(m), "u.neff");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::MemberName);
+  EXPECT_EQ(r.error().to_string(), "u.neff: evil\\x0a\\x1b[2J.bin: the name holds a control character");
 }
 
 }  // namespace

@@ -76,8 +76,9 @@ std::vector<unsigned> tpb_prefix(const neff::Header& h) {
   return std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.begin() + static_cast<ptrdiff_t>(n));
 }
 
+/// A string from the container as a JSON string literal (bytes that are not UTF-8 escaped first).
 std::string quoted(const std::string& s) {
-  return json(s).dump();
+  return json(neff::escape_text(s, false)).dump();
 }
 
 /// "1 word", "2 words".
@@ -109,6 +110,9 @@ void add_read_options(CLI::App& app, neff::ReadOptions& o) {
          fmt::format("Refuse a member that declares more bytes (default {} = 512 MiB)", neff::kDefaultMaxMemberBytes));
   number("--max-members", o.max_members,
          fmt::format("Refuse an archive of more members (default {})", neff::kDefaultMaxMembers));
+  number(
+      "--max-subgraphs", o.max_subgraphs,
+      fmt::format("Refuse a kelf listing more subgraphs, the cores of a run (default {})", neff::kDefaultMaxSubgraphs));
   number("--max-json", o.max_json_bytes,
          fmt::format("Refuse a JSON member of more bytes (default {} = 64 MiB)", neff::kDefaultMaxJsonBytes));
   app.add_option_function<std::string>(
@@ -275,15 +279,18 @@ int run_ls(const NeffCliOptions& o) {
     for (const neff::Member& m : n->members)
       list.push_back(
           {{"name", m.name}, {"bytes", m.bytes.size()}, {"kind", neff::to_string(m.kind)}, {"role", m.role}});
-    fmt::print("{}\n", json{{"file", n->file}, {"members", list}, {"warnings", io::neff_warnings_json(*n)}}.dump(2));
+    json doc{{"file", n->file}, {"members", list}, {"warnings", io::neff_warnings_json(*n)}};
+    io::escape_strings(doc);
+    fmt::print("{}\n", doc.dump(2));
     return kExitOk;
   }
   uint64_t total = 0;
   size_t width = 4;
-  for (const neff::Member& m : n->members) width = std::max(width, m.name.size());
+  for (const neff::Member& m : n->members) width = std::max(width, neff::escape_text(m.name).size());
   fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", "bytes", "kind", "name", width, "what");
   for (const neff::Member& m : n->members) {
-    fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), m.name, width, m.role);
+    fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), neff::escape_text(m.name), width,
+               m.role);
     total += m.bytes.size();
   }
   fmt::print("{}, {}\n", count(n->members.size(), "member"), count(total, "byte"));

@@ -18,6 +18,10 @@ std::vector<std::pair<std::string, size_t>> opcode_histogram(const neff::Stream&
 /// The graph input or output called `name`, or null.
 const neff::Tensor* graph_tensor(const neff::Neff& n, const std::string& name);
 
+/// Every string of `doc` (keys too) as valid UTF-8: bytes of a container's names that are not UTF-8 escaped as
+/// `\xNN` (neff::escape_text), so the document serialises and reaches Python. The builders below apply it.
+void escape_strings(nlohmann::ordered_json& doc);
+
 /// The container's warnings: [{"member", "message"}].
 nlohmann::ordered_json neff_warnings_json(const neff::Neff& n);
 

@@ -1,7 +1,10 @@
 // Sync family semantics in a NEFF run (real-programs.md §3.3, §5-§7.3): EventSemaphore's extended update
 // (its two waits are the machine's, PROJ-CONV-F3), SetOrderingMode and PseudoBranchLabel as no-ops (F6, F7),
 // and PseudoDmaDirect2d as a synchronous strided copy with conversion and its completion increment (F9-F12).
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "families/common.hpp"
 #include "families/sync/format.hpp"
@@ -83,6 +86,43 @@ bool chunk_at(exec::Txn& txn, const Side& s, uint64_t j0, uint64_t j1, std::stri
   return true;
 }
 
+/// A side's chunks in transfer order (j0 fastest).
+struct Walk {
+  const Side& side;
+  uint64_t j0 = 0, j1 = 0;
+  bool done() const { return side.num[0] == 0 || j1 >= side.num[1]; }
+  void next() {
+    if (++j0 == side.num[0]) {
+      j0 = 0;
+      ++j1;
+    }
+  }
+};
+
+/// The bytes of a DRAM side's walk, as offsets [lo, hi) in its variable (every chunk checked to lie inside it).
+std::pair<uint64_t, uint64_t> byte_hull(const Side& s) {
+  int64_t lo = 0, hi = 0;
+  for (unsigned i = 0; i < 2; ++i) {
+    const int64_t far = static_cast<int64_t>(s.num[i] == 0 ? 0 : s.num[i] - 1) * s.step[i];
+    lo += std::min<int64_t>(0, far);
+    hi += std::max<int64_t>(0, far);
+  }
+  return {s.offset - static_cast<uint64_t>(-lo), s.offset + static_cast<uint64_t>(hi) + s.chunk};
+}
+
+/// True when the DMA's destination bytes may be among the bytes it reads: then its writes wait for commit, so that
+/// every byte is read before any is written (§7.3). Otherwise they go to the variable at once, chunk by chunk.
+bool may_overlap(const Side& src, const Side& dst) {
+  if (src.var->state_buffer || dst.var->state_buffer) return false;  // a DRAM side never aliases SBUF
+  const auto [slo, shi] = byte_hull(src);
+  const auto [dlo, dhi] = byte_hull(dst);
+  const auto s0 = reinterpret_cast<uintptr_t>(src.var->data) + slo,
+             s1 = reinterpret_cast<uintptr_t>(src.var->data) + shi;
+  const auto d0 = reinterpret_cast<uintptr_t>(dst.var->writable) + dlo,
+             d1 = reinterpret_cast<uintptr_t>(dst.var->writable) + dhi;
+  return s0 < d1 && d0 < s1;
+}
+
 bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
   if (!txn.options().neff_mode || txn.dram() == nullptr)
     return txn.fail(FaultKind::PseudoNotLowered,
@@ -119,61 +159,88 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
     return txn.fail(FaultKind::OutOfRange, fmt::format("the DMA writes variable {}, which is read-only (an input "
                                                        "or a constant)",
                                                        dst.var->name));
-  // Check every chunk of both sides, then gather, convert and scatter (a fault changes nothing).
+  // The element accesses are bounded before any chunk is walked: its elements and the chunks of either side (a
+  // chunk may be smaller than an element). 2^16 x 2^16 chunks of 2^16 bytes stay below 2^64.
+  const uint64_t elements = zs != 0 ? sbytes / zs : sbytes;
+  const uint64_t src_chunks = src.num[0] * src.num[1], dst_chunks = dst.num[0] * dst.num[1];
+  const uint64_t most = txn.options().max_elements_per_instruction;
+  if (elements > most || src_chunks > most || dst_chunks > most)
+    return txn.fail(FaultKind::ResourceLimit,
+                    fmt::format("the DMA moves {} elements in {} source and {} destination chunks, more than the {} "
+                                "element accesses one instruction may make",
+                                elements, src_chunks, dst_chunks, most));
+  // Check every chunk of both sides (a fault changes nothing), then note the DRAM ranges read, then written.
   uint64_t at = 0;
-  for (uint64_t j1 = 0; j1 < src.num[1]; ++j1)
-    for (uint64_t j0 = 0; j0 < src.num[0]; ++j0)
-      if (!chunk_at(txn, src, j0, j1, "source", at)) return false;
-  for (uint64_t j1 = 0; j1 < dst.num[1]; ++j1)
-    for (uint64_t j0 = 0; j0 < dst.num[0]; ++j0)
-      if (!chunk_at(txn, dst, j0, j1, "destination", at)) return false;
+  for (Walk w{src}; !w.done(); w.next())
+    if (!chunk_at(txn, src, w.j0, w.j1, "source", at)) return false;
+  for (Walk w{dst}; !w.done(); w.next())
+    if (!chunk_at(txn, dst, w.j0, w.j1, "destination", at)) return false;
+  for (const Side* side : {&src, &dst})
+    if (!side->var->state_buffer)
+      for (Walk w{*side}; !w.done(); w.next()) {
+        chunk_at(txn, *side, w.j0, w.j1, "", at);  // checked above: cannot fail
+        txn.note_dram(side->var->data, at, side->chunk, side == &dst);
+      }
+  // Then the bytes stream through: a source chunk is read, converted, and every whole destination chunk it
+  // completes is written. Nothing holds the transfer: the buffers keep less than a chunk of each side between
+  // chunks (writes that wait for commit are staged, as every write of a step is).
+  const bool stage_dram = !dst.var->state_buffer && may_overlap(src, dst);
   EffectLog& s = txn.scratch();
-  std::vector<uint8_t>& bytes = s.bytes_a;
-  bytes.resize(sbytes);
-  uint64_t k = 0;
-  for (uint64_t j1 = 0; j1 < src.num[1]; ++j1)
-    for (uint64_t j0 = 0; j0 < src.num[0]; ++j0, k += src.chunk) {
-      chunk_at(txn, src, j0, j1, "source", at);
-      if (!src.var->state_buffer) {
-        std::memcpy(bytes.data() + k, src.var->data + at, src.chunk);
-        txn.note_dram(src.var->data, at, src.chunk, false);
+  std::vector<uint8_t>& in = s.bytes_a;   // source bytes not converted yet (less than an element between chunks)
+  std::vector<uint8_t>& out = s.bytes_b;  // bytes for the destination from `pending` on
+  in.clear();
+  out.clear();
+  size_t pending = 0;
+  Walk dw{dst};
+  const auto write_whole_chunks = [&] {
+    for (; out.size() - pending >= dst.chunk && !dw.done(); dw.next(), pending += dst.chunk) {
+      chunk_at(txn, dst, dw.j0, dw.j1, "destination", at);  // checked above: cannot fail
+      const uint8_t* bytes = out.data() + pending;
+      if (!dst.var->state_buffer) {
+        if (stage_dram)
+          txn.stage_dram(dst.var->writable + at, bytes, dst.chunk);
+        else
+          std::memcpy(dst.var->writable + at, bytes, dst.chunk);
         continue;
       }
       // SBUF in accesses of 8 bytes, the last one shorter (as blocks: the whole ones, then the tail).
-      const uint64_t whole = src.chunk / 8 * 8;
-      txn.read_block(at, whole, 8, bytes.data() + k);
-      if (whole != src.chunk)
-        txn.read_block(at + whole, src.chunk - whole, static_cast<unsigned>(src.chunk - whole),
-                       bytes.data() + k + whole);
-    }
-  const std::vector<uint8_t>* moved = &bytes;
-  if (convert) {
-    std::vector<uint8_t>& conv = s.bytes_b;
-    const uint64_t count = sbytes / zs;
-    conv.resize(count * zd);
-    for (uint64_t e = 0; e < count; ++e) {
-      uint64_t raw = 0;
-      for (unsigned i = 0; i < zs; ++i) raw |= uint64_t{bytes[e * zs + i]} << (8 * i);
-      const uint64_t v = from_fp32_bits(to_fp32_bits(raw, d.src_dtype), d.dst_dtype, txn.options().convert);
-      for (unsigned i = 0; i < zd; ++i) conv[e * zd + i] = static_cast<uint8_t>(v >> (8 * i));
-    }
-    moved = &conv;
-  }
-  k = 0;
-  for (uint64_t j1 = 0; j1 < dst.num[1]; ++j1)
-    for (uint64_t j0 = 0; j0 < dst.num[0]; ++j0, k += dst.chunk) {
-      chunk_at(txn, dst, j0, j1, "destination", at);
-      if (!dst.var->state_buffer) {
-        txn.stage_dram(dst.var->writable + at, moved->data() + k, dst.chunk);
-        txn.note_dram(dst.var->data, at, dst.chunk, true);
-        continue;
-      }
       const uint64_t whole = dst.chunk / 8 * 8;
-      txn.stage_block(at, moved->data() + k, whole, 8);
+      txn.stage_block(at, bytes, whole, 8);
       if (whole != dst.chunk)
-        txn.stage_block(at + whole, moved->data() + k + whole, dst.chunk - whole,
-                        static_cast<unsigned>(dst.chunk - whole));
+        txn.stage_block(at + whole, bytes + whole, dst.chunk - whole, static_cast<unsigned>(dst.chunk - whole));
     }
+    if (pending >= out.size() / 2) {  // amortised: what is left is moved to the front only now and then
+      out.erase(out.begin(), out.begin() + static_cast<ptrdiff_t>(pending));
+      pending = 0;
+    }
+  };
+  for (Walk w{src}; !w.done(); w.next()) {
+    chunk_at(txn, src, w.j0, w.j1, "source", at);  // checked above: cannot fail
+    std::vector<uint8_t>& to = convert ? in : out;
+    const size_t k = to.size();
+    to.resize(k + src.chunk);
+    if (!src.var->state_buffer) {
+      std::memcpy(to.data() + k, src.var->data + at, src.chunk);
+    } else {
+      const uint64_t whole = src.chunk / 8 * 8;
+      txn.read_block(at, whole, 8, to.data() + k);
+      if (whole != src.chunk)
+        txn.read_block(at + whole, src.chunk - whole, static_cast<unsigned>(src.chunk - whole), to.data() + k + whole);
+    }
+    if (convert) {
+      const size_t count = in.size() / zs;
+      const size_t base = out.size();
+      out.resize(base + count * zd);
+      for (size_t e = 0; e < count; ++e) {
+        uint64_t raw = 0;
+        for (unsigned i = 0; i < zs; ++i) raw |= uint64_t{in[e * zs + i]} << (8 * i);
+        const uint64_t v = from_fp32_bits(to_fp32_bits(raw, d.src_dtype), d.dst_dtype, txn.options().convert);
+        for (unsigned i = 0; i < zd; ++i) out[base + e * zd + i] = static_cast<uint8_t>(v >> (8 * i));
+      }
+      in.erase(in.begin(), in.begin() + static_cast<ptrdiff_t>(count * zs));
+    }
+    write_whole_chunks();
+  }
   txn.add_dma_bytes(dbytes);
   // Completion: the semaphore rises by sem_increment after the data have moved (PROJ-CONV-F9).
   txn.stage_sem(d.semaphore, false, txn.sem(d.semaphore) + d.sem_increment);
