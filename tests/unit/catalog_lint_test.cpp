@@ -6,10 +6,13 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tpbisa/catalog.hpp"
@@ -125,36 +128,67 @@ const std::regex kOpcodeClause(std::string(R"(\b(opcode_is|has_opcode|opcode_cla
                                ")");
 const std::regex kOpcodeStore(std::string(R"(\b\w*[oO]pcode\w*\s*(\[\s*\w*\s*\])?\s*(=|\{)[^;]*?()") + kHex + ")");
 const std::regex kOpcodeNamespace(R"(\bnamespace\s+opcode\s*\{)");
-const std::regex kOpcodeSwitch(R"(\bswitch\s*\()");
 const std::regex kCaseHex(std::string(R"(\bcase\s+()") + kHex + R"()\s*:)");
 
-std::vector<Finding> opcode_literals(const std::string& code) {
-  std::vector<Finding> out;
-  auto scan = [&](const std::regex& r, int literal_group) {
-    for (std::sregex_iterator it(code.begin(), code.end(), r), end; it != end; ++it) {
-      std::string literal;
-      for (int g = literal_group; g < static_cast<int>(it->size()) && literal.empty(); ++g)
-        if ((*it)[g].matched && std::regex_match((*it)[g].str(), std::regex(kHex))) literal = (*it)[g].str();
-      if (literal_group == 0 || is_opcode_hex(literal))
-        out.push_back({line_at(code, static_cast<size_t>(it->position())), it->str()});
-    }
-  };
-  scan(kOpcodeCompare, 1);
-  scan(kOpcodeArgument, 2);
-  scan(kOpcodeClause, 2);
-  scan(kOpcodeStore, 3);
-  scan(kOpcodeNamespace, 0);
-  // `case 0x..:` under a switch on an opcode.
-  for (std::sregex_iterator it(code.begin(), code.end(), kOpcodeSwitch), end; it != end; ++it) {
-    const size_t open = static_cast<size_t>(it->position() + it->length()) - 1;
+/// Calls f(offset, text) for each statement of `code` (the text up to and including a `;`, or the tail) that holds
+/// one of `triggers`: the rules' regular expressions then run over a few statements, not over whole files.
+template <class F>
+void statements_with(const std::string& code, std::initializer_list<std::string_view> triggers, F f) {
+  size_t from = 0;
+  while (from < code.size()) {
+    const size_t semi = code.find(';', from);
+    const size_t end = semi == std::string::npos ? code.size() : semi + 1;
+    const std::string_view text(code.data() + from, end - from);
+    if (std::any_of(triggers.begin(), triggers.end(), [&](std::string_view t) { return text.find(t) != text.npos; }))
+      f(from, std::string(text));
+    from = end;
+  }
+}
+
+/// The `case 0x..:` labels of each `switch (COND)` whose condition `wants`, with their offsets.
+template <class Wants>
+std::vector<std::pair<size_t, std::string>> switch_cases(const std::string& code, Wants wants) {
+  std::vector<std::pair<size_t, std::string>> out;
+  for (size_t at = code.find("switch"); at != std::string::npos; at = code.find("switch", at + 6)) {
+    if ((at > 0 && ident_char(code[at - 1])) || (at + 6 < code.size() && ident_char(code[at + 6]))) continue;
+    const size_t open = code.find_first_not_of(" \t\n", at + 6);
+    if (open == std::string::npos || code[open] != '(') continue;
     const std::string cond = balanced(code, open);
-    if (!std::regex_search(cond, std::regex(R"(\bopcode\b)"))) continue;
+    if (!wants(cond)) continue;
     const size_t body = code.find('{', open + cond.size());
     const std::string block = balanced(code, body);
     for (std::sregex_iterator c(block.begin(), block.end(), kCaseHex), e; c != e; ++c)
-      if (is_opcode_hex((*c)[1].str()))
-        out.push_back({line_at(code, body + static_cast<size_t>(c->position())), c->str()});
+      out.emplace_back(body + static_cast<size_t>(c->position()), c->str());
   }
+  return out;
+}
+
+const std::regex kHexLiteral(kHex);
+
+std::vector<Finding> opcode_literals(const std::string& code) {
+  std::vector<Finding> out;
+  const auto scan = [&](size_t offset, const std::string& text, const std::regex& r, int literal_group) {
+    for (std::sregex_iterator it(text.begin(), text.end(), r), end; it != end; ++it) {
+      std::string literal;
+      for (int g = literal_group; g < static_cast<int>(it->size()) && literal.empty(); ++g)
+        if ((*it)[g].matched && std::regex_match((*it)[g].str(), kHexLiteral)) literal = (*it)[g].str();
+      if (literal_group == 0 || is_opcode_hex(literal))
+        out.push_back({line_at(code, offset + static_cast<size_t>(it->position())), it->str()});
+    }
+  };
+  statements_with(code, {"pcode", "placement_of", "is_pseudo", "engine_may_issue", "validator_for"},
+                  [&](size_t offset, const std::string& text) {
+                    scan(offset, text, kOpcodeCompare, 1);
+                    scan(offset, text, kOpcodeArgument, 2);
+                    scan(offset, text, kOpcodeClause, 2);
+                    scan(offset, text, kOpcodeStore, 3);
+                    scan(offset, text, kOpcodeNamespace, 0);
+                  });
+  // `case 0x..:` under a switch on an opcode.
+  const auto on_opcode = [](const std::string& cond) { return std::regex_search(cond, std::regex(R"(\bopcode\b)")); };
+  for (const auto& [at, text] : switch_cases(code, on_opcode))
+    if (std::smatch m; std::regex_search(text, m, kHexLiteral) && is_opcode_hex(m.str()))
+      out.push_back({line_at(code, at), text});
   return out;
 }
 
@@ -167,26 +201,25 @@ const std::string kNumber = R"((0[xX][0-9a-fA-F]+|\d+)[uU]?\b)";
 
 std::vector<Finding> mode_ranges(const std::string& code) {
   // The fields (any access path), then the variables a field was copied into (plain names only).
-  std::vector<std::string> modes{R"([\w.>\-]*\b(wait_mode|update_mode)\b(?!\s*\())"};
+  std::vector<std::pair<std::string, std::string>> modes{{"_mode", R"([\w.>\-]*\b(wait_mode|update_mode)\b(?!\s*\())"}};
   std::set<std::string> aliases;
-  for (std::sregex_iterator it(code.begin(), code.end(), kModeAlias), end; it != end; ++it)
-    if ((*it)[1].str() != "wait_mode" && (*it)[1].str() != "update_mode") aliases.insert((*it)[1].str());
-  for (const std::string& a : aliases) modes.push_back(R"((?:^|[^\w.>]))" + a + R"(\b(?!\s*\())");
+  statements_with(code, {"wait_mode", "update_mode"}, [&](size_t, const std::string& text) {
+    for (std::sregex_iterator it(text.begin(), text.end(), kModeAlias), end; it != end; ++it)
+      if ((*it)[1].str() != "wait_mode" && (*it)[1].str() != "update_mode") aliases.insert((*it)[1].str());
+  });
+  for (const std::string& a : aliases) modes.emplace_back(a, R"((?:^|[^\w.>]))" + a + R"(\b(?!\s*\())");
   std::vector<Finding> out;
-  for (const std::string& mode : modes) {
+  for (const auto& [trigger, mode] : modes) {
     const std::regex compared(mode + R"(\s*(==|!=|<=|>=|<|>|&|\|)\s*)" + kNumber + "|" + kNumber +
                               R"(\s*(==|!=|<=|>=|<|>)\s*)" + mode);
-    for (std::sregex_iterator it(code.begin(), code.end(), compared), end; it != end; ++it)
-      out.push_back({line_at(code, static_cast<size_t>(it->position())), it->str()});
-    for (std::sregex_iterator it(code.begin(), code.end(), kOpcodeSwitch), end; it != end; ++it) {
-      const size_t open = static_cast<size_t>(it->position() + it->length()) - 1;
-      const std::string cond = balanced(code, open);
-      if (!std::regex_search(cond, std::regex(mode))) continue;
-      const size_t body = code.find('{', open + cond.size());
-      const std::string block = balanced(code, body);
-      for (std::sregex_iterator c(block.begin(), block.end(), kCaseHex), e; c != e; ++c)
-        out.push_back({line_at(code, body + static_cast<size_t>(c->position())), c->str()});
-    }
+    statements_with(code, {trigger}, [&](size_t offset, const std::string& text) {
+      for (std::sregex_iterator it(text.begin(), text.end(), compared), end; it != end; ++it)
+        out.push_back({line_at(code, offset + static_cast<size_t>(it->position())), it->str()});
+    });
+    const std::regex in_cond(mode);
+    for (const auto& [at, text] :
+         switch_cases(code, [&](const std::string& c) { return std::regex_search(c, in_cond); }))
+      out.push_back({line_at(code, at), text});
   }
   return out;
 }
@@ -195,21 +228,28 @@ std::vector<Finding> mode_ranges(const std::string& code) {
 
 // An engine set built by hand, or one statement that decides by both an opcode and an engine: where an opcode may
 // run is the catalog's placement column (placement_of, engine_may_issue).
-const std::regex kEngineSet(R"(\bEnginePlacement\s*\{|\bPlacement::(Pe|Datapath)\b|\bengine_bits\s*\()");
+const std::regex kEngineSet(R"(\bEnginePlacement\s*(\w+\s*)?\{|\bPlacement::(Pe|Datapath)\b|\bengine_bits\s*\()");
 const std::regex kEngineValue(R"(\b(Engine|StreamEngine|EngineId)::(Pe|Act|Pool|Dve|Sp)\b)");
 const std::regex kOpcodeMention(std::string(R"(\bopcode::k\w+|\bopcode\s*\(\s*\)|\.opcode\b)"));
 
 std::vector<Finding> placement_rules(const std::string& code) {
   std::vector<Finding> out;
-  for (std::sregex_iterator it(code.begin(), code.end(), kEngineSet), end; it != end; ++it)
-    out.push_back({line_at(code, static_cast<size_t>(it->position())), it->str()});
+  statements_with(code, {"EnginePlacement", "Placement::", "engine_bits"}, [&](size_t offset, const std::string& text) {
+    for (std::sregex_iterator it(text.begin(), text.end(), kEngineSet), end; it != end; ++it)
+      out.push_back({line_at(code, offset + static_cast<size_t>(it->position())), it->str()});
+  });
+  // Statements end at `;`, `{` and `}` here: an `if` deciding by an opcode and an engine is one statement.
   size_t from = 0;
   for (size_t k = 0; k <= code.size(); ++k) {
     if (k < code.size() && code[k] != ';' && code[k] != '{' && code[k] != '}') continue;
-    const std::string statement = code.substr(from, k - from);
-    std::smatch engine, op;
-    if (std::regex_search(statement, engine, kEngineValue) && std::regex_search(statement, op, kOpcodeMention))
-      out.push_back({line_at(code, from + static_cast<size_t>(engine.position())), engine.str() + " ... " + op.str()});
+    const std::string_view view(code.data() + from, k - from);
+    if (view.find("::") != view.npos && view.find("ngine") != view.npos && view.find("pcode") != view.npos) {
+      const std::string statement(view);
+      std::smatch engine, op;
+      if (std::regex_search(statement, engine, kEngineValue) && std::regex_search(statement, op, kOpcodeMention))
+        out.push_back(
+            {line_at(code, from + static_cast<size_t>(engine.position())), engine.str() + " ... " + op.str()});
+    }
     from = k + 1;
   }
   return out;

@@ -129,7 +129,7 @@ constexpr Predicate kDmaOpcode =
     opcode_predicate<Dma, opcode::kPseudoDmaDirect2d>("has_pseudo_dma_direct2d_opcode", "PROJ-CONV-F8");
 
 constexpr Predicate kDmaUpdateNone =
-    rule<Dma, [](const Dma& x, const CheckContext&) { return x.events.update_mode == 0; }>(
+    rule<Dma, [](const Dma& x, const CheckContext&) { return update_is_none(x.events.update_mode); }>(
         {.name = "pseudo_dma_update_none",
          .convention = "PROJ-CONV-F8",
          .meaning = "update_mode is NONE: completion is signalled through semaphore and sem_increment (bytes 13-14)",
