@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import pathlib
+import sys
+from typing import Any
 
+import numpy as np
 import pytest
 
 import tpbisa
-from conftest import cli_json, run_cli
+from conftest import SOURCE_DIR, cli_json, run_cli
 
 
 def test_info_inputs_outputs(matmul_neff: pathlib.Path) -> None:
@@ -79,3 +84,67 @@ def test_broken_containers(tmp_path: pathlib.Path) -> None:
         tpbisa.Neff(str(small))
     assert str(info.value) in r.stderr.decode()
     assert isinstance(info.value, tpbisa.InputError)
+
+
+# ---- issue 36: what the module does with containers that declare too much or hold names that are not UTF-8 ----
+
+def _fixtures() -> Any:
+    """tests/neff/make_fixtures.py, which builds synthetic members and containers (standard library only)."""
+    sys.path.insert(0, str(SOURCE_DIR / "tests" / "neff"))
+    try:
+        import make_fixtures
+    finally:
+        sys.path.pop(0)
+    return make_fixtures
+
+
+def test_names_that_are_not_utf8_are_escaped(tmp_path: pathlib.Path) -> None:
+    f = _fixtures()
+    odd = b"odd\xff\xfe.bin".decode("utf-8", "surrogateescape")
+    path = tmp_path / "odd.neff"
+    path.write_bytes(f.container(f.program() + [(odd, b"x")], name=b"name\xff\xfe"))
+    n = tpbisa.Neff(str(path))  # used to raise UnicodeDecodeError
+    assert n.info["header"]["name"] == "name\\xff\\xfe"
+    assert n.info == cli_json("neff", "info", "--json", str(path))
+    members = cli_json("neff", "ls", "--json", str(path))["members"]
+    assert "odd\\xff\\xfe.bin" in [m["name"] for m in members]
+
+
+def test_json_members_with_duplicate_keys_or_a_nul_are_refused(tmp_path: pathlib.Path) -> None:
+    f = _fixtures()
+    g = f.program()
+    for text, message in ((b'{"tool_version": "1", "tool_version": "2"}', 'duplicate key "tool_version"'),
+                          (b'{"tool_version": "1"}\0junk', "a NUL byte at byte 21")):
+        path = tmp_path / "j.neff"
+        path.write_bytes(f.container(f.replace(g, "info.json", text)))
+        with pytest.raises(tpbisa.NeffError, match=message) as info:
+            tpbisa.Neff(str(path))
+        assert info.value.check == "json" and info.value.member == "info.json"
+
+
+def test_a_huge_window_is_refused_from_the_header(tmp_path: pathlib.Path) -> None:
+    # 100 GiB never written: the header's data_size is checked before anything else is read.
+    f = _fixtures()
+    path = tmp_path / "window.neff"
+    path.write_bytes(f.header(2, (100 << 30) - 1024, bytes(16)))
+    os.truncate(path, 100 << 30)
+    with pytest.raises(tpbisa.NeffError, match="data_size 107374181376 exceeds the inflated-size limit") as info:
+        tpbisa.Neff(str(path))
+    assert info.value.check == "limit"
+
+
+def test_a_run_counts_its_variables_before_allocating(tmp_path: pathlib.Path) -> None:
+    # A 4 GiB virtual variable: a clear error naming it, not MemoryError.
+    f = _fixtures()
+    members = []
+    for name, data in f.program():
+        if name == "sg00/def.json":
+            d = json.loads(data)
+            d["var"]["spill"] = {"type": "virtual", "var_id": 9, "size": 4 << 30, "backing_variable_off": 0}
+            data = f.dumps(d)
+        members.append((name, data))
+    path = tmp_path / "spill.neff"
+    path.write_bytes(f.container(members))
+    prog = tpbisa.Neff(str(path))
+    with pytest.raises(tpbisa.Error, match=r"variable spill \(virtual, 4294967296 bytes\) brings the run"):
+        prog.run(x=np.zeros((16, 16), dtype=np.float16))

@@ -597,17 +597,14 @@ class DomBuilder {
   using binary_t = json::binary_t;
 
   explicit DomBuilder(json& root) : root_(root) {}
-  bool null() { return put(nullptr) != nullptr; }
-  bool boolean(bool v) { return put(v) != nullptr; }
-  bool number_integer(number_integer_t v) { return put(v) != nullptr; }
-  bool number_unsigned(number_unsigned_t v) { return put(v) != nullptr; }
-  bool number_float(number_float_t v, const string_t&) { return put(v) != nullptr; }
-  bool string(string_t& v) { return put(std::move(v)) != nullptr; }
-  bool binary(binary_t& v) { return put(json::binary(std::move(v))) != nullptr; }
-  bool start_object(std::size_t) {
-    stack_.push_back(put(json::value_t::object));
-    return true;
-  }
+  bool null() { return put(nullptr); }
+  bool boolean(bool v) { return put(v); }
+  bool number_integer(number_integer_t v) { return put(v); }
+  bool number_unsigned(number_unsigned_t v) { return put(v); }
+  bool number_float(number_float_t v, const string_t&) { return put(v); }
+  bool string(string_t& v) { return put(std::move(v)); }
+  bool binary(binary_t& v) { return put(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return put(json::value_t::object, true); }
   bool key(string_t& k) {
     auto [it, inserted] = stack_.back()->get_ref<json::object_t&>().try_emplace(k);
     if (!inserted) {
@@ -621,10 +618,7 @@ class DomBuilder {
     stack_.pop_back();
     return true;
   }
-  bool start_array(std::size_t) {
-    stack_.push_back(put(json::value_t::array));
-    return true;
-  }
+  bool start_array(std::size_t) { return put(json::value_t::array, true); }
   bool end_array() {
     stack_.pop_back();
     return true;
@@ -634,22 +628,24 @@ class DomBuilder {
   std::optional<std::string> duplicate;  ///< the key refused
 
  private:
-  /// The value in its place: the root, the next element of the open array, or the open object's last key. A parent
-  /// grows only once its open child is closed, so the pointers on the stack stay valid.
+  /// Puts the value in its place: the root, the next element of the open array, or the open object's last key;
+  /// `opens` makes it the open container. A parent grows only once its open child is closed, so the pointers on the
+  /// stack stay valid. Always true (the SAX handler's "go on").
   template <class V>
-  json* put(V&& v) {
+  bool put(V&& v, bool opens = false) {
+    json* at = slot_;
     if (stack_.empty()) {
       root_ = json(std::forward<V>(v));
-      return &root_;
-    }
-    json& top = *stack_.back();
-    if (top.is_array()) {
+      at = &root_;
+    } else if (json& top = *stack_.back(); top.is_array()) {
       auto& a = top.get_ref<json::array_t&>();
       a.emplace_back(std::forward<V>(v));
-      return &a.back();
+      at = &a.back();
+    } else {
+      *slot_ = json(std::forward<V>(v));
     }
-    *slot_ = json(std::forward<V>(v));
-    return slot_;
+    if (opens) stack_.push_back(at);
+    return true;
   }
 
   json& root_;

@@ -100,8 +100,8 @@ std::optional<std::string> check_outputs(const Neff& neff) {
 
 uint64_t core_state_bytes(size_t words) {
   // The core (its state and every engine's), its page table below the dense limit, its effect log, and per word
-  // the word, its decoded form, its verdict and its plain executor.
-  constexpr uint64_t kPerWord = sizeof(Word) + sizeof(Instruction) + sizeof(uint8_t) + sizeof(void*) + 1;
+  // the word, its decoded form, its verdict and its plain executor (Sequencer).
+  constexpr uint64_t kPerWord = sizeof(Word) + sizeof(Instruction) + sizeof(uint8_t) + sizeof(void*);
   constexpr uint64_t kFixed =
       sizeof(Core) + SparseMemory::kDenseLimit / SparseMemory::kPageBytes * sizeof(void*) + sizeof(EffectLog);
   return kFixed + kPerWord * words;
@@ -146,8 +146,6 @@ std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit) {
   }
   return std::nullopt;
 }
-
-namespace {}  // namespace
 
 std::vector<std::string> npy_descrs_for(const std::string& signature_dtype) {
   const DtypeRow* r = find_row(signature_dtype);

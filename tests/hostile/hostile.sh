@@ -203,5 +203,106 @@ expect "one 4 Mi-element dump, streamed" 0
 bounded 60 "$tool" run "$data/two_loads.bin" $dump
 expect "one 4 Mi-element dump as text" 0
 
+# ---- NEFF containers and runs: every size a container declares is bounded before it is held (issue 36) ----
+# Well-formed containers with hostile contents are packed by the library's writer (`neff pack`) from folders that
+# make_neff_cases.py writes with tests/neff/make_fixtures.py; malformed ones are written by the script itself.
+# Beyond the general RSS bound, the cases that used to hold what a file declares are held to a small one.
+small_kb=$((64 * 1024))
+grep -qa __asan_init "$tool" && small_kb=$((4 * small_kb))
+small() {  # WHAT: the last bounded command's peak RSS is under small_kb
+  [ "$rss" -le "$small_kb" ] || fail "$1: peak RSS $rss KiB over $small_kb KiB"
+}
+mkdir neffs && cd neffs || exit 2
+python3 "$src/tests/hostile/make_neff_cases.py" "$src/tests/neff" || fail "make_neff_cases.py failed"
+for d in virtual4g tmp2g tmp1t cores200 cores2000 sig32 dma_huge dma_stream; do
+  "$tool" neff pack "$d" "$d.neff" >/dev/null 2>err || { fail "neff pack $d"; cat err; }
+done
+# D07: the header first, then the window alone. 6 GiB of zeros and a 100 GiB window, neither ever written.
+truncate -s 6G zeros.neff
+bounded 10 "$tool" neff info zeros.neff
+expect "neff info of 6 GiB of zeros" 3 "zeros.neff: pkg_version 0 is not a known packaging"
+small "neff info of 6 GiB of zeros"
+cp huge-window.neff window.neff && truncate -s 100G window.neff
+for cmd in "neff info" decode validate disasm run; do
+  # shellcheck disable=SC2086
+  bounded 10 "$tool" $cmd window.neff
+  expect "$cmd of a 100 GiB window" 3 "window.neff: data_size 107374181376 exceeds the inflated-size limit of 1073741824"
+  small "$cmd of a 100 GiB window"
+done
+# shellcheck disable=SC2094
+bounded 10 "$tool" decode - <window.neff
+expect "decode - of a 100 GiB window" 3 "data_size 107374181376 exceeds the inflated-size limit"
+small "decode - of a 100 GiB window"
+mkfifo wait.neff
+bounded 5 "$tool" neff info wait.neff
+expect "neff info of a FIFO" 3 "wait.neff: cannot read: not a regular file"
+# Member sizes: three 60 MiB members under --max-inflated 150000000 hold at most the two read (and little else).
+bounded 30 "$tool" neff info --max-inflated 150000000 three-members.neff
+expect "three 60 MiB members" 3 "zeros2.bin: the members exceed 150000000 bytes in total"
+[ "$rss" -le $((150000000 / 1024 + 24 * 1024)) ] || fail "three 60 MiB members: peak RSS $rss KiB"
+# D04: DRAM variables counted against --max-memory before they are allocated, the variable named.
+bounded 10 "$tool" run virtual4g.neff --input x=x.npy
+expect "a 4 GiB virtual variable" 3 "sg00: variable spill (virtual, 4294967296 bytes) brings the run's DRAM and core state"
+small "a 4 GiB virtual variable"
+bounded 10 "$tool" run tmp2g.neff --input x=x.npy --max-memory 1M
+expect "a 2 GiB tmp-buf under --max-memory 1M" 3 "beyond the memory limit of 1048576 bytes (--max-memory)"
+small "a 2 GiB tmp-buf under --max-memory 1M"
+bounded 10 "$tool" run tmp1t.neff --input x=x.npy
+expect "a 1 TiB tmp-buf" 3 "sg00: variable t (tmp-buf, 1099511627776 bytes) brings"
+# D05: at most 256 cores, each counted against --max-memory.
+bounded 10 "$tool" run cores2000.neff --input x=x.npy
+expect "2,000 subgraphs" 3 "kelf-0.json: lists 2000 subgraphs, more than the subgraph limit of 256"
+small "2,000 subgraphs"
+bounded 10 "$tool" run cores200.neff --input x=x.npy --max-memory 1M
+expect "200 cores under --max-memory 1M" 3 "sg0001: its core's state"
+small "200 cores under --max-memory 1M"
+# D11: an output the signature makes larger than its variable is refused before the run, nothing written.
+bounded 10 "$tool" run sig32.neff --input x=x.npy --out outputs
+expect "a signature larger than its output variable" 3 "output out: the signature (float32 (8, 16)) needs 512 bytes, its variable holds 256"
+[ -e outputs/out.npy ] && fail "a signature larger than its variable: outputs/out.npy was written"
+# D06: a DMA word is bounded by --max-elements before its chunks are walked, and streams when allowed.
+bounded 10 "$tool" run dma_huge.neff --input x=x.npy
+expect "a 1 GiB DMA word" 1
+grep -qF "fault: ResourceLimit at sg00/SP#0: the DMA moves 536870912 elements in 16777216 source and 16777216 destination chunks" out ||
+  fail "a 1 GiB DMA word: no ResourceLimit fault"
+small "a 1 GiB DMA word"
+bounded 30 "$tool" run dma_stream.neff --input x=x.npy --max-elements 100000000
+expect "a 64 MiB DMA word, streamed" 0
+grep -qF "67108864 DMA bytes in 1 transfers" out || fail "the 64 MiB DMA word did not move its bytes"
+# The 64 MiB tmp-buf, its written-byte map and one range per source chunk (step 0), nothing the size of the transfer.
+[ "$rss" -le $((200 * 1024)) ] || fail "a 64 MiB DMA word, streamed: peak RSS $rss KiB"
+# D25: the gzip layer's own faults are named.
+bounded 10 "$tool" neff info gzip-method.neff
+expect "a gzip method that is not deflate" 3 "gzip-method.neff: gzip: compression method 7 is not deflate (8) (check: gzip)"
+bounded 10 "$tool" neff info gzip-flags.neff
+expect "reserved gzip flags" 3 "gzip-flags.neff: gzip: reserved flag bits 0x20 are set (FLG 0x20) (check: gzip)"
+bounded 10 "$tool" neff info gzip-no-trailer.neff
+expect "a gzip member without its trailer" 3 "gzip: the member ends early: its deflate data or its 8-byte trailer"
+# D13: duplicate keys and a NUL after the document, as for VARS.json.
+bounded 10 "$tool" neff info json-duplicate.neff
+expect "a JSON member with a duplicate key" 3 'info.json: invalid JSON: duplicate key "tool_version" (check: json)'
+bounded 10 "$tool" neff info json-nul.neff
+expect "a NUL after a JSON member's document" 3 "info.json: invalid JSON: a NUL byte at byte 21 (check: json)"
+# D12: header strings and a member name that are not UTF-8 are escaped, in text and JSON.
+for cmd in "neff info" "neff info --json" "neff ls" "neff ls --json"; do
+  # shellcheck disable=SC2086
+  bounded 10 "$tool" $cmd not-utf8.neff
+  expect "$cmd of names that are not UTF-8" 0
+  grep -qF 'xff' out || fail "$cmd of names that are not UTF-8: byte 0xff is not escaped"
+  grep -q "$(printf '\377')" out && fail "$cmd of names that are not UTF-8: a raw byte 0xff is printed"
+done
+# D14: a newline and an escape sequence in a member name stay on the error's one line.
+bounded 10 "$tool" neff info newline-name.neff
+expect "a newline in a member name" 3 'newline-name.neff: evil\x0a\x1b[2J.bin: the name holds a control character'
+[ "$(wc -l <err)" -eq 1 ] || fail "a newline in a member name: the error spans $(wc -l <err) lines"
+# D17: header_size 0 is a NEFF for every command.
+bounded 10 "$tool" neff info header-size-0.neff
+expect "neff info, header_size 0" 0
+bounded 10 "$tool" validate --quiet header-size-0.neff
+grep -qF "generation cayman: the target of header-size-0.neff" out || fail "validate read header_size 0 as words"
+bounded 10 "$tool" run header-size-0.neff
+expect "run, header_size 0" 3 "header-size-0.neff: input x (float16 (16, 16)) is not given"
+cd "$tmp" || exit 2
+
 [ "$failures" -eq 0 ] || { echo "$failures hostile-environment check(s) failed"; exit 1; }
 echo "hostile.sh: all checks passed"

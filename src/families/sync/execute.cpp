@@ -182,8 +182,9 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
         txn.note_dram(side->var->data, at, side->chunk, side == &dst);
       }
   // Then the bytes stream through: a source chunk is read, converted, and every whole destination chunk it
-  // completes is written. Nothing holds the transfer: the buffers keep less than a chunk of each side between
-  // chunks (writes that wait for commit are staged, as every write of a step is).
+  // completes is written. Nothing holds the transfer: between chunks the buffers keep less than an element and less
+  // than a destination chunk, and grow to a few chunks at most (writes that wait for commit are staged, as every
+  // write of a step is: SBUF, or DRAM the source may overlap).
   const bool stage_dram = !dst.var->state_buffer && may_overlap(src, dst);
   EffectLog& s = txn.scratch();
   std::vector<uint8_t>& in = s.bytes_a;   // source bytes not converted yet (less than an element between chunks)
