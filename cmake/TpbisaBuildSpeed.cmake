@@ -1,5 +1,5 @@
 # What makes the trees build faster without changing what they compute: unity sources, precompiled headers, the
-# sanitized tree's library flags and SIMD targets, and the opt-in link-time optimisation (docs/performance.md,
+# sanitized tree's library flags and SIMD targets, and the opt-in link-time optimisation (docs/performance-log.md,
 # "Build time"). Each is an option; off, every file is compiled on its own as written.
 
 # Link-time optimisation is opt-in: g++ 12 stops with an internal compiler error (streamer_write_chain) on some

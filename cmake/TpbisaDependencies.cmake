@@ -8,7 +8,7 @@ find_package(CLI11 REQUIRED)
 
 # The NEFF reader: libarchive for the gzip and tar layers, zlib for the gzip trailer's CRC-32, libmd for the hash
 # (MD5, SHA-256): a digest library with no start-up work, where OpenSSL's EVP loaded its configuration and
-# providers in every command (docs/performance.md, "NEFF reading").
+# providers in every command (docs/performance-log.md, "NEFF reading").
 find_package(LibArchive REQUIRED)
 find_package(ZLIB REQUIRED)
 find_library(TPBISA_LIBMD NAMES md)
@@ -23,7 +23,7 @@ target_link_libraries(tpbisa_libmd INTERFACE ${TPBISA_LIBMD})
 # libarchive's static archive, where installed, with unreferenced sections dropped at link time: the reader and
 # writer reference only its gzip filter and tar/raw formats, so zlib is all it then needs, where the shared library
 # loads about a dozen more (libxml2, ICU, liblzma, ...) into every process and costs the start-up of each command
-# (docs/performance.md, "NEFF reading"). Used only when CMake can link a test program that way, else the shared one.
+# (docs/performance-log.md, "NEFF reading"). Used only when CMake can link a test program that way, else the shared one.
 option(TPBISA_STATIC_LIBARCHIVE "Link libarchive statically when its static archive is installed" ON)
 add_library(tpbisa_libarchive INTERFACE)
 set(TPBISA_LIBARCHIVE_STATIC_OK OFF)
@@ -73,7 +73,7 @@ endif()
 find_package(hwy REQUIRED)
 # Highway's shared library is opened at the first kernel dispatch (src/kernels/hwy_loader.cpp) rather than linked:
 # its static initialiser calibrates a benchmark timer, about 3 ms of CPU in every process, and only the commands
-# that run a kernel need it (docs/performance.md, "NEFF reading"). Off: link libhwy as usual.
+# that run a kernel need it (docs/performance-log.md, "NEFF reading"). Off: link libhwy as usual.
 option(TPBISA_LAZY_HWY "Open libhwy at the first kernel dispatch instead of linking it" ON)
 set(TPBISA_HWY_LIBRARY "")
 if(TPBISA_LAZY_HWY)
