@@ -103,9 +103,7 @@ namespace {
 constexpr unsigned kOpcodeByte = field_ref<RawWord>("header.opcode").offset;
 
 /// How far ahead of the word being judged a batch loop asks for the stream: one 4 KiB page (64 words). The
-/// hardware's stream prefetcher stops at each page boundary; without the hint a 64 MiB stream was judged at 0.9x
-/// memcpy of its bytes while the same loop on words in cache ran at 1.6x (docs/performance.md, "A prefetch a page
-/// ahead").
+/// hardware's stream prefetcher stops at each page boundary (docs/performance-log.md, "A prefetch a page ahead").
 constexpr uintptr_t kPrefetchAhead = 4096;
 
 /// A hint, no more: the address is integer arithmetic, so a line past the buffer's end is never a pointer formed out

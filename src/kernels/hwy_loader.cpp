@@ -1,7 +1,7 @@
 // Highway's run-time entry points, opened from libhwy.so at the first kernel dispatch instead of at process start.
 // Why: the shared library's static initialiser calibrates Highway's benchmark timer (about 3 ms of CPU, which no
 // tpbisa code uses) in every process that links it, and only the commands that run a kernel need Highway at all
-// (docs/performance.md, "NEFF reading"). Built when TPBISA_LAZY_HWY is on; the library then does not link libhwy.
+// (docs/performance-log.md, "NEFF reading"). Built when TPBISA_LAZY_HWY is on; the library then does not link libhwy.
 #include <dlfcn.h>
 
 #include <hwy/base.h>

@@ -1,6 +1,6 @@
 // NEFF header fields (neff.md §2), the acceptance checks of §4 (PROJ-CONV-X2), the payload hash (§3, X1).
-// libmd (MD5 and SHA-256 only) has no start-up work; OpenSSL's EVP cost every command about 1 ms to load
-// libcrypto and the first digest 0.6-0.9 ms for its configuration and providers (docs/performance.md).
+// libmd (MD5 and SHA-256 only) has no start-up work, where OpenSSL's EVP cost every command more than a millisecond
+// (docs/performance-log.md, "NEFF reading").
 #include <sys/types.h>
 
 #include <md5.h>

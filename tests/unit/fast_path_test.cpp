@@ -16,10 +16,10 @@
 
 #include "../support/seq_words.hpp"
 #include "../support/validate_vectors.hpp"
-#include "core/predicates.hpp"
 #include "families/common.hpp"
 #include "families/fast_accept.hpp"
 #include "families/matmul/meaning.hpp"
+#include "isa/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
@@ -471,7 +471,7 @@ TEST(FastPath, EveryGeneratedAcceptorLeavesOnlyTheRouteChecksToItsCaller) {
 }
 
 TEST(FastPath, RawAcceptorCoversTheSliceAndTheDatapathFormats) {
-  // Which formats have a raw-word acceptor on every generation that has them (docs/performance.md lists the rest,
+  // Which formats have a raw-word acceptor on every generation that has them (docs/performance-log.md lists the rest,
   // which take the decode and the compiled pass for every word).
   const Format covered[] = {Format::Mem2d,
                             Format::PseudoMem2d,

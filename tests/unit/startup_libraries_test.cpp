@@ -1,5 +1,5 @@
 // The libraries every process loads at start: Highway only at the first kernel dispatch, no OpenSSL (the start-up
-// cost of each command, docs/performance.md "NEFF reading").
+// cost of each command, docs/performance-log.md "NEFF reading").
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>

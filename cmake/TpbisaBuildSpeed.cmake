@@ -1,0 +1,81 @@
+# What makes the trees build faster without changing what they compute: unity sources, precompiled headers, the
+# sanitized tree's library flags and SIMD targets, and the opt-in link-time optimisation (docs/performance-log.md,
+# "Build time"). Each is an option; off, every file is compiled on its own as written.
+
+# Link-time optimisation is opt-in: g++ 12 stops with an internal compiler error (streamer_write_chain) on some
+# family validators under LTO.
+option(TPBISA_LTO "Build with link-time optimisation" OFF)
+if(TPBISA_LTO AND NOT TPBISA_SANITIZE AND NOT TPBISA_FUZZ AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+  include(CheckIPOSupported)
+  check_ipo_supported(RESULT TPBISA_IPO_OK OUTPUT TPBISA_IPO_MSG LANGUAGES CXX)
+  if(TPBISA_IPO_OK)
+    set(CMAKE_INTERPROCEDURAL_OPTIMIZATION ON)
+  endif()
+endif()
+
+option(TPBISA_UNITY_FAMILIES "Compile each family folder and the io, neff and text folders as one unity source" ON)
+option(TPBISA_UNITY_CLI "Compile the tool's files as two unity sources" ON)
+option(TPBISA_UNITY_PYTHON "Compile the Python module's files as two unity sources" ON)
+
+# Extra flags for the library alone: the sanitized tree of `make test` compiles its tests at -O0 (fast to build) and
+# the library they exercise at -O1 (fast to run).
+set(TPBISA_LIBRARY_FLAGS "" CACHE STRING "Compile options added to the library's sources only")
+
+# The library's unity sources, precompiled header and extra flags.
+# Each family folder (validate, syntax, execute) is compiled as one unity source: its files share their headers'
+# instantiations, and the folders are the plug-in units, so their files' names (kValidation, select, ...) repeat
+# across folders but not within one. So are the io, neff and text folders, whose files each compiled the same JSON
+# and fmt templates (their helpers' names are unique within each folder).
+# Every family and core file includes the field machinery and the validator's headers, whose template instantiations
+# took most of each file's compile time: they are parsed once per tree. Files compiled with other flags or
+# definitions (the kernels, the Highway loader) are compiled without it (tpbisa_kernel_sources).
+function(tpbisa_library_build_speed target sources)
+  if(TPBISA_UNITY_FAMILIES)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+    foreach(source ${sources})
+      if(source MATCHES "/src/families/([a-z0-9_]+)/[a-z_]+\\.cpp$")
+        set_source_files_properties(${source} PROPERTIES UNITY_GROUP family_${CMAKE_MATCH_1})
+      endif()
+      if(source MATCHES "/src/(io|neff|text)/[a-z_]+\\.cpp$")
+        set_source_files_properties(${source} PROPERTIES UNITY_GROUP folder_${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+  endif()
+  target_precompile_headers(${target} PRIVATE <fmt/format.h> <nlohmann/json.hpp>
+                            ${PROJECT_SOURCE_DIR}/src/families/common.hpp)
+  if(TPBISA_LIBRARY_FLAGS)
+    separate_arguments(tpbisa_library_flags UNIX_COMMAND "${TPBISA_LIBRARY_FLAGS}")
+    target_compile_options(${target} PRIVATE ${tpbisa_library_flags})
+  endif()
+endfunction()
+
+# The kernels are compiled without the library's precompiled header (they have flags of their own). The sanitized
+# tree compiles only the SIMD targets its host runs: the kernel tests run each target the build has and the host
+# supports, so a target the host cannot run (AVX-512 on an AVX2 machine) would be compiled there, slowly, and never
+# checked. The optimised tree, which users run, keeps every target.
+function(tpbisa_kernel_build_speed sources)
+  set_source_files_properties(${sources} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  if(TPBISA_SANITIZE AND NOT CMAKE_CROSSCOMPILING)
+    try_run(tpbisa_hwy_probe_ran tpbisa_hwy_probe_built ${CMAKE_BINARY_DIR}/hwy_host_probe
+            ${PROJECT_SOURCE_DIR}/cmake/hwy_host_unsupported.cpp LINK_LIBRARIES hwy::hwy
+            RUN_OUTPUT_VARIABLE tpbisa_hwy_unsupported)
+    if(tpbisa_hwy_probe_built AND tpbisa_hwy_probe_ran EQUAL 0 AND tpbisa_hwy_unsupported MATCHES "^[0-9]+$")
+      message(STATUS "Highway: the sanitized kernels leave out the targets this host cannot run (${tpbisa_hwy_unsupported})")
+      set_property(SOURCE ${sources} APPEND PROPERTY COMPILE_DEFINITIONS
+                   TPBISA_HWY_HOST_UNSUPPORTED=${tpbisa_hwy_unsupported}LL)
+    endif()
+  endif()
+endfunction()
+
+# The tool's files are compiled as two unity sources: CLI11 is header-only, and its option parsing was compiled into
+# every file that registers options (about half of each object's code, and most of its compile time), as were the
+# fmt and JSON templates they share. Off: one object per file, with CLI11, fmt, JSON and the public headers
+# precompiled.
+function(tpbisa_cli_build_speed target)
+  if(TPBISA_UNITY_CLI)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 7)
+  else()
+    target_precompile_headers(${target} PRIVATE <CLI/CLI.hpp> <fmt/format.h> <nlohmann/json.hpp>
+                              <tpbisa/instruction.hpp> <tpbisa/neff.hpp> <tpbisa/validate.hpp> <tpbisa/io/json.hpp>)
+  endif()
+endfunction()
