@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/exec.hpp"
+#include "isa/exec.hpp"
 #include "families/common.hpp"
 
 namespace tpbisa {
