@@ -52,6 +52,16 @@ const CustomField* custom_field(size_t alternative, std::string_view path) {
   return nullptr;
 }
 
+const Validator* validator_of(uint8_t opcode, Generation gen) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  if (row == nullptr || !row->gens.has(gen)) return nullptr;
+  const Family* f = family_of(row->format);
+  if (f == nullptr) return nullptr;
+  for (const ValidatorRow& r : f->validation.rows)
+    if (r.opcode == opcode && r.gens.has(gen)) return r.validator;
+  return nullptr;
+}
+
 Executor executor_for(const Instruction& inst) {
   if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
   const Family* f = family_of(inst.info->format);
