@@ -129,6 +129,22 @@ constexpr Predicate reserved_rule(PredicateSpec p) {
   return with_forms(p, &holds_on_body<S, reserved_fields_zero<S>>, &reserved_mask_accepts<S, F>);
 }
 
+/// The reserved-bytes rule and a term Body over layout S (a field that must be zero unless the opcode says
+/// otherwise): the decoded form checks the reserved fields and calls Body, the raw form and-s the declaration's
+/// byte mask over the word and calls Body on the typed view. `p.fields` lists what the whole rule reads.
+template <class S, auto Body>
+bool reserved_zero_and(const S& s, const CheckContext& c) {
+  return reserved_fields_zero<S>(s, c) && Body(s, c);
+}
+template <class S, auto Body>
+bool reserved_mask_and_view(const uint8_t* word, const CheckContext& c) {
+  return reserved_bytes_zero<S>(word) && on_view<S, Body>(word, c);
+}
+template <class S, auto Body>
+constexpr Predicate reserved_and_rule(const PredicateSpec& p) {
+  return with_forms(p, &holds_on_body<S, reserved_zero_and<S, Body>>, &reserved_mask_and_view<S, Body>);
+}
+
 /// A word used as a template argument (an operand's name in a shared predicate's sentence, "src0").
 template <size_t N>
 struct Name {

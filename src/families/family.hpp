@@ -23,12 +23,20 @@ struct LineError;
 
 namespace tpbisa::family {
 
+/// One row of a family's validator table: the validator that judges `opcode` on the generations `gens` (those of
+/// them the catalog gives the opcode). Built with validator_table (src/families/validator_table.hpp), which checks
+/// the rows against the catalog's format column.
+struct ValidatorRow {
+  uint8_t opcode;
+  const Validator* validator;
+  GenSet gens = kGensAll;
+};
+
 /// validate.cpp: the validators of the family's opcodes, as data.
 struct Validation {
-  /// The validator of `opcode` on `gen`; nullptr when the family has none there (the word is judged header-only).
-  const Validator* (*select)(uint8_t opcode, Generation gen);
-  /// Every validator of the family, in documentation order (docs/predicates.md).
-  std::span<const Validator* const> all;
+  /// Every {opcode, validator} row of the family. The order of first appearance of each validator is the
+  /// documentation order (docs/predicates.md).
+  std::span<const ValidatorRow> rows;
 };
 
 /// One on-chip operand a word touches: partitions [first_partition, +partitions), bytes [first, last] of each (the
@@ -159,6 +167,9 @@ DataReading data_reading(const Word& w);
 const CustomField* custom_field(size_t alternative, std::string_view path);
 /// What a roleless field at `path` of a modeled word means, as its family says (empty when it says nothing).
 std::string_view plain_meaning(const Word& w, std::string_view path);
+/// The validator of `opcode` on `gen` from the validator table of the family its catalog format names; nullptr when
+/// the opcode is not modeled there (the word is judged header-only).
+const Validator* validator_of(uint8_t opcode, Generation gen);
 /// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
 Executor executor_for(const Instruction& inst);
 /// The on-chip operands of a decoded word, as its family declares them (none when it declares none).

@@ -58,6 +58,16 @@ const Family* family_of_modeled(const Instruction& inst) {
 }
 }  // namespace
 
+const Validator* validator_of(uint8_t opcode, Generation gen) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  if (row == nullptr || !row->gens.has(gen)) return nullptr;
+  const Family* f = family_of(row->format);
+  if (f == nullptr) return nullptr;
+  for (const ValidatorRow& r : f->validation.rows)
+    if (r.opcode == opcode && r.gens.has(gen)) return r.validator;
+  return nullptr;
+}
+
 Executor executor_for(const Instruction& inst) {
   const Family* f = family_of_modeled(inst);
   return f != nullptr ? f->execution.execute : nullptr;

@@ -24,10 +24,8 @@ bool Verdict::fails(std::string_view predicate) const {
 namespace {
 
 const Validator& select_validator(uint8_t op, Generation gen) {
-  if (!opcode_in(op, gen)) return family::kHeaderOnlyValidator;
-  // The catalog's format column names the family; the family picks the validator (registry.hpp).
-  const family::Family* f = family::family_of(find_opcode(op)->format);
-  const Validator* v = f != nullptr ? f->validation.select(op, gen) : nullptr;
+  // The catalog's format column names the family; its validator table names the validator (registry.cpp).
+  const Validator* v = family::validator_of(op, gen);
   return v != nullptr ? *v : family::kHeaderOnlyValidator;
 }
 
@@ -314,8 +312,10 @@ FailureReport report(const Predicate& p, const Instruction& inst, const CheckCon
 std::span<const Validator* const> all_validators() {
   static const std::vector<const Validator*> all = [] {
     std::vector<const Validator*> v{&family::kHeaderOnlyValidator};
+    // Each family's validators in the order its table first names them.
     for (const family::Family& f : family::families())
-      v.insert(v.end(), f.validation.all.begin(), f.validation.all.end());
+      for (const family::ValidatorRow& r : f.validation.rows)
+        if (std::find(v.begin(), v.end(), r.validator) == v.end()) v.push_back(r.validator);
     return v;
   }();
   return all;

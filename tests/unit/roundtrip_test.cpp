@@ -10,11 +10,13 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "../support/layout_golden.hpp"
 #include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
@@ -145,234 +147,34 @@ class Rng {
   std::mt19937_64 eng_;
 };
 
-// Explicit per-member fills: a member missing from a format's field declaration would not survive encode.
-void fill(Header& h, Rng& r, uint8_t opcode) {
-  h.opcode = opcode;
-  h.inst_word_len = r.next<uint8_t>();
-  h.debug_cmd = r.next<uint8_t>();
-  h.debug_hint = r.next<uint8_t>();
+// Random field values, derived from the format declarations (fields_of<S>): every declared field, in declaration
+// order, one draw per scalar and per array element; a nested format is filled the same way. A new layout needs no
+// line here. (A struct member that the declaration leaves out has no bytes in the word: `tiles_exactly` fails the
+// build for a layout whose declaration does not cover all 64 bytes.)
+template <class T>
+void fill_value(T& v, Rng& r) {
+  if constexpr (Composite<T>) {
+    std::apply(
+        [&](const auto&... m) {
+          // The opcode is the caller's choice, not a random value.
+          ((m.role == Role::Opcode ? void() : fill_value(v.*(m.ptr), r)), ...);
+        },
+        fields_of<T>);
+  } else if constexpr (std::is_integral_v<T>) {
+    v = r.next<T>();
+  } else if constexpr (requires { v.raw; }) {  // the union leaves ADDR4, ADDR8, IMM_VAL: their raw bits
+    v.raw = r.next<decltype(v.raw)>();
+  } else if constexpr (requires { v.bytes; }) {  // MEM2D_DATA
+    r.fill(v.bytes);
+  } else {
+    r.fill(v);  // an array of integers
+  }
 }
-void fill(Events& e, Rng& r) {
-  e.wait_mode = r.next<uint8_t>();
-  e.wait_idx = r.next<uint8_t>();
-  e.update_mode = r.next<uint8_t>();
-  e.update_idx = r.next<uint8_t>();
-  e.semaphore_value = r.next<uint32_t>();
-}
-void fill(Tensor2d& t, Rng& r) {
-  t.start_addr.raw = r.next<uint32_t>();
-  r.fill(t.step_elem);
-  r.fill(t.num_elem);
-}
-void fill(Tensor4d& t, Rng& r) {
-  t.start_addr.raw = r.next<uint32_t>();
-  r.fill(t.step_elem);
-  r.fill(t.num_elem);
-}
-void fill(Mem2d& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.dtype = r.next<uint8_t>();
-  s.src_datasrc = r.next<uint8_t>();
-  r.fill(s.num_elem);
-  s.start_addr.raw = r.next<uint64_t>();
-  r.fill(s.step_elem);
-  r.fill(s.data.bytes);
-}
-void fill(PseudoMem2d& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.dtype = r.next<uint8_t>();
-  s.src_datasrc = r.next<uint8_t>();
-  r.fill(s.num_elem);
-  s.var_id = r.next<uint32_t>();
-  s.var_offset = r.next<uint32_t>();
-  r.fill(s.step_elem);
-  r.fill(s.data.bytes);
-}
-void fill(S2Bn& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.src_mem_pattern, r);
-  s.imm1.raw = r.next<uint32_t>();
-  s.dtype = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_channels = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.imm0_ptr.raw = r.next<uint32_t>();
-  s.imm0_src = r.next<uint8_t>();
-  r.fill(s.reserved3);
-}
-void fill(S4d4Tsm& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  fill(s.src_mem_pattern, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  s.num_active_channels = r.next<uint8_t>();
-  r.fill(s.reserved0);
-  s.op = r.next<uint8_t>();
-  s.op_dim = r.next<uint8_t>();
-  s.reverse_operands = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  fill(s.dst_mem_pattern, r);
-}
-// Datapath family (real-programs.md §10-§12).
-void fill(Tensor3d& t, Rng& r) {
-  t.start_addr.raw = r.next<uint32_t>();
-  r.fill(t.step_elem);
-  r.fill(t.num_elem);
-}
-void fill(S4d4Tr& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  fill(s.src, r);
-  s.in_dtype = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  s.num_active_channels = r.next<uint8_t>();
-  s.negated = r.next<uint8_t>();
-  s.op = r.next<uint8_t>();
-  s.op_dim = r.next<uint8_t>();
-  s.mask_enable = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  fill(s.dst, r);
-}
-void fill(S3s3d3Tt& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.in0_in1_dtype = r.next<uint8_t>();
-  s.out_dtype = r.next<uint8_t>();
-  s.op = r.next<uint8_t>();
-  s.num_active_channels = r.next<uint8_t>();
-  fill(s.src0, r);
-  fill(s.src1, r);
-  fill(s.dst, r);
-}
-void fill(D4Mr& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  s.dst_element_count = r.next<uint32_t>();
-  s.dtype = r.next<uint8_t>();
-  r.fill(s.reserved1);
-  s.num_active_channels = r.next<uint8_t>();
-  r.fill(s.reserved2);
-  s.serialization_mode = r.next<uint8_t>();
-  r.fill(s.reserved3);
-  s.set_value = r.next<uint32_t>();
-  fill(s.dst, r);
-}
-void fill(CtrlNo& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  s.notification = r.next<uint8_t>();
-  s.drain_count = r.next<uint8_t>();
-  r.fill(s.reserved1);
-}
-// ---- PE matmul (S3_LW, S3D3_MM: one layout per generation set) ----
-/// One member by its type: a byte, a byte array or a TENSOR3D.
-template <class M>
-void fill_member(M& m, Rng& r) {
-  if constexpr (std::is_same_v<M, Tensor3d>)
-    fill(m, r);
-  else if constexpr (requires { m.size(); })
-    r.fill(m);
-  else
-    m = r.next<M>();
-}
-/// Each member by name, where the layout has it (the six layouts share most of their members).
+/// A layout (or RawWord) with random fields and the given opcode.
 template <class S>
-requires(S::kFormat == Format::S3Lw || S::kFormat == Format::S3d3Mm) void fill(S& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  fill_member(s.reserved0, r);
-  fill_member(s.src, r);
-  fill_member(s.in_dtype, r);
-  fill_member(s.fp32_mode, r);
-  fill_member(s.num_active_rows, r);
-  fill_member(s.num_active_cols, r);
-  fill_member(s.reserved1, r);
-  if constexpr (requires { s.bg_xpose_mode; }) fill_member(s.bg_xpose_mode, r);
-  if constexpr (requires { s.transpose_mode; }) fill_member(s.transpose_mode, r);
-  if constexpr (requires { s.perf_opt; }) fill_member(s.perf_opt, r);
-  if constexpr (requires { s.out_dtype; }) fill_member(s.out_dtype, r);
-  if constexpr (requires { s.reserved2; }) fill_member(s.reserved2, r);
-  if constexpr (requires { s.matmul_flags; }) fill_member(s.matmul_flags, r);
-  if constexpr (requires { s.psum_accumulate_flags; }) fill_member(s.psum_accumulate_flags, r);
-  if constexpr (requires { s.row_grp; }) fill_member(s.row_grp, r);
-  if constexpr (requires { s.col_grp; }) fill_member(s.col_grp, r);
-  if constexpr (requires { s.active_row_mode; }) fill_member(s.active_row_mode, r);
-  if constexpr (requires { s.psum_zero_region; }) fill_member(s.psum_zero_region, r);
-  if constexpr (requires { s.reserved3; }) fill_member(s.reserved3, r);
-  if constexpr (requires { s.flags; }) fill_member(s.flags, r);
-  if constexpr (requires { s.reserved4; }) fill_member(s.reserved4, r);
-  if constexpr (requires { s.tile_size; }) fill_member(s.tile_size, r);
-  if constexpr (requires { s.tile_sel; }) fill_member(s.tile_sel, r);
-  if constexpr (requires { s.perf_mode; }) fill_member(s.perf_mode, r);
-  if constexpr (requires { s.dst; }) fill_member(s.dst, r);
-}
-#include "roundtrip_fill_seq.inc"  // the sequencer family's layouts
-
-// Sync family (src/families/sync).
-void fill(EventsExtended& x, Rng& r) {
-  x.wait_mode = r.next<uint8_t>();
-  x.wait_idx = r.next<uint8_t>();
-  x.update_mode = r.next<uint8_t>();
-  x.update_idx = r.next<uint8_t>();
-  x.sem_wait_value = r.next<uint32_t>();
-  x.sem_update_value = r.next<uint32_t>();
-}
-void fill(CtrlEs& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.reserved0);
-  fill(s.ext, r);
-  r.fill(s.reserved1);
-}
-void fill(SetOrderingMode& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.ordering_mode = r.next<uint8_t>();
-  r.fill(s.reserved);
-}
-void fill(PseudoBranchLabel& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.label_id = r.next<uint32_t>();
-  r.fill(s.payload);
-}
-void fill(PseudoAddr8& a, Rng& r) {
-  a.offset = r.next<uint32_t>();
-  a.id = r.next<uint16_t>();
-  a.id_hi = r.next<uint8_t>();
-  a.mode = r.next<uint8_t>();
-}
-void fill(PseudoDmaDirect2d& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  s.qos_flags = r.next<uint8_t>();
-  s.semaphore = r.next<uint8_t>();
-  s.sem_increment = r.next<uint8_t>();
-  s.command = r.next<uint8_t>();
-  fill(s.src, r);
-  r.fill(s.src_step);
-  r.fill(s.src_num);
-  s.src_elem_size = r.next<uint16_t>();
-  s.src_offset_reg = r.next<uint8_t>();
-  s.dst_offset_reg = r.next<uint8_t>();
-  fill(s.dst, r);
-  r.fill(s.dst_step);
-  r.fill(s.dst_num);
-  s.dst_elem_size = r.next<uint16_t>();
-  s.src_dtype = r.next<uint8_t>();
-  s.dst_dtype = r.next<uint8_t>();
-}
-void fill(RawWord& s, Rng& r, uint8_t opcode) {
-  fill(s.header, r, opcode);
-  fill(s.events, r);
-  r.fill(s.operands);
+void fill(S& s, Rng& r, uint8_t opcode) {
+  fill_value(s, r);
+  s.header.opcode = opcode;
 }
 
 // ---------------------------------------------------------------- bytes -> decode -> encode
@@ -581,216 +383,10 @@ TEST(Decode, StatusOfNamedOpcodes) {
 
 // ---------------------------------------------------------------- little-endian goldens
 
-/// A word whose every byte is distinct: byte i = 0x80 + i, then the opcode in byte 0.
-Word distinct_word(uint8_t opcode) {
-  Word w{};
-  for (size_t i = 0; i < kWordBytes; ++i) w[i] = static_cast<uint8_t>(0x80 + i);
-  w[0] = opcode;
-  return w;
-}
+using test::distinct_word;
+using test::expect_common_prefix;
 
-void expect_common_prefix(const Header& h, const Events& e, uint8_t opcode) {
-  EXPECT_EQ(h.opcode, opcode);
-  EXPECT_EQ(h.inst_word_len, 0x81);
-  EXPECT_EQ(h.debug_cmd, 0x82);
-  EXPECT_EQ(h.debug_hint, 0x83);
-  EXPECT_EQ(e.wait_mode, 0x84);
-  EXPECT_EQ(e.wait_idx, 0x85);
-  EXPECT_EQ(e.update_mode, 0x86);
-  EXPECT_EQ(e.update_idx, 0x87);
-  EXPECT_EQ(e.semaphore_value, 0x8B8A8988U);
-}
-
-TEST(Golden, Mem2dLittleEndianFields) {
-  const Word w = distinct_word(0xAA);
-  const Instruction inst = decode(w, Generation::Cayman);
-  ASSERT_EQ(inst.status, DecodeStatus::Modeled);
-  const Mem2d* m = inst.as<Mem2d>();
-  ASSERT_NE(m, nullptr);
-  expect_common_prefix(m->header, m->events, 0xAA);
-  EXPECT_EQ(m->dtype, 0x8C);
-  EXPECT_EQ(m->src_datasrc, 0x8D);
-  EXPECT_EQ(m->num_elem[0], 0x8E);
-  EXPECT_EQ(m->num_elem[1], 0x8F);
-  EXPECT_EQ(m->start_addr.raw, 0x9796959493929190ULL);
-  EXPECT_EQ(m->start_addr.reg_lo(), 0x90);
-  EXPECT_EQ(m->start_addr.reg_hi(), 0x91);
-  EXPECT_EQ(m->start_addr.marker(), 0x94);  // byte 7 & 0xFC
-  EXPECT_EQ(m->step_elem[0], static_cast<int32_t>(0x9B9A9998U));
-  EXPECT_EQ(m->step_elem[1], static_cast<int32_t>(0x9F9E9D9CU));  // bytes 28..31, signed
-  EXPECT_LT(m->step_elem[1], 0);
-  for (unsigned k = 0; k < 32; ++k) EXPECT_EQ(m->data.reg(k), 0xA0 + k);
-  EXPECT_EQ(m->data.u16(1), 0xA3A2);
-  EXPECT_EQ(m->data.u32(0), 0xA3A2A1A0U);
-  EXPECT_EQ(m->data.u64(3), 0xBFBEBDBCBBBAB9B8ULL);  // low word first
-  EXPECT_EQ(encode(*m), w);
-  EXPECT_EQ(encode(inst), w);
-
-  // A field written through the typed struct lands at its bytes, little-endian, and nowhere else.
-  Mem2d edited = *m;
-  edited.step_elem[1] = -2;
-  const Word e = encode(edited);
-  EXPECT_EQ(e[28], 0xFE);
-  EXPECT_EQ(e[29], 0xFF);
-  EXPECT_EQ(e[30], 0xFF);
-  EXPECT_EQ(e[31], 0xFF);
-  for (size_t i = 0; i < kWordBytes; ++i)
-    if (i < 28 || i > 31) {
-      EXPECT_EQ(e[i], w[i]) << "byte " << i;
-    }
-}
-
-// Edge case #60: var_offset is the 4 bytes 20..23; byte 24 (step_elem[0]) is untouched.
-TEST(Golden, PseudoMem2dVarOffsetEdgeCase60) {
-  const Word w = distinct_word(0xCE);
-  const Instruction inst = decode(w, Generation::Mariana);
-  ASSERT_EQ(inst.status, DecodeStatus::Modeled);
-  const PseudoMem2d* p = inst.as<PseudoMem2d>();
-  ASSERT_NE(p, nullptr);
-  expect_common_prefix(p->header, p->events, 0xCE);
-  EXPECT_EQ(p->dtype, 0x8C);
-  EXPECT_EQ(p->src_datasrc, 0x8D);
-  EXPECT_EQ(p->num_elem[0], 0x8E);
-  EXPECT_EQ(p->num_elem[1], 0x8F);
-  EXPECT_EQ(p->var_id, 0x93929190U);
-  EXPECT_EQ(p->var_offset, 0x97969594U);
-  EXPECT_EQ(p->step_elem[0], static_cast<int32_t>(0x9B9A9998U));
-  EXPECT_EQ(p->step_elem[1], static_cast<int32_t>(0x9F9E9D9CU));
-  EXPECT_EQ(p->data.reg(31), 0xBF);
-  EXPECT_EQ(encode(*p), w);
-
-  PseudoMem2d edited = *p;
-  edited.var_offset = 0xDEADBEEF;
-  const Word e = encode(edited);
-  EXPECT_EQ(e[20], 0xEF);
-  EXPECT_EQ(e[21], 0xBE);
-  EXPECT_EQ(e[22], 0xAD);
-  EXPECT_EQ(e[23], 0xDE);
-  EXPECT_EQ(e[24], w[24]) << "byte 24 belongs to step_elem[0]";
-  for (size_t i = 0; i < kWordBytes; ++i)
-    if (i < 20 || i > 23) {
-      EXPECT_EQ(e[i], w[i]) << "byte " << i;
-    }
-}
-
-// Edge case #65: imm1 is at 28..31; byte 40 lies inside reserved2 (35..43).
-TEST(Golden, S2BnLayoutEdgeCase65) {
-  const Word w = distinct_word(0x70);
-  const Instruction inst = decode(w, Generation::Sunda);
-  ASSERT_EQ(inst.status, DecodeStatus::Modeled);
-  const S2Bn* s = inst.as<S2Bn>();
-  ASSERT_NE(s, nullptr);
-  expect_common_prefix(s->header, s->events, 0x70);
-  for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(s->reserved0[k], 0x8C + k);
-  EXPECT_EQ(s->src_mem_pattern.start_addr.raw, 0x93929190U);
-  EXPECT_EQ(s->src_mem_pattern.step_elem[0], static_cast<int16_t>(0x9594));
-  EXPECT_EQ(s->src_mem_pattern.step_elem[1], static_cast<int16_t>(0x9796));
-  EXPECT_LT(s->src_mem_pattern.step_elem[0], 0);
-  EXPECT_EQ(s->src_mem_pattern.num_elem[0], 0x9998);
-  EXPECT_EQ(s->src_mem_pattern.num_elem[1], 0x9B9A);
-  EXPECT_EQ(s->imm1.raw, 0x9F9E9D9CU);  // byte 28
-  EXPECT_EQ(s->dtype, 0xA0);            // byte 32
-  EXPECT_EQ(s->reserved1[0], 0xA1);
-  EXPECT_EQ(s->num_active_channels, 0xA2);                                // byte 34
-  for (unsigned k = 0; k < 9; ++k) EXPECT_EQ(s->reserved2[k], 0xA3 + k);  // bytes 35..43
-  EXPECT_EQ(s->reserved2[5], 0xA8) << "byte 40 is reserved2[5]";
-  EXPECT_EQ(s->imm0_ptr.raw, 0xAFAEADACU);  // byte 44
-  EXPECT_EQ(s->imm0_src, 0xB0);             // byte 48
-  for (unsigned k = 0; k < 15; ++k) EXPECT_EQ(s->reserved3[k], 0xB1 + k);
-  EXPECT_EQ(encode(*s), w);
-
-  // Only byte 40 set: it shows up in reserved2, never in imm1.
-  Word only40{};
-  only40[0] = 0x70;
-  only40[1] = 16;
-  only40[40] = 0x5A;
-  const Instruction only40_inst = decode(only40, Generation::Cayman);
-  const S2Bn* z = only40_inst.as<S2Bn>();
-  ASSERT_NE(z, nullptr);
-  EXPECT_EQ(z->imm1.raw, 0U);
-  EXPECT_EQ(z->reserved2[5], 0x5A);
-  EXPECT_EQ(z->imm0_ptr.raw, 0U);
-  S2Bn imm1_only{};
-  imm1_only.header.opcode = 0x70;
-  imm1_only.imm1.raw = 0x04030201;
-  const Word e = encode(imm1_only);
-  EXPECT_EQ(e[28], 0x01);
-  EXPECT_EQ(e[31], 0x04);
-  EXPECT_EQ(e[40], 0x00);
-}
-
-// Edge case #142: byte 44 is the low byte of dst_mem_pattern.start_addr; reserved1 is exactly bytes 39..43.
-TEST(Golden, S4d4TsmLayoutEdgeCase142) {
-  const Word w = distinct_word(0x4F);
-  const Instruction inst = decode(w, Generation::Maverick);
-  ASSERT_EQ(inst.status, DecodeStatus::Modeled);
-  const S4d4Tsm* t = inst.as<S4d4Tsm>();
-  ASSERT_NE(t, nullptr);
-  expect_common_prefix(t->header, t->events, 0x4F);
-  EXPECT_EQ(t->src_mem_pattern.start_addr.raw, 0x8F8E8D8CU);  // byte 12
-  EXPECT_EQ(t->src_mem_pattern.step_elem[0], static_cast<int16_t>(0x9190));
-  EXPECT_EQ(t->src_mem_pattern.step_elem[3], static_cast<int16_t>(0x9796));
-  EXPECT_EQ(t->src_mem_pattern.num_elem[0], 0x9998);
-  EXPECT_EQ(t->src_mem_pattern.num_elem[3], 0x9F9E);  // W = num_elem[3]
-  EXPECT_EQ(t->in_dtype, 0xA0);
-  EXPECT_EQ(t->out_dtype, 0xA1);
-  EXPECT_EQ(t->num_active_channels, 0xA2);
-  EXPECT_EQ(t->reserved0[0], 0xA3);
-  EXPECT_EQ(t->op, 0xA4);
-  EXPECT_EQ(t->op_dim, 0xA5);
-  EXPECT_EQ(t->reverse_operands, 0xA6);
-  ASSERT_EQ(t->reserved1.size(), 5U);
-  for (unsigned k = 0; k < 5; ++k) EXPECT_EQ(t->reserved1[k], 0xA7 + k);  // bytes 39..43
-  EXPECT_EQ(t->dst_mem_pattern.start_addr.raw, 0xAFAEADACU);              // byte 44
-  EXPECT_EQ(t->dst_mem_pattern.step_elem[0], static_cast<int16_t>(0xB1B0));
-  EXPECT_EQ(t->dst_mem_pattern.num_elem[3], 0xBFBE);
-  EXPECT_EQ(encode(*t), w);
-
-  // The PM word of edge case #142: byte 44 = 0x04 (with byte 45 = 0x10) is dst start 0x1004, not reserved.
-  Word pm{};
-  pm[0] = 0x4F;
-  pm[1] = 16;
-  pm[44] = 0x04;
-  pm[45] = 0x10;
-  const Instruction pm_inst = decode(pm, Generation::Cayman);
-  const S4d4Tsm* p = pm_inst.as<S4d4Tsm>();
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->dst_mem_pattern.start_addr.raw, 0x1004U);
-  for (uint8_t b : p->reserved1) EXPECT_EQ(b, 0);
-  // Each of bytes 38..44 lands in exactly the field the layout says.
-  for (size_t i = 38; i <= 44; ++i) {
-    Word one{};
-    one[0] = 0x4F;
-    one[i] = 0x77;
-    const Instruction one_inst = decode(one, Generation::Sunda);
-    const S4d4Tsm* q = one_inst.as<S4d4Tsm>();
-    ASSERT_NE(q, nullptr);
-    EXPECT_EQ(q->reverse_operands, i == 38 ? 0x77 : 0) << i;
-    for (size_t k = 0; k < 5; ++k) EXPECT_EQ(q->reserved1[k], i == 39 + k ? 0x77 : 0) << i;
-    EXPECT_EQ(q->dst_mem_pattern.start_addr.raw, i == 44 ? 0x77U : 0U) << i;
-  }
-}
-
-// CTRL_NO (sequencer.md §3.1): reserved bytes 12..38, the notification flag at 39, drain_count at 40, reserved
-// bytes 41..63; the same on every generation.
-TEST(Golden, CtrlNoLayout) {
-  for (uint8_t op : std::initializer_list<uint8_t>{0x23, 0xA1, 0xA2, 0xA3, 0xA4, 0xA6})
-    for (Generation g : kAllGenerations) {
-      const Word w = distinct_word(op);
-      const Instruction inst = decode(w, g);
-      ASSERT_EQ(inst.status, DecodeStatus::Modeled);
-      EXPECT_EQ(inst.format_name(), "CTRL_NO");
-      const CtrlNo* c = inst.as<CtrlNo>();
-      ASSERT_NE(c, nullptr);
-      expect_common_prefix(c->header, c->events, op);
-      for (unsigned k = 0; k < 27; ++k) EXPECT_EQ(c->reserved0[k], 0x8CU + k);  // bytes 12..38
-      EXPECT_EQ(c->notification, 0xA7);                                         // byte 39
-      EXPECT_EQ(c->drain_count, 0xA8);                                          // byte 40
-      for (unsigned k = 0; k < 23; ++k) EXPECT_EQ(c->reserved1[k], 0xA9U + k);  // bytes 41..63
-      EXPECT_EQ(encode(*c), w);
-    }
-}
-
+// Each family's layout goldens are in its folder (tests/families/<family>/layout_golden_test.cpp).
 TEST(Golden, RawWordKeepsOperandBytes) {
   const Word w = distinct_word(0x9F);  // ENGINE_NOP: not modeled
   const Instruction inst = decode(w, Generation::Cayman);

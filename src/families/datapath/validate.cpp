@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "families/common.hpp"
+#include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
@@ -708,26 +709,18 @@ constexpr const Predicate* kMemset[] = {
 
 // ---- Validators ----
 
-constexpr Validator kValidators[] = {
-    {"is_valid_copy", Checked::Full, kCopy, &evaluate_conjuncts<kCopy>, fast_acceptor<kCopy>()},
-    {"is_valid_cast", Checked::Full, kCast, &evaluate_conjuncts<kCast>, fast_acceptor<kCast>()},
-    {"is_valid_tensor_tensor_arith", Checked::Full, kTensorTensor, &evaluate_conjuncts<kTensorTensor>,
-     fast_acceptor<kTensorTensor>()},
-    {"is_valid_memset", Checked::Full, kMemset, &evaluate_conjuncts<kMemset>, fast_acceptor<kMemset>()},
+constexpr Validator kCopyValidator = full_validator<kCopy>("is_valid_copy");
+constexpr Validator kCastValidator = full_validator<kCast>("is_valid_cast");
+constexpr Validator kTensorTensorValidator = full_validator<kTensorTensor>("is_valid_tensor_tensor_arith");
+constexpr Validator kMemsetValidator = full_validator<kMemset>("is_valid_memset");
+
+constexpr ValidatorRow kRows[] = {
+    {opcode::kCopy, &kCopyValidator},
+    {opcode::kCast, &kCastValidator},
+    {opcode::kTensorTensorArith, &kTensorTensorValidator},
+    {opcode::kMemset, &kMemsetValidator},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
-
-const Validator* select(uint8_t op, Generation) {
-  switch (op) {
-    case opcode::kCopy: return &kValidators[0];
-    case opcode::kCast: return &kValidators[1];
-    case opcode::kTensorTensorArith: return &kValidators[2];
-    case opcode::kMemset: return &kValidators[3];
-    default: return nullptr;
-  }
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<DatapathFamily, kRows>();
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include "families/common.hpp"
 #include "families/matmul/meaning.hpp"
+#include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
@@ -598,35 +599,26 @@ constexpr auto kLwConjuncts = Lw<L>::conjuncts();
 template <class L>
 constexpr auto kMmConjuncts = Mm<L>::conjuncts();
 
-template <class L, const auto& Conjuncts>
+template <const auto& Conjuncts>
 constexpr Validator make_validator(std::string_view name) {
   static_assert(fast_acceptor<Conjuncts>() != nullptr, "every matmul predicate has a raw form");
-  return {name, Checked::Full, Conjuncts, &evaluate_conjuncts<Conjuncts>, fast_acceptor<Conjuncts>()};
+  return full_validator<Conjuncts>(name);
 }
 
-constexpr Validator kValidators[] = {
-    make_validator<S3LwCayman, kLwConjuncts<S3LwCayman>>("is_valid_ldweights"),
-    make_validator<S3LwMariana, kLwConjuncts<S3LwMariana>>("is_valid_ldweights_mariana"),
-    make_validator<S3LwMaverick, kLwConjuncts<S3LwMaverick>>("is_valid_ldweights_maverick"),
-    make_validator<S3d3MmCayman, kMmConjuncts<S3d3MmCayman>>("is_valid_matmul"),
-    make_validator<S3d3MmMariana, kMmConjuncts<S3d3MmMariana>>("is_valid_matmul_mariana"),
-    make_validator<S3d3MmMaverick, kMmConjuncts<S3d3MmMaverick>>("is_valid_matmul_maverick"),
+// One validator per layout: the generations of each row are its layout's (SUNDA and CAYMAN share one).
+constexpr Validator kLwCayman = make_validator<kLwConjuncts<S3LwCayman>>("is_valid_ldweights");
+constexpr Validator kLwMariana = make_validator<kLwConjuncts<S3LwMariana>>("is_valid_ldweights_mariana");
+constexpr Validator kLwMaverick = make_validator<kLwConjuncts<S3LwMaverick>>("is_valid_ldweights_maverick");
+constexpr Validator kMmCayman = make_validator<kMmConjuncts<S3d3MmCayman>>("is_valid_matmul");
+constexpr Validator kMmMariana = make_validator<kMmConjuncts<S3d3MmMariana>>("is_valid_matmul_mariana");
+constexpr Validator kMmMaverick = make_validator<kMmConjuncts<S3d3MmMaverick>>("is_valid_matmul_maverick");
+
+constexpr ValidatorRow kRows[] = {
+    {opcode::kLdWeights, &kLwCayman, S3LwCayman::kGens},     {opcode::kLdWeights, &kLwMariana, S3LwMariana::kGens},
+    {opcode::kLdWeights, &kLwMaverick, S3LwMaverick::kGens}, {opcode::kMatmul, &kMmCayman, S3d3MmCayman::kGens},
+    {opcode::kMatmul, &kMmMariana, S3d3MmMariana::kGens},    {opcode::kMatmul, &kMmMaverick, S3d3MmMaverick::kGens},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2],
-                                               &kValidators[3], &kValidators[4], &kValidators[5]};
-
-/// Position of the layout of generation g in the per-opcode triple (SUNDA and CAYMAN share one).
-constexpr size_t layout_slot(Generation g) {
-  return g == Generation::Mariana ? 1 : g == Generation::Maverick ? 2 : 0;
-}
-
-const Validator* select(uint8_t op, Generation g) {
-  if (op == opcode::kLdWeights) return &kValidators[layout_slot(g)];
-  if (op == opcode::kMatmul) return &kValidators[3 + layout_slot(g)];
-  return nullptr;
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<MatmulFamily, kRows>();
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "families/common.hpp"
+#include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
@@ -49,7 +50,7 @@ constexpr bool pseudo_mem2d_dtype_check(uint8_t d) {
 }
 
 template <class S>
-bool mem2d_store_num_elem_check(const S& m) {
+bool mem2d_store_num_elem_check(const S& m, const CheckContext&) {
   const unsigned n = elem_product(m);
   const uint8_t d = m.dtype;
   return (m.src_datasrc == 0 && n <= 32) || ((d == dtype::kUint8 || d == dtype::kInt8) && n <= 32) ||
@@ -64,7 +65,7 @@ bool mem2d_odd_register_used(const Mem2d& m) {
   return (any & 0x0101010101010101ULL) != 0;
 }
 
-bool mem2d_u64_register_check(const Mem2d& m) {
+bool mem2d_u64_register_check(const Mem2d& m, const CheckContext&) {
   return !mem2d::data_reading(m).pairs || !mem2d_odd_register_used(m);
 }
 
@@ -191,18 +192,44 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
   return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
 }
 
-// ---- Predicates ----
+// ---- Rule bodies over the typed operand (the decoded word, or the raw word's view) ----
+
+bool shared_ok(const Mem2d& m, const CheckContext&) {
+  return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
+}
+template <class S>
+bool num_elem_ok(const S& m, const CheckContext&) {
+  return mem2d_num_elem_check(m);
+}
+template <class S>
+bool datasrc_zero(const S& m, const CheckContext&) {
+  return m.src_datasrc == 0;
+}
+template <class S>
+bool datasrc_valid(const S& m, const CheckContext&) {
+  return m.src_datasrc <= 1;
+}
+template <class S>
+bool elem32_ok(const S& m, const CheckContext&) {
+  return elem_product(m) <= 32;
+}
+bool pseudo_dtype_ok(const PseudoMem2d& m, const CheckContext&) {
+  return pseudo_mem2d_dtype_check(m.dtype);
+}
+bool start_addr_ok(const Mem2d& m, const CheckContext& c) {
+  return pred::is_aligned_start_addr8(m.start_addr, m.dtype, c.gen);
+}
+
+// ---- Predicates: one rule each; builders for the ones MEM_2D and PSEUDO_MEM_2D share ----
 
 template <class S, uint8_t Op>
 constexpr Predicate opcode_predicate(std::string_view name, std::string_view convention) {
-  return {.name = name,
-          .convention = convention,
-          .meaning = "the opcode is the one this validator judges",
-          .gens = kGensAll,
-          .fields = fOpcode,
-          .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == Op; },
-          .explain = explain_opcode,
-          .accepts = [](const uint8_t* w, const CheckContext&) { return w[fOpcode[0].offset] == Op; }};
+  return rule<S, has_opcode<Op>>({.name = name,
+                                  .convention = convention,
+                                  .meaning = "the opcode is the one this validator judges",
+                                  .gens = kGensAll,
+                                  .fields = fOpcode,
+                                  .explain = explain_opcode});
 }
 
 constexpr Predicate kHasTensorLoadOpcode = opcode_predicate<Mem2d, opcode::kTensorLoad>("has_tensor_load_opcode", "");
@@ -213,85 +240,67 @@ constexpr Predicate kPseudoLoadOpcode =
 constexpr Predicate kPseudoStoreOpcode =
     opcode_predicate<PseudoMem2d, opcode::kPseudoTensorStore>("has_pseudo_tensor_store_opcode", "PROJ-CONV-M5");
 
-constexpr Predicate kSharedConstraints{
-    .name = "mem2d_shared_constraints",
-    .convention = "",
-    .meaning =
-        "mem2d_num_elem_check and mem2d_dtype_check: each num_elem 1..32 with product <= 32, and dtype "
-        "one of the eight MEM_2D dtypes (u8, i8, u16, i16, u32, i32, fp32, u64)",
-    .gens = kGensAll,
-    .fields = fNumElemDtype,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const Mem2d& m = m_of<Mem2d>(i);
-          return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
-        },
-    .explain = explain_shared<Mem2d>,
-    .via = via_shared<Mem2d>,
-    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext&) {
-      return mem2d_num_elem_check(m) && mem2d_dtype_check(m.dtype);
-    }>};
+constexpr Predicate kSharedConstraints = rule<Mem2d, shared_ok>(
+    {.name = "mem2d_shared_constraints",
+     .convention = "",
+     .meaning = "mem2d_num_elem_check and mem2d_dtype_check: each num_elem 1..32 with product <= 32, and dtype "
+                "one of the eight MEM_2D dtypes (u8, i8, u16, i16, u32, i32, fp32, u64)",
+     .gens = kGensAll,
+     .fields = fNumElemDtype,
+     .explain = explain_shared<Mem2d>,
+     .via = via_shared<Mem2d>});
 
 template <class S>
 constexpr Predicate num_elem_predicate(std::string_view convention) {
-  return {.name = "mem2d_num_elem_check",
-          .convention = convention,
-          .meaning = "num_elem[0] and num_elem[1] are each 1..32 and their product is at most 32",
-          .gens = kGensAll,
-          .fields = fNumElem,
-          .holds = [](const Instruction& i, const CheckContext&) { return mem2d_num_elem_check(m_of<S>(i)); },
-          .explain = explain_num_elem<S>,
-          .accepts = on_view<S, [](const S& m, const CheckContext&) { return mem2d_num_elem_check(m); }>};
+  return rule<S, num_elem_ok<S>>(
+      {.name = "mem2d_num_elem_check",
+       .convention = convention,
+       .meaning = "num_elem[0] and num_elem[1] are each 1..32 and their product is at most 32",
+       .gens = kGensAll,
+       .fields = fNumElem,
+       .explain = explain_num_elem<S>});
 }
 
 template <class S>
 constexpr Predicate datasrc_zero_predicate(std::string_view convention) {
-  return {.name = "mem2d_datasrc_zero",
-          .convention = convention,
-          .meaning = "src_datasrc is REGISTER (0): a load cannot target an immediate",
-          .gens = kGensAll,
-          .fields = fDatasrc,
-          .holds = [](const Instruction& i, const CheckContext&) { return m_of<S>(i).src_datasrc == 0; },
-          .explain = explain_datasrc_zero<S>,
-          .accepts = on_view<S, [](const S& m, const CheckContext&) { return m.src_datasrc == 0; }>};
+  return rule<S, datasrc_zero<S>>({.name = "mem2d_datasrc_zero",
+                                   .convention = convention,
+                                   .meaning = "src_datasrc is REGISTER (0): a load cannot target an immediate",
+                                   .gens = kGensAll,
+                                   .fields = fDatasrc,
+                                   .explain = explain_datasrc_zero<S>});
 }
 
 template <class S>
 constexpr Predicate datasrc_valid_predicate(std::string_view convention) {
-  return {.name = "mem2d_datasrc_valid",
-          .convention = convention,
-          .meaning = "src_datasrc is REGISTER (0) or IMMEDIATE (1)",
-          .gens = kGensAll,
-          .fields = fDatasrc,
-          .holds = [](const Instruction& i, const CheckContext&) { return m_of<S>(i).src_datasrc <= 1; },
-          .explain = explain_datasrc_valid<S>,
-          .accepts = on_view<S, [](const S& m, const CheckContext&) { return m.src_datasrc <= 1; }>};
+  return rule<S, datasrc_valid<S>>({.name = "mem2d_datasrc_valid",
+                                    .convention = convention,
+                                    .meaning = "src_datasrc is REGISTER (0) or IMMEDIATE (1)",
+                                    .gens = kGensAll,
+                                    .fields = fDatasrc,
+                                    .explain = explain_datasrc_valid<S>});
 }
 
 template <class S>
 constexpr Predicate elem32_predicate(std::string_view convention) {
-  return {.name = "mem2d_32_elem_check",
-          .convention = convention,
-          .meaning = "num_elem[0] * num_elem[1] is at most 32",
-          .gens = kGensAll,
-          .fields = fNumElem,
-          .holds = [](const Instruction& i, const CheckContext&) { return elem_product(m_of<S>(i)) <= 32; },
-          .explain = explain_32<S>,
-          .accepts = on_view<S, [](const S& m, const CheckContext&) { return elem_product(m) <= 32; }>};
+  return rule<S, elem32_ok<S>>({.name = "mem2d_32_elem_check",
+                                .convention = convention,
+                                .meaning = "num_elem[0] * num_elem[1] is at most 32",
+                                .gens = kGensAll,
+                                .fields = fNumElem,
+                                .explain = explain_32<S>});
 }
 
 template <class S>
 constexpr Predicate store_count_predicate(std::string_view convention) {
-  return {.name = "mem2d_store_num_elem_check",
-          .convention = convention,
-          .meaning =
-              "register source: at most 32 elements; immediate source: at most 32 / sizeof(dtype) "
-              "(32, 16, 8 or 4) elements",
-          .gens = kGensAll,
-          .fields = fStoreCount,
-          .holds = [](const Instruction& i, const CheckContext&) { return mem2d_store_num_elem_check(m_of<S>(i)); },
-          .explain = explain_store_count<S>,
-          .accepts = on_view<S, [](const S& m, const CheckContext&) { return mem2d_store_num_elem_check(m); }>};
+  return rule<S, mem2d_store_num_elem_check<S>>(
+      {.name = "mem2d_store_num_elem_check",
+       .convention = convention,
+       .meaning = "register source: at most 32 elements; immediate source: at most 32 / sizeof(dtype) "
+                  "(32, 16, 8 or 4) elements",
+       .gens = kGensAll,
+       .fields = fStoreCount,
+       .explain = explain_store_count<S>});
 }
 
 constexpr Predicate kNumElemCheck = num_elem_predicate<PseudoMem2d>("PROJ-CONV-M11");
@@ -305,60 +314,42 @@ constexpr Predicate kPseudoDatasrcValid = datasrc_valid_predicate<PseudoMem2d>("
 constexpr Predicate kPseudoElem32 = elem32_predicate<PseudoMem2d>("PROJ-CONV-M11");
 constexpr Predicate kPseudoStoreCount = store_count_predicate<PseudoMem2d>("PROJ-CONV-M5");
 
-constexpr Predicate kPseudoDtype{
-    .name = "pseudo_mem2d_dtype_check",
-    .convention = "",
-    .meaning = "dtype is one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 (no UINT64 in pseudo words)",
-    .gens = kGensAll,
-    .fields = fDtype,
-    .holds = [](const Instruction& i,
-                const CheckContext&) { return pseudo_mem2d_dtype_check(m_of<PseudoMem2d>(i).dtype); },
-    .explain = explain_pseudo_dtype<PseudoMem2d>,
-    .accepts = on_view<PseudoMem2d,
-                       [](const PseudoMem2d& m, const CheckContext&) { return pseudo_mem2d_dtype_check(m.dtype); }>};
+constexpr Predicate kPseudoDtype = rule<PseudoMem2d, pseudo_dtype_ok>(
+    {.name = "pseudo_mem2d_dtype_check",
+     .convention = "",
+     .meaning = "dtype is one of UINT8, INT8, UINT16, INT16, UINT32, INT32, FP32 (no UINT64 in pseudo words)",
+     .gens = kGensAll,
+     .fields = fDtype,
+     .explain = explain_pseudo_dtype<PseudoMem2d>});
 
-constexpr Predicate kU64RegisterCheck{
-    .name = "mem2d_u64_register_check",
-    .convention = "",
-    .meaning = "a UINT64 register transfer names only even registers, in all 32 data slots (used or not)",
-    .gens = kGensAll,
-    .fields = fU64Regs,
-    .holds = [](const Instruction& i, const CheckContext&) { return mem2d_u64_register_check(m_of<Mem2d>(i)); },
-    .explain = explain_u64_regs,
-    .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "mem2d_odd_register_used"; },
-    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext&) { return mem2d_u64_register_check(m); }>};
+constexpr Predicate kU64RegisterCheck = rule<Mem2d, mem2d_u64_register_check>(
+    {.name = "mem2d_u64_register_check",
+     .convention = "",
+     .meaning = "a UINT64 register transfer names only even registers, in all 32 data slots (used or not)",
+     .gens = kGensAll,
+     .fields = fU64Regs,
+     .explain = explain_u64_regs,
+     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "mem2d_odd_register_used"; }});
 
-constexpr Predicate kValidStartAddr{
-    .name = "valid_start_addr",
-    .convention = "",
-    .meaning =
-        "is_aligned_start_addr8: an immediate start_addr (marker & 0xA0 == 0, PROJ-CONV-M2) is a "
-        "multiple of the dtype size",
-    .gens = kGensAll,
-    .fields = fStartAddr,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const Mem2d& m = m_of<Mem2d>(i);
-          return pred::is_aligned_start_addr8(m.start_addr, m.dtype, c.gen);
-        },
-    .explain = explain_start_addr,
-    .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
-    .failure_convention = start_addr_convention,
-    .accepts = on_view<Mem2d, [](const Mem2d& m, const CheckContext& c) {
-      return pred::is_aligned_start_addr8(m.start_addr, m.dtype, c.gen);
-    }>};
+constexpr Predicate kValidStartAddr = rule<Mem2d, start_addr_ok>(
+    {.name = "valid_start_addr",
+     .convention = "",
+     .meaning = "is_aligned_start_addr8: an immediate start_addr (marker & 0xA0 == 0, PROJ-CONV-M2) is a "
+                "multiple of the dtype size",
+     .gens = kGensAll,
+     .fields = fStartAddr,
+     .explain = explain_start_addr,
+     .via = [](const Instruction&, const CheckContext&) -> std::string_view { return "is_aligned_start_addr8"; },
+     .failure_convention = start_addr_convention});
 
-constexpr Predicate kSingleWindow{
-    .name = "mem2d_single_16mb_window",
-    .convention = "PROJ-CONV-M3",
-    .meaning =
-        "(only with --strict-window) every byte an immediate-addressed transfer touches lies in one "
-        "naturally aligned 16 MiB window",
-    .gens = kGensAll,
-    .fields = fWindow,
-    .holds = [](const Instruction& i, const CheckContext& c) { return single_window_ok(m_of<Mem2d>(i), c); },
-    .explain = explain_window,
-    .accepts = on_view<Mem2d, single_window_ok>};
+constexpr Predicate kSingleWindow =
+    rule<Mem2d, single_window_ok>({.name = "mem2d_single_16mb_window",
+                                   .convention = "PROJ-CONV-M3",
+                                   .meaning = "(only with --strict-window) every byte an immediate-addressed transfer "
+                                              "touches lies in one naturally aligned 16 MiB window",
+                                   .gens = kGensAll,
+                                   .fields = fWindow,
+                                   .explain = explain_window});
 
 // ---- Validators (mem2d.md §5.1, §5.2, §5.4, §5.5) ----
 
@@ -375,29 +366,18 @@ constexpr const Predicate* kPseudoTensorStore[] = {&kHasValidNeuronHeader, &kHas
                                                    &kNumElemCheckStore,    &kPseudoDtype,          &kPseudoDatasrcValid,
                                                    &kPseudoStoreCount};
 
-constexpr Validator kValidators[] = {
-    {"is_valid_tensor_load", Checked::Full, kTensorLoad, &evaluate_conjuncts<kTensorLoad>,
-     fast_acceptor<kTensorLoad>()},
-    {"is_valid_tensor_store", Checked::Full, kTensorStore, &evaluate_conjuncts<kTensorStore>,
-     fast_acceptor<kTensorStore>()},
-    {"is_valid_pseudo_tensor_load", Checked::Full, kPseudoTensorLoad, &evaluate_conjuncts<kPseudoTensorLoad>,
-     fast_acceptor<kPseudoTensorLoad>()},
-    {"is_valid_pseudo_tensor_store", Checked::Full, kPseudoTensorStore, &evaluate_conjuncts<kPseudoTensorStore>,
-     fast_acceptor<kPseudoTensorStore>()},
+constexpr Validator kTensorLoadValidator = full_validator<kTensorLoad>("is_valid_tensor_load");
+constexpr Validator kTensorStoreValidator = full_validator<kTensorStore>("is_valid_tensor_store");
+constexpr Validator kPseudoTensorLoadValidator = full_validator<kPseudoTensorLoad>("is_valid_pseudo_tensor_load");
+constexpr Validator kPseudoTensorStoreValidator = full_validator<kPseudoTensorStore>("is_valid_pseudo_tensor_store");
+
+constexpr ValidatorRow kRows[] = {
+    {opcode::kTensorLoad, &kTensorLoadValidator},
+    {opcode::kTensorStore, &kTensorStoreValidator},
+    {opcode::kPseudoTensorLoad, &kPseudoTensorLoadValidator},
+    {opcode::kPseudoTensorStore, &kPseudoTensorStoreValidator},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
-
-const Validator* select(uint8_t op, Generation) {
-  switch (op) {
-    case opcode::kTensorLoad: return &kValidators[0];
-    case opcode::kTensorStore: return &kValidators[1];
-    case opcode::kPseudoTensorLoad: return &kValidators[2];
-    case opcode::kPseudoTensorStore: return &kValidators[3];
-    default: return nullptr;
-  }
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<Mem2dFamily, kRows>();
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "families/common.hpp"
+#include "families/validator_table.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -32,35 +33,32 @@ unsigned product(const S2Bn& s) {
 
 // ---- Predicate bodies (s2bn.md §3) ----
 
-bool has_s2_bn_zero_immediates(const S2Bn& s) {
+bool has_s2_bn_zero_immediates(const S2Bn& s, const CheckContext&) {
   // Equal to 0.0 as floats: -0.0 passes, NaN and denormals fail (s2bn.md §3.1 note). Tested on the bits (all but
   // the sign zero), which is that comparison without the float unit or the processor's denormal mode.
   constexpr uint32_t kMagnitude = 0x7FFFFFFF;
   return (s.imm0_ptr.raw & kMagnitude) == 0 && s.imm0_src == 0 && (s.imm1.raw & kMagnitude) == 0;
 }
 
-bool s2_bn_reserved_zero(const S2Bn& s) {
-  auto zero = [](const auto& bytes) {
-    return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
-  };
-  return zero(s.reserved0) && zero(s.reserved1) && zero(s.reserved2) && zero(s.reserved3);
-}
-
 bool shape_escape(const S2Bn& s, Generation g) {
   return pred::has_shape_escape(g) && describe(s.src_mem_pattern.start_addr, g).shape_from_register;
 }
 
-bool immld_count(const S2Bn& s, Generation g) {
+bool immld_count(const S2Bn& s, const CheckContext& c) {
   const unsigned p = product(s);
-  return (p >= 1 && p <= 8) || shape_escape(s, g);
+  return (p >= 1 && p <= 8) || shape_escape(s, c.gen);
 }
 
-bool bn_param_load_count(const S2Bn& s, Generation g) {
+bool bn_param_load_count(const S2Bn& s, const CheckContext& c) {
   const auto& n = s.src_mem_pattern.num_elem;
-  return (n[0] == 3 && n[1] == 1) || (n[0] == 1 && n[1] == 3) || shape_escape(s, g);
+  return (n[0] == 3 && n[1] == 1) || (n[0] == 1 && n[1] == 3) || shape_escape(s, c.gen);
 }
 
-[[gnu::always_inline]] inline bool tsm_immld_dtypes(const S2Bn& s) {
+bool mvl_count(const S2Bn& s, const CheckContext&) {
+  return product(s) == 8;
+}
+
+[[gnu::always_inline]] inline bool tsm_immld_dtypes(const S2Bn& s, const CheckContext&) {
   const uint8_t d = s.dtype;
   if (s.header.opcode == opcode::kImmLdArith) {
     return d == dtype::kFp32 || d == dtype::kFp16 || d == dtype::kBfloat16 || d == dtype::kFp8Exp3 ||
@@ -71,8 +69,27 @@ bool bn_param_load_count(const S2Bn& s, Generation g) {
          (d == dtype::kUint32 || d == dtype::kUint16 || d == dtype::kUint8 || d == dtype::kInt32);
 }
 
-bool s2_bn_dtype(uint8_t d) {
+bool s2_bn_dtype(const S2Bn& s, const CheckContext&) {
+  const uint8_t d = s.dtype;
   return d == dtype::kFp32 || d == dtype::kFp16 || d == dtype::kBfloat16;
+}
+
+/// is_valid_dtype(dtype, FP32R not allowed), by the table built from pred::is_valid_dtype.
+bool valid_dtype(const S2Bn& s, const CheckContext& c) {
+  return dtype_accepts(s.dtype, false, c);
+}
+
+bool channels_ok(const S2Bn& s, const CheckContext& c) {
+  return pred::check_active_channels(s.num_active_channels, c.gen);
+}
+
+bool imm_src_ok(const S2Bn& s, const CheckContext&) {
+  return s.imm0_src <= 2;
+}
+
+/// s2_bn_zgen_restriction: the body is unknown and taken as true (PROJ-CONV-S2).
+bool zgen_ok(const S2Bn&, const CheckContext&) {
+  return true;
 }
 
 bool bn_imm0_pointer_part(const S2Bn& s, Generation g) {
@@ -85,12 +102,12 @@ bool bn_imm0_pointer_part(const S2Bn& s, Generation g) {
   return true;
 }
 
-bool has_valid_bn_param_load_imm0(const S2Bn& s, Generation g) {
-  return bn_imm0_pointer_part(s, g) && std::isfinite(s.imm1.as_fp32());
+bool has_valid_bn_param_load_imm0(const S2Bn& s, const CheckContext& c) {
+  return bn_imm0_pointer_part(s, c.gen) && std::isfinite(s.imm1.as_fp32());
 }
 
-bool src_tensor_valid(const S2Bn& s, Generation g) {
-  return pred::tensor2d_valid(s.src_mem_pattern, s.dtype, /*write=*/false, /*psum=*/true, /*sbuf=*/true, g);
+bool src_tensor_valid(const S2Bn& s, const CheckContext& c) {
+  return pred::tensor2d_valid(s.src_mem_pattern, s.dtype, /*write=*/false, /*psum=*/true, /*sbuf=*/true, c.gen);
 }
 
 // ---- Explanations ----
@@ -223,172 +240,129 @@ std::string explain_imm_src(const Instruction& i, const CheckContext&) {
 
 // ---- Predicates ----
 
-template <uint8_t Lo, uint8_t Hi>
+template <uint8_t... Ops>
 constexpr Predicate opcode_predicate(std::string_view name) {
-  return {.name = name,
-          .convention = "",
-          .meaning = "the opcode is the one this validator judges",
-          .gens = kGensAll,
-          .fields = fOpcode,
-          .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == Lo || i.opcode() == Hi; },
-          .explain = explain_opcode,
-          .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-            return x.header.opcode == Lo || x.header.opcode == Hi;
-          }>};
+  return rule<S2Bn, has_opcode<Ops...>>({.name = name,
+                                         .convention = "",
+                                         .meaning = "the opcode is the one this validator judges",
+                                         .gens = kGensAll,
+                                         .fields = fOpcode,
+                                         .explain = explain_opcode});
 }
 
 constexpr Predicate kImmLdOpcode =
     opcode_predicate<opcode::kImmLdArith, opcode::kImmLdBitvec>("has_tsm_immediates_load_opcode");
-constexpr Predicate kBnOpcode =
-    opcode_predicate<opcode::kBatchNormParamLoad, opcode::kBatchNormParamLoad>("has_batch_norm_param_load_opcode");
-constexpr Predicate kMvlOpcode =
-    opcode_predicate<opcode::kMatchValueLoad, opcode::kMatchValueLoad>("has_match_value_load_opcode");
+constexpr Predicate kBnOpcode = opcode_predicate<opcode::kBatchNormParamLoad>("has_batch_norm_param_load_opcode");
+constexpr Predicate kMvlOpcode = opcode_predicate<opcode::kMatchValueLoad>("has_match_value_load_opcode");
 
-constexpr Predicate kImmLdCount{
-    .name = "has_tsm_immediates_load_src_element_cnt",
-    .convention = "",
-    .meaning = "num_elem[0] * num_elem[1] is 1..8, or (CAYMAN and later) the shape comes from a register",
-    .gens = kGensAll,
-    .fields = fSrcCount,
-    .holds = [](const Instruction& i, const CheckContext& c) { return immld_count(s_of(i), c.gen); },
-    .explain = explain_immld_count,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return immld_count(x, c.gen); }>};
+constexpr Predicate kImmLdCount = rule<S2Bn, immld_count>(
+    {.name = "has_tsm_immediates_load_src_element_cnt",
+     .convention = "",
+     .meaning = "num_elem[0] * num_elem[1] is 1..8, or (CAYMAN and later) the shape comes from a register",
+     .gens = kGensAll,
+     .fields = fSrcCount,
+     .explain = explain_immld_count});
 
-constexpr Predicate kBnCount{
-    .name = "has_bn_param_load_src_element_cnt",
-    .convention = "",
-    .meaning = "num_elem is {3, 1} or {1, 3}, or (CAYMAN and later) the shape comes from a register",
-    .gens = kGensAll,
-    .fields = fSrcCount,
-    .holds = [](const Instruction& i, const CheckContext& c) { return bn_param_load_count(s_of(i), c.gen); },
-    .explain = explain_bn_count,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return bn_param_load_count(x, c.gen); }>};
+constexpr Predicate kBnCount = rule<S2Bn, bn_param_load_count>(
+    {.name = "has_bn_param_load_src_element_cnt",
+     .convention = "",
+     .meaning = "num_elem is {3, 1} or {1, 3}, or (CAYMAN and later) the shape comes from a register",
+     .gens = kGensAll,
+     .fields = fSrcCount,
+     .explain = explain_bn_count});
 
-constexpr Predicate kMvlCount{
-    .name = "has_match_value_load_src_element_cnt",
-    .convention = "",
-    .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
-    .gens = kGensAll,
-    .fields = fSrcCount,
-    .holds = [](const Instruction& i, const CheckContext&) { return product(s_of(i)) == 8; },
-    .explain = explain_mvl_count,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return product(x) == 8; }>};
+constexpr Predicate kMvlCount =
+    rule<S2Bn, mvl_count>({.name = "has_match_value_load_src_element_cnt",
+                           .convention = "",
+                           .meaning = "num_elem[0] * num_elem[1] == 8 (no shape-from-register escape, PROJ-CONV-S5)",
+                           .gens = kGensAll,
+                           .fields = fSrcCount,
+                           .explain = explain_mvl_count});
 
-constexpr Predicate kZeroImmediates{
-    .name = "has_s2_bn_zero_immediates",
-    .convention = "",
-    .meaning = "imm1 and imm0_ptr compare equal to 0.0 as floats (-0.0 passes, NaN fails) and imm0_src is 0",
-    .gens = kGensAll,
-    .fields = fImmediates,
-    .holds = [](const Instruction& i, const CheckContext&) { return has_s2_bn_zero_immediates(s_of(i)); },
-    .explain = explain_zero_imm,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return has_s2_bn_zero_immediates(x); }>};
+constexpr Predicate kZeroImmediates = rule<S2Bn, has_s2_bn_zero_immediates>(
+    {.name = "has_s2_bn_zero_immediates",
+     .convention = "",
+     .meaning = "imm1 and imm0_ptr compare equal to 0.0 as floats (-0.0 passes, NaN fails) and imm0_src is 0",
+     .gens = kGensAll,
+     .fields = fImmediates,
+     .explain = explain_zero_imm});
 
-constexpr Predicate kImmLdDtypes{
-    .name = "tsm_immld_dtypes",
-    .convention = "",
-    .meaning = "0x70: dtype in the 12 Arith dtypes; 0x71: dtype in UINT8, UINT16, UINT32, INT32",
-    .gens = kGensAll,
-    .fields = fDtypeOp,
-    .holds = [](const Instruction& i, const CheckContext&) { return tsm_immld_dtypes(s_of(i)); },
-    .explain = explain_immld_dtype,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return tsm_immld_dtypes(x); }>};
+constexpr Predicate kImmLdDtypes = rule<S2Bn, tsm_immld_dtypes>(
+    {.name = "tsm_immld_dtypes",
+     .convention = "",
+     .meaning = "0x70: dtype in the 12 Arith dtypes; 0x71: dtype in UINT8, UINT16, UINT32, INT32",
+     .gens = kGensAll,
+     .fields = fDtypeOp,
+     .explain = explain_immld_dtype});
 
-constexpr Predicate kValidDtype{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning =
-        "is_valid_dtype(dtype, FP32R not allowed): not INVALID, FP32R, UINT64, INT64; a member of the "
-        "generation's DTYPE enum (PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
-    .gens = kGensAll,
-    .fields = fDtype,
-    .holds = [](const Instruction& i, const CheckContext& c) { return pred::is_valid_dtype(s_of(i).dtype, false, c); },
-    .explain = explain_valid_dtype,
-    .via = via_valid_dtype,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return dtype_accepts(x.dtype, false, c); }>};
+constexpr Predicate kValidDtype = rule<S2Bn, valid_dtype>(
+    {.name = "is_valid_dtype",
+     .convention = "",
+     .meaning = "is_valid_dtype(dtype, FP32R not allowed): not INVALID, FP32R, UINT64, INT64; a member of the "
+                "generation's DTYPE enum (PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
+     .gens = kGensAll,
+     .fields = fDtype,
+     .explain = explain_valid_dtype,
+     .via = via_valid_dtype});
 
-constexpr Predicate kChannels{
-    .name = "check_active_channels",
-    .convention = "",
-    .meaning = "num_active_channels is 1..128 (POOLING_NUM_CHANNELS)",
-    .gens = kGensAll,
-    .fields = fChannels,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pred::check_active_channels(s_of(i).num_active_channels, c.gen); },
-    .explain = explain_channels,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) {
-      return pred::check_active_channels(x.num_active_channels, c.gen);
-    }>};
+constexpr Predicate kChannels =
+    rule<S2Bn, channels_ok>({.name = "check_active_channels",
+                             .convention = "",
+                             .meaning = "num_active_channels is 1..128 (POOLING_NUM_CHANNELS)",
+                             .gens = kGensAll,
+                             .fields = fChannels,
+                             .explain = explain_channels});
 
-constexpr Predicate kTensor2d{
-    .name = "tensor2d_valid",
-    .convention = "",
-    .meaning =
-        "the source pattern has non-zero counts (or, CAYMAN and later, a register shape) and a start "
-        "address that is a register (marker 0x80) or a dtype-aligned SBUF/PSUM address",
-    .gens = kGensAll,
-    .fields = fSrc,
-    .holds = [](const Instruction& i, const CheckContext& c) { return src_tensor_valid(s_of(i), c.gen); },
-    .explain = explain_tensor2d,
-    .via = nullptr,
-    .failure_convention = tensor2d_convention,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return src_tensor_valid(x, c.gen); }>};
+constexpr Predicate kTensor2d = rule<S2Bn, src_tensor_valid>(
+    {.name = "tensor2d_valid",
+     .convention = "",
+     .meaning = "the source pattern has non-zero counts (or, CAYMAN and later, a register shape) and a start "
+                "address that is a register (marker 0x80) or a dtype-aligned SBUF/PSUM address",
+     .gens = kGensAll,
+     .fields = fSrc,
+     .explain = explain_tensor2d,
+     .via = nullptr,
+     .failure_convention = tensor2d_convention});
 
-constexpr Predicate kReserved{
-    .name = "s2_bn_reserved_zero",
-    .convention = "",
-    .meaning = "reserved0, reserved1, reserved2 and reserved3 are zero",
-    .gens = kGensAll,
-    .fields = fReserved,
-    .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_reserved_zero(s_of(i)); },
-    .explain = explain_reserved,
-    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
-    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S2Bn>(w); }};
+constexpr Predicate kReserved =
+    reserved_rule<S2Bn, fReserved>({.name = "s2_bn_reserved_zero",
+                                    .convention = "",
+                                    .meaning = "reserved0, reserved1, reserved2 and reserved3 are zero",
+                                    .gens = kGensAll,
+                                    .explain = explain_reserved});
 
-constexpr Predicate kZgen{
-    .name = "s2_bn_zgen_restriction",
-    .convention = "PROJ-CONV-S2",
-    .meaning = "(CAYMAN and later) the ZGEN backward-compatibility restriction; body unknown, taken as true",
-    .gens = kGensCaymanUp,
-    .fields = {},
-    .holds = [](const Instruction&, const CheckContext&) { return true; },
-    .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-S2)"); },
-    .accepts = on_view<RawWord, [](const RawWord&, const CheckContext&) { return true; }>};
+constexpr Predicate kZgen = rule<S2Bn, zgen_ok>(
+    {.name = "s2_bn_zgen_restriction",
+     .convention = "PROJ-CONV-S2",
+     .meaning = "(CAYMAN and later) the ZGEN backward-compatibility restriction; body unknown, taken as true",
+     .gens = kGensCaymanUp,
+     .fields = {},
+     .explain = [](const Instruction&, const CheckContext&) { return std::string("never fails (PROJ-CONV-S2)"); }});
 
-constexpr Predicate kS2BnDtype{
-    .name = "s2_bn_dtype",
-    .convention = "",
-    .meaning = "dtype is FP32, FP16 or BFLOAT16",
-    .gens = kGensAll,
-    .fields = fDtype,
-    .holds = [](const Instruction& i, const CheckContext&) { return s2_bn_dtype(s_of(i).dtype); },
-    .explain = explain_s2_bn_dtype,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return s2_bn_dtype(x.dtype); }>};
+constexpr Predicate kS2BnDtype = rule<S2Bn, s2_bn_dtype>({.name = "s2_bn_dtype",
+                                                          .convention = "",
+                                                          .meaning = "dtype is FP32, FP16 or BFLOAT16",
+                                                          .gens = kGensAll,
+                                                          .fields = fDtype,
+                                                          .explain = explain_s2_bn_dtype});
 
-constexpr Predicate kBnImm0{
-    .name = "has_valid_bn_param_load_imm0",
-    .convention = "",
-    .meaning =
-        "imm0_src 0/1: the batch-mean pointer is 4-aligned and its partition + num_active_channels <= 128 "
-        "(PROJ-CONV-C15); imm0_src 2: a valid register (PROJ-CONV-S4); and N (imm1) is finite",
-    .gens = kGensAll,
-    .fields = fImm0,
-    .holds = [](const Instruction& i, const CheckContext& c) { return has_valid_bn_param_load_imm0(s_of(i), c.gen); },
-    .explain = explain_bn_imm0,
-    .via = via_bn_imm0,
-    .failure_convention = bn_imm0_convention,
-    .accepts =
-        on_view<S2Bn, [](const S2Bn& x, const CheckContext& c) { return has_valid_bn_param_load_imm0(x, c.gen); }>};
+constexpr Predicate kBnImm0 = rule<S2Bn, has_valid_bn_param_load_imm0>(
+    {.name = "has_valid_bn_param_load_imm0",
+     .convention = "",
+     .meaning = "imm0_src 0/1: the batch-mean pointer is 4-aligned and its partition + num_active_channels <= 128 "
+                "(PROJ-CONV-C15); imm0_src 2: a valid register (PROJ-CONV-S4); and N (imm1) is finite",
+     .gens = kGensAll,
+     .fields = fImm0,
+     .explain = explain_bn_imm0,
+     .via = via_bn_imm0,
+     .failure_convention = bn_imm0_convention});
 
-constexpr Predicate kImmSrcEnum{
-    .name = "is_valid_enum(ImmSrc)",
-    .convention = "",
-    .meaning = "imm0_src is a member of IMM_SRC (0, 1, 2)",
-    .gens = kGensAll,
-    .fields = fImmSrcField,
-    .holds = [](const Instruction& i, const CheckContext&) { return s_of(i).imm0_src <= 2; },
-    .explain = explain_imm_src,
-    .accepts = on_view<S2Bn, [](const S2Bn& x, const CheckContext&) { return x.imm0_src <= 2; }>};
+constexpr Predicate kImmSrcEnum = rule<S2Bn, imm_src_ok>({.name = "is_valid_enum(ImmSrc)",
+                                                          .convention = "",
+                                                          .meaning = "imm0_src is a member of IMM_SRC (0, 1, 2)",
+                                                          .gens = kGensAll,
+                                                          .fields = fImmSrcField,
+                                                          .explain = explain_imm_src});
 
 // ---- Validators (s2bn.md §3.2-§3.4) ----
 
@@ -424,24 +398,17 @@ constexpr const Predicate* kMvl[] = {&kHasValidNeuronHeader,
                                      &kReserved,
                                      &kTensor2d};
 
-constexpr Validator kValidators[] = {
-    {"is_valid_tsm_immediates_load", Checked::Full, kImmLd, &evaluate_conjuncts<kImmLd>, fast_acceptor<kImmLd>()},
-    {"is_valid_batch_norm_param_load", Checked::Full, kBn, &evaluate_conjuncts<kBn>, fast_acceptor<kBn>()},
-    {"is_valid_match_value_load", Checked::Full, kMvl, &evaluate_conjuncts<kMvl>, fast_acceptor<kMvl>()},
+constexpr Validator kImmLdValidator = full_validator<kImmLd>("is_valid_tsm_immediates_load");
+constexpr Validator kBnValidator = full_validator<kBn>("is_valid_batch_norm_param_load");
+constexpr Validator kMvlValidator = full_validator<kMvl>("is_valid_match_value_load");
+
+constexpr ValidatorRow kRows[] = {
+    {opcode::kImmLdArith, &kImmLdValidator},
+    {opcode::kImmLdBitvec, &kImmLdValidator},
+    {opcode::kBatchNormParamLoad, &kBnValidator},
+    {opcode::kMatchValueLoad, &kMvlValidator},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2]};
-
-const Validator* select(uint8_t op, Generation) {
-  switch (op) {
-    case opcode::kImmLdArith:
-    case opcode::kImmLdBitvec: return &kValidators[0];
-    case opcode::kBatchNormParamLoad: return &kValidators[1];
-    case opcode::kMatchValueLoad: return &kValidators[2];
-    default: return nullptr;
-  }
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<S2BnFamily, kRows>();
 
 }  // namespace
 

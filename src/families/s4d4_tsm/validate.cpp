@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "families/common.hpp"
+#include "families/validator_table.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -41,7 +42,6 @@ const S4d4Tsm& t_of(const Instruction& i) {
 
 using tsm::arith_opcode;
 using tsm::bitvec_opcode;
-using tsm::is_dual;
 
 constexpr bool general_arith(uint8_t op, const CheckContext& c) {
   if (op == aluop::kSymmetricClamp && !c.options.symmetric_clamp_general_arith) return false;
@@ -112,34 +112,54 @@ constexpr bool valid_ops_tables_match_body() {
 }
 static_assert(valid_ops_tables_match_body());
 
-[[gnu::always_inline]] inline bool valid_ops_accepts(uint8_t opcode, uint8_t op, const CheckContext& c) {
-  return kValidOpsTables[kOpClassOf[opcode]].has(c.gen, op, c.options.symmetric_clamp_general_arith);
+/// tensor_scalar_ptr_multi_valid_ops, by the table (equal to the body for every opcode, op, option and generation).
+[[gnu::always_inline]] inline bool valid_ops(const S4d4Tsm& t, const CheckContext& c) {
+  return kValidOpsTables[kOpClassOf[t.header.opcode]].has(c.gen, t.op, c.options.symmetric_clamp_general_arith);
 }
 
-bool valid_types(const S4d4Tsm& t) {
+bool valid_types(const S4d4Tsm& t, const CheckContext&) {
   if (!bitvec_opcode(t.header.opcode)) return true;
   const uint8_t d = t.in_dtype;
   return t.in_dtype == t.out_dtype &&
          (d == dtype::kInt32 || d == dtype::kUint32 || d == dtype::kUint16 || d == dtype::kUint8);
 }
 
-bool reverse_chk(const S4d4Tsm& t) {
+bool reverse_chk(const S4d4Tsm& t, const CheckContext&) {
   const uint8_t r = t.reverse_operands;
   if (r > 3) return false;                                         // is_valid_enum(TensScalarRevOps)
   if (t.header.opcode == opcode::kPtrMultiDualArith) return true;  // SUNDA Dual: any value
   return r == 0 || r == 3;
 }
 
-bool reserved_zero(const S4d4Tsm& t) {
-  return t.reserved0[0] == 0 && std::all_of(t.reserved1.begin(), t.reserved1.end(), [](uint8_t b) { return b == 0; });
+/// W = src num_elem[3] is 1..Max (scalars per partition, or scalar pairs for the Dual opcode).
+template <unsigned Max>
+bool slices_ok(const S4d4Tsm& t, const CheckContext&) {
+  const uint16_t w = t.src_mem_pattern.num_elem[3];
+  return w >= 1 && w <= Max;
+}
+
+/// is_valid_aluop, by the table built from the catalog's ALU_OP enum.
+bool aluop_ok(const S4d4Tsm& t, const CheckContext& c) {
+  return aluop_table().has(c.gen, t.op);
+}
+
+bool subdim_ok(const S4d4Tsm& t, const CheckContext&) {
+  return t.op_dim == 4;
+}
+
+/// The body of both channel-range predicates (with and without MAVERICK's tile flags).
+constexpr bool channels_in_range(const S4d4Tsm& x, const CheckContext& c) {
+  return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
 }
 
 uint64_t count4(const Tensor4d& t) {
   return pred::lanes_product(pred::packed_counts(t.num_elem));
 }
 
-constexpr FieldRef kSrcCounts = field_ref<S4d4Tsm>("src_mem_pattern.num_elem");
-constexpr FieldRef kDstCounts = field_ref<S4d4Tsm>("dst_mem_pattern.num_elem");
+bool same_count(const S4d4Tsm& t, const CheckContext&) {
+  return pred::same_element_count(pred::packed_counts(t.src_mem_pattern.num_elem),
+                                  pred::packed_counts(t.dst_mem_pattern.num_elem));
+}
 
 // ---- Explanations ----
 
@@ -215,246 +235,6 @@ std::string explain_counts(const Instruction& i, const CheckContext&) {
   return fmt::format("src has {} elements, dst has {}", count4(t.src_mem_pattern), count4(t.dst_mem_pattern));
 }
 
-// ---- Predicates ----
-
-constexpr Predicate kPtrMultiOpcode{
-    .name = "has_tensor_scalar_ptr_multi_opcode",
-    .convention = "",
-    .meaning = "the opcode is 0x4F or 0x5F",
-    .gens = kGensAll,
-    .fields = fOpcode,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          return i.opcode() == opcode::kPtrMultiArith || i.opcode() == opcode::kPtrMultiBitvec;
-        },
-    .explain = explain_opcode,
-    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-      return x.header.opcode == opcode::kPtrMultiArith || x.header.opcode == opcode::kPtrMultiBitvec;
-    }>};
-
-constexpr Predicate kDualOpcode{
-    .name = "has_tensor_scalar_ptr_multi_dual_opcode",
-    .convention = "",
-    .meaning = "(SUNDA) the opcode is 0x87; the disabled Dual Bitvec 0x88 never passes (PROJ-CONV-T16)",
-    .gens = kGensSundaOnly,
-    .fields = fOpcode,
-    .holds = [](const Instruction& i, const CheckContext&) { return i.opcode() == opcode::kPtrMultiDualArith; },
-    .explain = explain_opcode,
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i, const CheckContext&) -> std::string_view {
-      return i.opcode() == opcode::kPtrMultiDualBitvec ? "PROJ-CONV-T16" : "";
-    },
-    .accepts = on_view<RawWord, [](const RawWord& x, const CheckContext&) {
-      return x.header.opcode == opcode::kPtrMultiDualArith;
-    }>};
-
-constexpr Predicate kSlicesSingular{
-    .name = "has_valid_src_slices_tsm_singular",
-    .convention = "",
-    .meaning = "W = src num_elem[3] is 1..8 (one preloaded scalar per slice)",
-    .gens = kGensAll,
-    .fields = fSlices,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
-          return w >= 1 && w <= 8;
-        },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
-      const uint16_t w = x.src_mem_pattern.num_elem[3];
-      return w >= 1 && w <= 8;
-    }>};
-
-constexpr Predicate kSlicesDual{
-    .name = "has_valid_src_slices_tsm_dual",
-    .convention = "",
-    .meaning = "(SUNDA Dual) W = src num_elem[3] is 1..4 scalar pairs",
-    .gens = kGensSundaOnly,
-    .fields = fSlices,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          const uint16_t w = t_of(i).src_mem_pattern.num_elem[3];
-          return w >= 1 && w <= 4;
-        },
-    .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) {
-      const uint16_t w = x.src_mem_pattern.num_elem[3];
-      return w >= 1 && w <= 4;
-    }>};
-
-constexpr Predicate kValidOps{
-    .name = "tensor_scalar_ptr_multi_valid_ops",
-    .convention = "",
-    .meaning =
-        "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
-        "is_general_arith_op for the Arith opcode (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
-    .gens = kGensAll,
-    .fields = fOp,
-    .holds = [](const Instruction& i, const CheckContext& c) { return valid_ops_failure(t_of(i), c).empty(); },
-    .explain = explain_ops,
-    .via =
-        [](const Instruction& i, const CheckContext& c) {
-          // The explicit DIVIDE/POW/MOD exclusion is a term of this predicate, not a nested predicate.
-          const std::string_view why = valid_ops_failure(t_of(i), c);
-          return why.starts_with("op not in") ? std::string_view{} : why;
-        },
-    .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
-      return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
-    },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      return valid_ops_accepts(x.header.opcode, x.op, c);
-    }>};
-
-constexpr Predicate kValidTypes{
-    .name = "tensor_scalar_ptr_multi_valid_types",
-    .convention = "",
-    .meaning = "Arith: any; Bitvec: in_dtype == out_dtype and in UINT8, UINT16, UINT32, INT32",
-    .gens = kGensAll,
-    .fields = fTypes,
-    .holds = [](const Instruction& i, const CheckContext&) { return valid_types(t_of(i)); },
-    .explain = explain_types,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return valid_types(x); }>};
-
-constexpr Predicate kReverseChk{
-    .name = "tensor_scalar_ptr_multi_reverse_chk",
-    .convention = "",
-    .meaning = "reverse_operands is a TENS_SCALAR_REV_OPS value and NONE or BOTH (SUNDA Dual 0x87: any value)",
-    .gens = kGensAll,
-    .fields = fReverse,
-    .holds = [](const Instruction& i, const CheckContext&) { return reverse_chk(t_of(i)); },
-    .explain = explain_reverse,
-    .via = via_reverse,
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return reverse_chk(x); }>};
-
-constexpr Predicate kReservedZero{
-    .name = "s4d4_tsm_reserved_zero",
-    .convention = "",
-    .meaning = "reserved0 and reserved1 are zero",
-    .gens = kGensAll,
-    .fields = fReserved,
-    .holds = [](const Instruction& i, const CheckContext&) { return reserved_zero(t_of(i)); },
-    .explain = explain_reserved,
-    // The body checks exactly the Role::Reserved fields: one must-be-zero mask over the word, 64 bits at a time.
-    .accepts = [](const uint8_t* w, const CheckContext&) { return reserved_bytes_zero<S4d4Tsm>(w); }};
-
-constexpr Predicate kInDtypeValid{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning = "is_valid_dtype(in_dtype, FP32R not allowed)",
-    .gens = kGensAll,
-    .fields = fInDtype,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pred::is_valid_dtype(t_of(i).in_dtype, false, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return "in_dtype " + explain_dtype(t_of(i).in_dtype, false, c); },
-    .accepts =
-        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return dtype_accepts(x.in_dtype, false, c); }>};
-
-constexpr Predicate kOutDtypeValid{
-    .name = "is_valid_dtype",
-    .convention = "",
-    .meaning = "is_valid_dtype(out_dtype, FP32R allowed)",
-    .gens = kGensAll,
-    .fields = fOutDtype,
-    .holds = [](const Instruction& i,
-                const CheckContext& c) { return pred::is_valid_dtype(t_of(i).out_dtype, true, c); },
-    .explain = [](const Instruction& i,
-                  const CheckContext& c) { return "out_dtype " + explain_dtype(t_of(i).out_dtype, true, c); },
-    .accepts =
-        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return dtype_accepts(x.out_dtype, true, c); }>};
-
-constexpr Predicate kValidAluop{
-    .name = "is_valid_aluop",
-    .convention = "",
-    .meaning = "op is a member of the generation's ALU_OP enum",
-    .gens = kGensAll,
-    .fields = fAluOpField,
-    .holds = [](const Instruction& i, const CheckContext& c) { return aluop_in(t_of(i).op, c.gen); },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t_of(i).op, c.gen), to_string(c.gen));
-        },
-    .accepts =
-        on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) { return aluop_table().has(c.gen, x.op); }>};
-
-constexpr Predicate kSubdimValid{
-    .name = "is_valid_tsm_subdim",
-    .convention = "",
-    .meaning = "op_dim is XYZ (0x04)",
-    .gens = kGensAll,
-    .fields = fSubdim,
-    .holds = [](const Instruction& i, const CheckContext&) { return t_of(i).op_dim == 4; },
-    .explain = [](const Instruction& i,
-                  const CheckContext&) { return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t_of(i).op_dim); },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext&) { return x.op_dim == 4; }>};
-
-/// The body of both channel-range predicates (with and without MAVERICK's tile flags).
-constexpr bool channels_in_range(const S4d4Tsm& x, const CheckContext& c) {
-  return pred::has_valid_active_channel_range(x.num_active_channels, geometry(c.gen).channels);
-}
-
-constexpr Predicate kChannelRange{
-    .name = "has_valid_active_channel_range",
-    .convention = "",
-    .meaning = "num_active_channels is 1..128",
-    .gens = kGensNotMaverick,
-    .fields = fChannels,
-    .holds = [](const Instruction& i, const CheckContext& c) { return channels_in_range(t_of(i), c); },
-    .explain = explain_channels,
-    .accepts = on_view<S4d4Tsm, channels_in_range>};
-
-constexpr Predicate kChannelRangeTile{
-    .name = "has_valid_active_channel_range_with_tile",
-    .convention = "PROJ-CONV-T1",
-    .meaning =
-        "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
-        "not consulted until the body is known (PROJ-CONV-T1)",
-    .gens = kGensMaverickOnly,
-    .fields = fChannelsTile,
-    .holds = [](const Instruction& i, const CheckContext& c) { return channels_in_range(t_of(i), c); },
-    .explain = explain_channels,
-    .accepts = on_view<S4d4Tsm, channels_in_range>};
-
-constexpr Predicate kSrcStartChannels{
-    .name = "start_addr_active_channels",
-    .convention = "PROJ-CONV-C15",
-    .meaning = "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    .gens = kGensAll,
-    .fields = fSrcChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const S4d4Tsm& t = t_of(i);
-          return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_start_channels(t_of(i).src_mem_pattern, t_of(i).num_active_channels, c, "src");
-        },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      const S4d4Tsm& t = x;
-      return pred::start_addr_active_channels(t.src_mem_pattern.start_addr, t.num_active_channels, c.gen);
-    }>};
-
-constexpr Predicate kDstStartChannels{
-    .name = "start_addr_active_channels",
-    .convention = "PROJ-CONV-C15",
-    .meaning = "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    .gens = kGensAll,
-    .fields = fDstChannels,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const S4d4Tsm& t = t_of(i);
-          return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_start_channels(t_of(i).dst_mem_pattern, t_of(i).num_active_channels, c, "dst");
-        },
-    .accepts = on_view<S4d4Tsm, [](const S4d4Tsm& x, const CheckContext& c) {
-      const S4d4Tsm& t = x;
-      return pred::start_addr_active_channels(t.dst_mem_pattern.start_addr, t.num_active_channels, c.gen);
-    }>};
-
 std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
   return c.gen == Generation::Sunda && describe(t.start_addr, c.gen).shape_from_register &&
                  !pred::counts_nonzero(t.num_elem, t.start_addr, c.gen)
@@ -462,100 +242,238 @@ std::string_view tensor4d_convention(const Tensor4d& t, const CheckContext& c) {
              : "";
 }
 
-constexpr Predicate kSrcTensor4d{
-    .name = "tensor4d_valid",
-    .convention = "",
-    .meaning =
-        "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
-        "in_dtype-aligned SBUF/PSUM start",
-    .gens = kGensAll,
-    .fields = fSrcTensor,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const S4d4Tsm& t = t_of(i);
-          return pred::tensor4d_valid(t.src_mem_pattern, t.in_dtype, false, true, true, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_tensor4d(t_of(i).src_mem_pattern, t_of(i).in_dtype, false, c, "src");
-        },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return tensor4d_convention(t_of(i).src_mem_pattern, c); },
-    .accepts = on_view_and_word<S4d4Tsm, [](const S4d4Tsm& x, const uint8_t* w, const CheckContext& c) {
-      return pred::tensor_pattern_valid(x.src_mem_pattern.start_addr, raw_counts<kSrcCounts>(w), x.in_dtype, false,
-                                        true, true, c.gen);
-    }>};
+// ---- Predicate shapes the src and dst operands share ----
 
-constexpr Predicate kDstTensor4d{
-    .name = "tensor4d_valid",
-    .convention = "",
-    .meaning =
-        "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
-        "out_dtype-aligned SBUF/PSUM start; PSUM is written only with 4-byte dtypes",
-    .gens = kGensAll,
-    .fields = fDstTensor,
-    .holds =
-        [](const Instruction& i, const CheckContext& c) {
-          const S4d4Tsm& t = t_of(i);
-          return pred::tensor4d_valid(t.dst_mem_pattern, t.out_dtype, true, true, true, c.gen);
-        },
-    .explain =
-        [](const Instruction& i, const CheckContext& c) {
-          return explain_tensor4d(t_of(i).dst_mem_pattern, t_of(i).out_dtype, true, c, "dst");
-        },
-    .via = nullptr,
-    .failure_convention = [](const Instruction& i,
-                             const CheckContext& c) { return tensor4d_convention(t_of(i).dst_mem_pattern, c); },
-    .accepts = on_view_and_word<S4d4Tsm, [](const S4d4Tsm& x, const uint8_t* w, const CheckContext& c) {
-      return pred::tensor_pattern_valid(x.dst_mem_pattern.start_addr, raw_counts<kDstCounts>(w), x.out_dtype, true,
-                                        true, true, c.gen);
-    }>};
+/// is_valid_dtype of the dtype at Dtype, FP32R allowed or not (by the table built from pred::is_valid_dtype).
+template <auto Dtype, bool AllowFp32r>
+bool dtype_ok(const S4d4Tsm& t, const CheckContext& c) {
+  return dtype_accepts(t.*Dtype, AllowFp32r, c);
+}
+template <auto Dtype, bool AllowFp32r, Name Which>
+std::string dtype_text(const S4d4Tsm& t, const CheckContext& c) {
+  return fmt::format("{} {}", std::string_view{Which}, explain_dtype(t.*Dtype, AllowFp32r, c));
+}
+template <auto Dtype, bool AllowFp32r, Name Which>
+constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<S4d4Tsm, dtype_ok<Dtype, AllowFp32r>>(
+      {.name = "is_valid_dtype",
+       .convention = "",
+       .meaning = meaning,
+       .gens = kGensAll,
+       .fields = fields,
+       .explain = explain_on_body<S4d4Tsm, dtype_text<Dtype, AllowFp32r, Which>>});
+}
 
-constexpr Predicate kSameCount{
-    .name = "same_element_count_t4d",
-    .convention = "",
-    .meaning = "src and dst patterns have the same number of elements",
-    .gens = kGensAll,
-    .fields = fCounts,
-    .holds =
-        [](const Instruction& i, const CheckContext&) {
-          return pred::same_element_count(pred::packed_counts(t_of(i).src_mem_pattern.num_elem),
-                                          pred::packed_counts(t_of(i).dst_mem_pattern.num_elem));
-        },
-    .explain = explain_counts,
-    .accepts =
-        [](const uint8_t* w, const CheckContext&) {
-          return pred::same_element_count(raw_counts<kSrcCounts>(w), raw_counts<kDstCounts>(w));
-        }};
+/// start_addr_active_channels of the pattern at Pattern: a register start, or partition + channels <= 128.
+template <auto Pattern>
+bool start_ok(const S4d4Tsm& t, const CheckContext& c) {
+  return pred::start_addr_active_channels((t.*Pattern).start_addr, t.num_active_channels, c.gen);
+}
+template <auto Pattern, Name Which>
+std::string start_text(const S4d4Tsm& t, const CheckContext& c) {
+  return explain_start_channels(t.*Pattern, t.num_active_channels, c, Which);
+}
+template <auto Pattern, Name Which>
+constexpr Predicate start_rule(std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<S4d4Tsm, start_ok<Pattern>>({.name = "start_addr_active_channels",
+                                           .convention = "PROJ-CONV-C15",
+                                           .meaning = meaning,
+                                           .gens = kGensAll,
+                                           .fields = fields,
+                                           .explain = explain_on_body<S4d4Tsm, start_text<Pattern, Which>>});
+}
+
+/// tensor4d_valid of the pattern at Pattern in the dtype at Dtype, read or (Write) written.
+template <auto Pattern, auto Dtype, bool Write>
+bool tensor_ok(const S4d4Tsm& t, const CheckContext& c) {
+  return pred::tensor4d_valid(t.*Pattern, t.*Dtype, Write, true, true, c.gen);
+}
+template <auto Pattern, auto Dtype, bool Write, Name Which>
+std::string tensor_text(const S4d4Tsm& t, const CheckContext& c) {
+  return explain_tensor4d(t.*Pattern, t.*Dtype, Write, c, Which);
+}
+template <auto Pattern>
+std::string_view tensor_failure_convention(const Instruction& i, const CheckContext& c) {
+  return tensor4d_convention(t_of(i).*Pattern, c);
+}
+template <auto Pattern, auto Dtype, bool Write, Name Which>
+constexpr Predicate tensor_rule(std::string_view meaning, std::span<const FieldRef> fields) {
+  return rule<S4d4Tsm, tensor_ok<Pattern, Dtype, Write>>(
+      {.name = "tensor4d_valid",
+       .convention = "",
+       .meaning = meaning,
+       .gens = kGensAll,
+       .fields = fields,
+       .explain = explain_on_body<S4d4Tsm, tensor_text<Pattern, Dtype, Write, Which>>,
+       .via = nullptr,
+       .failure_convention = tensor_failure_convention<Pattern>});
+}
+
+// ---- Predicates ----
+
+constexpr Predicate kPtrMultiOpcode = rule<S4d4Tsm, has_opcode<opcode::kPtrMultiArith, opcode::kPtrMultiBitvec>>(
+    {.name = "has_tensor_scalar_ptr_multi_opcode",
+     .convention = "",
+     .meaning = "the opcode is 0x4F or 0x5F",
+     .gens = kGensAll,
+     .fields = fOpcode,
+     .explain = explain_opcode});
+
+constexpr Predicate kDualOpcode = rule<S4d4Tsm, has_opcode<opcode::kPtrMultiDualArith>>(
+    {.name = "has_tensor_scalar_ptr_multi_dual_opcode",
+     .convention = "",
+     .meaning = "(SUNDA) the opcode is 0x87; the disabled Dual Bitvec 0x88 never passes (PROJ-CONV-T16)",
+     .gens = kGensSundaOnly,
+     .fields = fOpcode,
+     .explain = explain_opcode,
+     .via = nullptr,
+     .failure_convention = [](const Instruction& i, const CheckContext&) -> std::string_view {
+       return i.opcode() == opcode::kPtrMultiDualBitvec ? "PROJ-CONV-T16" : "";
+     }});
+
+constexpr Predicate kSlicesSingular = rule<S4d4Tsm, slices_ok<8>>(
+    {.name = "has_valid_src_slices_tsm_singular",
+     .convention = "",
+     .meaning = "W = src num_elem[3] is 1..8 (one preloaded scalar per slice)",
+     .gens = kGensAll,
+     .fields = fSlices,
+     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 8); }});
+
+constexpr Predicate kSlicesDual = rule<S4d4Tsm, slices_ok<4>>(
+    {.name = "has_valid_src_slices_tsm_dual",
+     .convention = "",
+     .meaning = "(SUNDA Dual) W = src num_elem[3] is 1..4 scalar pairs",
+     .gens = kGensSundaOnly,
+     .fields = fSlices,
+     .explain = [](const Instruction& i, const CheckContext& c) { return explain_slices(i, c, 4); }});
+
+constexpr Predicate kValidOps = rule<S4d4Tsm, valid_ops>(
+    {.name = "tensor_scalar_ptr_multi_valid_ops",
+     .convention = "",
+     .meaning = "op is an ALU op of the generation, not DIVIDE/POW/MOD, is_bitvec_op for the Bitvec opcode and "
+                "is_general_arith_op for the Arith opcode (SYMMETRIC_CLAMP on MAVERICK: PROJ-CONV-T11)",
+     .gens = kGensAll,
+     .fields = fOp,
+     .explain = explain_ops,
+     .via =
+         [](const Instruction& i, const CheckContext& c) {
+           // The explicit DIVIDE/POW/MOD exclusion is a term of this predicate, not a nested predicate.
+           const std::string_view why = valid_ops_failure(t_of(i), c);
+           return why.starts_with("op not in") ? std::string_view{} : why;
+         },
+     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
+       return t_of(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
+     }});
+
+constexpr Predicate kValidTypes = rule<S4d4Tsm, valid_types>(
+    {.name = "tensor_scalar_ptr_multi_valid_types",
+     .convention = "",
+     .meaning = "Arith: any; Bitvec: in_dtype == out_dtype and in UINT8, UINT16, UINT32, INT32",
+     .gens = kGensAll,
+     .fields = fTypes,
+     .explain = explain_types});
+
+constexpr Predicate kReverseChk = rule<S4d4Tsm, reverse_chk>(
+    {.name = "tensor_scalar_ptr_multi_reverse_chk",
+     .convention = "",
+     .meaning = "reverse_operands is a TENS_SCALAR_REV_OPS value and NONE or BOTH (SUNDA Dual 0x87: any value)",
+     .gens = kGensAll,
+     .fields = fReverse,
+     .explain = explain_reverse,
+     .via = via_reverse});
+
+constexpr Predicate kReservedZero = reserved_rule<S4d4Tsm, fReserved>({.name = "s4d4_tsm_reserved_zero",
+                                                                       .convention = "",
+                                                                       .meaning = "reserved0 and reserved1 are zero",
+                                                                       .gens = kGensAll,
+                                                                       .explain = explain_reserved});
+
+constexpr Predicate kInDtypeValid =
+    dtype_rule<&S4d4Tsm::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fInDtype);
+constexpr Predicate kOutDtypeValid =
+    dtype_rule<&S4d4Tsm::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fOutDtype);
+
+constexpr Predicate kValidAluop = rule<S4d4Tsm, aluop_ok>(
+    {.name = "is_valid_aluop",
+     .convention = "",
+     .meaning = "op is a member of the generation's ALU_OP enum",
+     .gens = kGensAll,
+     .fields = fAluOpField,
+     .explain = explain_on_body<S4d4Tsm, [](const S4d4Tsm& t, const CheckContext& c) {
+       return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(t.op, c.gen), to_string(c.gen));
+     }>});
+
+constexpr Predicate kSubdimValid =
+    rule<S4d4Tsm, subdim_ok>({.name = "is_valid_tsm_subdim",
+                              .convention = "",
+                              .meaning = "op_dim is XYZ (0x04)",
+                              .gens = kGensAll,
+                              .fields = fSubdim,
+                              .explain = explain_on_body<S4d4Tsm, [](const S4d4Tsm& t, const CheckContext&) {
+                                return fmt::format("op_dim is {:#04x}, must be XYZ (0x04)", t.op_dim);
+                              }>});
+
+constexpr Predicate kChannelRange = rule<S4d4Tsm, channels_in_range>({.name = "has_valid_active_channel_range",
+                                                                      .convention = "",
+                                                                      .meaning = "num_active_channels is 1..128",
+                                                                      .gens = kGensNotMaverick,
+                                                                      .fields = fChannels,
+                                                                      .explain = explain_channels});
+
+constexpr Predicate kChannelRangeTile = rule<S4d4Tsm, channels_in_range>(
+    {.name = "has_valid_active_channel_range_with_tile",
+     .convention = "PROJ-CONV-T1",
+     .meaning = "(MAVERICK) num_active_channels is 1..128; the tile flags (header byte 3, PROJ-CONV-C2) are "
+                "not consulted until the body is known (PROJ-CONV-T1)",
+     .gens = kGensMaverickOnly,
+     .fields = fChannelsTile,
+     .explain = explain_channels});
+
+constexpr Predicate kSrcStartChannels = start_rule<&S4d4Tsm::src_mem_pattern, "src">(
+    "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fSrcChannels);
+constexpr Predicate kDstStartChannels = start_rule<&S4d4Tsm::dst_mem_pattern, "dst">(
+    "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fDstChannels);
+
+constexpr Predicate kSrcTensor4d = tensor_rule<&S4d4Tsm::src_mem_pattern, &S4d4Tsm::in_dtype, false, "src">(
+    "src pattern readable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+    "in_dtype-aligned SBUF/PSUM start",
+    fSrcTensor);
+constexpr Predicate kDstTensor4d = tensor_rule<&S4d4Tsm::dst_mem_pattern, &S4d4Tsm::out_dtype, true, "dst">(
+    "dst pattern writable: non-zero counts (or a register shape, CAYMAN+) and a register (0x80) or "
+    "out_dtype-aligned SBUF/PSUM start; PSUM is written only with 4-byte dtypes",
+    fDstTensor);
+
+constexpr Predicate kSameCount =
+    rule<S4d4Tsm, same_count>({.name = "same_element_count_t4d",
+                               .convention = "",
+                               .meaning = "src and dst patterns have the same number of elements",
+                               .gens = kGensAll,
+                               .fields = fCounts,
+                               .explain = explain_counts});
 
 // ---- Validators (s4d4-tsm.md §3.1, §3.3), is_valid_tensor_scalar_ptr_multi_common flattened ----
 
-#define TPBISA_TSM_COMMON                                                                                       \
-  &kValidOps, &kValidTypes, &kReverseChk, &kReservedZero, &kInDtypeValid, &kOutDtypeValid, &kValidAluop,        \
-      &kSubdimValid, &kChannelRange, &kChannelRangeTile, &kSrcStartChannels, &kDstStartChannels, &kSrcTensor4d, \
-      &kDstTensor4d, &kSameCount
+constexpr std::array<const Predicate*, 15> kCommon{
+    &kValidOps,         &kValidTypes,       &kReverseChk,  &kReservedZero, &kInDtypeValid,
+    &kOutDtypeValid,    &kValidAluop,       &kSubdimValid, &kChannelRange, &kChannelRangeTile,
+    &kSrcStartChannels, &kDstStartChannels, &kSrcTensor4d, &kDstTensor4d,  &kSameCount};
 
-constexpr const Predicate* kSingular[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPtrMultiOpcode,
-                                          &kSlicesSingular, TPBISA_TSM_COMMON};
-constexpr const Predicate* kDual[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kDualOpcode, &kSlicesDual,
-                                      TPBISA_TSM_COMMON};
-#undef TPBISA_TSM_COMMON
+constexpr auto kSingular = concat_predicates(
+    std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kPtrMultiOpcode, &kSlicesSingular}, kCommon);
+constexpr auto kDual =
+    concat_predicates(std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kDualOpcode, &kSlicesDual}, kCommon);
 
-constexpr Validator kValidators[] = {
-    {"is_valid_tensor_scalar_ptr_multi", Checked::Full, kSingular, &evaluate_conjuncts<kSingular>,
-     fast_acceptor<kSingular>()},
-    {"is_valid_tensor_scalar_ptr_multi_dual", Checked::Full, kDual, &evaluate_conjuncts<kDual>, fast_acceptor<kDual>()},
+constexpr Validator kSingularValidator = full_validator<kSingular>("is_valid_tensor_scalar_ptr_multi");
+constexpr Validator kDualValidator = full_validator<kDual>("is_valid_tensor_scalar_ptr_multi_dual");
+
+// The Dual pair exists on SUNDA only (the catalog's generations of 0x87 and 0x88).
+constexpr ValidatorRow kRows[] = {
+    {opcode::kPtrMultiArith, &kSingularValidator},
+    {opcode::kPtrMultiBitvec, &kSingularValidator},
+    {opcode::kPtrMultiDualArith, &kDualValidator},
+    {opcode::kPtrMultiDualBitvec, &kDualValidator},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1]};
-
-const Validator* select(uint8_t op, Generation g) {
-  if (op == opcode::kPtrMultiArith || op == opcode::kPtrMultiBitvec) return &kValidators[0];
-  if (is_dual(op) && g == Generation::Sunda) return &kValidators[1];
-  return nullptr;
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<TsmFamily, kRows>();
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include "families/common.hpp"
 #include "families/seq/seq.hpp"
+#include "families/validator_table.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -780,47 +781,38 @@ constexpr const Predicate* kPseudoInstList[] = {&kHasValidNeuronHeader, &kHasVal
 // ================================================================ the validators
 
 constexpr Validator kValidators[] = {
-    {"is_valid_ctrl_wr", Checked::Full, kWrite, &evaluate_conjuncts<kWrite>, fast_acceptor<kWrite>()},
-    {"is_valid_ctrl_mv", Checked::Full, kMove, &evaluate_conjuncts<kMove>, fast_acceptor<kMove>()},
-    {"is_valid_ctrl_al", Checked::Full, kAlu, &evaluate_conjuncts<kAlu>, fast_acceptor<kAlu>()},
-    {"is_valid_ctrl_br", Checked::Full, kBranch, &evaluate_conjuncts<kBranch>, fast_acceptor<kBranch>()},
-    {"is_valid_ctrl_er", Checked::Full, kRangeClear, &evaluate_conjuncts<kRangeClear>, fast_acceptor<kRangeClear>()},
-    {"is_valid_poll_sem", Checked::Full, kPoll, &evaluate_conjuncts<kPoll>, fast_acceptor<kPoll>()},
-    {"is_valid_branch_prefetch_hint", Checked::Full, kHint, &evaluate_conjuncts<kHint>, fast_acceptor<kHint>()},
-    {"is_valid_pseudo_branch_prefetch_hint", Checked::Full, kPseudoHint, &evaluate_conjuncts<kPseudoHint>,
-     fast_acceptor<kPseudoHint>()},
-    {"is_valid_pseudo_function_begin", Checked::Full, kBegin, &evaluate_conjuncts<kBegin>, fast_acceptor<kBegin>()},
-    {"is_valid_pseudo_function_return", Checked::Full, kReturn, &evaluate_conjuncts<kReturn>, fast_acceptor<kReturn>()},
-    {"is_valid_pseudo_function_call", Checked::Full, kCall, &evaluate_conjuncts<kCall>, fast_acceptor<kCall>()},
-    {"is_valid_pseudo_inst", Checked::Full, kPseudoInstList, &evaluate_conjuncts<kPseudoInstList>,
-     fast_acceptor<kPseudoInstList>()},
+    full_validator<kWrite>("is_valid_ctrl_wr"),
+    full_validator<kMove>("is_valid_ctrl_mv"),
+    full_validator<kAlu>("is_valid_ctrl_al"),
+    full_validator<kBranch>("is_valid_ctrl_br"),
+    full_validator<kRangeClear>("is_valid_ctrl_er"),
+    full_validator<kPoll>("is_valid_poll_sem"),
+    full_validator<kHint>("is_valid_branch_prefetch_hint"),
+    full_validator<kPseudoHint>("is_valid_pseudo_branch_prefetch_hint"),
+    full_validator<kBegin>("is_valid_pseudo_function_begin"),
+    full_validator<kReturn>("is_valid_pseudo_function_return"),
+    full_validator<kCall>("is_valid_pseudo_function_call"),
+    full_validator<kPseudoInstList>("is_valid_pseudo_inst"),
 };
 static_assert(std::all_of(std::begin(kValidators), std::end(kValidators),
                           [](const Validator& v) { return v.accept != nullptr; }),
               "every seq predicate has a raw form");
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2],  &kValidators[3],
-                                               &kValidators[4], &kValidators[5], &kValidators[6],  &kValidators[7],
-                                               &kValidators[8], &kValidators[9], &kValidators[10], &kValidators[11]};
 
-const Validator* select(uint8_t op, Generation) {
-  switch (op) {
-    case opcode::kWrite: return &kValidators[0];
-    case opcode::kMove: return &kValidators[1];
-    case opcode::kAluOp: return &kValidators[2];
-    case opcode::kCompareBranch: return &kValidators[3];
-    case opcode::kEventSemaphoreRangeClear: return &kValidators[4];
-    case opcode::kPollSem: return &kValidators[5];
-    case opcode::kBranchPrefetchHint: return &kValidators[6];
-    case opcode::kPseudoBranchPrefetchHint: return &kValidators[7];
-    case opcode::kPseudoFunctionBegin: return &kValidators[8];
-    case opcode::kPseudoFunctionReturn: return &kValidators[9];
-    case opcode::kPseudoFunctionCall: return &kValidators[10];
-    case opcode::kPseudoInst: return &kValidators[11];
-    default: return nullptr;
-  }
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr ValidatorRow kRows[] = {
+    {opcode::kWrite, &kValidators[0]},
+    {opcode::kMove, &kValidators[1]},
+    {opcode::kAluOp, &kValidators[2]},
+    {opcode::kCompareBranch, &kValidators[3]},
+    {opcode::kEventSemaphoreRangeClear, &kValidators[4]},
+    {opcode::kPollSem, &kValidators[5]},
+    {opcode::kBranchPrefetchHint, &kValidators[6]},
+    {opcode::kPseudoBranchPrefetchHint, &kValidators[7]},
+    {opcode::kPseudoFunctionBegin, &kValidators[8]},
+    {opcode::kPseudoFunctionReturn, &kValidators[9]},
+    {opcode::kPseudoFunctionCall, &kValidators[10]},
+    {opcode::kPseudoInst, &kValidators[11]},
+};
+constexpr Validation kValidation = validator_table<SeqFamily, kRows>();
 
 }  // namespace
 

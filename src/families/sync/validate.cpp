@@ -4,6 +4,7 @@
 
 #include "families/common.hpp"
 #include "families/sync/reading.hpp"
+#include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
@@ -276,25 +277,18 @@ constexpr const Predicate* kDma[] = {&kHasValidNeuronHeader, &kHasValidNeuronEve
                                      &kDmaSrcDtype,          &kDmaDstDtype,          &kDmaSrcWhole, &kDmaDstWhole,
                                      &kDmaSameCount,         &kEnginePlacement};
 
-constexpr Validator kValidators[] = {
-    {"is_valid_ctrl_es", Checked::Full, kEs, &evaluate_conjuncts<kEs>, fast_acceptor<kEs>()},
-    {"is_valid_set_ordering_mode", Checked::Full, kSom, &evaluate_conjuncts<kSom>, fast_acceptor<kSom>()},
-    {"is_valid_pseudo_branch_label", Checked::Full, kLabel, &evaluate_conjuncts<kLabel>, fast_acceptor<kLabel>()},
-    {"is_valid_pseudo_dma_direct2d", Checked::Full, kDma, &evaluate_conjuncts<kDma>, fast_acceptor<kDma>()},
+constexpr Validator kEsValidator = full_validator<kEs>("is_valid_ctrl_es");
+constexpr Validator kSomValidator = full_validator<kSom>("is_valid_set_ordering_mode");
+constexpr Validator kLabelValidator = full_validator<kLabel>("is_valid_pseudo_branch_label");
+constexpr Validator kDmaValidator = full_validator<kDma>("is_valid_pseudo_dma_direct2d");
+
+constexpr ValidatorRow kRows[] = {
+    {opcode::kEventSemaphore, &kEsValidator},
+    {opcode::kSetOrderingMode, &kSomValidator},
+    {opcode::kPseudoBranchLabel, &kLabelValidator},
+    {opcode::kPseudoDmaDirect2d, &kDmaValidator},
 };
-constexpr const Validator* kValidatorList[] = {&kValidators[0], &kValidators[1], &kValidators[2], &kValidators[3]};
-
-const Validator* select(uint8_t op, Generation) {
-  switch (op) {
-    case opcode::kEventSemaphore: return &kValidators[0];
-    case opcode::kSetOrderingMode: return &kValidators[1];
-    case opcode::kPseudoBranchLabel: return &kValidators[2];
-    case opcode::kPseudoDmaDirect2d: return &kValidators[3];
-    default: return nullptr;
-  }
-}
-
-constexpr Validation kValidation{select, kValidatorList};
+constexpr Validation kValidation = validator_table<SyncFamily, kRows>();
 
 }  // namespace
 

@@ -1,4 +1,5 @@
-"""Validation vectors of the sequencer control block (sequencer.md §4-§8), for make_validate_vectors.py.
+"""Validation vectors of the sequencer control block (sequencer.md §4-§8), added to validate.tsv by
+make_validate_vectors.py.
 
 Expected verdicts are derived by hand from the predicate bodies of sequencer.md (§5.2 MOVE, PROJ-CONV-Q6 WRITE,
 Q9 ALU_OP, Q11 COMPARE_BRANCH) and from tpbisa's conventions for the words the spec gives no predicate
@@ -7,6 +8,8 @@ generation where it applies: the baseline word passes it, and the mutated word f
 """
 
 import struct
+
+from vectorlib import ALL, ENGINES, MAVERICK, vec
 
 HDR = "has_valid_neuron_header"
 EVT = "has_valid_neuron_events"
@@ -55,8 +58,9 @@ CALL[12:19] = b"main_fn"
 EXIT = word(0xDF, [(12, "B", 1)])
 
 
-def add(vec, all_gens, maverick):
-    """Registers the vectors with make_validate_vectors.vec(id, gens, failing, word)."""
+def add():
+    """Adds the vectors through vectorlib.vec."""
+    all_gens, maverick = ALL, MAVERICK
     not_maverick = tuple(g for g in all_gens if g != maverick)
     from_cayman = all_gens[1:]  # the generations after SUNDA (Generation order)
     bases = [("write", WRITE), ("move", MOVE), ("alu", ALU), ("branch", BR_GUARD), ("clear", CLEAR),
@@ -164,3 +168,8 @@ def add(vec, all_gens, maverick):
     vec("seq-call-control", all_gens, ["pseudo_function_call_valid_callee"], poke(CALL, (13, "B", 0x07)))
     vec("seq-exit-kind", all_gens, ["pseudo_inst_valid_kind"], poke(EXIT, (12, "B", 2)))
     vec("seq-exit-payload", all_gens, [], poke(EXIT, (30, "B", 9)))
+
+    # Engine placement (PROJ-CONV-F1): the sequencer words may be issued from any engine.
+    for name, w in (("write", WRITE), ("move", MOVE), ("branch", BR_GUARD)):
+        for engine in ENGINES:
+            vec(f"seq-{name}-on-{engine.lower()}", ALL, [], w, f"engine={engine}")

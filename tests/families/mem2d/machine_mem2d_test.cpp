@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "../support/machine_builders.hpp"
-#include "../support/test_util.hpp"
+#include "../../support/machine_builders.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/state.hpp"
 #include "tpbisa/validate.hpp"

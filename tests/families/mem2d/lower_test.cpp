@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "../support/machine_builders.hpp"
-#include "../support/test_util.hpp"
+#include "../../support/machine_builders.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/validate.hpp"

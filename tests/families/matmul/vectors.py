@@ -1,4 +1,5 @@
-"""PE matmul vectors (LDWEIGHTS 0x01, MATMUL 0x02; real-programs.md §8-§9), added by make_validate_vectors.py."""
+"""PE matmul vectors (LDWEIGHTS 0x01, MATMUL 0x02; real-programs.md §8-§9), added to validate.tsv by
+make_validate_vectors.py."""
 #
 # Expected values are derived by hand from the predicate bodies of real-programs.md §8.2 / §9.2 and the
 # project's decisions in docs/conventions.md (PE matmul block) -- never from running the library. Layouts:
@@ -6,6 +7,8 @@
 # Ids start with "pe-". One accepting and one rejecting word per predicate per generation where it applies.
 
 import struct
+
+from vectorlib import ENGINES, PLACE, vec
 
 SUNDA, CAYMAN, MARIANA, MAVERICK = "sunda", "cayman", "mariana", "maverick"
 SC = (SUNDA, CAYMAN)
@@ -69,7 +72,8 @@ REAL = {
 }
 
 
-def add(vec):
+def add():
+    """Adds the vectors through vectorlib.vec."""
     # The real words of matmul_small.neff (CAYMAN): every one is valid.
     for vid, hexword in REAL.items():
         vec(vid, (CAYMAN,), [], bytearray.fromhex(hexword))
@@ -159,3 +163,10 @@ def add(vec):
         vec(f"pe-mm-src-register/{gen}", g, [], mm(gen, src=0x80000005))
         vec(f"pe-mm-src-register-64/{gen}", g, ["d3_mm_valid_src_partition"], mm(gen, src=0x80000041))
         vec(f"pe-mm-dst-register/{gen}", g, [], mm(gen, dst=0x80000006))
+
+    # Engine placement (PROJ-CONV-F1): LDWEIGHTS and MATMUL only on PE.
+    for gen in (SUNDA, CAYMAN, MARIANA, MAVERICK):
+        for name, word in (("lw", lw(gen)), ("mm", mm(gen))):
+            for engine in ENGINES:
+                vec(f"pe-{name}-on-{engine.lower()}/{gen}", (gen,), [] if engine == "PE" else [PLACE], word,
+                    f"engine={engine}")

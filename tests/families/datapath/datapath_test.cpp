@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../support/test_util.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"

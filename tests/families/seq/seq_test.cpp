@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../support/seq_words.hpp"
-#include "../support/test_util.hpp"
+#include "../../support/seq_words.hpp"
+#include "../../support/test_util.hpp"
 #include "families/seq/seq.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"

@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-#include "../support/test_util.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/text.hpp"

@@ -17,7 +17,7 @@
 #include <system_error>
 #include <vector>
 
-#include "../support/test_util.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../support/test_util.hpp"
+#include "../../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "../support/real_words.hpp"
+#include "../../support/real_words.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"

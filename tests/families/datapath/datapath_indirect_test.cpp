@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../support/validate_vectors.hpp"
+#include "../../support/validate_vectors.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"

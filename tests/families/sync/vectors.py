@@ -1,5 +1,5 @@
 """Validation vectors of the sync family: EventSemaphore 0xa0, SetOrderingMode 0xb1, PseudoBranchLabel 0xcc and
-PseudoDmaDirect2d 0xd4 (real-programs.md §3-§7, conventions F2, F6-F8). Loaded by make_validate_vectors.py.
+PseudoDmaDirect2d 0xd4 (real-programs.md §3-§7, conventions F2, F6-F8). Added to validate.tsv by make_validate_vectors.py.
 
 Every expected failing set is derived by hand from the predicate bodies of real-programs.md §3.2, §5, §6, §7.2
 and common-formats.md §10, never from running the library. Ids start with "sync-". Per predicate and generation
@@ -9,9 +9,12 @@ real-programs.md §3.4, §5, §6, §7.4) and a word failing only it.
 
 import struct
 
+import vectorlib
 
-def add(g):
-    """Adds the vectors through the generator's `vec` (g: the generator's globals)."""
+
+def add():
+    """Adds the vectors through vectorlib.vec."""
+    g = vars(vectorlib)
     vec, ALL = g["vec"], g["ALL"]
     SCM, V = g["SCM"], g["V"]
     HDR, VDT = g["HDR"], g["VDT"]
@@ -112,3 +115,12 @@ def add(g):
     vec("sync-dma-convert", ALL, [], poke(SP02, [(62, "B", FP32), (36, "<H", 256), (60, "<H", 128)]))
     # F10: the command byte is an execution matter, not validity.
     vec("sync-dma-command-1", ALL, [], poke(SP02, [(15, "B", 1)]))
+
+    # Engine placement (PROJ-CONV-F1): the synchronisation words may be issued from any engine (a DMA's queue-set
+    # owner is a NEFF program check, docs/neff.md).
+    SYNC_WORDS = (("es", "a0100000" + "00" * 60), ("som", "b1100000" + "00" * 60), ("label", "cc100000" + "00" * 60),
+                  ("dma", "d4100000000000000000000000081000" "00000000040000100001000001000000"
+                          "8000010000010000007b030000000010" "00000400010000008000010000010707"))
+    for name, hexword in SYNC_WORDS:
+        for engine in vectorlib.ENGINES:
+            vec(f"sync-{name}-on-{engine.lower()}", ALL, [], bytearray.fromhex(hexword), f"engine={engine}")
