@@ -213,13 +213,13 @@ bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value) {
     operand = txn.reg(r);
   }
   switch (base & 0x0F) {
-    case 0x01: txn.stage_sem(idx, true, 1); break;  // event set
-    case 0x02: txn.stage_sem(idx, true, 0); break;  // event clear
-    case 0x03: txn.stage_sem(idx, false, sem + 1); break;
-    case 0x04: txn.stage_sem(idx, false, sem - 1); break;
-    case 0x05: txn.stage_sem(idx, false, sem + operand); break;
-    case 0x07: txn.stage_sem(idx, false, sem - operand); break;
-    case 0x09: txn.stage_sem(idx, false, operand); break;
+    case 0x01: txn.stage_sem(idx, true, 1, true); break;  // event set
+    case 0x02: txn.stage_sem(idx, true, 0, true); break;  // event clear
+    case 0x03: txn.stage_sem(idx, false, sem + 1, false); break;
+    case 0x04: txn.stage_sem(idx, false, sem - 1, false); break;
+    case 0x05: txn.stage_sem(idx, false, sem + operand, false); break;
+    case 0x07: txn.stage_sem(idx, false, sem - operand, false); break;
+    case 0x09: txn.stage_sem(idx, false, operand, true); break;
     default: break;
   }
   return true;

@@ -132,7 +132,7 @@ WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
   const bool set = s.events[e.wait_idx];
   w.value = set ? 1 : 0;
   if (set != (mode == 0x06 || mode == 0x07)) return WaitCheck::Blocked;
-  if (mode == 0x07 || mode == 0x0F) txn.stage_sem(e.wait_idx, true, mode == 0x07 ? 0 : 1);
+  if (mode == 0x07 || mode == 0x0F) txn.stage_sem(e.wait_idx, true, mode == 0x07 ? 0 : 1, true);
   return WaitCheck::Satisfied;
 }
 
