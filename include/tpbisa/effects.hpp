@@ -123,6 +123,7 @@ struct SemWrite {
   bool event;  ///< an event bit (SUNDA..MARIANA) rather than a semaphore
   uint32_t before;
   uint32_t after;
+  bool set = false;  ///< the update wrote its value (a WR form, a range clear, an event) rather than adding to it
 };
 enum class DiagKind : uint8_t {
   UninitializedRead,    ///< memory never written, read as 0

@@ -109,15 +109,21 @@ struct RaceAccess {
 };
 
 /// Two accesses of one location by different engines, at least one a write, with no happens-before order.
+/// `earlier` is the access whose word comes first in stream order (core, then engine PE, ACT, POOL, DVE, SP,
+/// then index), whichever ran first.
 struct Race {
   RaceAccess earlier, later;
   std::string location;  ///< "sbuf[p3]+0x4000 (core 0)", "output0+0x80", ...
 };
 
-/// The happens-before check of `tpbisa run --check-races`: program order within an engine, semaphore signal →
-/// wait (a passing wait joins the clocks of every earlier update of its semaphore), DMA completion (synchronous:
-/// the completion is the issuing word's own update). Every retired step must be observed, with its effects
-/// recorded completely (MachineOptions::record_effects, max_recorded_effects = SIZE_MAX).
+/// The happens-before check of `tpbisa run --check-races`: program order within an engine, semaphore update →
+/// the wait it satisfies (PROJ-CONV-P4: a passing wait is ordered after the update that made its condition hold and
+/// the updates since the last set that moved the semaphore its way, not after every earlier update), DMA
+/// completion (synchronous: the completion is the issuing word's own update). Every access of a 2-byte location is
+/// kept (once per engine, word and read/write) until every engine still running is ordered after it, so every
+/// unordered conflicting pair is found, whatever the schedule (bounds in docs/robustness.md). Every retired step
+/// must be observed, with its effects recorded completely (MachineOptions::record_effects,
+/// max_recorded_effects = SIZE_MAX). Cores past the third are not checked.
 class RaceChecker {
  public:
   explicit RaceChecker(const Run& run);
@@ -125,17 +131,29 @@ class RaceChecker {
   RaceChecker(const RaceChecker&) = delete;
   RaceChecker& operator=(const RaceChecker&) = delete;
   void observe(const StepResult& step);
-  /// The first `max_reported` races found (one per pair of words and location kind), in the order found.
-  const std::vector<Race>& races() const { return races_; }
-  /// Every conflicting pair of words found (reported or not).
+  /// The first `max_reported` races in stream order of their two words, one per pair of words: of its
+  /// locations and read/write combinations, the lowest location (on-chip by core and address, then DRAM by
+  /// variable name and offset). The Run must still exist.
+  const std::vector<Race>& races() const;
+  /// The conflicting unordered accesses found: each 2-byte location once per pair of accesses (word and read or
+  /// write on each side).
   uint64_t count() const { return count_; }
+  /// Empty, or why the check is incomplete: a bound of docs/robustness.md was reached, so pairs may be missing
+  /// (the count is then a lower bound) or a wait may have been ordered after less than it acquired.
+  std::string incomplete() const;
+  /// What the check holds now (the bounds of docs/robustness.md): accesses in the shadow, semaphore updates in the
+  /// histories, racing pairs of accesses.
+  struct Kept {
+    uint64_t accesses = 0, updates = 0, pairs = 0;
+  };
+  Kept kept() const;
   static constexpr size_t max_reported = 50;
 
  private:
   struct Impl;
   const Run& run_;
   std::unique_ptr<Impl> impl_;
-  std::vector<Race> races_;
+  mutable std::vector<Race> races_;
   uint64_t count_ = 0;
 };
 

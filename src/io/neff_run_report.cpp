@@ -241,6 +241,7 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
                       {"later", race_access_text(run, r.later)},
                       {"location", r.location}});
     doc["races"] = {{"count", ctx.races->count()}, {"reported", std::move(list)}};
+    if (const std::string why = ctx.races->incomplete(); !why.empty()) doc["races"]["incomplete"] = why;
   }
   return doc;
 }

@@ -216,13 +216,13 @@ bool stage_event_update(Txn& txn, uint8_t mode, uint8_t idx, uint32_t value) {
     operand = txn.reg(r);
   }
   switch (m->action) {
-    case UpdateAction::EventSet: txn.stage_sem(idx, true, 1); break;
-    case UpdateAction::EventClear: txn.stage_sem(idx, true, 0); break;
-    case UpdateAction::Increment: txn.stage_sem(idx, false, sem + 1); break;
-    case UpdateAction::Decrement: txn.stage_sem(idx, false, sem - 1); break;
-    case UpdateAction::Add: txn.stage_sem(idx, false, sem + operand); break;
-    case UpdateAction::Subtract: txn.stage_sem(idx, false, sem - operand); break;
-    case UpdateAction::Write: txn.stage_sem(idx, false, operand); break;
+    case UpdateAction::EventSet: txn.stage_sem(idx, true, 1, true); break;
+    case UpdateAction::EventClear: txn.stage_sem(idx, true, 0, true); break;
+    case UpdateAction::Increment: txn.stage_sem(idx, false, sem + 1, false); break;
+    case UpdateAction::Decrement: txn.stage_sem(idx, false, sem - 1, false); break;
+    case UpdateAction::Add: txn.stage_sem(idx, false, sem + operand, false); break;
+    case UpdateAction::Subtract: txn.stage_sem(idx, false, sem - operand, false); break;
+    case UpdateAction::Write: txn.stage_sem(idx, false, operand, true); break;
     case UpdateAction::None: break;
   }
   return true;

@@ -108,8 +108,9 @@ class Txn {
     log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
     log_.rare_effects = true;
   }
-  void stage_sem(unsigned index, bool event, uint32_t value) {
-    log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value});
+  /// `set`: the update writes `value` (WR forms, a range clear, events) rather than adding to the semaphore.
+  void stage_sem(unsigned index, bool event, uint32_t value, bool set) {
+    log_.sems.push_back({static_cast<uint16_t>(index), event, 0, value, set});
     log_.rare_effects = true;
   }
   /// Semaphore `index` as this instruction sees it: its last staged value, else the committed one (so that

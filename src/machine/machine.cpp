@@ -111,7 +111,7 @@ WaitCheck check_wait(const Events& e, exec::Txn& txn, BlockedWait& w) {
   const bool set = s.events[e.wait_idx];
   w.value = set ? 1 : 0;
   if (set != waits_for_set(m->event)) return WaitCheck::Blocked;
-  if (changes_event(m->event)) txn.stage_sem(e.wait_idx, true, waits_for_set(m->event) ? 0 : 1);
+  if (changes_event(m->event)) txn.stage_sem(e.wait_idx, true, waits_for_set(m->event) ? 0 : 1, true);
   return WaitCheck::Satisfied;
 }
 

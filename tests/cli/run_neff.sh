@@ -59,6 +59,22 @@ expect_rc 2 "--threads with --check-races"
 run run "$neff" --input x=x.npy --input y=y.npy --check-races --schedule random:3
 expect_rc 0 "check-races"
 expect_out "races: 0 unordered conflicting accesses" "race report"
+# Without the wait of sg00/Activation#4 (byte 4 of its word) its Copy of PSUM bank 0 is unordered with the two
+# Matmuls writing it (PROJ-CONV-P4: PE's $S[4]>=1 is ordered after the first Copy's increment only): the same
+# report, 2 x 16384 locations, and exit 1 under every schedule.
+"$tool" neff extract "$neff" nowait >/dev/null || fail "extract matmul_small.neff"
+"$py" -c "b = bytearray(open('nowait/sg00/Activation.bin', 'rb').read()); assert b[4 * 64 + 4] == 5; b[4 * 64 + 4] = 0
+open('nowait/sg00/Activation.bin', 'wb').write(b)" || fail "patch Activation#4"
+"$tool" neff pack nowait nowait.neff >/dev/null || fail "pack the patched NEFF"
+for schedule in default reverse random:1 random:2; do
+  run run nowait.neff --input x=x.npy --input y=y.npy --check-races --schedule "$schedule" --quiet
+  expect_rc 1 "check-races without the wait, $schedule"
+  expect_out "races: 32768 unordered conflicting accesses" "race count, $schedule"
+  sed -n '/^races:/,$p' "$tmp/out" >"races.$schedule"
+  cmp -s races.default "races.$schedule" || fail "the race report under $schedule differs from the default's"
+done
+[ "$(grep -c ': no happens-before order between them' races.default)" -eq 2 ] || fail "two racing pairs"
+grep -q '^  sg00/PE#9 Matmul' races.default && grep -q '^  sg00/PE#11 Matmul' races.default || fail "PE#9, PE#11"
 
 # ---- a wrong reference: the count, the largest difference, the first indices; exit 1 ----
 "$py" -c "import numpy as np; b = np.load('ref.npy'); b[3, 5] += 1; b[100, 7] -= 4; np.save('bad.npy', b)"

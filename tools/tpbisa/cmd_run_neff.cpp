@@ -406,6 +406,8 @@ int run_neff(const NeffRunCliOptions& o) {
     if (races) {
       text +=
           fmt::format("races: {} unordered conflicting access{}\n", races->count(), races->count() == 1 ? "" : "es");
+      if (const std::string gap = races->incomplete(); !gap.empty())
+        text += fmt::format("races: incomplete: {}\n", gap);
       for (const neff::Race& r : races->races())
         text += fmt::format("  {}\n    and {}\n    at {}: no happens-before order between them\n",
                             access_text(r.earlier), access_text(r.later), r.location);

@@ -148,12 +148,12 @@ bool exec_branch(const Instruction& inst, const CtrlBr& b, exec::Txn& txn) {
 /// semaphore whose bit is set in the 256-bit mask.
 bool exec_range_clear(const Instruction& inst, const CtrlEr& e, exec::Txn& txn) {
   if (e.clear_mode == 1) {
-    for (unsigned id = e.range_first; id <= e.range_last; ++id) txn.stage_sem(id, false, 0);
+    for (unsigned id = e.range_first; id <= e.range_last; ++id) txn.stage_sem(id, false, 0, true);
     return true;
   }
   if (e.clear_mode == 2) {
     for (unsigned id = 0; id < kNumSemaphores; ++id)
-      if (((e.mask[id >> 5] >> (id & 31U)) & 1U) != 0) txn.stage_sem(id, false, 0);
+      if (((e.mask[id >> 5] >> (id & 31U)) & 1U) != 0) txn.stage_sem(id, false, 0, true);
     return true;
   }
   return unsupported(inst, txn, fmt::format("clear mode {} has no meaning (1: range, 2: mask)", e.clear_mode));

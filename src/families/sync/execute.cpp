@@ -244,7 +244,7 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
   }
   txn.add_dma_bytes(dbytes);
   // Completion: the semaphore rises by sem_increment after the data have moved (PROJ-CONV-F9).
-  txn.stage_sem(d.semaphore, false, txn.sem(d.semaphore) + d.sem_increment);
+  txn.stage_sem(d.semaphore, false, txn.sem(d.semaphore) + d.sem_increment, false);
   return true;
 }
 
