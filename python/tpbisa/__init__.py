@@ -106,7 +106,8 @@ class Race:
 
 
 class Races:
-    """The race report of ``check_races=True``: ``count`` conflicting pairs found, the first ones in ``reported``."""
+    """The race report of ``check_races=True``: ``count`` unordered conflicting accesses (each 2-byte location once
+    per pair of accesses), the first 50 pairs of words in stream order in ``reported``."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.count: int = doc["count"]
