@@ -122,7 +122,7 @@ TEST_F(RaceMatmulSmall, SecondCopyWithoutItsWaitRacesUnderEveryOrder) {
   // PE#8 waits $S[4]>=1: the first Copy's increment makes that hold, so PE is not ordered after the second Copy,
   // and the second Copy's read of bank 0 is unordered with both Matmuls' writes: 128 partitions x 64 FP32 = 16384
   // two-byte locations for each. PE#11 also reads bank 0 (it accumulates): read and read do not conflict.
-  std::vector<uint8_t>& act = stream(0, neff::Engine::ACT);
+  std::vector<uint8_t>& act = stream(0, neff::Engine::Act);
   ASSERT_EQ(act[4 * 64], 0x46);
   ASSERT_EQ(act[4 * 64 + 4], 0x05);
   act[4 * 64 + 4] = 0x00;
