@@ -197,6 +197,9 @@ std::vector<Finding> opcode_literals(const std::string& code) {
 // A wait or update mode (a field named so, or a variable initialised from one) compared with, masked by or switched
 // over a number: what a mode does is its catalog row (wait_mode_info, update_mode_info).
 const std::regex kModeAlias(R"(\b(\w+)\s*=\s*[\w.>\-]*\b(wait_mode|update_mode)\s*;)");
+// A mode handed to a function about waits, updates, events or semaphores: `is_sem_wait(uint8_t mode)`.
+const std::regex kModeFunction(R"(\b\w*(wait|update|event|sem)\w*\s*\(([^()]*)\))");
+const std::regex kModeParameter(R"(\buint8_t\s+(\w*mode\w*)\b)");
 const std::string kNumber = R"((0[xX][0-9a-fA-F]+|\d+)[uU]?\b)";
 
 std::vector<Finding> mode_ranges(const std::string& code) {
@@ -206,6 +209,13 @@ std::vector<Finding> mode_ranges(const std::string& code) {
   statements_with(code, {"wait_mode", "update_mode"}, [&](size_t, const std::string& text) {
     for (std::sregex_iterator it(text.begin(), text.end(), kModeAlias), end; it != end; ++it)
       if ((*it)[1].str() != "wait_mode" && (*it)[1].str() != "update_mode") aliases.insert((*it)[1].str());
+  });
+  statements_with(code, {"mode"}, [&](size_t, const std::string& text) {
+    for (std::sregex_iterator f(text.begin(), text.end(), kModeFunction), end; f != end; ++f) {
+      const std::string params = (*f)[2].str();
+      for (std::sregex_iterator p(params.begin(), params.end(), kModeParameter); p != end; ++p)
+        aliases.insert((*p)[1].str());
+    }
   });
   for (const std::string& a : aliases) modes.emplace_back(a, R"((?:^|[^\w.>]))" + a + R"(\b(?!\s*\())");
   std::vector<Finding> out;
@@ -316,9 +326,11 @@ TEST(CatalogLint, ModeRuleFindsValueRanges) {
   for (const char* bad :
        {"if (e.wait_mode == 0x00 || e.wait_mode == 0xFE) return;",
         "return mode >= 0x91;\nconst uint8_t mode = e.wait_mode;", "ev.update_mode != 0",
-        "(x.wait_mode & 0xF0) == 0x80", "0x06 == w.wait_mode", "switch (e.update_mode) {\n case 0x03: break;\n}"})
+        "bool is_sem_wait(uint8_t mode) {\n  return mode >= 0x01 && mode <= 0x05;\n}", "(x.wait_mode & 0xF0) == 0x80",
+        "0x06 == w.wait_mode", "switch (e.update_mode) {\n case 0x03: break;\n}"})
     EXPECT_FALSE(mode_ranges(code_of(bad)).empty()) << bad;
   for (const char* good : {"if (a.mode == 0x10) {", "wait_mode_info(e.wait_mode)", "p.mode = *mode;",
+                           "bool resolve(uint8_t mode) {\n  return mode == 0x10;\n}",
                            "e.wait_mode = wait_mode < kWordBytes ? w[wait_mode] : 0;", "w.wait_mode = e.wait_mode;",
                            "(x.update_mode & kBits)", "const unsigned r = e.semaphore_value & 0xFF;"})
     EXPECT_TRUE(mode_ranges(code_of(good)).empty()) << good;
