@@ -41,8 +41,8 @@ struct MachineOptions {
   ConvertOptions convert{};
   /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
   uint64_t max_memory = uint64_t{1} << 30;
-  /// Bound on the element accesses one PtrMulti may make (all channels); beyond it: ResourceLimit. The other
-  /// in-scope instructions are bounded by the ISA itself (at most 32 elements, or 128 channels x 8).
+  /// Bound on the element accesses of a PtrMulti (all channels), the elements and chunks a PseudoDmaDirect2d moves;
+  /// beyond it: ResourceLimit. Others are bounded by the ISA itself (at most 32 elements, or 128 channels x 8).
   uint64_t max_elements_per_instruction = uint64_t{1} << 22;
   /// PROJ-CONV-P1: the engine a single stream runs on, and the engine `Machine::state()` shows.
   EngineId engine = EngineId::Dve;

@@ -288,31 +288,42 @@ enum class MemberKind : uint8_t {
 };
 std::string_view to_string(MemberKind k);  ///< "graph", "kelf", "info", "definition", "engine", ...
 
-/// The members' bytes, back to back in archive order, in one reservation of address space made once for the most
-/// the archive may hold: appending never moves or copies them, and only the pages written are resident, so reading
-/// holds about the members' own size at every moment.
+/// The members' bytes, back to back in archive order, in one buffer that holds at most `capacity` bytes. It starts
+/// on the heap, sized for what a container of its window usually holds (reused by the allocator from read to read);
+/// past that it moves once, into a reservation of address space for the whole capacity that never moves again and is
+/// resident only as it is written. So reading holds about the members' own size at every moment (at most
+/// kMemberHeapBytes more), never the twice of a growing buffer's copies.
 class MemberData {
  public:
+  static constexpr uint64_t kMemberHeapBytes = uint64_t{16} << 20;  ///< most the heap start may be
+
   MemberData() = default;
-  /// Reserves `capacity` bytes of address space (none is resident until written); false when it cannot.
-  bool reserve(uint64_t capacity);
+  /// Sets the most the buffer may hold, and starts it with room for `expected` bytes (at most capacity and
+  /// kMemberHeapBytes); false when it cannot.
+  bool reserve(uint64_t capacity, uint64_t expected);
   ~MemberData();
   MemberData(const MemberData&) = delete;
   MemberData& operator=(const MemberData&) = delete;
   MemberData(MemberData&& other) noexcept;
   MemberData& operator=(MemberData&& other) noexcept;
-  /// Appends n bytes; false (nothing appended) beyond the reservation.
+  /// Appends n bytes; false (nothing appended) beyond the capacity, or when the reservation cannot be made.
   bool append(const uint8_t* bytes, size_t n);
-  /// Gives back the reservation beyond the bytes held.
+  /// Gives back what the buffer holds beyond the bytes appended (a reservation's tail).
   void trim();
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  size_t capacity() const { return capacity_; }
+  /// Bytes the buffer can hold without moving.
+  size_t room() const { return room_; }
+  /// The buffer moved to its reservation (it outgrew the heap start).
+  bool mapped() const { return mapped_; }
 
  private:
+  void release();
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
-  size_t capacity_ = 0;  ///< bytes reserved (a whole number of pages)
+  size_t room_ = 0;        ///< the heap start's size, or the reservation's (a whole number of pages)
+  uint64_t capacity_ = 0;  ///< the most it may hold
+  bool mapped_ = false;
 };
 
 struct Member {

@@ -42,6 +42,26 @@ uint64_t core_state_bytes(size_t words);
 /// never counted. nullopt when it fits, else one sentence naming the core or variable that passes the limit.
 std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit);
 
+/// `n` zero bytes of anonymous memory, resident only where written: a 4 GiB scratch of which a program touches a few
+/// rows costs those rows (PROJ-CONV-X8), and a variable's written-byte map only the words its writes reach.
+class ZeroPages {
+ public:
+  ZeroPages() = default;
+  ~ZeroPages();
+  ZeroPages(const ZeroPages&) = delete;
+  ZeroPages& operator=(const ZeroPages&) = delete;
+  ZeroPages(ZeroPages&& other) noexcept;
+  ZeroPages& operator=(ZeroPages&& other) noexcept;
+  /// Maps `n` bytes (none for 0); false, errno set, when it cannot.
+  bool map(uint64_t n);
+  uint8_t* data() const { return data_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
 /// A NEFF loaded on a Machine: the cores, their DRAM views and the variable buffers the run owns (outputs,
 /// scratch). The Neff and the input bytes must outlive it.
 class Run {
@@ -80,9 +100,9 @@ class Run {
  private:
   Run() = default;
   Generation gen_ = kDefaultGeneration;
-  std::map<std::string, std::vector<uint8_t>> shared_;  ///< writable DRAM variables shared by name (X5)
-  std::vector<std::vector<uint8_t>> scratch_;           ///< per core: the virtual variables' buffer (X8)
-  std::vector<DramView> views_;                         ///< per core; the cores point at these
+  std::map<std::string, ZeroPages> shared_;  ///< writable DRAM variables shared by name (X5)
+  std::vector<ZeroPages> scratch_;           ///< per core: the virtual variables' buffer (X8)
+  std::vector<DramView> views_;              ///< per core; the cores point at these
   std::vector<std::string> subgraphs_;
   struct Reservation {
     uint64_t base_partition, partitions, offset, size;
@@ -92,7 +112,8 @@ class Run {
   struct Tracked {
     std::string name;
     uint64_t size = 0;
-    std::vector<uint64_t> written;  ///< bit b % 64 of word b / 64: byte b has been written (word-wise updates)
+    ZeroPages written;  ///< bit b % 64 of word b / 64: byte b has been written (word-wise updates)
+    uint64_t* words() const { return reinterpret_cast<uint64_t*>(written.data()); }  // NOLINT: page-aligned words
   };
   std::map<const uint8_t*, Tracked> tracked_;  ///< writable DRAM variables by first byte
   std::map<std::pair<std::string, std::string>, uint64_t> uninit_dram_;

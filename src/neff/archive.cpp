@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -30,6 +31,9 @@ constexpr uint8_t kGzipReservedFlags = 0xE0;
 /// inflated-size limit for a small window.
 constexpr uint64_t kDeflateMaxRatio = 1040;
 constexpr uint64_t kReserveSlack = uint64_t{1} << 20;
+/// A gzip member's buffer starts at this many times its size (the compiler's members inflate about 5-fold): one
+/// allocation in the common case, on the heap, which the allocator reuses from read to read.
+constexpr uint64_t kReserveRatio = 8;
 
 struct ReadDeleter {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -63,21 +67,21 @@ bool all_zero(std::span<const uint8_t> bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
 }
 
-/// The reservation for the members of a window (pkg 2: what it can inflate to), never above the inflated-size limit.
-uint64_t member_capacity(std::span<const uint8_t> window, bool gzip, const ReadOptions& options) {
-  uint64_t most = window.size();
-  if (gzip)
+/// The member buffer for a window: at most what the window can hold (pkg 2: what it can inflate to), never above the
+/// inflated-size limit; started for what it usually holds (the window itself, or kReserveRatio times a gzip member).
+std::optional<Error> reserve_members(MemberData& data, std::span<const uint8_t> window, bool gzip,
+                                     const ReadOptions& options, std::string_view label) {
+  uint64_t most = window.size(), expected = window.size();
+  if (gzip) {
     most = window.size() > (UINT64_MAX - kReserveSlack) / kDeflateMaxRatio
                ? UINT64_MAX
                : window.size() * kDeflateMaxRatio + kReserveSlack;
-  return std::min(most, options.max_inflated_bytes);
-}
-
-std::optional<Error> reserve_members(MemberData& data, uint64_t capacity, std::string_view label) {
-  if (data.reserve(capacity)) return std::nullopt;
-  return error(
-      ErrorCode::Limit, label, "",
-      fmt::format("cannot reserve {} bytes of address space for the members: {}", capacity, std::strerror(errno)));
+    expected = window.size() * kReserveRatio;
+  }
+  most = std::min(most, options.max_inflated_bytes);
+  if (data.reserve(most, expected)) return std::nullopt;
+  return error(ErrorCode::Limit, label, "",
+               fmt::format("cannot allocate the members' buffer: {}", std::strerror(errno)));
 }
 
 la_ssize_t append_to_vector(archive*, void* client, const void* buffer, size_t length) {
@@ -250,7 +254,9 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
       if (static_cast<uint64_t>(at) != held || held + length > size)
         return error(ErrorCode::Tar, label, name, "member data out of order or beyond its declared size");
       if (!data.append(static_cast<const uint8_t*>(block), length))
-        return error(ErrorCode::Limit, label, name, "the members exceed the buffer reserved for them");
+        return error(
+            ErrorCode::Limit, label, name,
+            fmt::format("the members' buffer cannot grow past {} bytes: {}", data.size(), std::strerror(errno)));
     }
     if (data.size() - start != size)
       return error(ErrorCode::Tar, label, name,
@@ -308,7 +314,7 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
     return error(ErrorCode::Gzip, label, "", fmt::format("gzip: {}", gzip_error(gz.get())));
 
   // One pass: the tar reader pulls the inflated bytes as they come; nothing holds the whole tar.
-  if (auto e = reserve_members(data, member_capacity(window, true, options), label)) return e;
+  if (auto e = reserve_members(data, window, true, options, label)) return e;
   InflatedStream stream;
   stream.gz = gz.get();
   stream.cap = options.max_inflated_bytes;
@@ -375,7 +381,7 @@ std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view lab
   if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
   archive_read_support_format_tar(a.get());
   // The members cannot hold more than the archive.
-  if (auto e = reserve_members(data, member_capacity(tar, false, options), label)) return e;
+  if (auto e = reserve_members(data, tar, false, options, label)) return e;
   if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
     return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
   return read_members(a.get(), label, options, out, data, warnings);
@@ -436,57 +442,80 @@ size_t page_bytes() {
 }
 }  // namespace
 
-bool MemberData::reserve(uint64_t capacity) {
-  if (data_ != nullptr) return capacity <= capacity_;
-  if (capacity == 0) return true;
-  const uint64_t page = page_bytes();
-  if (capacity > SIZE_MAX - page) {
-    errno = ENOMEM;
-    return false;
+bool MemberData::reserve(uint64_t capacity, uint64_t expected) {
+  release();
+  capacity_ = capacity;
+  room_ = static_cast<size_t>(std::min({capacity, expected, kMemberHeapBytes}));
+  if (room_ == 0) return true;
+  // Not zero-filled: every byte is written before it is read.
+  data_ = new (std::nothrow) uint8_t[room_];
+  if (data_ == nullptr) errno = ENOMEM;
+  return data_ != nullptr;
+}
+
+void MemberData::release() {
+  if (data_ != nullptr) {
+    if (mapped_)
+      ::munmap(data_, room_);
+    else
+      delete[] data_;
   }
-  const size_t rounded = static_cast<size_t>((capacity + page - 1) / page * page);
-  // Address space only: the pages become resident as they are written (MAP_NORESERVE: no commit charge up front).
-  void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) return false;
-  data_ = static_cast<uint8_t*>(p);
-  capacity_ = rounded;
-  return true;
+  data_ = nullptr;
+  size_ = room_ = 0;
+  mapped_ = false;
 }
 
 MemberData::~MemberData() {
-  if (data_ != nullptr) ::munmap(data_, capacity_);
+  release();
 }
 
 MemberData::MemberData(MemberData&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      capacity_(std::exchange(other.capacity_, 0)) {}
+      room_(std::exchange(other.room_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      mapped_(std::exchange(other.mapped_, false)) {}
 
 MemberData& MemberData::operator=(MemberData&& other) noexcept {
   if (this != &other) {
-    if (data_ != nullptr) ::munmap(data_, capacity_);
+    release();
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    room_ = std::exchange(other.room_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
   }
   return *this;
 }
 
 bool MemberData::append(const uint8_t* bytes, size_t n) {
   if (n > capacity_ - size_) return false;
+  if (n > room_ - size_) {
+    // Outgrown the heap start: one move into a reservation of the whole capacity, which then never moves.
+    const uint64_t page = page_bytes();
+    if (mapped_ || capacity_ > SIZE_MAX - page) return false;
+    const size_t rounded = static_cast<size_t>((capacity_ + page - 1) / page * page);
+    // Address space only: pages become resident as they are written (MAP_NORESERVE: no commit charge up front).
+    void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return false;
+    if (size_ != 0) std::memcpy(p, data_, size_);
+    delete[] data_;
+    data_ = static_cast<uint8_t*>(p);
+    room_ = rounded;
+    mapped_ = true;
+  }
   std::memcpy(data_ + size_, bytes, n);
   size_ += n;
   return true;
 }
 
 void MemberData::trim() {
-  if (data_ == nullptr) return;
+  if (!mapped_) return;
   const size_t page = page_bytes();
   const size_t keep = (size_ + page - 1) / page * page;
-  if (keep == capacity_) return;
-  ::munmap(data_ + keep, capacity_ - keep);
-  if (keep == 0) data_ = nullptr;
-  capacity_ = keep;
+  if (keep == room_) return;
+  ::munmap(data_ + keep, room_ - keep);
+  room_ = keep;
 }
 
 }  // namespace tpbisa::neff

@@ -2,8 +2,13 @@
 // (PROJ-CONV-X5), private virtual scratch (X8), constants from their .npy members, inputs from the caller.
 #include "tpbisa/neff_run.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -147,6 +152,38 @@ std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit) {
   return std::nullopt;
 }
 
+bool ZeroPages::map(uint64_t n) {
+  if (n == 0) return true;
+  if (n > SIZE_MAX) {
+    errno = ENOMEM;
+    return false;
+  }
+  // Anonymous memory reads as zero and becomes resident page by page as it is written (MAP_NORESERVE: no commit
+  // charge for the pages never touched).
+  void* p = ::mmap(nullptr, static_cast<size_t>(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+  if (p == MAP_FAILED) return false;
+  data_ = static_cast<uint8_t*>(p);
+  size_ = n;
+  return true;
+}
+
+ZeroPages::~ZeroPages() {
+  if (data_ != nullptr) ::munmap(data_, static_cast<size_t>(size_));
+}
+
+ZeroPages::ZeroPages(ZeroPages&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+ZeroPages& ZeroPages::operator=(ZeroPages&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) ::munmap(data_, static_cast<size_t>(size_));
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
 std::vector<std::string> npy_descrs_for(const std::string& signature_dtype) {
   const DtypeRow* r = find_row(signature_dtype);
   return r != nullptr ? r->descrs : std::vector<std::string>{};
@@ -223,7 +260,7 @@ void Run::note_step(const StepResult& step) {
     for (uint64_t b = r.offset; b < end;) {  // a 64-byte word of the bitmap at a time
       const uint64_t bit = b % 64, take = std::min<uint64_t>(64 - bit, end - b);
       const uint64_t mask = take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1) << bit;
-      uint64_t& word = t.written[b / 64];
+      uint64_t& word = t.words()[b / 64];
       if (r.write)
         word |= mask;
       else
@@ -245,7 +282,8 @@ std::string Run::stream_label(size_t core, EngineId e) const {
 
 std::span<const uint8_t> Run::output(const std::string& name) const {
   const auto it = shared_.find(name);
-  return it == shared_.end() ? std::span<const uint8_t>{} : std::span<const uint8_t>(it->second);
+  return it == shared_.end() ? std::span<const uint8_t>{}
+                             : std::span<const uint8_t>(it->second.data(), it->second.size());
 }
 
 std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
@@ -296,6 +334,19 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
     error = *bad;
     return nullptr;
   }
+  // Output and tmp-buf buffers: one per name, at the largest size a subgraph declares (X5).
+  std::map<std::string, uint64_t> shared_sizes;
+  for (const Subgraph& sg : neff.subgraphs)
+    for (const Variable& v : sg.variables)
+      if (v.type == VarType::Output || v.type == VarType::TmpBuf) {
+        uint64_t& size = shared_sizes[v.name];
+        size = std::max(size, v.size.value_or(0));
+      }
+  for (const auto& [name, size] : shared_sizes)
+    if (!run->shared_[name].map(size)) {
+      error = fmt::format("cannot map the {} bytes of variable {}: {}", size, name, std::strerror(errno));
+      return nullptr;
+    }
   std::vector<CoreProgram> programs(neff.subgraphs.size());
   run->views_.resize(neff.subgraphs.size());
   run->scratch_.resize(neff.subgraphs.size());
@@ -307,7 +358,11 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
       words.resize(e.stream.word_count());
       for (size_t i = 0; i < words.size(); ++i) std::copy_n(e.stream.word(i).begin(), kWordBytes, words[i].begin());
     }
-    run->scratch_[c].assign(sg.virtual_scratch_bytes, 0);
+    if (!run->scratch_[c].map(sg.virtual_scratch_bytes)) {
+      error = fmt::format("{}: cannot map the {}-byte scratch of its virtual variables: {}", sg.name,
+                          sg.virtual_scratch_bytes, std::strerror(errno));
+      return nullptr;
+    }
     DramView& view = run->views_[c];
     uint32_t max_id = 0;
     for (const Variable& v : sg.variables) max_id = std::max(max_id, v.id);
@@ -334,16 +389,16 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
         }
         case VarType::Output:
         case VarType::TmpBuf: {
-          std::vector<uint8_t>& buf = run->shared_[v.name];  // shared by name across the cores (X5)
-          const uint64_t size = v.size.value_or(0);
-          if (buf.size() < size) buf.resize(size, 0);
+          ZeroPages& buf = run->shared_.at(v.name);  // shared by name across the cores (X5)
           d.present = true;
-          d.size = size;
+          d.data = buf.data();
+          d.writable = buf.data();
+          d.size = v.size.value_or(0);
           break;
         }
         case VarType::Virtual: {
           const uint64_t off = v.backing_offset.value_or(0), size = v.size.value_or(0);
-          std::vector<uint8_t>& buf = run->scratch_[c];
+          ZeroPages& buf = run->scratch_[c];
           if (off > buf.size() || size > buf.size() - off) {
             error = fmt::format("{}: virtual variable {} lies outside the subgraph's scratch", sg.name, v.name);
             return nullptr;
@@ -373,20 +428,18 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
     }
     if (const Variable* t = sg.dge_table()) view.dge_table = t->list;
   }
-  // Shared buffers are complete only now (a later subgraph may declare a larger size): bind the pointers.
-  for (size_t c = 0; c < neff.subgraphs.size(); ++c)
-    for (const Variable& v : neff.subgraphs[c].variables)
-      if (v.type == VarType::Output || v.type == VarType::TmpBuf) {
-        DramVar& d = run->views_[c].vars[v.id];
-        std::vector<uint8_t>& buf = run->shared_[v.name];
-        d.data = buf.data();
-        d.writable = buf.data();
-      }
   // Every writable variable starts unwritten (virtual variables of one core share its scratch: tracked apart).
   for (size_t c = 0; c < run->views_.size(); ++c)
     for (const DramVar& d : run->views_[c].vars)
-      if (d.present && d.writable != nullptr && run->tracked_.count(d.data) == 0)
-        run->tracked_[d.data] = {d.name, d.size, std::vector<uint64_t>((d.size + 63) / 64, 0)};
+      if (d.present && d.writable != nullptr && run->tracked_.count(d.data) == 0) {
+        Tracked& t = run->tracked_[d.data];
+        t.name = d.name;
+        t.size = d.size;
+        if (!t.written.map(bitmap_bytes(d.size))) {
+          error = fmt::format("cannot map the written-byte map of variable {}: {}", d.name, std::strerror(errno));
+          return nullptr;
+        }
+      }
   // def.json: the FP8 conversion settings the runtime programs (memory-and-numerics.md §8.2; the first
   // subgraph's, which every subgraph of a compiled program repeats) and the runtime's SBUF reservation.
   run->reservations_.resize(neff.subgraphs.size());

@@ -966,23 +966,34 @@ TEST(NeffBounds, AStreamIsReadToItsEndHoldingOnlyHeaderAndWindow) {
   EXPECT_EQ(r.error().code, ErrorCode::TooSmall);
 }
 
-TEST(NeffBounds, MemberBufferNeverMovesAndGivesBackWhatItDidNotUse) {
+TEST(NeffBounds, MemberBufferMovesOnceThenNever) {
+  // A heap start for what a container usually holds; past it, one move into a reservation of the whole capacity.
   MemberData d;
-  ASSERT_TRUE(d.reserve(uint64_t{64} << 20));
-  const uint8_t* first = d.data();
-  ASSERT_NE(first, nullptr);
+  ASSERT_TRUE(d.reserve(uint64_t{64} << 20, uint64_t{1} << 20));
+  EXPECT_EQ(d.room(), size_t{1} << 20);
   std::vector<uint8_t> block(100000, 0x5C);
-  for (int i = 0; i < 50; ++i) ASSERT_TRUE(d.append(block.data(), block.size()));
-  EXPECT_EQ(d.data(), first);  // never moved, never copied
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(d.append(block.data(), block.size()));
+  EXPECT_FALSE(d.mapped());
+  ASSERT_TRUE(d.append(block.data(), block.size()));
+  ASSERT_TRUE(d.mapped());
+  const uint8_t* fixed = d.data();
+  for (int i = 0; i < 39; ++i) ASSERT_TRUE(d.append(block.data(), block.size()));
+  EXPECT_EQ(d.data(), fixed);  // never moved again
   EXPECT_EQ(d.size(), 5000000U);
+  EXPECT_EQ(d.data()[0], 0x5C);
   EXPECT_EQ(d.data()[4999999], 0x5C);
   d.trim();
-  EXPECT_LT(d.capacity(), 5000000U + 4096U * 16);
-  EXPECT_GE(d.capacity(), 5000000U);
-  EXPECT_FALSE(d.append(block.data(), block.size()));  // beyond the reservation: refused, nothing appended
-  EXPECT_EQ(d.size(), 5000000U);
+  EXPECT_LT(d.room(), 5000000U + 4096U * 16);
+  EXPECT_GE(d.room(), 5000000U);
   MemberData moved(std::move(d));
-  EXPECT_EQ(moved.data(), first);
+  EXPECT_EQ(moved.data(), fixed);
+  // Never beyond the capacity: refused, nothing appended.
+  MemberData small;
+  ASSERT_TRUE(small.reserve(1000, 1 << 20));
+  EXPECT_EQ(small.room(), 1000U);
+  ASSERT_TRUE(small.append(block.data(), 1000));
+  EXPECT_FALSE(small.append(block.data(), 1));
+  EXPECT_EQ(small.size(), 1000U);
 }
 
 TEST(NeffBounds, SubgraphsAndTheirStreamCopiesAreBounded) {
