@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
-#include "core/exec.hpp"
-#include "core/predicates.hpp"
 #include "families/family.hpp"
 #include "families/fast_accept.hpp"
+#include "isa/exec.hpp"
+#include "isa/predicates.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::family {

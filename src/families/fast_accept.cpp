@@ -1,7 +1,7 @@
 // The registry of the generated acceptors: which generation-specialised acceptors stand behind each dispatcher.
 #include "families/fast_accept.hpp"
 
-#include "core/predicates.hpp"
+#include "isa/predicates.hpp"
 
 namespace tpbisa::family::detail {
 

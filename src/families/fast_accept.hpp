@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "core/predicates.hpp"
+#include "isa/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"

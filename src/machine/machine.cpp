@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/exec.hpp"
 #include "families/common.hpp"
 #include "families/sync/format.hpp"
+#include "isa/exec.hpp"
 
 namespace tpbisa {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/exec.hpp"
+#include "isa/exec.hpp"
 #include "tpbisa/effects.hpp"
 #include "tpbisa/state.hpp"
 

@@ -16,10 +16,10 @@
 
 #include "../support/seq_words.hpp"
 #include "../support/validate_vectors.hpp"
-#include "core/predicates.hpp"
 #include "families/common.hpp"
 #include "families/fast_accept.hpp"
 #include "families/matmul/meaning.hpp"
+#include "isa/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"

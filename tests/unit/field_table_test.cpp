@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 /// Every C++ source under the library folders that use fields: families, text, core.
 std::vector<fs::path> sources() {
   std::vector<fs::path> out;
-  for (const char* dir : {"src/families", "src/text", "src/core"})
+  for (const char* dir : {"src/families", "src/text", "src/isa"})
     for (const auto& e : fs::recursive_directory_iterator(fs::path(TPBISA_SOURCE_DIR) / dir))
       if (e.is_regular_file() && (e.path().extension() == ".cpp" || e.path().extension() == ".hpp"))
         out.push_back(e.path());

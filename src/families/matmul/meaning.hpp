@@ -6,7 +6,7 @@
 #include <string_view>
 #include <variant>
 
-#include "core/predicates.hpp"
+#include "isa/predicates.hpp"
 #include "tpbisa/address.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"

@@ -1,5 +1,5 @@
 // Bodies of the common validity predicates (common-formats.md §10) and their per-generation profiles.
-#include "core/predicates.hpp"
+#include "isa/predicates.hpp"
 
 namespace tpbisa::pred {
 

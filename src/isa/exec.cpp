@@ -1,5 +1,5 @@
 // The execution transaction (check, then commit) and the on-chip address checks of the executors.
-#include "core/exec.hpp"
+#include "isa/exec.hpp"
 
 #include <algorithm>
 #include <cstring>
