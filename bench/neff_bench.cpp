@@ -23,7 +23,8 @@ std::vector<uint8_t> synthetic_neff() {
   std::string kelf = R"({"graphs": [)";
   for (int s = 0; s < 2; ++s) {
     const std::string sg = "sg0" + std::to_string(s);
-    kelf += (s ? "," : "") + std::string(R"({"definition": ")") + sg + R"(/def.json", "name": ")" + sg + "\"}";
+    if (s > 0) kelf += ",";
+    kelf += R"({"definition": ")" + sg + R"(/def.json", "name": ")" + sg + "\"}";
     std::string def = R"({"version": "0.6", "var": {"SB": {"type": "state-buffer", "var_id": 0}}, "dma_queue": {})";
     for (const char* e : {"pe", "act", "pool", "dve", "sp"}) {
       def += std::string(R"(, ")") + e + R"(": ")" + e + R"(.json", ")" + e + R"(_instr": ")" + e + R"(.bin")";

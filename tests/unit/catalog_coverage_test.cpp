@@ -1,5 +1,6 @@
 // catalog --coverage's library call: coverage read from the registry agrees with decode, validator dispatch,
 // lowering and the machine's refusals.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -37,7 +38,7 @@ std::vector<Word> valid_vectors(uint8_t opcode, Generation g) {
     std::stringstream ss(line);
     for (std::string c; std::getline(ss, c, '\t');) cols.push_back(c);
     if (cols.size() < 6 || cols[2] != "valid" || cols[4] != "-" || cols[5].size() != 2 * kWordBytes) continue;
-    if (("," + cols[1] + ",").find("," + std::string(to_string(g)) + ",") == std::string::npos) continue;
+    if (fmt::format(",{},", cols[1]).find(fmt::format(",{},", to_string(g))) == std::string::npos) continue;
     Word w{};
     for (size_t k = 0; k < kWordBytes; ++k)
       w[k] = static_cast<uint8_t>(std::stoul(cols[5].substr(2 * k, 2), nullptr, 16));

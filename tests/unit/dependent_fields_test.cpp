@@ -96,7 +96,7 @@ TEST(DependentFields, ImmZeroReadingAgreesInValidatorDescriptionAndDisassembly) 
         EXPECT_TRUE(is_location(value)) << value;
       }
       if (reading == ImmReading::Register && s->imm0_ptr.reg_reserved() == 0) {
-        EXPECT_EQ(value, "r" + std::to_string(s->imm0_ptr.regnum()));
+        EXPECT_EQ(value, fmt::format("r{}", s->imm0_ptr.regnum()));
       }
 
       // The validator: a failing ParamLoad pointer check names the branch the reading selects.

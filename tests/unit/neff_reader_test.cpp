@@ -1,4 +1,5 @@
 // The NEFF reader and writer: the real file field by field (neff.md §2-§7), synthetic containers, hostile ones.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -620,7 +621,7 @@ TEST(NeffHostile, JsonIsBoundedInSizeAndDepth) {
   EXPECT_EQ(read_error(packed(synthetic()), ReadOptions{.max_json_bytes = 10}), ErrorCode::Json);
   // Brackets inside strings do not count as nesting.
   for (auto& pm : m)
-    if (pm.name == "info.json") pm.bytes = bytes_of("{\"tool_version\": \"" + std::string(500, '[') + "\"}");
+    if (pm.name == "info.json") pm.bytes = bytes_of(fmt::format(R"({{"tool_version": "{}"}})", std::string(500, '[')));
   EXPECT_TRUE(read(packed(m), "t").ok());
 }
 

@@ -1,4 +1,5 @@
 // Decode/encode round trips: random-word and random-field properties per format, status per opcode, LE goldens.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,7 +74,7 @@ std::vector<FormatCase> all_cases() {
     std::string label(row.name);
     if (row.gens != kGensAll)  // a per-generation layout: the label names its generations
       for (Generation g : kAllGenerations)
-        if (row.gens.has(g)) label += "_" + std::string(to_string(g));
+        if (row.gens.has(g)) label += fmt::format("_{}", to_string(g));
     cases.push_back({label, k + 1, opcodes_with(row.format), row.gens, DecodeStatus::Modeled, to_string(row.format),
                      kSeed + 1 + k});
   }

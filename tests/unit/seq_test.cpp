@@ -1,5 +1,6 @@
 // Sequencer control block: the spec's synthetic words, their field values and meanings, and the agreement of
 // the validator, `decode` and the disassembler on which operands a word's modes leave unused.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -204,7 +205,7 @@ TEST(SeqReadings, ValidatorDescriberAndDisassemblerAgree) {
         Word zero = w;  // a zero operand is left out exactly when the word's modes leave it unused
         zero[byte] = 0;
         const std::string text = disassemble(dec(zero, g), g);
-        const bool printed = text.find(" " + std::string(name) + "=") != std::string::npos;
+        const bool printed = text.find(fmt::format(" {}=", name)) != std::string::npos;
         Word bad = w;
         bad[byte] = 200;
         const bool still_valid = validate(dec(bad, g), g).valid;

@@ -1,6 +1,7 @@
 // The untraced fast path of the seed slice (TensorLoad/TensorStore, ImmLd, PtrMulti) against the traced element
 // path over random programs and states: the same step statuses, faults, effect counts and diagnostic counts, and
 // the same final state (registers, DVE flops, every watched byte and whether it was written, allocated pages).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -166,8 +167,7 @@ Outcome run_program(Generation g, const std::vector<Word>& program, uint64_t see
     if (r.status == StepResult::Status::Halted) break;
     std::string line = std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.index);
     if (r.status == StepResult::Status::Faulted)
-      line += " " + std::string(to_string(r.fault.kind)) + " " + r.fault.detail + " " +
-              std::to_string(r.fault.address) + " " + std::to_string(r.fault.reg);
+      line += fmt::format(" {} {} {} {}", to_string(r.fault.kind), r.fault.detail, r.fault.address, r.fault.reg);
     const EffectTotals& t = r.totals;
     for (uint64_t n : {t.regs, t.mem, t.reads, t.dve, t.sems, t.diagnostics}) line += " " + std::to_string(n);
     for (uint64_t n : r.diagnostic_counts) line += " d" + std::to_string(n);
