@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "isa/exec.hpp"
 #include "families/common.hpp"
+#include "isa/exec.hpp"
 
 namespace tpbisa {
 
