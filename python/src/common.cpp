@@ -50,6 +50,11 @@ pb::object json_to_python(const J& j) {
 
 }  // namespace
 
+bool no_pending_signal(uint64_t) {
+  const pb::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() == 0;
+}
+
 void register_exceptions(pb::module_& m) {
   Exceptions& e = exceptions();
   e.error = new_exception(m, "Error", PyExc_Exception, "Base of every error the tpbisa library reports.");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,11 +13,13 @@
 #include "common.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/coverage.hpp"
+#include "tpbisa/io/arguments.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/output_file.hpp"
+#include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/location.hpp"
@@ -24,6 +27,7 @@
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
 #include "tpbisa/trace.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "words.hpp"
 
 namespace tpbisa::py {
@@ -103,29 +107,22 @@ npy::Array npy_header_of(const pb::array& a) {
 pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
                   unsigned threads, const pb::object& trace, const pb::object& max_steps) {
   const neff::Neff& nf = n.get();
-  MachineOptions mo;
-  mo.record_effects = !trace.is_none() || check_races;
-  // The race check needs every access of every step: nothing is capped then.
-  mo.max_recorded_effects = check_races ? SIZE_MAX : kDefaultMaxRecordedEffects;
-  if (schedule == "default") {
-    mo.schedule = Schedule::RoundRobin;
-  } else if (schedule == "reverse") {
-    mo.schedule = Schedule::ReverseRoundRobin;
-  } else if (uint64_t seed = 0; schedule.rfind("random:", 0) == 0 && parse_u64_text(schedule.substr(7), seed)) {
-    mo.schedule = Schedule::Random;
-    mo.seed = seed;
-  } else {
+  io::NeffRunOptions ro;
+  if (!io::parse_schedule(schedule, ro.machine))
     raise_usage(fmt::format("schedule '{}' is not default, reverse or random:SEED", schedule));
-  }
   if (threads == 0) raise_usage("threads must be 1 (one order of steps) or more (every core on its own thread)");
   if (threads > 1 && (!trace.is_none() || check_races))
     raise_usage("threads > 1 runs without trace and check_races (they follow one order of steps)");
-  uint64_t limit = UINT64_MAX;
+  ro.check_races = check_races;
+  ro.threads = threads > 1;
+  ro.trace = !trace.is_none();
   if (!max_steps.is_none()) {
     const long long v = max_steps.cast<long long>();
     if (v < 0) raise_usage("max_steps must not be negative");
-    limit = static_cast<uint64_t>(v);
+    ro.max_steps = static_cast<uint64_t>(v);
   }
+  // Ctrl-C stops the run (the GIL is taken every few thousand words to see it) and raises KeyboardInterrupt.
+  ro.on_progress = no_pending_signal;
 
   // Inputs: NumPy arrays (anything array-like is converted first), C-contiguous ones read in place.
   std::vector<pb::array> arrays;
@@ -156,29 +153,17 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     if (!opened) raise_error(opened.error());
     trace_file = std::move(*opened);
   }
-  std::string error;
-  std::unique_ptr<neff::Run> run;
-  std::unique_ptr<neff::RaceChecker> races;
+  std::optional<Expected<io::NeffRun>> prepared;
   io::NeffRunReport rep;
   {
     pb::gil_scoped_release release;
-    run = neff::Run::create(nf, inputs, mo, error);
-    if (run) {
-      if (check_races) races = std::make_unique<neff::RaceChecker>(*run);
-      io::NeffRunHooks hooks;
-      std::string line;
-      if (trace_file)
-        hooks.on_step = [&](const StepResult& r) {
-          line.clear();
-          append_trace_line(line, r, run->machine(), TraceStyle{true});
-          line += '\n';
-          trace_file->write(line);
-        };
-      rep = threads > 1 ? io::execute_neff_run_threads(*run, limit)
-                        : io::execute_neff_run(*run, limit, races.get(), hooks);
-    }
+    prepared.emplace(io::prepare_neff_run(nf, inputs, ro));
+    if (*prepared) rep = io::execute_neff_run(**prepared, ro, trace_file.get());
   }
-  if (!run) raise_usage(error);
+  if (!*prepared) raise_usage(prepared->error().message);
+  // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file).
+  if (rep.status == io::NeffRunReport::Status::Interrupted) throw pb::error_already_set();
+  const neff::Run& run = *(*prepared)->run;
   if (trace_file) {
     if (auto done = trace_file->commit(); !done) raise_error(done.error());
   }
@@ -189,7 +174,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
       raise(exceptions().input, fmt::format("output {}: dtype {} has no NumPy form", t.name, t.dtype));
     std::vector<pb::ssize_t> shape(t.shape.begin(), t.shape.end());
     pb::array a(pb::dtype(descrs.front()), shape);
-    const std::span<const uint8_t> bytes = run->output(t.name);
+    const std::span<const uint8_t> bytes = run.output(t.name);
     const size_t need = static_cast<size_t>(a.nbytes());
     if (bytes.size() < need)
       raise(exceptions().input, fmt::format("output {}: the program holds {} bytes for it, not the {} its signature "
@@ -200,7 +185,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   }
   io::NeffRunReportContext ctx;
   ctx.program = nf.file;
-  ctx.races = races.get();
+  ctx.races = (*prepared)->races.get();
   // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
   pb::dict addresses;
   for (const neff::RunInput& in : inputs)
@@ -208,11 +193,32 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   pb::dict out;
   out["outputs"] = outputs;
   out["input_addresses"] = addresses;
-  out["report"] = to_python(io::neff_run_json(nf, *run, rep, ctx));
+  out["report"] = to_python(io::neff_run_json(nf, run, rep, ctx));
   return out;
 }
 
 // ---- Machine ----
+
+template <class T>
+pb::array filled_array(const UnitState& u, const UnitStateArray& a, const EngineState& s) {
+  const auto n = static_cast<pb::ssize_t>(u.instances);
+  pb::array_t<T> out = a.slots == 0 ? pb::array_t<T>(n) : pb::array_t<T>({n, static_cast<pb::ssize_t>(a.slots)});
+  T* data = out.mutable_data();
+  const unsigned per = std::max(a.slots, 1U);
+  for (unsigned i = 0; i < u.instances; ++i)
+    for (unsigned k = 0; k < per; ++k) data[size_t{i} * per + k] = static_cast<T>(a.read(s, i, k));
+  return out;
+}
+
+/// One declared array of unit state: instances x slots (or instances) of its element type.
+pb::array unit_array(const UnitState& u, const UnitStateArray& a, const EngineState& s) {
+  switch (a.type) {
+    case UnitStateArray::Type::U32: return filled_array<uint32_t>(u, a, s);
+    case UnitStateArray::Type::U8: return filled_array<uint8_t>(u, a, s);
+    case UnitStateArray::Type::Bool: return filled_array<bool>(u, a, s);
+  }
+  return filled_array<uint32_t>(u, a, s);
+}
 
 std::string_view status_name(StepResult::Status s) {
   switch (s) {
@@ -308,25 +314,18 @@ class PyMachine {
       // Other threads run meanwhile; `running_` keeps them off this machine until it is done.
       running_ = true;
       pb::gil_scoped_release release;
-      s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)));
+      RunHooks hooks;
+      hooks.on_progress = no_pending_signal;  // Ctrl-C stops the run: KeyboardInterrupt
+      s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)), hooks);
     }
     running_ = false;
+    if (s.interrupted) throw pb::error_already_set();
     pb::dict d;
-    d["status"] = s.faulted ? "fault" : s.deadlock ? "deadlock" : s.step_limit ? "step-limit" : "ok";
+    d["status"] = std::string(io::run_status(s));
     d["retired"] = s.retired;
-    d["fault"] =
-        s.faulted
-            ? to_python(io::fault_json(s.fault, machine_->instruction(s.fault.index), machine_->options().validate))
-            : pb::none();
-    pb::list blocked;
-    for (const BlockedWait& w : s.blocked)
-      blocked.append(to_python(nlohmann::ordered_json::parse(blocked_wait_json(w))));
-    d["deadlock"] = blocked;
-    pb::dict diags;
-    for (size_t k = 0; k < kDiagKinds; ++k)
-      if (s.diagnostic_counts[k] != 0)
-        diags[pb::str(std::string(to_string(static_cast<DiagKind>(k))))] = s.diagnostic_counts[k];
-    d["diagnostics"] = diags;
+    d["fault"] = to_python(io::run_fault_json(*machine_, s));
+    d["deadlock"] = to_python(io::blocked_waits_json(s.blocked));
+    d["diagnostics"] = to_python(io::diagnostics_json(s.diagnostic_counts));
     return d;
   }
 
@@ -391,44 +390,12 @@ class PyMachine {
     return pb::make_tuple(bits, std::string(type->info->name), std::string(type->info->short_name), all);
   }
 
+  /// Every unit state the families declare, array name -> NumPy array of instances (x slots).
   pb::dict flops() const {
-    const MachineState& s = machine().state();
-    const auto n = static_cast<pb::ssize_t>(kDveChannels);
-    pb::array_t<uint32_t> imm({n, pb::ssize_t{8}}), keys({n, pb::ssize_t{8}}), bn({n, pb::ssize_t{5}});
-    pb::array_t<uint8_t> classes({n, pb::ssize_t{8}});
-    pb::array_t<bool> key_written({n, pb::ssize_t{8}}), matched({n, pb::ssize_t{8}}), bn_written(n);
-    auto i = imm.mutable_unchecked<2>();
-    auto k = keys.mutable_unchecked<2>();
-    auto b = bn.mutable_unchecked<2>();
-    auto c = classes.mutable_unchecked<2>();
-    auto kw = key_written.mutable_unchecked<2>();
-    auto m = matched.mutable_unchecked<2>();
-    auto bw = bn_written.mutable_unchecked<1>();
-    for (pb::ssize_t ch = 0; ch < n; ++ch) {
-      const DveChannel& d = s.dve[static_cast<size_t>(ch)];
-      for (pb::ssize_t slot = 0; slot < 8; ++slot) {
-        const auto j = static_cast<size_t>(slot);
-        i(ch, slot) = d.imm[j];
-        c(ch, slot) = static_cast<uint8_t>(d.imm_class[j]);
-        k(ch, slot) = d.match_key[j];
-        kw(ch, slot) = d.match_key_written[j];
-        m(ch, slot) = d.matched[j];
-      }
-      b(ch, 0) = d.bn.n;
-      b(ch, 1) = d.bn.batch_mean;
-      b(ch, 2) = d.bn.a;
-      b(ch, 3) = d.bn.b;
-      b(ch, 4) = d.bn.c;
-      bw(ch) = d.bn.written;
-    }
+    const EngineState& s = machine().state();
     pb::dict out;
-    out["imm"] = imm;
-    out["imm_class"] = classes;
-    out["match_key"] = keys;
-    out["match_key_written"] = key_written;
-    out["matched"] = matched;
-    out["bn"] = bn;
-    out["bn_written"] = bn_written;
+    for (const UnitState* u : unit_states())
+      for (const UnitStateArray& a : u->arrays) out[pb::str(std::string(a.name))] = unit_array(*u, a, s);
     return out;
   }
 

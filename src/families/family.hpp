@@ -8,6 +8,7 @@
 
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::exec {
@@ -46,6 +47,9 @@ struct Execution {
   };
   Refusal refusal = Refusal::Unstated;
   std::string_view refusal_convention = {};  ///< "PROJ-CONV-Q14" with Refusal::Convention
+  /// The unit state the family's words keep in an engine (the DVE flops), declared for the generic dumps
+  /// (tpbisa/unit_state.hpp).
+  std::span<const UnitState> unit_state = {};
 };
 
 /// A field declared `Role::Custom`: how its family writes and reads it (syntax.cpp). Its meaning in `decode` is the

@@ -11,6 +11,7 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/decode_json.hpp"
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/io/verdict_json.hpp"
@@ -142,8 +143,7 @@ int run_lower(LowerCliOptions o) {
   Word word{};
   const auto input_error = [&](const std::string& message) {
     (*sink)->discard();
-    report.finish(
-        c, ojson{{"input", src->label()}, {"index", src->index()}, {"offset", src->offset()}, {"message", message}});
+    report.finish(c, io::input_error_json(*src, message));
     report_error(message);
     return kExitInput;
   };

@@ -1,4 +1,4 @@
-// Text and JSON renderings of decoded words, built from the library's field description.
+// Text and JSON renderings of decoded words: the library's field descriptions laid out, and its JSON form streamed.
 #include "decode_print.hpp"
 
 #include <cstdio>
@@ -7,73 +7,23 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
-#include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
+#include "tpbisa/io/decode_json.hpp"
 #include "tpbisa/io/json.hpp"
-#include "tpbisa/neff.hpp"
 
 namespace tpbisa::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-// File names need not be UTF-8; replace what is not instead of failing mid-stream.
-std::string dump(const json& j) {
-  return io::dump_json(j);
-}
-
-std::string word_hex(std::span<const uint8_t, kWordBytes> w) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(2 * w.size());
-  for (uint8_t b : w) {
-    text += kDigits[b >> 4];
-    text += kDigits[b & 0xF];
-  }
-  return text;
-}
-
-std::string_view status_name(DecodeStatus s) {
-  switch (s) {
-    case DecodeStatus::Modeled: return "modeled";
-    case DecodeStatus::NotModeled: return "not-modeled";
-    case DecodeStatus::Unknown: return "unknown";
-  }
-  return "unknown";
-}
-
-/// What the title line says after the name: the format, or why the operands are not shown decoded.
-std::string status_note(const Instruction& inst) {
-  switch (inst.status) {
-    case DecodeStatus::Modeled: return std::string(inst.format_name());
-    case DecodeStatus::NotModeled: return "operands not modeled";
-    case DecodeStatus::Unknown: return describe_opcode(inst.opcode(), inst.gen);
-  }
-  return "";
-}
-
-/// The fields' descriptions; for a NEFF word, the def.json variables its DMA operands name replace the generic
-/// meaning of the id and offset fields.
-std::vector<DescribedField> fields_of(const WordSource& src, const Instruction& inst) {
-  std::vector<DescribedField> fields = describe_fields(inst);
-  const neff::Neff* n = src.neff();
-  const io::StreamInfo* st = src.stream();
-  const neff::Subgraph* sg = n != nullptr && st != nullptr ? n->subgraph(st->subgraph) : nullptr;
-  if (sg == nullptr) return fields;
-  for (const neff::VariableNote& note : neff::variable_notes(*sg, inst))
-    for (DescribedField& f : fields)
-      if (f.name == note.field) f.meaning = note.meaning;
-  return fields;
-}
-
 // ---- text ----
 
 std::string text_block(const WordSource& src, uint64_t index, const Instruction& inst) {
   std::string out = fmt::format("{}  offset {:#x}  {:#04x} {}  {}\n", word_label(src, index), index * kWordBytes,
-                                inst.opcode(), inst.name(), status_note(inst));
+                                inst.opcode(), inst.name(), io::decode_status_note(inst));
   const std::string events = render_instruction_events(inst);
   out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
-  for (const DescribedField& f : fields_of(src, inst))
+  for (const DescribedField& f : io::described_fields(src, inst))
     out += fmt::format("    @{:<3}{:>3}  {:<30} {:<12}  {}\n", f.offset, f.size, f.name, format_value(f), f.meaning);
   return out;
 }
@@ -104,98 +54,23 @@ class DecodeTextPrinter final : public DecodePrinter {
 
 // ---- JSON ----
 
-template <size_t N>
-json mode_name(const std::array<EnumValue, N>& table, uint8_t value, Generation g) {
-  const EnumValue* row = find_enum(table, value);
-  if (row == nullptr || !row->gens.has(g)) return nullptr;
-  return row->name;
-}
-
-json header_json(const Header& h) {
-  return {{"opcode", fmt::format("{:#04x}", h.opcode)},
-          {"inst_word_len", h.inst_word_len},
-          {"debug_cmd", h.debug_cmd},
-          {"debug_hint", h.debug_hint}};
-}
-
-json events_json(const Events& e, Generation g) {
-  return {{"wait_mode", fmt::format("{:#04x}", e.wait_mode)},
-          {"wait_mode_name", mode_name(kWaitModes, e.wait_mode, g)},
-          {"wait_idx", e.wait_idx},
-          {"update_mode", fmt::format("{:#04x}", e.update_mode)},
-          {"update_mode_name", mode_name(kUpdateModes, e.update_mode, g)},
-          {"update_idx", e.update_idx},
-          {"semaphore_value", e.semaphore_value},
-          {"text", render_events(e, g)},
-          {"text_exact", events_render_exact(e, g)}};
-}
-
-json field_json(const DescribedField& f) {
-  json j{{"name", f.name}, {"offset", f.offset}, {"size", f.size}};
-  switch (f.kind) {
-    case ValueKind::Unsigned:
-      j["kind"] = "unsigned";
-      j["value"] = f.u;
-      break;
-    case ValueKind::Signed:
-      j["kind"] = "signed";
-      j["value"] = f.s;
-      break;
-    case ValueKind::Bytes:
-      j["kind"] = "bytes";
-      j["value"] = format_value(f);
-      break;
-  }
-  j["hex"] = format_hex(f);
-  j["meaning"] = f.meaning;
-  return j;
-}
-
-json instruction_json(const WordSource& src, uint64_t index, const Instruction& inst,
-                      std::span<const uint8_t, kWordBytes> word) {
-  json fields = json::array();
-  for (const DescribedField& f : fields_of(src, inst)) fields.push_back(field_json(f));
-  json j{{"input", src.label()}};
-  if (const io::StreamInfo* s = src.stream()) {
-    j["subgraph"] = s->subgraph;
-    j["engine"] = neff::engine_name(static_cast<neff::Engine>(s->engine));
-    j["stream"] = s->label;
-    j["generation"] = to_string(inst.gen);
-  }
-  j.update(json{{"index", index},
-                {"offset", index * kWordBytes},
-                {"word", word_hex(word)},
-                {"opcode", fmt::format("{:#04x}", inst.opcode())},
-                {"name", inst.name()},
-                {"format", inst.format_name()},
-                {"status", status_name(inst.status)}});
-  if (inst.status != DecodeStatus::Modeled) j["note"] = status_note(inst);
-  j["header"] = header_json(inst.header());
-  j["events"] = events_json(inst.events(), inst.gen);
-  j["fields"] = std::move(fields);
-  return j;
-}
-
 // Streams one document: the array is opened up front and each instruction is written as it decodes.
 class DecodeJsonPrinter final : public DecodePrinter {
  public:
   void begin_input(const WordSource&, Generation gen, const std::string&) override {
     if (started_) return;
     started_ = true;
-    out("{{\"generation\": {}, \"instructions\": [", dump(json(std::string(to_string(gen)))));
+    out("{{\"generation\": {}, \"instructions\": [", io::dump_json(json(std::string(to_string(gen)))));
   }
   void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
                    std::span<const uint8_t, kWordBytes> word) override {
-    out("{}\n{}", count_ == 0 ? "" : ",", dump(instruction_json(src, index, inst, word)));
+    out("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(io::decoded_json(src, index, inst, word)));
     ++count_;
   }
-  void failed(const WordSource& src) override {
-    error_ = json{
-        {"input", src.label()}, {"index", src.index()}, {"offset", src.offset()}, {"message", src.error().message}};
-  }
+  void failed(const WordSource& src) override { error_ = io::input_error_json(src, src.error().message); }
   void finish() override {
     out("{}]", count_ == 0 ? "" : "\n");
-    if (!error_.is_null()) out(",\n\"error\": {}", dump(error_));
+    if (!error_.is_null()) out(",\n\"error\": {}", io::dump_json(error_));
     out("}}\n");
     out_flush();
   }
