@@ -83,7 +83,7 @@ struct RunSummary {
   std::array<uint64_t, kDiagKinds> diagnostic_counts{};
 };
 
-/// Words retired between two calls of RunHooks::on_progress.
+/// Words retired between two calls of RunHooks::on_progress, unless the hooks say otherwise.
 inline constexpr uint64_t kProgressWords = 4096;
 
 /// What a run reports while it goes; both optional. Every loop that steps a machine to its end (the single-stream
@@ -92,9 +92,12 @@ struct RunHooks {
   /// Every retired or faulting step (blocked turns are not reported), on the thread that runs the loop. Set, it
   /// makes every word a scheduler turn with a step result (the single stream's fast path is not taken).
   std::function<void(const StepResult&)> on_step;
-  /// Each time the count of retired words reaches a multiple of kProgressWords, with that count; returning false
+  /// Each time the count of retired words reaches a multiple of `progress_words`, with that count; returning false
   /// stops the run there (RunSummary::interrupted): a progress line, a check for Ctrl-C.
   std::function<bool(uint64_t retired)> on_progress;
+  /// At least 1. A run of heavy words (a NEFF's matmuls and DMAs) that must answer Ctrl-C promptly asks for every
+  /// word and keeps its hook cheap; the single stream's fast path runs this many plain words between two calls.
+  uint64_t progress_words = kProgressWords;
 };
 
 /// The streams of one core, by engine (an engine without words has finished from the start).

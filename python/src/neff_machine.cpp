@@ -14,6 +14,7 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/coverage.hpp"
 #include "tpbisa/io/arguments.hpp"
+#include "tpbisa/io/catalog_tables.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/neff_json.hpp"
@@ -121,8 +122,9 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     if (v < 0) raise_usage("max_steps must not be negative");
     ro.max_steps = static_cast<uint64_t>(v);
   }
-  // Ctrl-C stops the run (the GIL is taken every few thousand words to see it) and raises KeyboardInterrupt.
-  ro.on_progress = no_pending_signal;
+  // Ctrl-C stops the run at the next word (a NEFF's words are heavy) and raises KeyboardInterrupt.
+  ro.on_progress = signal_check();
+  ro.progress_words = 1;
 
   // Inputs: NumPy arrays (anything array-like is converted first), C-contiguous ones read in place.
   std::vector<pb::array> arrays;
@@ -315,7 +317,8 @@ class PyMachine {
       running_ = true;
       pb::gil_scoped_release release;
       RunHooks hooks;
-      hooks.on_progress = no_pending_signal;  // Ctrl-C stops the run: KeyboardInterrupt
+      hooks.on_progress = signal_check();  // Ctrl-C stops the run: KeyboardInterrupt
+      hooks.progress_words = 256;
       s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)), hooks);
     }
     running_ = false;
@@ -407,68 +410,16 @@ class PyMachine {
 
 // ---- catalog ----
 
-json generations_json(GenSet gens) {
-  json list = json::array();
-  for (Generation g : kAllGenerations)
-    if (gens.has(g)) list.push_back(to_string(g));
-  return list;
-}
-
-std::string hex_byte(uint8_t v) {
-  return fmt::format("{:#04x}", v);
-}
-
-json enum_entries(std::span<const EnumValue> values) {
-  json list = json::array();
-  for (const auto& v : values)
-    list.push_back({{"value", hex_byte(v.value)},
-                    {"name", v.name},
-                    {"convention", v.convention},
-                    {"generations", generations_json(v.gens)}});
-  return list;
-}
-
-/// The generations on which `op` is modeled (format, validator and executor: `catalog --coverage`).
-json modeled_json(const OpcodeInfo& op) {
-  json list = json::array();
-  for (Generation g : kAllGenerations)
-    if (coverage(op, g).modeled()) list.push_back(to_string(g));
-  return list;
-}
-
-/// The entries of `tpbisa catalog --json` for every table (values as the CLI writes them).
+/// The entries of `tpbisa catalog --json` for every table (the library's documents): opcodes, dtypes, aluops, and
+/// modes by enum name.
 json catalog_json() {
-  json opcodes = json::array(), dtypes = json::array(), aluops = json::array();
-  for (const auto& op : kOpcodes)
-    opcodes.push_back({{"value", hex_byte(op.value)},
-                       {"name", op.enum_name},
-                       {"mnemonic", op.mnemonic},
-                       {"engine", to_string(op.engine)},
-                       {"maintained", to_string(op.maint)},
-                       {"format", to_string(op.format)},
-                       {"struct", op.struct_name},
-                       {"modeled", modeled_json(op)},
-                       {"generations", generations_json(op.gens)}});
-  for (const auto& d : kDtypes)
-    dtypes.push_back({{"code", hex_byte(d.code)},
-                      {"name", d.name},
-                      {"short_name", d.short_name},
-                      {"bits", d.bits},
-                      {"kind", to_string(d.kind)},
-                      {"layout", d.layout},
-                      {"role", d.role},
-                      {"generations", generations_json(d.gens)}});
-  for (const auto& op : kAluOps)
-    aluops.push_back({{"code", hex_byte(op.code)},
-                      {"name", op.name},
-                      {"classes", alu_class_names(op)},
-                      {"computes", op.computes},
-                      {"generations", generations_json(op.gens)}});
-  json modes{{"WAIT_MODE", enum_entries(kWaitModes)},       {"UPDATE_MODE", enum_entries(kUpdateModes)},
-             {"DATA_SRC", enum_entries(kDataSrc)},          {"IMM_SRC", enum_entries(kImmSrc)},
-             {"IMM_SRC_N", enum_entries(kImmSrcN)},         {"TENSOR_SUBDIM", enum_entries(kTensorSubdim)},
-             {"TENS_SCALAR_REV_OPS", enum_entries(kRevOps)}};
-  return {{"opcodes", opcodes}, {"dtypes", dtypes}, {"aluops", aluops}, {"modes", modes}};
+  const json doc = io::catalog_json("modes", std::nullopt);
+  json modes = json::object();
+  for (const json& e : doc["enums"]) modes[e["name"].get<std::string>()] = e["entries"];
+  return {{"opcodes", io::catalog_json("opcodes", std::nullopt)["entries"]},
+          {"dtypes", io::catalog_json("dtypes", std::nullopt)["entries"]},
+          {"aluops", io::catalog_json("aluops", std::nullopt)["entries"]},
+          {"modes", std::move(modes)}};
 }
 
 }  // namespace

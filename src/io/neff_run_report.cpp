@@ -66,6 +66,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
     counts.note(run, step);
   };
   hooks.on_progress = o.on_progress;
+  hooks.progress_words = o.progress_words;
   const RunSummary s = run.machine().run(static_cast<size_t>(std::min<uint64_t>(o.max_steps, SIZE_MAX)), hooks);
   NeffRunReport rep;
   rep.status = status_of(s);
@@ -100,8 +101,10 @@ NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o) {
       hooks.on_step = [&p, &run](const StepResult& step) {
         if (step.status == StepResult::Status::Retired) p.counts.note(run, step);
       };
+      // Every word: the calling thread's stop is seen at the next word retired.
+      hooks.progress_words = 1;
       hooks.on_progress = [&stop, &retired](uint64_t) {
-        retired.fetch_add(kProgressWords, std::memory_order_relaxed);
+        retired.fetch_add(1, std::memory_order_relaxed);
         return !stop.load(std::memory_order_relaxed);
       };
       p.summary = m.run_core(c, limit, hooks);

@@ -481,10 +481,15 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
 
 namespace {
 
-/// Calls on_progress once `retired` reached its next multiple of kProgressWords; false when the hook says stop.
+/// The first count of retired words at which on_progress is called (never without a hook).
+uint64_t first_progress(const RunHooks& hooks) {
+  return hooks.on_progress ? std::max<uint64_t>(hooks.progress_words, 1) : UINT64_MAX;
+}
+
+/// Calls on_progress once `retired` reached `next_progress`, and moves that on; false when the hook says stop.
 bool progress_allows(const RunHooks& hooks, uint64_t retired, uint64_t& next_progress) {
   if (retired < next_progress) return true;
-  next_progress += kProgressWords;
+  next_progress += std::max<uint64_t>(hooks.progress_words, 1);
   return hooks.on_progress(retired);
 }
 
@@ -497,7 +502,7 @@ RunSummary Machine::run(size_t max_steps, const RunHooks& hooks) {
   // result per turn, as step() returns it (a reused one may hold an earlier turn's effect lists).
   StepResult r;
   const bool observed = static_cast<bool>(hooks.on_step);
-  uint64_t next_progress = hooks.on_progress ? kProgressWords : UINT64_MAX;
+  uint64_t next_progress = first_progress(hooks);
   bool retired_last = false;  // after a retirement no engine can be stuck (deadlocked() needs a blocked turn since)
   while (!finished()) {
     // One engine left (a single stream): its plain words need no scheduler turn and no step result. It stops at
@@ -543,7 +548,7 @@ RunSummary Machine::run(size_t max_steps, const RunHooks& hooks) {
 
 RunSummary Machine::run_core(size_t c, size_t max_steps, const RunHooks& hooks) {
   RunSummary s;
-  uint64_t next_progress = hooks.on_progress ? kProgressWords : UINT64_MAX;
+  uint64_t next_progress = first_progress(hooks);
   Core& core = cores_[c];
   if (core_logs_.size() < cores_.size()) return s;  // a single-core machine: use run()
   EffectLog& log = core_logs_[c];

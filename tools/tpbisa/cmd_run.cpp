@@ -2,6 +2,7 @@
 // optional JSON-Lines trace, and prints the outcome, the registers, semaphores, events and the --dump views; a NEFF
 // program goes to cmd_run_neff.
 #include "cmd_run.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "cmd_run_neff.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "tpbisa/io/arguments.hpp"
@@ -35,40 +35,6 @@ using io::bits_hex;
 using io::bits_to_text;
 using io::DumpSpec;
 using io::WordSource;
-
-constexpr std::string_view kDefaultMaxSteps = "1000000";
-constexpr std::string_view kDefaultMaxMemory = "1GiB";
-constexpr std::string_view kDefaultMaxElements = "4194304";
-
-struct RunCliOptions {
-  std::optional<Generation> gen;
-  std::string program;
-  std::vector<std::string> hex;
-  std::string init;
-  std::string vars;
-  std::vector<std::string> dumps;
-  bool json = false;
-  std::string trace;
-  std::string max_steps{kDefaultMaxSteps};
-  std::string max_memory{kDefaultMaxMemory};
-  std::string max_elements{kDefaultMaxElements};
-  std::string max_words = std::to_string(kDefaultMaxWords);
-  std::string max_dump_elements = std::to_string(io::kMaxDumpElements);
-  bool firmware_stubs = false;
-  std::string engine{"dve"};
-  std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
-  ValidateOptions options;
-  // A NEFF program only:
-  std::vector<std::string> inputs;
-  std::string out_dir;
-  std::vector<std::string> expects;
-  std::string schedule{"default"};
-  bool quiet = false;
-  bool check_races = false;
-  bool threads = false;
-  std::vector<std::string> trace_filters;
-  bool max_steps_given = false;
-};
 
 /// The NEFF-only options given to a run of a plain word stream, for the usage error.
 std::string neff_only_options(const RunCliOptions& o) {
@@ -166,14 +132,6 @@ void write_memory_dump_text(const DumpSpec& d, const MachineState& s, Generation
   if (!all_initialized) out_write("  (some bytes were never written and read as 0)\n");
 }
 
-/// The limits and views of a run, read from their options.
-struct RunLimits {
-  uint64_t max_steps = 0, max_memory = 0, max_elements = 0, max_words = 0;
-  size_t trace_max_effects = 0;
-  EngineId engine = EngineId::Dve;
-  std::vector<DumpSpec> dumps;
-};
-
 /// Reads the number options, --engine and the --dump specs; a usage error's exit code when one is wrong.
 std::optional<int> read_limits(const RunCliOptions& o, Generation gen, RunLimits& l) {
   std::string why;
@@ -215,28 +173,11 @@ std::optional<int> read_limits(const RunCliOptions& o, Generation gen, RunLimits
   return std::nullopt;
 }
 
-/// A NEFF program: its options handed to run_neff.
+/// A NEFF program: the word stream's options refused, the rest run by run_neff.
 int run_neff_program(const RunCliOptions& o, const RunLimits& l) {
   if (!o.init.empty() || !o.vars.empty() || !o.dumps.empty())
     return usage_error("run", "--init, --vars and --dump apply to a word stream, not to a NEFF");
-  NeffRunCliOptions n;
-  n.program = o.program;
-  n.inputs = o.inputs;
-  n.out = o.out_dir;
-  n.expects = o.expects;
-  n.schedule = o.schedule;
-  n.json = o.json;
-  n.quiet = o.quiet;
-  n.check_races = o.check_races;
-  n.threads = o.threads;
-  n.trace = o.trace;
-  n.trace_filters = o.trace_filters;
-  n.max_steps = o.max_steps_given ? l.max_steps : UINT64_MAX;
-  n.max_memory = l.max_memory;
-  n.max_elements = l.max_elements;
-  n.trace_max_effects = l.trace_max_effects;
-  n.validate = o.options;
-  return run_neff(n);
+  return run_neff(o, l);
 }
 
 // ---- results ----

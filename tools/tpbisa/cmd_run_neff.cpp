@@ -1,7 +1,7 @@
 // `tpbisa run PROG.neff`: binds the .npy inputs to the signature, runs the NEFF through the library
 // (tpbisa/io/neff_run_report.hpp), writes the outputs, compares them with --expect references, and prints the run
 // report or the deadlock report.
-#include "cmd_run_neff.hpp"
+#include "cmd_run.hpp"
 
 #include <unistd.h>
 
@@ -107,7 +107,7 @@ class ProgressLine {
   bool shown_ = false;
 };
 
-std::string status_text(const io::NeffRun& r, const NeffRunReport& rep, const neff::Neff& nf) {
+std::string neff_status_text(const io::NeffRun& r, const NeffRunReport& rep, const neff::Neff& nf) {
   const neff::Run& run = *r.run;
   switch (rep.status) {
     case NeffRunReport::Status::Ok:
@@ -197,11 +197,11 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
 }
 
 /// The outputs written (--out) and compared (--expect) into the report's context; an error reported.
-std::optional<int> outputs(const NeffRunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
-                           const std::vector<std::pair<std::string, io::NpyInput>>& refs,
-                           io::NeffRunReportContext& ctx) {
-  if (!o.out.empty()) {
-    auto written = io::write_neff_outputs(nf, run, o.out);
+std::optional<int> write_and_compare(const RunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
+                                     const std::vector<std::pair<std::string, io::NpyInput>>& refs,
+                                     io::NeffRunReportContext& ctx) {
+  if (!o.out_dir.empty()) {
+    auto written = io::write_neff_outputs(nf, run, o.out_dir);
     if (!written) {
       report_error(written.error());
       return kExitInput;
@@ -223,12 +223,14 @@ std::optional<int> outputs(const NeffRunCliOptions& o, const neff::Neff& nf, con
 }
 
 /// The options checked, the NEFF read and its inputs and references opened; a reported error's exit code.
-std::optional<int> prepare(const NeffRunCliOptions& o, io::NeffRunOptions& ro, std::optional<neff::Neff>& nf) {
-  ro.machine.validate = o.validate;
-  ro.machine.max_memory = o.max_memory;
-  ro.machine.max_elements_per_instruction = o.max_elements;
-  ro.machine.max_recorded_effects = o.trace_max_effects;
-  ro.max_steps = o.max_steps;
+std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::NeffRunOptions& ro,
+                                std::optional<neff::Neff>& nf) {
+  ro.machine.validate = o.options;
+  ro.machine.max_memory = l.max_memory;
+  ro.machine.max_elements_per_instruction = l.max_elements;
+  ro.machine.max_recorded_effects = l.trace_max_effects;
+  // A NEFF runs to its end unless --max-steps says otherwise.
+  ro.max_steps = o.max_steps_given ? l.max_steps : UINT64_MAX;
   ro.check_races = o.check_races;
   ro.threads = o.threads;
   ro.trace = !o.trace.empty();
@@ -251,10 +253,10 @@ std::optional<int> prepare(const NeffRunCliOptions& o, io::NeffRunOptions& ro, s
 
 }  // namespace
 
-int run_neff(const NeffRunCliOptions& o) {
+int run_neff(const RunCliOptions& o, const RunLimits& l) {
   io::NeffRunOptions ro;
   std::optional<neff::Neff> read;
-  if (const auto rc = prepare(o, ro, read)) return *rc;
+  if (const auto rc = prepare_neff(o, l, ro, read)) return *rc;
   const neff::Neff& nf = *read;
   BoundInputs bound;  // mapped, checked against the signature
   if (const auto rc = bind_inputs(nf, o.inputs, bound)) return *rc;
@@ -285,14 +287,14 @@ int run_neff(const NeffRunCliOptions& o) {
   io::NeffRunReportContext ctx;
   ctx.program = o.program;
   ctx.races = r.races.get();
-  if (const auto rc = outputs(o, nf, *r.run, refs, ctx)) return *rc;
+  if (const auto rc = write_and_compare(o, nf, *r.run, refs, ctx)) return *rc;
   if (o.json) {
     out("{}\n", io::dump_json(io::neff_run_json(nf, *r.run, rep, ctx)));
   } else {
     const Machine& m = r.run->machine();
     out_write(fmt::format("program: {} ({} core{}, target {}, generation {})\n", o.program, m.num_cores(),
                           m.num_cores() == 1 ? "" : "s", nf.target, to_string(r.run->gen())) +
-              status_text(r, rep, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
+              neff_status_text(r, rep, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
   bool all_equal = true;

@@ -1,6 +1,6 @@
 // `tpbisa validate`: the library's streaming validator (tpbisa/io/validate_stream.hpp) over every input, its words
 // printed as a line each, a matrix over several generations, or one JSON document.
-#include "cmd_validate.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
 #include <array>

@@ -13,14 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "cmd_asm.hpp"
-#include "cmd_catalog.hpp"
-#include "cmd_decode.hpp"
-#include "cmd_disasm.hpp"
-#include "cmd_lower.hpp"
-#include "cmd_neff.hpp"
-#include "cmd_run.hpp"
-#include "cmd_validate.hpp"
+#include "commands.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
 #include "tpbisa/io/output_file.hpp"

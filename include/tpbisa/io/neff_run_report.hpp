@@ -48,9 +48,10 @@ struct NeffRunOptions {
   bool threads = false;      ///< every core on its own thread (Machine::run_core); not with a trace or check_races
   bool trace = false;        ///< a trace will be written (effects recorded, at most machine.max_recorded_effects)
   TraceFilter trace_filter;  ///< the steps the trace keeps
-  /// On the calling thread, about every kProgressWords retired words (with --threads, about every 0.1 s) with the
-  /// words retired so far; false stops the run (status Interrupted).
+  /// On the calling thread, every `progress_words` retired words (with threads, about every 0.1 s) with the words
+  /// retired so far; false stops the run (status Interrupted).
   std::function<bool(uint64_t retired)> on_progress;
+  uint64_t progress_words = kProgressWords;
 };
 
 /// A NEFF loaded on the machine, ready to run: the run and, when asked, its race check.
