@@ -163,8 +163,10 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     if (*prepared) rep = io::execute_neff_run(**prepared, ro, trace_file.get());
   }
   if (!*prepared) raise_usage(prepared->error().message);
-  // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file).
-  if (rep.status == io::NeffRunReport::Status::Interrupted) throw pb::error_already_set();
+  // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file). A threaded run may have
+  // finished meanwhile: the handler's exception is raised all the same.
+  if (rep.status == io::NeffRunReport::Status::Interrupted || PyErr_Occurred() != nullptr)
+    throw pb::error_already_set();
   const neff::Run& run = *(*prepared)->run;
   if (trace_file) {
     if (auto done = trace_file->commit(); !done) raise_error(done.error());
@@ -322,7 +324,7 @@ class PyMachine {
       s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)), hooks);
     }
     running_ = false;
-    if (s.interrupted) throw pb::error_already_set();
+    if (s.interrupted || PyErr_Occurred() != nullptr) throw pb::error_already_set();
     pb::dict d;
     d["status"] = std::string(io::run_status(s));
     d["retired"] = s.retired;

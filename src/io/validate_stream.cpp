@@ -199,27 +199,6 @@ void merge_invalid(BlockVerdicts& verdicts, size_t n_gens) {
   }
 }
 
-}  // namespace streaming
-
-void OutcomeCounts::add(Outcome o) {
-  switch (o) {
-    case Outcome::Valid: ++valid; break;
-    case Outcome::HeaderOnly: ++header_only; break;
-    case Outcome::Invalid: ++invalid; break;
-  }
-}
-
-unsigned default_validate_jobs() {
-  unsigned n = 0;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0) n = static_cast<unsigned>(CPU_COUNT(&set));
-  if (n == 0) n = std::thread::hardware_concurrency();
-  return std::clamp(n, 1U, kMaxValidateJobs);
-}
-
-namespace streaming {
-
 /// The validator: the options, the thread pool, the per-block memory and the summary.
 struct Runner {
   explicit Runner(StreamValidateOptions o)
@@ -394,6 +373,23 @@ StreamValidator::Ended Runner::validate(WordSource& src, ValidateObserver& obser
 }
 
 }  // namespace streaming
+
+void OutcomeCounts::add(Outcome o) {
+  switch (o) {
+    case Outcome::Valid: ++valid; break;
+    case Outcome::HeaderOnly: ++header_only; break;
+    case Outcome::Invalid: ++invalid; break;
+  }
+}
+
+unsigned default_validate_jobs() {
+  unsigned n = 0;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) n = static_cast<unsigned>(CPU_COUNT(&set));
+  if (n == 0) n = std::thread::hardware_concurrency();
+  return std::clamp(n, 1U, kMaxValidateJobs);
+}
 
 struct StreamValidator::Impl {
   streaming::Runner runner;
