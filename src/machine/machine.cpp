@@ -511,9 +511,12 @@ RunSummary Machine::run(size_t max_steps, const RunHooks& hooks) {
       const size_t before = s.retired;
       if (!run_plain(*only, static_cast<size_t>(std::min<uint64_t>(max_steps, next_progress)), s)) break;
       if (s.retired != before) retired_last = true;
-      if (!progress_allows(hooks, s.retired, next_progress)) {
-        s.interrupted = true;
-        break;
+      if (s.retired >= next_progress) {  // the plain words stopped for the progress call: then they go on
+        if (!progress_allows(hooks, s.retired, next_progress)) {
+          s.interrupted = true;
+          break;
+        }
+        continue;
       }
       if (only->finished()) continue;
     }
