@@ -75,11 +75,29 @@ struct StepResult {
 struct RunSummary {
   size_t retired = 0;
   bool faulted = false;
-  bool step_limit = false;  ///< stopped by max_steps before the program ended
-  bool deadlock = false;    ///< every engine that had not finished was blocked
+  bool step_limit = false;   ///< stopped by max_steps before the program ended
+  bool deadlock = false;     ///< every engine that had not finished was blocked
+  bool interrupted = false;  ///< RunHooks::on_progress stopped the run
   Fault fault{};
   std::vector<BlockedWait> blocked;  ///< on deadlock: the wait of each blocked engine, in engine order
   std::array<uint64_t, kDiagKinds> diagnostic_counts{};
+};
+
+/// Words retired between two calls of RunHooks::on_progress, unless the hooks say otherwise.
+inline constexpr uint64_t kProgressWords = 4096;
+
+/// What a run reports while it goes; both optional. Every loop that steps a machine to its end (the single-stream
+/// `tpbisa run`, a NEFF run, Python's Machine.run and Neff.run) is Machine::run or Machine::run_core with these.
+struct RunHooks {
+  /// Every retired or faulting step (blocked turns are not reported), on the thread that runs the loop. Set, it
+  /// makes every word a scheduler turn with a step result (the single stream's fast path is not taken).
+  std::function<void(const StepResult&)> on_step;
+  /// Each time the count of retired words reaches a multiple of `progress_words`, with that count; returning false
+  /// stops the run there (RunSummary::interrupted): a progress line, a check for Ctrl-C.
+  std::function<bool(uint64_t retired)> on_progress;
+  /// At least 1. A run of heavy words (a NEFF's matmuls and DMAs) that must answer Ctrl-C promptly asks for every
+  /// word and keeps its hook cheap; the single stream's fast path runs this many plain words between two calls.
+  uint64_t progress_words = kProgressWords;
 };
 
 /// The streams of one core, by engine (an engine without words has finished from the start).
@@ -167,14 +185,15 @@ class Machine {
   /// instruction. A fault changes no state; that engine stays at the faulting index. A blocked turn changes
   /// nothing either.
   StepResult step();
-  /// Steps until every engine has finished, a fault, a deadlock, or `max_steps` retired instructions.
-  RunSummary run(size_t max_steps);
+  /// The run loop: steps until every engine has finished, a fault, a deadlock, `max_steps` retired instructions,
+  /// or `hooks.on_progress` says stop.
+  RunSummary run(size_t max_steps, const RunHooks& hooks = {});
   /// Runs core `c` of a multi-core machine alone (round robin over its engines in the schedule's order) until
   /// each engine has finished, one faults, every unfinished one is blocked (no other core can raise a core's
-  /// semaphores), or `max_steps` words retired. Cores share only DRAM, so different cores may run this at once
-  /// on different threads: each has its own effect log. `on_step` (may be empty) sees each retired or faulting
-  /// step, on the calling thread. Not to be mixed with step() on the same machine.
-  RunSummary run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step);
+  /// semaphores), `max_steps` words retired, or `hooks.on_progress` says stop. Cores share only DRAM, so
+  /// different cores may run this at once on different threads: each has its own effect log. The hooks are called
+  /// on the calling thread. Not to be mixed with step() on the same machine.
+  RunSummary run_core(size_t c, size_t max_steps, const RunHooks& hooks);
 
   /// Every engine back at its first word (not halted, not blocked, no words retired) and the scheduler at its
   /// first turn; the state (memory, registers, semaphores, unit state) is kept, so the program runs again on what

@@ -1,6 +1,8 @@
 // The exception classes, borrowed buffers and argument conversions shared by every binding.
 #include "common.hpp"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "tpbisa/catalog.hpp"
@@ -49,6 +51,16 @@ pb::object json_to_python(const J& j) {
 }
 
 }  // namespace
+
+std::function<bool(uint64_t)> signal_check() {
+  using Clock = std::chrono::steady_clock;
+  return [next = Clock::now()](uint64_t) mutable {
+    if (Clock::now() < next) return true;
+    next = Clock::now() + std::chrono::milliseconds(20);
+    const pb::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() == 0;
+  };
+}
 
 void register_exceptions(pb::module_& m) {
   Exceptions& e = exceptions();

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,6 +68,12 @@ std::optional<StreamEngine> parse_stream_engine(const pb::object& engine);
 /// The validation switches of the command line as keyword arguments (docs/python.md).
 ValidateOptions validate_options(bool strict_window, const std::string& dtype_enum, bool symmetric_clamp_arith,
                                  const pb::object& engine);
+
+/// The progress hook of a long run that released the GIL (RunHooks::on_progress, called as often as every word): at
+/// most every 20 ms it takes the GIL on the calling thread and runs Python's pending signal handlers; false, with
+/// the Python error set (KeyboardInterrupt after Ctrl-C), when one raised. After a run it stopped, the caller throws
+/// pb::error_already_set.
+std::function<bool(uint64_t)> signal_check();
 
 /// A JSON value as Python objects (dicts keep the JSON's key order).
 pb::object to_python(const nlohmann::ordered_json& j);

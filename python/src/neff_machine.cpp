@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,11 +13,14 @@
 #include "common.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/coverage.hpp"
+#include "tpbisa/io/arguments.hpp"
+#include "tpbisa/io/catalog_tables.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/output_file.hpp"
+#include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/location.hpp"
@@ -24,6 +28,7 @@
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
 #include "tpbisa/trace.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "words.hpp"
 
 namespace tpbisa::py {
@@ -103,29 +108,23 @@ npy::Array npy_header_of(const pb::array& a) {
 pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
                   unsigned threads, const pb::object& trace, const pb::object& max_steps) {
   const neff::Neff& nf = n.get();
-  MachineOptions mo;
-  mo.record_effects = !trace.is_none() || check_races;
-  // The race check needs every access of every step: nothing is capped then.
-  mo.max_recorded_effects = check_races ? SIZE_MAX : kDefaultMaxRecordedEffects;
-  if (schedule == "default") {
-    mo.schedule = Schedule::RoundRobin;
-  } else if (schedule == "reverse") {
-    mo.schedule = Schedule::ReverseRoundRobin;
-  } else if (uint64_t seed = 0; schedule.rfind("random:", 0) == 0 && parse_u64_text(schedule.substr(7), seed)) {
-    mo.schedule = Schedule::Random;
-    mo.seed = seed;
-  } else {
+  io::NeffRunOptions ro;
+  if (!io::parse_schedule(schedule, ro.machine))
     raise_usage(fmt::format("schedule '{}' is not default, reverse or random:SEED", schedule));
-  }
   if (threads == 0) raise_usage("threads must be 1 (one order of steps) or more (every core on its own thread)");
   if (threads > 1 && (!trace.is_none() || check_races))
     raise_usage("threads > 1 runs without trace and check_races (they follow one order of steps)");
-  uint64_t limit = UINT64_MAX;
+  ro.check_races = check_races;
+  ro.threads = threads > 1;
+  ro.trace = !trace.is_none();
   if (!max_steps.is_none()) {
     const long long v = max_steps.cast<long long>();
     if (v < 0) raise_usage("max_steps must not be negative");
-    limit = static_cast<uint64_t>(v);
+    ro.max_steps = static_cast<uint64_t>(v);
   }
+  // Ctrl-C stops the run at the next word (a NEFF's words are heavy) and raises KeyboardInterrupt.
+  ro.on_progress = signal_check();
+  ro.progress_words = 1;
 
   // Inputs: NumPy arrays (anything array-like is converted first), C-contiguous ones read in place.
   std::vector<pb::array> arrays;
@@ -156,29 +155,19 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     if (!opened) raise_error(opened.error());
     trace_file = std::move(*opened);
   }
-  std::string error;
-  std::unique_ptr<neff::Run> run;
-  std::unique_ptr<neff::RaceChecker> races;
+  std::optional<Expected<io::NeffRun>> prepared;
   io::NeffRunReport rep;
   {
     pb::gil_scoped_release release;
-    run = neff::Run::create(nf, inputs, mo, error);
-    if (run) {
-      if (check_races) races = std::make_unique<neff::RaceChecker>(*run);
-      io::NeffRunHooks hooks;
-      std::string line;
-      if (trace_file)
-        hooks.on_step = [&](const StepResult& r) {
-          line.clear();
-          append_trace_line(line, r, run->machine(), TraceStyle{true});
-          line += '\n';
-          trace_file->write(line);
-        };
-      rep = threads > 1 ? io::execute_neff_run_threads(*run, limit)
-                        : io::execute_neff_run(*run, limit, races.get(), hooks);
-    }
+    prepared.emplace(io::prepare_neff_run(nf, inputs, ro));
+    if (*prepared) rep = io::execute_neff_run(**prepared, ro, trace_file.get());
   }
-  if (!run) raise_usage(error);
+  if (!*prepared) raise_usage(prepared->error().message);
+  // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file). A threaded run may have
+  // finished meanwhile: the handler's exception is raised all the same.
+  if (rep.status == io::NeffRunReport::Status::Interrupted || PyErr_Occurred() != nullptr)
+    throw pb::error_already_set();
+  const neff::Run& run = *(*prepared)->run;
   if (trace_file) {
     if (auto done = trace_file->commit(); !done) raise_error(done.error());
   }
@@ -189,7 +178,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
       raise(exceptions().input, fmt::format("output {}: dtype {} has no NumPy form", t.name, t.dtype));
     std::vector<pb::ssize_t> shape(t.shape.begin(), t.shape.end());
     pb::array a(pb::dtype(descrs.front()), shape);
-    const std::span<const uint8_t> bytes = run->output(t.name);
+    const std::span<const uint8_t> bytes = run.output(t.name);
     const size_t need = static_cast<size_t>(a.nbytes());
     if (bytes.size() < need)
       raise(exceptions().input, fmt::format("output {}: the program holds {} bytes for it, not the {} its signature "
@@ -200,7 +189,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   }
   io::NeffRunReportContext ctx;
   ctx.program = nf.file;
-  ctx.races = races.get();
+  ctx.races = (*prepared)->races.get();
   // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
   pb::dict addresses;
   for (const neff::RunInput& in : inputs)
@@ -208,11 +197,32 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   pb::dict out;
   out["outputs"] = outputs;
   out["input_addresses"] = addresses;
-  out["report"] = to_python(io::neff_run_json(nf, *run, rep, ctx));
+  out["report"] = to_python(io::neff_run_json(nf, run, rep, ctx));
   return out;
 }
 
 // ---- Machine ----
+
+template <class T>
+pb::array filled_array(const UnitState& u, const UnitStateArray& a, const EngineState& s) {
+  const auto n = static_cast<pb::ssize_t>(u.instances);
+  pb::array_t<T> out = a.slots == 0 ? pb::array_t<T>(n) : pb::array_t<T>({n, static_cast<pb::ssize_t>(a.slots)});
+  T* data = out.mutable_data();
+  const unsigned per = std::max(a.slots, 1U);
+  for (unsigned i = 0; i < u.instances; ++i)
+    for (unsigned k = 0; k < per; ++k) data[size_t{i} * per + k] = static_cast<T>(a.read(s, i, k));
+  return out;
+}
+
+/// One declared array of unit state: instances x slots (or instances) of its element type.
+pb::array unit_array(const UnitState& u, const UnitStateArray& a, const EngineState& s) {
+  switch (a.type) {
+    case UnitStateArray::Type::U32: return filled_array<uint32_t>(u, a, s);
+    case UnitStateArray::Type::U8: return filled_array<uint8_t>(u, a, s);
+    case UnitStateArray::Type::Bool: return filled_array<bool>(u, a, s);
+  }
+  return filled_array<uint32_t>(u, a, s);
+}
 
 std::string_view status_name(StepResult::Status s) {
   switch (s) {
@@ -308,25 +318,19 @@ class PyMachine {
       // Other threads run meanwhile; `running_` keeps them off this machine until it is done.
       running_ = true;
       pb::gil_scoped_release release;
-      s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)));
+      RunHooks hooks;
+      hooks.on_progress = signal_check();  // Ctrl-C stops the run: KeyboardInterrupt
+      hooks.progress_words = 256;
+      s = machine_->run(static_cast<size_t>(std::min<uint64_t>(max_steps, SIZE_MAX)), hooks);
     }
     running_ = false;
+    if (s.interrupted || PyErr_Occurred() != nullptr) throw pb::error_already_set();
     pb::dict d;
-    d["status"] = s.faulted ? "fault" : s.deadlock ? "deadlock" : s.step_limit ? "step-limit" : "ok";
+    d["status"] = std::string(io::run_status(s));
     d["retired"] = s.retired;
-    d["fault"] =
-        s.faulted
-            ? to_python(io::fault_json(s.fault, machine_->instruction(s.fault.index), machine_->options().validate))
-            : pb::none();
-    pb::list blocked;
-    for (const BlockedWait& w : s.blocked)
-      blocked.append(to_python(nlohmann::ordered_json::parse(blocked_wait_json(w))));
-    d["deadlock"] = blocked;
-    pb::dict diags;
-    for (size_t k = 0; k < kDiagKinds; ++k)
-      if (s.diagnostic_counts[k] != 0)
-        diags[pb::str(std::string(to_string(static_cast<DiagKind>(k))))] = s.diagnostic_counts[k];
-    d["diagnostics"] = diags;
+    d["fault"] = to_python(io::run_fault_json(*machine_, s));
+    d["deadlock"] = to_python(io::blocked_waits_json(s.blocked));
+    d["diagnostics"] = to_python(io::diagnostics_json(s.diagnostic_counts));
     return d;
   }
 
@@ -391,44 +395,12 @@ class PyMachine {
     return pb::make_tuple(bits, std::string(type->info->name), std::string(type->info->short_name), all);
   }
 
+  /// Every unit state the families declare, array name -> NumPy array of instances (x slots).
   pb::dict flops() const {
-    const MachineState& s = machine().state();
-    const auto n = static_cast<pb::ssize_t>(kDveChannels);
-    pb::array_t<uint32_t> imm({n, pb::ssize_t{8}}), keys({n, pb::ssize_t{8}}), bn({n, pb::ssize_t{5}});
-    pb::array_t<uint8_t> classes({n, pb::ssize_t{8}});
-    pb::array_t<bool> key_written({n, pb::ssize_t{8}}), matched({n, pb::ssize_t{8}}), bn_written(n);
-    auto i = imm.mutable_unchecked<2>();
-    auto k = keys.mutable_unchecked<2>();
-    auto b = bn.mutable_unchecked<2>();
-    auto c = classes.mutable_unchecked<2>();
-    auto kw = key_written.mutable_unchecked<2>();
-    auto m = matched.mutable_unchecked<2>();
-    auto bw = bn_written.mutable_unchecked<1>();
-    for (pb::ssize_t ch = 0; ch < n; ++ch) {
-      const DveChannel& d = s.dve[static_cast<size_t>(ch)];
-      for (pb::ssize_t slot = 0; slot < 8; ++slot) {
-        const auto j = static_cast<size_t>(slot);
-        i(ch, slot) = d.imm[j];
-        c(ch, slot) = static_cast<uint8_t>(d.imm_class[j]);
-        k(ch, slot) = d.match_key[j];
-        kw(ch, slot) = d.match_key_written[j];
-        m(ch, slot) = d.matched[j];
-      }
-      b(ch, 0) = d.bn.n;
-      b(ch, 1) = d.bn.batch_mean;
-      b(ch, 2) = d.bn.a;
-      b(ch, 3) = d.bn.b;
-      b(ch, 4) = d.bn.c;
-      bw(ch) = d.bn.written;
-    }
+    const EngineState& s = machine().state();
     pb::dict out;
-    out["imm"] = imm;
-    out["imm_class"] = classes;
-    out["match_key"] = keys;
-    out["match_key_written"] = key_written;
-    out["matched"] = matched;
-    out["bn"] = bn;
-    out["bn_written"] = bn_written;
+    for (const UnitState* u : unit_states())
+      for (const UnitStateArray& a : u->arrays) out[pb::str(std::string(a.name))] = unit_array(*u, a, s);
     return out;
   }
 
@@ -440,73 +412,21 @@ class PyMachine {
 
 // ---- catalog ----
 
-json generations_json(GenSet gens) {
-  json list = json::array();
-  for (Generation g : kAllGenerations)
-    if (gens.has(g)) list.push_back(to_string(g));
-  return list;
-}
-
-std::string hex_byte(uint8_t v) {
-  return fmt::format("{:#04x}", v);
-}
-
-json enum_entries(std::span<const EnumValue> values) {
-  json list = json::array();
-  for (const auto& v : values)
-    list.push_back({{"value", hex_byte(v.value)},
-                    {"name", v.name},
-                    {"convention", v.convention},
-                    {"generations", generations_json(v.gens)}});
-  return list;
-}
-
-/// The generations on which `op` is modeled (format, validator and executor: `catalog --coverage`).
-json modeled_json(const OpcodeInfo& op) {
-  json list = json::array();
-  for (Generation g : kAllGenerations)
-    if (coverage(op, g).modeled()) list.push_back(to_string(g));
-  return list;
-}
-
-/// The entries of `tpbisa catalog --json` for every table (values as the CLI writes them).
+/// The entries of `tpbisa catalog --json` for every table (the library's documents): opcodes, dtypes, aluops, and
+/// modes by enum name.
 json catalog_json() {
-  json opcodes = json::array(), dtypes = json::array(), aluops = json::array();
-  for (const auto& op : kOpcodes)
-    opcodes.push_back({{"value", hex_byte(op.value)},
-                       {"name", op.enum_name},
-                       {"mnemonic", op.mnemonic},
-                       {"engine", to_string(op.affinity)},
-                       {"maintained", to_string(op.maint)},
-                       {"format", to_string(op.format)},
-                       {"struct", op.struct_name},
-                       {"modeled", modeled_json(op)},
-                       {"generations", generations_json(op.gens)}});
-  for (const auto& d : kDtypes)
-    dtypes.push_back({{"code", hex_byte(d.code)},
-                      {"name", d.name},
-                      {"short_name", d.short_name},
-                      {"bits", d.bits},
-                      {"kind", to_string(d.kind)},
-                      {"layout", d.layout},
-                      {"role", d.role},
-                      {"generations", generations_json(d.gens)}});
-  for (const auto& op : kAluOps)
-    aluops.push_back({{"code", hex_byte(op.code)},
-                      {"name", op.name},
-                      {"classes", alu_class_names(op)},
-                      {"computes", op.computes},
-                      {"generations", generations_json(op.gens)}});
-  json modes{{"WAIT_MODE", enum_entries(kWaitModes)},       {"UPDATE_MODE", enum_entries(kUpdateModes)},
-             {"DATA_SRC", enum_entries(kDataSrc)},          {"IMM_SRC", enum_entries(kImmSrc)},
-             {"IMM_SRC_N", enum_entries(kImmSrcN)},         {"TENSOR_SUBDIM", enum_entries(kTensorSubdim)},
-             {"TENS_SCALAR_REV_OPS", enum_entries(kRevOps)}};
+  const json doc = io::catalog_json("modes", std::nullopt);
+  json modes = json::object();
+  for (const json& e : doc["enums"]) modes[e["name"].get<std::string>()] = e["entries"];
   // The NEFF signature dtype of each catalog dtype that has one (the catalog's signature column), as the CLI reads it.
   json signatures = json::object();
   for (const auto& d : kDtypes)
     if (!d.signature.empty()) signatures[std::string(d.signature)] = d.name;
-  return {
-      {"opcodes", opcodes}, {"dtypes", dtypes}, {"aluops", aluops}, {"modes", modes}, {"signature_dtypes", signatures}};
+  return {{"opcodes", io::catalog_json("opcodes", std::nullopt)["entries"]},
+          {"dtypes", io::catalog_json("dtypes", std::nullopt)["entries"]},
+          {"aluops", io::catalog_json("aluops", std::nullopt)["entries"]},
+          {"modes", std::move(modes)},
+          {"signature_dtypes", std::move(signatures)}};
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
+#include "tpbisa/io/decode_json.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/neff.hpp"
 
@@ -20,15 +22,6 @@ using ojson = nlohmann::ordered_json;
 
 /// The name bytes-like inputs have in messages ("data: 3 trailing bytes at offset 64 ...").
 constexpr std::string_view kDataLabel = "data";
-
-std::string_view status_name(DecodeStatus s) {
-  switch (s) {
-    case DecodeStatus::Modeled: return "modeled";
-    case DecodeStatus::NotModeled: return "not-modeled";
-    case DecodeStatus::Unknown: return "unknown";
-  }
-  return "unknown";
-}
 
 std::string_view kind_name(ValueKind k) {
   switch (k) {
@@ -188,6 +181,73 @@ pb::bytes assemble_text(const pb::object& source, const pb::object& gen, const s
   return pb::bytes(out);
 }
 
+/// Collects what the streaming validator hands out as the JSON of `tpbisa validate --json` (no Python objects: it
+/// runs without the GIL).
+class JsonResults final : public io::ValidateObserver {
+ public:
+  void begin_input(const io::WordSource&, std::span<const Generation>) override {}
+  void word(const io::WordSource& src, const io::JudgedWord& j) override {
+    results.push_back(io::judged_word_json(src, j));
+  }
+  std::vector<ojson> results;
+};
+
+/// The names an argument gives: None, one str, or an iterable of them.
+std::vector<std::string> names_of(const pb::object& v) {
+  std::vector<std::string> out;
+  if (v.is_none()) return out;
+  if (pb::isinstance<pb::str>(v)) return {v.cast<std::string>()};
+  for (const pb::handle item : v) out.emplace_back(pb::str(item));
+  return out;
+}
+
+/// validate_stream: the command line's streaming validator over a file (a NEFF's streams included) or bytes.
+pb::object validate_stream(const pb::object& source, const pb::object& gen, const pb::object& jobs, bool failing_only,
+                           const pb::object& subgraph, const pb::object& engine, bool strict_window,
+                           const std::string& dtype_enum, bool symmetric_clamp_arith) {
+  io::StreamValidateOptions vo;
+  if (!gen.is_none()) vo.gens = parse_gens(gen, kDefaultGeneration);
+  vo.validate = validate_options(strict_window, dtype_enum, symmetric_clamp_arith, pb::none());
+  vo.failing_only = failing_only;
+  vo.jobs = io::default_validate_jobs();
+  if (!jobs.is_none()) {
+    const long long n = jobs.cast<long long>();
+    if (n < 1 || n > io::kMaxValidateJobs)
+      raise_usage(fmt::format("jobs {} is out of range 1..{}", n, io::kMaxValidateJobs));
+    vo.jobs = static_cast<unsigned>(n);
+  }
+  io::InputOptions in;
+  in.gen = vo.gens.empty() ? kDefaultGeneration : vo.gens.front();
+  in.neff = true;
+  in.subgraphs = names_of(subgraph);
+  for (const std::string& e : names_of(engine)) in.engines.push_back(*parse_stream_engine(pb::str(e)));
+  // One engine is also the engine plain words run on (the command line's --engine).
+  if (in.engines.size() == 1) vo.validate.engine = in.engines.front();
+  std::unique_ptr<Buffer> bytes;
+  std::unique_ptr<io::WordSource> src;
+  if (pb::isinstance<pb::str>(source) || pb::hasattr(source, "__fspath__")) {
+    src = io::open_input(pb::str(pb::module_::import("os").attr("fspath")(source)), in);
+  } else {
+    if (!in.subgraphs.empty()) raise_usage("subgraph selects streams of a NEFF file, not of bytes");
+    bytes = std::make_unique<Buffer>(source);
+    src = io::open_bytes(bytes->bytes(), std::string(kDataLabel));
+  }
+  JsonResults results;
+  io::StreamValidator validator(vo);
+  io::StreamValidator::Ended ended{};
+  {
+    pb::gil_scoped_release release;
+    ended = validator.validate(*src, results);
+  }
+  if (ended == io::StreamValidator::Ended::Failed) raise_error(src->error());
+  pb::list list;
+  for (const ojson& r : results.results) list.append(to_python(r));
+  pb::dict out;
+  out["results"] = list;
+  out["summary"] = to_python(io::validate_summary_json(validator.summary()));
+  return pb::object(std::move(out));
+}
+
 }  // namespace
 
 std::string word_label(const io::WordSource& src) {
@@ -284,12 +344,12 @@ void bind_words(pb::module_& m) {
       .def_property_readonly("name", [](const PyInstruction& p) { return std::string(p.inst.name()); })
       .def_property_readonly("mnemonic", [](const PyInstruction& p) { return std::string(p.inst.name()); })
       .def_property_readonly("format", [](const PyInstruction& p) { return std::string(p.inst.format_name()); })
-      .def_property_readonly("status", [](const PyInstruction& p) { return std::string(status_name(p.inst.status)); })
+      .def_property_readonly("status",
+                             [](const PyInstruction& p) { return std::string(io::decode_status_name(p.inst.status)); })
       .def_property_readonly("note",
                              [](const PyInstruction& p) -> pb::object {
                                if (p.inst.status == DecodeStatus::Modeled) return pb::none();
-                               if (p.inst.status == DecodeStatus::NotModeled) return pb::str("operands not modeled");
-                               return pb::str(describe_opcode(p.inst.opcode(), p.inst.gen));
+                               return pb::str(io::decode_status_note(p.inst));
                              })
       .def_property_readonly("generation", [](const PyInstruction& p) { return std::string(to_string(p.inst.gen)); })
       .def_property_readonly("word", [](const PyInstruction& p) { return word_bytes(p.word); })
@@ -468,6 +528,13 @@ void bind_words(pb::module_& m) {
   m.def("asm", &assemble_text, pb::arg("text"), pb::arg("gen") = pb::none(), pb::kw_only(),
         pb::arg("filename") = "<string>",
         "Assembles a source text (str or bytes) into its words; errors raise AsmError.");
+
+  m.def("validate_stream", &validate_stream, pb::arg("source"), pb::arg("gen") = pb::none(), pb::kw_only(),
+        pb::arg("jobs") = pb::none(), pb::arg("failing_only") = true, pb::arg("subgraph") = pb::none(),
+        pb::arg("engine") = pb::none(), pb::arg("strict_window") = false, pb::arg("dtype_enum") = "header",
+        pb::arg("symmetric_clamp_arith") = true,
+        "Streams a file (a NEFF's streams included) or bytes through the command line's validator: the document of "
+        "tpbisa validate --json (--quiet when failing_only), the same for every jobs count.");
 
   m.def(
       "validate",

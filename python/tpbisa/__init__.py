@@ -31,6 +31,7 @@ from ._tpbisa import (
     disasm,
     disasm_lite,
     validate,
+    validate_stream,
 )
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "disasm_lite",
     "numpy_dtype",
     "validate",
+    "validate_stream",
 ]
 
 
@@ -175,7 +177,8 @@ def _neff_run(
 ) -> Result:
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
-    naming the input and the expected dtype and shape); the run releases the GIL. Returns a ``Result``."""
+    naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
+    KeyboardInterrupt (no trace file is left). Returns a ``Result``."""
     for name, value in inputs.items():
         # An ml_dtypes array (bfloat16, fp8) is handed over as its raw bits: a view, not a copy.
         isa = _SIGNATURE_DTYPES.get(self.inputs.get(name, ("",))[0])

@@ -1,4 +1,5 @@
 # Type stubs of the tpbisa package (the extension's classes and functions, and the Python wrappers).
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
 
@@ -136,6 +137,10 @@ def validate(data: Buffer, gen: str | None = None, *, strict_window: bool = Fals
 @overload
 def validate(data: Buffer, gen: Sequence[str], *, strict_window: bool = False, dtype_enum: str = "header",
              symmetric_clamp_arith: bool = True, engine: str | None = None) -> list[dict[str, Verdict]]: ...
+def validate_stream(source: str | os.PathLike[str] | Buffer, gen: str | Sequence[str] | None = None, *,
+                    jobs: int | None = None, failing_only: bool = True, subgraph: str | Sequence[str] | None = None,
+                    engine: str | Sequence[str] | None = None, strict_window: bool = False,
+                    dtype_enum: str = "header", symmetric_clamp_arith: bool = True) -> dict[str, Any]: ...
 def numpy_dtype(name: str) -> np.dtype: ...
 
 class Neff:

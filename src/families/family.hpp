@@ -10,6 +10,7 @@
 #include "tpbisa/address.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::exec {
@@ -95,6 +96,9 @@ struct Execution {
   /// Waits beyond EVENTS that must hold too before the word runs (EVENT_SEMAPHORE's extended lane, PROJ-CONV-F3):
   /// the machine checks them after the EVENTS wait, the race checker acquires on them. nullptr: EVENTS only.
   ExtraWaits (*extra_waits)(const Instruction& inst) = nullptr;
+  /// The unit state the family's words keep in an engine (the DVE flops), declared for the generic dumps
+  /// (tpbisa/unit_state.hpp).
+  std::span<const UnitState> unit_state = {};
 };
 
 /// A field declared `Role::Custom`: how its family writes and reads it (syntax.cpp). Its meaning in `decode` is the

@@ -1,5 +1,7 @@
 // The Family records of the registered families, built from the registry list; the look-ups by format.
 #include <array>
+#include <cctype>
+#include <vector>
 
 #include "families/family.hpp"
 
@@ -67,6 +69,37 @@ const Validator* validator_of(uint8_t opcode, Generation gen) {
     if (r.opcode == opcode && r.gens.has(gen)) return r.validator;
   return nullptr;
 }
+
+}  // namespace tpbisa::family
+
+namespace tpbisa {
+
+std::span<const UnitState* const> unit_states() {
+  static const std::vector<const UnitState*> kStates = [] {
+    std::vector<const UnitState*> out;
+    for (const family::Family& f : family::families())
+      for (const UnitState& u : f.execution.unit_state) out.push_back(&u);
+    return out;
+  }();
+  return kStates;
+}
+
+const UnitState* find_unit_state(std::string_view name) {
+  const auto same = [](std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+        return false;
+    return true;
+  };
+  for (const UnitState* u : unit_states())
+    if (same(u->name, name)) return u;
+  return nullptr;
+}
+
+}  // namespace tpbisa
+
+namespace tpbisa::family {
 
 Executor executor_for(const Instruction& inst) {
   const Family* f = family_of_modeled(inst);

@@ -1,4 +1,5 @@
-// The --dump spec grammar: a location (any accepted spelling), a numeric dtype and a count; or a DVE channel.
+// The --dump spec grammar: a location (any accepted spelling), a numeric dtype and a count; or an instance of a unit
+// state a family declares (a DVE channel).
 #include "tpbisa/io/dump.hpp"
 
 #include <cctype>
@@ -6,41 +7,55 @@
 #include <fmt/format.h>
 
 #include "tpbisa/io/json.hpp"
-#include "tpbisa/state.hpp"
 
 namespace tpbisa::io {
 
-const std::string_view kDumpForms =
-    "LOCATION:DTYPE:COUNT (LOCATION as sbuf[pP]+OFF, psum[pP].bankB+OFF, dev:ADDR, "
-    "sbuf:P:OFF or psum:P:OFF) or dve:CHANNEL";
+std::string dump_forms() {
+  std::string units;
+  for (const UnitState* u : unit_states()) {
+    std::string instance(u->instance);
+    for (char& c : instance) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    units += fmt::format(" or {}:{}", u->name, instance);
+  }
+  return "LOCATION:DTYPE:COUNT (LOCATION as sbuf[pP]+OFF, psum[pP].bankB+OFF, dev:ADDR, sbuf:P:OFF or psum:P:OFF)" +
+         units;
+}
+
+namespace {
+
+/// INDEX of a unit state's NAME:INDEX.
+Expected<DumpSpec> parse_unit_spec(const UnitState& u, std::string_view index) {
+  uint64_t i = 0;
+  bool too_big = false;
+  if (!parse_u64_text(index, i, &too_big) && !too_big)
+    return Error{ErrorKind::Syntax,
+                 fmt::format("{} '{}' is not a decimal or 0x hex number", u.instance, printable(index))};
+  if (too_big || i >= u.instances)
+    return Error{ErrorKind::Range,
+                 fmt::format("{} '{}' is out of range 0..{}", u.instance, printable(index), u.instances - 1)};
+  DumpSpec d;
+  d.kind = DumpSpec::Kind::Unit;
+  d.unit = &u;
+  d.instance = static_cast<unsigned>(i);
+  return d;
+}
+
+}  // namespace
 
 Expected<DumpSpec> parse_dump_spec(std::string_view text, Generation g) {
   const auto syntax = [](std::string m) { return Error{ErrorKind::Syntax, std::move(m)}; };
+  if (const size_t colon = text.find(':'); colon != std::string_view::npos)
+    if (const UnitState* u = find_unit_state(text.substr(0, colon))) return parse_unit_spec(*u, text.substr(colon + 1));
   DumpSpec d;
-  if (text.size() >= 4 && std::tolower(static_cast<unsigned char>(text[0])) == 'd' &&
-      std::tolower(static_cast<unsigned char>(text[1])) == 'v' &&
-      std::tolower(static_cast<unsigned char>(text[2])) == 'e' && text[3] == ':') {
-    const std::string_view ch = text.substr(4);
-    uint64_t c = 0;
-    bool too_big = false;
-    if (!parse_u64_text(ch, c, &too_big) && !too_big)
-      return syntax(fmt::format("channel '{}' is not a decimal or 0x hex number", printable(ch)));
-    if (too_big || c >= kDveChannels)
-      return Error{ErrorKind::Range,
-                   fmt::format("channel '{}' is out of range 0..{}", printable(ch), kDveChannels - 1)};
-    d.kind = DumpSpec::Kind::Dve;
-    d.channel = static_cast<unsigned>(c);
-    return d;
-  }
   // The location may hold colons itself (sbuf:2:0x100): DTYPE and COUNT are the last two fields.
   const size_t count_at = text.rfind(':');
   const size_t type_at =
       count_at == std::string_view::npos || count_at == 0 ? std::string_view::npos : text.rfind(':', count_at - 1);
-  if (type_at == std::string_view::npos) return syntax(fmt::format("expected {}", kDumpForms));
+  if (type_at == std::string_view::npos) return syntax(fmt::format("expected {}", dump_forms()));
   const auto loc = parse_location(text.substr(0, type_at), g);
   // A field too few or too many leaves no location before DTYPE: name the whole grammar, not the location's.
   if (!loc && loc.error().message.find("is not a location") != std::string::npos)
-    return syntax(fmt::format("expected {}", kDumpForms));
+    return syntax(fmt::format("expected {}", dump_forms()));
   if (!loc) return loc.error();
   const auto type = parse_element_type(text.substr(type_at + 1, count_at - type_at - 1), true);
   if (!type) return type.error();

@@ -1,14 +1,21 @@
-// The whole-NEFF run loop and its report (`tpbisa run PROG.neff`, Python's Neff.run): one implementation of the
-// stepping, the deadlock and race wording and the JSON document, so the command line and the module agree.
+// The whole-NEFF run and its report (`tpbisa run PROG.neff`, Python's Neff.run): one implementation of what a run
+// observes over the machine's loop, the deadlock and race wording and the JSON document, so the command line and the
+// module agree.
 #include "tpbisa/io/neff_run_report.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/text.hpp"
+#include "tpbisa/trace.hpp"
 
 namespace tpbisa::io {
 namespace {
@@ -16,10 +23,122 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-uint64_t total_macs(const Machine& m) {
-  uint64_t n = 0;
-  for (size_t c = 0; c < m.num_cores(); ++c) n += m.core(c).state().macs;
-  return n;
+/// What a run counts of every retired step: the run's DRAM bookkeeping, words per mnemonic, uninitialised reads.
+struct StepCounts {
+  std::map<std::string, uint64_t> opcodes;
+  std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;
+  void note(neff::Run& run, const StepResult& r) {
+    run.note_step(r);
+    ++opcodes[std::string(r.name)];
+    if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
+      uninit[{r.core, r.engine}] += u;
+  }
+  void add_to(NeffRunReport& rep) const {
+    for (const auto& [k, n] : opcodes) rep.opcodes[k] += n;
+    for (const auto& [k, n] : uninit) rep.uninit[k] += n;
+  }
+};
+
+/// The report's status for a run's summary.
+NeffRunReport::Status status_of(const RunSummary& s) {
+  using S = NeffRunReport::Status;
+  return s.faulted       ? S::Fault
+         : s.interrupted ? S::Interrupted
+         : s.deadlock    ? S::Deadlock
+         : s.step_limit  ? S::StepLimit
+                         : S::Ok;
+}
+
+NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* trace) {
+  neff::Run& run = *r.run;
+  StepCounts counts;
+  std::string line;
+  RunHooks hooks;
+  hooks.on_step = [&](const StepResult& step) {
+    if (trace != nullptr && o.trace_filter.pass(step)) {
+      line.clear();
+      append_trace_line(line, step, run.machine(), TraceStyle{true});
+      line += '\n';
+      trace->write(line);
+    }
+    if (step.status != StepResult::Status::Retired) return;
+    if (r.races != nullptr) r.races->observe(step);
+    counts.note(run, step);
+  };
+  hooks.on_progress = o.on_progress;
+  hooks.progress_words = o.progress_words;
+  const RunSummary s = run.machine().run(static_cast<size_t>(std::min<uint64_t>(o.max_steps, SIZE_MAX)), hooks);
+  NeffRunReport rep;
+  rep.status = status_of(s);
+  rep.retired = s.retired;
+  rep.fault = s.fault;
+  rep.blocked = s.blocked;
+  counts.add_to(rep);
+  return rep;
+}
+
+/// Every core on its own thread; the calling thread waits, calling on_progress about every 0.1 s, and tells the
+/// cores to stop when it says so. The report is merged from the per-core results.
+NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o) {
+  neff::Run& run = *r.run;
+  Machine& m = run.machine();
+  struct Part {
+    RunSummary summary;
+    StepCounts counts;
+  };
+  std::vector<Part> parts(m.num_cores());
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> retired{0};
+  std::mutex mutex;
+  std::condition_variable finished;
+  size_t done = 0;
+  std::vector<std::thread> threads;
+  const size_t limit = static_cast<size_t>(std::min<uint64_t>(o.max_steps, SIZE_MAX));
+  for (size_t c = 0; c < m.num_cores(); ++c)
+    threads.emplace_back([&, c] {
+      Part& p = parts[c];
+      RunHooks hooks;
+      hooks.on_step = [&p, &run](const StepResult& step) {
+        if (step.status == StepResult::Status::Retired) p.counts.note(run, step);
+      };
+      // Every word: the calling thread's stop is seen at the next word retired.
+      hooks.progress_words = 1;
+      hooks.on_progress = [&stop, &retired](uint64_t) {
+        retired.fetch_add(1, std::memory_order_relaxed);
+        return !stop.load(std::memory_order_relaxed);
+      };
+      p.summary = m.run_core(c, limit, hooks);
+      const std::lock_guard<std::mutex> lock(mutex);
+      ++done;
+      finished.notify_one();
+    });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done == parts.size(); })) {
+      if (!o.on_progress) continue;
+      lock.unlock();
+      if (!o.on_progress(retired.load(std::memory_order_relaxed))) stop = true;
+      lock.lock();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  NeffRunReport rep;
+  using S = NeffRunReport::Status;
+  for (const Part& p : parts) {
+    rep.retired += p.summary.retired;
+    p.counts.add_to(rep);
+    const S s = status_of(p.summary);
+    // A fault outranks everything, an interruption the rest; a deadlock or a step limit shows when nothing else does.
+    if (s == S::Fault && rep.status != S::Fault) {
+      rep.status = S::Fault;
+      rep.fault = p.summary.fault;
+    } else if ((s == S::Interrupted && rep.status != S::Fault) || (s != S::Ok && rep.status == S::Ok)) {
+      rep.status = s;
+    }
+    rep.blocked.insert(rep.blocked.end(), p.summary.blocked.begin(), p.summary.blocked.end());
+  }
+  if (rep.status != S::Deadlock) rep.blocked.clear();
+  return rep;
 }
 
 }  // namespace
@@ -30,86 +149,54 @@ std::string_view to_string(NeffRunReport::Status s) {
     case NeffRunReport::Status::Fault: return "fault";
     case NeffRunReport::Status::StepLimit: return "step-limit";
     case NeffRunReport::Status::Deadlock: return "deadlock";
+    case NeffRunReport::Status::Interrupted: return "interrupted";
   }
   return "ok";
 }
 
-NeffRunReport execute_neff_run(neff::Run& run, uint64_t max_steps, neff::RaceChecker* races,
-                               const NeffRunHooks& hooks) {
-  Machine& m = run.machine();
-  NeffRunReport rep;
+uint64_t total_macs(const Machine& m) {
+  uint64_t n = 0;
+  for (size_t c = 0; c < m.num_cores(); ++c) n += m.core(c).state().macs;
+  return n;
+}
+
+Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::RunInput> inputs,
+                                   const NeffRunOptions& options) {
+  MachineOptions mo = options.machine;
+  mo.record_effects = options.trace || options.check_races;
+  // The race check needs every access of every step: nothing is capped then.
+  if (options.check_races) mo.max_recorded_effects = SIZE_MAX;
+  std::string error;
+  NeffRun r;
+  r.run = neff::Run::create(nf, inputs, mo, error);
+  if (!r.run) return Error{ErrorKind::Invalid, std::move(error)};
+  if (options.check_races) r.races = std::make_unique<neff::RaceChecker>(*r.run);
+  return r;
+}
+
+NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, OutputFile* trace) {
   const auto start = Clock::now();
-  while (!m.finished()) {
-    if (m.deadlocked()) {
-      rep.status = NeffRunReport::Status::Deadlock;
-      rep.blocked = m.blocked_waits();
-      break;
-    }
-    if (rep.retired >= max_steps) {
-      rep.status = NeffRunReport::Status::StepLimit;
-      break;
-    }
-    const StepResult r = m.step();
-    if (r.status == StepResult::Status::Blocked) continue;
-    if (hooks.on_step && r.status != StepResult::Status::Halted) hooks.on_step(r);
-    if (r.status == StepResult::Status::Faulted) {
-      rep.status = NeffRunReport::Status::Fault;
-      rep.fault = r.fault;
-      break;
-    }
-    if (r.status == StepResult::Status::Halted) break;
-    if (races != nullptr) races->observe(r);
-    run.note_step(r);
-    ++rep.retired;
-    ++rep.opcodes[std::string(r.name)];
-    if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
-      rep.uninit[{r.core, r.engine}] += u;
-    if (hooks.on_progress && (rep.retired & 0xFFF) == 0) hooks.on_progress(rep.retired);
-  }
+  NeffRunReport rep = options.threads ? execute_threads(r, options) : execute_serial(r, options, trace);
   rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return rep;
 }
 
-NeffRunReport execute_neff_run_threads(neff::Run& run, uint64_t max_steps) {
-  Machine& m = run.machine();
-  const auto start = Clock::now();
-  struct Part {
-    RunSummary summary;
-    std::map<std::string, uint64_t> opcodes;
-    std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;
-  };
-  std::vector<Part> parts(m.num_cores());
-  std::vector<std::thread> threads;
-  for (size_t c = 0; c < m.num_cores(); ++c)
-    threads.emplace_back([&m, &run, &parts, max_steps, c] {
-      Part& p = parts[c];
-      p.summary = m.run_core(c, max_steps, [&p, &run](const StepResult& r) {
-        if (r.status != StepResult::Status::Retired) return;
-        run.note_step(r);
-        ++p.opcodes[std::string(r.name)];
-        if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
-          p.uninit[{r.core, r.engine}] += u;
-      });
-    });
-  for (std::thread& t : threads) t.join();
-  NeffRunReport rep;
-  for (const Part& p : parts) {
-    rep.retired += p.summary.retired;
-    for (const auto& [k, n] : p.opcodes) rep.opcodes[k] += n;
-    for (const auto& [k, n] : p.uninit) rep.uninit[k] += n;
-    if (p.summary.faulted && rep.status != NeffRunReport::Status::Fault) {
-      rep.status = NeffRunReport::Status::Fault;
-      rep.fault = p.summary.fault;
-    } else if (p.summary.deadlock && rep.status == NeffRunReport::Status::Ok) {
-      rep.status = NeffRunReport::Status::Deadlock;
-    } else if (p.summary.step_limit && rep.status == NeffRunReport::Status::Ok) {
-      rep.status = NeffRunReport::Status::StepLimit;
-    }
-    rep.blocked.insert(rep.blocked.end(), p.summary.blocked.begin(), p.summary.blocked.end());
+Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, const neff::Run& run,
+                                                      const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{ErrorKind::Open, fmt::format("--out {}: {}", dir, ec.message())};
+  std::vector<std::string> written;
+  for (const neff::Tensor& t : nf.outputs) {
+    const auto descrs = neff::npy_descrs_for(t.dtype);
+    if (descrs.empty())
+      return Error{ErrorKind::Invalid, fmt::format("output {}: dtype {} has no .npy form", t.name, t.dtype)};
+    const std::string path = (std::filesystem::path(dir) / (t.name + ".npy")).string();
+    std::string error;
+    if (!write_npy(path, descrs.front(), t.shape, run.output(t.name), error)) return Error{ErrorKind::Write, error};
+    written.push_back(path);
   }
-  if (rep.status != NeffRunReport::Status::Deadlock) rep.blocked.clear();
-  rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return rep;
+  return written;
 }
 
 std::vector<std::string> deadlock_raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,

@@ -1,5 +1,5 @@
 // Output files and folders: atomic replacement of regular files and of extracted folders, write-through for devices
-// and FIFOs, inputs never overwritten, and temporaries removed on exit, on error and on the signals that end a process.
+// and FIFOs, inputs never overwritten, temporaries removed on error and by remove_temporaries() (a signal handler's).
 #include "tpbisa/io/output_file.hpp"
 
 #include <array>
@@ -21,14 +21,14 @@
 namespace tpbisa::io {
 namespace {
 
-// ---- temporary files and folders removed by a signal handler: fixed storage, async-signal-safe ----
+// ---- the live temporary files and folders, for remove_temporaries(): fixed storage, async-signal-safe ----
 
 constexpr size_t kSlots = 16;
 constexpr size_t kPathMax = 4096;
 std::array<char[kPathMax], kSlots> g_paths{};
 std::array<std::atomic<bool>, kSlots> g_used{};
 std::array<std::atomic<bool>, kSlots> g_folder{};  ///< the slot names a folder tree, not a file
-std::atomic<bool> g_handlers{false};
+/// The signals held while a temporary is created and recorded: those after which a program removes them.
 constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 /// Removes the tree at `root` with system calls alone (the handler may not allocate, and opendir does): each pass
@@ -75,37 +75,9 @@ void remove_tree(const char* root, std::array<char, kPathMax>& path_buffer, std:
   }
 }
 
-// The handler's buffers: static, since it may not allocate and may run on a small stack.
+// remove_temporaries' buffers: static, since a signal handler may not allocate and may run on a small stack.
 std::array<char, kPathMax> g_tree_path{};
 alignas(8) std::array<char, 4096> g_tree_listing{};
-
-extern "C" void remove_temporaries(int sig) {
-  const int saved = errno;
-  for (size_t i = 0; i < kSlots; ++i) {
-    if (!g_used[i].load()) continue;
-    if (g_folder[i].load())
-      remove_tree(g_paths[i], g_tree_path, g_tree_listing);
-    else
-      ::unlink(g_paths[i]);
-  }
-  errno = saved;
-  // Then the signal does what it would have done: the process ends by it.
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-void install_handlers() {
-  if (g_handlers.exchange(true)) return;
-  for (int sig : kSignals) {
-    struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) != 0) continue;
-    if (old.sa_handler == SIG_IGN) continue;  // an ignored signal (nohup, a tool ignoring SIGPIPE) stays ignored
-    struct sigaction sa {};
-    sa.sa_handler = remove_temporaries;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(sig, &sa, nullptr);
-  }
-}
 
 int claim_slot(const std::string& path, bool folder = false) {
   if (path.size() >= kPathMax) return -1;
@@ -175,6 +147,18 @@ constexpr size_t kBuffer = 64 * 1024;
 
 }  // namespace
 
+void remove_temporaries() {
+  const int saved = errno;
+  for (size_t i = 0; i < kSlots; ++i) {
+    if (!g_used[i].load()) continue;
+    if (g_folder[i].load())
+      remove_tree(g_paths[i], g_tree_path, g_tree_listing);
+    else
+      ::unlink(g_paths[i]);
+  }
+  errno = saved;
+}
+
 Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, const OutputOptions& options) {
   std::unique_ptr<OutputFile> f(new OutputFile());
   f->buffer_.reserve(kBuffer);
@@ -227,7 +211,6 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, 
     return f;
   }
   // A regular file, or a new one: a temporary file beside the target, renamed onto it by commit().
-  install_handlers();
   std::string tmpl = fmt::format("{}/.{}.tpbisa-XXXXXX", dir_of(target), base_of(target));
   // The signals are held while the file is created and its name recorded, so none can leave it behind.
   int fd = -1;
@@ -342,7 +325,6 @@ Expected<std::unique_ptr<OutputDirectory>> OutputDirectory::create(const std::st
   std::unique_ptr<OutputDirectory> d(new OutputDirectory());
   d->target_ = path;
   while (d->target_.size() > 1 && d->target_.back() == '/') d->target_.pop_back();
-  install_handlers();
   std::string tmpl = fmt::format("{}/.{}.partial-XXXXXX", dir_of(d->target_), base_of(d->target_));
   bool made = false;
   {

@@ -1,6 +1,7 @@
 // The scheduler and the step: validate, honour the EVENTS wait (blocking), execute the family, update, commit.
 #include "tpbisa/machine.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -455,18 +456,45 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
   return true;
 }
 
-RunSummary Machine::run(size_t max_steps) {
+namespace {
+
+/// The first count of retired words at which on_progress is called (never without a hook).
+uint64_t first_progress(const RunHooks& hooks) {
+  return hooks.on_progress ? std::max<uint64_t>(hooks.progress_words, 1) : UINT64_MAX;
+}
+
+/// Calls on_progress once `retired` reached `next_progress`, and moves that on; false when the hook says stop.
+bool progress_allows(const RunHooks& hooks, uint64_t retired, uint64_t& next_progress) {
+  if (retired < next_progress) return true;
+  next_progress += std::max<uint64_t>(hooks.progress_words, 1);
+  return hooks.on_progress(retired);
+}
+
+}  // namespace
+
+RunSummary Machine::run(size_t max_steps, const RunHooks& hooks) {
   RunSummary s;
-  // One result reused by every turn: run reads only a turn's status, fault and diagnostic counts, which each turn
-  // sets (so no result is constructed per instruction).
+  // Without an observer one result is reused by every turn: run then reads only a turn's status, fault and
+  // diagnostic counts, which each turn sets (so no result is constructed per instruction). An observer gets a fresh
+  // result per turn, as step() returns it (a reused one may hold an earlier turn's effect lists).
   StepResult r;
+  const bool observed = static_cast<bool>(hooks.on_step);
+  uint64_t next_progress = first_progress(hooks);
   bool retired_last = false;  // after a retirement no engine can be stuck (deadlocked() needs a blocked turn since)
   while (!finished()) {
-    // One engine left (a single stream): its plain words need no scheduler turn and no step result.
-    if (Sequencer* only = sole_engine()) {
+    // One engine left (a single stream): its plain words need no scheduler turn and no step result. It stops at
+    // the next progress call, so that the hook is called on time.
+    if (Sequencer* only = observed ? nullptr : sole_engine()) {
       const size_t before = s.retired;
-      if (!run_plain(*only, max_steps, s)) break;
+      if (!run_plain(*only, static_cast<size_t>(std::min<uint64_t>(max_steps, next_progress)), s)) break;
       if (s.retired != before) retired_last = true;
+      if (s.retired >= next_progress) {  // the plain words stopped for the progress call: then they go on
+        if (!progress_allows(hooks, s.retired, next_progress)) {
+          s.interrupted = true;
+          break;
+        }
+        continue;
+      }
       if (only->finished()) continue;
     }
     if (!retired_last && deadlocked()) {
@@ -478,8 +506,10 @@ RunSummary Machine::run(size_t max_steps) {
       s.step_limit = true;
       break;
     }
+    if (observed) r = StepResult{};
     step_into(r);
     retired_last = r.status == StepResult::Status::Retired;
+    if (observed && r.status != StepResult::Status::Blocked) hooks.on_step(r);
     if (r.status == StepResult::Status::Faulted) {
       s.faulted = true;
       s.fault = r.fault;
@@ -488,12 +518,17 @@ RunSummary Machine::run(size_t max_steps) {
     if (!retired_last) continue;
     ++s.retired;
     for (size_t k = 0; k < kDiagKinds; ++k) s.diagnostic_counts[k] += r.diagnostic_counts[k];
+    if (!progress_allows(hooks, s.retired, next_progress)) {
+      s.interrupted = true;
+      break;
+    }
   }
   return s;
 }
 
-RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<void(const StepResult&)>& on_step) {
+RunSummary Machine::run_core(size_t c, size_t max_steps, const RunHooks& hooks) {
   RunSummary s;
+  uint64_t next_progress = first_progress(hooks);
   Core& core = cores_[c];
   if (core_logs_.size() < cores_.size()) return s;  // a single-core machine: use run()
   EffectLog& log = core_logs_[c];
@@ -535,7 +570,7 @@ RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<voi
         e.blocked_epoch_ = epoch;
         break;
       }
-      if (on_step) on_step(r);
+      if (hooks.on_step) hooks.on_step(r);
       if (r.status == StepResult::Status::Faulted) {
         s.faulted = true;
         s.fault = r.fault;
@@ -545,6 +580,10 @@ RunSummary Machine::run_core(size_t c, size_t max_steps, const std::function<voi
       ++e.retired_;
       ++s.retired;
       for (size_t d = 0; d < kDiagKinds; ++d) s.diagnostic_counts[d] += r.diagnostic_counts[d];
+      break;
+    }
+    if (!progress_allows(hooks, s.retired, next_progress)) {
+      s.interrupted = true;
       break;
     }
   }

@@ -1,4 +1,4 @@
-// The command line's chunk pool (validate --quiet --jobs): every chunk once per run, results visible after it.
+// The streaming validator's chunk pool (validate --quiet --jobs): every chunk once per run, results visible after it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "../../tools/tpbisa/chunk_pool.hpp"
+#include "io/chunk_pool.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 
-namespace tpbisa::cli {
+namespace tpbisa::io {
 namespace {
 
 TEST(ChunkPool, EveryChunkOnceInEveryRun) {
@@ -77,12 +78,11 @@ TEST(ChunkPool, DestroyedWithoutARunAndAfterOne) {
 }
 
 TEST(ChunkPool, DefaultJobsWithinItsCap) {
-  EXPECT_EQ(default_jobs(1), 1U);
-  const unsigned n = default_jobs(16);
+  const unsigned n = default_validate_jobs();
   EXPECT_GE(n, 1U);
-  EXPECT_LE(n, 16U);
+  EXPECT_LE(n, kMaxValidateJobs);
   EXPECT_LE(n, std::max(1U, std::thread::hardware_concurrency()));
 }
 
 }  // namespace
-}  // namespace tpbisa::cli
+}  // namespace tpbisa::io

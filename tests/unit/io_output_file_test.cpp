@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -61,6 +64,33 @@ TEST_F(IoOutputFile, ReplacesARegularFileOnlyAtCommitAndKeepsItsMode) {
   ASSERT_EQ(::stat(path("out.bin").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600U);  // issue 10, B1: a 0600 OUT used to become 0644
   EXPECT_EQ(entries(), std::vector<std::string>{"out.bin"});
+}
+
+TEST_F(IoOutputFile, RemoveTemporariesTakesEveryLiveTemporaryAndInstallsNoHandler) {
+  std::ofstream(path("a.bin")) << "old";
+  struct sigaction before {};
+  ASSERT_EQ(::sigaction(SIGINT, nullptr, &before), 0);
+  auto a = OutputFile::open(path("a.bin"));
+  auto b = OutputFile::open(path("b.bin"));
+  auto d = OutputDirectory::create(path("tree"));
+  ASSERT_TRUE(a.ok() && b.ok() && d.ok());
+  std::ofstream((*d)->staging() + "/member") << "x";
+  ASSERT_EQ(::mkdir(((*d)->staging() + "/sub").c_str(), 0700), 0);
+  std::ofstream((*d)->staging() + "/sub/deeper") << "y";
+  EXPECT_EQ(entries().size(), 4U);  // a.bin and three temporaries
+  // Signal dispositions belong to the program: opening outputs changed none.
+  struct sigaction after {};
+  ASSERT_EQ(::sigaction(SIGINT, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  errno = 1234;
+  remove_temporaries();  // what a signal handler calls
+  EXPECT_EQ(errno, 1234);
+  EXPECT_EQ(entries(), std::vector<std::string>{"a.bin"});
+  EXPECT_EQ(contents(path("a.bin")), "old");
+  (*a)->discard();  // the objects go quietly afterwards
+  (*b)->discard();
+  (*d)->discard();
+  EXPECT_EQ(entries(), std::vector<std::string>{"a.bin"});
 }
 
 TEST_F(IoOutputFile, AnAbandonedWriteLeavesTheOldFileAndNoTemporary) {

@@ -1,5 +1,5 @@
 // `tpbisa asm`: reads a source, reports every error as file:line:col with a caret line, writes the words.
-#include "cmd_asm.hpp"
+#include "commands.hpp"
 
 #include <memory>
 #include <optional>

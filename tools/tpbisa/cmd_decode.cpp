@@ -1,17 +1,102 @@
-// `tpbisa decode`: streams every input, a block of words at a time and in place, through decode() and a printer.
-#include "cmd_decode.hpp"
-
+// `tpbisa decode`: streams every input, a block of words at a time and in place, through decode(), and prints the
+// library's field descriptions as text blocks or its JSON form of each word.
 #include <memory>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "decode_print.hpp"
+#include "commands.hpp"
 #include "exit_codes.hpp"
+#include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/decode_json.hpp"
+#include "tpbisa/io/json.hpp"
 
 namespace tpbisa::cli {
 namespace {
+
+using io::WordSource;
+using json = nlohmann::ordered_json;
+
+/// Receives decoded words as they stream in; output is written as it goes, never held back.
+class DecodePrinter {
+ public:
+  virtual ~DecodePrinter() = default;
+  /// An input starts, read for `gen`; `note` says where the generation came from when a NEFF named it (or "").
+  virtual void begin_input(const WordSource& src, Generation gen, const std::string& note) = 0;
+  /// Word `index` of the source's current stream (a word of the block next_block handed out last).
+  virtual void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                           std::span<const uint8_t, kWordBytes> word) = 0;
+  /// The input failed after the words already printed; the error itself goes to stderr.
+  virtual void failed(const WordSource& src) = 0;
+  virtual void finish() = 0;
+};
+
+// ---- text ----
+
+std::string text_block(const WordSource& src, uint64_t index, const Instruction& inst) {
+  std::string out = fmt::format("{}  offset {:#x}  {:#04x} {}  {}\n", word_label(src, index), index * kWordBytes,
+                                inst.opcode(), inst.name(), io::decode_status_note(inst));
+  const std::string events = render_instruction_events(inst);
+  out += fmt::format("  events: {}\n", events.empty() ? "(none)" : events);
+  for (const DescribedField& f : io::described_fields(src, inst))
+    out += fmt::format("    @{:<3}{:>3}  {:<30} {:<12}  {}\n", f.offset, f.size, f.name, format_value(f), f.meaning);
+  return out;
+}
+
+class DecodeTextPrinter final : public DecodePrinter {
+ public:
+  explicit DecodeTextPrinter(bool headings) : headings_(headings) {}
+
+  void begin_input(const WordSource& src, Generation, const std::string& note) override {
+    if (headings_) out("{}== {} ==\n", first_ ? "" : "\n", src.label());
+    first_ = false;
+    blocks_ = 0;  // blocks are separated within an input; the heading separates inputs
+    if (!note.empty()) out("{}\n\n", note);
+  }
+  void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                   std::span<const uint8_t, kWordBytes>) override {
+    out("{}{}", blocks_ == 0 ? "" : "\n", text_block(src, index, inst));
+    ++blocks_;
+  }
+  void failed(const WordSource&) override { out_flush(); }
+  void finish() override { out_flush(); }
+
+ private:
+  bool headings_;
+  bool first_ = true;
+  uint64_t blocks_ = 0;
+};
+
+// ---- JSON ----
+
+// Streams one document: the array is opened up front and each instruction is written as it decodes.
+class DecodeJsonPrinter final : public DecodePrinter {
+ public:
+  void begin_input(const WordSource&, Generation gen, const std::string&) override {
+    if (started_) return;
+    started_ = true;
+    out("{{\"generation\": {}, \"instructions\": [", io::dump_json(json(std::string(to_string(gen)))));
+  }
+  void instruction(const WordSource& src, uint64_t index, const Instruction& inst,
+                   std::span<const uint8_t, kWordBytes> word) override {
+    out("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(io::decoded_json(src, index, inst, word)));
+    ++count_;
+  }
+  void failed(const WordSource& src) override { error_ = io::input_error_json(src, src.error().message); }
+  void finish() override {
+    out("{}]", count_ == 0 ? "" : "\n");
+    if (!error_.is_null()) out(",\n\"error\": {}", io::dump_json(error_));
+    out("}}\n");
+    out_flush();
+  }
+
+ private:
+  bool started_ = false;
+  uint64_t count_ = 0;
+  json error_;
+};
 
 struct DecodeOptions {
   std::optional<Generation> gen;
@@ -47,7 +132,9 @@ Ended decode_source(WordSource& src, const std::optional<Generation>& given, Dec
 int run_decode(const DecodeOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("decode", *problem);
   buffer_stdout();
-  const auto printer = o.json ? make_json_printer() : make_text_printer(o.inputs.files.size() > 1);
+  const std::unique_ptr<DecodePrinter> printer =
+      o.json ? std::unique_ptr<DecodePrinter>(std::make_unique<DecodeJsonPrinter>())
+             : std::make_unique<DecodeTextPrinter>(o.inputs.files.size() > 1);
   for (auto& src : open_word_inputs(o.inputs, o.gen.value_or(kDefaultGeneration))) {
     const Ended ended = decode_source(*src, o.gen, *printer);
     if (ended == Ended::Done) continue;

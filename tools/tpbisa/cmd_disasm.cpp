@@ -1,6 +1,6 @@
 // `tpbisa disasm`: streams words through the library's disassembler, one canonical line per word, or an
 // objdump-style listing; a NEFF's streams go to one .tasm file each with -o DIR.
-#include "cmd_disasm.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
 #include <filesystem>

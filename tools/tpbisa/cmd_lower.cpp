@@ -1,8 +1,9 @@
 // `tpbisa lower`: streams IN through lower_pseudo() into OUT, which is replaced only when every word lowered and the
 // whole report was written (PROJ-CONV-M8: never a partial output), and validates each lowered word.
-#include "cmd_lower.hpp"
+#include "commands.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/decode_json.hpp"
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/io/verdict_json.hpp"
@@ -103,20 +105,27 @@ bool hex_like(const std::string& text) {
   return !text.empty() && text.find_first_not_of("0123456789abcdefABCDEFxX_, \t\n") == std::string::npos;
 }
 
-int run_lower(LowerCliOptions o) {
+/// IN and OUT from the positionals (with --hex the one positional is OUT); a usage error's exit code when wrong.
+std::optional<int> in_and_out(LowerCliOptions& o, std::string& in, std::string& out_path) {
   // --hex takes every argument up to the next option, so `--hex W OUT` hands OUT to --hex: take it back.
   if (!o.hex.empty() && o.in.empty() && o.hex.size() > 1 && !hex_like(o.hex.back())) {
     o.in = o.hex.back();
     o.hex.pop_back();
   }
-  const Generation gen = o.gen.value_or(kDefaultGeneration);
   if (!o.hex.empty() && !o.out.empty())
     return usage_error("lower", fmt::format("with --hex the input is the hex words; unexpected argument '{}'", o.out));
   if (o.hex.empty() && (o.in.empty() || o.out.empty())) return usage_error("lower", "give IN and OUT");
   if (!o.hex.empty() && o.in.empty()) return usage_error("lower", "give OUT");
-  const std::string in = o.hex.empty() ? o.in : std::string();
-  const std::string& out_path = o.hex.empty() ? o.out : o.in;
+  in = o.hex.empty() ? o.in : std::string();
+  out_path = o.hex.empty() ? o.out : o.in;
   if (in == "-" && o.vars == "-") return usage_error("lower", "IN and --vars cannot both be stdin");
+  return std::nullopt;
+}
+
+int run_lower(LowerCliOptions o) {
+  std::string in, out_path;
+  if (const auto rc = in_and_out(o, in, out_path)) return *rc;
+  const Generation gen = o.gen.value_or(kDefaultGeneration);
   std::string why;
   const auto max_words = number_option("--max-words", o.max_words, 1, UINT64_MAX, why);
   if (!max_words) return usage_error("lower", why);
@@ -142,8 +151,7 @@ int run_lower(LowerCliOptions o) {
   Word word{};
   const auto input_error = [&](const std::string& message) {
     (*sink)->discard();
-    report.finish(
-        c, ojson{{"input", src->label()}, {"index", src->index()}, {"offset", src->offset()}, {"message", message}});
+    report.finish(c, io::input_error_json(*src, message));
     report_error(message);
     return kExitInput;
   };

@@ -1,5 +1,5 @@
 // `tpbisa neff info|ls|extract|pack|sems`: text and JSON layouts over the library's NEFF reader and writer.
-#include "cmd_neff.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -388,6 +388,56 @@ int run_sems(const NeffCliOptions& o) {
   return kExitOk;
 }
 
+/// `neff pack`'s arguments and the header fields it sets.
+void add_pack_options(CLI::App& pack, NeffCliOptions& o) {
+  pack.add_option("DIR", o.dir, "Folder whose regular files become the members (names relative to it)")
+      ->required()
+      ->type_name("DIR");
+  pack.add_option("OUT", o.out, "The container to write")->required()->type_name("OUT.neff");
+  pack.add_option_function<std::string>(
+          "--pkg-version",
+          [&o](const std::string& t) {
+            if (t != "1" && t != "2") throw CLI::ValidationError("--pkg-version", fmt::format("'{}' is not 1 or 2", t));
+            o.pkg_version = t == "1" ? 1 : 2;
+          },
+          "Packaging: 2 = gzip tar with MD5 (default), 1 = plain tar with SHA-256")
+      ->type_name("1|2");
+  pack.add_option_function<std::string>(
+          "--hash-order",
+          [&o](const std::string& t) {
+            if (t == "natural")
+              o.hash_order = neff::HashOrder::Natural;
+            else if (t == "word-le")
+              o.hash_order = neff::HashOrder::WordLE;
+            else
+              throw CLI::ValidationError("--hash-order", fmt::format("'{}' is not natural or word-le", t));
+          },
+          "PROJ-CONV-X1: store the digest as computed (natural, default) or with every 4-byte group reversed "
+          "(word-le, the compiler's form)")
+      ->type_name("natural|word-le");
+  pack.add_option("--header-from", o.header_from,
+                  "Copy the header fields (name, uuid, lnc_size, feature bits, ...) from this NEFF")
+      ->type_name("FILE.neff");
+  pack.add_option("--name", o.name, "Header name (default: the output's file name)")->type_name("TEXT");
+  const auto number = [&pack](const char* name, std::optional<uint64_t>& field, const char* help, uint64_t max) {
+    pack.add_option_function<std::string>(
+            name,
+            [&field, name, max](const std::string& t) {
+              const auto v = parse_u64(t);
+              if (!v || *v > max)
+                throw CLI::ValidationError(name, fmt::format("'{}' is not a number up to {}", t, max));
+              field = *v;
+            },
+            help)
+        ->type_name("N");
+  };
+  number("--lnc", o.lnc_size, "Header lnc_size (default 1)", UINT32_MAX);
+  number("--num-tpb", o.num_tpb, "Header num_tpb (default 1)", UINT32_MAX);
+  number("--feature-bits", o.feature_bits, "Header feature_bits (default 0)", UINT64_MAX);
+  number("--padding", o.padding, "Zero bytes after the payload inside the data_size window (default 0)",
+         uint64_t{1} << 30);
+}
+
 }  // namespace
 
 Command register_neff(CLI::App& parent) {
@@ -412,52 +462,7 @@ Command register_neff(CLI::App& parent) {
   for (CLI::App* sub : {info, ls, sems}) sub->add_flag("--json", o->json, "Print one JSON document instead of text");
   extract->add_option("DIR", o->dir, "Folder to create (it must not exist, or be empty)")->required()->type_name("DIR");
 
-  pack->add_option("DIR", o->dir, "Folder whose regular files become the members (names relative to it)")
-      ->required()
-      ->type_name("DIR");
-  pack->add_option("OUT", o->out, "The container to write")->required()->type_name("OUT.neff");
-  pack->add_option_function<std::string>(
-          "--pkg-version",
-          [o](const std::string& t) {
-            if (t != "1" && t != "2") throw CLI::ValidationError("--pkg-version", fmt::format("'{}' is not 1 or 2", t));
-            o->pkg_version = t == "1" ? 1 : 2;
-          },
-          "Packaging: 2 = gzip tar with MD5 (default), 1 = plain tar with SHA-256")
-      ->type_name("1|2");
-  pack->add_option_function<std::string>(
-          "--hash-order",
-          [o](const std::string& t) {
-            if (t == "natural")
-              o->hash_order = neff::HashOrder::Natural;
-            else if (t == "word-le")
-              o->hash_order = neff::HashOrder::WordLE;
-            else
-              throw CLI::ValidationError("--hash-order", fmt::format("'{}' is not natural or word-le", t));
-          },
-          "PROJ-CONV-X1: store the digest as computed (natural, default) or with every 4-byte group reversed "
-          "(word-le, the compiler's form)")
-      ->type_name("natural|word-le");
-  pack->add_option("--header-from", o->header_from,
-                   "Copy the header fields (name, uuid, lnc_size, feature bits, ...) from this NEFF")
-      ->type_name("FILE.neff");
-  pack->add_option("--name", o->name, "Header name (default: the output's file name)")->type_name("TEXT");
-  const auto number = [&](const char* name, std::optional<uint64_t>& field, const char* help, uint64_t max) {
-    pack->add_option_function<std::string>(
-            name,
-            [&field, name, max](const std::string& t) {
-              const auto v = parse_u64(t);
-              if (!v || *v > max)
-                throw CLI::ValidationError(name, fmt::format("'{}' is not a number up to {}", t, max));
-              field = *v;
-            },
-            help)
-        ->type_name("N");
-  };
-  number("--lnc", o->lnc_size, "Header lnc_size (default 1)", UINT32_MAX);
-  number("--num-tpb", o->num_tpb, "Header num_tpb (default 1)", UINT32_MAX);
-  number("--feature-bits", o->feature_bits, "Header feature_bits (default 0)", UINT64_MAX);
-  number("--padding", o->padding, "Zero bytes after the payload inside the data_size window (default 0)",
-         uint64_t{1} << 30);
+  add_pack_options(*pack, *o);
 
   app->footer(
       "Exit codes: 0 success, 2 usage error, 3 input or output error (a container that fails a check: the "

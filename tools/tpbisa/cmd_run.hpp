@@ -1,10 +1,62 @@
-// `tpbisa run`: execute a program of 64-byte words on the functional simulator and show the resulting state.
+// `tpbisa run`'s options, shared by the word stream's run (cmd_run.cpp) and the NEFF's (cmd_run_neff.cpp).
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "common.hpp"
+#include "tpbisa/io/dump.hpp"
+#include "tpbisa/machine.hpp"
 
 namespace tpbisa::cli {
 
-Command register_run(CLI::App& parent);
+constexpr std::string_view kDefaultMaxSteps = "1000000";
+constexpr std::string_view kDefaultMaxMemory = "1GiB";
+constexpr std::string_view kDefaultMaxElements = "4194304";
+
+struct RunCliOptions {
+  std::optional<Generation> gen;
+  std::string program;
+  std::vector<std::string> hex;
+  std::string init;
+  std::string vars;
+  std::vector<std::string> dumps;
+  bool json = false;
+  std::string trace;
+  std::string max_steps{kDefaultMaxSteps};
+  std::string max_memory{kDefaultMaxMemory};
+  std::string max_elements{kDefaultMaxElements};
+  std::string max_words = std::to_string(kDefaultMaxWords);
+  std::string max_dump_elements = std::to_string(io::kMaxDumpElements);
+  bool firmware_stubs = false;
+  std::string engine{"dve"};
+  std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
+  ValidateOptions options;
+  // A NEFF program only:
+  std::vector<std::string> inputs;
+  std::string out_dir;
+  std::vector<std::string> expects;
+  std::string schedule{"default"};
+  bool quiet = false;
+  bool check_races = false;
+  bool threads = false;
+  std::vector<std::string> trace_filters;
+  bool max_steps_given = false;
+};
+
+/// The limits and views of a run, read from their options.
+struct RunLimits {
+  uint64_t max_steps = 0, max_memory = 0, max_elements = 0, max_words = 0;
+  size_t trace_max_effects = 0;
+  EngineId engine = EngineId::Dve;
+  std::vector<io::DumpSpec> dumps;
+};
+
+/// `tpbisa run PROG.neff`: binds the .npy inputs to the signature, runs the whole program, writes and compares the
+/// outputs, prints the report; the exit code (0 ok, 1 fault, deadlock, step limit, race or difference, 2 usage, 3
+/// input or output error).
+int run_neff(const RunCliOptions& o, const RunLimits& l);
 
 }  // namespace tpbisa::cli

@@ -13,16 +13,10 @@
 
 #include <fmt/format.h>
 
-#include "cmd_asm.hpp"
-#include "cmd_catalog.hpp"
-#include "cmd_decode.hpp"
-#include "cmd_disasm.hpp"
-#include "cmd_lower.hpp"
-#include "cmd_neff.hpp"
-#include "cmd_run.hpp"
-#include "cmd_validate.hpp"
+#include "commands.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
+#include "tpbisa/io/output_file.hpp"
 
 namespace tpbisa::cli {
 namespace {
@@ -121,11 +115,32 @@ void reserve_standard_descriptors() {
   }
 }
 
+/// The signals that end a command remove its unfinished outputs first (temporary files, a staging folder), then
+/// end the process as they would have.
+extern "C" void end_by_signal(int sig) {
+  tpbisa::io::remove_temporaries();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+/// One the process was started with ignored stays ignored (nohup, the background job of a script).
+void install_signal_handlers() {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    struct sigaction sa {};
+    sa.sa_handler = end_by_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
 int main(int argc, char** argv) {
   using namespace tpbisa::cli;
   reserve_standard_descriptors();
   // A closed pipe is a write error like any other (exit 3, docs/cli.md), not a silent death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  install_signal_handlers();
   // Nothing escapes: an unexpected failure is reported like an input error, never as a crash.
   int code = kExitInput;
   try {

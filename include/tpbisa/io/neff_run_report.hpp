@@ -1,10 +1,12 @@
-// Running a loaded NEFF to its end and its run report: the loop, the deadlock and race wording, and the JSON
-// document of `tpbisa run PROG.neff --json`, shared by the command line and the Python module.
+// Running a NEFF to its end and its run report: the run over the machine's loop with its trace and race check, the
+// deadlock and race wording, and the JSON document of `tpbisa run PROG.neff --json`, shared by the command line and
+// the Python module.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tpbisa/expected.hpp"
+#include "tpbisa/io/arguments.hpp"
+#include "tpbisa/io/compare.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/neff.hpp"
 #include "tpbisa/neff_run.hpp"
@@ -21,7 +27,7 @@ namespace tpbisa::io {
 
 /// What a whole-NEFF run did.
 struct NeffRunReport {
-  enum class Status { Ok, Fault, StepLimit, Deadlock } status = Status::Ok;
+  enum class Status { Ok, Fault, StepLimit, Deadlock, Interrupted } status = Status::Ok;
   uint64_t retired = 0;
   Fault fault{};
   std::vector<BlockedWait> blocked;                          ///< the blocked waits of a deadlock
@@ -30,25 +36,46 @@ struct NeffRunReport {
   double seconds = 0;
 };
 
-/// "ok", "fault", "step-limit", "deadlock".
+/// "ok", "fault", "step-limit", "deadlock", "interrupted".
 std::string_view to_string(NeffRunReport::Status s);
 
-/// Observers of execute_neff_run (both optional).
-struct NeffRunHooks {
-  /// Every retired or faulted step, before it is counted (the command line's --trace).
-  std::function<void(const StepResult&)> on_step;
-  /// Every 4096 retired words, with the count so far (the command line's progress line).
-  std::function<void(uint64_t retired)> on_progress;
+/// How to run a NEFF (`tpbisa run PROG.neff`, Python's Neff.run).
+struct NeffRunOptions {
+  /// Bounds, validation switches, schedule; the effect recording is set from `trace` and `check_races`.
+  MachineOptions machine;
+  uint64_t max_steps = UINT64_MAX;
+  bool check_races = false;  ///< observe every step with a neff::RaceChecker (every effect recorded, uncapped)
+  bool threads = false;      ///< every core on its own thread (Machine::run_core); not with a trace or check_races
+  bool trace = false;        ///< a trace will be written (effects recorded, at most machine.max_recorded_effects)
+  TraceFilter trace_filter;  ///< the steps the trace keeps
+  /// On the calling thread, every `progress_words` retired words (with threads, about every 0.1 s) with the words
+  /// retired so far; false stops the run (status Interrupted).
+  std::function<bool(uint64_t retired)> on_progress;
+  uint64_t progress_words = kProgressWords;
 };
 
-/// Steps the machine of `run` in its schedule's order until every engine finished, one faulted, every engine
-/// left is blocked (a deadlock), or `max_steps` words retired. `races` (may be null) observes every retired step.
-NeffRunReport execute_neff_run(neff::Run& run, uint64_t max_steps, neff::RaceChecker* races,
-                               const NeffRunHooks& hooks = {});
+/// A NEFF loaded on the machine, ready to run: the run and, when asked, its race check.
+struct NeffRun {
+  std::unique_ptr<neff::Run> run;
+  std::unique_ptr<neff::RaceChecker> races;
+};
 
-/// The same with every core on its own thread (Machine::run_core); cores share only DRAM, so the outputs are those
-/// of one thread. The report is merged from the per-core results.
-NeffRunReport execute_neff_run_threads(neff::Run& run, uint64_t max_steps);
+/// Builds the machine for `nf` with `inputs` bound by name (neff::Run::create, whose message is the error's).
+Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::RunInput> inputs,
+                                   const NeffRunOptions& options);
+
+/// Runs it in its schedule's order (Machine::run; with options.threads, Machine::run_core per core) until every
+/// engine finished, one faulted, every engine left is blocked (a deadlock), max_steps words retired, or
+/// on_progress said stop. `trace` (may be null) receives one line per retired or faulting step the filter keeps.
+NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, OutputFile* trace);
+
+/// The multiply-adds every core's Matmuls did.
+uint64_t total_macs(const Machine& m);
+
+/// Writes every output of `nf` as DIR/NAME.npy (its signature's dtype and shape; the folder is made when missing);
+/// the paths written, or the first error ("--out DIR: ...", "output NAME: dtype D has no .npy form", the file's).
+Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, const neff::Run& run,
+                                                      const std::string& dir);
 
 /// The disassembled word `index` of an engine's stream, "(end of stream)" past its end.
 std::string neff_instruction_text(const neff::Run& run, unsigned core, EngineId e, size_t index);
@@ -60,14 +87,6 @@ std::vector<std::string> deadlock_raisers(const neff::Run& run, const std::vecto
 
 /// One access of a race: "sg00/PE#4 Matmul ... (write)".
 std::string race_access_text(const neff::Run& run, const neff::RaceAccess& a);
-
-/// An output compared with a reference (`tpbisa run --expect`).
-struct OutputComparison {
-  std::string name, reference;
-  uint64_t elements = 0, differing = 0;
-  double max_abs_diff = 0;
-  std::vector<std::string> first;  ///< the first differing indices (at most 5)
-};
 
 /// What the JSON report names besides the run itself.
 struct NeffRunReportContext {

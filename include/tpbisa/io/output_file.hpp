@@ -9,10 +9,11 @@
 //   A link whose target does not exist is refused.
 // * Anything else that exists (a character or block device, a FIFO) is written through, never replaced.
 // * An output that is one of the command's inputs (the same file) is refused.
-// * Temporary files never outlive the process: they are removed on SIGINT, SIGTERM, SIGHUP and SIGPIPE (then the
-//   signal takes its course) as well as when the OutputFile is destroyed without commit().
+// * Temporary files are removed when the OutputFile is destroyed without commit(), and by remove_temporaries(),
+//   which a program's signal handler calls before the signal ends it (the library installs no handler: signal
+//   dispositions belong to the program; the tpbisa command's main installs them for SIGINT, SIGTERM and SIGHUP).
 // * A folder (OutputDirectory, `neff extract`) is written the same way: into a fresh private folder beside it,
-//   renamed onto it at the end, and removed with everything in it on failure and on the same signals.
+//   renamed onto it at the end, and removed with everything in it on failure and by remove_temporaries().
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,13 @@
 #include "tpbisa/expected.hpp"
 
 namespace tpbisa::io {
+
+/// Removes every temporary file and staging folder of an OutputFile or OutputDirectory not yet committed or
+/// discarded. Async-signal-safe (system calls alone, no allocation, errno kept), for a handler of the signals that
+/// end the program: call it, then let the signal take its course. The objects are not told: after it, the program
+/// is expected to end. Their creation and their commit run with SIGINT, SIGTERM, SIGHUP and SIGPIPE held on the
+/// calling thread, so a handler never sees one half recorded.
+void remove_temporaries();
 
 struct OutputOptions {
   std::span<const std::string> inputs;  ///< paths the command reads ("-" is stdin); none may be the output
@@ -68,7 +76,7 @@ class OutputFile {
   std::string temp_;    ///< the temporary file beside it (atomic)
   int fd_ = -1;
   bool own_fd_ = false;
-  int slot_ = -1;  ///< the temporary file's slot in the signal-cleanup table, or -1
+  int slot_ = -1;  ///< the temporary file's slot in remove_temporaries()' table, or -1
   int errno_ = 0;
   bool done_ = false;
   std::string buffer_;
@@ -77,8 +85,9 @@ class OutputFile {
 /// A folder written whole or not at all. create() makes a fresh private folder `.NAME.partial-XXXXXX` (mode 0700)
 /// beside `path`; the caller fills staging(); commit() renames it onto `path` (which may not exist, or be an empty
 /// folder: rename(2) replaces that in one step and refuses a folder that is not empty). Without commit() — an
-/// error, an early return, SIGINT, SIGTERM, SIGHUP or SIGPIPE — the staging folder is removed with everything in
-/// it, so `path` either appears complete or not at all. What `path` may be beforehand is the caller's policy.
+/// error, an early return, or remove_temporaries() in a signal handler — the staging folder is removed with
+/// everything in it, so `path` either appears complete or not at all. What `path` may be beforehand is the caller's
+/// policy.
 class OutputDirectory {
  public:
   /// Error: "PATH: cannot create a folder beside it: OS error".
@@ -101,7 +110,7 @@ class OutputDirectory {
 
   std::string target_;
   std::string temp_;
-  int slot_ = -1;  ///< the staging folder's slot in the signal-cleanup table, or -1
+  int slot_ = -1;  ///< the staging folder's slot in remove_temporaries()' table, or -1
   bool done_ = false;
 };
 

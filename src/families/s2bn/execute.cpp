@@ -137,11 +137,10 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   }
 }
 
-constexpr Execution kExecution{execute};
-
 }  // namespace
 
 const Execution& S2BnFamily::execution() {
+  static const Execution kExecution{.execute = execute, .unit_state = unit_state()};
   return kExecution;
 }
 

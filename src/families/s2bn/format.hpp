@@ -60,14 +60,17 @@ constexpr ImmReading imm0_reading(const S2Bn& s) {
 }
 }  // namespace family::s2bn
 
+struct UnitState;  // tpbisa/unit_state.hpp
+
 namespace family {
 /// The S2_BN family (src/families/s2bn): its layouts and the parts its folder defines.
 struct S2BnFamily {
   static constexpr std::string_view kName = "s2bn";
   using Layouts = TypeList<S2Bn>;
-  static const Validation& validation();  ///< validate.cpp
-  static const Execution& execution();    ///< execute.cpp
-  static const Syntax& syntax();          ///< syntax.cpp
+  static const Validation& validation();           ///< validate.cpp
+  static const Execution& execution();             ///< execute.cpp
+  static const Syntax& syntax();                   ///< syntax.cpp
+  static std::span<const UnitState> unit_state();  ///< state.cpp: the DVE channels' flops, keys and parameters
 };
 }  // namespace family
 

@@ -1,7 +1,6 @@
-// A fixed set of threads that call one function on every chunk of a block of work, the calling thread among them.
+// A fixed set of threads that call one function on every chunk of a block of work, the calling thread among them
+// (the streaming validator's threads).
 #pragma once
-
-#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,18 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace tpbisa::cli {
-
-/// The threads a command may use by default: the CPUs this process may run on (its affinity mask, so a command
-/// pinned with taskset runs on one thread), else the hardware's count; at least 1, at most `cap`.
-inline unsigned default_jobs(unsigned cap) {
-  unsigned n = 0;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0) n = static_cast<unsigned>(CPU_COUNT(&set));
-  if (n == 0) n = std::thread::hardware_concurrency();
-  return std::clamp(n, 1U, cap);
-}
+namespace tpbisa::io {
 
 /// run(n, fn) calls fn(0) .. fn(n - 1), each once, on up to `jobs` threads, and returns when every call has
 /// returned. Chunks are claimed in order as threads become free, and a run never waits for a thread that has not
@@ -137,4 +125,4 @@ class ChunkPool {
   std::atomic<size_t> completed_{0};                 ///< chunks of the current run done
 };
 
-}  // namespace tpbisa::cli
+}  // namespace tpbisa::io

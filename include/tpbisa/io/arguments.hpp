@@ -1,0 +1,41 @@
+// The grammars of user-given values the command line and the Python module share: byte sizes (--max-memory 1M),
+// schedules (--schedule random:7), NAME=VALUE pairs (--input, --expect) and trace filters (--trace-filter).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpbisa/machine.hpp"
+
+namespace tpbisa::io {
+
+/// A byte count: a number (decimal or 0x hex) with an optional binary suffix K, M, G or T (also KB, KiB, k, ...,
+/// any case) or B; nullopt when it is not one or does not fit 64 bits.
+std::optional<uint64_t> parse_size(std::string_view text);
+
+/// The engine order of a run: `default` (round robin PE..SP, core by core), `reverse`, or `random:SEED`; sets
+/// options.schedule and options.seed, false (options untouched) when `text` is none of these.
+bool parse_schedule(std::string_view text, MachineOptions& options);
+
+/// NAME=VALUE with neither side empty (the first '=' splits); false otherwise.
+bool split_pair(std::string_view text, std::string& name, std::string& value);
+
+/// Which steps a trace keeps (--trace-filter engine=PE, opcode=Matmul or 0x02, core=0): the values of one key are
+/// alternatives, different keys must all hold; no value of a key: every step passes it.
+class TraceFilter {
+ public:
+  /// Adds one KEY=VALUE; nullopt, or the error ("engine 'x' is not an engine (pe, act, pool, dve, sp)").
+  std::optional<std::string> add(std::string_view text);
+  bool empty() const { return engines_.empty() && opcodes_.empty() && cores_.empty(); }
+  bool pass(const StepResult& r) const;
+
+ private:
+  std::vector<EngineId> engines_;
+  std::vector<std::string> opcodes_;  ///< mnemonics in lower case, or "0x02"
+  std::vector<unsigned> cores_;
+};
+
+}  // namespace tpbisa::io

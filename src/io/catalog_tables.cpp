@@ -1,0 +1,286 @@
+// The catalog's tables as rows with their cells and JSON forms, their coverage, and the catalog documents.
+#include "tpbisa/io/catalog_tables.hpp"
+
+#include <array>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "tpbisa/coverage.hpp"
+
+namespace tpbisa::io {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson generations_json(GenSet gens);
+
+std::string hex_byte(uint8_t v) {
+  return fmt::format("{:#04x}", v);
+}
+
+/// The generations on which `op` is modeled (catalog --coverage's sense).
+GenSet modeled_gens(const OpcodeInfo& op) {
+  GenSet s;
+  for (Generation g : kAllGenerations)
+    if (coverage(op, g).modeled()) s.bits = static_cast<uint8_t>(s.bits | 1U << static_cast<unsigned>(g));
+  return s;
+}
+
+/// With --gen a `modeled` column; without, the presence columns mark the modeled generations M.
+CatalogTable opcode_table(std::optional<Generation> gen) {
+  CatalogTable t{"opcodes", {"value", "name", "mnemonic", "engine", "maint", "format"}, {}, true, {}, true};
+  if (gen) t.columns.emplace_back("modeled");
+  for (const auto& op : kOpcodes) {
+    const std::string format(to_string(op.format));
+    const GenSet modeled = modeled_gens(op);
+    CatalogRow r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic),
+                  std::string(to_string(op.affinity)), std::string(to_string(op.maint)), format},
+                 op.gens,
+                 {{"value", hex_byte(op.value)},
+                  {"name", op.enum_name},
+                  {"mnemonic", op.mnemonic},
+                  {"engine", to_string(op.affinity)},
+                  {"maintained", to_string(op.maint)},
+                  {"format", format},
+                  {"struct", op.struct_name},
+                  {"modeled", generations_json(modeled)}},
+                 modeled};
+    if (gen) r.cells.emplace_back(modeled.has(*gen) ? "yes" : "-");
+    t.rows.push_back(std::move(r));
+  }
+  return t;
+}
+
+CatalogTable dtype_table() {
+  CatalogTable t{"dtypes", {"code", "name", "short", "bits", "kind", "layout"}, {}, true, {}};
+  for (const auto& d : kDtypes) {
+    t.rows.push_back({{hex_byte(d.code), std::string(d.name), std::string(d.short_name), fmt::format("{}", d.bits),
+                       std::string(to_string(d.kind)), std::string(d.layout)},
+                      d.gens,
+                      {{"code", hex_byte(d.code)},
+                       {"name", d.name},
+                       {"short_name", d.short_name},
+                       {"bits", d.bits},
+                       {"kind", to_string(d.kind)},
+                       {"layout", d.layout},
+                       {"role", d.role}}});
+  }
+  return t;
+}
+
+CatalogTable aluop_table() {
+  CatalogTable t{"aluops", {"code", "name", "classes", "computes"}, {}, true, {}};
+  for (const auto& op : kAluOps) {
+    const auto classes = alu_class_names(op);
+    t.rows.push_back(
+        {{hex_byte(op.code), std::string(op.name), fmt::format("{}", fmt::join(classes, ",")),
+          std::string(op.computes)},
+         op.gens,
+         {{"code", hex_byte(op.code)}, {"name", op.name}, {"classes", classes}, {"computes", op.computes}}});
+  }
+  return t;
+}
+
+CatalogTable enum_table(std::string name, std::span<const EnumValue> values) {
+  CatalogTable t{std::move(name), {"value", "name", "convention"}, {}, true, {}};
+  for (const auto& v : values) {
+    t.rows.push_back({{hex_byte(v.value), std::string(v.name), std::string(v.convention)},
+                      v.gens,
+                      {{"value", hex_byte(v.value)}, {"name", v.name}, {"convention", v.convention}}});
+  }
+  return t;
+}
+
+// ---- coverage (catalog --coverage) ----
+
+/// Per generation: the opcodes it has and how many of them have each part modeled.
+struct CoverageTotals {
+  size_t opcodes = 0, format = 0, validator = 0, executor = 0, lowered = 0, convention = 0, modeled = 0;
+  std::set<std::string_view> conventions;  ///< the conventions the refusals rest on
+  void add(const OpcodeCoverage& c) {
+    if (!c.present) return;
+    ++opcodes;
+    format += c.format ? 1 : 0;
+    validator += c.validator ? 1 : 0;
+    executor += c.executor == ExecutorKind::Yes ? 1 : 0;
+    lowered += c.executor == ExecutorKind::Lowered ? 1 : 0;
+    convention += c.executor == ExecutorKind::Convention ? 1 : 0;
+    if (c.executor == ExecutorKind::Convention) conventions.insert(c.convention);
+    modeled += c.modeled() ? 1 : 0;
+  }
+};
+
+std::array<CoverageTotals, kAllGenerations.size()> coverage_totals() {
+  std::array<CoverageTotals, kAllGenerations.size()> t{};
+  for (const auto& op : kOpcodes)
+    for (Generation g : kAllGenerations) t[static_cast<size_t>(g)].add(coverage(op, g));
+  return t;
+}
+
+/// The executor letter without --gen: E runs, L after lowering, C refused by a convention, '-' none.
+char executor_letter(ExecutorKind k) {
+  switch (k) {
+    case ExecutorKind::Yes: return 'E';
+    case ExecutorKind::Lowered: return 'L';
+    case ExecutorKind::Convention: return 'C';
+    case ExecutorKind::None: break;
+  }
+  return '-';
+}
+
+/// One generation's cell without --gen: F (format), V (validator), the executor letter, M (modeled), or '-' each;
+/// '.' when absent.
+std::string coverage_cell(const OpcodeCoverage& c) {
+  if (!c.present) return ".";
+  return std::string{c.format ? 'F' : '-', c.validator ? 'V' : '-', executor_letter(c.executor),
+                     c.modeled() ? 'M' : '-'};
+}
+
+/// The executor column with --gen: yes, lowered, "convention PROJ-CONV-…", or '-'.
+std::string executor_cell(const OpcodeCoverage& c) {
+  if (c.executor == ExecutorKind::None) return "-";
+  if (c.executor == ExecutorKind::Convention) return fmt::format("convention {}", c.convention);
+  return std::string(to_string(c.executor));
+}
+
+std::string totals_text(const CoverageTotals& t) {
+  return fmt::format(
+      "{} opcodes, {} with a format, {} with a validator, executors {} yes, {} lowered, {} by convention{}; {} "
+      "modeled",
+      t.opcodes, t.format, t.validator, t.executor, t.lowered, t.convention,
+      t.conventions.empty() ? "" : fmt::format(" ({})", fmt::join(t.conventions, ", ")), t.modeled);
+}
+
+ojson coverage_totals_json(std::optional<Generation> gen) {
+  const auto totals = coverage_totals();
+  ojson out = ojson::object();
+  for (Generation g : kAllGenerations) {
+    if (gen && g != *gen) continue;
+    const CoverageTotals& t = totals[static_cast<size_t>(g)];
+    out[std::string(to_string(g))] = {
+        {"opcodes", t.opcodes},
+        {"format", t.format},
+        {"validator", t.validator},
+        {"executor", {{"yes", t.executor}, {"lowered", t.lowered}, {"convention", t.convention}}},
+        {"conventions", std::vector<std::string_view>(t.conventions.begin(), t.conventions.end())},
+        {"modeled", t.modeled}};
+  }
+  return out;
+}
+
+std::vector<CatalogTable> mode_tables() {
+  return {enum_table("WAIT_MODE", kWaitModes),       enum_table("UPDATE_MODE", kUpdateModes),
+          enum_table("DATA_SRC", kDataSrc),          enum_table("IMM_SRC", kImmSrc),
+          enum_table("IMM_SRC_N", kImmSrcN),         enum_table("TENSOR_SUBDIM", kTensorSubdim),
+          enum_table("TENS_SCALAR_REV_OPS", kRevOps)};
+}
+
+ojson generations_json(GenSet gens) {
+  ojson list = ojson::array();
+  for (Generation g : kAllGenerations)
+    if (gens.has(g)) list.push_back(to_string(g));
+  return list;
+}
+
+ojson table_json(const CatalogTable& t, std::optional<Generation> gen) {
+  ojson counts = ojson::object();
+  for (Generation g : kAllGenerations) counts[std::string(to_string(g))] = count_in(t, g);
+  ojson entries = ojson::array();
+  for (const auto& r : t.rows) {
+    if (gen && !r.gens.has(*gen)) continue;
+    ojson e = r.detail;
+    e["generations"] = generations_json(r.gens);
+    entries.push_back(std::move(e));
+  }
+  return {{"name", t.name},
+          {"count", gen ? count_in(t, *gen) : t.rows.size()},
+          {"counts", std::move(counts)},
+          {"entries", std::move(entries)}};
+}
+
+}  // namespace
+
+size_t count_in(const CatalogTable& t, Generation g) {
+  size_t n = 0;
+  for (const auto& r : t.rows) n += r.gens.has(g) ? 1 : 0;
+  return n;
+}
+
+CatalogTable coverage_table(std::optional<Generation> gen) {
+  CatalogTable t{"coverage", {"value", "name", "mnemonic"}, {}, false, {}};
+  const auto totals = coverage_totals();
+  if (gen) {
+    t.columns.insert(t.columns.end(), {"format", "validator", "executor", "modeled"});
+    t.summary = fmt::format("coverage on {}: {}", to_string(*gen), totals_text(totals[static_cast<size_t>(*gen)]));
+  } else {
+    for (Generation g : kAllGenerations) t.columns.emplace_back(to_string(g));
+    std::vector<std::string> parts;
+    for (Generation g : kAllGenerations)
+      parts.push_back(fmt::format("{} {}/{}", to_string(g), totals[static_cast<size_t>(g)].modeled,
+                                  totals[static_cast<size_t>(g)].opcodes));
+    t.summary = fmt::format(
+        "coverage: format (F), validator (V), executor (E runs, L after lowering, C refused by a convention), "
+        "modeled (M); modeled: {}",
+        fmt::join(parts, ", "));
+  }
+  for (const auto& op : kOpcodes) {
+    CatalogRow r{{hex_byte(op.value), std::string(op.enum_name), std::string(op.mnemonic)}, op.gens, {}};
+    ojson per = ojson::object();
+    for (Generation g : kAllGenerations) {
+      if (gen && g != *gen) continue;
+      const OpcodeCoverage c = coverage(op, g);
+      if (gen) {
+        r.cells.insert(r.cells.end(), {c.format ? std::string(to_string(op.format)) : "-", c.validator ? "yes" : "-",
+                                       executor_cell(c), c.modeled() ? "yes" : "-"});
+      } else {
+        r.cells.push_back(coverage_cell(c));
+      }
+      if (!c.present) continue;
+      ojson cell = {{"format", c.format}, {"validator", c.validator}, {"executor", to_string(c.executor)}};
+      if (c.executor == ExecutorKind::Convention) cell["convention"] = c.convention;
+      cell["modeled"] = c.modeled();
+      per[std::string(to_string(g))] = std::move(cell);
+    }
+    r.detail = {{"value", hex_byte(op.value)},
+                {"name", op.enum_name},
+                {"mnemonic", op.mnemonic},
+                {"format", to_string(op.format)},
+                {"coverage", std::move(per)}};
+    t.rows.push_back(std::move(r));
+  }
+  return t;
+}
+
+std::vector<CatalogTable> catalog_tables(std::string_view which, std::optional<Generation> gen) {
+  if (which == "dtypes") return {dtype_table()};
+  if (which == "aluops") return {aluop_table()};
+  if (which == "modes") return mode_tables();
+  return {opcode_table(gen)};
+}
+
+ojson catalog_json(std::string_view which, std::optional<Generation> gen) {
+  const std::vector<CatalogTable> tables = catalog_tables(which, gen);
+  ojson doc{{"table", which}, {"generation", gen ? ojson(to_string(*gen)) : ojson(nullptr)}};
+  if (which == "modes") {
+    doc["enums"] = ojson::array();
+    for (const auto& t : tables) doc["enums"].push_back(table_json(t, gen));
+  } else {
+    const ojson body = table_json(tables.front(), gen);
+    doc["count"] = body["count"];
+    doc["counts"] = body["counts"];
+    doc["entries"] = body["entries"];
+  }
+  return doc;
+}
+
+ojson coverage_json(std::optional<Generation> gen) {
+  ojson doc{{"table", "coverage"}, {"generation", gen ? ojson(to_string(*gen)) : ojson(nullptr)}};
+  const ojson body = table_json(coverage_table(gen), gen);
+  doc["count"] = body["count"];
+  doc["totals"] = coverage_totals_json(gen);
+  doc["entries"] = body["entries"];
+  return doc;
+}
+
+}  // namespace tpbisa::io
