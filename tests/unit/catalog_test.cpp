@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <initializer_list>
@@ -15,6 +16,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
@@ -762,16 +765,28 @@ std::map<unsigned, std::string> spec_struct_bindings() {
         for (unsigned x = ops.back() + 1; x < v; ++x) ops.push_back(x);
       ops.push_back(v);
     }
-    const std::vector<Item> structs = backquoted(cells[2]);
-    if (structs.empty()) {  // "own" / "pseudo": the spec names no struct (recorded as "")
-      for (unsigned op : ops) out[op] = "";
-      continue;
+    // One part per opcode ("`A` / `B`", "`CTRL_NO`, pseudo", "lane map / `S4D4_TR`"), or one part for them all; a
+    // part with no backquoted name ("own", "pseudo", "lane map") binds its opcode to no struct (recorded as "").
+    std::vector<std::string> parts;
+    for (size_t a = 0, b = 0; a <= cells[2].size(); a = b + 1) {
+      b = cells[2].find_first_of("/,", a);
+      if (b == std::string::npos) b = cells[2].size();
+      parts.push_back(cells[2].substr(a, b - a));
     }
-    for (size_t i = 0; i < ops.size(); ++i)
-      out[ops[i]] = structs.size() == ops.size() ? structs[i].text : structs[0].text;
+    const auto struct_of = [&](const std::string& part) {
+      const std::vector<Item> names = backquoted(part);
+      return names.empty() ? std::string() : names[0].text;
+    };
+    for (size_t i = 0; i < ops.size(); ++i) out[ops[i]] = struct_of(parts.size() == ops.size() ? parts[i] : cells[2]);
   }
   return out;
 }
+
+/// Opcodes of the compute families (the spec's alu-ops.md) whose struct is already decoded for other opcodes
+/// (S4D4_TR of Copy/Cast, S3S3D3_TT of TensorTensorArithOp) but which are not modeled yet: listed here so that the
+/// catalog does not silently leave any other such opcode unbound. An entry leaves the list when its family lands.
+constexpr std::array<uint8_t, 12> kAwaitingModel{0x42, 0x52, 0x83, 0x84, 0x4E, 0x5E,
+                                                 0x48, 0x6A, 0x6B, 0x51, 0x72, 0x99};
 
 TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {
   const auto spec = spec_struct_bindings();
@@ -793,9 +808,17 @@ TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {
         continue;
       }
       EXPECT_EQ(it->second, to_string(r.format));
-    } else if (it != spec.end()) {
+    } else if (it != spec.end() && std::count(kAwaitingModel.begin(), kAwaitingModel.end(), r.value) == 0) {
       EXPECT_EQ(modeled_structs.count(it->second), 0U) << "the spec binds it to the modeled struct " << it->second;
     }
+  }
+  // The list holds only opcodes that still await their model, each bound by the spec to a struct already decoded.
+  for (uint8_t op : kAwaitingModel) {
+    SCOPED_TRACE(fmt::format("{:#04x}", op));
+    ASSERT_NE(find_opcode(op), nullptr);
+    EXPECT_EQ(find_opcode(op)->format, Format::NotModeled) << "modeled now: remove it from kAwaitingModel";
+    ASSERT_EQ(spec.count(op), 1U);
+    EXPECT_EQ(modeled_structs.count(spec.at(op)), 1U);
   }
 }
 
