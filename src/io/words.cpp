@@ -54,7 +54,7 @@ std::string neff_message(const neff::Error& e) {
 /// A file of words, streamed in constant memory; "-" is stdin. A regular file is mapped a window at a time (no
 /// read copies; the window behind the cursor is unmapped, so the resident set does not grow with the file);
 /// pipes and other files are read in large chunks. Its first bytes decide what it is: a NEFF header makes it a
-/// container, read whole and handed out stream by stream.
+/// container, read header first and handed out stream by stream.
 class FileWords final : public WordSource {
  public:
   FileWords(const std::string& path, const InputOptions& options)
@@ -119,7 +119,7 @@ class FileWords final : public WordSource {
         failed_ = false;
         return true;
       }
-      unmap();  // a container is read whole through the chunked path below
+      unmap();  // a container is read through the chunked path below
     }
     buffer_.resize(kChunk);
     if (!fill()) {

@@ -199,8 +199,7 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
     const char* raw = archive_entry_pathname(e);
     if (raw == nullptr) return error(ErrorCode::MemberName, label, "", fmt::format("member {} has no name", entries));
     const std::string name(strip_dot_slash(raw));
-    if (r == ARCHIVE_WARN)
-      warnings.push_back({escape_text(name), escape_text(fmt::format("tar: {}", archive_message(a)))});
+    if (r == ARCHIVE_WARN) warnings.push_back({name, fmt::format("tar: {}", archive_message(a))});
     const mode_t type = archive_entry_filetype(e);
     if (type == AE_IFDIR) {
       // Directory entries are optional and ignored; their names are still checked.

@@ -838,6 +838,11 @@ Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const u
   n.member_data = std::move(data);
   Builder b(n, options);
   if (auto e = b.build()) return *e;
+  // Warnings quote names from the container: one printable line each, valid UTF-8 for JSON and Python.
+  for (Warning& w : n.warnings) {
+    w.member = escape_text(w.member);
+    w.message = escape_text(w.message);
+  }
   return n;
 }
 

@@ -1157,6 +1157,15 @@ TEST(NeffBounds, TextThatIsNotUtf8OrHoldsControlCharactersIsEscaped) {
   io::escape_strings(ls);
   EXPECT_EQ(ls.dump(), R"({"members":[{"name":"odd\\xff\\xfe.bin"}]})");
 
+  // A warning that quotes a name with a newline: one escaped line.
+  m = synthetic();
+  for (PackMember& p : m)
+    if (p.name == "sg00/PE.json") p.bytes = bytes_of(R"({"dve_tables": [{"t": "a\nb.bin"}]})");
+  r = read(packed(m), "w.neff");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->warnings.size(), 1U);
+  EXPECT_EQ(r->warnings[0].message, "names DVE table 'a\\x0ab.bin', which is not in the archive");
+
   // A member name with a newline and an escape sequence: refused, on one line, the name escaped.
   m = synthetic();
   m.push_back({"evil\n\x1b[2J.bin", bytes_of("x")});

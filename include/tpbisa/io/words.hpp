@@ -110,8 +110,8 @@ struct InputOptions {
 };
 
 /// The words of `path` ("-" is stdin): a name ending in .tasm is assembled first (at most kMaxSourceBytes and
-/// kMaxSourceStatements); a NEFF container (detected by its header) is read whole, bounded by
-/// neff_read.max_inflated_bytes, and hands out the words of its engine streams in subgraph then engine order;
+/// kMaxSourceStatements); a NEFF container (detected by its header) is read header first, then its window alone
+/// (neff::read_stream, within neff_read), and hands out the words of its engine streams in subgraph then engine order;
 /// any other input is a stream of 64-byte words, mapped a window at a time when it is a regular file and read in
 /// 1 MiB chunks otherwise (constant memory either way).
 /// Opening is lazy: errors appear at the first next() (or generation()), in input order. A container that fails
