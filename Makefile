@@ -14,7 +14,7 @@ generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 WERROR := -DTPBISA_WERROR=ON
 # The optimised tree: -O2 as RelWithDebInfo, without the debug information (a quarter of the compile time).
 OPT_CONFIG := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" $(WERROR)
-DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
+DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 clang-tidy-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
   python3-dev python3-venv pybind11-dev python3-pybind11 python3-numpy python3-pytest
 
 .PHONY: all deps build build-for-test build-san demo python test test-fast fuzz bench clean
@@ -72,10 +72,11 @@ python: deps
 	  --prefix "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
 	cd / && $(abspath $(VENV))/bin/python -c 'import tpbisa; print("tpbisa", tpbisa.__version__, "installed in $(VENV)")'
 
-# All tests: in the optimised tree the command-line scripts, goldens, hostile checks and the Python suite; then, under
-# ASan+UBSan, the unit suite, the format check and each fuzz target for FUZZ_SECONDS (docs/robustness.md).
+# All tests: in the optimised tree the command-line scripts, goldens, hostile checks, the Python suite and a project
+# built against the installed library; then, under ASan+UBSan, the unit suite, the format, clang-tidy and layer
+# checks and each fuzz target for FUZZ_SECONDS (docs/robustness.md).
 test: build-for-test build-san
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|unit\.shared_data|format)$$'
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|unit\.shared_data|format|tidy|layers)$$'
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 
 # Run every fuzz target longer: make fuzz FUZZ_SECONDS=600

@@ -17,44 +17,45 @@ option(TPBISA_UNITY_FAMILIES "Compile each family folder and the io, neff and te
 option(TPBISA_UNITY_CLI "Compile the tool's files as two unity sources" ON)
 option(TPBISA_UNITY_PYTHON "Compile the Python module's files as two unity sources" ON)
 
-# Extra flags for the library alone: the sanitized tree of `make test` compiles its tests at -O0 (fast to build) and
-# the library they exercise at -O1 (fast to run).
+# Extra flags for the library alone (every layer): the sanitized tree of `make test` compiles its tests at -O0 (fast
+# to build) and the library they exercise at -O1 (fast to run).
 set(TPBISA_LIBRARY_FLAGS "" CACHE STRING "Compile options added to the library's sources only")
 
-# The library's unity sources, precompiled header and extra flags.
-# Each family folder (validate, syntax, execute) is compiled as one unity source: its files share their headers'
-# instantiations, and the folders are the plug-in units, so their files' names (kValidation, select, ...) repeat
-# across folders but not within one. So are the io, neff and text folders, whose files each compiled the same JSON
-# and fmt templates (their helpers' names are unique within each folder).
-# Every family and core file includes the field machinery and the validator's headers, whose template instantiations
-# took most of each file's compile time: they are parsed once per tree. Files compiled with other flags or
-# definitions (the kernels, the Highway loader) are compiled without it (tpbisa_kernel_sources).
-function(tpbisa_library_build_speed target sources)
+# The library's unity sources and precompiled header (its layers' targets, cmake/TpbisaLayers.cmake).
+# Each family folder is compiled as one unity source (its syntax.cpp, in the text layer, as one of its own): its
+# files share their headers' instantiations, and the folders are the plug-in units, so their files' names
+# (kValidation, select, ...) repeat across folders but not within one. So are the io, neff and text folders, whose
+# files each compiled the same JSON and fmt templates (their helpers' names are unique within each folder).
+# The families' files include the field machinery and the validator's headers (src/families/common.hpp), whose
+# template instantiations took most of each file's compile time: they are precompiled once per tree, for the
+# families layer and the layers above it, which may include them. The layers below compile without it.
+function(tpbisa_library_build_speed)
   if(TPBISA_UNITY_FAMILIES)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
-    foreach(source ${sources})
-      if(source MATCHES "/src/families/([a-z0-9_]+)/[a-z_]+\\.cpp$")
-        set_source_files_properties(${source} PROPERTIES UNITY_GROUP family_${CMAKE_MATCH_1})
-      endif()
-      if(source MATCHES "/src/(io|neff|text)/[a-z_]+\\.cpp$")
-        set_source_files_properties(${source} PROPERTIES UNITY_GROUP folder_${CMAKE_MATCH_1})
-      endif()
+    foreach(layer families text neff io)
+      set_target_properties(tpbisa_${layer} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+      get_target_property(sources tpbisa_${layer} SOURCES)
+      foreach(source ${sources})
+        if(source MATCHES "/src/families/([a-z0-9_]+)/syntax\\.cpp$")
+          set_source_files_properties(${source} PROPERTIES UNITY_GROUP syntax_${CMAKE_MATCH_1})
+        elseif(source MATCHES "/src/families/([a-z0-9_]+)/[a-z_]+\\.cpp$")
+          set_source_files_properties(${source} PROPERTIES UNITY_GROUP family_${CMAKE_MATCH_1})
+        elseif(source MATCHES "/src/(io|neff|text)/[a-z_]+\\.cpp$")
+          set_source_files_properties(${source} PROPERTIES UNITY_GROUP folder_${CMAKE_MATCH_1})
+        endif()
+      endforeach()
     endforeach()
   endif()
-  target_precompile_headers(${target} PRIVATE <fmt/format.h> <nlohmann/json.hpp>
+  target_precompile_headers(tpbisa_families PRIVATE <fmt/format.h> <nlohmann/json.hpp>
                             ${PROJECT_SOURCE_DIR}/src/families/common.hpp)
-  if(TPBISA_LIBRARY_FLAGS)
-    separate_arguments(tpbisa_library_flags UNIX_COMMAND "${TPBISA_LIBRARY_FLAGS}")
-    target_compile_options(${target} PRIVATE ${tpbisa_library_flags})
-  endif()
+  foreach(layer text machine neff io)
+    target_precompile_headers(tpbisa_${layer} REUSE_FROM tpbisa_families)
+  endforeach()
 endfunction()
 
-# The kernels are compiled without the library's precompiled header (they have flags of their own). The sanitized
-# tree compiles only the SIMD targets its host runs: the kernel tests run each target the build has and the host
-# supports, so a target the host cannot run (AVX-512 on an AVX2 machine) would be compiled there, slowly, and never
-# checked. The optimised tree, which users run, keeps every target.
+# The sanitized tree compiles only the SIMD targets its host runs: the kernel tests run each target the build has
+# and the host supports, so a target the host cannot run (AVX-512 on an AVX2 machine) would be compiled there,
+# slowly, and never checked. The optimised tree, which users run, keeps every target.
 function(tpbisa_kernel_build_speed sources)
-  set_source_files_properties(${sources} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   if(TPBISA_SANITIZE AND NOT CMAKE_CROSSCOMPILING)
     try_run(tpbisa_hwy_probe_ran tpbisa_hwy_probe_built ${CMAKE_BINARY_DIR}/hwy_host_probe
             ${PROJECT_SOURCE_DIR}/cmake/hwy_host_unsupported.cpp LINK_LIBRARIES hwy::hwy

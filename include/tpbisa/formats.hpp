@@ -11,8 +11,9 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/fields.hpp"
 #include "tpbisa/generation.hpp"
-// The families' format headers are the public part of each family folder; the registry lists them.
-#include "../../src/families/registry.hpp"
+// The families' format headers are the public part of each family folder; the registry lists them (the build and
+// the install put them under tpbisa/families/).
+#include "tpbisa/families/registry.hpp"
 
 namespace tpbisa {
 
