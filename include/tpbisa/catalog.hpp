@@ -672,6 +672,12 @@ constexpr std::array<uint8_t, 256> make_index(const std::array<Row, N>& rows, Ke
   for (size_t i = 0; i < N; ++i) index[key(rows[i])] = static_cast<uint8_t>(i);
   return index;
 }
+/// The row of `rows` that index[value] points to, or nullptr.
+template <class Row, size_t N>
+constexpr const Row* row_of(const std::array<Row, N>& rows, const std::array<uint8_t, 256>& index, uint8_t value) {
+  const uint8_t i = index[value];
+  return i == kNoRow ? nullptr : &rows[i];
+}
 inline constexpr auto kOpcodeIndex = make_index(kOpcodes, [](const OpcodeInfo& r) { return r.value; });
 inline constexpr auto kDtypeIndex = make_index(kDtypes, [](const DtypeInfo& r) { return r.code; });
 inline constexpr auto kAluOpIndex = make_index(kAluOps, [](const AluOpInfo& r) { return r.code; });
@@ -679,8 +685,7 @@ inline constexpr auto kAluOpIndex = make_index(kAluOps, [](const AluOpInfo& r) {
 
 /// The catalog row of an opcode value, whatever the generation; nullptr when no generation has it.
 constexpr const OpcodeInfo* find_opcode(uint8_t value) {
-  const uint8_t i = detail::kOpcodeIndex[value];
-  return i == detail::kNoRow ? nullptr : &kOpcodes[i];
+  return detail::row_of(kOpcodes, detail::kOpcodeIndex, value);
 }
 namespace detail {
 constexpr std::array<uint8_t, 256> make_opcode_gens() {
@@ -696,8 +701,7 @@ constexpr bool opcode_in(uint8_t value, Generation g) {
   return GenSet{detail::kOpcodeGens[value]}.has(g);
 }
 constexpr const DtypeInfo* find_dtype(uint8_t code) {
-  const uint8_t i = detail::kDtypeIndex[code];
-  return i == detail::kNoRow ? nullptr : &kDtypes[i];
+  return detail::row_of(kDtypes, detail::kDtypeIndex, code);
 }
 namespace detail {
 constexpr std::array<uint8_t, 256> make_dtype_gens() {
@@ -719,8 +723,7 @@ constexpr bool dtype_in(uint8_t code, Generation g) {
   return GenSet{detail::kDtypeGens[code]}.has(g);
 }
 constexpr const AluOpInfo* find_aluop(uint8_t code) {
-  const uint8_t i = detail::kAluOpIndex[code];
-  return i == detail::kNoRow ? nullptr : &kAluOps[i];
+  return detail::row_of(kAluOps, detail::kAluOpIndex, code);
 }
 constexpr bool aluop_in(uint8_t code, Generation g) {
   const AluOpInfo* row = find_aluop(code);
@@ -768,13 +771,11 @@ inline constexpr auto kUpdateModeIndex = make_index(kUpdateModeTable, [](const U
 
 /// What a WAIT_MODE value waits for, whatever the generation; nullptr for a value no generation has.
 constexpr const WaitModeInfo* wait_mode_info(uint8_t value) {
-  const uint8_t i = detail::kWaitModeIndex[value];
-  return i == detail::kNoRow ? nullptr : &kWaitModeTable[i];
+  return detail::row_of(kWaitModeTable, detail::kWaitModeIndex, value);
 }
 /// What an UPDATE_MODE value does, whatever the generation; nullptr for a value no generation has.
 constexpr const UpdateModeInfo* update_mode_info(uint8_t value) {
-  const uint8_t i = detail::kUpdateModeIndex[value];
-  return i == detail::kNoRow ? nullptr : &kUpdateModeTable[i];
+  return detail::row_of(kUpdateModeTable, detail::kUpdateModeIndex, value);
 }
 /// The WAIT_MODE value of a semaphore wait, or of an event wait (comparator and operand None).
 constexpr std::optional<uint8_t> wait_mode_for(WaitKind kind, Comparator c, ModeOperand operand,

@@ -15,6 +15,7 @@
 #include "tpbisa/location.hpp"
 #include "tpbisa/numerics.hpp"
 #include "tpbisa/state.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "tpbisa/validate.hpp"
 
 // families: what the registered families model, pseudo lowering
@@ -37,13 +38,19 @@
 #include "tpbisa/npy.hpp"
 
 // io: the trace, the JSON forms and the input files of the command line and Python
+#include "tpbisa/io/arguments.hpp"
+#include "tpbisa/io/catalog_tables.hpp"
+#include "tpbisa/io/compare.hpp"
+#include "tpbisa/io/decode_json.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/npy_file.hpp"
+#include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/io/words.hpp"

@@ -5,16 +5,15 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "../support/source_scan.hpp"
 #include "tpbisa/catalog.hpp"
 
 namespace catalog_lint {
@@ -24,23 +23,11 @@ namespace fs = std::filesystem;
 
 /// Every C++ source of the library, its public headers, the command line and the Python module, except the catalog.
 std::vector<fs::path> sources() {
-  std::vector<fs::path> out;
   const fs::path root(TPBISA_SOURCE_DIR);
-  for (const char* dir : {"src", "include/tpbisa", "tools", "python/src"})
-    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
-      const fs::path& p = e.path();
-      if (!e.is_regular_file() || (p.extension() != ".cpp" && p.extension() != ".hpp")) continue;
-      if (p == root / "include/tpbisa/catalog.hpp" || p.parent_path() == root / "src/catalog") continue;
-      out.push_back(p);
-    }
+  std::vector<fs::path> out;
+  for (const fs::path& p : tpbisa::test::source_files({"src", "include/tpbisa", "tools", "python/src"}))
+    if (p != root / "include/tpbisa/catalog.hpp" && p.parent_path() != root / "src/catalog") out.push_back(p);
   return out;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
 }
 
 bool ident_char(char c) {
@@ -275,7 +262,7 @@ TEST(CatalogLint, NoOpcodeLiteralOutsideTheCatalog) {
   const std::vector<fs::path> files = sources();
   ASSERT_GT(files.size(), 60U) << "the source folders were not found under " << TPBISA_SOURCE_DIR;
   for (const fs::path& p : files) {
-    const std::vector<Finding> found = opcode_literals(code_of(read(p)));
+    const std::vector<Finding> found = opcode_literals(code_of(tpbisa::test::read_text(p)));
     EXPECT_TRUE(found.empty()) << "opcode values written outside the catalog (name them opcode::k...):"
                                << findings_text(p, found);
   }
@@ -283,7 +270,7 @@ TEST(CatalogLint, NoOpcodeLiteralOutsideTheCatalog) {
 
 TEST(CatalogLint, NoEventsModeRangeOutsideTheCatalog) {
   for (const fs::path& p : sources()) {
-    const std::vector<Finding> found = mode_ranges(code_of(read(p)));
+    const std::vector<Finding> found = mode_ranges(code_of(tpbisa::test::read_text(p)));
     EXPECT_TRUE(found.empty()) << "EVENTS modes classified by value outside the catalog (ask wait_mode_info / "
                                   "update_mode_info):"
                                << findings_text(p, found);
@@ -292,7 +279,7 @@ TEST(CatalogLint, NoEventsModeRangeOutsideTheCatalog) {
 
 TEST(CatalogLint, NoPlacementRuleOutsideTheCatalog) {
   for (const fs::path& p : sources()) {
-    const std::vector<Finding> found = placement_rules(code_of(read(p)));
+    const std::vector<Finding> found = placement_rules(code_of(tpbisa::test::read_text(p)));
     EXPECT_TRUE(found.empty()) << "engine placement decided outside the catalog's placement column:"
                                << findings_text(p, found);
   }

@@ -765,8 +765,8 @@ std::map<unsigned, std::string> spec_struct_bindings() {
         for (unsigned x = ops.back() + 1; x < v; ++x) ops.push_back(x);
       ops.push_back(v);
     }
-    // One part per opcode ("`A` / `B`", "`CTRL_NO`, pseudo", "lane map / `S4D4_TR`"), or one part for them all; a
-    // part with no backquoted name ("own", "pseudo", "lane map") binds its opcode to no struct (recorded as "").
+    // One part per opcode ("`A` / `B`", "`CTRL_NO`, pseudo"); a part with no backquoted name ("own", "pseudo",
+    // "lane map") binds its opcode to no struct (recorded as "").
     std::vector<std::string> parts;
     for (size_t a = 0, b = 0; a <= cells[2].size(); a = b + 1) {
       b = cells[2].find_first_of("/,", a);
@@ -777,7 +777,9 @@ std::map<unsigned, std::string> spec_struct_bindings() {
       const std::vector<Item> names = backquoted(part);
       return names.empty() ? std::string() : names[0].text;
     };
-    for (size_t i = 0; i < ops.size(); ++i) out[ops[i]] = struct_of(parts.size() == ops.size() ? parts[i] : cells[2]);
+    // Fewer parts than opcodes: the parts bind the first opcodes one to one and the last part the rest
+    // ("lane map / `S4D4_TR`" for 0x69 / 0x6A / 0x6B); a single part binds them all.
+    for (size_t i = 0; i < ops.size(); ++i) out[ops[i]] = struct_of(parts[std::min(i, parts.size() - 1)]);
   }
   return out;
 }

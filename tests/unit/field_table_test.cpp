@@ -2,11 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "../support/source_scan.hpp"
 
 namespace {
 
@@ -14,19 +14,7 @@ namespace fs = std::filesystem;
 
 /// Every C++ source under the library folders that use fields: families, text, isa.
 std::vector<fs::path> sources() {
-  std::vector<fs::path> out;
-  for (const char* dir : {"src/families", "src/text", "src/isa"})
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(TPBISA_SOURCE_DIR) / dir))
-      if (e.is_regular_file() && (e.path().extension() == ".cpp" || e.path().extension() == ".hpp"))
-        out.push_back(e.path());
-  return out;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
+  return tpbisa::test::source_files({"src/families", "src/text", "src/isa"});
 }
 
 /// The declarations themselves: a family's format.hpp (fields_of<> and its offset checks).
@@ -46,7 +34,7 @@ TEST(FieldTable, NoLiteralFieldOffsetsOutsideTheDeclarations) {
   ASSERT_GT(files.size(), 20U) << "the source folders were not found under " << TPBISA_SOURCE_DIR;
   size_t declarations = 0;
   for (const fs::path& p : files) {
-    const std::string text = read(p);
+    const std::string text = tpbisa::test::read_text(p);
     if (is_declaration(p)) {
       ++declarations;
       continue;
