@@ -188,7 +188,8 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
   if (r.races) {
     text +=
         fmt::format("races: {} unordered conflicting access{}\n", r.races->count(), r.races->count() == 1 ? "" : "es");
-    if (const std::string gap = r.races->incomplete(); !gap.empty()) text += fmt::format("races: incomplete: {}\n", gap);
+    if (const std::string gap = r.races->incomplete(); !gap.empty())
+      text += fmt::format("races: incomplete: {}\n", gap);
     for (const neff::Race& race : r.races->races())
       text +=
           fmt::format("  {}\n    and {}\n    at {}: no happens-before order between them\n",
