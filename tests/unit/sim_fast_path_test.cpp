@@ -165,12 +165,12 @@ Outcome run_program(Generation g, const std::vector<Word>& program, uint64_t see
   for (size_t i = 0; i <= program.size(); ++i) {
     const StepResult r = m.step();
     if (r.status == StepResult::Status::Halted) break;
-    std::string line = std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.index);
+    std::string line = fmt::format("{} {}", static_cast<int>(r.status), r.index);
     if (r.status == StepResult::Status::Faulted)
       line += fmt::format(" {} {} {} {}", to_string(r.fault.kind), r.fault.detail, r.fault.address, r.fault.reg);
     const EffectTotals& t = r.totals;
-    for (uint64_t n : {t.regs, t.mem, t.reads, t.dve, t.sems, t.diagnostics}) line += " " + std::to_string(n);
-    for (uint64_t n : r.diagnostic_counts) line += " d" + std::to_string(n);
+    for (uint64_t n : {t.regs, t.mem, t.reads, t.dve, t.sems, t.diagnostics}) line += fmt::format(" {}", n);
+    for (uint64_t n : r.diagnostic_counts) line += fmt::format(" d{}", n);
     out.steps.push_back(line);
     if (r.status == StepResult::Status::Faulted) break;
   }
@@ -204,7 +204,7 @@ TEST(SimFastPath, RandomSliceProgramsEqualTheTracedElementPath) {
     for (int i = 0; i < 12; ++i) program.push_back(gen.word());
     const uint64_t seed = 77 + static_cast<uint64_t>(trial);
     const Outcome fast = run_program(g, program, seed, false), traced = run_program(g, program, seed, true);
-    SCOPED_TRACE("trial " + std::to_string(trial) + " on " + std::string(to_string(g)));
+    SCOPED_TRACE(fmt::format("trial {} on {}", trial, to_string(g)));
     ASSERT_EQ(fast.steps, traced.steps);
     ASSERT_TRUE(fast.state == traced.state);
     steps += fast.steps.size();
@@ -252,23 +252,20 @@ std::vector<std::string> run_in_chunks(Generation g, const CoreProgram& program,
   std::mt19937_64 chunks(seed * 3 + 1);
   for (int round = 0; round < 40 && !m.finished(); ++round) {
     const RunSummary s = m.run(1 + chunks() % 6);
-    std::string line = "run " + std::to_string(s.retired) + " " + std::to_string(s.faulted) +
-                       std::to_string(s.step_limit) + std::to_string(s.deadlock) + " " + std::to_string(s.fault.index) +
-                       " " + std::string(to_string(s.fault.kind)) + " " + s.fault.detail + " " +
-                       std::to_string(s.blocked.size());
-    for (uint64_t n : s.diagnostic_counts) line += " d" + std::to_string(n);
+    std::string line =
+        fmt::format("run {} {}{}{} {} {} {} {}", s.retired, int(s.faulted), int(s.step_limit), int(s.deadlock),
+                    s.fault.index, to_string(s.fault.kind), s.fault.detail, s.blocked.size());
+    for (uint64_t n : s.diagnostic_counts) line += fmt::format(" d{}", n);
     out.push_back(line);
     if (s.faulted || s.deadlock) break;
     const StepResult r = m.step();
-    out.push_back("step " + std::to_string(static_cast<int>(r.status)) + " " + std::string(to_string(r.engine)) + " " +
-                  std::to_string(r.index));
+    out.push_back(fmt::format("step {} {} {}", static_cast<int>(r.status), to_string(r.engine), r.index));
     if (r.status == StepResult::Status::Faulted) break;
   }
   std::string regs;
   for (uint32_t v : m.core(0).engine_state(EngineId::Act).regs) regs += std::to_string(v) + ",";
   for (const Sequencer* e : {&m.core(0).engine(EngineId::Dve), &m.core(0).engine(EngineId::Act)})
-    out.push_back("engine " + std::to_string(e->pc()) + " " + std::to_string(e->retired()) + " " +
-                  std::to_string(e->halted()));
+    out.push_back(fmt::format("engine {} {} {}", e->pc(), e->retired(), int(e->halted())));
   out.push_back("act regs " + regs);
   std::string dve;
   for (uint32_t v : m.state().regs) dve += std::to_string(v) + ",";
@@ -284,7 +281,7 @@ std::vector<std::string> run_in_chunks(Generation g, const CoreProgram& program,
       const uint64_t b = m.state().memory.read(gen.partition_base(p, 0) + i, 1, &init);
       digest = digest * 1099511628211ULL + (b << 1 | (init ? 1 : 0));
     }
-  out.push_back("memory " + std::to_string(digest) + " " + std::to_string(m.state().memory.allocated_bytes()));
+  out.push_back(fmt::format("memory {} {}", digest, m.state().memory.allocated_bytes()));
   return out;
 }
 
@@ -305,7 +302,7 @@ TEST(SimFastPath, RunOfASoleEngineEqualsTheSchedulersTurns) {
     const uint64_t seed = 991 + static_cast<uint64_t>(trial);
     const std::vector<std::string> fast = run_in_chunks(g, program, schedule, seed, false);
     const std::vector<std::string> turns = run_in_chunks(g, program, schedule, seed, true);
-    SCOPED_TRACE("trial " + std::to_string(trial) + " on " + std::string(to_string(g)));
+    SCOPED_TRACE(fmt::format("trial {} on {}", trial, to_string(g)));
     ASSERT_EQ(fast, turns);
     for (const std::string& line : fast) {
       chunks += line.rfind("run ", 0) == 0 ? 1 : 0;
