@@ -61,7 +61,9 @@ struct Footprint {
   void add(const OnChipOperand& o) {
     if (count < kMax) operands[count++] = o;
   }
-  std::span<const OnChipOperand> all() const { return {operands.data(), count}; }
+  std::span<const OnChipOperand> all() const& { return {operands.data(), count}; }
+  /// Not on a temporary: a range-for over `footprint(...).all()` would read the record after its end.
+  std::span<const OnChipOperand> all() const&& = delete;
 };
 
 /// The wait lanes a word carries beyond its EVENTS block, each as an EVENTS block (its wait_mode, wait_idx and
@@ -70,7 +72,9 @@ struct ExtraWaits {
   static constexpr size_t kMax = 1;
   std::array<Events, kMax> lanes{};
   size_t count = 0;
-  std::span<const Events> all() const { return {lanes.data(), count}; }
+  std::span<const Events> all() const& { return {lanes.data(), count}; }
+  /// Not on a temporary: a range-for over `extra_waits(...).all()` would read the record after its end.
+  std::span<const Events> all() const&& = delete;
 };
 
 /// execute.cpp: the semantics. Checks everything and stages the effects through the transaction; the machine

@@ -341,18 +341,19 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   };
   // The waits a family adds beyond EVENTS (EventSemaphore's extended lane) must hold too, once the EVENTS wait
   // does (PROJ-CONV-F3); --es-lane0-only leaves them out.
-  if (ok && !options_.controls.es_lane0_only)
-    for (const Events& ext : family::extra_waits(inst).all()) {
-      const WaitModeInfo* m = wait_mode_info(ext.wait_mode);
-      if (m != nullptr && m->kind == WaitKind::None) continue;
-      BlockedWait w;
-      if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
-        w = BlockedWait{};
-        const WaitCheck c = check_wait(ext, txn, w);
-        if (c == WaitCheck::Faulted) ok = false;
-        if (c == WaitCheck::Blocked) return block_on(w);
-      }
+  const family::ExtraWaits extra =
+      ok && !options_.controls.es_lane0_only ? family::extra_waits(inst) : family::ExtraWaits{};
+  for (const Events& ext : extra.all()) {
+    const WaitModeInfo* m = wait_mode_info(ext.wait_mode);
+    if (m != nullptr && m->kind == WaitKind::None) continue;
+    BlockedWait w;
+    if (check_wait(inst.events(), txn, w) == WaitCheck::Satisfied) {
+      w = BlockedWait{};
+      const WaitCheck c = check_wait(ext, txn, w);
+      if (c == WaitCheck::Faulted) ok = false;
+      if (c == WaitCheck::Blocked) return block_on(w);
     }
+  }
   if (ok) {
     BlockedWait w;
     switch (check_wait(inst.events(), txn, w)) {

@@ -313,7 +313,8 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
         const Ctx c{sg, gen, stream, fmt::format("{}#{}", label, i), i, out};
         const Instruction inst = decode(s.word(i), gen);
         if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
-        for (const OnChip& f : family::footprint(inst, gen).all()) check_on_chip(c, f);
+        const family::Footprint footprint = family::footprint(inst, gen);
+        for (const OnChip& f : footprint.all()) check_on_chip(c, f);
       }
       ++stream;
     }

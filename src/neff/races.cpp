@@ -67,8 +67,10 @@ SemWaits waits_of(const Instruction& inst, bool lane0_only) {
       w.lanes[w.count++] = {wait_mode_info(e.wait_mode), e.wait_idx, e.semaphore_value};
   };
   add(inst.events());
-  if (!lane0_only)
-    for (const Events& lane : family::extra_waits(inst).all()) add(lane);
+  if (!lane0_only) {
+    const family::ExtraWaits extra = family::extra_waits(inst);
+    for (const Events& lane : extra.all()) add(lane);
+  }
   return w;
 }
 
