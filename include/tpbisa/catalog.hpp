@@ -27,6 +27,12 @@ enum class Placement : uint8_t {
   Any,       ///< every engine (the sequencer block, synchronisation, DMA; and every opcode not stated otherwise)
   Pe,        ///< the PE stream only
   Datapath,  ///< ACT, DVE or POOL: never PE or SP (the hardware's per-engine table is UNKNOWN)
+  // The functional model's placement of the compute families (PROJ-CONV-K1, A17): checked when the word runs on a
+  // known engine (WrongEngine), not by the validators.
+  Dve,         ///< DVE only
+  DvePool,     ///< DVE or POOL
+  DvePoolAct,  ///< DVE, POOL or ACT
+  Act,         ///< ACT only
 };
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
@@ -818,6 +824,11 @@ constexpr EnginePlacement engine_placement(Placement p) {
     case Placement::Pe: return {bit(Engine::Pe), "PE"};
     case Placement::Datapath:
       return {static_cast<uint8_t>(bit(Engine::Act) | bit(Engine::Dve) | bit(Engine::Pool)), "ACT, DVE or POOL"};
+    case Placement::Dve: return {bit(Engine::Dve), "DVE"};
+    case Placement::DvePool: return {static_cast<uint8_t>(bit(Engine::Dve) | bit(Engine::Pool)), "DVE or POOL"};
+    case Placement::DvePoolAct:
+      return {static_cast<uint8_t>(bit(Engine::Dve) | bit(Engine::Pool) | bit(Engine::Act)), "DVE, POOL or ACT"};
+    case Placement::Act: return {bit(Engine::Act), "ACT"};
     case Placement::Any: break;
   }
   return {

@@ -76,6 +76,7 @@ enum class FaultKind : uint8_t {
   MemoryLimit,                ///< the simulated memory bound would be exceeded
   ResourceLimit,              ///< more element accesses than the bound allows, or register writes than a step holds
   IllegalBranchTarget,        ///< a branch target off the 64-byte grid or outside its stream (PROJ-CONV-Q12)
+  WrongEngine,  ///< the opcode does not run on the engine whose stream holds it (PROJ-CONV-K1, A17; engine known)
 };
 std::string_view to_string(FaultKind k);
 
@@ -109,7 +110,9 @@ struct MemRead {
   uint8_t size;
   bool initialized;  ///< false when any byte had never been written (it read as 0)
 };
-enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC };
+/// A unit-state register an instruction writes: the DVE flops (Imm, MatchKey, the BatchNorm parameters), the
+/// per-channel accumulator (Acc) and the engine's 32-lane shuffle map (Mask: `channel` is the lane).
+enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC, Acc, Mask };
 std::string_view to_string(DveField f);
 struct DveWrite {
   uint8_t channel;

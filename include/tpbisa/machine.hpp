@@ -232,6 +232,8 @@ class Machine {
   void attempt(unsigned core, Sequencer& engine, EffectLog& log, StepResult& r);
   /// The validation options a word of engine `e`'s stream is judged with.
   ValidateOptions validate_options(EngineId e) const;
+  /// The engine a word of engine e's stream is known to run on (NEFF mode, or the validate options' engine).
+  std::optional<Engine> stream_engine(EngineId e) const;
   /// Validates every word of every stream once (the verdict bits the steps read).
   void judge_words();
   size_t unfinished() const;

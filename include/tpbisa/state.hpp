@@ -142,6 +142,10 @@ struct DveChannel {
     uint32_t n = 0, batch_mean = 0, a = 0, b = 0, c = 0;  ///< fp32 bits
     bool written = false;
   } bn;
+  /// The engine's accumulator register of this channel (fp32 bits, reset +0.0): written by the accumulating
+  /// instructions, read by DVE_READ_ACCUMULATOR / ACTIVATION_READ_ACCUMULATOR (alu-ops.md §2.6, PROJ-CONV-K12;
+  /// act-index-ops.md §2.3). Indexed by channel, like the flops (PROJ-CONV-A9).
+  uint32_t acc = 0;
 };
 
 inline constexpr unsigned kDveChannels = kMaxChannels;  ///< DVE_NUM_CHANNELS, from the geometry table
@@ -170,6 +174,14 @@ struct EngineState {
   std::array<uint32_t, kNumRegisters> regs{};  ///< R0..R63, reset 0 (PROJ-CONV-N5)
   std::array<DveChannel, kDveChannels> dve{};
   PeWeights pe{};
+  /// The 32-byte lane map LOAD_MASK_SELECT writes and STREAM_SHUFFLE reads, one per engine (PROJ-CONV-K8): lane i
+  /// of each 32-channel quadrant takes source lane mask[i]; a value >= 32 leaves the lane unmodified. Reset: the
+  /// identity map.
+  std::array<uint8_t, 32> mask_select = [] {
+    std::array<uint8_t, 32> m{};
+    for (unsigned i = 0; i < m.size(); ++i) m[i] = static_cast<uint8_t>(i);
+    return m;
+  }();
 };
 
 /// One DRAM variable as a NEFF run addresses it (neff.md §6.2): bytes outside the cores. Inputs and constants

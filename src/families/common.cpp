@@ -84,6 +84,15 @@ bool onchip_start(exec::Txn& txn, const Addr4& a, uint32_t& base, std::string_vi
          exec::resolve_addr4(txn, a, base, which);
 }
 
+bool engine_runs(const Instruction& inst, exec::Txn& txn) {
+  const std::optional<Engine> e = txn.stream_engine();
+  const EnginePlacement p = placement_of(inst.opcode());
+  if (!e.has_value() || p.has(*e)) return true;
+  return txn.fail(FaultKind::WrongEngine, fmt::format("{} runs on {} in the functional model (PROJ-CONV-K1), not on "
+                                                      "the {} stream",
+                                                      inst.name(), p.allowed, to_string(*e)));
+}
+
 bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which) {
   if (convertible(d) && dtype_size(d) >= 1 && dtype_size(d) <= 4) return true;
   return txn.fail(FaultKind::UnsupportedDtype, fmt::format("{} dtype {} has no element semantics in the executor",

@@ -339,6 +339,11 @@ bool onchip_at(exec::Txn& txn, uint32_t base, const T& t, unsigned c, uint64_t k
                                  c, which, k));
 }
 
+/// The placement check of the compute families at run time (PROJ-CONV-K1, A17): when the run knows the engine whose
+/// stream holds the word and the catalog's placement column excludes it, a WrongEngine fault; true otherwise (a bare
+/// stream with no known engine runs the word).
+bool engine_runs(const Instruction& inst, exec::Txn& txn);
+
 /// Refuses a dtype without element semantics here (wider than 4 bytes, or not convertible).
 bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which);
 

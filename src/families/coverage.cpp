@@ -44,7 +44,7 @@ OpcodeCoverage coverage(const OpcodeInfo& op, Generation gen) {
   if (!c.present) return c;
   c.format = layout_index(op.format, gen) != 0;
   c.validator = validator_for(op.value, gen).checked == Checked::Full;
-  if (const family::Family* f = c.format ? family::family_of(op.format) : nullptr)
+  if (const family::Family* f = c.format ? family::opcode_family(op.value) : nullptr)
     c.executor = executor_kind(f->execution, op, c.convention);
   return c;
 }

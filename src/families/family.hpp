@@ -165,8 +165,19 @@ struct Family {
 
 /// Every registered family, in registry order (src/families/registry.hpp).
 std::span<const Family> families();
-/// The family that owns a catalog format; nullptr for NotModeled.
+/// The family that owns a catalog format (declares its struct and the format-wide syntax); nullptr for NotModeled.
 const Family* family_of(Format f);
+/// The family that owns an opcode: the one whose validator table lists it (it judges, runs and describes the
+/// opcode's words), else the owner of its catalog format; nullptr when neither. A struct several families share is
+/// declared by one (`Layouts`) and listed by the others (`Uses`).
+const Family* opcode_family(uint8_t opcode);
+/// The Syntax hooks that depend on the word (its opcode's family's hook when it has one, else its format's family's);
+/// nullptr when neither family has one.
+bool (*operand_used_hook(const Instruction& inst))(const Instruction&, std::string_view);
+std::string (*meaning_hook(const Instruction& inst))(const Instruction&, std::string_view);
+std::string (*more_events_hook(const Instruction& inst))(const Instruction&);
+/// The Execution of the family that owns a decoded word's opcode; nullptr for a word whose operands are not modeled.
+const Execution* execution_of(const Instruction& inst);
 /// How the IMM_VAL field at `path` of a modeled word is read, as its family decides (Value when it does not).
 ImmReading imm_reading(const Word& w, std::string_view path);
 /// How the MEM2D_DATA field of a modeled word is read, as its family decides (Bytes when it has none).
@@ -178,9 +189,11 @@ std::string_view plain_meaning(const Word& w, std::string_view path);
 /// The validator of `opcode` on `gen` from the validator table of the family its catalog format names; nullptr when
 /// the opcode is not modeled there (the word is judged header-only).
 const Validator* validator_of(uint8_t opcode, Generation gen);
-/// The executor of a decoded word; nullptr when its format is not modeled or its family does not execute.
+/// The executor of a decoded word (its opcode's family's); nullptr when its format is not modeled or that family does
+/// not execute.
 Executor executor_for(const Instruction& inst);
-/// The on-chip operands of a decoded word, as its family declares them (none when it declares none).
+/// The on-chip operands of a decoded word, as its opcode's family (else its format's) declares them (none when
+/// neither does).
 Footprint footprint(const Instruction& inst, Generation gen);
 /// The waits of a decoded word beyond EVENTS, as its family declares them (none when it declares none).
 ExtraWaits extra_waits(const Instruction& inst);

@@ -25,26 +25,83 @@ const Family* family_of(Format f) {
   return i < kFamilyCount ? &families()[i] : nullptr;
 }
 
-namespace {
-const Family* family_of_word(const Word& w) {
-  const OpcodeInfo* row = find_opcode(w[field_ref<RawWord>("header.opcode").offset]);
-  return row != nullptr ? family_of(row->format) : nullptr;
+const Family* opcode_family(uint8_t opcode) {
+  // Built once from the validator tables: the family whose table lists the opcode; the catalog format's owner for an
+  // opcode no table lists.
+  static const std::array<const Family*, 256> kOwners = [] {
+    std::array<const Family*, 256> owners{};
+    for (const Family& f : families())
+      for (const ValidatorRow& r : f.validation.rows) owners[r.opcode] = &f;
+    for (unsigned v = 0; v < owners.size(); ++v)
+      if (const OpcodeInfo* row = find_opcode(static_cast<uint8_t>(v)); owners[v] == nullptr && row != nullptr)
+        owners[v] = family_of(row->format);
+    return owners;
+  }();
+  return kOwners[opcode];
 }
+
+namespace {
+
+/// The family that owns a word's format (the struct's declarations and format-wide syntax) and the one that owns its
+/// opcode (its validator, semantics and opcode-wide syntax); the same family unless the struct is shared.
+struct Owners {
+  const Family* format = nullptr;
+  const Family* opcode = nullptr;
+};
+
+Owners owners_of_word(const Word& w) {
+  const uint8_t op = w[field_ref<RawWord>("header.opcode").offset];
+  const OpcodeInfo* row = find_opcode(op);
+  if (row == nullptr) return {};
+  return {family_of(row->format), opcode_family(op)};
+}
+
+Owners owners_of(const Instruction& inst) {
+  if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return {};
+  return {family_of(inst.info->format), opcode_family(inst.opcode())};
+}
+
+/// The Syntax hook `member` of the opcode's family when it has one, else that of the format's (nullptr: neither).
+template <class Hook>
+Hook syntax_hook(const Owners& o, Hook Syntax::*member) {
+  if (o.opcode != nullptr && o.opcode->syntax.*member != nullptr) return o.opcode->syntax.*member;
+  return o.format != nullptr ? o.format->syntax.*member : nullptr;
+}
+
+/// The Execution hook `member`, resolved the same way.
+template <class Hook>
+Hook execution_hook(const Owners& o, Hook Execution::*member) {
+  if (o.opcode != nullptr && o.opcode->execution.*member != nullptr) return o.opcode->execution.*member;
+  return o.format != nullptr ? o.format->execution.*member : nullptr;
+}
+
 }  // namespace
 
 ImmReading imm_reading(const Word& w, std::string_view path) {
-  const Family* f = family_of_word(w);
-  return f != nullptr && f->syntax.imm_reading != nullptr ? f->syntax.imm_reading(w, path) : ImmReading::Value;
+  const auto hook = syntax_hook(owners_of_word(w), &Syntax::imm_reading);
+  return hook != nullptr ? hook(w, path) : ImmReading::Value;
 }
 
 DataReading data_reading(const Word& w) {
-  const Family* f = family_of_word(w);
-  return f != nullptr && f->syntax.data_reading != nullptr ? f->syntax.data_reading(w) : DataReading{};
+  const auto hook = syntax_hook(owners_of_word(w), &Syntax::data_reading);
+  return hook != nullptr ? hook(w) : DataReading{};
 }
 
 std::string_view plain_meaning(const Word& w, std::string_view path) {
-  const Family* f = family_of_word(w);
-  return f != nullptr && f->syntax.plain_meaning != nullptr ? f->syntax.plain_meaning(w, path) : std::string_view{};
+  const auto hook = syntax_hook(owners_of_word(w), &Syntax::plain_meaning);
+  return hook != nullptr ? hook(w, path) : std::string_view{};
+}
+
+bool (*operand_used_hook(const Instruction& inst))(const Instruction&, std::string_view) {
+  return syntax_hook(owners_of(inst), &Syntax::operand_used);
+}
+
+std::string (*meaning_hook(const Instruction& inst))(const Instruction&, std::string_view) {
+  return syntax_hook(owners_of(inst), &Syntax::meaning);
+}
+
+std::string (*more_events_hook(const Instruction& inst))(const Instruction&) {
+  return syntax_hook(owners_of(inst), &Syntax::more_events);
 }
 
 const CustomField* custom_field(size_t alternative, std::string_view path) {
@@ -54,16 +111,10 @@ const CustomField* custom_field(size_t alternative, std::string_view path) {
   return nullptr;
 }
 
-namespace {
-const Family* family_of_modeled(const Instruction& inst) {
-  return inst.status == DecodeStatus::Modeled && inst.info != nullptr ? family_of(inst.info->format) : nullptr;
-}
-}  // namespace
-
 const Validator* validator_of(uint8_t opcode, Generation gen) {
   const OpcodeInfo* row = find_opcode(opcode);
-  if (row == nullptr || !row->gens.has(gen)) return nullptr;
-  const Family* f = family_of(row->format);
+  if (row == nullptr || !row->gens.has(gen) || row->format == Format::NotModeled) return nullptr;
+  const Family* f = opcode_family(opcode);
   if (f == nullptr) return nullptr;
   for (const ValidatorRow& r : f->validation.rows)
     if (r.opcode == opcode && r.gens.has(gen)) return r.validator;
@@ -101,19 +152,24 @@ const UnitState* find_unit_state(std::string_view name) {
 
 namespace tpbisa::family {
 
+const Execution* execution_of(const Instruction& inst) {
+  const Owners o = owners_of(inst);
+  return o.opcode != nullptr ? &o.opcode->execution : nullptr;
+}
+
 Executor executor_for(const Instruction& inst) {
-  const Family* f = family_of_modeled(inst);
-  return f != nullptr ? f->execution.execute : nullptr;
+  const Execution* e = execution_of(inst);
+  return e != nullptr ? e->execute : nullptr;
 }
 
 Footprint footprint(const Instruction& inst, Generation gen) {
-  const Family* f = family_of_modeled(inst);
-  return f != nullptr && f->execution.footprint != nullptr ? f->execution.footprint(inst, gen) : Footprint{};
+  const auto hook = execution_hook(owners_of(inst), &Execution::footprint);
+  return hook != nullptr ? hook(inst, gen) : Footprint{};
 }
 
 ExtraWaits extra_waits(const Instruction& inst) {
-  const Family* f = family_of_modeled(inst);
-  return f != nullptr && f->execution.extra_waits != nullptr ? f->execution.extra_waits(inst) : ExtraWaits{};
+  const auto hook = execution_hook(owners_of(inst), &Execution::extra_waits);
+  return hook != nullptr ? hook(inst) : ExtraWaits{};
 }
 
 }  // namespace tpbisa::family

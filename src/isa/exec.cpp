@@ -170,6 +170,11 @@ bool Txn::commit() {
 
 void Txn::commit_rare() {
   for (DveWrite& w : log_.dve) {
+    if (w.field == DveField::Mask) {
+      w.before = engine_.mask_select[w.channel % 32];
+      engine_.mask_select[w.channel % 32] = static_cast<uint8_t>(w.after);
+      continue;
+    }
     DveChannel& ch = engine_.dve[w.channel];
     uint32_t* slot = nullptr;
     switch (w.field) {
@@ -184,8 +189,10 @@ void Txn::commit_rare() {
       case DveField::BnA: slot = &ch.bn.a; break;
       case DveField::BnB: slot = &ch.bn.b; break;
       case DveField::BnC: slot = &ch.bn.c; break;
+      case DveField::Acc: slot = &ch.acc; break;
+      case DveField::Mask: break;  // handled above
     }
-    if (w.field >= DveField::BnN) ch.bn.written = true;
+    if (w.field >= DveField::BnN && w.field <= DveField::BnC) ch.bn.written = true;
     w.before = *slot;
     *slot = w.after;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tpbisa/effects.hpp"
@@ -40,6 +41,10 @@ class Txn {
   /// Words in the executing engine's stream (branch targets are checked against it).
   size_t stream_size() const { return stream_size_; }
   void set_stream_size(size_t n) { stream_size_ = n; }
+  /// The engine whose stream holds the word, when the run knows it (a NEFF run, or `--engine`); nullopt for a bare
+  /// stream (the placement checks then do not apply, PROJ-CONV-K1).
+  std::optional<Engine> stream_engine() const { return stream_engine_; }
+  void set_stream_engine(std::optional<Engine> e) { stream_engine_ = e; }
 
   /// Reads committed memory; records the read and an uninitialised-read diagnostic when needed.
   uint64_t read_mem(uint64_t address, unsigned size);
@@ -192,6 +197,7 @@ class Txn {
   const MachineOptions& options_;
   size_t index_;
   size_t stream_size_ = SIZE_MAX;
+  std::optional<Engine> stream_engine_;
   bool faulted_ = false;
   /// The log's fault, reset to a default Fault on this transaction's first failure.
   Fault& fault_slot();

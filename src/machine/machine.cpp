@@ -25,6 +25,7 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::MemoryLimit: return "MemoryLimit";
     case FaultKind::ResourceLimit: return "ResourceLimit";
     case FaultKind::IllegalBranchTarget: return "IllegalBranchTarget";
+    case FaultKind::WrongEngine: return "WrongEngine";
   }
   return "?";
 }
@@ -38,6 +39,8 @@ std::string_view to_string(DveField f) {
     case DveField::BnA: return "bn.a";
     case DveField::BnB: return "bn.b";
     case DveField::BnC: return "bn.c";
+    case DveField::Acc: return "acc";
+    case DveField::Mask: return "mask_select";
   }
   return "?";
 }
@@ -189,6 +192,10 @@ Machine::Machine(Generation gen, std::vector<CoreProgram> cores, MachineOptions 
   judge_words();
 }
 
+std::optional<Engine> Machine::stream_engine(EngineId e) const {
+  return validate_options(e).engine;
+}
+
 ValidateOptions Machine::validate_options(EngineId e) const {
   ValidateOptions vo = options_.validate;
   // A NEFF word is judged with its stream's engine (PROJ-CONV-F1).
@@ -314,6 +321,7 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   r.name = inst.name();
   exec::Txn txn(core.state(), core.engine_state(engine.id()), log, options_, pc);
   txn.set_stream_size(engine.size());
+  txn.set_stream_engine(stream_engine(engine.id()));
   const Generation gen = core.gen();
   bool ok = true;
   Verdict verdict{};
@@ -422,6 +430,7 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
   const bool random = options_.schedule == Schedule::Random;
   const size_t turn = reverse ? kEnginesPerCore - 1 - slot : slot;
   const size_t words = engine.size();
+  const std::optional<Engine> known_engine = stream_engine(engine.id());
   bool moved = false;
   while (engine.pc_ < words && !engine.halted_ && s.retired < max_steps) {
     const size_t pc = engine.pc_;
@@ -432,6 +441,7 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
     log_.clear();
     exec::Txn txn(core.state(), regs, log_, options_, pc);
     txn.set_stream_size(words);
+    txn.set_stream_engine(known_engine);
     engine.blocked_.reset();
     if (!run(engine.decoded_[pc], txn) || !txn.commit()) {
       log_.clear();  // a fault changes nothing and reports no effects

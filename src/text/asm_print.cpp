@@ -35,8 +35,8 @@ std::string raw_note(const Instruction& inst, Generation gen) {
 
 /// A field the word's own modes leave unused (the family decides, Syntax::operand_used) and that is zero.
 bool unused_zero(const Instruction& inst, const AsmField& f, const Word& w) {
-  const family::Family* fam = family::family_of(inst.info->format);
-  if (fam == nullptr || fam->syntax.operand_used == nullptr || fam->syntax.operand_used(inst, f.path)) return false;
+  const auto operand_used = family::operand_used_hook(inst);
+  if (operand_used == nullptr || operand_used(inst, f.path)) return false;
   for (unsigned i = 0; i < f.size; ++i)
     if (w[f.offset + i] != 0) return false;
   return true;

@@ -398,13 +398,6 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   return text;
 }
 
-/// The text hooks of the family that owns the word's format; nullptr for words whose operands are not modeled.
-const family::Syntax* family_syntax(const Instruction& inst) {
-  if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) return nullptr;
-  const family::Family* f = family::family_of(inst.info->format);
-  return f != nullptr ? &f->syntax : nullptr;
-}
-
 // ---- The indirect arm of a MEM_PATTERN operand (common-formats.md §6.2) ----
 
 std::string location_text(uint32_t raw, Generation g) {
@@ -462,9 +455,7 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
   std::vector<DescribedField> out;
   out.reserve(leaves.size());
   // A family that reads some fields by their neighbours says so in one function (Syntax::meaning).
-  const family::Family* fam =
-      inst.info != nullptr && inst.status == DecodeStatus::Modeled ? family::family_of(inst.info->format) : nullptr;
-  const auto family_meaning = fam != nullptr ? fam->syntax.meaning : nullptr;
+  const auto family_meaning = family::meaning_hook(inst);
   const text::PatternOperand* shown = nullptr;  // the indirect operand whose leaves were last written
   for (const Leaf& leaf : leaves) {
     if (const text::PatternOperand* p = indirect_owner(leaf.value, patterns, word, inst.gen)) {
@@ -486,9 +477,9 @@ std::vector<DescribedField> describe_fields(const Instruction& inst) {
 
 std::string render_instruction_events(const Instruction& inst) {
   std::string text = render_events(inst.events(), inst.gen);
-  const family::Syntax* syntax = family_syntax(inst);
-  if (syntax == nullptr || syntax->more_events == nullptr) return text;
-  const std::string more = syntax->more_events(inst);
+  const auto more_events = family::more_events_hook(inst);
+  if (more_events == nullptr) return text;
+  const std::string more = more_events(inst);
   if (more.empty()) return text;
   return text.empty() ? more : text + " " + more;
 }
