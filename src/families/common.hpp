@@ -344,6 +344,22 @@ bool onchip_at(exec::Txn& txn, uint32_t base, const T& t, unsigned c, uint64_t k
 /// stream with no known engine runs the word).
 bool engine_runs(const Instruction& inst, exec::Txn& txn);
 
+/// PROJ-CONV-K7 (alu-ops.md §2.8): the 32 x 32 transposed image of a source with channels in groups of 32 and elements
+/// in blocks of 32 takes, at channel c and element k, source channel 32g + i and element 32b + j, where c = 32g + j and
+/// k = 32b + i: T[32g + j][32b + i] = S[32g + i][32b + j]. Shared by every transposing opcode (0x6B, 0x83/0x84, 0x93).
+struct TransposeSource {
+  unsigned channel;
+  uint64_t element;
+};
+constexpr TransposeSource transpose32_source(unsigned c, uint64_t k) {
+  const unsigned g = c / 32, j = c % 32;
+  const uint64_t b = k / 32, i = k % 32;
+  return {32 * g + static_cast<unsigned>(i), 32 * b + j};
+}
+static_assert(transpose32_source(0, 0).channel == 0 && transpose32_source(0, 0).element == 0);
+static_assert(transpose32_source(1, 0).channel == 0 && transpose32_source(1, 0).element == 1);    // T[1][0] = S[0][1]
+static_assert(transpose32_source(33, 37).channel == 37 && transpose32_source(33, 37).element == 33);  // g 1, b 1
+
 /// Refuses a dtype without element semantics here (wider than 4 bytes, or not convertible).
 bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which);
 
