@@ -21,6 +21,7 @@
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/numerics.hpp"
 #include "tpbisa/state.hpp"
+#include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -292,6 +293,31 @@ TEST(FamilyHooks, DatapathAndPeAccessesLieInTheirFootprints) {
   lw.replace(8, 16, std::string(16, '0'));
   accesses_lie_in_the_footprint({lw}, Engine::Pe);
   accesses_lie_in_the_footprint({lw, test::kMmBegin}, Engine::Pe);
+}
+
+TEST(FamilyHooks, PtrMultiFootprintIsItsTwoPatterns) {
+  // The demo's multiply: 2 x 1 x 1 x 4 fp32 elements, steps {1,2,2,2}, on partitions 0..1, from sbuf+0x200 to
+  // sbuf+0x400: bytes 0x200..0x21f read, 0x400..0x41f written (8 elements of 4 bytes each).
+  const AsmResult a = assemble(
+      "TensorScalarPtrMultiArith src_mem_pattern.start_addr=sbuf[p0]+0x200 src_mem_pattern.step_elem={1,2,2,2} "
+      "src_mem_pattern.num_elem={2,1,1,4} in_dtype=fp32 out_dtype=fp32 num_active_channels=2 op=MULT op_dim=XYZ "
+      "reverse_operands=NONE dst_mem_pattern.start_addr=sbuf[p0]+0x400 dst_mem_pattern.step_elem={1,2,2,2} "
+      "dst_mem_pattern.num_elem={2,1,1,4}\n",
+      "t.tasm", test::kC);
+  ASSERT_TRUE(a.ok());
+  const family::Footprint f = family::footprint(decode(a.words.at(0), test::kC), test::kC);
+  ASSERT_EQ(f.count, 2U);
+  EXPECT_EQ(f.operands[0].operand, "src");
+  EXPECT_FALSE(f.operands[0].write);
+  EXPECT_EQ(f.operands[0].region, Region::Sbuf);
+  EXPECT_EQ(f.operands[0].first_partition, 0U);
+  EXPECT_EQ(f.operands[0].partitions, 2U);
+  EXPECT_EQ(f.operands[0].first, 0x200);
+  EXPECT_EQ(f.operands[0].last, 0x21F);
+  EXPECT_EQ(f.operands[1].operand, "dst");
+  EXPECT_TRUE(f.operands[1].write);
+  EXPECT_EQ(f.operands[1].first, 0x400);
+  EXPECT_EQ(f.operands[1].last, 0x41F);
 }
 
 TEST(FamilyHooks, FootprintsNameOperandsAndDirections) {

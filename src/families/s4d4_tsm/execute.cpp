@@ -257,7 +257,18 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   return true;
 }
 
-constexpr Execution kExecution{execute};
+/// The source and destination patterns, each in the element width it is read or written in (the scalars come from
+/// the DVE flops, not from memory).
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  if (const auto* t = inst.as<S4d4Tsm>()) {
+    add_tensor_footprint(f, "src", t->src_mem_pattern, dtype_size(t->in_dtype), t->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", t->dst_mem_pattern, dtype_size(t->out_dtype), t->num_active_channels, true, g);
+  }
+  return f;
+}
+
+constexpr Execution kExecution{.execute = execute, .footprint = footprint};
 
 }  // namespace
 
