@@ -357,7 +357,7 @@ constexpr TransposeSource transpose32_source(unsigned c, uint64_t k) {
   return {32 * g + static_cast<unsigned>(i), 32 * b + j};
 }
 static_assert(transpose32_source(0, 0).channel == 0 && transpose32_source(0, 0).element == 0);
-static_assert(transpose32_source(1, 0).channel == 0 && transpose32_source(1, 0).element == 1);    // T[1][0] = S[0][1]
+static_assert(transpose32_source(1, 0).channel == 0 && transpose32_source(1, 0).element == 1);  // T[1][0] = S[0][1]
 static_assert(transpose32_source(33, 37).channel == 37 && transpose32_source(33, 37).element == 33);  // g 1, b 1
 
 /// Refuses a dtype without element semantics here (wider than 4 bytes, or not convertible).

@@ -29,7 +29,9 @@ struct UsesOf {
   using type = TypeList<>;
 };
 template <class F>
-  requires requires { typename F::Uses; }
+requires requires {
+  typename F::Uses;
+}
 struct UsesOf<F> {
   using type = typename F::Uses;
 };
@@ -37,8 +39,8 @@ struct UsesOf<F> {
 /// Whether catalog format f is the format of one of family F's layouts, or of a layout it uses.
 template <class F>
 constexpr bool family_has_format(Format f) {
-  return f != Format::NotModeled &&
-         (detail::format_of_layouts(f, typename F::Layouts{}) || detail::format_of_layouts(f, typename UsesOf<F>::type{}));
+  return f != Format::NotModeled && (detail::format_of_layouts(f, typename F::Layouts{}) ||
+                                     detail::format_of_layouts(f, typename UsesOf<F>::type{}));
 }
 
 /// What can be wrong with a validator table; None when it agrees with the catalog.
