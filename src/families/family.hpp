@@ -77,6 +77,13 @@ struct ExtraWaits {
   std::span<const Events> all() const&& = delete;
 };
 
+/// The semaphore a word raises when its transfer completes (a DMA's completion, PROJ-CONV-F9), by `increment`.
+struct Completion {
+  bool present = false;
+  uint8_t semaphore = 0;
+  uint8_t increment = 0;
+};
+
 /// execute.cpp: the semantics. Checks everything and stages the effects through the transaction; the machine
 /// applies the EVENTS wait and update and commits.
 using Executor = bool (*)(const Instruction& inst, exec::Txn& txn);
@@ -100,6 +107,12 @@ struct Execution {
   /// Waits beyond EVENTS that must hold too before the word runs (EVENT_SEMAPHORE's extended lane, PROJ-CONV-F3):
   /// the machine checks them after the EVENTS wait, the race checker acquires on them. nullptr: EVENTS only.
   ExtraWaits (*extra_waits)(const Instruction& inst) = nullptr;
+  /// Updates beyond EVENTS the word applies when it retires (EVENT_SEMAPHORE's extended lane), each as an EVENTS block
+  /// with only its update_mode, update_idx and semaphore_value set; for the static pictures (`neff sems`). nullptr:
+  /// EVENTS only.
+  ExtraWaits (*extra_updates)(const Instruction& inst) = nullptr;
+  /// The semaphore the word raises when its transfer completes (`neff sems`). nullptr: none.
+  Completion (*completion)(const Instruction& inst) = nullptr;
   /// The unit state the family's words keep in an engine (the DVE flops), declared for the generic dumps
   /// (tpbisa/unit_state.hpp).
   std::span<const UnitState> unit_state = {};
@@ -197,5 +210,9 @@ Executor executor_for(const Instruction& inst);
 Footprint footprint(const Instruction& inst, Generation gen);
 /// The waits of a decoded word beyond EVENTS, as its family declares them (none when it declares none).
 ExtraWaits extra_waits(const Instruction& inst);
+/// The updates of a decoded word beyond EVENTS, as EVENTS blocks (none when its family declares none).
+ExtraWaits extra_updates(const Instruction& inst);
+/// The semaphore a decoded word raises when its transfer completes (not present when its family declares none).
+Completion completion(const Instruction& inst);
 
 }  // namespace tpbisa::family

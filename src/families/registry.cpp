@@ -167,6 +167,16 @@ Footprint footprint(const Instruction& inst, Generation gen) {
   return hook != nullptr ? hook(inst, gen) : Footprint{};
 }
 
+ExtraWaits extra_updates(const Instruction& inst) {
+  const auto hook = execution_hook(owners_of(inst), &Execution::extra_updates);
+  return hook != nullptr ? hook(inst) : ExtraWaits{};
+}
+
+Completion completion(const Instruction& inst) {
+  const auto hook = execution_hook(owners_of(inst), &Execution::completion);
+  return hook != nullptr ? hook(inst) : Completion{};
+}
+
 ExtraWaits extra_waits(const Instruction& inst) {
   const auto hook = execution_hook(owners_of(inst), &Execution::extra_waits);
   return hook != nullptr ? hook(inst) : ExtraWaits{};

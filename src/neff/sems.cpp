@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "families/family.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
@@ -12,27 +13,10 @@
 namespace tpbisa::neff {
 namespace {
 
-// Operand bytes of the two formats the picture reads (real-programs.md §3.1 and §7.1); neither is a modeled
-// format yet, so their few offsets live here.
-constexpr size_t kEsExtWaitMode = 32, kEsExtWaitIdx = 33, kEsExtUpdateMode = 34, kEsExtUpdateIdx = 35;
-constexpr size_t kEsExtWaitValue = 36, kEsExtUpdateValue = 40;
-constexpr size_t kDmaSemaphore = 13, kDmaIncrement = 14;
-
 /// The update acts on a semaphore (the SEM_* update modes).
 bool updates_semaphore(uint8_t mode) {
   const UpdateModeInfo* m = update_mode_info(mode);
   return m != nullptr && m->action != UpdateAction::None && !updates_event(m->action);
-}
-
-Events events_at(std::span<const uint8_t, kWordBytes> w, size_t wait_mode, size_t wait_idx, size_t update_mode,
-                 size_t update_idx, size_t value) {
-  Events e;
-  e.wait_mode = wait_mode < kWordBytes ? w[wait_mode] : 0;
-  e.wait_idx = wait_idx < kWordBytes ? w[wait_idx] : 0;
-  e.update_mode = update_mode < kWordBytes ? w[update_mode] : 0;
-  e.update_idx = update_idx < kWordBytes ? w[update_idx] : 0;
-  e.semaphore_value = load_le<uint32_t>(w.data() + value);
-  return e;
 }
 
 class Picture {
@@ -46,13 +30,14 @@ class Picture {
     base.stream = s.label();
     base.word = i;
     base.mnemonic = std::string(inst.name());
-    lane(base, events_at(w, 4, 5, 6, 7, 8));
-    if (w[0] == opcode::kEventSemaphore) {
-      // The extended lane: a second wait and the update, each with its own value (PROJ-CONV-F3: both waits hold).
-      lane(base, events_at(w, kEsExtWaitMode, kEsExtWaitIdx, kWordBytes, kWordBytes, kEsExtWaitValue));
-      lane(base, events_at(w, kWordBytes, kWordBytes, kEsExtUpdateMode, kEsExtUpdateIdx, kEsExtUpdateValue));
-    }
-    if (w[0] == opcode::kPseudoDmaDirect2d) dma(base, s.engine, w[kDmaSemaphore], w[kDmaIncrement]);
+    lane(base, inst.events());
+    // The lanes a family declares beyond EVENTS (EVENT_SEMAPHORE's second wait and update, PROJ-CONV-F3), and a
+    // transfer's completion.
+    const family::ExtraWaits waits = family::extra_waits(inst);
+    for (const Events& e : waits.all()) lane(base, e);
+    const family::ExtraWaits updates = family::extra_updates(inst);
+    for (const Events& e : updates.all()) lane(base, e);
+    if (const family::Completion c = family::completion(inst); c.present) dma(base, s.engine, c.semaphore, c.increment);
   }
 
   SubgraphSems finish() {

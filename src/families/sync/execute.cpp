@@ -269,7 +269,21 @@ ExtraWaits extra_waits(const Instruction& inst) {
   return w;
 }
 
-constexpr Execution kExecution{.execute = execute, .extra_waits = extra_waits};
+/// The extended lane's update, applied with the EVENTS update when the word retires.
+ExtraWaits extra_updates(const Instruction& inst) {
+  ExtraWaits u;
+  if (const auto* es = inst.as<CtrlEs>()) u.lanes[u.count++] = sync::ext_update(es->ext);
+  return u;
+}
+
+/// A DMA raises its semaphore by sem_increment when the data have moved (PROJ-CONV-F9).
+Completion completion(const Instruction& inst) {
+  if (const auto* d = inst.as<PseudoDmaDirect2d>()) return {true, d->semaphore, d->sem_increment};
+  return {};
+}
+
+constexpr Execution kExecution{
+    .execute = execute, .extra_waits = extra_waits, .extra_updates = extra_updates, .completion = completion};
 
 }  // namespace
 
