@@ -111,8 +111,9 @@ struct MemRead {
   bool initialized;  ///< false when any byte had never been written (it read as 0)
 };
 /// A unit-state register an instruction writes: the DVE flops (Imm, MatchKey, the BatchNorm parameters), the
-/// per-channel accumulator (Acc) and the engine's 32-lane shuffle map (Mask: `channel` is the lane).
-enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC, Acc, Mask };
+/// per-channel accumulator (Acc), the matched indices (MatchIndex: slot 0..7) and the engine's 32-lane shuffle map
+/// (Mask: `channel` is the lane).
+enum class DveField : uint8_t { Imm, MatchKey, BnN, BnMean, BnA, BnB, BnC, Acc, Mask, MatchIndex };
 std::string_view to_string(DveField f);
 struct DveWrite {
   uint8_t channel;

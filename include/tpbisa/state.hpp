@@ -146,6 +146,9 @@ struct DveChannel {
   /// instructions, read by DVE_READ_ACCUMULATOR / ACTIVATION_READ_ACCUMULATOR (alu-ops.md §2.6, PROJ-CONV-K12;
   /// act-index-ops.md §2.3). Indexed by channel, like the flops (PROJ-CONV-A9).
   uint32_t acc = 0;
+  /// The matched indices MI[0..7] of FIND_INDEX8 / MATCH_REPLACE8 (act-index-ops.md §2.3, §15.3; read by
+  /// DVE_READ_INDICES): reset all-ones, the value of a key never matched.
+  std::array<uint32_t, 8> match_index = {~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U};
 };
 
 inline constexpr unsigned kDveChannels = kMaxChannels;  ///< DVE_NUM_CHANNELS, from the geometry table

@@ -190,6 +190,7 @@ void Txn::commit_rare() {
       case DveField::BnB: slot = &ch.bn.b; break;
       case DveField::BnC: slot = &ch.bn.c; break;
       case DveField::Acc: slot = &ch.acc; break;
+      case DveField::MatchIndex: slot = &ch.match_index[w.slot % 8]; break;
       case DveField::Mask: break;  // handled above
     }
     if (w.field >= DveField::BnN && w.field <= DveField::BnC) ch.bn.written = true;

@@ -41,6 +41,7 @@ std::string_view to_string(DveField f) {
     case DveField::BnC: return "bn.c";
     case DveField::Acc: return "acc";
     case DveField::Mask: return "mask_select";
+    case DveField::MatchIndex: return "match_index";
   }
   return "?";
 }
