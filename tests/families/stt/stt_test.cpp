@@ -121,6 +121,11 @@ TEST(Stt, DescriptionsReadTheFieldsByTheOpcode) {
   EXPECT_NE(meaning_of(p, "pred_imm").find("pointer"), std::string::npos);
 }
 
+TEST(Stt, EveryOpcodeRunsOnDveOnly) {  // PROJ-CONV-K1
+  for (const uint8_t op : std::array<uint8_t, 5>{0x98, 0x9D, 0x9E, 0xE5, 0xEA})
+    for (Engine e : kEngines) EXPECT_EQ(placement_of(op).has(e), e == Engine::Dve) << int{op} << " " << to_string(e);
+}
+
 TEST(Stt, ExampleWordsValidateOnEveryGeneration) {
   for (std::string_view hex : {kStt, kSttBitvec, kScan, kSelectReduce, kSelect, kSelectPtr})
     for (Generation g : kAllGenerations) {
