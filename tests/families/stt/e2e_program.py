@@ -3,7 +3,7 @@
 SelectReduce, TensorScalarSelect) assembled and run with `tpbisa run`, its memory compared bit for bit with an
 independent model written here (alu-ops.md §6; NumPy when installed, else Python's struct-rounded fp32).
 
-Usage: run_program.py TPBISA_BINARY   (exit 0 when every value agrees)."""
+Usage: e2e_program.py TPBISA_BINARY [SOURCE_DIR]   (exit 0 when every value agrees)."""
 
 import json
 import os
