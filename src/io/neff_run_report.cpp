@@ -212,7 +212,10 @@ std::vector<UnfinishedEngine> unfinished_engines(const neff::Run& run, const Nef
       const Sequencer& q = m.core(c).engine(id);
       if (q.finished()) continue;
       UnfinishedEngine u{static_cast<unsigned>(c), id, q.pc(), q.blocked(), std::nullopt};
-      if (const auto j = rep.backward_jumps.find({u.core, id}); j != rep.backward_jumps.end()) u.loop = j->second;
+      // A loop the engine has left (it went on past the jumping word, or before its target) is not shown.
+      if (const auto j = rep.backward_jumps.find({u.core, id});
+          j != rep.backward_jumps.end() && j->second.target <= u.pc && u.pc <= j->second.index)
+        u.loop = j->second;
       out.push_back(std::move(u));
     }
   return out;

@@ -131,9 +131,9 @@ std::string step_limit_text(const neff::Run& run, const NeffRunReport& rep, cons
       text += fmt::format("    jumped back to #{} {} time{}: the loop it had not left (it is at #{})\n", u.loop->target,
                           u.loop->count, u.loop->count == 1 ? "" : "s", u.pc);
     else if (u.blocked)
-      text += fmt::format("    never jumped back; blocked, waiting for {}\n", wait_condition(*u.blocked));
+      text += fmt::format("    in no loop; blocked, waiting for {}\n", wait_condition(*u.blocked));
     else
-      text += "    never jumped back; next to run\n";
+      text += "    in no loop; next to run\n";
   }
   return text;
 }

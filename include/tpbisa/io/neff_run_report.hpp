@@ -56,7 +56,7 @@ uint64_t default_neff_max_steps(const neff::Neff& nf);
 uint64_t neff_core_words(const neff::Neff& nf);
 
 /// An engine that had not finished when a run stopped at its step bound: where it is, whether it is blocked, and
-/// the loop it was in (its last backward jump).
+/// the loop it is in (its last backward jump, when the engine is between its target and the word that jumped).
 struct UnfinishedEngine {
   unsigned core = 0;
   EngineId engine = EngineId::Pe;
