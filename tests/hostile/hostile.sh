@@ -339,6 +339,26 @@ expect "--out past the file-size limit" 3 "big/out.npy: write error: File too la
 bounded 10 "$tool" run big_out.neff --input x=x.npy --out big
 expect "--out, 64 KiB" 0
 [ "$(wc -c <big/out.npy)" -eq 65664 ] || fail "--out, 64 KiB: big/out.npy has $(wc -c <big/out.npy) bytes"
+# SIGTERM while --out writes a 128 MiB output (seen by its temporary file): the old file stays, nothing is left.
+mkdir huge
+caught=0
+for _ in 1 2 3 4 5; do
+  printf old >huge/out.npy
+  "$tool" run huge_out.neff --input x=x.npy --out huge >/dev/null 2>err &
+  pid=$!
+  seen=0
+  for _ in $(seq 1000); do
+    [ -n "$(find huge -name '.out.npy.tpbisa-*')" ] && { seen=1; break; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.01
+  done
+  [ "$seen" -eq 1 ] && kill -TERM "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  [ "$seen" -eq 1 ] && [ "$rc" -eq 143 ] && { caught=1; break; }  # else the write finished first: again
+done
+[ "$caught" -eq 1 ] || fail "SIGTERM during --out: the write was never caught under way"
+[ "$(cat huge/out.npy)" = old ] || fail "SIGTERM during --out: the old output was replaced"
 no_leftovers "NEFF run outputs"
 # D08: a loop that never ends stops at the default bound, the looping word named; --max-steps changes the bound.
 bounded 60 "$tool" run loop.neff --input x=x.npy

@@ -101,8 +101,8 @@ folder("dma_stream", only_sp(with_vars(g, {"big": {"type": "tmp-buf", "var_id": 
                              dma_word((0, 1), (0, 5), ((0, 0), (4096, 256)), ((64, 64 * 4096), (4096, 256)), 64)))
 
 # Runs and their files (D01-D03, D08, D09, D22): a program that ends at once (one Nop); one whose SP loops on a
-# CompareBranch to itself forever (target_mode 3, offset 0) while PE waits for a semaphore nothing raises; one whose
-# output is 64 KiB (out: float16 (256, 128)); one with a 64 KiB member; a reference of the output's shape.
+# CompareBranch to itself forever (target_mode 3, offset 0) while PE waits for a semaphore nothing raises; two whose
+# output is 64 KiB (out: float16 (256, 128)) and 128 MiB; one with a 64 KiB member; a reference of the output's shape.
 COMPARE_BRANCH = 0xA9
 write("ok.neff", f.container(only_sp(g, f.word(f.NOP))))
 write("loop.neff", f.container(with_streams(g, {"SP": f.word(COMPARE_BRANCH, extra=((14, 3),)),
@@ -112,6 +112,11 @@ wide["metadata"]["signatures"]["default"]["outputs"] = {"out": {"id": 0, "dtype"
 write("big_out.neff", f.container(only_sp(f.replace(with_vars(g, {"out": {"type": "output", "var_id": 2,
                                                                          "size": 65536, "ops": []}}),
                                                     "neff.json", f.dumps(wide)), f.word(f.NOP))))
+huge = json.loads(dict(g)["neff.json"])
+huge["metadata"]["signatures"]["default"]["outputs"] = {"out": {"id": 0, "dtype": "float16", "shape": [65536, 1024]}}
+write("huge_out.neff", f.container(only_sp(f.replace(with_vars(g, {"out": {"type": "output", "var_id": 2,
+                                                                          "size": 128 << 20, "ops": []}}),
+                                                     "neff.json", f.dumps(huge)), f.word(f.NOP))))
 write("big_member.neff", f.container(g + [("blob.bin", bytes(65536))]))
 write("out_ref.npy", f.npy("<f2", (8, 16), bytes(256)))
 
