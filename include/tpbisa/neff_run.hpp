@@ -29,6 +29,8 @@ struct RunInput {
 std::vector<std::string> npy_descrs_for(const std::string& signature_dtype);
 /// Element size of a signature dtype in bytes, 0 when unknown.
 unsigned signature_dtype_size(const std::string& signature_dtype);
+/// A shape as Python writes a tuple: "(8, 16)", "(3,)", "()".
+std::string shape_text(std::span<const uint64_t> shape);
 /// Checks an .npy header against a signature tensor: nullopt when it matches, else one sentence naming the
 /// expected dtype and shape and what the file has.
 std::optional<std::string> check_npy(const Tensor& t, const npy::Array& a);

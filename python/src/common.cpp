@@ -114,6 +114,30 @@ Buffer::~Buffer() {
   if (view_.obj != nullptr) PyBuffer_Release(&view_);
 }
 
+uint64_t count_arg(const pb::handle& value, std::string_view what) {
+  const auto refuse = [&] {
+    raise_usage(fmt::format("{} must be an int from 0 to {}, not {}", what, UINT64_MAX,
+                            std::string(pb::repr(value)).substr(0, 80)));
+  };
+  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) refuse();
+  const unsigned long long v = PyLong_AsUnsignedLongLong(value.ptr());
+  if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();  // negative, or past 64 bits
+    refuse();
+  }
+  return static_cast<uint64_t>(v);
+}
+
+std::string text_arg(const pb::handle& value, std::string_view what) {
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
+  if (utf8 == nullptr) {
+    const pb::error_already_set why;  // UnicodeEncodeError: where and what
+    raise_usage(fmt::format("{} cannot be read as UTF-8: {}", what, why.what()));
+  }
+  return {utf8, static_cast<size_t>(size)};
+}
+
 Generation parse_gen(const pb::object& gen) {
   if (gen.is_none()) return kDefaultGeneration;
   if (!pb::isinstance<pb::str>(gen)) raise_usage("gen must be a generation name (sunda, cayman, mariana, maverick)");

@@ -58,6 +58,12 @@ class Buffer {
   Py_buffer view_{};
 };
 
+/// An argument that counts (max_steps, offset): an int from 0 to 2**64 - 1 (a bool, a float or a str is not one);
+/// a UsageError naming `what` otherwise.
+uint64_t count_arg(const pb::handle& value, std::string_view what);
+/// A str argument as UTF-8 (a lone surrogate cannot be written: a UsageError naming `what`).
+std::string text_arg(const pb::handle& value, std::string_view what);
+
 /// The generation a `gen=` argument names (None: the default, mariana).
 Generation parse_gen(const pb::object& gen);
 /// `gen=` of validate: one generation, "all", or a list of them (None: `fallback`).

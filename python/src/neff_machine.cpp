@@ -117,11 +117,11 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   ro.check_races = check_races;
   ro.threads = threads > 1;
   ro.trace = !trace.is_none();
-  if (!max_steps.is_none()) {
-    const long long v = max_steps.cast<long long>();
-    if (v < 0) raise_usage("max_steps must not be negative");
-    ro.max_steps = static_cast<uint64_t>(v);
-  }
+  if (ro.trace && !pb::isinstance<pb::str>(trace))
+    raise_usage(fmt::format("trace must be a file name (str or os.PathLike), not {}",
+                            std::string(pb::str(trace.get_type().attr("__name__")))));
+  // Without max_steps the run is bounded as on the command line: a loop that never ends is stopped.
+  ro.max_steps = max_steps.is_none() ? io::default_neff_max_steps(nf) : count_arg(max_steps, "max_steps");
   // Ctrl-C stops the run at the next word (a NEFF's words are heavy) and raises KeyboardInterrupt.
   ro.on_progress = signal_check();
   ro.progress_words = 1;
@@ -151,7 +151,9 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
 
   std::unique_ptr<io::OutputFile> trace_file;
   if (!trace.is_none()) {
-    auto opened = io::OutputFile::open(pb::str(trace));
+    // The trace is never written over the NEFF the run reads (the inputs are arrays, not files).
+    const std::vector<std::string> read{nf.file};
+    auto opened = io::OutputFile::open(text_arg(trace, "trace"), io::OutputOptions{read, false, {}});
     if (!opened) raise_error(opened.error());
     trace_file = std::move(*opened);
   }
@@ -190,6 +192,8 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   io::NeffRunReportContext ctx;
   ctx.program = nf.file;
   ctx.races = (*prepared)->races.get();
+  ctx.max_steps = ro.max_steps;
+  ctx.default_max_steps = max_steps.is_none();
   // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
   pb::dict addresses;
   for (const neff::RunInput& in : inputs)
@@ -311,7 +315,8 @@ class PyMachine {
     return d;
   }
 
-  pb::dict run(uint64_t max_steps) {
+  pb::dict run(const pb::object& steps) {
+    const uint64_t max_steps = count_arg(steps, "max_steps");
     check_idle();
     RunSummary s;
     {
@@ -510,7 +515,7 @@ void bind_neff_machine(pb::module_& m) {
       .def("load_state", &PyMachine::load_state, pb::arg("path"))
       .def("load_state_json", &PyMachine::load_state_json, pb::arg("text"), pb::arg("label") = "<state>")
       .def("step", &PyMachine::step)
-      .def("run", &PyMachine::run, pb::arg("max_steps") = 1000000)
+      .def("run", &PyMachine::run, pb::arg("max_steps") = pb::int_(1000000))
       .def("_read", &PyMachine::read)
       .def_property_readonly("flops", &PyMachine::flops)
       .def_property_readonly("generation", [](const PyMachine& p) { return std::string(to_string(p.gen())); })

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -126,6 +127,16 @@ std::shared_ptr<Buffer> borrow(const pb::object& data) {
   return std::make_shared<Buffer>(data);
 }
 
+/// disasm's `offset=`: a count that places every byte of the data below 2**64, so no word's offset wraps.
+uint64_t base_offset(const pb::object& offset, const Buffer& data) {
+  const uint64_t base = count_arg(offset, "offset");
+  const uint64_t size = data.bytes().size();
+  if (size != 0 && base > UINT64_MAX - size + 1)  // the data's last byte sits at base + size - 1
+    raise_usage(fmt::format("offset {} + the data's {} bytes pass 2**64: the words' offsets would wrap", base,
+                            data.bytes().size()));
+  return base;
+}
+
 DisasmOptions disasm_options(bool verdicts, const ValidateOptions& validate) {
   DisasmOptions o;
   o.verdicts = verdicts;
@@ -136,20 +147,20 @@ DisasmOptions disasm_options(bool verdicts, const ValidateOptions& validate) {
 pb::bytes assemble_text(const pb::object& source, const pb::object& gen, const std::string& filename) {
   std::string text;
   if (pb::isinstance<pb::str>(source))
-    text = source.cast<std::string>();
+    text = text_arg(source, "text");
   else {
     const Buffer b(source);
     text.assign(reinterpret_cast<const char*>(b.bytes().data()), b.bytes().size());
   }
-  if (text.size() > io::kMaxSourceBytes)
-    raise_error({ErrorKind::TooLarge, fmt::format("{}: larger than {} bytes (an assembly source is at most that)",
-                                                  filename, io::kMaxSourceBytes)});
   const Generation g = parse_gen(gen);
-  AsmResult r;
+  std::optional<Expected<AsmResult>> bounded;
   {
     pb::gil_scoped_release release;
-    r = assemble(text, filename, g);
+    // The bounds of a .tasm file (bytes, then statements) hold before anything is assembled, as on the command line.
+    bounded.emplace(io::assemble_bounded(text, filename, g));
   }
+  if (!*bounded) raise_error(bounded->error());
+  AsmResult& r = **bounded;
   if (!r.ok()) {
     std::string message =
         fmt::format("{}: {} error{}; nothing assembled", filename, r.error_count, r.error_count == 1 ? "" : "s");
@@ -500,12 +511,13 @@ void bind_words(pb::module_& m) {
 
   m.def(
       "disasm",
-      [](const pb::object& data, const pb::object& gen, uint64_t offset, bool verdicts, bool strict_window,
+      [](const pb::object& data, const pb::object& gen, const pb::object& offset, bool verdicts, bool strict_window,
          const std::string& dtype_enum, bool symmetric_clamp_arith, const pb::object& engine) {
         auto buffer = borrow(data);
+        const uint64_t base = base_offset(offset, *buffer);
         const ValidateOptions vo = validate_options(strict_window, dtype_enum, symmetric_clamp_arith, engine);
         auto src = io::open_bytes(buffer->bytes(), std::string(kDataLabel));
-        return word_iterator(std::move(src), buffer, parse_gen(gen), disasm_options(verdicts, vo), offset, false);
+        return word_iterator(std::move(src), buffer, parse_gen(gen), disasm_options(verdicts, vo), base, false);
       },
       pb::arg("data"), pb::arg("gen") = pb::none(), pb::arg("offset") = 0, pb::kw_only(), pb::arg("verdicts") = true,
       pb::arg("strict_window") = false, pb::arg("dtype_enum") = "header", pb::arg("symmetric_clamp_arith") = true,
@@ -514,12 +526,13 @@ void bind_words(pb::module_& m) {
 
   m.def(
       "disasm_lite",
-      [](const pb::object& data, const pb::object& gen, uint64_t offset, bool verdicts, bool strict_window,
+      [](const pb::object& data, const pb::object& gen, const pb::object& offset, bool verdicts, bool strict_window,
          const std::string& dtype_enum, bool symmetric_clamp_arith, const pb::object& engine) {
         auto buffer = borrow(data);
+        const uint64_t base = base_offset(offset, *buffer);
         const ValidateOptions vo = validate_options(strict_window, dtype_enum, symmetric_clamp_arith, engine);
         auto src = io::open_bytes(buffer->bytes(), std::string(kDataLabel));
-        return word_iterator(std::move(src), buffer, parse_gen(gen), disasm_options(verdicts, vo), offset, true);
+        return word_iterator(std::move(src), buffer, parse_gen(gen), disasm_options(verdicts, vo), base, true);
       },
       pb::arg("data"), pb::arg("gen") = pb::none(), pb::arg("offset") = 0, pb::kw_only(), pb::arg("verdicts") = true,
       pb::arg("strict_window") = false, pb::arg("dtype_enum") = "header", pb::arg("symmetric_clamp_arith") = true,

@@ -80,3 +80,25 @@ def test_ctrl_c_stops_a_neff_run_and_leaves_no_trace(tmp_path: pathlib.Path) -> 
 def test_ctrl_c_stops_a_machine_run() -> None:
     out = interrupt(CHILD_MACHINE)
     assert out.splitlines() == ["interrupted", "after step-limit"], out
+
+
+CHILD_LOOP = r"""
+import sys, numpy as np, tpbisa
+prog = tpbisa.Neff(sys.argv[1])
+print("running", flush=True)
+try:
+    prog.run(x=np.zeros((16, 16), np.float16), max_steps=10**15, threads=int(sys.argv[2]))
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("after", prog.run(x=np.zeros((16, 16), np.float16), max_steps=5).status, flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_neff_that_loops(tmp_path: pathlib.Path) -> None:
+    # Issue 36, D08: a NEFF whose one word jumps to itself, on one thread and on a thread per core.
+    from test_run import LOOP, synthetic
+
+    neff = synthetic(tmp_path, "loop", LOOP)
+    for threads in ("1", "2"):
+        out = interrupt(CHILD_LOOP, str(neff), threads)
+        assert out.splitlines() == ["interrupted", "after step-limit"], (threads, out)

@@ -121,6 +121,10 @@ def test_machine_errors() -> None:
         m.read("sbuf:0:0", "nosuch", 1)
     with pytest.raises(tpbisa.AsmError):
         tpbisa.Machine("Bogus", gen="cayman")
+    # Issue 36, D20: a negative max_steps was a TypeError.
+    for steps in (-1, 2**64, "10", 1.5):
+        with pytest.raises(tpbisa.UsageError, match="max_steps must be an int from 0 to 18446744073709551615"):
+            m.run(max_steps=steps)  # type: ignore[arg-type]
 
 
 def test_run_releases_the_gil_and_guards_the_machine() -> None:

@@ -17,6 +17,9 @@ import pytest
 import tpbisa
 from conftest import CLI, SOURCE_DIR, run_cli
 
+sys.path.insert(0, str(SOURCE_DIR / "tests" / "neff"))
+import make_fixtures as fixtures  # noqa: E402  (tests/neff: the synthetic NEFF containers of the tests)
+
 GEN = SOURCE_DIR / "examples" / "gen_matmul_neff.py"
 # Fields of the report that measure the host, not the run.
 TIMING = {"seconds", "macs_per_second"}
@@ -41,6 +44,19 @@ def cli_run(neff: pathlib.Path, inputs: dict[str, np.ndarray], folder: pathlib.P
     r = run_cli(*argv)
     assert r.stdout, r.stderr.decode()
     return json.loads(r.stdout), r.returncode
+
+
+def synthetic(folder: pathlib.Path, name: str, sp_word: bytes) -> pathlib.Path:
+    """The fixtures' one-core NEFF (input x: float16 (16, 16), output out) whose only stream, SP, is `sp_word`."""
+    streams = {f"sg00/{e}.bin" for e in fixtures.ENGINE_FILES.values()}
+    members = [(n, (sp_word if n == "sg00/SP.bin" else b"") if n in streams else d) for n, d in fixtures.program()]
+    path = folder / f"{name}.neff"
+    path.write_bytes(fixtures.container(members))
+    return path
+
+
+# CompareBranch (0xa9) with target_mode 3 (byte 14) and offset 0: a word that jumps to itself forever.
+LOOP = fixtures.word(0xA9, extra=((14, 3),))
 
 
 def comparable(report: dict[str, Any]) -> dict[str, Any]:
@@ -209,6 +225,52 @@ def test_error_paths(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
     assert stopped.status == "step-limit" and stopped.report["retired"] == 3 and not stopped.ok
     with pytest.raises(tpbisa.InputError):
         prog.run(x=x, y=y, trace=str(tmp_path / "no-such-dir" / "t.txt"))
+
+
+def test_a_loop_stops_at_the_default_bound(tmp_path: pathlib.Path) -> None:
+    # Issue 36, D08: a NEFF run without max_steps ran a loop forever.
+    neff = synthetic(tmp_path, "loop", LOOP)
+    x = np.zeros((16, 16), np.float16)
+    out = tpbisa.Neff(str(neff)).run(x=x)
+    assert out.status == "step-limit" and out.report["retired"] == 1_000_000
+    text = "CompareBranch cmp_op=0 target_mode=3 br_immediate=0x0"
+    assert out.report["step_limit"] == {
+        "max_steps": 1_000_000, "default": True,
+        "engines": [{"core": 0, "stream": "sg00/SP", "index": 0, "instruction": text, "blocked": None,
+                     "loop": {"index": 0, "instruction": text, "target": 0, "jumps": 1_000_000}}]}
+    report, code = cli_run(neff, {"x": x}, tmp_path)
+    assert code == 1 and comparable(out.report) == comparable(report)
+    assert tpbisa.Neff(str(neff)).run(x=x, max_steps=9).report["step_limit"]["default"] is False
+
+
+def test_the_trace_is_never_the_neff(tmp_path: pathlib.Path) -> None:
+    # Issue 36, D02: Neff.run(trace=<the NEFF's path>) replaced the NEFF by its trace.
+    neff = synthetic(tmp_path, "one", fixtures.word(fixtures.NOP))
+    before = neff.read_bytes()
+    prog = tpbisa.Neff(str(neff))
+    x = np.zeros((16, 16), np.float16)
+    with pytest.raises(tpbisa.InputError, match=r"one.neff: is also an input \(.*one.neff\); refusing to overwrite it"):
+        prog.run(x=x, trace=str(neff))
+    link = tmp_path / "link.neff"
+    link.symlink_to(neff)
+    with pytest.raises(tpbisa.InputError, match="is also an input"):
+        prog.run(x=x, trace=str(link))
+    assert neff.read_bytes() == before
+    assert prog.run(x=x, trace=tmp_path / "t.jsonl").ok  # an os.PathLike is a file name
+    assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 1
+
+
+def test_run_arguments_are_usage_errors(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36, D20: max_steps of another type or range raised RuntimeError; trace=5 wrote a file named 5.
+    prog = tpbisa.Neff(str(synthetic(tmp_path, "one", fixtures.word(fixtures.NOP))))
+    x = np.zeros((16, 16), np.float16)
+    for steps in (2**70, "10", 1.5, -1, True):
+        with pytest.raises(tpbisa.UsageError, match="max_steps must be an int from 0 to 18446744073709551615"):
+            prog.run(x=x, max_steps=steps)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(tpbisa.UsageError, match="trace must be a file name"):
+        prog.run(x=x, trace=5)  # type: ignore[arg-type]
+    assert not (tmp_path / "5").exists()
 
 
 def test_trace_file(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:

@@ -141,6 +141,36 @@ def test_usage_errors() -> None:
         tpbisa.validate(bytes(64), dtype_enum="sometimes")
 
 
+def test_argument_errors_are_usage_errors() -> None:
+    # Issue 36, D20: these used to raise RuntimeError "Unable to cast Python instance" or a TypeError.
+    with pytest.raises(tpbisa.UsageError, match="text cannot be read as UTF-8"):
+        tpbisa.asm("Nop\ud800\n")
+    for offset in (-1, 2**64, 1.5, "0", True):
+        with pytest.raises(tpbisa.UsageError, match="offset must be an int from 0 to 18446744073709551615"):
+            tpbisa.disasm(bytes(64), offset=offset)  # type: ignore[arg-type]
+    with pytest.raises(tpbisa.UsageError, match=r"dtype 'float128' is not a catalog dtype"):
+        tpbisa.numpy_dtype("float128")
+    assert issubclass(tpbisa.UsageError, ValueError)  # what numpy_dtype raised before
+
+
+def test_disasm_offsets_never_wrap() -> None:
+    # Issue 36, D24: offsets past 2**64 used to wrap to 0 silently.
+    words = bytes(128)
+    last = 2**64 - 64
+    assert [o for o, _, _ in tpbisa.disasm_lite(words, offset=last - 64)] == [last - 64, last]
+    assert [i.offset for i in tpbisa.disasm(words, offset=last - 64)] == [last - 64, last]
+    for form in (tpbisa.disasm, tpbisa.disasm_lite):
+        with pytest.raises(tpbisa.UsageError, match=r"offset 18446744073709551552 \+ the data's 128 bytes pass 2\*\*64"):
+            form(words, offset=last)
+
+
+def test_asm_keeps_the_statement_bound_of_a_source_file() -> None:
+    # Issue 36, D21: the command line refuses more than 1,048,576 statements; asm() assembled them all (GBs).
+    with pytest.raises(tpbisa.InputError, match="<string>: 1048577 statements; at most 1048576 are accepted"):
+        tpbisa.asm("Nop\n" * 1_048_577, gen="cayman")
+    assert len(tpbisa.asm("; a comment\n" * 1_048_577 + "Nop\n", gen="cayman")) == 64
+
+
 def test_hostile_inputs_never_crash() -> None:
     rng = np.random.default_rng(7)
     blob = rng.integers(0, 256, size=64 * 2000, dtype=np.uint8)

@@ -7,6 +7,7 @@ results. Reference: docs/python.md.
 
 from __future__ import annotations
 
+import os as _os
 from typing import Any
 
 import numpy as _np
@@ -171,14 +172,17 @@ def _neff_run(
     schedule: str = "default",
     check_races: bool = False,
     threads: int = 1,
-    trace: str | None = None,
+    trace: str | _os.PathLike[str] | None = None,
     max_steps: int | None = None,
     **inputs: Any,
 ) -> Result:
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
     naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
-    KeyboardInterrupt (no trace file is left). Returns a ``Result``."""
+    KeyboardInterrupt (no trace file is left). Without ``max_steps`` the run stops (status ``step-limit``) after
+    1,000 retired words per word of the program, at least 1,000,000. Returns a ``Result``."""
+    if isinstance(trace, _os.PathLike):
+        trace = _os.fspath(trace)
     for name, value in inputs.items():
         # An ml_dtypes array (bfloat16, fp8) is handed over as its raw bits: a view, not a copy.
         isa = _SIGNATURE_DTYPES.get(self.inputs.get(name, ("",))[0])

@@ -31,13 +31,15 @@ HAVE_ML_DTYPES = _ml is not None
 def numpy_dtype(name: str) -> np.dtype:
     """The NumPy dtype for a catalog dtype, by name or short name (FP16, fp16, BFLOAT16, bf16, u32, ...): NumPy's
     own where it has one, the ml_dtypes type for bf16 and fp8 when ml_dtypes is importable, else the unsigned
-    integer of the element's size holding its bits. Dtypes narrower than a byte have none (ValueError)."""
+    integer of the element's size holding its bits. A name that is no catalog dtype, and dtypes narrower than a
+    byte, raise UsageError (a ValueError)."""
     from . import catalog
+    from ._tpbisa import UsageError
 
     key = name.lower()
     row = next((d for d in catalog.dtypes() if key in (d["name"].lower(), d["short_name"])), None)
     if row is None:
-        raise ValueError(f"dtype {name!r} is not a catalog dtype")
+        raise UsageError(f"dtype {name!r} is not a catalog dtype")
     canonical = row["name"]
     if canonical in _NATIVE:
         return np.dtype(_NATIVE[canonical])
@@ -47,5 +49,5 @@ def numpy_dtype(name: str) -> np.dtype:
     if _ml is not None and ml_name is not None and hasattr(_ml, ml_name):
         return np.dtype(getattr(_ml, ml_name))
     if row["bits"] < 8 or row["bits"] % 8 != 0:
-        raise ValueError(f"dtype {name!r} has no byte-sized elements")
+        raise UsageError(f"dtype {name!r} has no byte-sized elements")
     return np.dtype(_RAW[row["bits"] // 8])

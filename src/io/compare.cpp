@@ -54,7 +54,7 @@ Expected<OutputComparison> compare_output(const neff::Tensor& t, std::span<const
   const unsigned size = neff::signature_dtype_size(t.dtype);
   if (ref.shape != t.shape)
     return refused(fmt::format("--expect {}: the reference has shape {}, the output {} {}", t.name, npy::describe(ref),
-                               t.dtype, index_text(0, t.shape)));
+                               t.dtype, neff::shape_text(t.shape)));
   if (got.size() < ref.count * size)
     return refused(
         fmt::format("--expect {}: the program holds {} bytes for this output, not the {} its signature "

@@ -23,19 +23,29 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-/// What a run counts of every retired step: the run's DRAM bookkeeping, words per mnemonic, uninitialised reads.
+/// What a run counts of every retired step: the run's DRAM bookkeeping, words per mnemonic, uninitialised reads, and
+/// each engine's backward jumps (the loop a run stopped by its step bound is in).
 struct StepCounts {
   std::map<std::string, uint64_t> opcodes;
   std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;
+  std::map<std::pair<unsigned, EngineId>, BackwardJump> jumps;
   void note(neff::Run& run, const StepResult& r) {
     run.note_step(r);
     ++opcodes[std::string(r.name)];
     if (const uint64_t u = r.diagnostic_counts[static_cast<size_t>(DiagKind::UninitializedRead)]; u != 0)
       uninit[{r.core, r.engine}] += u;
+    const Sequencer& q = run.machine().core(r.core).engine(r.engine);
+    if (q.pc() <= r.index && !q.finished()) {
+      BackwardJump& j = jumps[{r.core, r.engine}];
+      j.index = r.index;
+      j.target = q.pc();
+      ++j.count;
+    }
   }
   void add_to(NeffRunReport& rep) const {
     for (const auto& [k, n] : opcodes) rep.opcodes[k] += n;
     for (const auto& [k, n] : uninit) rep.uninit[k] += n;
+    for (const auto& [k, j] : jumps) rep.backward_jumps[k] = j;
   }
 };
 
@@ -181,22 +191,67 @@ NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, Output
   return rep;
 }
 
+uint64_t neff_core_words(const neff::Neff& nf) {
+  uint64_t words = 0;
+  for (const neff::Subgraph& sg : nf.subgraphs)
+    for (const neff::EngineDef& e : sg.engines) words += e.stream.word_count();
+  return words;
+}
+
+uint64_t default_neff_max_steps(const neff::Neff& nf) {
+  const uint64_t words = neff_core_words(nf);
+  return words > kNeffMinSteps / kNeffStepsPerWord ? words * kNeffStepsPerWord : kNeffMinSteps;
+}
+
+std::vector<UnfinishedEngine> unfinished_engines(const neff::Run& run, const NeffRunReport& rep) {
+  std::vector<UnfinishedEngine> out;
+  const Machine& m = run.machine();
+  for (size_t c = 0; c < m.num_cores(); ++c)
+    for (unsigned e = 0; e < kEnginesPerCore; ++e) {
+      const auto id = static_cast<EngineId>(e);
+      const Sequencer& q = m.core(c).engine(id);
+      if (q.finished()) continue;
+      UnfinishedEngine u{static_cast<unsigned>(c), id, q.pc(), q.blocked(), std::nullopt};
+      // A loop the engine has left (it went on past the jumping word, or before its target) is not shown.
+      if (const auto j = rep.backward_jumps.find({u.core, id});
+          j != rep.backward_jumps.end() && j->second.target <= u.pc && u.pc <= j->second.index)
+        u.loop = j->second;
+      out.push_back(std::move(u));
+    }
+  return out;
+}
+
+std::vector<std::string> neff_output_paths(const neff::Neff& nf, const std::string& dir) {
+  std::vector<std::string> paths;
+  for (const neff::Tensor& t : nf.outputs) paths.push_back((std::filesystem::path(dir) / (t.name + ".npy")).string());
+  return paths;
+}
+
+Expected<void> check_neff_outputs(const neff::Neff& nf, const std::string& dir, const OutputOptions& options) {
+  const std::vector<std::string> paths = neff_output_paths(nf, dir);
+  for (size_t i = 0; i < nf.outputs.size(); ++i) {
+    const neff::Tensor& t = nf.outputs[i];
+    if (neff::npy_descrs_for(t.dtype).empty())
+      return Error{ErrorKind::Invalid, fmt::format("output {}: dtype {} has no .npy form", t.name, t.dtype)};
+    if (auto ok = OutputFile::check(paths[i], options); !ok) return ok.error();
+  }
+  return {};
+}
+
 Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, const neff::Run& run,
-                                                      const std::string& dir) {
+                                                      const std::string& dir, const OutputOptions& options) {
+  if (auto ok = check_neff_outputs(nf, dir, options); !ok) return ok.error();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{ErrorKind::Open, fmt::format("--out {}: {}", dir, ec.message())};
-  std::vector<std::string> written;
-  for (const neff::Tensor& t : nf.outputs) {
-    const auto descrs = neff::npy_descrs_for(t.dtype);
-    if (descrs.empty())
-      return Error{ErrorKind::Invalid, fmt::format("output {}: dtype {} has no .npy form", t.name, t.dtype)};
-    const std::string path = (std::filesystem::path(dir) / (t.name + ".npy")).string();
-    std::string error;
-    if (!write_npy(path, descrs.front(), t.shape, run.output(t.name), error)) return Error{ErrorKind::Write, error};
-    written.push_back(path);
+  const std::vector<std::string> paths = neff_output_paths(nf, dir);
+  for (size_t i = 0; i < nf.outputs.size(); ++i) {
+    const neff::Tensor& t = nf.outputs[i];
+    if (auto done = write_npy(paths[i], neff::npy_descrs_for(t.dtype).front(), t.shape, run.output(t.name), options);
+        !done)
+      return done.error();
   }
-  return written;
+  return paths;
 }
 
 std::vector<std::string> deadlock_raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,
@@ -312,6 +367,24 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
                          {"value", w.value},
                          {"could_raise", deadlock_raisers(run, picture, w)}});
     doc["deadlock"] = std::move(blocked);
+  }
+  if (rep.status == NeffRunReport::Status::StepLimit) {
+    ojson engines = ojson::array();
+    for (const UnfinishedEngine& u : unfinished_engines(run, rep)) {
+      ojson e{{"core", u.core},
+              {"stream", run.stream_label(u.core, u.engine)},
+              {"index", u.pc},
+              {"instruction", neff_instruction_text(run, u.core, u.engine, u.pc)},
+              {"blocked", u.blocked ? ojson(wait_condition(*u.blocked)) : ojson(nullptr)},
+              {"loop", nullptr}};
+      if (u.loop)
+        e["loop"] = {{"index", u.loop->index},
+                     {"instruction", neff_instruction_text(run, u.core, u.engine, u.loop->index)},
+                     {"target", u.loop->target},
+                     {"jumps", u.loop->count}};
+      engines.push_back(std::move(e));
+    }
+    doc["step_limit"] = {{"max_steps", ctx.max_steps}, {"default", ctx.default_max_steps}, {"engines", engines}};
   }
   ojson cmp = ojson::array();
   for (const OutputComparison& c : ctx.comparisons)

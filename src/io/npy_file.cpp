@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -15,7 +14,8 @@
 namespace tpbisa::io {
 
 std::unique_ptr<MappedFile> MappedFile::open(const std::string& path, std::string& error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: a FIFO opens at once (and is refused below) instead of waiting for a writer forever.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     error = fmt::format("{}: {}", path, std::strerror(errno));
     return nullptr;
@@ -56,8 +56,10 @@ bool open_npy(const std::string& path, NpyInput& out, std::string& error) {
   return true;
 }
 
-std::vector<uint8_t> npy_bytes(const std::string& descr, std::span<const uint64_t> shape,
-                               std::span<const uint8_t> data) {
+namespace {
+
+/// The header of a version 1.0 .npy file (magic, version, length, dictionary padded to a multiple of 64).
+std::vector<uint8_t> npy_header(const std::string& descr, std::span<const uint64_t> shape) {
   std::string shape_text = "(";
   for (size_t i = 0; i < shape.size(); ++i) shape_text += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
   if (shape.size() == 1) shape_text += ",";
@@ -71,25 +73,25 @@ std::vector<uint8_t> npy_bytes(const std::string& descr, std::span<const uint64_
   bytes.push_back(static_cast<uint8_t>(dict.size() & 0xFF));
   bytes.push_back(static_cast<uint8_t>(dict.size() >> 8));
   bytes.insert(bytes.end(), dict.begin(), dict.end());
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<uint8_t> npy_bytes(const std::string& descr, std::span<const uint64_t> shape,
+                               std::span<const uint8_t> data) {
+  std::vector<uint8_t> bytes = npy_header(descr, shape);
   bytes.insert(bytes.end(), data.begin(), data.end());
   return bytes;
 }
 
-bool write_npy(const std::string& path, const std::string& descr, std::span<const uint64_t> shape,
-               std::span<const uint8_t> data, std::string& error) {
-  const std::vector<uint8_t> bytes = npy_bytes(descr, shape, data);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    error = fmt::format("{}: {}", path, std::strerror(errno));
-    return false;
-  }
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) {
-    error = fmt::format("{}: write failed", path);
-    return false;
-  }
-  return true;
+Expected<void> write_npy(const std::string& path, const std::string& descr, std::span<const uint64_t> shape,
+                         std::span<const uint8_t> data, const OutputOptions& options) {
+  auto file = OutputFile::open(path, options);
+  if (!file) return file.error();
+  (*file)->write(std::span<const uint8_t>(npy_header(descr, shape)));
+  (*file)->write(data);  // straight from the output's buffer: never a second copy of it
+  return (*file)->commit();
 }
 
 }  // namespace tpbisa::io

@@ -285,13 +285,21 @@ uint64_t statement_lines(std::string_view text) {
 
 }  // namespace
 
+Expected<AsmResult> assemble_bounded(std::string_view text, const std::string& label, Generation gen) {
+  if (text.size() > kMaxSourceBytes)
+    return Error{ErrorKind::TooLarge, fmt::format("{}: larger than {} bytes (64 MiB), the most an assembly source may "
+                                                  "have",
+                                                  label, kMaxSourceBytes)};
+  if (const uint64_t n = statement_lines(text); n > kMaxSourceStatements)
+    return Error{ErrorKind::TooLarge, fmt::format("{}: {} statements; at most {} are accepted in an assembly source",
+                                                  label, n, kMaxSourceStatements)};
+  return assemble(text, label, gen);
+}
+
 Expected<AsmResult> assemble_source(const std::string& path, Generation gen) {
   auto text = read_bounded(path, kMaxSourceBytes, "an assembly source");
   if (!text) return text.error();
-  if (const uint64_t n = statement_lines(*text); n > kMaxSourceStatements)
-    return Error{ErrorKind::TooLarge, fmt::format("{}: {} statements; at most {} are accepted in an assembly source",
-                                                  input_label(path), n, kMaxSourceStatements)};
-  return assemble(*text, input_label(path), gen);
+  return assemble_bounded(*text, input_label(path), gen);
 }
 
 namespace {

@@ -52,13 +52,6 @@ const DtypeRow* find_row(const std::string& name) {
   return nullptr;
 }
 
-std::string shape_text(std::span<const uint64_t> shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
-  if (shape.size() == 1) s += ",";
-  return s + ")";
-}
-
 /// The bytes of a signature tensor; nullopt when they pass 2^64 (a shape no buffer holds).
 std::optional<uint64_t> tensor_bytes(const Tensor& t) {
   uint64_t n = signature_dtype_size(t.dtype);
@@ -192,6 +185,13 @@ std::vector<std::string> npy_descrs_for(const std::string& signature_dtype) {
 unsigned signature_dtype_size(const std::string& signature_dtype) {
   const DtypeRow* r = find_row(signature_dtype);
   return r != nullptr ? r->size : 0;
+}
+
+std::string shape_text(std::span<const uint64_t> shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
+  if (shape.size() == 1) s += ",";
+  return s + ")";
 }
 
 std::optional<std::string> check_npy(const Tensor& t, const npy::Array& a) {

@@ -4,7 +4,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -19,6 +23,22 @@ namespace fs = std::filesystem;
 
 Error write_error(std::string file, std::string member, std::string message) {
   return Error{ErrorCode::Write, std::move(file), std::move(member), std::move(message)};
+}
+
+/// Writes `bytes` as the new file `path` (never through a link: the folder is the writer's own); the system's
+/// reason when it cannot ("No space left on device", "File too large").
+std::optional<std::string> write_new_file(const fs::path& path, std::span<const uint8_t> bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return fmt::format("cannot create the file: {}", std::strerror(errno));
+  int err = 0;
+  for (size_t at = 0; at < bytes.size() && err == 0;) {
+    const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) at += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) return fmt::format("cannot write the file: {}", std::strerror(err));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -107,10 +127,7 @@ std::optional<Error> extract(const Neff& neff, const std::string& dir) {
     const fs::path path = tmp / fs::path(m.name);
     fs::create_directories(path.parent_path(), ec);
     if (ec) return abandon(m.name, fmt::format("cannot create its folder: {}", ec.message()));
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) out.write(reinterpret_cast<const char*>(m.bytes.data()), static_cast<std::streamsize>(m.bytes.size()));
-    out.close();
-    if (!out) return abandon(m.name, "cannot write the file");
+    if (auto why = write_new_file(path, m.bytes)) return abandon(m.name, std::move(*why));
   }
   if (auto done = (*staging)->commit(); !done) return io_error(done.error());
   return std::nullopt;

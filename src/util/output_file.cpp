@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -159,6 +160,78 @@ void remove_temporaries() {
   errno = saved;
 }
 
+namespace {
+
+/// Where an output goes under the policy: what `path` is, the file written (a link's target) and whether it exists.
+struct Destination {
+  std::string target;
+  struct stat st {};
+  bool exists = false;
+};
+
+/// The lexically normal absolute form of `path` with its folder's links resolved (as far as the folder exists).
+std::string resolved_name(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::absolute(path, ec).lexically_normal();
+  if (ec) return path;
+  const std::filesystem::path folder = std::filesystem::weakly_canonical(p.parent_path(), ec);
+  return ec ? p.string() : (folder / p.filename()).string();
+}
+
+/// The checks of the policy, shared by open() and check(): nothing is created.
+Expected<Destination> destination(const std::string& path, const OutputOptions& options) {
+  Destination d;
+  d.target = path;
+  d.exists = ::lstat(path.c_str(), &d.st) == 0;
+  if (!d.exists && errno != ENOENT)
+    return error(ErrorKind::Open, fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  if (d.exists && S_ISLNK(d.st.st_mode)) {
+    // Followed: the link stays, its target is written.
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr || ::stat(resolved, &d.st) != 0)
+      return error(ErrorKind::Refused,
+                   fmt::format("{}: is a symbolic link to nothing; refusing to create its target", path));
+    d.target = resolved;
+  }
+  if (d.exists && S_ISDIR(d.st.st_mode)) return error(ErrorKind::Open, fmt::format("{}: is a directory", path));
+  if (d.exists && S_ISREG(d.st.st_mode)) {
+    for (const std::string& in : options.inputs) {
+      struct stat is {};
+      const int got = in == "-" ? ::fstat(STDIN_FILENO, &is) : ::stat(in.c_str(), &is);
+      if (got == 0 && is.st_dev == d.st.st_dev && is.st_ino == d.st.st_ino)
+        return error(ErrorKind::Refused, fmt::format("{}: is also an input ({}); refusing to overwrite it", path,
+                                                     in == "-" ? "<stdin>" : in));
+    }
+  }
+  for (const std::string& other : options.outputs)
+    if (other != "-" && same_destination(path, other))
+      return error(ErrorKind::Refused,
+                   fmt::format("{}: is also another output ({}); refusing to write one over the other", path, other));
+  return d;
+}
+
+}  // namespace
+
+bool same_destination(const std::string& a, const std::string& b) {
+  struct stat sa {
+  }, sb{};
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  // One does not exist yet: the same name in the same folder, links resolved as far as they lead.
+  const auto name = [](const std::string& p) {
+    char full[PATH_MAX];
+    return ::realpath(p.c_str(), full) != nullptr ? std::string(full) : resolved_name(p);
+  };
+  return name(a) == name(b);
+}
+
+Expected<void> OutputFile::check(const std::string& path, const OutputOptions& options) {
+  if (path == "-") return {};
+  auto d = destination(path, options);
+  if (!d) return d.error();
+  return {};
+}
+
 Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, const OutputOptions& options) {
   std::unique_ptr<OutputFile> f(new OutputFile());
   f->buffer_.reserve(kBuffer);
@@ -179,29 +252,11 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(const std::string& path, 
     return f;
   }
   f->label_ = path;
-  std::string target = path;
-  struct stat st {};
-  bool exists = ::lstat(path.c_str(), &st) == 0;
-  if (!exists && errno != ENOENT)
-    return error(ErrorKind::Open, fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-  if (exists && S_ISLNK(st.st_mode)) {
-    // Followed: the link stays, its target is written.
-    char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) == nullptr || ::stat(resolved, &st) != 0)
-      return error(ErrorKind::Refused,
-                   fmt::format("{}: is a symbolic link to nothing; refusing to create its target", path));
-    target = resolved;
-  }
-  if (exists && S_ISDIR(st.st_mode)) return error(ErrorKind::Open, fmt::format("{}: is a directory", path));
-  if (exists && S_ISREG(st.st_mode)) {
-    for (const std::string& in : options.inputs) {
-      struct stat is {};
-      const int got = in == "-" ? ::fstat(STDIN_FILENO, &is) : ::stat(in.c_str(), &is);
-      if (got == 0 && is.st_dev == st.st_dev && is.st_ino == st.st_ino)
-        return error(ErrorKind::Refused, fmt::format("{}: is also an input ({}); refusing to overwrite it", path,
-                                                     in == "-" ? "<stdin>" : in));
-    }
-  }
+  auto dest = destination(path, options);
+  if (!dest) return dest.error();
+  const std::string& target = dest->target;
+  const struct stat& st = dest->st;
+  const bool exists = dest->exists;
   if (exists && !S_ISREG(st.st_mode)) {
     // A device or a FIFO: written through, never replaced by a regular file.
     f->fd_ = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);

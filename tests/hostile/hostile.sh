@@ -302,6 +302,124 @@ bounded 10 "$tool" validate --quiet header-size-0.neff
 grep -qF "generation cayman: the target of header-size-0.neff" out || fail "validate read header_size 0 as words"
 bounded 10 "$tool" run header-size-0.neff
 expect "run, header_size 0" 3 "header-size-0.neff: input x (float16 (16, 16)) is not given"
+# limited KIB CMD...: CMD under a file-size limit of KIB KiB (ulimit -f); a write past it fails with EFBIG.
+limited() {
+  local kib=$1
+  shift
+  bounded 30 bash -c 'ulimit -f "$0"; exec "$@"' "$kib" "$@"
+}
+# D01: --out over an --expect reference is refused before the run; the reference stays as it was.
+mkdir res && cp out_ref.npy res/out.npy
+bounded 10 "$tool" run ok.neff --input x=x.npy --out res --expect out=res/out.npy
+expect "--out over the --expect reference" 3 "res/out.npy: is also an input (res/out.npy); refusing to overwrite it"
+cmp -s res/out.npy out_ref.npy || fail "--out wrote over the --expect reference"
+bounded 10 "$tool" run ok.neff --input x=x.npy --out res2 --expect out=out_ref.npy
+expect "--out and --expect apart" 0
+grep -qF "expect out: 0 of 128 elements differ" out && [ -f res2/out.npy ] || fail "--out and --expect apart: no output"
+# D02: the trace names an --input, an --expect file through a link, or the NEFF itself: refused, nothing replaced.
+cp x.npy x2.npy && cp ok.neff ok2.neff && ln -s out_ref.npy ref_link.npy
+for t in x2.npy ref_link.npy ok2.neff; do
+  bounded 10 "$tool" run ok2.neff --input x=x2.npy --expect out=out_ref.npy --trace "$t"
+  expect "--trace $t, read by the run" 3 "$t: is also an input"
+done
+cmp -s x2.npy x.npy && cmp -s ok2.neff ok.neff && [ "$(wc -c <out_ref.npy)" -eq 384 ] || fail "a trace replaced an input"
+# D03: a link to nothing in DIR (never followed out of it), an input's own folder, a write cut short.
+mkdir res3 && ln -s ../outside/out.npy res3/out.npy
+bounded 10 "$tool" run ok.neff --input x=x.npy --out res3
+expect "--out DIR holding a link to nothing" 3 "res3/out.npy: is a symbolic link to nothing"
+[ -e outside ] && fail "--out wrote through a link out of DIR"
+mkdir inp && cp x.npy inp/out.npy
+bounded 10 "$tool" run ok.neff --input x=inp/out.npy --out inp
+expect "--out on the folder of an input" 3 "inp/out.npy: is also an input (inp/out.npy); refusing to overwrite it"
+cmp -s inp/out.npy x.npy || fail "--out overwrote an input in its folder"
+mkdir big && printf old >big/out.npy
+limited 16 "$tool" run big_out.neff --input x=x.npy --out big
+expect "--out past the file-size limit" 3 "big/out.npy: write error: File too large"
+[ "$(cat big/out.npy)" = old ] || fail "--out past the file-size limit: the old output was replaced"
+bounded 10 "$tool" run big_out.neff --input x=x.npy --out big
+expect "--out, 64 KiB" 0
+[ "$(wc -c <big/out.npy)" -eq 65664 ] || fail "--out, 64 KiB: big/out.npy has $(wc -c <big/out.npy) bytes"
+# SIGTERM while --out writes a 128 MiB output (seen by its temporary file): the old file stays, nothing is left.
+mkdir huge
+caught=0
+for _ in 1 2 3 4 5; do
+  printf old >huge/out.npy
+  "$tool" run huge_out.neff --input x=x.npy --out huge >/dev/null 2>err &
+  pid=$!
+  seen=0
+  for _ in $(seq 1000); do
+    [ -n "$(find huge -name '.out.npy.tpbisa-*')" ] && { seen=1; break; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.01
+  done
+  [ "$seen" -eq 1 ] && kill -TERM "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  [ "$seen" -eq 1 ] && [ "$rc" -eq 143 ] && { caught=1; break; }  # else the write finished first: again
+done
+[ "$caught" -eq 1 ] || fail "SIGTERM during --out: the write was never caught under way"
+[ "$(cat huge/out.npy)" = old ] || fail "SIGTERM during --out: the old output was replaced"
+no_leftovers "NEFF run outputs"
+# D08: a loop that never ends stops at the default bound, the looping word named; --max-steps changes the bound.
+bounded 60 "$tool" run loop.neff --input x=x.npy
+expect "a NEFF that never leaves its loop" 1
+sed -n '/^status:/,/^core 0/p' out >status.txt
+cat >status.want <<'EOF'
+status: step-limit: stopped after 1000000 words, the default bound of this program (1000 per word of its 2 words, at least 1000000; --max-steps changes it)
+  sg00/PE#0: EventSemaphore $S[24]>=16
+    in no loop; blocked, waiting for $S[24]>=16
+  sg00/SP#0: CompareBranch cmp_op=0 target_mode=3 br_immediate=0x0
+    jumped back to #0 1000000 times: the loop it had not left (it is at #0)
+core 0 (sg00): 0 MACs, 0 DMA bytes in 0 transfers
+EOF
+cmp -s status.txt status.want || { fail "a NEFF that never leaves its loop: the status"; diff status.want status.txt; }
+bounded 10 "$tool" run loop.neff --input x=x.npy --max-steps 7 --json
+expect "a loop under --max-steps 7" 1
+python3 -c 'import json; d = json.load(open("out"))["step_limit"]
+assert d["max_steps"] == 7 and d["default"] is False, d
+pe, sp = d["engines"]
+assert pe == {"core": 0, "stream": "sg00/PE", "index": 0, "instruction": "EventSemaphore $S[24]>=16",
+              "blocked": "$S[24]>=16", "loop": None}, pe
+branch = "CompareBranch cmp_op=0 target_mode=3 br_immediate=0x0"
+assert sp == {"core": 0, "stream": "sg00/SP", "index": 0, "instruction": branch, "blocked": None,
+              "loop": {"index": 0, "instruction": branch, "target": 0, "jumps": 7}}, sp' || fail "step_limit in --json"
+bounded 60 "$tool" run loop.neff --input x=x.npy --trace loop.jsonl
+expect "a loop with a trace" 1
+[ "$(wc -l <loop.jsonl)" -eq 1000000 ] || fail "a loop with a trace: $(wc -l <loop.jsonl) records, not 1000000"
+rm -f loop.jsonl
+# D09: a FIFO as --input or --expect is refused at once, as a folder is.
+mkfifo wait.npy
+bounded 5 "$tool" run ok.neff --input x=wait.npy
+expect "--input a FIFO" 3 "wait.npy: not a regular file"
+bounded 5 "$tool" run ok.neff --input x=x.npy --expect out=wait.npy
+expect "--expect a FIFO" 3 "wait.npy: not a regular file"
+# D18: neff info, ls and sems into a full or closed stdout: one error, the real one.
+for cmd in "neff info" "neff info --json" "neff ls" "neff ls --json" "neff sems" "neff sems --json"; do
+  # shellcheck disable=SC2086
+  { "$tool" $cmd ok.neff >/dev/full; } 2>err
+  rc=$? rss=0
+  expect "$cmd >/dev/full" 3 "<stdout>: write error: No space left on device"
+  [ "$(wc -l <err)" -eq 1 ] || fail "$cmd >/dev/full: $(wc -l <err) lines on stderr"
+  # shellcheck disable=SC2086
+  { "$tool" $cmd ok.neff >&-; } 2>err
+  rc=$? rss=0
+  expect "$cmd >&-" 3 "<stdout>: write error: Bad file descriptor"
+  [ "$(wc -l <err)" -eq 1 ] || fail "$cmd >&-: $(wc -l <err) lines on stderr"
+done
+# D19, D22: a write past the file-size limit is an error with its reason; the old file stays, no temporary.
+python3 -c 'print("Nop\n" * 2000, end="")' >nops.tasm
+"$tool" asm --gen cayman nops.tasm -o nops.bin || fail "asm nops.tasm"
+printf old >limited.out
+limited 4 "$tool" asm --gen cayman nops.tasm -o limited.out
+expect "asm -o past the file-size limit" 3 "limited.out: write error: File too large"
+[ "$(cat limited.out)" = old ] || fail "asm -o past the file-size limit: the old file was replaced"
+limited 4 "$tool" disasm --gen cayman nops.bin -o limited.out
+expect "disasm -o past the file-size limit" 3 "limited.out: write error: File too large"
+[ "$(cat limited.out)" = old ] || fail "disasm -o past the file-size limit: the old file was replaced"
+limited 16 "$tool" neff extract big_member.neff members
+expect "neff extract past the file-size limit" 3 "members: blob.bin: cannot write the file: File too large"
+[ -e members ] || [ -n "$(find . -name '.members.partial-*')" ] && fail "neff extract past the limit left a folder"
+no_leftovers "writes past the file-size limit"
 cd "$tmp" || exit 2
 
 [ "$failures" -eq 0 ] || { echo "$failures hostile-environment check(s) failed"; exit 1; }

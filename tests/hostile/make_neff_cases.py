@@ -54,10 +54,15 @@ def dma_word(src, dst, src_walk, dst_walk, esz):
     return bytes(w)
 
 
+def with_streams(members, words):
+    """Every engine stream of sg00 empty but those of `words` (engine file name, "SP", "PE", ... -> bytes)."""
+    streams = {f"sg00/{e}.bin": words.get(e, b"") for e in f.ENGINE_FILES.values()}
+    return [(n, streams[n] if n in streams else d) for n, d in members]
+
+
 def only_sp(members, sp):
     """Every engine stream of sg00 empty but SP, which is `sp`."""
-    streams = {f"sg00/{e}.bin" for e in f.ENGINE_FILES.values()}
-    return [(n, (sp if n == "sg00/SP.bin" else b"") if n in streams else d) for n, d in members]
+    return with_streams(members, {"SP": sp})
 
 
 class Zeros:
@@ -94,6 +99,26 @@ folder("sig32", f.replace(g, "neff.json", f.dumps(graph)))
 folder("dma_huge", only_sp(g, dma_word((0, 1), (0, 2), ((0, 0), (4096, 4096)), ((0, 0), (4096, 4096)), 64)))
 folder("dma_stream", only_sp(with_vars(g, {"big": {"type": "tmp-buf", "var_id": 5, "size": 64 << 20}}),
                              dma_word((0, 1), (0, 5), ((0, 0), (4096, 256)), ((64, 64 * 4096), (4096, 256)), 64)))
+
+# Runs and their files (D01-D03, D08, D09, D22): a program that ends at once (one Nop); one whose SP loops on a
+# CompareBranch to itself forever (target_mode 3, offset 0) while PE waits for a semaphore nothing raises; two whose
+# output is 64 KiB (out: float16 (256, 128)) and 128 MiB; one with a 64 KiB member; a reference of the output's shape.
+COMPARE_BRANCH = 0xA9
+write("ok.neff", f.container(only_sp(g, f.word(f.NOP))))
+write("loop.neff", f.container(with_streams(g, {"SP": f.word(COMPARE_BRANCH, extra=((14, 3),)),
+                                                "PE": f.word(f.EVENT_SEMAPHORE, (f.SEM_GE_IMM, 24, 16))})))
+wide = json.loads(dict(g)["neff.json"])
+wide["metadata"]["signatures"]["default"]["outputs"] = {"out": {"id": 0, "dtype": "float16", "shape": [256, 128]}}
+write("big_out.neff", f.container(only_sp(f.replace(with_vars(g, {"out": {"type": "output", "var_id": 2,
+                                                                         "size": 65536, "ops": []}}),
+                                                    "neff.json", f.dumps(wide)), f.word(f.NOP))))
+huge = json.loads(dict(g)["neff.json"])
+huge["metadata"]["signatures"]["default"]["outputs"] = {"out": {"id": 0, "dtype": "float16", "shape": [65536, 1024]}}
+write("huge_out.neff", f.container(only_sp(f.replace(with_vars(g, {"out": {"type": "output", "var_id": 2,
+                                                                          "size": 128 << 20, "ops": []}}),
+                                                     "neff.json", f.dumps(huge)), f.word(f.NOP))))
+write("big_member.neff", f.container(g + [("blob.bin", bytes(65536))]))
+write("out_ref.npy", f.npy("<f2", (8, 16), bytes(256)))
 
 # Malformed containers (D25, D13, D12, D14, D17, D07).
 z = gzip.compress(f.tar_bytes(g), compresslevel=9, mtime=0)

@@ -152,5 +152,41 @@ TEST_F(IoOutputFile, RefusesAnInputAsTheOutput) {
   EXPECT_EQ(dir.error().message, dir_ + ": is a directory");
 }
 
+TEST_F(IoOutputFile, RefusesAnotherOutputOfTheCommandByFileOrByName) {
+  // Issue 36, D02/D03: `run --trace T --out DIR` with T one of DIR's files wrote one output over the other.
+  const std::string others[] = {dir_ + "/sub/../trace.jsonl"};  // not there yet: the same name in the same folder
+  const OutputOptions options{{}, false, others};
+  const auto checked = OutputFile::check(path("trace.jsonl"), options);
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.error().kind, ErrorKind::Refused);
+  EXPECT_EQ(checked.error().message,
+            path("trace.jsonl") + ": is also another output (" + others[0] + "); refusing to write one over the other");
+  const auto opened = OutputFile::open(path("trace.jsonl"), options);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_EQ(opened.error().message, checked.error().message);
+  EXPECT_TRUE(OutputFile::check(path("other.jsonl"), options).ok());
+  std::ofstream(path("a.bin")) << "a";
+  ASSERT_EQ(::link(path("a.bin").c_str(), path("b.bin").c_str()), 0);
+  EXPECT_TRUE(same_destination(path("a.bin"), path("b.bin")));  // one inode, two names
+  EXPECT_TRUE(same_destination(path("new.bin"), dir_ + "/./new.bin"));
+  EXPECT_FALSE(same_destination(path("a.bin"), path("new.bin")));
+  EXPECT_EQ(entries().size(), 2U);  // nothing was created but the two names
+}
+
+TEST_F(IoOutputFile, CheckRefusesWhatOpenRefusesAndCreatesNothing) {
+  std::ofstream(path("in.npy")) << "input";
+  ASSERT_EQ(::symlink("in.npy", path("alias.npy").c_str()), 0);
+  ASSERT_EQ(::symlink("../elsewhere/x.npy", path("dangling.npy").c_str()), 0);
+  const std::string inputs[] = {path("in.npy")};
+  const OutputOptions options{inputs};
+  EXPECT_NE(OutputFile::check(path("alias.npy"), options).error().message.find("is also an input"), std::string::npos);
+  EXPECT_NE(OutputFile::check(path("dangling.npy"), options).error().message.find("is a symbolic link to nothing"),
+            std::string::npos);
+  EXPECT_EQ(OutputFile::check(dir_, options).error().message, dir_ + ": is a directory");
+  EXPECT_TRUE(OutputFile::check(path("new.npy"), options).ok());
+  EXPECT_TRUE(OutputFile::check("-", options).ok());
+  EXPECT_EQ(entries().size(), 3U);  // no temporary file, no new file
+}
+
 }  // namespace
 }  // namespace tpbisa::io

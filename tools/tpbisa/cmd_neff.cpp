@@ -130,9 +130,8 @@ void add_read_options(CLI::App& app, neff::ReadOptions& o) {
 void print_warnings(const neff::Neff& n) {
   for (const neff::Warning& w : n.warnings) {
     const std::string where = w.member.empty() ? n.file : fmt::format("{}: {}", n.file, w.member);
-    fmt::print(stderr, "{}: warning: {}: {}\n", kToolName, where, w.message);
+    err_write(fmt::format("{}: warning: {}: {}\n", kToolName, where, w.message));
   }
-  std::fflush(stderr);
 }
 
 int input_error(const neff::Error& e) {
@@ -201,69 +200,68 @@ std::string generation_text(const neff::Neff& n) {
 void print_info_text(const neff::Neff& n) {
   const neff::Header& h = n.header;
   const Generation gen = n.generation.value_or(kDefaultGeneration);
-  fmt::print("{}: NEFF {}.{}, {} bytes\n", n.file, h.neff_version_major, h.neff_version_minor, n.file_size);
-  fmt::print("header\n");
-  fmt::print("  pkg_version          {} ({})\n", h.pkg_version,
-             h.pkg_version == 2 ? "gzip tar, MD5" : "plain tar, SHA-256");
-  fmt::print("  header_size          {}\n", h.header_size);
-  fmt::print("  data_size            {}\n", h.data_size);
-  fmt::print("  neff_version         {}.{}\n", h.neff_version_major, h.neff_version_minor);
-  fmt::print("  neff_build_version   {}\n", quoted(h.build_version_text()));
-  fmt::print("  num_tpb              {}\n", h.num_tpb);
-  fmt::print("  hash                 {}\n", hex(h.hash));
-  fmt::print("  hash check           {}\n", hash_text(n.hash));
-  fmt::print("  uuid                 {}\n", hex(h.uuid));
-  fmt::print("  name                 {}\n", quoted(h.name_text()));
-  fmt::print("  requested_tpb_count  {}\n", h.requested_tpb_count);
-  fmt::print("  tpb_per_node         [{}] (then zeros)\n", fmt::join(tpb_prefix(h), ", "));
-  fmt::print("  feature_bits         0x{:x} (bits {})\n", h.feature_bits,
-             h.feature_bits ? fmt::format("{}", fmt::join(set_bits(h.feature_bits), " ")) : std::string("none"));
-  fmt::print("  lnc_size             {}\n", h.lnc_size);
-  fmt::print("payload                {}\n", payload_text(n));
-  fmt::print("kelf                   {} (version {})\n", n.kelf_member, quoted(n.kelf_version));
-  fmt::print("target                 {}\n", generation_text(n));
-  fmt::print("compiler               {}\n",
-             n.compiler_version.empty() ? std::string("(no info.json tool_version)") : n.compiler_version);
+  out("{}: NEFF {}.{}, {} bytes\n", n.file, h.neff_version_major, h.neff_version_minor, n.file_size);
+  out("header\n");
+  out("  pkg_version          {} ({})\n", h.pkg_version, h.pkg_version == 2 ? "gzip tar, MD5" : "plain tar, SHA-256");
+  out("  header_size          {}\n", h.header_size);
+  out("  data_size            {}\n", h.data_size);
+  out("  neff_version         {}.{}\n", h.neff_version_major, h.neff_version_minor);
+  out("  neff_build_version   {}\n", quoted(h.build_version_text()));
+  out("  num_tpb              {}\n", h.num_tpb);
+  out("  hash                 {}\n", hex(h.hash));
+  out("  hash check           {}\n", hash_text(n.hash));
+  out("  uuid                 {}\n", hex(h.uuid));
+  out("  name                 {}\n", quoted(h.name_text()));
+  out("  requested_tpb_count  {}\n", h.requested_tpb_count);
+  out("  tpb_per_node         [{}] (then zeros)\n", fmt::join(tpb_prefix(h), ", "));
+  out("  feature_bits         0x{:x} (bits {})\n", h.feature_bits,
+      h.feature_bits ? fmt::format("{}", fmt::join(set_bits(h.feature_bits), " ")) : std::string("none"));
+  out("  lnc_size             {}\n", h.lnc_size);
+  out("payload                {}\n", payload_text(n));
+  out("kelf                   {} (version {})\n", n.kelf_member, quoted(n.kelf_version));
+  out("target                 {}\n", generation_text(n));
+  out("compiler               {}\n",
+      n.compiler_version.empty() ? std::string("(no info.json tool_version)") : n.compiler_version);
   for (const auto& [title, list] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs}}) {
-    fmt::print("{}\n", title);
-    for (const neff::Tensor& t : *list) fmt::print("  {:<20} {} {}\n", t.name, t.dtype, shape_text(t.shape));
+    out("{}\n", title);
+    for (const neff::Tensor& t : *list) out("  {:<20} {} {}\n", t.name, t.dtype, shape_text(t.shape));
   }
   size_t total_words = 0;
   for (const neff::Subgraph& sg : n.subgraphs) {
     size_t words = 0;
     for (const neff::EngineDef& e : sg.engines) words += e.stream.word_count();
     total_words += words;
-    fmt::print("subgraph {} ({}, version {}): {}, {}\n", sg.name, sg.definition, quoted(sg.version),
-               count(sg.engines.size(), "engine"), count(words, "word"));
+    out("subgraph {} ({}, version {}): {}, {}\n", sg.name, sg.definition, quoted(sg.version),
+        count(sg.engines.size(), "engine"), count(words, "word"));
     for (const neff::EngineDef& e : sg.engines) {
       std::vector<std::string> counts;
       for (const auto& [name, c] : io::opcode_histogram(e.stream, gen)) counts.push_back(fmt::format("{} {}", name, c));
-      fmt::print("  {:<16} {:>6} word{}  {}  {}\n", e.stream.label(), e.stream.word_count(),
-                 e.stream.word_count() == 1 ? " " : "s", e.stream.member, fmt::join(counts, ", "));
+      out("  {:<16} {:>6} word{}  {}  {}\n", e.stream.label(), e.stream.word_count(),
+          e.stream.word_count() == 1 ? " " : "s", e.stream.member, fmt::join(counts, ", "));
     }
-    fmt::print("  variables\n");
+    out("  variables\n");
     for (const neff::Variable& v : sg.variables) {
       std::string line = fmt::format("    {:>4}  {:<24} {:<13} {:>12}  {}", v.id, v.name, v.type_name,
                                      v.size ? std::to_string(*v.size) : std::string("-"), variable_details(n, sg, v));
       while (line.back() == ' ') line.pop_back();
-      fmt::print("{}\n", line);
+      out("{}\n", line);
     }
     if (sg.virtual_scratch_bytes > 0)
-      fmt::print("  virtual scratch        {} bytes (PROJ-CONV-X8)\n", sg.virtual_scratch_bytes);
-    fmt::print("  queue sets\n");
+      out("  virtual scratch        {} bytes (PROJ-CONV-X8)\n", sg.virtual_scratch_bytes);
+    out("  queue sets\n");
     for (const neff::QueueSet& q : sg.queue_sets)
-      fmt::print("    {:<16} {:<8} owner {:<5} {:>2} queue{}  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
-                 q.num_queues == 1 ? " " : "s", index_ranges(q.semaphores));
+      out("    {:<16} {:<8} owner {:<5} {:>2} queue{}  semaphores {}\n", q.name, q.type, q.owner, q.num_queues,
+          q.num_queues == 1 ? " " : "s", index_ranges(q.semaphores));
   }
-  fmt::print("total                  {}, {}, {}\n", count(n.subgraphs.size(), "subgraph"),
-             count(n.streams().size(), "stream"), count(total_words, "word"));
+  out("total                  {}, {}, {}\n", count(n.subgraphs.size(), "subgraph"), count(n.streams().size(), "stream"),
+      count(total_words, "word"));
 }
 
 int run_info(const NeffCliOptions& o) {
   const auto n = load(o);
   if (!n) return kExitInput;
   if (o.json)
-    fmt::print("{}\n", io::neff_info_json(*n).dump(2));
+    out("{}\n", io::neff_info_json(*n).dump(2));
   else
     print_info_text(*n);
   return kExitOk;
@@ -281,19 +279,19 @@ int run_ls(const NeffCliOptions& o) {
           {{"name", m.name}, {"bytes", m.bytes.size()}, {"kind", neff::to_string(m.kind)}, {"role", m.role}});
     json doc{{"file", n->file}, {"members", list}, {"warnings", io::neff_warnings_json(*n)}};
     io::escape_strings(doc);
-    fmt::print("{}\n", doc.dump(2));
+    out("{}\n", doc.dump(2));
     return kExitOk;
   }
   uint64_t total = 0;
   size_t width = 4;
   for (const neff::Member& m : n->members) width = std::max(width, neff::escape_text(m.name).size());
-  fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", "bytes", "kind", "name", width, "what");
+  out("{:>9}  {:<10}  {:<{}}  {}\n", "bytes", "kind", "name", width, "what");
   for (const neff::Member& m : n->members) {
-    fmt::print("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), neff::escape_text(m.name), width,
-               m.role);
+    out("{:>9}  {:<10}  {:<{}}  {}\n", m.bytes.size(), neff::to_string(m.kind), neff::escape_text(m.name), width,
+        m.role);
     total += m.bytes.size();
   }
-  fmt::print("{}, {}\n", count(n->members.size(), "member"), count(total, "byte"));
+  out("{}, {}\n", count(n->members.size(), "member"), count(total, "byte"));
   return kExitOk;
 }
 
@@ -305,7 +303,7 @@ int run_extract(const NeffCliOptions& o) {
   if (auto e = neff::extract(*n, o.dir)) return input_error(*e);
   uint64_t total = 0;
   for (const neff::Member& m : n->members) total += m.bytes.size();
-  fmt::print("extracted {} ({}) into {}\n", count(n->members.size(), "member"), count(total, "byte"), o.dir);
+  out("extracted {} ({}) into {}\n", count(n->members.size(), "member"), count(total, "byte"), o.dir);
   return kExitOk;
 }
 
@@ -349,8 +347,8 @@ int run_pack(const NeffCliOptions& o) {
     report_error(done.error());
     return kExitInput;
   }
-  fmt::print("packed {} from {} into {} ({}, pkg_version {}, {} hash)\n", count(members->size(), "member"), o.dir,
-             o.out, count(bytes->size(), "byte"), o.pkg_version, to_string(o.hash_order));
+  out("packed {} from {} into {} ({}, pkg_version {}, {} hash)\n", count(members->size(), "member"), o.dir, o.out,
+      count(bytes->size(), "byte"), o.pkg_version, to_string(o.hash_order));
   return kExitOk;
 }
 
@@ -369,20 +367,20 @@ int run_sems(const NeffCliOptions& o) {
   const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(*n);
   if (o.json) {
     json doc = io::neff_sems_json(*n);
-    fmt::print("{}\n", doc.dump(2));
+    out("{}\n", doc.dump(2));
     return kExitOk;
   }
   if (!n->generation)
-    fmt::print("; events read as {} (the NEFF's target names no generation)\n", to_string(kDefaultGeneration));
+    out("; events read as {} (the NEFF's target names no generation)\n", to_string(kDefaultGeneration));
   for (const neff::SubgraphSems& sg : picture) {
-    fmt::print("subgraph {}: {} used\n", sg.subgraph, count(sg.semaphores.size(), "semaphore"));
+    out("subgraph {}: {} used\n", sg.subgraph, count(sg.semaphores.size(), "semaphore"));
     for (const neff::SemaphoreUses& s : sg.semaphores) {
-      fmt::print("  S[{}]{}\n", s.index,
-                 s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));
-      for (const auto& u : s.increments) fmt::print("    raised by  {}\n", use_text(u));
-      for (const auto& u : s.waits) fmt::print("    waited by  {}\n", use_text(u));
-      if (s.waits.empty()) fmt::print("    waited by  (no word)\n");
-      if (s.increments.empty()) fmt::print("    raised by  (no word)\n");
+      out("  S[{}]{}\n", s.index,
+          s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));
+      for (const auto& u : s.increments) out("    raised by  {}\n", use_text(u));
+      for (const auto& u : s.waits) out("    waited by  {}\n", use_text(u));
+      if (s.waits.empty()) out("    waited by  (no word)\n");
+      if (s.increments.empty()) out("    raised by  (no word)\n");
     }
   }
   return kExitOk;

@@ -6,11 +6,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -50,6 +56,20 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(o.check_races, "--check-races");
   add(o.threads, "--threads");
   return names;
+}
+
+/// Why PROGRAM (a file) cannot be read: "PROG: cannot open: OS error" (a missing or unreadable file, a folder);
+/// nullopt when it can, or when the program is stdin or --hex words.
+std::optional<std::string> unreadable(const RunCliOptions& o) {
+  if (!o.hex.empty() || o.program == "-") return std::nullopt;
+  // Non-blocking: a FIFO is not waited for (it is readable, as a word stream).
+  const int fd = ::open(o.program.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  int err = fd < 0 ? errno : 0;
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) err = EISDIR;
+  if (fd >= 0) ::close(fd);
+  if (err == 0) return std::nullopt;
+  return fmt::format("{}: cannot open: {}", o.program, std::strerror(err));
 }
 
 /// The program's name in messages and output: the file, <stdin>, or --hex.
@@ -322,8 +342,14 @@ int run_run(const RunCliOptions& o) {
   RunLimits limits;
   if (const auto rc = read_limits(o, gen, limits)) return *rc;
   if (o.hex.empty() && o.program != "-" && io::is_neff_file(o.program)) return run_neff_program(o, limits);
-  if (const std::string names = neff_only_options(o); !names.empty())
+  if (const std::string names = neff_only_options(o); !names.empty()) {
+    // A program that cannot be read is an input error, whatever the options given with it.
+    if (const auto why = unreadable(o)) {
+      report_error(*why);
+      return kExitInput;
+    }
     return usage_error("run", fmt::format("{} apply only to a NEFF program", names));
+  }
   const int stdin_users = (o.program == "-") + (o.init == "-") + (o.vars == "-");
   if (stdin_users > 1) return usage_error("run", "only one of PROGRAM, --init and --vars can be stdin");
   return run_stream(o, limits, gen);
@@ -369,8 +395,10 @@ Command register_run(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_option("--trace", opts->trace, "Write a JSON-Lines trace, one record per retired or faulting instruction")
       ->type_name("FILE.jsonl");
-  app->add_option("--max-steps", opts->max_steps,
-                  "Stop after this many retired instructions (default: 1000000; a NEFF: no limit)")
+  app->add_option(
+         "--max-steps", opts->max_steps,
+         "Stop after this many retired instructions (default: 1000000; a NEFF: 1000 per word of its streams, at "
+         "least 1000000)")
       ->type_name("N")
       ->each([opts](const std::string&) { opts->max_steps_given = true; });
   app->add_option("--input", opts->inputs, "A NEFF: input NAME of the signature from FILE.npy (mapped); repeat")

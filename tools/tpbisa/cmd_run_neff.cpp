@@ -1,6 +1,6 @@
 // `tpbisa run PROG.neff`: binds the .npy inputs to the signature, runs the NEFF through the library
-// (tpbisa/io/neff_run_report.hpp), writes the outputs, compares them with --expect references, and prints the run
-// report or the deadlock report.
+// (tpbisa/io/neff_run_report.hpp), compares the outputs with --expect references, writes them, and prints the run
+// report (with the deadlock or the loop that stopped it).
 #include "cmd_run.hpp"
 
 #include <unistd.h>
@@ -27,10 +27,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using io::NeffRunReport;
 
-/// The mapped --input files, bound to the signature; a usage or input error reported.
+/// The mapped --input files, bound to the signature; a usage or input error reported. `paths` collects every file
+/// the run reads (the NEFF, the inputs, the references): no output may be one of them.
 struct BoundInputs {
   std::vector<io::NpyInput> mapped;
   std::vector<neff::RunInput> inputs;
+  std::vector<std::string> paths;
 };
 std::optional<int> bind_inputs(const neff::Neff& nf, const std::vector<std::string>& given, BoundInputs& b) {
   b.mapped.reserve(given.size());
@@ -58,13 +60,15 @@ std::optional<int> bind_inputs(const neff::Neff& nf, const std::vector<std::stri
     }
     b.mapped.push_back(std::move(in));
     b.inputs.push_back({name, b.mapped.back().data()});
+    b.paths.push_back(path);
   }
   return std::nullopt;
 }
 
 /// The mapped --expect references by output name; a usage or input error reported.
 std::optional<int> open_references(const neff::Neff& nf, const std::vector<std::string>& given,
-                                   std::vector<std::pair<std::string, io::NpyInput>>& refs) {
+                                   std::vector<std::pair<std::string, io::NpyInput>>& refs,
+                                   std::vector<std::string>& paths) {
   for (const std::string& text : given) {
     std::string name, path;
     if (!io::split_pair(text, name, path))
@@ -78,6 +82,7 @@ std::optional<int> open_references(const neff::Neff& nf, const std::vector<std::
       return kExitInput;
     }
     refs.emplace_back(name, std::move(in));
+    paths.push_back(path);
   }
   return std::nullopt;
 }
@@ -107,13 +112,39 @@ class ProgressLine {
   bool shown_ = false;
 };
 
-std::string neff_status_text(const io::NeffRun& r, const NeffRunReport& rep, const neff::Neff& nf) {
+/// The step-limit status: which bound stopped the run, and per engine left unfinished the loop it was in.
+std::string step_limit_text(const neff::Run& run, const NeffRunReport& rep, const io::NeffRunReportContext& ctx,
+                            const neff::Neff& nf) {
+  const uint64_t words = io::neff_core_words(nf);
+  std::string text =
+      ctx.default_max_steps
+          ? fmt::format(
+                "status: step-limit: stopped after {} words, the default bound of this program ({} per word "
+                "of its {} word{}, at least {}; --max-steps changes it)\n",
+                rep.retired, io::kNeffStepsPerWord, words, words == 1 ? "" : "s", io::kNeffMinSteps)
+          : fmt::format("status: step-limit: stopped by --max-steps after {} words\n", rep.retired);
+  for (const io::UnfinishedEngine& u : io::unfinished_engines(run, rep)) {
+    const size_t at = u.loop ? u.loop->index : u.pc;
+    text += fmt::format("  {}#{}: {}\n", run.stream_label(u.core, u.engine), at,
+                        io::neff_instruction_text(run, u.core, u.engine, at));
+    if (u.loop)
+      text += fmt::format("    jumped back to #{} {} time{}: the loop it had not left (it is at #{})\n", u.loop->target,
+                          u.loop->count, u.loop->count == 1 ? "" : "s", u.pc);
+    else if (u.blocked)
+      text += fmt::format("    in no loop; blocked, waiting for {}\n", wait_condition(*u.blocked));
+    else
+      text += "    in no loop; next to run\n";
+  }
+  return text;
+}
+
+std::string neff_status_text(const io::NeffRun& r, const NeffRunReport& rep, const io::NeffRunReportContext& ctx,
+                             const neff::Neff& nf) {
   const neff::Run& run = *r.run;
   switch (rep.status) {
     case NeffRunReport::Status::Ok:
       return fmt::format("status: ok, {} words retired in {:.3f} s\n", rep.retired, rep.seconds);
-    case NeffRunReport::Status::StepLimit:
-      return fmt::format("status: step-limit: stopped by --max-steps after {} words\n", rep.retired);
+    case NeffRunReport::Status::StepLimit: return step_limit_text(run, rep, ctx, nf);
     case NeffRunReport::Status::Interrupted: return fmt::format("status: interrupted after {} words\n", rep.retired);
     case NeffRunReport::Status::Fault: {
       const Fault& f = rep.fault;
@@ -198,18 +229,11 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
   return text;
 }
 
-/// The outputs written (--out) and compared (--expect) into the report's context; an error reported.
-std::optional<int> write_and_compare(const RunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
+/// The outputs compared (--expect), then written (--out), into the report's context; an error reported. Every file
+/// goes through the output-file policy of `out`: never over an input, a reference, the NEFF or the trace.
+std::optional<int> compare_and_write(const RunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
                                      const std::vector<std::pair<std::string, io::NpyInput>>& refs,
-                                     io::NeffRunReportContext& ctx) {
-  if (!o.out_dir.empty()) {
-    auto written = io::write_neff_outputs(nf, run, o.out_dir);
-    if (!written) {
-      report_error(written.error());
-      return kExitInput;
-    }
-    ctx.written = std::move(*written);
-  }
+                                     const io::OutputOptions& out, io::NeffRunReportContext& ctx) {
   for (const auto& [name, ref] : refs) {
     const std::string& wanted = name;  // clang 14 cannot capture a structured binding
     const auto t =
@@ -221,6 +245,14 @@ std::optional<int> write_and_compare(const RunCliOptions& o, const neff::Neff& n
     }
     ctx.comparisons.push_back(std::move(*c));
   }
+  if (!o.out_dir.empty()) {
+    auto written = io::write_neff_outputs(nf, run, o.out_dir, out);
+    if (!written) {
+      report_error(written.error());
+      return kExitInput;
+    }
+    ctx.written = std::move(*written);
+  }
   return std::nullopt;
 }
 
@@ -231,8 +263,6 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
   ro.machine.max_memory = l.max_memory;
   ro.machine.max_elements_per_instruction = l.max_elements;
   ro.machine.max_recorded_effects = l.trace_max_effects;
-  // A NEFF runs to its end unless --max-steps says otherwise.
-  ro.max_steps = o.max_steps_given ? l.max_steps : UINT64_MAX;
   ro.check_races = o.check_races;
   ro.threads = o.threads;
   ro.trace = !o.trace.empty();
@@ -250,6 +280,8 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
     return kExitInput;
   }
   nf.emplace(std::move(*read));
+  // Without --max-steps a NEFF runs under a bound scaled to its words: a loop that never ends is stopped.
+  ro.max_steps = o.max_steps_given ? l.max_steps : io::default_neff_max_steps(*nf);
   return std::nullopt;
 }
 
@@ -261,9 +293,22 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   if (const auto rc = prepare_neff(o, l, ro, read)) return *rc;
   const neff::Neff& nf = *read;
   BoundInputs bound;  // mapped, checked against the signature
+  bound.paths.push_back(o.program);
   if (const auto rc = bind_inputs(nf, o.inputs, bound)) return *rc;
   std::vector<std::pair<std::string, io::NpyInput>> refs;
-  if (const auto rc = open_references(nf, o.expects, refs)) return *rc;
+  if (const auto rc = open_references(nf, o.expects, refs, bound.paths)) return *rc;
+  // The outputs are checked before the run: none is an input, a reference, the NEFF, or the trace.
+  const std::vector<std::string> out_paths =
+      o.out_dir.empty() ? std::vector<std::string>{} : io::neff_output_paths(nf, o.out_dir);
+  const std::vector<std::string> trace_path =
+      o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace};
+  const io::OutputOptions out_options{bound.paths, false, trace_path};
+  if (!o.out_dir.empty()) {
+    if (const auto ok = io::check_neff_outputs(nf, o.out_dir, out_options); !ok) {
+      report_error(ok.error());
+      return kExitInput;
+    }
+  }
   auto prepared = io::prepare_neff_run(nf, bound.inputs, ro);
   if (!prepared) {
     report_error(fmt::format("{}: {}", o.program, prepared.error().message));
@@ -272,7 +317,7 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   io::NeffRun& r = *prepared;
   std::unique_ptr<Sink> trace;
   if (!o.trace.empty()) {
-    auto opened = open_sink(o.trace, std::vector<std::string>{o.program});
+    auto opened = Sink::open(o.trace, io::OutputOptions{bound.paths, false, out_paths});
     if (!opened) {
       report_error(opened.error());
       return kExitInput;
@@ -289,14 +334,16 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   io::NeffRunReportContext ctx;
   ctx.program = o.program;
   ctx.races = r.races.get();
-  if (const auto rc = write_and_compare(o, nf, *r.run, refs, ctx)) return *rc;
+  ctx.max_steps = ro.max_steps;
+  ctx.default_max_steps = !o.max_steps_given;
+  if (const auto rc = compare_and_write(o, nf, *r.run, refs, out_options, ctx)) return *rc;
   if (o.json) {
     out("{}\n", io::dump_json(io::neff_run_json(nf, *r.run, rep, ctx)));
   } else {
     const Machine& m = r.run->machine();
     out_write(fmt::format("program: {} ({} core{}, target {}, generation {})\n", o.program, m.num_cores(),
                           m.num_cores() == 1 ? "" : "s", nf.target, to_string(r.run->gen())) +
-              neff_status_text(r, rep, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
+              neff_status_text(r, rep, ctx, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
   bool all_equal = true;

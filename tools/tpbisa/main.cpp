@@ -44,6 +44,14 @@ bool is_option(std::string_view arg) {
 /// first, in the order given ("unknown option '--x'", "unexpected argument 'y'"), prefixed by the command it was
 /// given to. (CLI11 reports leftovers only after the requirements and lists them last to first.)
 std::string parse_error_message(const CLI::App& app, const std::vector<Command>& commands, const CLI::ParseError& e) {
+  // An option of one value given more than once: CLI11 says "--gen: At Most 1 required but received 2".
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    const std::string what = e.what();
+    constexpr std::string_view kAtMostOne = ": At Most 1 required but received ";
+    if (const size_t at = what.find(kAtMostOne); at != std::string::npos)
+      return fmt::format("{} is given {} times; it takes one value", what.substr(0, at),
+                         what.substr(at + kAtMostOne.size()));
+  }
   const Leftovers left = leftovers(app);
   const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
   const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
@@ -138,8 +146,10 @@ void install_signal_handlers() {
 int main(int argc, char** argv) {
   using namespace tpbisa::cli;
   reserve_standard_descriptors();
-  // A closed pipe is a write error like any other (exit 3, docs/cli.md), not a silent death by SIGPIPE.
+  // A closed pipe is a write error like any other (exit 3, docs/cli.md), not a silent death by SIGPIPE; so is a
+  // write past the file-size limit (ulimit -f): EFBIG, not SIGXFSZ, which would leave a temporary file behind.
   std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
   install_signal_handlers();
   // Nothing escapes: an unexpected failure is reported like an input error, never as a crash.
   int code = kExitInput;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,16 +26,46 @@
 
 namespace tpbisa::io {
 
+/// The last word of an engine that jumped back (to itself or an earlier word), and how often its engine jumped back:
+/// the loop a run stopped by its step bound had not left.
+struct BackwardJump {
+  size_t index = 0;    ///< the word that jumped
+  size_t target = 0;   ///< where it jumped to
+  uint64_t count = 0;  ///< backward jumps of the engine in the run
+};
+
 /// What a whole-NEFF run did.
 struct NeffRunReport {
   enum class Status { Ok, Fault, StepLimit, Deadlock, Interrupted } status = Status::Ok;
   uint64_t retired = 0;
   Fault fault{};
-  std::vector<BlockedWait> blocked;                          ///< the blocked waits of a deadlock
-  std::map<std::string, uint64_t> opcodes;                   ///< retired words per mnemonic
-  std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;  ///< uninitialised reads per core and engine
+  std::vector<BlockedWait> blocked;                                      ///< the blocked waits of a deadlock
+  std::map<std::string, uint64_t> opcodes;                               ///< retired words per mnemonic
+  std::map<std::pair<unsigned, EngineId>, uint64_t> uninit;              ///< uninitialised reads per core and engine
+  std::map<std::pair<unsigned, EngineId>, BackwardJump> backward_jumps;  ///< per core and engine that jumped back
   double seconds = 0;
 };
+
+/// The step bound of a NEFF run when none is given (`--max-steps`, Neff.run's `max_steps`): 1,000 retired words per
+/// word of its cores' streams, at least 1,000,000. A program without a backward branch retires each word once, so
+/// only a loop runs into it; a loop that never ends is stopped in bounded time (and a trace in bounded size).
+inline constexpr uint64_t kNeffStepsPerWord = 1000;
+inline constexpr uint64_t kNeffMinSteps = 1000000;
+uint64_t default_neff_max_steps(const neff::Neff& nf);
+/// The words of the streams of every core of `nf` (a stream that two subgraphs share counts for each).
+uint64_t neff_core_words(const neff::Neff& nf);
+
+/// An engine that had not finished when a run stopped at its step bound: where it is, whether it is blocked, and
+/// the loop it is in (its last backward jump, when the engine is between its target and the word that jumped).
+struct UnfinishedEngine {
+  unsigned core = 0;
+  EngineId engine = EngineId::Pe;
+  size_t pc = 0;
+  std::optional<BlockedWait> blocked;
+  std::optional<BackwardJump> loop;
+};
+/// The engines a run left unfinished, in core and engine order.
+std::vector<UnfinishedEngine> unfinished_engines(const neff::Run& run, const NeffRunReport& rep);
 
 /// "ok", "fault", "step-limit", "deadlock", "interrupted".
 std::string_view to_string(NeffRunReport::Status s);
@@ -43,8 +74,8 @@ std::string_view to_string(NeffRunReport::Status s);
 struct NeffRunOptions {
   /// Bounds, validation switches, schedule; the effect recording is set from `trace` and `check_races`.
   MachineOptions machine;
-  uint64_t max_steps = UINT64_MAX;
-  bool check_races = false;  ///< observe every step with a neff::RaceChecker (every effect recorded, uncapped)
+  uint64_t max_steps = UINT64_MAX;  ///< the command line and Python use default_neff_max_steps() unless told
+  bool check_races = false;         ///< observe every step with a neff::RaceChecker (every effect recorded, uncapped)
   bool threads = false;      ///< every core on its own thread (Machine::run_core); not with a trace or check_races
   bool trace = false;        ///< a trace will be written (effects recorded, at most machine.max_recorded_effects)
   TraceFilter trace_filter;  ///< the steps the trace keeps
@@ -72,10 +103,18 @@ NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, Output
 /// The multiply-adds every core's Matmuls did.
 uint64_t total_macs(const Machine& m);
 
-/// Writes every output of `nf` as DIR/NAME.npy (its signature's dtype and shape; the folder is made when missing);
-/// the paths written, or the first error ("--out DIR: ...", "output NAME: dtype D has no .npy form", the file's).
+/// The files of `--out DIR`: DIR/NAME.npy per output of `nf`, in signature order.
+std::vector<std::string> neff_output_paths(const neff::Neff& nf, const std::string& dir);
+/// Checks, before a run, that every output of `nf` can be written as DIR/NAME.npy: its dtype has a .npy form and the
+/// file passes the output-file policy (OutputFile::check: not one of `options.inputs` — the NEFF, the .npy inputs,
+/// the references —, not one of `options.outputs`, not a directory or a link to nothing).
+Expected<void> check_neff_outputs(const neff::Neff& nf, const std::string& dir, const OutputOptions& options);
+/// Writes every output of `nf` as DIR/NAME.npy (its signature's dtype and shape; the folder is made when missing),
+/// each file atomically under the output-file policy with `options` (the old file stays whole when a write fails);
+/// the paths written, or the first error ("--out DIR: ...", "output NAME: dtype D has no .npy form", the file's,
+/// with the system's reason).
 Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, const neff::Run& run,
-                                                      const std::string& dir);
+                                                      const std::string& dir, const OutputOptions& options);
 
 /// The disassembled word `index` of an engine's stream, "(end of stream)" past its end.
 std::string neff_instruction_text(const neff::Run& run, unsigned core, EngineId e, size_t index);
@@ -94,11 +133,13 @@ struct NeffRunReportContext {
   std::vector<std::string> written;           ///< output files written
   std::vector<OutputComparison> comparisons;  ///< --expect results
   const neff::RaceChecker* races = nullptr;   ///< the race check, when it ran
+  uint64_t max_steps = UINT64_MAX;            ///< the step bound of the run
+  bool default_max_steps = false;             ///< it is default_neff_max_steps(), not one given
 };
 
 /// The document of `tpbisa run PROG.neff --json` (docs/cli.md): status, program, generation, retired, cores,
 /// opcodes, macs, seconds, macs_per_second, outputs, reservation_violations, uninitialized_dram_reads, fp8,
-/// fault?, deadlock?, expect, races?. `nf` is the NEFF `run` was made from.
+/// fault?, deadlock?, step_limit?, expect, races?. `nf` is the NEFF `run` was made from.
 nlohmann::ordered_json neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunReport& rep,
                                      const NeffRunReportContext& ctx);
 

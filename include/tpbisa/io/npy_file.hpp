@@ -1,4 +1,4 @@
-// .npy files for a NEFF run: inputs mapped read-only from their files (never copied), outputs written whole.
+// .npy files for a NEFF run: inputs mapped read-only from their files (never copied), outputs written atomically.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tpbisa/expected.hpp"
+#include "tpbisa/io/output_file.hpp"
 #include "tpbisa/npy.hpp"
 
 namespace tpbisa::io {
@@ -39,8 +41,9 @@ bool open_npy(const std::string& path, NpyInput& out, std::string& error);
 /// The bytes of a version 1.0 .npy file holding `data` as `descr` with `shape` (C order).
 std::vector<uint8_t> npy_bytes(const std::string& descr, std::span<const uint64_t> shape,
                                std::span<const uint8_t> data);
-/// Writes `npy_bytes(...)` to `path`; false with `error` on failure.
-bool write_npy(const std::string& path, const std::string& descr, std::span<const uint64_t> shape,
-               std::span<const uint8_t> data, std::string& error);
+/// Writes `npy_bytes(...)` to `path` through the output-file policy (tpbisa/io/output_file.hpp: atomic, inputs and
+/// the other outputs in `options` refused); the error names the file and the system's reason.
+Expected<void> write_npy(const std::string& path, const std::string& descr, std::span<const uint64_t> shape,
+                         std::span<const uint8_t> data, const OutputOptions& options);
 
 }  // namespace tpbisa::io

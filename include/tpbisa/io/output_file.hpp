@@ -8,7 +8,8 @@
 // * A symbolic link is followed: its target is what is written (atomically when the target is a regular file).
 //   A link whose target does not exist is refused.
 // * Anything else that exists (a character or block device, a FIFO) is written through, never replaced.
-// * An output that is one of the command's inputs (the same file) is refused.
+// * An output that is one of the command's inputs (the same file) is refused, and so is one that is another output
+//   of the command (the same file, or the same name in the same folder before either exists).
 // * Temporary files are removed when the OutputFile is destroyed without commit(), and by remove_temporaries(),
 //   which a program's signal handler calls before the signal ends it (the library installs no handler: signal
 //   dispositions belong to the program; the tpbisa command's main installs them for SIGINT, SIGTERM and SIGHUP).
@@ -34,15 +35,23 @@ namespace tpbisa::io {
 void remove_temporaries();
 
 struct OutputOptions {
-  std::span<const std::string> inputs;  ///< paths the command reads ("-" is stdin); none may be the output
-  bool spool_stdout = false;            ///< "-": all or nothing (held until commit)
+  std::span<const std::string> inputs;     ///< paths the command reads ("-" is stdin); none may be the output
+  bool spool_stdout = false;               ///< "-": all or nothing (held until commit)
+  std::span<const std::string> outputs{};  ///< the command's other outputs; none may be this one
 };
+
+/// True when `a` and `b` name one file: the same device and inode when both exist, else the same name in the same
+/// folder once links are resolved (an output that does not exist yet).
+bool same_destination(const std::string& a, const std::string& b);
 
 class OutputFile {
  public:
   /// Opens `path` under the policy above. Errors: "PATH: cannot create ...: OS error", "PATH: is a directory",
   /// "PATH: is also an input (INPUT); refusing to overwrite it", "PATH: is a symbolic link to nothing".
   static Expected<std::unique_ptr<OutputFile>> open(const std::string& path, const OutputOptions& options = {});
+  /// What open() would refuse, checked without creating anything (a command checks its outputs before it works):
+  /// the same errors, and "PATH: is also another output (OTHER); refusing to write one over the other".
+  static Expected<void> check(const std::string& path, const OutputOptions& options = {});
 
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;

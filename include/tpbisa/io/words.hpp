@@ -24,6 +24,11 @@ namespace tpbisa::io {
 inline constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;
 inline constexpr uint64_t kMaxSourceStatements = uint64_t{1} << 20;
 
+/// Assembles a source text under the bounds of a .tasm file (at most kMaxSourceBytes and kMaxSourceStatements,
+/// checked before anything is assembled); the error ("LABEL: larger than ...", "LABEL: N statements; ...") is about
+/// the bounds, assembly errors are in the result.
+Expected<AsmResult> assemble_bounded(std::string_view text, const std::string& label, Generation gen);
+
 /// Reads a .tasm source ("-" is stdin; at most kMaxSourceBytes and kMaxSourceStatements, checked before anything
 /// is assembled) and assembles it for `gen`. The error is about reading; assembly errors are in the result.
 Expected<AsmResult> assemble_source(const std::string& path, Generation gen);
