@@ -4,8 +4,10 @@
 
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "predicated/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
@@ -13,15 +15,17 @@
 
 namespace tpbisa {
 
-using Families = TypeList<  // one line per family
-    family::Mem2dFamily,    // TensorLoad/TensorStore and their pseudo forms
-    family::S2BnFamily,     // ImmLd, BatchNormParamLoad, MatchValueLoad
-    family::TsmFamily,      // TensorScalarPtrMulti
-    family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
-    family::MatmulFamily,   // LdWeights, Matmul
-    family::SeqFamily,      // sequencer control block
-    family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
-    family::DatapathFamily  // Copy, Cast, TensorTensorArithOp, Memset
+using Families = TypeList<    // one line per family
+    family::Mem2dFamily,      // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,       // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,        // TensorScalarPtrMulti
+    family::CtrlNoFamily,     // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,     // LdWeights, Matmul
+    family::SeqFamily,        // sequencer control block
+    family::SyncFamily,       // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+    family::DatapathFamily,   // Copy, Cast, TensorTensorArithOp, Memset
+    family::LanesFamily,      // LoadMaskSelect, StreamShuffle, StreamTranspose
+    family::PredicatedFamily  // TensorTensorBitvecOp, CopyPredicated, CastPredicated
     >;
 
 }  // namespace tpbisa
