@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "families/common.hpp"
+#include "tpbisa/families/datapath/format.hpp"
 
 namespace tpbisa::family::tensor_rules {
 
@@ -120,15 +121,23 @@ std::string pattern_text(const S& x, const CheckContext& c) {
                      addr4_label(t.start_addr, c.gen), dtype_size(Dtype(x)), dtype_label(Dtype(x), c.gen),
                      Write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
 }
+/// A failure of an operand the generation types as a MEM_PATTERN indirect arm rests on PROJ-CONV-K3 (judged as a
+/// plain tensor all the same).
+template <class S, auto Operand>
+std::string_view pattern_convention(const Instruction& i, const CheckContext& c) {
+  return datapath::indirect_arm((body<S>(i).*Operand).start_addr, c.gen) ? "PROJ-CONV-K3" : "";
+}
 template <class S, auto Operand, auto Dtype, bool Write, Name Which>
 constexpr Predicate pattern_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
   return rule<S, pattern_ok<S, Operand, Dtype, Write>>(
       {.name = name,
-       .convention = "PROJ-CONV-K3",
+       .convention = "",
        .meaning = meaning,
        .gens = kGensAll,
        .fields = fields,
-       .explain = explain_on_body<S, pattern_text<S, Operand, Dtype, Write, Which>>});
+       .explain = explain_on_body<S, pattern_text<S, Operand, Dtype, Write, Which>>,
+       .via = nullptr,
+       .failure_convention = pattern_convention<S, Operand>});
 }
 
 /// Element counts of operands A and B compared by Cmp (equal, or B no larger), true when a start of the two has

@@ -74,10 +74,10 @@ constexpr Predicate kDstTensor = pattern_rule<Tt, &Tt::dst, out_dtype, true, "ds
     fDstTensor);
 
 constexpr Predicate kSrcCount = count_rule<Tt, &Tt::src0, &Tt::src1, false, "src0", "src1">(
-    "s3s3d3_tt_src_element_cnt_check", "PROJ-CONV-K24",
+    "s3s3d3_tt_src_element_cnt_check", "",
     "src0 and src1 have the same element count (skipped for a register shape, CAYMAN+)", fSrcCounts);
 constexpr Predicate kDstCount = count_rule<Tt, &Tt::src0, &Tt::dst, false, "src0", "dst">(
-    "s3s3d3_tt_dst_element_cnt_check", "PROJ-CONV-K24",
+    "s3s3d3_tt_dst_element_cnt_check", "",
     "src0 and dst have the same element count (skipped for a register shape, CAYMAN+)", fDstCounts);
 
 constexpr Predicate kChannels = channels_rule<Tt>("check_active_channels", fChannels);
@@ -94,17 +94,27 @@ bool partitions_ok(const Tt& x, const CheckContext& c) {
 }
 constexpr Predicate kPartitions = rule<Tt, partitions_ok>(
     {.name = "tt_valid_partitions",
-     .convention = "PROJ-CONV-C17",
+     .convention = "",
      .meaning = "src0/src1: a register start, one PSUM and one SBUF operand, or two SBUF operands in the same "
                 "quadrant-base partition (PROJ-CONV-C17); never two PSUM operands",
      .gens = kGensAll,
      .fields = fPartitions,
-     .explain = explain_on_body<Tt, [](const Tt& x, const CheckContext& c) {
-       return fmt::format(
-           "src0 {} and src1 {}: two PSUM operands, an operand outside SBUF/PSUM, or two SBUF operands "
-           "not in one quadrant-base partition",
-           addr4_label(x.src0.start_addr, c.gen), addr4_label(x.src1.start_addr, c.gen));
-     }>});
+     .explain = explain_on_body<
+         Tt,
+         [](const Tt& x, const CheckContext& c) {
+           return fmt::format(
+               "src0 {} and src1 {}: two PSUM operands, an operand outside SBUF/PSUM, or two SBUF operands "
+               "not in one quadrant-base partition",
+               addr4_label(x.src0.start_addr, c.gen), addr4_label(x.src1.start_addr, c.gen));
+         }>,
+     .via = nullptr,
+     // Two SBUF operands fail by the literal quadrant-base reading.
+     .failure_convention = [](const Instruction& i, const CheckContext& c) -> std::string_view {
+       const S3s3d3Tt& x = body<S3s3d3Tt>(i);
+       const bool sbuf = describe(x.src0.start_addr, c.gen).target.region == Region::Sbuf &&
+                         describe(x.src1.start_addr, c.gen).target.region == Region::Sbuf;
+       return sbuf ? "PROJ-CONV-C17" : "";
+     }});
 
 // ---- TENSOR_TENSOR_BITVEC_OP 0x51 (§4.2, PROJ-CONV-K24) ----
 

@@ -110,7 +110,9 @@ PredicateCases family_cases() {
        [](Word& w, Generation) { w[36] = 0x1E; },
        {"s4d4_tr_op_bypass"},
        "an op outside the ALU_OP enum is not BYPASS either"},
-      {kShuffle, "start_addr_active_channels", 0,
+      {kShuffle,
+       "start_addr_active_channels",
+       0,
        [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g) * 97); },
        {"stream_shuffle_start_partition"},
        "a start that leaves 32 channels no room is not 32-aligned either"},
@@ -125,8 +127,7 @@ PredicateCases family_cases() {
       {kTranspose, "s4d4_tr_same_src_dst_type", 0, [](Word& w, Generation) { w[33] = dtype::kBfloat16; }},
       {kTranspose, "start_addr_active_channels", 0,
        [](Word& w, Generation g) { store_le<uint32_t>(&w[12], partition1(g) * 97); }},
-      {kTranspose, "s4d4_tr_transpose_src_dst_count", 0,
-       [](Word& w, Generation) { store_le<uint16_t>(&w[56], 33); }},
+      {kTranspose, "s4d4_tr_transpose_src_dst_count", 0, [](Word& w, Generation) { store_le<uint16_t>(&w[56], 33); }},
       {kTranspose, "has_transpose_src_element_count_t4d", 0,
        [](Word& w, Generation) {
          store_le<uint16_t>(&w[24], 16);
