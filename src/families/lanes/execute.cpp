@@ -46,6 +46,20 @@ Origin origin(bool transpose, const std::array<uint8_t, 32>& mask, unsigned c, u
   return {lanes::lane_selects(m), c - c % lanes::kLanes + m, k};
 }
 
+/// Writes the n bytes at `from` to `address` in place, one memory page at a time (may_write_runs_in_place held for the
+/// run: every page exists, so no piece is refused).
+void write_in_place(exec::Txn& txn, uint64_t address, const uint8_t* from, uint64_t n, unsigned size) {
+  for (uint64_t done = 0; done < n;) {
+    const uint64_t piece = std::min(n - done, SparseMemory::kPageBytes - (address + done) % SparseMemory::kPageBytes);
+    uint8_t* to = txn.write_run_in_place(address + done, piece, size);
+    if (to != nullptr)
+      std::memcpy(to, from + done, piece);
+    else
+      txn.stage_block(address + done, from + done, piece, size);
+    done += piece;
+  }
+}
+
 /// STREAM_SHUFFLE and STREAM_TRANSPOSE: every source element of every active channel is read first, every addressed
 /// destination element is range-checked (an unmodified lane's too), then the channels are written in order (K2).
 bool exec_stream(const Tr& t, exec::Txn& txn) {
@@ -88,7 +102,20 @@ bool exec_stream(const Tr& t, exec::Txn& txn) {
   const std::array<uint8_t, 32>& mask = txn.engine().mask_select;
   std::vector<uint8_t>& out = txn.scratch().bytes_b;
   out.resize(m * size);
+  // Every check has passed and the sources are all in `image`: where the destination pages exist, the untraced
+  // shuffle writes its rows straight into memory (nothing after this can fault, and no source is read again).
+  const bool in_place = !transpose && dst_rows && txn.may_write_runs_in_place(dr.data(), nac, m * size);
   for (unsigned c = 0; c < nac; ++c) {
+    if (!transpose && dst_rows) {  // a shuffled channel is one source row, element for element
+      const Origin o = origin(false, mask, c, 0);
+      if (!o.written || o.channel >= nac) continue;
+      const uint8_t* from = image.data() + o.channel * n * size;
+      if (in_place)
+        write_in_place(txn, dr[c], from, m * size, size);
+      else
+        txn.stage_block(dr[c], from, m * size, size);
+      continue;
+    }
     bool any = false;
     for (uint64_t k = 0; k < m; ++k) {
       const Origin o = origin(transpose, mask, c, k);

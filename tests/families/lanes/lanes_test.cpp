@@ -15,7 +15,7 @@
 #include "tpbisa/unit_state.hpp"
 #include "tpbisa/validate.hpp"
 
-namespace tpbisa {
+namespace tpbisa::lanes_exec {
 namespace {
 
 using test::f32;
@@ -271,4 +271,4 @@ TEST(Lanes, TheMaskRegisterIsDeclaredUnitState) {
 }
 
 }  // namespace
-}  // namespace tpbisa
+}  // namespace tpbisa::lanes_exec

@@ -13,7 +13,7 @@
 #include "tpbisa/machine.hpp"
 #include "tpbisa/validate.hpp"
 
-namespace tpbisa {
+namespace tpbisa::predicated_exec {
 namespace {
 
 using test::f32;
@@ -247,4 +247,4 @@ TEST(Predicated, PlacementFollowsK1) {
 }
 
 }  // namespace
-}  // namespace tpbisa
+}  // namespace tpbisa::predicated_exec
