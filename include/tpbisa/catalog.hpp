@@ -69,6 +69,8 @@ enum class Format : uint8_t {
   // Scalar-tensor-tensor family (src/families/stt):
   S2s2d2Stt,
   S3d3TsSelect,
+  // Lanes family (src/families/lanes):
+  LaneMap,  ///< LOAD_MASK_SELECT 0x69
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -123,7 +125,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x4D, "RNG", "Rng", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x4E, "TENSOR_CUMULATIVE_ARITH_OP", "TensorCumulativeArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x4F, "TENSOR_SCALAR_PTR_MULTI_ARITH", "TensorScalarPtrMultiArith", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x51, "TENSOR_TENSOR_BITVEC_OP", "TensorTensorBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x51, "TENSOR_TENSOR_BITVEC_OP", "TensorTensorBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::DvePool},
     {0x52, "TENSOR_REDUCE_BITVEC_OP", "TensorReduceBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x53, "TENSOR_SCALAR_BITVEC_OP", "TensorScalarBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S3D3_TS"},
     {0x54, "TENSOR_SCALAR_PTR_BITVEC_OP", "TensorScalarPtrBitvecOp", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
@@ -139,16 +141,16 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x66, "LOAD_PARAMETER_RAM", "LoadParameterRam", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x67, "POOL_BUFFER_LOAD", "PoolBufferLoad", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S4_PB"},
     {0x68, "GATHER", "Gather", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::LaneMap, "LANE_MAP", Band::Real, Placement::Dve},
+    {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
+    {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x6C, "MAX8", "Max8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x6D, "MATCH_VALUE_LOAD", "MatchValueLoad", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S2Bn, "S2_BN"},
     {0x6E, "FIND_INDEX8", "FindIndex8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x6F, "MATCH_REPLACE8", "MatchReplace8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x70, "TENSOR_SCALAR_IMM_LD_ARITH", "TensorScalarImmLdArith", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
     {0x71, "TENSOR_SCALAR_IMM_LD_BITVEC", "TensorScalarImmLdBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x72, "COPY_PREDICATED", "CopyPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x72, "COPY_PREDICATED", "CopyPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Dve},
     {0x73, "ROI_ALIGN", "RoiAlign", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
     {0x74, "TENSOR_SCALAR_ADDR", "TensorScalarAddr", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x76, "RAND", "Rand", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
@@ -181,7 +183,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x96, "SORT", "Sort", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x98, "TENSOR_SCALAR_SELECT", "TensorScalarSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3TsSelect, "S3D3_TS_SELECT", Band::Real, Placement::Dve},
-    {0x99, "CAST_PREDICATED", "CastPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x99, "CAST_PREDICATED", "CastPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Dve},
     {0x9A, "TENSOR_SCALAR_CACHE_REDUCE", "TensorScalarCacheReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9B, "DVE_READ_ACCUMULATOR", "DveReadAccumulator", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x9C, "TENSOR_REDUCE_RANGE_CHECK", "TensorReduceRangeCheck", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, ""},

@@ -4,8 +4,10 @@
 
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "predicated/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
@@ -14,16 +16,45 @@
 
 namespace tpbisa {
 
-using Families = TypeList<   // one line per family
-    family::Mem2dFamily,     // TensorLoad/TensorStore and their pseudo forms
-    family::S2BnFamily,      // ImmLd, BatchNormParamLoad, MatchValueLoad
-    family::TsmFamily,       // TensorScalarPtrMulti
-    family::CtrlNoFamily,    // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
-    family::MatmulFamily,    // LdWeights, Matmul
-    family::SeqFamily,       // sequencer control block
-    family::SyncFamily,      // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+/// The end of the list below, so that every family's line ends with a comma and adding one touches no other line.
+struct EndOfFamilies {};
+
+// clang-format off
+using FamilyLines = TypeList<
+    family::Mem2dFamily,  // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,  // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,  // TensorScalarPtrMulti
+    family::CtrlNoFamily,  // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,  // LdWeights, Matmul
+    family::SeqFamily,  // sequencer control block
+    family::SyncFamily,  // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
     family::DatapathFamily,  // Copy, Cast, TensorTensorArithOp, Memset
-    family::SttFamily        // ScalarTensorTensor, TensorTensorScan, SelectReduce, TensorScalarSelect
-    >;
+    family::SttFamily,  // ScalarTensorTensor, TensorTensorScan, SelectReduce, TensorScalarSelect
+    family::LanesFamily,  // LoadMaskSelect, StreamShuffle, StreamTranspose
+    family::PredicatedFamily,  // TensorTensorBitvecOp, CopyPredicated, CastPredicated
+    EndOfFamilies>;
+// clang-format on
+
+namespace detail {
+template <class Kept, class... Rest>
+struct FamiliesOf;
+template <class... Kept>
+struct FamiliesOf<TypeList<Kept...>, EndOfFamilies> {
+  using type = TypeList<Kept...>;
+};
+template <class... Kept, class F, class... Rest>
+struct FamiliesOf<TypeList<Kept...>, F, Rest...> {
+  using type = typename FamiliesOf<TypeList<Kept..., F>, Rest...>::type;
+};
+template <class L>
+struct FamiliesOfLines;
+template <class... F>
+struct FamiliesOfLines<TypeList<F...>> {
+  using type = typename FamiliesOf<TypeList<>, F...>::type;
+};
+}  // namespace detail
+
+/// The registered families, in registry order.
+using Families = typename detail::FamiliesOfLines<FamilyLines>::type;
 
 }  // namespace tpbisa

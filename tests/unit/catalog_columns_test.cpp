@@ -60,7 +60,7 @@ bool compute_placement(uint8_t op) {
 
 TEST(CatalogPlacement, TheConventionAsStated) {
   // PROJ-CONV-F1 (docs/conventions.md): LDWEIGHTS and MATMUL on PE; COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP on
-  // ACT, DVE or POOL; every other opcode on any engine.
+  // ACT, DVE or POOL; the compute opcodes as PROJ-CONV-K1 places them; every other opcode on any engine.
   const std::map<uint8_t, std::set<Engine>> stated{
       {0x01, {Engine::Pe}},
       {0x02, {Engine::Pe}},

@@ -16,7 +16,9 @@ namespace {
 using Class = DveChannel::ImmClass;
 
 TEST(UnitState, TheDveChannelsAreDeclaredOnce) {
-  ASSERT_EQ(unit_states().size(), 1U);
+  size_t declared = 0;  // other families declare units of their own (the lanes family's mask register)
+  for (const UnitState* u : unit_states()) declared += u->name == "dve" ? 1U : 0U;
+  ASSERT_EQ(declared, 1U);
   const UnitState* dve = find_unit_state("DVE");
   ASSERT_NE(dve, nullptr);
   EXPECT_EQ(dve, find_unit_state("dve"));
