@@ -10,18 +10,21 @@
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
 #include "sync/format.hpp"
+#include "tensor_scalar/format.hpp"
 
 namespace tpbisa {
 
-using Families = TypeList<  // one line per family
-    family::Mem2dFamily,    // TensorLoad/TensorStore and their pseudo forms
-    family::S2BnFamily,     // ImmLd, BatchNormParamLoad, MatchValueLoad
-    family::TsmFamily,      // TensorScalarPtrMulti
-    family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
-    family::MatmulFamily,   // LdWeights, Matmul
-    family::SeqFamily,      // sequencer control block
-    family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
-    family::DatapathFamily  // Copy, Cast, TensorTensorArithOp, Memset
+using Families = TypeList<      // one line per family
+    family::Mem2dFamily,        // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,         // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,          // TensorScalarPtrMulti
+    family::CtrlNoFamily,       // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,       // LdWeights, Matmul
+    family::SeqFamily,          // sequencer control block
+    family::SyncFamily,         // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+    family::DatapathFamily,     // Copy, Cast, TensorTensorArithOp, Memset
+    family::TensorScalarFamily  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential,
+                                // DveReadAccumulator
     >;
 
 }  // namespace tpbisa
