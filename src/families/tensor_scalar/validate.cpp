@@ -397,7 +397,7 @@ constexpr Predicate kTsSrcStart = start_rule<Ts, &Ts::src, "src">(fTsSrcChannels
 constexpr Predicate kTsDstStart = start_rule<Ts, &Ts::dst, "dst">(fTsDstChannels);
 
 constexpr Predicate kTsSrcTensor = make_rule<Ts, ts_pattern_ok<true>, ts_pattern_text<true>>(
-    "tensor3d_valid", "PROJ-CONV-K3",
+    "tensor3d_valid", "",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or aligned SBUF/PSUM "
     "start, judged on the TENSOR3D bytes on every generation (PROJ-CONV-K3)",
     kGensAll, fTsSrcTensor);
