@@ -242,11 +242,11 @@ PredicateCases family_cases() {
               {"is_valid_exponential", "has_exponential_opcode", "dispatch selects it by 0x30"},
               {"is_valid_dve_read_accumulator", "has_dve_read_accumulator_opcode", "dispatch selects it by 0x9B"},
           },
+      .gen_gates = {{"is_valid_exponential", "exponential_gen_check", GenSet{0x03},
+                     "EXPONENTIAL has no validator on sunda and cayman (PROJ-CONV-K19)"}},
       .vector_covered = {"is_valid_tensor_scalar_op", "is_valid_tensor_scalar_ptr_op",
                          "is_valid_tensor_scalar_cache_reduce", "is_valid_tensor_scalar_cache_cumulative",
                          "is_valid_exponential", "is_valid_dve_read_accumulator"},
-      .gen_gates = {{"is_valid_exponential", "exponential_gen_check", GenSet{0x03},
-                     "EXPONENTIAL has no validator on sunda and cayman (PROJ-CONV-K19)"}},
   };
 }
 

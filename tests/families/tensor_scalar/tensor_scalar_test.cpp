@@ -102,14 +102,16 @@ TEST(TensorScalar, SyntheticWordsDecodeAndValidateEverywhereExceptExponential) {
       ASSERT_EQ(i.status, DecodeStatus::Modeled) << w;
       EXPECT_TRUE(validate(i, g).valid) << w << " on " << to_string(g);
     }
-  const S3d3Ts& t = std::get<S3d3Ts>(dec(hex(kTs43), kM).body);
+  const Instruction ts = dec(hex(kTs43), kM);
+  const S3d3Ts& t = std::get<S3d3Ts>(ts.body);
   EXPECT_EQ(t.op0, aluop::kMult);
   EXPECT_EQ(t.op1, aluop::kAdd);
   EXPECT_EQ(t.imm0.raw, 0x40000000U);
   EXPECT_EQ(t.imm1.raw, 0x3F800000U);
   EXPECT_EQ(t.num_active_channels, 2);
   EXPECT_EQ(t.dst.start_addr.raw, 0x100U);
-  const D1Rd& r = std::get<D1Rd>(dec(hex(kRd9b), kM).body);
+  const Instruction rd = dec(hex(kRd9b), kM);
+  const D1Rd& r = std::get<D1Rd>(rd.body);
   EXPECT_EQ(r.dst_element_count, 1U);
   EXPECT_EQ(r.dst.start_addr.raw, 0x300U);
   EXPECT_EQ(r.dst.num_elem[0], 1);
@@ -333,9 +335,11 @@ TEST_P(TensorScalarRun, LongFp32RowsAgreeWithTheElementFormula) {  // the row ke
 
 // ---- Faults (alu-ops.md §2.9, §8 #42-#46) ----
 
+/// One step of `w`; with `engine`, on that engine's stream with the engine known to the run (as a NEFF run knows it).
 StepResult one_step(Generation g, const Word& w, std::optional<Engine> engine = std::nullopt) {
   MachineOptions o = test::recording();
   if (engine) o.engine = *engine;
+  o.validate.engine = engine;
   Machine m(g, {w}, o);
   return m.step();
 }
