@@ -16,7 +16,9 @@ namespace {
 using Class = DveChannel::ImmClass;
 
 TEST(UnitState, TheDveChannelsAreDeclaredOnce) {
-  ASSERT_EQ(unit_states().size(), 1U);
+  size_t named_dve = 0;
+  for (const UnitState* u : unit_states()) named_dve += u->name == "dve" ? 1 : 0;
+  ASSERT_EQ(named_dve, 1U);
   const UnitState* dve = find_unit_state("DVE");
   ASSERT_NE(dve, nullptr);
   EXPECT_EQ(dve, find_unit_state("dve"));
