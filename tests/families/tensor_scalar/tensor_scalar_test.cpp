@@ -15,6 +15,7 @@
 #include "tpbisa/describe.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/text.hpp"
+#include "tpbisa/unit_state.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -367,6 +368,22 @@ TEST(TensorScalar, PlacementFollowsTheCatalog) {  // #46 (PROJ-CONV-K1)
   EXPECT_EQ(one_step(kM, hex(kTs53), Engine::Act).fault.kind, FaultKind::WrongEngine);
   EXPECT_EQ(one_step(kM, hex(kTs53), Engine::Pool).status, Status::Retired);
   EXPECT_EQ(one_step(kM, hex(kRd9b), Engine::Pool).fault.kind, FaultKind::WrongEngine);
+}
+
+TEST(TensorScalar, TheAccumulatorIsDeclaredUnitState) {  // --dump acc:N, run --json, Machine.flops["acc"]
+  const UnitState* acc = find_unit_state("acc");
+  ASSERT_NE(acc, nullptr);
+  EXPECT_EQ(acc->instances, 128U);
+  ASSERT_EQ(acc->arrays.size(), 1U);
+  EXPECT_EQ(acc->arrays[0].name, "acc");
+  EngineState s;
+  s.dve[5].acc = bits(20.0F);
+  EXPECT_EQ(acc->arrays[0].read(s, 5, 0), bits(20.0F));
+  EXPECT_EQ(acc->text(s, 5), "  acc  0x41a00000  20\n");
+  const StateValue v = acc->describe(s, 5);
+  ASSERT_EQ(v.items.size(), 2U);
+  EXPECT_EQ(v.items[0].key, "bits");
+  EXPECT_EQ(v.items[0].value, 0x41A00000U);
 }
 
 TEST(TensorScalar, FootprintListsTheTensorsAndThePointerScalars) {
