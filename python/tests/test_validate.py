@@ -74,6 +74,8 @@ def test_gen_all_equals_cli_on_every_vector(vectors: list, tmp_path) -> None:
 def test_one_generation_equals_cli(vectors: list, tmp_path) -> None:
     plain = [v for v in vectors if not v["options"]]
     data = b"".join(v["word"] for v in plain)
+    words = tmp_path / "words.bin"
+    words.write_bytes(data)
     for gen in GENS:
         doc = cli_json("validate", "--gen", gen, "--json", _words_file(tmp_path, data))
         py = tpbisa.validate(data, gen=gen)

@@ -13,6 +13,7 @@
 #include "seq/format.hpp"
 #include "stt/format.hpp"
 #include "sync/format.hpp"
+#include "tensor_scalar/format.hpp"
 
 namespace tpbisa {
 
@@ -32,6 +33,7 @@ using FamilyLines = TypeList<
     family::SttFamily,  // ScalarTensorTensor, TensorTensorScan, SelectReduce, TensorScalarSelect
     family::LanesFamily,  // LoadMaskSelect, StreamShuffle, StreamTranspose
     family::PredicatedFamily,  // TensorTensorBitvecOp, CopyPredicated, CastPredicated
+    family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
     EndOfFamilies>;
 // clang-format on
 

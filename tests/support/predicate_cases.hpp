@@ -39,6 +39,15 @@ struct Exemption {
   std::string_view why;
 };
 
+/// A predicate by which a validator rejects every word on some generations, by its spec: an opcode present in a
+/// generation's enum that has no validator there (EXPONENTIAL on SUNDA and CAYMAN, PROJ-CONV-K19). On those generations
+/// the baseline fails it alone and no word is accepted; everywhere else it holds on the baseline.
+struct GenGate {
+  std::string_view validator;
+  std::string_view predicate;
+  GenSet gens;
+  std::string_view why;
+};
 /// A predicate that never fails with the default options; its FailCase sets the option.
 struct OptionExemption {
   std::string_view predicate;
@@ -51,6 +60,7 @@ struct PredicateCases {
   std::vector<FailCase> fail_cases;
   std::vector<Exemption> exempt = {};
   std::vector<OptionExemption> exempt_without_option = {};
+  std::vector<GenGate> gen_gates = {};
   /// Validators whose predicates validate.tsv covers word by word: every predicate has, on every generation where
   /// the validator judges words, a vector it accepts and a vector that fails it (exempt predicates: accepting only).
   std::vector<std::string_view> vector_covered = {};
