@@ -6,6 +6,7 @@
 #include "datapath/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "reduce/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
@@ -21,7 +22,8 @@ using Families = TypeList<  // one line per family
     family::MatmulFamily,   // LdWeights, Matmul
     family::SeqFamily,      // sequencer control block
     family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
-    family::DatapathFamily  // Copy, Cast, TensorTensorArithOp, Memset
+    family::DatapathFamily,  // Copy, Cast, TensorTensorArithOp, Memset
+    family::ReduceFamily     // TensorReduce, TransposeTensorReduce, TensorCumulative, Reciprocal
     >;
 
 }  // namespace tpbisa
