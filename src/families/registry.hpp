@@ -14,14 +14,14 @@
 
 namespace tpbisa {
 
-using Families = TypeList<  // one line per family
-    family::Mem2dFamily,    // TensorLoad/TensorStore and their pseudo forms
-    family::S2BnFamily,     // ImmLd, BatchNormParamLoad, MatchValueLoad
-    family::TsmFamily,      // TensorScalarPtrMulti
-    family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
-    family::MatmulFamily,   // LdWeights, Matmul
-    family::SeqFamily,      // sequencer control block
-    family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+using Families = TypeList<   // one line per family
+    family::Mem2dFamily,     // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,      // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,       // TensorScalarPtrMulti
+    family::CtrlNoFamily,    // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,    // LdWeights, Matmul
+    family::SeqFamily,       // sequencer control block
+    family::SyncFamily,      // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
     family::DatapathFamily,  // Copy, Cast, TensorTensorArithOp, Memset
     family::ReduceFamily     // TensorReduce, TransposeTensorReduce, TensorCumulative, Reciprocal
     >;
