@@ -37,12 +37,12 @@ def add():
         return p * (0x100000 if maverick else 0x40000) + off
 
     def tr(opcode, src=0x1000, src_num=(64, 1, 1, 1), in_dt=FP32, out_dt=FP32, nac=128, negated=0, op=ADD, op_dim=2,
-           mask=0, dst=0x4200, dst_num=(1, 1, 1, 1), pokes=()):
+           mask=0, dst=0x4200, dst_num=(1, 1, 1, 1), hdr=None, pokes=()):
         """S4D4_TR (§3.1): src TENSOR4D @12, dtypes @32/33, channels @34, negated @35, op @36, op_dim @37, mask @38,
         reserved1 @39..43, dst TENSOR4D @44; steps 1. Baseline: a FP32 ADD reduction of 64 elements per channel on
         128 channels, SB p0+0x1000 -> SB p0+0x4200."""
         w = bytearray(64)
-        header(w, opcode)
+        header(w, opcode, **(hdr or {}))
         struct.pack_into("<I4h4H", w, 12, src, 1, 1, 1, 1, *src_num)
         struct.pack_into("<BBBBBBB", w, 32, in_dt, out_dt, nac, negated, op, op_dim, mask)
         struct.pack_into("<I4h4H", w, 44, dst, 1, 1, 1, 1, *dst_num)
@@ -56,6 +56,8 @@ def add():
     def shared(name, make, dtype_name, bad_out, chan_extra=()):
         """The conjuncts every validator of the family has, each failed alone on every generation."""
         vec(f"rd-{name}-base", ALL, [], make())
+        vec(f"rd-{name}-word-len", ALL, [HDR], make(hdr={"word_len": 15}))
+        vec(f"rd-{name}-wait-0x08", ALL, ["has_valid_neuron_events"], make(hdr={"wait_mode": 0x08}))
         for b in range(39, 44):
             vec(f"rd-{name}-reserved1-b{b}", ALL, [RES], make(pokes=[(b, 1)]))
         vec(f"rd-{name}-mask", ALL, [MASK], make(mask=1))
@@ -80,7 +82,7 @@ def add():
     vec("rd-reduce-bitvec-add", ALL, [ROP], tr(0x52, op=ADD, in_dt=U32, out_dt=U32))
     vec("rd-reduce-dst-2", ALL, [RCNT], R(dst_num=(2, 1, 1, 1)))
     # op_dim XY over (8, 8, 1, 1): groups of 64, one output.
-    vec("rd-reduce-xy", ALL, [], R(src_num=(8, 8, 1, 1)))
+    vec("rd-reduce-xy", ALL, [], R(op_dim=3, src_num=(8, 8, 1, 1)))
     vec("rd-reduce-xyzw", ALL, [], R(op_dim=5, src_num=(4, 4, 2, 2)))
     # A register shape skips the count on CAYMAN+ (C18); SUNDA has no escape, and its zero counts fail tensor4d_valid.
     vec("rd-reduce-shape-reg", CMV, [], R(src=0x40001000, src_num=(0, 0, 0, 0)))
