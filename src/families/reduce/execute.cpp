@@ -1,7 +1,10 @@
 // Reduce family semantics (alu-ops.md §3.2-§3.5): grouped folds (PROJ-CONV-K6), the transposed folds (K7), inclusive
 // scans (K9) and the elementwise reciprocal (K17), on the fp32, integer (K5) or bit-vector (K10) path.
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "families/common.hpp"
@@ -187,25 +190,30 @@ bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
                                                         count, channels, txn.options().max_elements_per_instruction));
 }
 
-/// Channel c's n source elements into bytes [c n size, (c + 1) n size) of `out`; OutOfRange at the first element that
-/// leaves its partition (every element is checked before any is read).
-bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::vector<uint8_t>& out) {
+/// Where channel c's n source elements are: rows[c], read in place (the untraced block path) or copied to bytes
+/// [c n size, (c + 1) n size) of `image`; OutOfRange at the first element that leaves its partition (every element
+/// is checked before any is read).
+using SourceRows = std::array<const uint8_t*, kMaxChannels>;
+bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::vector<uint8_t>& image,
+                  SourceRows& rows) {
   const unsigned size = dtype_size(t.in_dtype), nac = t.num_active_channels;
-  out.resize(n * size * nac);
-  Rows rows{};
-  if (exec::forward_runs(txn, base, t.src, nac, n, size, rows)) {
-    for (unsigned c = 0; c < nac; ++c) txn.read_block(rows[c], n * size, size, out.data() + c * n * size);
+  image.resize(n * size * nac);
+  Rows runs{};
+  if (exec::forward_runs(txn, base, t.src, nac, n, size, runs)) {
+    for (unsigned c = 0; c < nac; ++c) rows[c] = txn.read_run(runs[c], n * size, size, image.data() + c * n * size);
     return true;
   }
   uint64_t a = 0;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < n; ++k)
       if (!onchip_at(txn, base, t.src, c, k, size, "source", a)) return false;
-  for (unsigned c = 0; c < nac; ++c)
+  for (unsigned c = 0; c < nac; ++c) {
+    rows[c] = image.data() + c * n * size;
     for (uint64_t k = 0; k < n; ++k) {
       onchip_at(txn, base, t.src, c, k, size, "source", a);
-      store(out.data(), c * n + k, size, txn.read_mem(a, size));
+      store(image.data(), c * n + k, size, txn.read_mem(a, size));
     }
+  }
   return true;
 }
 
@@ -240,10 +248,47 @@ uint64_t group_size(const Tr& t) {
   return g == 0 ? 1 : g;
 }
 
-/// Computes every output of every channel from the source image `src` (nac rows of n elements) into `out`.
+// ---- The block fold: a sequential fp32 ADD over FP32 or BF16 rows, kLanes channels at a time ----
+
+constexpr unsigned kLanes = 8;
+
+/// The block fold applies to an fp32 ADD reduction of FP32 or BF16 elements, not negated: each lane's running sum
+/// is the plain IEEE sum of the exact fp32 operands, which is alu_fp32's ADD step for step while no NaN appears.
+bool block_sum_applies(const Tr& t) {
+  return path_of(t) == Path::Fp32 && t.op == aluop::kAdd && t.negated == 0 &&
+         (t.in_dtype == dtype::kFp32 || t.in_dtype == dtype::kBfloat16);
+}
+
+/// The sums of elements [first, first + g) of `lanes` channel rows, each lane folded in flat order from its first
+/// element (PROJ-CONV-K6): the lanes are independent chains, so they overlap in the pipeline. A lane whose sum is a
+/// NaN is recomputed by the Fold (its NaN bits are the shared evaluator's).
+template <class Element>
+void block_sums(const uint8_t* const* rows, unsigned lanes, uint64_t first, uint64_t g,
+                std::array<float, kLanes>& acc) {
+  for (unsigned j = 0; j < lanes; ++j) acc[j] = std::bit_cast<float>(Element::fp32(rows[j], first));
+  for (uint64_t k = first + 1; k < first + g; ++k)
+    for (unsigned j = 0; j < kLanes; ++j)
+      if (j < lanes) acc[j] += std::bit_cast<float>(Element::fp32(rows[j], k));
+}
+struct Fp32Element {
+  static uint32_t fp32(const uint8_t* row, uint64_t k) {
+    uint32_t v = 0;
+    std::memcpy(&v, row + 4 * k, 4);
+    return v;
+  }
+};
+struct Bf16Element {  // exact widening; a NaN's bits do not matter here (its sum is recomputed)
+  static uint32_t fp32(const uint8_t* row, uint64_t k) {
+    uint16_t v = 0;
+    std::memcpy(&v, row + 2 * k, 2);
+    return uint32_t{v} << 16;
+  }
+};
+
+/// Computes every output of every channel from the source rows into `out` (channel c's outputs at c m).
 /// Reductions write one element per group, scans and RECIPROCAL one per source element. TRANSPOSE_TENSOR_REDUCE
 /// reads channel c's sequence from the transposed image (PROJ-CONV-K7).
-uint64_t compute(const Tr& t, uint64_t n, const std::vector<uint8_t>& src, std::vector<uint8_t>& out,
+uint64_t compute(const Tr& t, uint64_t n, const SourceRows& rows, std::vector<uint8_t>& out,
                  const ConvertOptions& convert) {
   const unsigned in = dtype_size(t.in_dtype), zo = dtype_size(t.out_dtype), nac = t.num_active_channels;
   const uint8_t opcode = t.header.opcode;
@@ -252,30 +297,52 @@ uint64_t compute(const Tr& t, uint64_t n, const std::vector<uint8_t>& src, std::
   const uint64_t m = reduction ? n / g : n;
   out.resize(m * zo * nac);
   const auto element = [&](unsigned c, uint64_t k) {
-    if (!transpose) return load(src.data(), c * n + k, in);
+    if (!transpose) return load(rows[c], k, in);
     const TransposeSource s = transpose32_source(c, k);
-    return load(src.data(), s.channel * n + s.element, in);
+    return load(rows[s.channel], s.element, in);
   };
   Fold fold(t, convert);
-  for (unsigned c = 0; c < nac; ++c) {
-    if (opcode == reduce::kReciprocal) {
+  // One group of channel c: the fold's output, or (scans) every step's.
+  const auto run_group = [&](unsigned c, uint64_t first) {
+    fold.start(element(c, first));
+    if (!reduction) store(out.data(), c * m + first, zo, fold.result());
+    for (uint64_t k = first + 1; k < first + g; ++k) {
+      fold.add(element(c, k));
+      if (!reduction) store(out.data(), c * m + k, zo, fold.result());
+    }
+    if (reduction) store(out.data(), c * m + first / g, zo, fold.result());
+  };
+  if (opcode == reduce::kReciprocal) {
+    for (unsigned c = 0; c < nac; ++c)
       for (uint64_t k = 0; k < n; ++k) {
         const float x = std::bit_cast<float>(to_fp32_bits(element(c, k), t.in_dtype));
         const auto y = std::bit_cast<uint32_t>(alu_fp32(aluop::kDivide, 1.0F, x));  // PROJ-CONV-K17
         store(out.data(), c * m + k, zo, from_fp32_bits(y, t.out_dtype, convert));
       }
-      continue;
-    }
-    for (uint64_t first = 0; first + g <= n; first += g) {
-      fold.start(element(c, first));
-      if (!reduction) store(out.data(), c * m + first, zo, fold.result());
-      for (uint64_t k = first + 1; k < first + g; ++k) {
-        fold.add(element(c, k));
-        if (!reduction) store(out.data(), c * m + k, zo, fold.result());
-      }
-      if (reduction) store(out.data(), c * m + first / g, zo, fold.result());
-    }
+    return m;
   }
+  if (reduction && !transpose && block_sum_applies(t)) {
+    std::array<float, kLanes> acc{};
+    for (unsigned c0 = 0; c0 < nac; c0 += kLanes) {
+      const unsigned lanes = std::min(kLanes, nac - c0);
+      for (uint64_t first = 0; first + g <= n; first += g) {
+        if (t.in_dtype == dtype::kFp32)
+          block_sums<Fp32Element>(rows.data() + c0, lanes, first, g, acc);
+        else
+          block_sums<Bf16Element>(rows.data() + c0, lanes, first, g, acc);
+        for (unsigned j = 0; j < lanes; ++j) {
+          if (std::isnan(acc[j]))
+            run_group(c0 + j, first);
+          else
+            store(out.data(), (c0 + j) * m + first / g, zo,
+                  from_fp32_bits(std::bit_cast<uint32_t>(acc[j]), t.out_dtype, convert));
+        }
+      }
+    }
+    return m;
+  }
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t first = 0; first + g <= n; first += g) run_group(c, first);
   return m;
 }
 
@@ -299,8 +366,9 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (!within_bound(txn, n, t->num_active_channels)) return false;
   std::vector<uint8_t>& image = txn.scratch().bytes_a;
   std::vector<uint8_t>& values = txn.scratch().bytes_b;
-  if (!read_sources(*t, src, n, txn, image)) return false;
-  const uint64_t m = compute(*t, n, image, values, txn.options().convert);
+  SourceRows rows{};
+  if (!read_sources(*t, src, n, txn, image, rows)) return false;
+  const uint64_t m = compute(*t, n, rows, values, txn.options().convert);
   return write_destinations(*t, dst, m, txn, values);
 }
 

@@ -55,9 +55,10 @@ uint32_t f32(float v) {
 }
 
 /// One word on one engine's stream; `known` makes the run know that engine (PROJ-CONV-K1 and the engine conjunct).
-struct Run {
+struct OneWord {
   Machine m;
-  Run(const Word& w, EngineId e = EngineId::Dve, bool known = false) : m(kC, std::vector<Word>{w}, options(e, known)) {}
+  OneWord(const Word& w, EngineId e = EngineId::Dve, bool known = false)
+      : m(kC, std::vector<Word>{w}, options(e, known)) {}
   static MachineOptions options(EngineId e, bool known) {
     MachineOptions mo;
     mo.engine = e;
@@ -170,7 +171,7 @@ TEST(ReduceFamily, EdgeCasesNameTheirFailingPredicates) {  // alu-ops.md §8 #1-
 // §3.2: partition 0 [1,2,3,4 | 10,20,30,40] -> [10, 100]; partition 1 [0.5,0.25,-1,8 | 1e30,1,-1e30,1] -> [7.75, 1]:
 // the sequential fp32 order of PROJ-CONV-K6 (order-sensitive: the second group would be 2 in exact arithmetic).
 TEST(ReduceFamily, TensorReduceFoldsEachGroupInFlatOrder) {
-  Run r(word(kReduce));
+  OneWord r(word(kReduce));
   r.put(0, 0, 4, floats({1, 2, 3, 4, 10, 20, 30, 40}));
   r.put(1, 0, 4, floats({0.5F, 0.25F, -1, 8, 1e30F, 1, -1e30F, 1}));
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -181,7 +182,7 @@ TEST(ReduceFamily, TensorReduceFoldsEachGroupInFlatOrder) {
 }
 
 TEST(ReduceFamily, TensorReduceBitvecOrsRawBits) {
-  Run r(word(kReduceBv));
+  OneWord r(word(kReduceBv));
   r.put(0, 0, 4, {1, 2, 4, 8, 0x10, 0x20, 0x40, 0x80});
   r.put(1, 0, 4, {0xFFFF0000, 0, 0, 1, 5, 3, 0, 0});
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -195,7 +196,7 @@ TEST(ReduceFamily, NegatedMaxMultipliesByMinusOne) {  // §8 #50
   Word w = word(kReduce);
   w[36] = aluop::kMax;
   w[35] = 1;
-  Run r(w);
+  OneWord r(w);
   r.put(0, 0, 4, floats({1, 2, 3, 4, 10, 20, 30, 40}));
   r.put(1, 0, 4, floats({1, 2, 3, 4, 10, 20, 30, 40}));
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -213,20 +214,20 @@ Word int_reduce(uint8_t op, uint8_t out = dtype::kInt32) {
 }
 
 TEST(ReduceFamily, IntegerAddWrapsOnPoolAndIsRefusedOnDve) {  // §8 #48
-  Run pool(int_reduce(0xC4), EngineId::Pool, true);
+  OneWord pool(int_reduce(0xC4), EngineId::Pool, true);
   pool.put(0, 0, 4, {0x7FFFFFFF, 1, 0, 0, 0xFFFFFFFF, 0xFFFFFFFF, 2, 0});
   pool.put(1, 0, 4, {0, 0, 0, 0, 0, 0, 0, 0});
   ASSERT_FALSE(pool.m.run(10).faulted);
   EXPECT_EQ(pool.at(0, 0x100), 0x80000000U);
   EXPECT_EQ(pool.at(0, 0x104), 0U);  // -1 + -1 + 2 + 0
-  Run dve(int_reduce(0xC4), EngineId::Dve, true);
+  OneWord dve(int_reduce(0xC4), EngineId::Dve, true);
   const RunSummary s = dve.m.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::InvalidInstruction);
 }
 
 TEST(ReduceFamily, ArgMaxIsTheFirstIndexOfTheMaximum) {  // §8 #49
-  Run r(int_reduce(0xDE, dtype::kUint32), EngineId::Pool, true);
+  OneWord r(int_reduce(0xDE, dtype::kUint32), EngineId::Pool, true);
   r.put(0, 0, 4, {3, 9, 0xFFFFFFFF, 9, 5, 5, 0x80000000, 5});  // [3, 9, -1, 9] and [5, 5, INT_MIN, 5]
   r.put(1, 0, 4, {0xFFFFFFFE, 0xFFFFFFFF, 0, 0, 0, 0, 0, 0});  // signed: the max is 0 at index 2
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -236,7 +237,7 @@ TEST(ReduceFamily, ArgMaxIsTheFirstIndexOfTheMaximum) {  // §8 #49
 }
 
 TEST(ReduceFamily, IntegerResultSaturatesToANarrowerOutput) {  // PROJ-CONV-K5 (d)
-  Run r(int_reduce(0xC4, dtype::kInt16), EngineId::Pool, true);
+  OneWord r(int_reduce(0xC4, dtype::kInt16), EngineId::Pool, true);
   r.put(0, 0, 4, {30000, 30000, 0, 0, 0xFFFF0000, 0, 0, 0});  // 60000 -> 32767; -65536 -> -32768
   ASSERT_FALSE(r.m.run(10).faulted);
   EXPECT_EQ(r.at(0, 0x100, 2), 0x7FFFU);
@@ -245,7 +246,7 @@ TEST(ReduceFamily, IntegerResultSaturatesToANarrowerOutput) {  // PROJ-CONV-K5 (
 
 // §3.3: partition i holds [32i + j]; T[p][k] = 32k + p, so partition p receives 15872 + 32p.
 TEST(ReduceFamily, TransposeReduceSumsTheTransposedRows) {
-  Run r(word(kTranspose));
+  OneWord r(word(kTranspose));
   for (uint64_t i = 0; i < 32; ++i) {
     std::vector<float> row;
     for (uint64_t j = 0; j < 32; ++j) row.push_back(static_cast<float>(32 * i + j));
@@ -258,7 +259,7 @@ TEST(ReduceFamily, TransposeReduceSumsTheTransposedRows) {
 }
 
 TEST(ReduceFamily, TransposeReduceBitvecGivesEachPartitionItsBit) {
-  Run r(word(kTransposeBv), EngineId::Pool, true);
+  OneWord r(word(kTransposeBv), EngineId::Pool, true);
   for (uint64_t i = 0; i < 32; ++i)
     for (uint64_t j = 0; j < 32; ++j) r.put(i, 4 * j, 4, {uint64_t{1} << j});
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -267,7 +268,7 @@ TEST(ReduceFamily, TransposeReduceBitvecGivesEachPartitionItsBit) {
 
 // §3.4: two scans of 4 per partition.
 TEST(ReduceFamily, CumulativeScansInclusivelyPerGroup) {
-  Run r(word(kCumulative));
+  OneWord r(word(kCumulative));
   r.put(0, 0, 4, floats({1, 2, 3, 4, 10, 20, 30, 40}));
   r.put(1, 0, 4, floats({1, -1, 1, -1, .5F, .5F, .5F, .5F}));
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -280,7 +281,7 @@ TEST(ReduceFamily, CumulativeScansInclusivelyPerGroup) {
 }
 
 TEST(ReduceFamily, CumulativeBitvecXorScan) {
-  Run r(word(kCumulativeBv));
+  OneWord r(word(kCumulativeBv));
   r.put(0, 0, 4, {1, 2, 4, 8, 1, 1, 1, 1});
   r.put(1, 0, 4, {0, 0, 0, 0, 0, 0, 0, 0});
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -294,7 +295,7 @@ TEST(ReduceFamily, CumulativeIntegerAddWrapsAndRunsInPlace) {  // §8 #51, #58
   w[36] = 0xC4;                   // ADD_INT
   store_le<uint32_t>(&w[44], 0);  // dst = src: the same result as out of place (PROJ-CONV-K2)
   store_le<int16_t>(&w[48], 1);
-  Run r(w);
+  OneWord r(w);
   r.put(0, 0, 4, {0x7FFFFFFF, 1, 2, 3, 0, 0, 0, 0});
   r.put(1, 0, 4, {0, 0, 0, 0, 0, 0, 0, 0});
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -304,7 +305,7 @@ TEST(ReduceFamily, CumulativeIntegerAddWrapsAndRunsInPlace) {  // §8 #51, #58
 
 // §3.5: partition 0 [2, -0, 3, +Inf], partition 1 [0.1, -4, 1e-40, 1e38].
 TEST(ReduceFamily, ReciprocalIsTheCorrectlyRoundedFp32Inverse) {
-  Run r(word(kReciprocal));
+  OneWord r(word(kReciprocal));
   r.put(0, 0, 4, {f32(2), 0x80000000, f32(3), 0x7F800000});
   r.put(1, 0, 4, {f32(0.1F), f32(-4), f32(1e-40F), f32(1e38F)});
   ASSERT_FALSE(r.m.run(10).faulted);
@@ -317,18 +318,18 @@ TEST(ReduceFamily, ReciprocalIsTheCorrectlyRoundedFp32Inverse) {
 }
 
 TEST(ReduceFamily, PlacementAndFaultsChangeNothing) {  // PROJ-CONV-K1, N15
-  Run pool(word(kCumulative), EngineId::Pool, true);
+  OneWord pool(word(kCumulative), EngineId::Pool, true);
   RunSummary s = pool.m.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
-  Run act(word(kReciprocal), EngineId::Act, true);
+  OneWord act(word(kReciprocal), EngineId::Act, true);
   s = act.m.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
   // A source element past the partition's active bytes: OutOfRange, and no destination written.
   Word w = word(kCumulative);
   store_le<uint32_t>(&w[12], 0x37FF0);  // element 4 at 0x38000, past CAYMAN's 224 KiB
-  Run oob(w);
+  OneWord oob(w);
   s = oob.m.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::OutOfRange);
@@ -336,7 +337,7 @@ TEST(ReduceFamily, PlacementAndFaultsChangeNothing) {  // PROJ-CONV-K1, N15
   // An indirect marker (0x20) is refused whatever the generation (PROJ-CONV-K3).
   w = word(kReduce);
   store_le<uint32_t>(&w[12], 0x20000000);
-  Run ind(w);
+  OneWord ind(w);
   s = ind.m.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedAddressingMode);
