@@ -265,10 +265,16 @@ bool block_sum_applies(const Tr& t) {
 template <class Element>
 void block_sums(const uint8_t* const* rows, unsigned lanes, uint64_t first, uint64_t g,
                 std::array<float, kLanes>& acc) {
-  for (unsigned j = 0; j < lanes; ++j) acc[j] = std::bit_cast<float>(Element::fp32(rows[j], first));
+  // Locals, not the caller's array: a store through `acc` could alias the rows (bytes), forcing a reload per add.
+  std::array<const uint8_t*, kLanes> p{};
+  std::array<float, kLanes> a{};
+  for (unsigned j = 0; j < kLanes; ++j) {
+    p[j] = rows[j < lanes ? j : 0];  // spare lanes repeat lane 0 and are dropped
+    a[j] = std::bit_cast<float>(Element::fp32(p[j], first));
+  }
   for (uint64_t k = first + 1; k < first + g; ++k)
-    for (unsigned j = 0; j < kLanes; ++j)
-      if (j < lanes) acc[j] += std::bit_cast<float>(Element::fp32(rows[j], k));
+    for (unsigned j = 0; j < kLanes; ++j) a[j] += std::bit_cast<float>(Element::fp32(p[j], k));
+  acc = a;
 }
 struct Fp32Element {
   static uint32_t fp32(const uint8_t* row, uint64_t k) {
