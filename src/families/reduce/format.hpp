@@ -1,8 +1,8 @@
 // Reduce family: the reductions, transposing reductions, scans and RECIPROCAL over S4D4_TR (alu-ops.md §3.2-§3.5).
 #pragma once
 
-#include "tpbisa/families/datapath/format.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/families/datapath/format.hpp"
 
 namespace tpbisa {
 
