@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import defaultdict
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import tpbisa
-from conftest import cli_json
+from conftest import run_cli
 
 GENS = ["sunda", "cayman", "mariana", "maverick"]
 
@@ -39,6 +40,13 @@ def _py_kwargs(options: list[str]) -> dict:
         elif o.startswith("engine="):
             kw["engine"] = o.split("=", 1)[1]
     return kw
+
+
+def _cli_words(data: bytes, *args: str):
+    """`tpbisa validate --json` of the words `data`, read from stdin: the vectors outgrow one --hex argument."""
+    r = run_cli("validate", *args, "-", input=data)
+    assert r.stdout, r.stderr.decode()
+    return json.loads(r.stdout)
 
 
 def _groups(vectors: list) -> dict:

@@ -8,6 +8,7 @@
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
 #include "predicated/format.hpp"
+#include "reduce/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
@@ -33,6 +34,7 @@ using FamilyLines = TypeList<
     family::SttFamily,  // ScalarTensorTensor, TensorTensorScan, SelectReduce, TensorScalarSelect
     family::LanesFamily,  // LoadMaskSelect, StreamShuffle, StreamTranspose
     family::PredicatedFamily,  // TensorTensorBitvecOp, CopyPredicated, CastPredicated
+    family::ReduceFamily,  // TensorReduce, TransposeTensorReduce, TensorCumulative, Reciprocal
     family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
     EndOfFamilies>;
 // clang-format on
