@@ -107,8 +107,11 @@ TEST(ReduceFamily, DecodeSaysWhatOpDimOpAndNegatedMean) {
   EXPECT_EQ(op_dim, "reduces src's X: one dst element per group of 4 elements");
   EXPECT_EQ(op, "ADD, in fp32");
   const Word s = word(kCumulative);
-  for (const DescribedField& f : describe_fields(decode(std::span<const uint8_t, kWordBytes>(s), kC)))
-    if (f.name == "op_dim") EXPECT_EQ(f.meaning, "an inclusive scan over src's X (groups of 4 elements)");
+  for (const DescribedField& f : describe_fields(decode(std::span<const uint8_t, kWordBytes>(s), kC))) {
+    if (f.name == "op_dim") {
+      EXPECT_EQ(f.meaning, "an inclusive scan over src's X (groups of 4 elements)");
+    }
+  }
 }
 
 std::string failing(const Word& w, Generation g, std::optional<StreamEngine> e = std::nullopt) {
