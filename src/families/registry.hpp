@@ -2,6 +2,7 @@
 // catalog's format column (include/tpbisa/formats.hpp, src/families/registry.cpp).
 #pragma once
 
+#include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
 #include "matmul/format.hpp"
@@ -13,15 +14,16 @@
 
 namespace tpbisa {
 
-using Families = TypeList<  // one line per family
-    family::Mem2dFamily,    // TensorLoad/TensorStore and their pseudo forms
-    family::S2BnFamily,     // ImmLd, BatchNormParamLoad, MatchValueLoad
-    family::TsmFamily,      // TensorScalarPtrMulti
-    family::CtrlNoFamily,   // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
-    family::MatmulFamily,   // LdWeights, Matmul
-    family::SeqFamily,      // sequencer control block
-    family::SyncFamily,     // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
-    family::DatapathFamily  // Copy, Cast, TensorTensorArithOp, Memset
+using Families = TypeList<   // one line per family
+    family::Mem2dFamily,     // TensorLoad/TensorStore and their pseudo forms
+    family::S2BnFamily,      // ImmLd, BatchNormParamLoad, MatchValueLoad
+    family::TsmFamily,       // TensorScalarPtrMulti
+    family::CtrlNoFamily,    // Nop, Halt, Drain, InstructionFlush, Notify, ActivationTableLoad
+    family::MatmulFamily,    // LdWeights, Matmul
+    family::SeqFamily,       // sequencer control block
+    family::SyncFamily,      // EventSemaphore, SetOrderingMode, PseudoBranchLabel, PseudoDmaDirect2d
+    family::DatapathFamily,  // Copy, Cast, TensorTensorArithOp, Memset
+    family::BnSearchFamily   // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
     >;
 
 }  // namespace tpbisa
