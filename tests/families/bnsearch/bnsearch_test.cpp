@@ -5,9 +5,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
+#include <sys/wait.h>
 
 #include "../../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
@@ -275,6 +280,24 @@ TEST(BnSearchExec, AnOutOfRangeDestinationCommitsNothing) {
   EXPECT_EQ(s.fault.kind, FaultKind::OutOfRange);
   EXPECT_EQ(m.state().dve[0].match_index[0], 0xFFFFFFFFU);  // MI unchanged
   EXPECT_EQ(m.state().memory.read(0x3FFF0, 4), 0U);
+}
+
+// ---- End to end: `tpbisa run` against an independent NumPy model ----
+
+TEST(BnSearchEndToEnd, TpbisaRunEqualsTheNumPyModelBitForBit) {
+  // The command line next to this test binary (build/tests/tpbisa_tests -> build/tpbisa) and a Python with NumPy.
+  namespace fs = std::filesystem;
+  const fs::path cli = fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "tpbisa";
+  if (!fs::exists(cli)) GTEST_SKIP() << cli << " is not built";
+  const std::string script = TPBISA_SOURCE_DIR "/tests/families/bnsearch/e2e_run.py";
+  for (const char* python : {"/usr/bin/python3", "python3"}) {
+    const int rc = std::system(fmt::format("{} {} {} > /dev/null", python, script, cli.string()).c_str());
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) continue;  // no NumPy in this Python
+    ASSERT_TRUE(WIFEXITED(rc));
+    EXPECT_EQ(WEXITSTATUS(rc), 0) << "run " << python << " " << script << " " << cli << " to see the differences";
+    return;
+  }
+  GTEST_SKIP() << "no Python with NumPy";
 }
 
 }  // namespace

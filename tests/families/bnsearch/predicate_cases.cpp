@@ -70,6 +70,7 @@ PredicateCases family_cases() {
               {"is_valid_find_index8", [] { return hex_word(kX18); }},
               {"is_valid_match_replace8", [] { return hex_word(kX19); }},
           },
+      .fail_cases = {},
       .exempt =
           {
               {"is_valid_batchnorm_stats", "has_batchnorm_stats_opcode", "dispatch selects it by opcode 0x60"},
