@@ -16,7 +16,10 @@ namespace {
 using Class = DveChannel::ImmClass;
 
 TEST(UnitState, TheDveChannelsAreDeclaredOnce) {
-  ASSERT_EQ(unit_states().size(), 1U);
+  // The S2_BN family's flops, keys and parameters ("dve") and the search opcodes' matched indices ("match").
+  ASSERT_EQ(unit_states().size(), 2U);
+  ASSERT_NE(find_unit_state("match"), nullptr);
+  EXPECT_EQ(find_unit_state("match")->instances, 128U);
   const UnitState* dve = find_unit_state("DVE");
   ASSERT_NE(dve, nullptr);
   EXPECT_EQ(dve, find_unit_state("dve"));
