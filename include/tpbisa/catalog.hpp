@@ -74,6 +74,9 @@ enum class Format : uint8_t {
   // Tensor-scalar family (src/families/tensor_scalar):
   S3d3Ts,
   D1Rd,
+  // Batch-norm statistics and search family (src/families/bnsearch):
+  S4d2Bn,
+  S4d4Mr,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -135,9 +138,9 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x5E, "TENSOR_CUMULATIVE_BITVEC_OP", "TensorCumulativeBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x5F, "TENSOR_SCALAR_PTR_MULTI_BITVEC", "TensorScalarPtrMultiBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
-    {0x60, "BATCH_NORM_STATS", "BatchNormStats", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x61, "BATCH_NORM_STATS2", "BatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x62, "BATCH_NORM_AGGREGATE", "BatchNormAggregate", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x60, "BATCH_NORM_STATS", "BatchNormStats", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
+    {0x61, "BATCH_NORM_STATS2", "BatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
+    {0x62, "BATCH_NORM_AGGREGATE", "BatchNormAggregate", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
     {0x63, "BATCH_NORM_GRAD_ACCUMULATE", "BatchNormGradAccumulate", Affinity::Dve, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
     {0x64, "BATCH_NORM_PARAM_LOAD", "BatchNormParamLoad", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
     {0x65, "BATCH_NORM_BACK_PROP", "BatchNormBackProp", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -147,10 +150,10 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::LaneMap, "LANE_MAP", Band::Real, Placement::Dve},
     {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
-    {0x6C, "MAX8", "Max8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6C, "MAX8", "Max8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
     {0x6D, "MATCH_VALUE_LOAD", "MatchValueLoad", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S2Bn, "S2_BN"},
-    {0x6E, "FIND_INDEX8", "FindIndex8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x6F, "MATCH_REPLACE8", "MatchReplace8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x6E, "FIND_INDEX8", "FindIndex8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
+    {0x6F, "MATCH_REPLACE8", "MatchReplace8", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d4Mr, "S4D4_MR", Band::Real, Placement::Datapath},
     {0x70, "TENSOR_SCALAR_IMM_LD_ARITH", "TensorScalarImmLdArith", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
     {0x71, "TENSOR_SCALAR_IMM_LD_BITVEC", "TensorScalarImmLdBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S2Bn, "S2_BN"},
     {0x72, "COPY_PREDICATED", "CopyPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Dve},

@@ -2,6 +2,7 @@
 // catalog's format column (include/tpbisa/formats.hpp, src/families/registry.cpp).
 #pragma once
 
+#include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
 #include "lanes/format.hpp"
@@ -36,6 +37,7 @@ using FamilyLines = TypeList<
     family::PredicatedFamily,  // TensorTensorBitvecOp, CopyPredicated, CastPredicated
     family::ReduceFamily,  // TensorReduce, TransposeTensorReduce, TensorCumulative, Reciprocal
     family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
+    family::BnSearchFamily,  // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
     EndOfFamilies>;
 // clang-format on
 

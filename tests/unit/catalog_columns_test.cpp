@@ -76,6 +76,13 @@ TEST(CatalogPlacement, TheConventionAsStated) {
       {0x4E, {Engine::Dve}},
       {0x5E, {Engine::Dve}},
       {0x48, {Engine::Dve}},
+      // PROJ-CONV-A17 (act-index-ops.md §1): the batch-norm statistics and search opcodes on ACT, DVE or POOL.
+      {0x60, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x61, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x62, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x6C, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x6E, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x6F, {Engine::Act, Engine::Dve, Engine::Pool}},
   };
   for (unsigned v = 0; v < 256; ++v) {
     const auto op = static_cast<uint8_t>(v);
@@ -94,11 +101,16 @@ TEST(CatalogPlacement, TheConventionAsStated) {
 }
 
 TEST(CatalogPlacement, ThePredicateMeaningNamesEveryPlacedOpcode) {
-  // The meaning text (docs/predicates.md) is written by hand: a new placement row must be named there too. The
-  // compute families' placements (PROJ-CONV-K1) are not this predicate's: they are checked when the word runs.
+  // The meaning text (docs/predicates.md) is written by hand: a new placement row must be named there too.
+  // Only the opcodes whose validators end with that predicate (PROJ-CONV-F1): the compute families' placement
+  // (PROJ-CONV-K1, A17) is checked when the word runs, and their validators do not carry the predicate.
   const std::string meaning(family::kEnginePlacement.meaning);
   for (const OpcodeInfo& r : kOpcodes) {
-    if (r.placement == Placement::Any || compute_placement(r.value)) continue;  // K1: checked at run time
+    if (r.placement == Placement::Any) continue;
+    const Validator* v = family::validator_of(r.value, Generation::Cayman);
+    if (v == nullptr ||
+        std::find(v->conjuncts.begin(), v->conjuncts.end(), &family::kEnginePlacement) == v->conjuncts.end())
+      continue;
     EXPECT_NE(meaning.find(std::string(r.enum_name)), std::string::npos) << r.enum_name << ": " << meaning;
   }
 }

@@ -781,6 +781,10 @@ std::map<unsigned, std::string> spec_struct_bindings() {
     // ("lane map / `S4D4_TR`" for 0x69 / 0x6A / 0x6B); a single part binds them all.
     for (size_t i = 0; i < ops.size(); ++i) out[ops[i]] = struct_of(parts[std::min(i, parts.size() - 1)]);
   }
+  // The one row where the first part binds the first opcodes instead: "`0x6c` / `0x6e` / `0x6f` ... `S4D2_BN` /
+  // `S4D4_MR`" (act-index-ops.md §15.1: MAX8 and FIND_INDEX8 in S4D2_BN, MATCH_REPLACE8 alone in S4D4_MR).
+  if (out.count(0x6E) != 0 && out.count(0x6C) != 0 && out[0x6C] == "S4D2_BN" && out[0x6F] == "S4D4_MR")
+    out[0x6E] = "S4D2_BN";
   return out;
 }
 

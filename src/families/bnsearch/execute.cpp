@@ -1,0 +1,284 @@
+// Batch-norm statistics and search family semantics (act-index-ops.md §14.3, §15.3; PROJ-CONV-A24..A28): per channel,
+// every source element read and converted to fp32 before any write, results converted to out_dtype.
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "families/bnsearch/format.hpp"
+#include "families/common.hpp"
+#include "tpbisa/numerics.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+using namespace bnsearch;
+
+constexpr uint32_t kNegInf = 0xFF800000U;
+constexpr unsigned kSlots = 8;
+
+float as_float(uint32_t bits) {
+  return std::bit_cast<float>(bits);
+}
+uint32_t bits_of(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+
+/// The operands' start addresses, the dtype and bound checks of step 3 (§2.6), in source-then-destination order.
+template <class S>
+bool prepare(const S& s, uint64_t count, uint32_t& src, uint32_t& dst, exec::Txn& txn) {
+  if (!element_dtype_supported(txn, s.in_dtype, "in") || !element_dtype_supported(txn, s.out_dtype, "out"))
+    return false;
+  if (!onchip_start(txn, s.src.start_addr, src, "src") || !onchip_start(txn, s.dst.start_addr, dst, "dst"))
+    return false;
+  if (count * s.num_active_channels <= txn.options().max_elements_per_instruction) return true;
+  return txn.fail(FaultKind::ResourceLimit,
+                  fmt::format("{} elements x {} channels exceed the per-instruction bound of {}", count,
+                              s.num_active_channels, txn.options().max_elements_per_instruction));
+}
+
+/// Channel c's `n` source elements as fp32 bits into `out` (addresses checked before, by check_channel).
+template <class S>
+void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& txn, uint32_t* out) {
+  const unsigned size = dtype_size(s.in_dtype);
+  uint64_t a = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    onchip_at(txn, src, s.src, c, k, size, "source", a);
+    out[k] = to_fp32_bits(txn.read_mem(a, size), s.in_dtype);
+  }
+}
+
+/// OutOfRange in the order of the pseudo-code (§2.6): channel by channel, the sources, then the destinations.
+template <class S>
+bool check_channels(const S& s, uint32_t src, uint64_t n, uint32_t dst, uint64_t m, exec::Txn& txn) {
+  const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype);
+  uint64_t a = 0;
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    for (uint64_t k = 0; k < n; ++k)
+      if (!onchip_at(txn, src, s.src, c, k, in, "source", a)) return false;
+    for (uint64_t j = 0; j < m; ++j)
+      if (!onchip_at(txn, dst, s.dst, c, j, out, "destination", a)) return false;
+  }
+  return true;
+}
+
+/// Writes dst[c][j] = value (already in out_dtype).
+template <class S>
+void write_dst(const S& s, uint32_t dst, unsigned c, uint64_t j, uint64_t value, exec::Txn& txn) {
+  const unsigned size = dtype_size(s.out_dtype);
+  uint64_t a = 0;
+  onchip_at(txn, dst, s.dst, c, j, size, "destination", a);
+  txn.stage_mem(a, size, value);
+}
+
+uint64_t convert_out(uint32_t fp32, uint8_t out_dtype, exec::Txn& txn) {
+  return from_fp32_bits(fp32, out_dtype, txn.options().convert);
+}
+
+/// A scratch buffer of n fp32 words (reused across steps: no allocation once warm).
+uint32_t* scratch_words(exec::Txn& txn, uint64_t n) {
+  std::vector<uint8_t>& b = txn.scratch().bytes_a;
+  if (b.size() < n * 4 + 4) b.resize(n * 4 + 4);
+  return reinterpret_cast<uint32_t*>(b.data());
+}
+
+// ---- BATCH_NORM_STATS / STATS2 (PROJ-CONV-A24) and AGGREGATE (PROJ-CONV-A25) ----
+
+struct Moments {
+  float mean, nvar;
+};
+
+/// moments() of §14.3 over x[first], x[first + stride], ... (below n): fp32 in element order, the mean by the
+/// correctly rounded reciprocal, the two-pass sum of squared deviations; an empty set gives +0, +0.
+Moments moments(const uint32_t* x, uint64_t n, uint64_t first, uint64_t stride) {
+  uint64_t count = 0;
+  float sum = 0.0F;
+  for (uint64_t k = first; k < n; k += stride, ++count) sum = sum + as_float(x[k]);
+  if (count == 0) return {0.0F, 0.0F};
+  const float recip = 1.0F / static_cast<float>(count);
+  const float mean = sum * recip;
+  float v = 0.0F;
+  for (uint64_t k = first; k < n; k += stride) {
+    const float d = as_float(x[k]) - mean;
+    const float sq = d * d;
+    v = v + sq;
+  }
+  return {mean, v};
+}
+
+bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
+  const bool two = s.header.opcode == kBnStats2;
+  const uint64_t n = s.src.elements(), m = two ? 6 : 3;
+  uint32_t src = 0, dst = 0;
+  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, m, txn)) return false;
+  uint32_t* x = scratch_words(txn, n);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    read_source(s, src, c, n, txn, x);
+    std::array<uint32_t, 6> out{};
+    if (two) {
+      const Moments e = moments(x, n, 0, 2), o = moments(x, n, 1, 2);
+      out = {s.even_count.raw, bits_of(e.mean), bits_of(e.nvar), s.odd_count.raw, bits_of(o.mean), bits_of(o.nvar)};
+    } else {
+      const Moments a = moments(x, n, 0, 1);
+      out = {s.even_count.raw, bits_of(a.mean), bits_of(a.nvar)};
+    }
+    for (uint64_t j = 0; j < m; ++j) write_dst(s, dst, c, j, convert_out(out[j], s.out_dtype, txn), txn);
+  }
+  return true;
+}
+
+bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
+  const uint64_t n = s.src.elements(), tuples = n / 3;
+  uint32_t src = 0, dst = 0;
+  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, 2, txn)) return false;
+  uint32_t* x = scratch_words(txn, n);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    read_source(s, src, c, n, txn, x);
+    float total = 0.0F, weighted = 0.0F;
+    for (uint64_t t = 0; t < tuples; ++t) {
+      const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]);
+      total = total + nt;
+      const float p = nt * mt;
+      weighted = weighted + p;
+    }
+    const float mean = weighted / total;  // N = 0 gives NaN (0/0), PROJ-CONV-A25
+    float m2 = 0.0F;
+    for (uint64_t t = 0; t < tuples; ++t) {
+      const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]), vt = as_float(x[3 * t + 2]);
+      const float d = mt - mean;
+      const float d2 = d * d;
+      const float spread = nt * d2;
+      const float term = vt + spread;
+      m2 = m2 + term;
+    }
+    const float variance = m2 / total;
+    write_dst(s, dst, c, 0, convert_out(bits_of(mean), s.out_dtype, txn), txn);
+    write_dst(s, dst, c, 1, convert_out(bits_of(variance), s.out_dtype, txn), txn);
+  }
+  return true;
+}
+
+// ---- MAX8 (PROJ-CONV-A27) ----
+
+bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
+  const uint64_t n = s.src.elements();
+  uint32_t src = 0, dst = 0;
+  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, kSlots, txn)) return false;
+  uint32_t* x = scratch_words(txn, n);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    read_source(s, src, c, n, txn, x);
+    // The eight largest, largest first; an element enters only above a strictly smaller one, so equal values keep
+    // source order (+0 == -0) and the -Inf the slots start with is what a channel with fewer than 8 values keeps.
+    std::array<uint32_t, kSlots> top;
+    top.fill(kNegInf);
+    for (uint64_t k = 0; k < n; ++k) {
+      const float v = as_float(x[k]);
+      if (v != v) continue;  // NaN is ignored
+      unsigned p = 0;
+      while (p < kSlots && !(v > as_float(top[p]))) ++p;
+      if (p == kSlots) continue;
+      for (unsigned q = kSlots - 1; q > p; --q) top[q] = top[q - 1];
+      top[p] = x[k];
+    }
+    for (unsigned j = 0; j < kSlots; ++j) write_dst(s, dst, c, j, convert_out(top[j], s.out_dtype, txn), txn);
+  }
+  return true;
+}
+
+// ---- FIND_INDEX8 / MATCH_REPLACE8: the one match core (PROJ-CONV-A28) ----
+
+/// The key slot element e claims: the lowest-numbered key not yet matched in this instruction that equals it
+/// (IEEE equality: NaN never matches, +0 matches -0); kSlots when none.
+unsigned claim(float e, const std::array<uint32_t, kSlots>& keys, std::array<bool, kSlots>& matched) {
+  for (unsigned k = 0; k < kSlots; ++k)
+    if (!matched[k] && e == as_float(keys[k])) {
+      matched[k] = true;
+      return k;
+    }
+  return kSlots;
+}
+
+bool exec_find_index8(const S4d2Bn& s, exec::Txn& txn) {
+  const uint64_t n = s.src.elements();
+  uint32_t src = 0, dst = 0;
+  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, kSlots, txn)) return false;
+  const uint64_t miss = s.out_dtype == dtype::kUint16 ? 0xFFFFU : 0xFFFFFFFFU;
+  uint32_t* x = scratch_words(txn, n);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    read_source(s, src, c, n, txn, x);
+    const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
+    std::array<bool, kSlots> matched{};
+    std::array<uint32_t, kSlots> index;
+    index.fill(~0U);
+    for (uint64_t k = 0; k < n; ++k)
+      if (const unsigned slot = claim(as_float(x[k]), keys, matched); slot < kSlots)
+        index[slot] = static_cast<uint32_t>(k);
+    for (unsigned j = 0; j < kSlots; ++j) {
+      write_dst(s, dst, c, j, index[j] == ~0U ? miss : index[j], txn);
+      txn.stage_dve(c, DveField::MatchIndex, j, index[j]);
+    }
+  }
+  return true;
+}
+
+bool exec_match_replace8(const S4d4Mr& s, exec::Txn& txn) {
+  const uint64_t n = s.src.elements();
+  uint32_t src = 0, dst = 0;
+  if (!prepare(s, n, src, dst, txn)) return false;
+  const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype);
+  uint64_t a = 0;
+  for (unsigned c = 0; c < s.num_active_channels; ++c)  // element by element: read k, then write k
+    for (uint64_t k = 0; k < n; ++k)
+      if (!onchip_at(txn, src, s.src, c, k, in, "source", a) ||
+          !onchip_at(txn, dst, s.dst, c, k, out, "destination", a))
+        return false;
+  uint32_t* x = scratch_words(txn, n);
+  const uint64_t replaced = convert_out(s.immediate.raw, s.out_dtype, txn);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    read_source(s, src, c, n, txn, x);
+    const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
+    std::array<bool, kSlots> matched{};
+    for (uint64_t k = 0; k < n; ++k) {
+      const unsigned slot = claim(as_float(x[k]), keys, matched);
+      if (slot < kSlots) txn.stage_dve(c, DveField::MatchIndex, slot, static_cast<uint32_t>(k));
+      write_dst(s, dst, c, k, slot < kSlots ? replaced : convert_out(x[k], s.out_dtype, txn), txn);
+    }
+  }
+  return true;
+}
+
+bool bn_execute(const Instruction& inst, exec::Txn& txn) {
+  if (!engine_runs(inst, txn)) return false;  // PROJ-CONV-A17, step 1b
+  if (const auto* s = inst.as<S4d4Mr>(); s != nullptr && inst.opcode() == kMatchReplace8)
+    return exec_match_replace8(*s, txn);
+  if (const auto* s = inst.as<S4d2Bn>()) {
+    const uint8_t op = inst.opcode();
+    if (op == kBnStats || op == kBnStats2) return exec_stats(*s, txn);
+    if (op == kBnAggregate) return exec_aggregate(*s, txn);
+    if (op == kMax8) return exec_max8(*s, txn);
+    if (op == kFindIndex8) return exec_find_index8(*s, txn);
+  }
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+}
+
+/// The source read in in_dtype and the destination written in out_dtype, on num_active_channels partitions.
+Footprint bn_footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  if (const auto* s = inst.as<S4d2Bn>()) {
+    add_tensor_footprint(f, "src", s->src, dtype_size(s->in_dtype), s->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", s->dst, dtype_size(s->out_dtype), s->num_active_channels, true, g);
+  } else if (const auto* m = inst.as<S4d4Mr>()) {
+    add_tensor_footprint(f, "src", m->src, dtype_size(m->in_dtype), m->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", m->dst, dtype_size(m->out_dtype), m->num_active_channels, true, g);
+  }
+  return f;
+}
+
+}  // namespace
+
+const Execution& BnSearchFamily::execution() {
+  static const Execution kExecution{.execute = bn_execute, .footprint = bn_footprint, .unit_state = unit_state()};
+  return kExecution;
+}
+
+}  // namespace tpbisa::family
