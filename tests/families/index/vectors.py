@@ -142,3 +142,8 @@ def add():
     vec("ix-nz-src-align", CMV, [T3D_], word(X13, u32=[(16, 0x1002)]))
     vec("ix-nz-dst-align", CMV, [T3D_], word(X13, u32=[(44, 0x2002)]))
     vec("ix-nz-count", CMV, ["s3d3_nonzero_with_count_element_count_check_t3d"], word(X13, u8=[(54, 8)]))
+
+    # ---- header and events of every validator: inst_word_len 15, wait_mode 0xFF (no WAIT_MODE) ----
+    for name, x, gens in (("iota", X9, ALL), ("as", X10, ALL), ("rs", X11, CMV), ("sb", X12, CMV), ("nz", X13, CMV)):
+        vec(f"ix-{name}-len", gens, [HDR], word(x, u8=[(1, 15)]))
+        vec(f"ix-{name}-wait", gens, ["has_valid_neuron_events"], word(x, u8=[(4, 0xFF)]))
