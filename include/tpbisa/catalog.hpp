@@ -77,6 +77,12 @@ enum class Format : uint8_t {
   // Batch-norm statistics and search family (src/families/bnsearch):
   S4d2Bn,
   S4d4Mr,
+  // Index family (src/families/index):
+  D4Iota,
+  S2d2TsAs,
+  S2d2Rs,
+  S3d3SeqBounds,
+  S3d3NonzeroWithCount,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -167,7 +173,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Iota, "D4_IOTA", Band::Real, Placement::Datapath},
     {0x7F, "DROPOUT", "Dropout", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x81, "JPEG_DECODE", "JpegDecode", Affinity::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, ""},
     {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -183,7 +189,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x8D, "TENSOR_REDUCE_MAX_BF16", "TensorReduceMaxBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
     {0x8E, "BATCH_NORM_PARAM_LOAD2", "BatchNormParamLoad2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S2_BNPL2"},
     {0x8F, "TENSOR_TENSOR_SUB_BF16", "TensorTensorSubBf16", Affinity::Pool, Maint::Yes, GenSet{0x1}, Format::NotModeled, ""},
-    {0x92, "TENSOR_SCALAR_AFFINE_SELECT", "TensorScalarAffineSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x92, "TENSOR_SCALAR_AFFINE_SELECT", "TensorScalarAffineSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2d2TsAs, "S2D2_TS_AS", Band::Real, Placement::Datapath},
     {0x93, "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TransposeTensorScalarArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0x94, "BATCH_NORM_GRAD_ACCUMULATE2", "BatchNormGradAccumulate2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
@@ -219,9 +225,9 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xBA, "DMA_IMMEDIATE", "DmaImmediate", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xBB, "DMA_INDIRECT", "DmaIndirect", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0xBC, "RANGE_SELECT", "RangeSelect", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBC, "RANGE_SELECT", "RangeSelect", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::S2d2Rs, "S2D2_RS", Band::Real, Placement::Datapath},
     {0xBD, "DMA_TRANSPOSE", "DmaTranspose", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S3d3SeqBounds, "S3D3_SEQ_BOUNDS", Band::Real, Placement::Datapath},
     {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
     {0xC1, "PSEUDO_DMATRIGGER", "PseudoDmatrigger", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
     {0xC2, "PSEUDO_DMAREARM", "PseudoDmarearm", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
@@ -267,7 +273,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xEA, "SELECT_REDUCE", "SelectReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xF0, "EXTENDED_INST", "ExtendedInst", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xF1, "DMA_GATHER_TRANSPOSE", "DmaGatherTranspose", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0xF2, "NONZERO_WITH_COUNT", "NonzeroWithCount", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, "S3D3_NONZERO_WITH_COUNT"},
+    {0xF2, "NONZERO_WITH_COUNT", "NonzeroWithCount", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S3d3NonzeroWithCount, "S3D3_NONZERO_WITH_COUNT", Band::Real, Placement::Datapath},
     {0xF3, "TENSOR_TENSOR_INT_WIDE", "TensorTensorIntWide", Affinity::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xF4, "TENSOR_SCALAR_INT_WIDE", "TensorScalarIntWide", Affinity::DvePool, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xFF, "INVALID", "Invalid", Affinity::None, Maint::None, GenSet{0xF}, Format::NotModeled, ""},

@@ -5,6 +5,7 @@
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "index/format.hpp"
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
@@ -38,6 +39,7 @@ using FamilyLines = TypeList<
     family::ReduceFamily,  // TensorReduce, TransposeTensorReduce, TensorCumulative, Reciprocal
     family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
     family::BnSearchFamily,  // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
+    family::IndexFamily,  // Iota, TensorScalarAffineSelect, RangeSelect, GetSequenceBounds, NonzeroWithCount
     EndOfFamilies>;
 // clang-format on
 

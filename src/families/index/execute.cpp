@@ -1,0 +1,302 @@
+// Index family semantics (act-index-ops.md §9.3-§13.3): IOTA, AFFINE_SELECT, RANGE_SELECT (with the DVE accumulator,
+// PROJ-CONV-K12), GET_SEQUENCE_BOUNDS and NONZERO_WITH_COUNT. Sources are read from the committed state and every
+// write is staged, so reads precede writes and a fault commits nothing (§2.4, §2.6).
+#include <bit>
+#include <limits>
+
+#include "families/common.hpp"
+#include "families/index/format.hpp"
+#include "tpbisa/numerics.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+namespace ix = index;
+
+bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
+  if (count * channels <= txn.options().max_elements_per_instruction) return true;
+  return txn.fail(FaultKind::ResourceLimit, fmt::format("{} elements x {} channels exceed the per-instruction bound "
+                                                        "of {}",
+                                                        count, channels, txn.options().max_elements_per_instruction));
+}
+
+/// cast(v, INT32, d) (PROJ-CONV-A19): floats round to nearest even through fp32, integers exact then saturating.
+uint64_t int32_to(int32_t v, uint8_t d, const ConvertOptions& options) {
+  const DtypeInfo* row = find_dtype(d);
+  if (row == nullptr || (row->kind != DtypeKind::SInt && row->kind != DtypeKind::UInt))
+    return from_fp32_bits(to_fp32_bits(static_cast<uint32_t>(v), dtype::kInt32), d, options);
+  const unsigned bits = 8 * dtype_size(d);
+  const bool is_signed = row->kind == DtypeKind::SInt;
+  const int64_t lo = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t hi = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+  const int64_t x = std::clamp<int64_t>(v, lo, hi);
+  return static_cast<uint64_t>(x) & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+}
+
+/// The DATA4D value of flat element k with the channel term (§2.1), modulo 2^32.
+int32_t ramp(const Data4d& d, int32_t channel_multiplier, unsigned c, uint64_t k) {
+  uint32_t v = static_cast<uint32_t>(d.base) + static_cast<uint32_t>(c) * static_cast<uint32_t>(channel_multiplier);
+  for (size_t i = 0; i < 4; ++i) {
+    const uint64_t n = d.num_elem[i] == 0 ? 1 : d.num_elem[i];
+    v += static_cast<uint32_t>(k % n) * static_cast<uint32_t>(static_cast<int32_t>(d.step_elem[i]));
+    k /= n;
+  }
+  return static_cast<int32_t>(v);
+}
+
+/// A pointer operand's element of channel c (§2.2, PROJ-CONV-A8): at partition_of(ptr) + c, byte byte_off(ptr).
+bool pointer_element(exec::Txn& txn, uint32_t value, uint8_t src, unsigned c, unsigned size, std::string_view which,
+                     uint64_t& out) {
+  uint32_t ptr = value & kPartitionAddrMask;
+  if (src == ix::kImmRegPtr) {
+    const unsigned r = value & 0xFF;
+    if (r >= kNumRegisters)
+      return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(r),
+                          fmt::format("{} names register {} (PROJ-CONV-N16)", which, r));
+    ptr = txn.reg(r) & kPartitionAddrMask;
+  }
+  uint64_t address = 0;
+  if (!exec::onchip_element(txn.gen(), ptr, c, 0, size, address))
+    return txn.fail_at(FaultKind::OutOfRange, exec::nominal_element_address(txn.gen(), ptr, c, 0),
+                       fmt::format("channel {} {} pointer leaves SBUF/PSUM (PROJ-CONV-N2)", c, which));
+  out = txn.read_mem(address, size);
+  return true;
+}
+
+/// operand(value, src, c, dtype) of §2.2: the instruction's own bits, or the element a pointer names.
+bool operand(exec::Txn& txn, uint32_t value, uint8_t src, unsigned c, unsigned size, std::string_view which,
+             uint32_t& out) {
+  if (src == ix::kImmInstruction) {
+    out = value;
+    return true;
+  }
+  uint64_t v = 0;
+  if (!pointer_element(txn, value, src, c, size, which, v)) return false;
+  out = static_cast<uint32_t>(v);
+  return true;
+}
+
+/// The register check of a REG_PTR operand (step 4), before any element access.
+bool register_ok(exec::Txn& txn, uint32_t value, uint8_t src, std::string_view which) {
+  if (src != ix::kImmRegPtr || (value & 0xFF) < kNumRegisters) return true;
+  return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(value & 0xFF),
+                      fmt::format("{} names register {} (PROJ-CONV-N16)", which, value & 0xFF));
+}
+
+// ---- IOTA (§9.3) ----
+
+bool exec_iota(const D4Iota& t, exec::Txn& txn) {
+  if (!element_dtype_supported(txn, t.out_dtype, "out")) return false;
+  uint32_t dst = 0;
+  if (!onchip_start(txn, t.dst.start_addr, dst, "dst")) return false;
+  const uint64_t n = t.src.elements();
+  const unsigned nac = t.num_active_channels, size = dtype_size(t.out_dtype);
+  if (!within_bound(txn, n, nac)) return false;
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, dst, t.dst, c, k, size, "destination", a)) return false;
+      txn.stage_mem(a, size, int32_to(ramp(t.src, t.channel_multiplier, c, k), t.out_dtype, txn.options().convert));
+    }
+  return true;
+}
+
+// ---- TENSOR_SCALAR_AFFINE_SELECT (§10.3) ----
+
+bool keep_of(uint8_t mode, int32_t m) {
+  switch (mode) {
+    case ix::kCmpGt: return m > 0;
+    case ix::kCmpGe: return m >= 0;
+    case ix::kCmpEq: return m == 0;
+    default: return m != 0;
+  }
+}
+
+bool exec_affine_select(const S2d2TsAs& t, exec::Txn& txn) {
+  const uint8_t in = ix::pair_in(t.in_out_dtype), out = ix::pair_out(t.in_out_dtype);
+  if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out")) return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const uint64_t n = pred::lanes_product(pred::packed_counts(t.src.num_elem));
+  const unsigned nac = t.num_active_channels, zi = dtype_size(in), zo = dtype_size(out);
+  if (!within_bound(txn, n, nac)) return false;
+  const uint64_t fill = from_fp32_bits(txn.reg(t.fill_reg), out, txn.options().convert);  // register < 64 (A20)
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0, d = 0;
+      if (!onchip_at(txn, src, t.src, c, k, zi, "source", a) || !onchip_at(txn, dst, t.dst, c, k, zo, "destination", d))
+        return false;
+      const uint64_t raw = txn.read_mem(a, zi);
+      const bool keep = keep_of(t.fill_mode, ramp(t.mask, t.channel_multiplier, c, k));
+      const uint64_t v = !keep       ? fill
+                         : in == out ? raw
+                                     : from_fp32_bits(to_fp32_bits(raw, in), out, txn.options().convert);
+      txn.stage_mem(d, zo, v);
+    }
+  return true;
+}
+
+// ---- RANGE_SELECT (§11.3, PROJ-CONV-A21) ----
+
+bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
+  const uint8_t in = ix::pair_in(t.in_out_dtype), out = ix::pair_out(t.in_out_dtype);
+  if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out")) return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst") ||
+      !register_ok(txn, t.bound0.raw, t.bound0_src, "bound0") ||
+      !register_ok(txn, t.bound1.raw, t.bound1_src, "bound1"))
+    return false;
+  const uint64_t n = pred::lanes_product(pred::packed_counts(t.src.num_elem));
+  const unsigned nac = t.num_active_channels, zi = dtype_size(in), zo = dtype_size(out);
+  if (!within_bound(txn, n, nac)) return false;
+  const float base = t.base.as_fp32();
+  const bool reduce = t.reduce_cmd != ix::kAccIdle;
+  for (unsigned c = 0; c < nac; ++c) {
+    uint32_t b0 = 0, b1 = 0;
+    if (!operand(txn, t.bound0.raw, t.bound0_src, c, 4, "bound0", b0) ||
+        !operand(txn, t.bound1.raw, t.bound1_src, c, 4, "bound1", b1))
+      return false;
+    const float f0 = std::bit_cast<float>(b0), f1 = std::bit_cast<float>(b1);
+    float acc = t.reduce_cmd == ix::kAccAccumulate ? std::bit_cast<float>(txn.engine().dve[c].acc)
+                                                   : -std::numeric_limits<float>::infinity();
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0, d = 0;
+      if (!onchip_at(txn, src, t.src, c, k, zi, "source", a) || !onchip_at(txn, dst, t.dst, c, k, zo, "destination", d))
+        return false;
+      const float idx = base + static_cast<float>(k);  // exact: base + N <= 2^24 (validated)
+      const bool keep = alu_fp32(t.comp_op0, idx, f0) == 1.0F && alu_fp32(t.comp_op1, idx, f1) == 1.0F;
+      const uint32_t y = keep ? to_fp32_bits(txn.read_mem(a, zi), in) : ix::kNegFltMax;
+      txn.stage_mem(d, zo, from_fp32_bits(y, out, txn.options().convert));
+      if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(y));  // maxNum (PROJ-CONV-T12)
+    }
+    if (reduce) txn.stage_dve(c, DveField::Acc, 0, std::bit_cast<uint32_t>(acc));
+  }
+  return true;
+}
+
+// ---- GET_SEQUENCE_BOUNDS (§12.3, PROJ-CONV-A22) ----
+
+bool exec_sequence_bounds(const S3d3SeqBounds& t, exec::Txn& txn) {
+  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
+    return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const uint64_t n = t.src.elements();
+  if (!within_bound(txn, 2 * n, 1)) return false;
+  std::vector<uint8_t>& ids = txn.scratch().bytes_a;  // the n ids, 4 bytes each
+  ids.resize(4 * n);
+  for (uint64_t k = 0; k < n; ++k) {
+    uint64_t a = 0;
+    if (!onchip_at(txn, src, t.src, 0, k, 4, "source", a)) return false;
+    store_le<uint32_t>(&ids[4 * k], static_cast<uint32_t>(txn.read_mem(a, 4)));
+  }
+  auto id = [&](uint64_t k) { return load_le<uint32_t>(&ids[4 * k]); };
+  const bool fp = t.in_dtype == dtype::kFp32;
+  auto zero = [&](uint32_t v) { return fp ? std::bit_cast<float>(v) == 0.0F : v == 0; };
+  auto equal = [&](uint32_t x, uint32_t y) { return fp ? std::bit_cast<float>(x) == std::bit_cast<float>(y) : x == y; };
+  const unsigned zo = dtype_size(t.out_dtype);
+  auto put = [&](uint64_t j, int32_t v) {
+    uint64_t d = 0;
+    if (!onchip_at(txn, dst, t.dst, 0, j, zo, "destination", d)) return false;
+    txn.stage_mem(d, zo, int32_to(v, t.out_dtype, txn.options().convert));
+    return true;
+  };
+  for (uint64_t a = 0; a < n;) {
+    uint64_t b = a;
+    while (b + 1 < n && equal(id(b + 1), id(a))) ++b;  // a maximal run of adjacent equal ids
+    for (uint64_t k = a; k <= b; ++k) {
+      const bool pad = zero(id(k));
+      if (!put(k, pad ? static_cast<int32_t>(n) : static_cast<int32_t>(a)) ||
+          !put(n + k, pad ? -1 : static_cast<int32_t>(b + 1)))
+        return false;
+    }
+    a = b + 1;
+  }
+  return true;
+}
+
+// ---- NONZERO_WITH_COUNT (§13.3, PROJ-CONV-A23) ----
+
+bool exec_nonzero(const S3d3NonzeroWithCount& t, exec::Txn& txn) {
+  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
+    return false;
+  uint32_t src = 0, dst = 0;
+  const auto off_raw = static_cast<uint32_t>(t.index_offset), pad_raw = static_cast<uint32_t>(t.padding_val);
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst") ||
+      !register_ok(txn, off_raw, t.index_offset_src, "index_offset") ||
+      !register_ok(txn, pad_raw, t.padding_val_src, "padding_val"))
+    return false;
+  const uint64_t n = t.src.elements();
+  const unsigned nac = t.num_active_channels;
+  if (!within_bound(txn, n + 1, nac)) return false;
+  const unsigned p0 = decode_partition_offset(src, txn.gen()).partition;
+  const bool fp = t.in_dtype == dtype::kFp32;
+  for (unsigned c = 0; c < nac; ++c) {
+    if ((p0 + c) % 16 != 0) continue;  // not a core's partition 0 (A23)
+    uint32_t off = 0, pad = 0;
+    if (!operand(txn, off_raw, t.index_offset_src, c, 4, "index_offset", off) ||
+        !operand(txn, pad_raw, t.padding_val_src, c, 4, "padding_val", pad))
+      return false;
+    uint64_t count = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, src, t.src, c, k, 4, "source", a)) return false;
+      const auto v = static_cast<uint32_t>(txn.read_mem(a, 4));
+      if (fp ? std::bit_cast<float>(v) == 0.0F : v == 0) continue;  // a NaN is nonzero
+      uint64_t d = 0;
+      if (!onchip_at(txn, dst, t.dst, c, count, 4, "destination", d)) return false;
+      txn.stage_mem(d, 4, static_cast<uint32_t>(k) + off);  // wraps at 32 bits
+      ++count;
+    }
+    for (uint64_t j = count; j <= n; ++j) {
+      uint64_t d = 0;
+      if (!onchip_at(txn, dst, t.dst, c, j, 4, "destination", d)) return false;
+      txn.stage_mem(d, 4, j == n ? static_cast<uint32_t>(count) : pad);
+    }
+  }
+  return true;
+}
+
+bool execute(const Instruction& inst, exec::Txn& txn) {
+  if (!engine_runs(inst, txn)) return false;
+  if (const auto* t = inst.as<D4Iota>()) return exec_iota(*t, txn);
+  if (const auto* t = inst.as<S2d2TsAs>()) return exec_affine_select(*t, txn);
+  if (const auto* t = inst.as<S2d2Rs>()) return exec_range_select(*t, txn);
+  if (const auto* t = inst.as<S3d3SeqBounds>()) return exec_sequence_bounds(*t, txn);
+  if (const auto* t = inst.as<S3d3NonzeroWithCount>()) return exec_nonzero(*t, txn);
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+}
+
+/// The tensor operands in their element widths; pointer operands are placed at run time and not listed.
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  if (const auto* t = inst.as<D4Iota>()) {
+    add_tensor_footprint(f, "dst", t->dst, dtype_size(t->out_dtype), t->num_active_channels, true, g);
+  } else if (const auto* a = inst.as<S2d2TsAs>()) {
+    add_tensor_footprint(f, "src", a->src, dtype_size(ix::pair_in(a->in_out_dtype)), a->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", a->dst, dtype_size(ix::pair_out(a->in_out_dtype)), a->num_active_channels, true, g);
+  } else if (const auto* r = inst.as<S2d2Rs>()) {
+    add_tensor_footprint(f, "src", r->src, dtype_size(ix::pair_in(r->in_out_dtype)), r->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", r->dst, dtype_size(ix::pair_out(r->in_out_dtype)), r->num_active_channels, true, g);
+  } else if (const auto* s = inst.as<S3d3SeqBounds>()) {
+    add_tensor_footprint(f, "src", s->src, dtype_size(s->in_dtype), 1, false, g);
+    add_tensor_footprint(f, "dst", s->dst, dtype_size(s->out_dtype), 1, true, g);
+  } else if (const auto* z = inst.as<S3d3NonzeroWithCount>()) {
+    add_tensor_footprint(f, "src", z->src, dtype_size(z->in_dtype), z->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", z->dst, dtype_size(z->out_dtype), z->num_active_channels, true, g);
+  }
+  return f;
+}
+
+constexpr Execution kExecution{.execute = execute, .footprint = footprint};
+
+}  // namespace
+
+const Execution& IndexFamily::execution() {
+  return kExecution;
+}
+
+}  // namespace tpbisa::family
