@@ -83,6 +83,12 @@ TEST(CatalogPlacement, TheConventionAsStated) {
       {0x6C, {Engine::Act, Engine::Dve, Engine::Pool}},
       {0x6E, {Engine::Act, Engine::Dve, Engine::Pool}},
       {0x6F, {Engine::Act, Engine::Dve, Engine::Pool}},
+      // PROJ-CONV-A17: the index opcodes (IOTA, the selects, the sequence bounds, the nonzero count) likewise.
+      {0x7E, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0x92, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0xBC, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0xBE, {Engine::Act, Engine::Dve, Engine::Pool}},
+      {0xF2, {Engine::Act, Engine::Dve, Engine::Pool}},
   };
   for (unsigned v = 0; v < 256; ++v) {
     const auto op = static_cast<uint8_t>(v);

@@ -73,6 +73,12 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   }
   if (inst.as<D4Iota>() != nullptr && path == "channel_multiplier")
     return "added to the ramp per channel (times the channel number)";
+  if (const auto* i = inst.as<D4Iota>(); i != nullptr && path == "src.base")
+    return fmt::format("the ramp's value at element 0 of channel 0: {} (int32)", i->src.base);
+  if (const auto* a = inst.as<S2d2TsAs>(); a != nullptr && path == "mask.base")
+    return fmt::format("the affine mask's value at element 0 of channel 0: {} (int32)", a->mask.base);
+  if (inst.as<S2d2Rs>() != nullptr && path == "reserved1")
+    return "not checked by the validator (act-index-ops.md §11.2); written only when not zero";
   return {};
 }
 

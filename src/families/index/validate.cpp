@@ -161,7 +161,7 @@ bool imm_ok(const S& s, const CheckContext& c) {
   return immediates_ok(static_cast<uint32_t>(get<S, V>(s)), s.*Src, s.num_active_channels, D, c.gen);
 }
 template <class S, auto V, auto Src, uint8_t D, Name Which>
-std::string imm_text(const S& s, const CheckContext& c) {
+std::string imm_text(const S& s, [[maybe_unused]] const CheckContext& c) {
   const uint32_t v = static_cast<uint32_t>(get<S, V>(s));
   switch (s.*Src) {
     case ix::kImmPointer:

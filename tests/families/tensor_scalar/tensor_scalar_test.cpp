@@ -346,17 +346,17 @@ StepResult one_step(Generation g, const Word& w, std::optional<Engine> engine = 
 }
 
 TEST(TensorScalar, FaultsChangeNothing) {
-  constexpr Generation kC = Generation::Cayman;
+  constexpr Generation kCay = Generation::Cayman;
   Word w = hex(kTs43);
   store_le<uint32_t>(&w[16], 0x37FFC);  // #43: element 1 at 0x38000, past CAYMAN's 224 KiB
-  StepResult r = one_step(kC, w);
+  StepResult r = one_step(kCay, w);
   ASSERT_EQ(r.status, Status::Faulted);
   EXPECT_EQ(r.fault.kind, FaultKind::OutOfRange);
   EXPECT_TRUE(test::no_effects(r));
   store_le<uint32_t>(&w[16], 0x80000040);  // #44: register 64
-  EXPECT_EQ(one_step(kC, w).fault.kind, FaultKind::IllegalRegister);
+  EXPECT_EQ(one_step(kCay, w).fault.kind, FaultKind::IllegalRegister);
   store_le<uint32_t>(&w[16], 0x40000000);  // #45
-  EXPECT_EQ(one_step(kC, w).fault.kind, FaultKind::UnsupportedShapeRegister);
+  EXPECT_EQ(one_step(kCay, w).fault.kind, FaultKind::UnsupportedShapeRegister);
   store_le<uint32_t>(&w[16], 0x20000000);
   EXPECT_EQ(one_step(kM, w).fault.kind, FaultKind::UnsupportedAddressingMode);
 }
