@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tpbisa
-from conftest import run_cli
+from conftest import cli_json, run_cli
 
 GENS = ["sunda", "cayman", "mariana", "maverick"]
 

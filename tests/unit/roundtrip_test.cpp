@@ -263,7 +263,11 @@ void check_fields_roundtrip(const FormatCase& fc, Rng& rng) {
               std::to_string(static_cast<int>(got.status)) + " format " + std::string(got.format_name());
   }
   EXPECT_EQ(failures, 0U) << first;
-  for (Generation g : gens) EXPECT_EQ(per_gen[static_cast<size_t>(g)], kWordsPerFormat / gens.size()) << to_string(g);
+  // The words are shared out evenly: a format of three generations leaves one word over for one of them.
+  for (Generation g : gens) {
+    EXPECT_GE(per_gen[static_cast<size_t>(g)], kWordsPerFormat / gens.size()) << to_string(g);
+    EXPECT_LE(per_gen[static_cast<size_t>(g)], (kWordsPerFormat + gens.size() - 1) / gens.size()) << to_string(g);
+  }
   // Every opcode of the format decodes with want_status on some generation (0x87/0x88 on SUNDA).
   for (uint8_t v : opcodes) {
     bool somewhere = false;
