@@ -3,6 +3,7 @@
 // the family hooks that replaced format switches (on-chip footprints, extra waits).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -49,13 +50,16 @@ TEST(CatalogEngines, OneEnumNumberedAsTheSequencer) {
 
 // ---------------------------------------------------------------- placement (PROJ-CONV-F1)
 
-/// The compute families' placements (PROJ-CONV-K1, A17): checked when the word runs (WrongEngine), not by the
-/// validators' engine_placement conjunct.
+/// The compute families' placements (PROJ-CONV-K1, A17): checked when the word runs (WrongEngine, each family's tests
+/// state its rows), not by the validators' engine_placement conjunct — a placed opcode whose validator does not
+/// carry that conjunct.
 bool compute_placement(uint8_t op) {
   const OpcodeInfo* row = find_opcode(op);
-  if (row == nullptr) return false;
-  const Placement p = row->placement;
-  return p == Placement::Dve || p == Placement::DvePool || p == Placement::DvePoolAct || p == Placement::Act;
+  if (row == nullptr || row->placement == Placement::Any) return false;
+  const Validator* v = family::validator_of(op, Generation::Cayman);
+  if (v == nullptr) v = family::validator_of(op, Generation::Sunda);
+  return v == nullptr ||
+         std::find(v->conjuncts.begin(), v->conjuncts.end(), &family::kEnginePlacement) == v->conjuncts.end();
 }
 
 TEST(CatalogPlacement, TheConventionAsStated) {
