@@ -87,7 +87,7 @@ TEST(Predicated, BitwiseAndOfTheSpecExample) {
       SCOPED_TRACE(to_string(g));
       const Machine m = run_word(
           g, hex_word(kBitvecWord),
-          [g](MachineState& s) {
+          [&](MachineState& s) {
             for (unsigned c = 0; c < 2; ++c) {
               put(s, test::sbuf(g, c, 0x0), 4, {0xFF00FF00, 0x12345678, 0xFFFFFFFF, 0});
               put(s, test::sbuf(g, c, 0x100), 4, {0x0FF00FF0, 0xF0F0F0F0, 0x80000001, 0xFFFFFFFF});
@@ -160,7 +160,7 @@ TEST(Predicated, CopyPredicatedMergesUnderThePredicate) {
       SCOPED_TRACE(to_string(g));
       const Machine m = run_word(
           g, hex_word(kCopyWord),
-          [g](MachineState& s) {
+          [&](MachineState& s) {
             for (unsigned c = 0; c < 2; ++c) {
               put(s, test::sbuf(g, c, 0x0), 1, {1, 0, 255, 0});
               put(s, test::sbuf(g, c, 0x100), 4, {f32(1.5F), f32(2.5F), f32(3.5F), f32(4.5F)});
@@ -179,7 +179,7 @@ TEST(Predicated, CopyPredicatedMergesUnderThePredicate) {
 
 TEST(Predicated, CastPredicatedRoundsToBf16AndLeavesFalseLanes) {
   const Generation g = Generation::Mariana;
-  const Machine m = run_word(g, hex_word(kCastWord), [g](MachineState& s) {
+  const Machine m = run_word(g, hex_word(kCastWord), [&](MachineState& s) {
     put(s, test::sbuf(g, 0, 0x0), 1, {1, 1, 0, 1});
     put(s, test::sbuf(g, 0, 0x100), 4, {f32(1.0F), f32(1.00390625F), f32(7.0F), 0x7F61B1E6});  // the last is 3.0e38
     put(s, test::sbuf(g, 0, 0x200), 2, {0xAAAA, 0xAAAA, 0xAAAA, 0xAAAA});
@@ -200,7 +200,7 @@ TEST(Predicated, Edge57CastPredicatedSaturatesIntegers) {  // K25, N13: INT32 ->
   w[13] = dtype::kUint8;
   w[15] = 1;
   ASSERT_TRUE(test::valid_on(w, g));
-  const Machine m = run_word(g, w, [g](MachineState& s) {
+  const Machine m = run_word(g, w, [&](MachineState& s) {
     put(s, test::sbuf(g, 0, 0x0), 1, {1, 1, 1, 0});
     put(s, test::sbuf(g, 0, 0x100), 4, {300, 0xFFFFFFFBU, 7, 9});
     put(s, test::sbuf(g, 0, 0x200), 1, {0x55, 0x55, 0x55, 0x55});
@@ -230,7 +230,7 @@ TEST(Predicated, Edge47AFalsePredicateStillRangeChecksItsDestination) {  // K2
 
 TEST(Predicated, PlacementFollowsK1) {
   const Generation g = Generation::Cayman;
-  const auto fault_on = [g](std::string_view w, EngineId e) {
+  const auto fault_on = [&](std::string_view w, EngineId e) {
     MachineOptions o;
     o.validate.engine = static_cast<StreamEngine>(e);
     o.engine = e;
