@@ -118,8 +118,9 @@ std::string failing(const Word& w, Generation g, std::optional<StreamEngine> e =
   ValidateOptions o;
   o.engine = e;
   std::string s;
-  for (const Predicate* p : validate(decode(std::span<const uint8_t, kWordBytes>(w), g), g, o).failures())
-    s += (s.empty() ? "" : ", ") + std::string(p->name);
+  // The verdict is named: its failure list is a view into it.
+  const Verdict v = validate(decode(std::span<const uint8_t, kWordBytes>(w), g), g, o);
+  for (const Predicate* p : v.failures()) s += (s.empty() ? "" : ", ") + std::string(p->name);
   return s;
 }
 
