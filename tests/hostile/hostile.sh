@@ -422,5 +422,10 @@ expect "neff extract past the file-size limit" 3 "members: blob.bin: cannot writ
 no_leftovers "writes past the file-size limit"
 cd "$tmp" || exit 2
 
+# Crafted NEFFs over the compute opcodes: a sample of 40 vector words and their mutations, one stream each (the full
+# sweep: tests/hostile/compute_neff_sweep.py TOOL SOURCE_DIR).
+/usr/bin/python3 "$src/tests/hostile/compute_neff_sweep.py" "$tool" "$src" 40 >sweep.out 2>&1 ||
+  fail "compute-opcode NEFF sweep: $(grep -m3 FAIL sweep.out)"
+
 [ "$failures" -eq 0 ] || { echo "$failures hostile-environment check(s) failed"; exit 1; }
 echo "hostile.sh: all checks passed"
