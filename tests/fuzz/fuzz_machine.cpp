@@ -74,7 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opt.firmware_stubs = (data[1] & 1) != 0;
   opt.max_memory = uint64_t{1} << 22;
   opt.max_elements_per_instruction = uint64_t{1} << 14;
-  opt.record_effects = true;  // the checks below read the effect lists
+  opt.record_effects = true;  // the checks below read the effect lists...
+  opt.max_recorded_effects = SIZE_MAX;  // ...whole: a Matmul writes more elements than a trace record keeps
   data += 2;
   size -= 2;
   // Up to 256 bytes seed the registers; the rest is the program.
@@ -100,7 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       require(r.reg_writes.empty() && r.mem_writes.empty() && r.dve_writes.empty() && r.sem_writes.empty());
       break;
     }
-    require(m.pc() == pc + 1);
+    // A retired word moves to the next one, or a branch to a word of the stream or one past its end (PROJ-CONV-Q12).
+    require(m.pc() == pc + 1 || m.pc() <= program.size());
     for (const MemWrite& w : r.mem_writes) apply(shadow, w);
     for (const RegWrite& w : r.reg_writes) require(w.reg < kNumRegisters);
   }
