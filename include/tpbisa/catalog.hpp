@@ -586,6 +586,20 @@ inline constexpr std::array<EnumValue, 2> kDataSrc{{{0, "REGISTER", kGensAll, ""
 inline constexpr std::array<EnumValue, 3> kImmSrc{{{0, "INSTRUCTION_IMMEDIATE", kGensAll, ""},
                                                    {1, "POINTER_IMMEDIATE", kGensAll, ""},
                                                    {2, "REG_PTR_IMMEDIATE", kGensAll, ""}}};
+/// The IMM_SRC values by name.
+namespace imm_src {
+inline constexpr uint8_t kInstruction = 0, kPointer = 1, kRegPointer = 2;
+}
+/// ACCUM_CMD (enums.md §11, common.h:870): what an accumulating instruction does with the accumulator registers.
+inline constexpr std::array<EnumValue, 5> kAccumCmd{{{0, "IDLE", kGensAll, ""},
+                                                     {1, "ZERO", kGensAll, ""},
+                                                     {2, "ACCUMULATE", kGensAll, ""},
+                                                     {3, "ZERO_ACCUMULATE", kGensAll, ""},
+                                                     {4, "LOAD_ACCUMULATE", kGensAll, ""}}};
+/// The ACCUM_CMD values by name.
+namespace accum_cmd {
+inline constexpr uint8_t kIdle = 0, kZero = 1, kAccumulate = 2, kZeroAccumulate = 3, kLoadAccumulate = 4;
+}
 /// IMM_SRC_N (enums.md §7): the differently numbered twin; never convert between the two by value.
 inline constexpr std::array<EnumValue, 3> kImmSrcN{
     {{0, "Pointer", kGensAll, ""}, {1, "Instruction", kGensAll, ""}, {2, "RegPtr", kGensAll, ""}}};

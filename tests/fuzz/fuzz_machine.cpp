@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opt.firmware_stubs = (data[1] & 1) != 0;
   opt.max_memory = uint64_t{1} << 22;
   opt.max_elements_per_instruction = uint64_t{1} << 14;
-  opt.record_effects = true;  // the checks below read the effect lists...
+  opt.record_effects = true;            // the checks below read the effect lists...
   opt.max_recorded_effects = SIZE_MAX;  // ...whole: a Matmul writes more elements than a trace record keeps
   data += 2;
   size -= 2;

@@ -591,6 +591,14 @@ TEST(CatalogModes, UpdateMode0x87OnEveryGenerationEdgeCase171) {
 
 // Edge case #70: IMM_SRC and IMM_SRC_N number their members differently.
 TEST(CatalogModes, ImmSrcVersusImmSrcNEdgeCase70) {
+  // ACCUM_CMD (enums.md §11: IDLE 0, ZERO 1, ACCUMULATE 2, ZERO_ACCUMULATE 3, LOAD_ACCUMULATE 4).
+  EXPECT_EQ(name_of(kAccumCmd, 0), "IDLE");
+  EXPECT_EQ(name_of(kAccumCmd, 1), "ZERO");
+  EXPECT_EQ(name_of(kAccumCmd, 2), "ACCUMULATE");
+  EXPECT_EQ(name_of(kAccumCmd, 3), "ZERO_ACCUMULATE");
+  EXPECT_EQ(name_of(kAccumCmd, 4), "LOAD_ACCUMULATE");
+  EXPECT_EQ(find_enum(kAccumCmd, 5), nullptr);
+  EXPECT_EQ(accum_cmd::kLoadAccumulate, 4);
   EXPECT_EQ(name_of(kImmSrc, 0), "INSTRUCTION_IMMEDIATE");
   EXPECT_EQ(name_of(kImmSrc, 1), "POINTER_IMMEDIATE");
   EXPECT_EQ(name_of(kImmSrc, 2), "REG_PTR_IMMEDIATE");

@@ -234,11 +234,14 @@ constexpr uint8_t pair_out(uint8_t pair) {
 }
 
 /// ACCUM_CMD values (enums.md §5 table, common.h:870).
-inline constexpr uint8_t kAccIdle = 0, kAccZero = 1, kAccAccumulate = 2, kAccZeroAccumulate = 3, kAccLoadAccumulate = 4;
+inline constexpr uint8_t kAccIdle = accum_cmd::kIdle, kAccZero = accum_cmd::kZero,
+                         kAccAccumulate = accum_cmd::kAccumulate, kAccZeroAccumulate = accum_cmd::kZeroAccumulate,
+                         kAccLoadAccumulate = accum_cmd::kLoadAccumulate;
 /// AFFINE_SELECT_CMP values (§10.1): the mask compared with 0.
 inline constexpr uint8_t kCmpGt = 0, kCmpGe = 1, kCmpEq = 2, kCmpNe = 3;
 /// IMM_SRC values (§2.2).
-inline constexpr uint8_t kImmInstruction = 0, kImmPointer = 1, kImmRegPtr = 2;
+inline constexpr uint8_t kImmInstruction = imm_src::kInstruction, kImmPointer = imm_src::kPointer,
+                         kImmRegPtr = imm_src::kRegPointer;
 /// RANGE_SELECT's required fill value, -FLT_MAX (§11.2 is_valid_fill_val).
 inline constexpr uint32_t kNegFltMax = 0xFF7FFFFFU;
 

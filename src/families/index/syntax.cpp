@@ -14,12 +14,7 @@ namespace {
 
 namespace ix = index;
 
-// ACCUM_CMD (enums.md §5) and AFFINE_SELECT_CMP (act-index-ops.md §10.1); the catalog has no table of either.
-constexpr EnumValue kAccumCmd[] = {{ix::kAccIdle, "IDLE", kGensAll, ""},
-                                   {ix::kAccZero, "ZERO", kGensAll, ""},
-                                   {ix::kAccAccumulate, "ACCUMULATE", kGensAll, ""},
-                                   {ix::kAccZeroAccumulate, "ZERO_ACCUMULATE", kGensAll, ""},
-                                   {ix::kAccLoadAccumulate, "LOAD_ACCUMULATE", kGensAll, ""}};
+// AFFINE_SELECT_CMP (act-index-ops.md §10.1), the one operand of this family alone; ACCUM_CMD is the catalog's.
 constexpr EnumValue kAffineSelectCmp[] = {{ix::kCmpGt, "GREATER_THAN", kGensAll, ""},
                                           {ix::kCmpGe, "GREATER_THAN_EQ", kGensAll, ""},
                                           {ix::kCmpEq, "EQ", kGensAll, ""},

@@ -115,16 +115,14 @@ inline constexpr uint8_t kScan = ::tpbisa::detail::opcode_named("TENSOR_TENSOR_S
 inline constexpr uint8_t kSelectReduce = ::tpbisa::detail::opcode_named("SELECT_REDUCE");
 
 /// ACCUM_CMD (enums.md §11, alu-ops.md §2.6).
-inline constexpr uint8_t kAccIdle = 0, kAccZero = 1, kAccAccumulate = 2, kAccZeroAccumulate = 3, kAccLoad = 4;
-inline constexpr std::array<EnumValue, 5> kAccumCmd{{{kAccIdle, "IDLE", kGensAll, ""},
-                                                     {kAccZero, "ZERO", kGensAll, ""},
-                                                     {kAccAccumulate, "ACCUMULATE", kGensAll, ""},
-                                                     {kAccZeroAccumulate, "ZERO_ACCUMULATE", kGensAll, ""},
-                                                     {kAccLoad, "LOAD_ACCUMULATE", kGensAll, ""}}};
+inline constexpr uint8_t kAccIdle = accum_cmd::kIdle, kAccZero = accum_cmd::kZero,
+                         kAccAccumulate = accum_cmd::kAccumulate, kAccZeroAccumulate = accum_cmd::kZeroAccumulate,
+                         kAccLoad = accum_cmd::kLoadAccumulate;
 
 /// IMM_SRC (common-formats.md §7.2): the 4 bytes are the value, a PartitionOffset pointer, or a register number
 /// whose register holds the pointer. A value outside the enum reads as the value (the validator rejects it).
-inline constexpr uint8_t kImmInstruction = 0, kImmPointer = 1, kImmRegPointer = 2;
+inline constexpr uint8_t kImmInstruction = imm_src::kInstruction, kImmPointer = imm_src::kPointer,
+                         kImmRegPointer = imm_src::kRegPointer;
 constexpr ImmReading imm_reading(uint8_t imm_src) {
   if (imm_src == kImmPointer) return ImmReading::Pointer;
   if (imm_src == kImmRegPointer) return ImmReading::Register;

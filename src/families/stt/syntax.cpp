@@ -53,7 +53,7 @@ std::string accumulator_meaning(const Stt& t) {
   const uint8_t cmd = t.accumulator_cmd;
   const bool idle = cmd == stt::kAccIdle;
   const bool accepted = idle || cmd == stt::kAccAccumulate || cmd == stt::kAccZeroAccumulate;
-  const std::string_view name = cmd < stt::kAccumCmd.size() ? stt::kAccumCmd[cmd].name : "not an ACCUM_CMD value";
+  const std::string_view name = cmd < kAccumCmd.size() ? kAccumCmd[cmd].name : "not an ACCUM_CMD value";
   switch (t.header.opcode) {
     case stt::kSttArith:
       if (!accepted) return fmt::format("{} (invalid here)", name);
@@ -107,7 +107,7 @@ std::string meaning(const Instruction& inst, std::string_view path) {
 // The accumulator command is named from ACCUM_CMD; the dtype pair is one byte, written in hexadecimal (its two
 // dtypes are in its meaning).
 constexpr CustomField kCustom[] = {
-    {.path = "accumulator_cmd", .names = stt::kAccumCmd, .names_what = "ACCUM_CMD"},
+    {.path = "accumulator_cmd", .names = kAccumCmd, .names_what = "ACCUM_CMD"},
 };
 constexpr std::string_view kHex[] = {"in0_in1_dtype"};
 constexpr std::string_view kQuiet[] = {"accumulator_cmd", "reverse_operands", "reversed_pred"};

@@ -131,15 +131,13 @@ inline constexpr uint8_t kExponential = detail::opcode_named("EXPONENTIAL");
 inline constexpr uint8_t kReadAccumulator = detail::opcode_named("DVE_READ_ACCUMULATOR");
 
 /// ACCUM_CMD (enums.md §11).
-inline constexpr uint8_t kAccIdle = 0, kAccZero = 1, kAccAccumulate = 2, kAccZeroAccumulate = 3, kAccLoadAccumulate = 4;
-inline constexpr std::array<EnumValue, 5> kAccumCmd{{{kAccIdle, "IDLE", kGensAll, ""},
-                                                     {kAccZero, "ZERO", kGensAll, ""},
-                                                     {kAccAccumulate, "ACCUMULATE", kGensAll, ""},
-                                                     {kAccZeroAccumulate, "ZERO_ACCUMULATE", kGensAll, ""},
-                                                     {kAccLoadAccumulate, "LOAD_ACCUMULATE", kGensAll, ""}}};
+inline constexpr uint8_t kAccIdle = accum_cmd::kIdle, kAccZero = accum_cmd::kZero,
+                         kAccAccumulate = accum_cmd::kAccumulate, kAccZeroAccumulate = accum_cmd::kZeroAccumulate,
+                         kAccLoadAccumulate = accum_cmd::kLoadAccumulate;
 
 /// IMM_SRC (common-formats.md §7.2).
-inline constexpr uint8_t kImmInstruction = 0, kImmPointer = 1, kImmRegPointer = 2;
+inline constexpr uint8_t kImmInstruction = imm_src::kInstruction, kImmPointer = imm_src::kPointer,
+                         kImmRegPointer = imm_src::kRegPointer;
 
 /// tensor_scalar_arith / tensor_scalar_bitvec (PROJ-CONV-K23 a): which opcodes compute on the fp32 path and which on
 /// raw bits; the cache forms and Exponential are neither (their immediates are fp32, PROJ-CONV-K11).

@@ -22,7 +22,7 @@ ImmReading imm_reading(const Word& w, std::string_view path) {
 }
 
 std::string_view accum_name(uint8_t cmd) {
-  for (const EnumValue& v : ts::kAccumCmd)
+  for (const EnumValue& v : kAccumCmd)
     if (v.value == cmd) return v.name;
   return "not an ACCUM_CMD value";
 }
@@ -78,7 +78,7 @@ std::string meaning(const Instruction& inst, std::string_view path) {
 }
 
 constexpr CustomField kCustom[] = {
-    {.path = "accumulator_cmd", .names = ts::kAccumCmd, .names_what = "ACCUM_CMD"},
+    {.path = "accumulator_cmd", .names = kAccumCmd, .names_what = "ACCUM_CMD"},
 };
 
 constexpr std::string_view kQuiet[] = {"accumulator_cmd", "negated"};
