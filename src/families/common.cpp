@@ -27,6 +27,10 @@ std::string_view header_convention(const Instruction& i, const CheckContext&) {
   return i.header().opcode == opcode::kInvalid ? "PROJ-CONV-C11" : "";
 }
 
+std::string explain_opcode(const Instruction& i, const CheckContext&) {
+  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
+}
+
 std::string explain_events(const Instruction& i, const CheckContext& ctx) {
   const Events& e = i.events();
   std::string why;

@@ -206,6 +206,19 @@ void evaluate_conjuncts(const Instruction& inst, const CheckContext& ctx, Verdic
 std::string explain_header(const Instruction& i, const CheckContext& ctx);
 std::string_view header_convention(const Instruction& i, const CheckContext&);
 std::string explain_events(const Instruction& i, const CheckContext& ctx);
+/// The failure sentence of every opcode clause (it fails only when a validator is asked about another opcode's word).
+std::string explain_opcode(const Instruction& i, const CheckContext&);
+
+/// The opcode clause of a validator over layout S: header.opcode is one of Ops.
+template <class S, uint8_t... Ops>
+constexpr Predicate opcode_clause(std::string_view name, std::string_view convention, std::string_view meaning) {
+  return rule<S, has_opcode<Ops...>>({.name = name,
+                                      .convention = convention,
+                                      .meaning = meaning,
+                                      .gens = kGensAll,
+                                      .fields = kOpcodeFieldOf<S>,
+                                      .explain = explain_opcode});
+}
 
 inline constexpr FieldRef fHeaderFields[] = {field_ref<RawWord>("header.opcode"),
                                              field_ref<RawWord>("header.inst_word_len")};

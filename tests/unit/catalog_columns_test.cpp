@@ -299,19 +299,17 @@ bool in_footprint(const family::Footprint& f, uint64_t address, unsigned size, b
   return false;
 }
 
-/// Runs `words` on one engine with every effect recorded; checks the last word's accesses against its footprint.
-void accesses_lie_in_the_footprint(const std::vector<std::string>& words, Engine engine) {
+/// Runs `program` on one engine with every effect recorded; checks the last word's accesses against its footprint.
+void accesses_lie_in_the_footprint(const std::vector<Word>& program, Engine engine) {
   MachineOptions mo;
   mo.engine = engine;
   mo.record_effects = true;
   mo.max_recorded_effects = SIZE_MAX;
-  std::vector<Word> program;
-  for (const std::string& w : words) program.push_back(test::hex(w));
   Machine m(test::kC, program, mo);
   StepResult r;
-  for (size_t i = 0; i < words.size(); ++i) {
+  for (size_t i = 0; i < program.size(); ++i) {
     r = m.step();
-    ASSERT_EQ(r.status, StepResult::Status::Retired) << words[i] << ": " << r.fault.detail;
+    ASSERT_EQ(r.status, StepResult::Status::Retired) << "word " << i << ": " << r.fault.detail;
   }
   const Instruction inst = decode(program.back(), test::kC);
   const family::Footprint f = family::footprint(inst, test::kC);
@@ -323,6 +321,12 @@ void accesses_lie_in_the_footprint(const std::vector<std::string>& words, Engine
   for (const MemRead& rd : r.mem_reads)
     EXPECT_TRUE(in_footprint(f, rd.address, rd.size, false, test::kC))
         << inst.name() << " reads " << std::hex << rd.address;
+}
+
+void accesses_lie_in_the_footprint(const std::vector<std::string>& words, Engine engine) {
+  std::vector<Word> program;
+  for (const std::string& w : words) program.push_back(test::hex(w));
+  accesses_lie_in_the_footprint(program, engine);
 }
 
 TEST(FamilyHooks, DatapathAndPeAccessesLieInTheirFootprints) {
@@ -359,6 +363,90 @@ TEST(FamilyHooks, PtrMultiFootprintIsItsTwoPatterns) {
   EXPECT_TRUE(f.operands[1].write);
   EXPECT_EQ(f.operands[1].first, 0x400);
   EXPECT_EQ(f.operands[1].last, 0x41F);
+}
+
+/// The one word `text` assembles to on CAYMAN.
+Word assembled(const std::string& text) {
+  const AsmResult a = assemble(text + "\n", "t.tasm", test::kC);
+  EXPECT_TRUE(a.ok()) << text;
+  return a.ok() ? a.words.at(0) : Word{};
+}
+
+TEST(FamilyHooks, TensorLoadAndStoreFootprintsAreTheirWalksHull) {
+  // 4 x 2 u32 elements, steps {2, 16}: element offsets 0, 8, 16, 24 and 64, 72, 80, 88 bytes from sbuf[p3]+0x100,
+  // so bytes 0x100..0x15b (the last element's 4 bytes end at 0x100 + 88 + 3).
+  const std::string walk = "num_elem={4,2} start_addr=sbuf[p3]+0x100 step_elem={2,16}";
+  const Word load = assembled("TensorLoad dtype=u32 src_datasrc=REGISTER " + walk + " data={r0,r1,r2,r3,r4,r5,r6,r7}");
+  family::Footprint f = family::footprint(decode(load, test::kC), test::kC);
+  ASSERT_EQ(f.count, 1U);
+  EXPECT_EQ(f.operands[0].operand, "start_addr");
+  EXPECT_EQ(f.operands[0].region, Region::Sbuf);
+  EXPECT_EQ(f.operands[0].first_partition, 3U);
+  EXPECT_EQ(f.operands[0].partitions, 1U);
+  EXPECT_EQ(f.operands[0].first, 0x100);
+  EXPECT_EQ(f.operands[0].last, 0x15B);
+  EXPECT_FALSE(f.operands[0].write);  // a load reads memory into registers
+  const Word store = assembled("TensorStore dtype=u32 " + walk + " data={r0,r1,r2,r3,r4,r5,r6,r7}");
+  f = family::footprint(decode(store, test::kC), test::kC);
+  ASSERT_EQ(f.count, 1U);
+  EXPECT_TRUE(f.operands[0].write);
+  EXPECT_EQ(f.operands[0].last, 0x15B);
+  // A register-pair start and a DRAM address are placed at run time or off chip: nothing listed.
+  EXPECT_EQ(family::footprint(decode(assembled("TensorLoad dtype=u32 src_datasrc=REGISTER num_elem={1,1} "
+                                               "start_addr=r2:r3 step_elem={1,0} data={r0}"),
+                                     test::kC),
+                              test::kC)
+                .count,
+            0U);
+  EXPECT_EQ(family::footprint(decode(assembled("TensorLoad dtype=u32 src_datasrc=REGISTER num_elem={1,1} "
+                                               "start_addr=0x4000000000 step_elem={1,0} data={r0}"),
+                                     test::kC),
+                              test::kC)
+                .count,
+            0U);
+}
+
+TEST(FamilyHooks, S2BnFootprintsAreTheElementsRead) {
+  // MatchValueLoad reads 8 fp32 elements, step 1: bytes 0x40..0x5f of partitions 0..3, whatever the pattern's size.
+  Word w = assembled(
+      "MatchValueLoad src_mem_pattern.start_addr=sbuf[p0]+0x40 src_mem_pattern.step_elem={1,0} "
+      "src_mem_pattern.num_elem={8,1} dtype=fp32 num_active_channels=4");
+  family::Footprint f = family::footprint(decode(w, test::kC), test::kC);
+  ASSERT_EQ(f.count, 1U);
+  EXPECT_EQ(f.operands[0].operand, "src");
+  EXPECT_EQ(f.operands[0].partitions, 4U);
+  EXPECT_EQ(f.operands[0].first, 0x40);
+  EXPECT_EQ(f.operands[0].last, 0x5F);
+  EXPECT_FALSE(f.operands[0].write);
+  // BatchNormParamLoad: 3 bf16 coefficients, step 2 (bytes 0x80..0x89) and the fp32 mean at 0x200 (0x200..0x203).
+  w = assembled(
+      "BatchNormParamLoad src_mem_pattern.start_addr=sbuf[p0]+0x80 src_mem_pattern.step_elem={2,0} "
+      "src_mem_pattern.num_elem={3,1} dtype=bf16 num_active_channels=2 imm0_ptr=0x200 "
+      "imm0_src=POINTER_IMMEDIATE imm1=0x4");
+  f = family::footprint(decode(w, test::kC), test::kC);
+  ASSERT_EQ(f.count, 2U);
+  EXPECT_EQ(f.operands[0].first, 0x80);
+  EXPECT_EQ(f.operands[0].last, 0x89);
+  EXPECT_EQ(f.operands[1].operand, "imm0_ptr");
+  EXPECT_EQ(f.operands[1].partitions, 2U);
+  EXPECT_EQ(f.operands[1].first, 0x200);
+  EXPECT_EQ(f.operands[1].last, 0x203);
+}
+
+TEST(FamilyHooks, MemoryAndS2BnAccessesLieInTheirFootprints) {
+  accesses_lie_in_the_footprint(
+      std::vector<Word>{assembled("TensorStore dtype=u32 num_elem={4,2} start_addr=sbuf[p3]+0x100 "
+                                  "step_elem={2,16} data={r0,r1,r2,r3,r4,r5,r6,r7}")},
+      Engine::Pool);
+  accesses_lie_in_the_footprint(
+      std::vector<Word>{assembled("TensorLoad dtype=u32 src_datasrc=REGISTER num_elem={4,2} "
+                                  "start_addr=sbuf[p3]+0x100 step_elem={2,16} data={r0,r1,r2,r3,r4,r5,r6,r7}")},
+      Engine::Pool);
+  accesses_lie_in_the_footprint(
+      std::vector<Word>{assembled("MatchValueLoad src_mem_pattern.start_addr=sbuf[p0]+0x40 "
+                                  "src_mem_pattern.step_elem={1,0} src_mem_pattern.num_elem={8,1} dtype=fp32 "
+                                  "num_active_channels=4")},
+      Engine::Dve);
 }
 
 TEST(FamilyHooks, FootprintsNameOperandsAndDirections) {

@@ -86,10 +86,6 @@ constexpr bool zero_fp32(uint32_t bits) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
-}
-
 std::string explain_dtype(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
   std::string_view via;
   pred::is_valid_dtype(d, allow_fp32r, c, &via);
@@ -108,16 +104,6 @@ std::string explain_tensor(std::string_view which, const T& t, uint8_t d, bool w
 }
 
 // ---- Predicate shapes shared by the two layouts ----
-
-template <class S, uint8_t Op>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view meaning) {
-  return rule<S, has_opcode<Op>>({.name = name,
-                                  .convention = "PROJ-CONV-A29",
-                                  .meaning = meaning,
-                                  .gens = kGensAll,
-                                  .fields = kOpcodeFieldOf<S>,
-                                  .explain = explain_opcode});
-}
 
 template <class S, auto Dtype, bool AllowFp32r>
 bool dtype_ok(const S& x, const CheckContext& c) {
@@ -284,14 +270,15 @@ constexpr std::array<const Predicate*, 8> kBnCommon{&kBnReserved, &kBnInDtype,  
                                                     &kBnSrcStart, &kBnDstStart, &kBnSrcTensor, &kBnDstTensor};
 
 constexpr Predicate kStatsOpcode =
-    opcode_rule<Bn, kBnStats>("has_batchnorm_stats_opcode", "the opcode is BATCH_NORM_STATS (0x60)");
-constexpr Predicate kStats2Opcode =
-    opcode_rule<Bn, kBnStats2>("has_batchnorm_stats2_opcode", "the opcode is BATCH_NORM_STATS2 (0x61)");
-constexpr Predicate kAggOpcode =
-    opcode_rule<Bn, kBnAggregate>("has_batchnorm_aggregate_opcode", "the opcode is BATCH_NORM_AGGREGATE (0x62)");
-constexpr Predicate kMax8Opcode = opcode_rule<Bn, kMax8>("has_max8_opcode", "the opcode is MAX8 (0x6c)");
+    opcode_clause<Bn, kBnStats>("has_batchnorm_stats_opcode", "PROJ-CONV-A29", "the opcode is BATCH_NORM_STATS (0x60)");
+constexpr Predicate kStats2Opcode = opcode_clause<Bn, kBnStats2>("has_batchnorm_stats2_opcode", "PROJ-CONV-A29",
+                                                                 "the opcode is BATCH_NORM_STATS2 (0x61)");
+constexpr Predicate kAggOpcode = opcode_clause<Bn, kBnAggregate>("has_batchnorm_aggregate_opcode", "PROJ-CONV-A29",
+                                                                 "the opcode is BATCH_NORM_AGGREGATE (0x62)");
+constexpr Predicate kMax8Opcode =
+    opcode_clause<Bn, kMax8>("has_max8_opcode", "PROJ-CONV-A29", "the opcode is MAX8 (0x6c)");
 constexpr Predicate kFindOpcode =
-    opcode_rule<Bn, kFindIndex8>("has_find_index8_opcode", "the opcode is FIND_INDEX8 (0x6e)");
+    opcode_clause<Bn, kFindIndex8>("has_find_index8_opcode", "PROJ-CONV-A29", "the opcode is FIND_INDEX8 (0x6e)");
 
 // ---- BATCH_NORM_STATS2 / STATS (§14.2, PROJ-CONV-A26) ----
 
@@ -372,8 +359,8 @@ constexpr auto kFindList = concat_predicates(std::array{&kHasValidNeuronHeader, 
 
 // ---- MATCH_REPLACE8 (S4D4_MR, §15.2) ----
 
-constexpr Predicate kMrOpcode =
-    opcode_rule<Mr, kMatchReplace8>("has_match_replace8_opcode", "the opcode is MATCH_REPLACE8 (0x6f)");
+constexpr Predicate kMrOpcode = opcode_clause<Mr, kMatchReplace8>("has_match_replace8_opcode", "PROJ-CONV-A29",
+                                                                  "the opcode is MATCH_REPLACE8 (0x6f)");
 constexpr Predicate kMrReserved =
     reserved_rule<Mr, fMrReserved>({.name = "s4d4_mr_reserved_zero",
                                     .convention = "PROJ-CONV-A29",

@@ -46,7 +46,7 @@ std::string_view zero_body_convention(const Instruction& i, const CheckContext&)
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
+std::string explain_ctrl_no_opcode(const Instruction& i, const CheckContext&) {
   return fmt::format("opcode {:#04x} is not a CTRL_NO opcode (0x23, 0xa1, 0xa2, 0xa3, 0xa4, 0xa6)", i.opcode());
 }
 
@@ -73,7 +73,7 @@ constexpr Predicate kCtrlNoOpcode =
                              .meaning = "the opcode is a CTRL_NO opcode: 0x23, 0xa1, 0xa2, 0xa3, 0xa4 or 0xa6",
                              .gens = kGensAll,
                              .fields = kOpcodeFieldOf<CtrlNo>,
-                             .explain = explain_opcode});
+                             .explain = explain_ctrl_no_opcode});
 
 constexpr Predicate kValidNotification = rule<CtrlNo, notification_ok>(
     {.name = "ctrl_no_valid_notification",

@@ -154,26 +154,11 @@ std::string explain_pattern(std::string_view which, const T& t, uint8_t d, bool 
                      write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
-}
-
 std::string explain_aluop(uint8_t op, const CheckContext& c) {
   return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(op, c.gen), to_string(c.gen));
 }
 
 // ---- Shared predicate shapes: one rule each, parameterised by the operand it reads ----
-
-/// The opcode clause of a validator (or a clause that is vacuous for its opcode): header.opcode is Op.
-template <class S, uint8_t Op>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view meaning) {
-  return rule<S, has_opcode<Op>>({.name = name,
-                                  .convention = "",
-                                  .meaning = meaning,
-                                  .gens = kGensAll,
-                                  .fields = kOpcodeFieldOf<S>,
-                                  .explain = explain_opcode});
-}
 
 /// is_valid_dtype(Dtype(x), AllowFp32r) of the dtype Which (the catalog table the raw form uses).
 template <class S, auto Dtype, bool AllowFp32r>
@@ -314,8 +299,8 @@ constexpr uint8_t tr_out_dtype(const Tr& x) {
   return x.out_dtype;
 }
 
-constexpr Predicate kCopyOpcode = opcode_rule<Tr, opcode::kCopy>("has_copy_opcode", "the opcode is COPY (0x46)");
-constexpr Predicate kCastOpcode = opcode_rule<Tr, opcode::kCast>("has_cast_opcode", "the opcode is CAST (0x47)");
+constexpr Predicate kCopyOpcode = opcode_clause<Tr, opcode::kCopy>("has_copy_opcode", "", "the opcode is COPY (0x46)");
+constexpr Predicate kCastOpcode = opcode_clause<Tr, opcode::kCast>("has_cast_opcode", "", "the opcode is CAST (0x47)");
 
 constexpr Predicate kTrReserved = reserved_rule<Tr, fTrReserved>(
     {.name = "s4d4_tr_reserved_zero",
@@ -497,8 +482,8 @@ constexpr Predicate dtype64_rule(std::string_view meaning, std::span<const Field
        .explain = explain_on_body<Tt, dtype64_text<Dtype, AllowFp32r, Which>>});
 }
 
-constexpr Predicate kTtOpcode = opcode_rule<Tt, opcode::kTensorTensorArith>(
-    "has_tensor_tensor_arith_opcode", "the opcode is TENSOR_TENSOR_ARITH_OP (0x41)");
+constexpr Predicate kTtOpcode = opcode_clause<Tt, opcode::kTensorTensorArith>(
+    "has_tensor_tensor_arith_opcode", "", "the opcode is TENSOR_TENSOR_ARITH_OP (0x41)");
 
 constexpr Predicate kTtOutDtype = dtype64_rule<tt_out_dtype, true, "out_dtype">(
     "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)", fTtOutDtype);
@@ -525,10 +510,11 @@ constexpr Predicate kTtValidOp = rule<Tt, [](const Tt& x, const CheckContext& c)
        return body<Tt>(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
      }});
 
-constexpr Predicate kTtDtype = opcode_rule<Tt, opcode::kTensorTensorArith>(
-    "s3s3d3_tt_dtype", "the bitvec sibling 0x51 needs an integer out_dtype; vacuous for TENSOR_TENSOR_ARITH_OP");
-constexpr Predicate kTtSrcDstDtype = opcode_rule<Tt, opcode::kTensorTensorArith>(
-    "s3s3d3_tt_src_dst_dtype", "the bitvec sibling 0x51 needs three equal dtypes (shift exception); vacuous for 0x41");
+constexpr Predicate kTtDtype = opcode_clause<Tt, opcode::kTensorTensorArith>(
+    "s3s3d3_tt_dtype", "", "the bitvec sibling 0x51 needs an integer out_dtype; vacuous for TENSOR_TENSOR_ARITH_OP");
+constexpr Predicate kTtSrcDstDtype = opcode_clause<Tt, opcode::kTensorTensorArith>(
+    "s3s3d3_tt_src_dst_dtype", "",
+    "the bitvec sibling 0x51 needs three equal dtypes (shift exception); vacuous for 0x41");
 
 constexpr Predicate kTtSignness = rule<Tt, [](const Tt& x, const CheckContext& c) { return tt_signness(x, c.gen); }>(
     {.name = "s3s3d3_tt_valid_int_signness",
@@ -625,7 +611,8 @@ constexpr uint8_t mr_dtype(const Mr& x) {
   return x.dtype;
 }
 
-constexpr Predicate kMrOpcode = opcode_rule<Mr, opcode::kMemset>("has_memset_opcode", "the opcode is MEMSET (0x49)");
+constexpr Predicate kMrOpcode =
+    opcode_clause<Mr, opcode::kMemset>("has_memset_opcode", "", "the opcode is MEMSET (0x49)");
 
 constexpr Predicate kMrReserved = reserved_rule<Mr, fMrReserved>(
     {.name = "d4_mr_reserved_zero",

@@ -47,10 +47,6 @@ constexpr bool fp_dtype_datapath(uint8_t d, bool fp32r) {
          d == dtype::kBfloat16 || d == dtype::kFp32 || (fp32r && d == dtype::kFp32r);
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this predicate requires", i.opcode());
-}
-
 std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
   std::string_view via;
   pred::is_valid_dtype(d, allow_fp32r, c, &via);

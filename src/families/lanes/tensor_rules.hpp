@@ -11,20 +11,6 @@
 
 namespace tpbisa::family::tensor_rules {
 
-/// The opcode clause: header.opcode is one of Ops.
-template <class S, uint8_t... Ops>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view convention, std::string_view meaning) {
-  return rule<S, has_opcode<Ops...>>({.name = name,
-                                      .convention = convention,
-                                      .meaning = meaning,
-                                      .gens = kGensAll,
-                                      .fields = kOpcodeFieldOf<S>,
-                                      .explain = [](const Instruction& i, const CheckContext&) {
-                                        return fmt::format("opcode {:#04x} is not one this validator judges",
-                                                           i.opcode());
-                                      }});
-}
-
 /// is_valid_dtype(Dtype(x), AllowFp32r), or with Wide the 64-bit form is_valid_dtype_64(d, AllowFp32r, True, True)
 /// (common-formats.md §10.4).
 template <class S, auto Dtype, bool AllowFp32r, bool Wide>

@@ -39,16 +39,16 @@ constexpr uint8_t out_dtype(const Tr& x) {
 
 // ---- LOAD_MASK_SELECT (PROJ-CONV-K8): the header, the events and the opcode; every lane byte is accepted ----
 
-constexpr Predicate kLoadMaskOpcode = opcode_rule<LaneMap, lanes::kLoadMaskSelect>(
+constexpr Predicate kLoadMaskOpcode = opcode_clause<LaneMap, lanes::kLoadMaskSelect>(
     "has_load_mask_select_opcode", "PROJ-CONV-K8", "the opcode is LOAD_MASK_SELECT (0x69; name ours, PROJ-CONV-K8)");
 
 constexpr const Predicate* kLoadMaskSelect[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kLoadMaskOpcode};
 
 // ---- The S4D4_TR conjuncts the two stream opcodes share with COPY (real-programs.md §10.2) ----
 
-constexpr Predicate kShuffleOpcode = opcode_rule<Tr, lanes::kStreamShuffle>(
+constexpr Predicate kShuffleOpcode = opcode_clause<Tr, lanes::kStreamShuffle>(
     "has_stream_shuffle_opcode", "PROJ-CONV-K4", "the opcode is STREAM_SHUFFLE (0x6A; name ours, PROJ-CONV-K4)");
-constexpr Predicate kTransposeOpcode = opcode_rule<Tr, lanes::kStreamTranspose>(
+constexpr Predicate kTransposeOpcode = opcode_clause<Tr, lanes::kStreamTranspose>(
     "has_stream_transpose_opcode", "", "the opcode is STREAM_TRANSPOSE (0x6B)");
 
 constexpr Predicate kReserved = reserved_rule<Tr, fReserved>(

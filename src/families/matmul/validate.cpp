@@ -82,10 +82,6 @@ std::string explain_dst(const PeView& v, Generation g) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
-}
-
 /// valid_mm_sbuf_quadrant / valid_mm_psum_quadrant: an immediate start lies at a quadrant partition (0, 32, 64, 96).
 [[gnu::always_inline]] inline bool quadrant_ok(const Addr4& start, Generation g) {
   const matmul::Place p = matmul::place_of(start, g);

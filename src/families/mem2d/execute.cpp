@@ -279,9 +279,33 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   return true;
 }
 
+/// The on-chip bytes an immediate start places: the hull of the walk, when it stays inside one SBUF/PSUM
+/// partition (TensorLoad reads it, TensorStore writes it). A walk across partitions, a DRAM address or a register
+/// start is placed at run time and not listed.
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  const Mem2d* m = inst.as<Mem2d>();
+  if (m == nullptr || !m->start_addr.is_immediate() || m->elements() == 0 || m->elements() > 32) return f;
+  Mem2dWalk w;
+  walk(*m, m->start_addr.immediate(), w);
+  const auto [lo, hi] = std::minmax_element(w.ea.begin(), w.ea.begin() + w.count);
+  const uint64_t last = *hi + w.esz - 1;
+  const Geometry& geo = geometry(g);
+  const uint64_t onchip_end =  // addresses from here up are flat memory (PROJ-CONV-N4)
+      geo.psum_size != 0 ? uint64_t{geo.psum_offset} + geo.psum_size : uint64_t{geo.sbuf_offset} + geo.sbuf_size;
+  if (w.esz == 0 || last < *hi || last >= onchip_end) return f;
+  const PartitionAddress first = decode_partition_offset(static_cast<uint32_t>(*lo), g);
+  const PartitionAddress end = decode_partition_offset(static_cast<uint32_t>(last), g);
+  if (first.region == Region::Outside || end.region != first.region || end.partition != first.partition) return f;
+  f.add({"start_addr", first.region, first.partition, 1, int64_t{first.offset}, int64_t{end.offset},
+         m->header.opcode == opcode::kTensorStore});
+  return f;
+}
+
 // The pseudo forms run only after lowering (PROJ-CONV-M9): the executor refuses them.
 constexpr std::array<Format, 1> kNotExecuted{Format::PseudoMem2d};
-constexpr Execution kExecution{execute, kNotExecuted, {}, Execution::Refusal::Lowered};
+constexpr Execution kExecution{
+    .execute = execute, .not_executed = kNotExecuted, .refusal = Execution::Refusal::Lowered, .footprint = footprint};
 
 }  // namespace
 

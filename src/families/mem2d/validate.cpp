@@ -188,10 +188,6 @@ std::string explain_window(const Instruction& i, const CheckContext&) {
                      m.start_addr.immediate());
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
-}
-
 // ---- Rule bodies over the typed operand (the decoded word, or the raw word's view) ----
 
 bool shared_ok(const Mem2d& m, const CheckContext&) {

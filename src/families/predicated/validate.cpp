@@ -118,7 +118,7 @@ constexpr Predicate kPartitions = rule<Tt, partitions_ok>(
 
 // ---- TENSOR_TENSOR_BITVEC_OP 0x51 (§4.2, PROJ-CONV-K24) ----
 
-constexpr Predicate kTtOpcode = opcode_rule<Tt, opcode::kTensorTensorArith, predicated::kTensorTensorBitvec>(
+constexpr Predicate kTtOpcode = opcode_clause<Tt, opcode::kTensorTensorArith, predicated::kTensorTensorBitvec>(
     "has_tensor_tensor_opcode", "PROJ-CONV-K24", "the opcode is 0x41 or 0x51 (name ours, PROJ-CONV-K24)");
 
 constexpr Predicate kTtOut =
@@ -221,7 +221,7 @@ constexpr const Predicate* kTensorTensorBitvec[] = {&kHasValidNeuronHeader,
 
 // ---- COPY_PREDICATED 0x72 / CAST_PREDICATED 0x99 (§4.3) ----
 
-constexpr Predicate kCpOpcode = opcode_rule<Tt, predicated::kCopyPredicated, predicated::kCastPredicated>(
+constexpr Predicate kCpOpcode = opcode_clause<Tt, predicated::kCopyPredicated, predicated::kCastPredicated>(
     "has_copy_cast_predicated_opcode", "", "the opcode is COPY_PREDICATED (0x72) or CAST_PREDICATED (0x99)");
 
 constexpr Predicate kCpOut =

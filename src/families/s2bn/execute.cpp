@@ -137,10 +137,38 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   }
 }
 
+/// The source elements a word reads (all of them for ImmLd, 8 for MatchValueLoad, 3 for BatchNormParamLoad) and
+/// BatchNormParamLoad's batch-mean pointer (one fp32 per channel) when the word places them: immediate addresses.
+Footprint operand_footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  const S2Bn& s = body<S2Bn>(inst);
+  const unsigned esz = dtype_size(s.dtype);
+  const unsigned count = s.header.opcode == opcode::kMatchValueLoad       ? 8u
+                         : s.header.opcode == opcode::kBatchNormParamLoad ? 3u
+                                                                          : s.src_elements();
+  const Addr4Meaning a = describe(s.src_mem_pattern.start_addr, g);
+  if (a.plain_immediate && a.target.region != Region::Outside && esz != 0 && count != 0) {
+    int64_t lo = 0, hi = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      lo = std::min(lo, element_offset(s.src_mem_pattern, i, esz));
+      hi = std::max(hi, element_offset(s.src_mem_pattern, i, esz));
+    }
+    f.add({"src", a.target.region, a.target.partition, s.num_active_channels, int64_t{a.target.offset} + lo,
+           int64_t{a.target.offset} + hi + esz - 1, false});
+  }
+  if (s.header.opcode == opcode::kBatchNormParamLoad && s.imm0_src != 2) {
+    const PartitionAddress mean = decode_partition_offset(s.imm0_ptr.raw & kPartitionAddrMask, g);
+    if (mean.region != Region::Outside)
+      f.add({"imm0_ptr", mean.region, mean.partition, s.num_active_channels, int64_t{mean.offset},
+             int64_t{mean.offset} + 3, false});
+  }
+  return f;
+}
+
 }  // namespace
 
 const Execution& S2BnFamily::execution() {
-  static const Execution kExecution{.execute = execute, .unit_state = unit_state()};
+  static const Execution kExecution{.execute = execute, .footprint = operand_footprint, .unit_state = unit_state()};
   return kExecution;
 }
 

@@ -112,10 +112,6 @@ bool src_tensor_valid(const S2Bn& s, const CheckContext& c) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
-}
-
 std::string count_text(const S2Bn& s) {
   return fmt::format("src num_elem = {{{}, {}}} (product {})", s.src_mem_pattern.num_elem[0],
                      s.src_mem_pattern.num_elem[1], product(s));

@@ -163,10 +163,6 @@ bool same_count(const S4d4Tsm& t, const CheckContext&) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this predicate requires", i.opcode());
-}
-
 std::string explain_slices(const Instruction& i, const CheckContext&, unsigned max) {
   return fmt::format("W = src num_elem[3] = {}, must be 1..{}", t_of(i).src_mem_pattern.num_elem[3], max);
 }

@@ -34,10 +34,6 @@ constexpr Predicate reserved_clause(PredicateSpec p) {
   return reserved_rule<S, F>(p);
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
-}
-
 /// A body over the header, Body(const Header&) -> bool: `holds` on the decoded header, the raw form on the header
 /// of the typed raw word.
 template <auto Body>

@@ -135,10 +135,6 @@ bool tt_valid_partitions(const Addr4& a0, const Addr4& a1, Generation g) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
-}
-
 std::string explain_start(std::string_view which, const Addr4& a, unsigned n, const CheckContext& c) {
   return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
                      which, addr4_label(a, c.gen), n);
@@ -168,16 +164,6 @@ std::string explain_immediate(std::string_view which, const ImmVal& imm, uint8_t
 }
 
 // ---- Shared predicate shapes ----
-
-template <class S, uint8_t... Ops>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view meaning) {
-  return rule<S, has_opcode<Ops...>>({.name = name,
-                                      .convention = "",
-                                      .meaning = meaning,
-                                      .gens = kGensAll,
-                                      .fields = kOpcodeFieldOf<S>,
-                                      .explain = explain_opcode});
-}
 
 /// is_valid_dtype(Dtype(x), AllowFp32r) of the dtype Which.
 template <class S, auto Dtype, bool AllowFp32r>
@@ -298,14 +284,14 @@ constexpr bool is_bitvec(const Stt& x) {
   return x.header.opcode == stt::kSttBitvec;
 }
 
-constexpr Predicate kSttOpcode = opcode_rule<Stt, stt::kSttArith, stt::kSttBitvec>(
-    "has_scalar_tensor_tensor_opcode",
+constexpr Predicate kSttOpcode = opcode_clause<Stt, stt::kSttArith, stt::kSttBitvec>(
+    "has_scalar_tensor_tensor_opcode", "",
     "the opcode is SCALAR_TENSOR_TENSOR_ARITH (0x9D) or _BITVEC (0x9E) "
     "(a name of ours: not recovered from the header)");
-constexpr Predicate kScanOpcode =
-    opcode_rule<Stt, stt::kScan>("has_tensor_tensor_scan_opcode", "the opcode is TENSOR_TENSOR_SCAN_ARITH (0xE5)");
+constexpr Predicate kScanOpcode = opcode_clause<Stt, stt::kScan>("has_tensor_tensor_scan_opcode", "",
+                                                                 "the opcode is TENSOR_TENSOR_SCAN_ARITH (0xE5)");
 constexpr Predicate kSelectReduceOpcode =
-    opcode_rule<Stt, stt::kSelectReduce>("has_select_reduce_opcode", "the opcode is SELECT_REDUCE (0xEA)");
+    opcode_clause<Stt, stt::kSelectReduce>("has_select_reduce_opcode", "", "the opcode is SELECT_REDUCE (0xEA)");
 
 constexpr Predicate kSttLoDtype = dtype_rule<Stt, stt_lo, false, "src0 dtype (low nibble)">(
     "is_valid_dtype(src0 dtype = low nibble of in0_in1_dtype, FP32R not allowed)", fSttPair);
@@ -637,8 +623,8 @@ constexpr uint8_t sel_dtype(const Sel& x) {
   return x.dtype;
 }
 
-constexpr Predicate kSelOpcode = opcode_rule<Sel, stt::kTsSelect>(
-    "has_tensor_scalar_select_opcode",
+constexpr Predicate kSelOpcode = opcode_clause<Sel, stt::kTsSelect>(
+    "has_tensor_scalar_select_opcode", "",
     "the opcode is TENSOR_SCALAR_SELECT (0x98) (a name of ours: not recovered from the header)");
 
 constexpr Predicate kSelReserved =

@@ -45,10 +45,6 @@ std::string first_nonzero(std::string_view name, const FieldRef& f, std::span<co
   return "";
 }
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} does not belong to this validator", i.opcode());
-}
-
 template <class S, uint8_t Opcode>
 constexpr Predicate opcode_predicate(std::string_view name, std::string_view convention) {
   return rule<S, has_opcode<Opcode>>({.name = name,

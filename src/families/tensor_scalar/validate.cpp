@@ -222,10 +222,6 @@ bool exp_ops(const Ts& x, const CheckContext&) {
 
 // ---- Explanations ----
 
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
-}
-
 std::string explain_dtype(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
   std::string_view via;
   pred::is_valid_dtype(d, allow_fp32r, c, &via);
@@ -265,16 +261,6 @@ constexpr Predicate make_rule(std::string_view name, std::string_view convention
                         .gens = gens,
                         .fields = fields,
                         .explain = explain_on_body<S, Text>});
-}
-
-template <class S, uint8_t... Ops>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view convention, std::string_view meaning) {
-  return rule<S, has_opcode<Ops...>>({.name = name,
-                                      .convention = convention,
-                                      .meaning = meaning,
-                                      .gens = kGensAll,
-                                      .fields = kOpcodeFieldOf<S>,
-                                      .explain = explain_opcode});
 }
 
 template <class S, auto Member, bool AllowFp32r>
@@ -412,9 +398,9 @@ constexpr std::array<const Predicate*, 6> kChannelsAndPatterns{&kTsChannels, &kT
 
 // ---- is_valid_tensor_scalar_op (0x43, 0x53, 0x93) and is_valid_tensor_scalar_ptr_op (0x44, 0x54) ----
 
-constexpr Predicate kTsOpcode = opcode_rule<Ts, ts::kArith, ts::kBitvec, ts::kTranspose>(
+constexpr Predicate kTsOpcode = opcode_clause<Ts, ts::kArith, ts::kBitvec, ts::kTranspose>(
     "has_tensor_scalar_opcode", "", "the opcode is 0x43, 0x53 or 0x93");
-constexpr Predicate kTsPtrOpcode = opcode_rule<Ts, ts::kPtrArith, ts::kPtrBitvec>(
+constexpr Predicate kTsPtrOpcode = opcode_clause<Ts, ts::kPtrArith, ts::kPtrBitvec>(
     "has_tensor_scalar_ptr_opcode", "PROJ-CONV-K26", "the opcode is 0x44 or 0x54 (name ours, PROJ-CONV-K26)");
 
 constexpr Predicate kTsValidOps = make_rule<
@@ -515,9 +501,9 @@ constexpr auto kTensorScalarPtr = concat_predicates(
 
 // ---- is_valid_tensor_scalar_cache_reduce / _cache_cumulative (0x9A / 0xE6) ----
 
-constexpr Predicate kCacheReduceOpcode = opcode_rule<Ts, ts::kCacheReduce>(
+constexpr Predicate kCacheReduceOpcode = opcode_clause<Ts, ts::kCacheReduce>(
     "has_tensor_cache_reduce_opcode", "", "the opcode is TENSOR_SCALAR_CACHE_REDUCE (0x9A)");
-constexpr Predicate kCacheCumulativeOpcode = opcode_rule<Ts, ts::kCacheCumulative>(
+constexpr Predicate kCacheCumulativeOpcode = opcode_clause<Ts, ts::kCacheCumulative>(
     "has_tensor_cache_cumulative_opcode", "", "the opcode is TENSOR_SCALAR_CACHE_CUMULATIVE (0xE6)");
 
 constexpr Predicate kCacheOps =
@@ -584,7 +570,7 @@ constexpr auto kCacheCumulative = cache_list<&kCacheCumulativeOpcode>();
 // ---- is_valid_exponential (0x30) ----
 
 constexpr Predicate kExpOpcode =
-    opcode_rule<Ts, ts::kExponential>("has_exponential_opcode", "", "the opcode is EXPONENTIAL (0x30)");
+    opcode_clause<Ts, ts::kExponential>("has_exponential_opcode", "", "the opcode is EXPONENTIAL (0x30)");
 
 constexpr Predicate kExpGen = make_rule<
     Ts, [](const Ts&, const CheckContext& c) { return c.gen == Generation::Mariana || c.gen == Generation::Maverick; },
@@ -640,8 +626,8 @@ constexpr auto kExponential = concat_predicates(
 
 // ---- is_valid_dve_read_accumulator (0x9B, PROJ-CONV-K16) ----
 
-constexpr Predicate kRdOpcode = opcode_rule<Rd, ts::kReadAccumulator>("has_dve_read_accumulator_opcode", "",
-                                                                      "the opcode is DVE_READ_ACCUMULATOR (0x9B)");
+constexpr Predicate kRdOpcode = opcode_clause<Rd, ts::kReadAccumulator>("has_dve_read_accumulator_opcode", "",
+                                                                        "the opcode is DVE_READ_ACCUMULATOR (0x9B)");
 
 constexpr Predicate kRdReserved = reserved_rule<Rd, fRdReserved>(
     {.name = "d1_rd_reserved_zero",
