@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from typing import Any, Iterator
 
@@ -230,7 +229,9 @@ def test_on_a_dask_cluster_and_a_worker_killed(folder: pathlib.Path, on_processe
         assert [r["verdict"] for r in result.records] == ["pass", "pass", "pass", "fail"]
 
 
-def test_crash_and_timeout_are_reported(folder: pathlib.Path, on_processes: suite.SuiteRun) -> None:
+def test_crash_and_timeout_are_reported(folder: pathlib.Path, on_processes: suite.SuiteRun,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as without Dask: the default pool is plain processes
     (folder / "bad.toml").write_text(f'''
 [defaults]
 program = "{GEN} --k 128 --n 512"
@@ -252,8 +253,9 @@ skip_if_absent = true
 name = "unreadable"
 program = "nothing-here-either.neff"
 ''')
-    result = suite.run(folder / "bad.toml", jobs=2, backend="processes", out=folder / "bad",
-                       programs=folder / "programs", stream=None, progress=None)
+    result = suite.run(folder / "bad.toml", jobs=2, out=folder / "bad", programs=folder / "programs", stream=None,
+                       progress=None)
+    assert result.backend == "plain processes (concurrent.futures, 2 workers; dask.distributed is not installed)"
     got = {r["id"]: (r["verdict"], r["reason"]) for r in result.records}
     assert got["fine"] == ("pass", None)
     assert got["crashes"][0] == "crash" and "died" in got["crashes"][1]
@@ -368,3 +370,15 @@ def test_the_docs_example_runs(tmp_path: pathlib.Path) -> None:
     for want, got in zip(expected, actual):
         assert got.startswith(want[:-1]) if want.endswith("…") else got == want, (want, got)
     assert ET.parse(tmp_path / "small-results" / "junit.xml").getroot().get("tests") == "4"
+
+
+def test_bfloat16_inputs_round_to_nearest_even() -> None:
+    import numpy as np
+
+    from tpbisa._suite_case import _bf16_bits, as_float
+
+    # bfloat16 is the top half of a float32: 1.0 = 0x3F80; 1 + 2**-8 lies halfway between 0x3F80 and 0x3F81 (to the
+    # even one, 0x3F80), 1 + 3 * 2**-8 halfway between 0x3F81 and 0x3F82 (to 0x3F82).
+    values = np.array([1.0, 1 + 2**-8, 1 + 3 * 2**-8, -2.0, 3.0e38, np.nan], dtype=np.float32)
+    assert _bf16_bits(values).tolist() == [0x3F80, 0x3F80, 0x3F82, 0xC000, 0x7F62, 0x7FC0]
+    assert as_float(np.array([0x3F80, 0xC000], np.uint16), "bfloat16").tolist() == [1.0, -2.0]

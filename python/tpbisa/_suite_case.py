@@ -89,18 +89,14 @@ def _typed(values: np.ndarray, sig: str) -> np.ndarray:
     """Values (float64 or int64) as the signature dtype's array: NumPy's own type, bfloat16 and FP8 as ml_dtypes
     types when installed, bfloat16 as raw bits otherwise."""
     try:
-        import ml_dtypes  # noqa: F401
-
-        have_ml = True
+        import ml_dtypes
     except ImportError:
-        have_ml = False
-    if sig == _BF16 and not have_ml:
+        ml_dtypes = None
+    if sig == _BF16 and ml_dtypes is None:
         return _bf16_bits(values.astype(np.float32))
     if sig.startswith("float8") or sig == _BF16:
-        if not have_ml:
+        if ml_dtypes is None:
             raise ValueError(f"a random {sig} input needs the ml_dtypes package; give a .npy file instead")
-        import ml_dtypes
-
         return values.astype(np.float32).astype(getattr(ml_dtypes, sig))
     return values.astype(np.dtype(sig))
 

@@ -304,8 +304,16 @@ def _backend(jobs: int, scheduler: str | None, backend: str, memory_limit: int |
         return _Dask(jobs, scheduler, memory_limit)
     if backend == "processes":
         return _Processes(jobs, memory_limit, "asked for")
+    import importlib.util
+
     try:
-        import distributed  # noqa: F401
+        found = importlib.util.find_spec("distributed") is not None
+    except (ImportError, ValueError) as e:
+        return _Processes(jobs, memory_limit, f"dask.distributed is not importable: {e}")
+    if not found:
+        return _Processes(jobs, memory_limit, "dask.distributed is not installed")
+    try:
+        __import__("distributed")
     except ImportError as e:
         return _Processes(jobs, memory_limit, f"dask.distributed is not importable: {e}")
     return _Dask(jobs, None, memory_limit)
