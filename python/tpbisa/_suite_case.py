@@ -69,12 +69,16 @@ class PeakMemory:
 
     def __enter__(self) -> PeakMemory:
         self.peak = self._rss()
-        self._thread.start()
+        try:
+            self._thread.start()
+        except RuntimeError:  # no thread under a tight memory limit: the memory at the start and the end only
+            pass
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
-        self._thread.join()
+        if self._thread.ident is not None:
+            self._thread.join()
         self.peak = max(self.peak, self._rss())
 
 

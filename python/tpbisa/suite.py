@@ -203,6 +203,10 @@ class _Processes:
             return future.result()
         except cf.process.BrokenProcessPool:
             return None
+        except Exception as e:  # noqa: BLE001 -- the case's record could not come back: reported, never dropped
+            rec = base_record(case)
+            rec["reason"] = f"{type(e).__name__}: {e}"
+            return rec
 
     def recover(self, lost: list[tuple[dict[str, Any], bool]]) -> list[dict[str, Any]]:
         """After a worker died: runs each case that was running alone (its record, or `crash`), and returns the
@@ -335,6 +339,12 @@ class _Progress:
         self.tty = bool(stream) and stream.isatty()
         self.last = 0.0
 
+    def clear(self) -> None:
+        """Takes the progress line off the terminal, before a case's line is printed."""
+        if self.tty and self.last:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
     def show(self, done: int, failed: int, running: int, final: bool = False) -> None:
         if self.stream is None:
             return
@@ -374,6 +384,7 @@ def run(suite: Suite | str | os.PathLike[str], *, jobs: int | None = None, sched
     out_dir.mkdir(parents=True, exist_ok=True)
     say = (lambda text: (stream.write(text + "\n"), stream.flush())) if stream else (lambda text: None)
     start = time.monotonic()
+    bar = _Progress(len(suite.cases), progress)
     limit = parse_size(memory_limit, "memory_limit") if memory_limit is not None else None
     cases = []
     for case in suite.cases:
@@ -390,6 +401,7 @@ def run(suite: Suite | str | os.PathLike[str], *, jobs: int | None = None, sched
     stream_file = open(out_dir / "results.jsonl", "w", encoding="utf-8")  # noqa: SIM115 -- rewritten at the end
 
     def finish(rec: dict[str, Any]) -> None:
+        bar.clear()
         records[rec["id"]] = rec
         stream_file.write(report.record_line(rec) + "\n")
         stream_file.flush()
@@ -408,7 +420,6 @@ def run(suite: Suite | str | os.PathLike[str], *, jobs: int | None = None, sched
             runnable.append(case)
     pool = _backend(jobs, scheduler, backend, limit) if runnable else None
     say(f"suite {suite.name}: {len(cases)} cases on {pool.describe if pool else 'no pool (nothing to run)'}")
-    bar = _Progress(len(cases), progress)
     try:
         pending = {pool.submit(c): c for c in runnable} if pool else {}
         while pending:
