@@ -366,7 +366,8 @@ class _Progress:
 def run(suite: Suite | str | os.PathLike[str], *, jobs: int | None = None, scheduler: str | None = None,
         out: str | os.PathLike[str] | None = None, tags: list[str] | None = None, backend: str = "auto",
         max_memory: int | str | None = None, memory_limit: int | str | None = None, timeout: float | None = None,
-        programs: str | os.PathLike[str] | None = None, stream: TextIO | None = sys.stdout, progress: TextIO | None = sys.stderr,
+        programs: str | os.PathLike[str] | None = None, stream: TextIO | None | Any = ...,
+        progress: TextIO | None | Any = ...,
         on_result: Callable[[dict[str, Any]], None] | None = None) -> SuiteRun:
     """Runs every case of ``suite`` (a ``Suite`` or a file) and writes OUT/results.jsonl, OUT/junit.xml and
     OUT/summary.txt. ``jobs`` local workers (default: the CPUs); ``scheduler`` a Dask scheduler address instead;
@@ -375,6 +376,8 @@ def run(suite: Suite | str | os.PathLike[str], *, jobs: int | None = None, sched
     local worker (Dask's memory_limit; the address space of a plain process). Generated NEFFs go to OUT/programs,
     or are kept in ``programs`` and used again by later runs of the same command. Each record is passed to
     ``on_result`` as it arrives. A case that crashes or times out is reported, and the suite goes on."""
+    stream = sys.stdout if stream is ... else stream  # the streams of the call, not of the import
+    progress = sys.stderr if progress is ... else progress
     if not isinstance(suite, Suite):
         suite = load(suite, tags)
     elif tags:
