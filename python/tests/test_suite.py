@@ -382,3 +382,14 @@ def test_bfloat16_inputs_round_to_nearest_even() -> None:
     values = np.array([1.0, 1 + 2**-8, 1 + 3 * 2**-8, -2.0, 3.0e38, np.nan], dtype=np.float32)
     assert _bf16_bits(values).tolist() == [0x3F80, 0x3F80, 0x3F82, 0xC000, 0x7F62, 0x7FC0]
     assert as_float(np.array([0x3F80, 0xC000], np.uint16), "bfloat16").tolist() == [1.0, -2.0]
+
+
+def test_a_worker_that_does_not_see_the_program_uses_the_bytes_it_carries(folder: pathlib.Path,
+                                                                         on_processes: suite.SuiteRun) -> None:
+    (case,) = suite.prepare(suite.load(folder / "twenty.toml", tags=["negative"]).cases, folder / "ship", 1,
+                            ship=True, programs=folder / "programs")
+    assert case["neff_bytes"] == pathlib.Path(case["neff"]).read_bytes()
+    case["neff"] = str(folder / "elsewhere" / "not-here.neff")
+    rec = suite.run_case(case)
+    want = on_processes.by_id()["wrong-reference"]
+    assert stable([rec]) == stable([want])
