@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -106,7 +107,8 @@ npy::Array npy_header_of(const pb::array& a) {
 /// {"outputs": name -> array (owning its memory, the signature's dtype as raw .npy bits), "report": the document
 /// of `tpbisa run PROG.neff --json`}.
 pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
-                  unsigned threads, const pb::object& trace, const pb::object& max_steps) {
+                  unsigned threads, const pb::object& trace, const pb::object& max_steps, const pb::object& max_memory,
+                  const pb::object& timeout) {
   const neff::Neff& nf = n.get();
   io::NeffRunOptions ro;
   if (!io::parse_schedule(schedule, ro.machine))
@@ -122,8 +124,26 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
                             std::string(pb::str(trace.get_type().attr("__name__")))));
   // Without max_steps the run is bounded as on the command line: a loop that never ends is stopped.
   ro.max_steps = max_steps.is_none() ? io::default_neff_max_steps(nf) : count_arg(max_steps, "max_steps");
-  // Ctrl-C stops the run at the next word (a NEFF's words are heavy) and raises KeyboardInterrupt.
-  ro.on_progress = signal_check();
+  if (!max_memory.is_none()) ro.machine.max_memory = count_arg(max_memory, "max_memory");
+  // Ctrl-C stops the run at the next word (a NEFF's words are heavy) and raises KeyboardInterrupt; so does a timeout
+  // (TimeoutError), checked on the clock at every word, so that a thread without signals (a pool's) is bounded too.
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> deadline;
+  double seconds = 0;
+  if (!timeout.is_none()) {
+    seconds = pb::cast<double>(pb::float_(timeout));
+    if (!(seconds > 0) || seconds > 1e9)
+      raise_usage(fmt::format("timeout must be a number of seconds above 0, not {}", seconds));
+    deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+  bool timed_out = false;
+  ro.on_progress = [signals = signal_check(), deadline, &timed_out](uint64_t retired) mutable {
+    if (deadline && Clock::now() >= *deadline) {
+      timed_out = true;
+      return false;
+    }
+    return signals(retired);
+  };
   ro.progress_words = 1;
 
   // Inputs: NumPy arrays (anything array-like is converted first), C-contiguous ones read in place.
@@ -165,6 +185,9 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     if (*prepared) rep = io::execute_neff_run(**prepared, ro, trace_file.get());
   }
   if (!*prepared) raise_usage(prepared->error().message);
+  if (timed_out && PyErr_Occurred() == nullptr)
+    raise(PyExc_TimeoutError,
+          fmt::format("the run took longer than its timeout of {} s ({} words retired)", seconds, rep.retired));
   // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file). A threaded run may have
   // finished meanwhile: the handler's exception is raised all the same.
   if (rep.status == io::NeffRunReport::Status::Interrupted || PyErr_Occurred() != nullptr)
@@ -475,7 +498,7 @@ void bind_neff_machine(pb::module_& m) {
                              })
       .def("_run", &run_neff, pb::arg("inputs"), pb::arg("schedule") = "default", pb::arg("check_races") = false,
            pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("max_steps") = pb::none(),
-           "Runs the whole NEFF (use Neff.run).")
+           pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(), "Runs the whole NEFF (use Neff.run).")
       .def(
           "sems",
           [](const PyNeff& n) { return to_python(io::neff_sems_subgraphs_json(neff::semaphore_picture(n.get()))); },

@@ -174,13 +174,17 @@ def _neff_run(
     threads: int = 1,
     trace: str | _os.PathLike[str] | None = None,
     max_steps: int | None = None,
+    max_memory: int | None = None,
+    timeout: float | None = None,
     **inputs: Any,
 ) -> Result:
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
     naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
     KeyboardInterrupt (no trace file is left). Without ``max_steps`` the run stops (status ``step-limit``) after
-    1,000 retired words per word of the program, at least 1,000,000. Returns a ``Result``."""
+    1,000 retired words per word of the program, at least 1,000,000. ``max_memory`` bounds the run's simulated memory
+    as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word after it with
+    TimeoutError, on any thread. Returns a ``Result``."""
     if isinstance(trace, _os.PathLike):
         trace = _os.fspath(trace)
     for name, value in inputs.items():
@@ -190,7 +194,7 @@ def _neff_run(
             if value.dtype == numpy_dtype(isa):
                 inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
     raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
-                    max_steps=max_steps)
+                    max_steps=max_steps, max_memory=max_memory, timeout=timeout)
     outputs = {}
     for name, array in raw["outputs"].items():
         isa = _SIGNATURE_DTYPES.get(self.outputs[name][0])

@@ -168,7 +168,8 @@ class Neff:
                  gen: str | Sequence[str] | None = None, strict_window: bool = False, dtype_enum: str = "header",
                  symmetric_clamp_arith: bool = True) -> list[Verdict] | list[dict[str, Verdict]]: ...
     def run(self, *, schedule: str = "default", check_races: bool = False, threads: int = 1,
-            trace: str | os.PathLike[str] | None = None, max_steps: int | None = None, **inputs: Any) -> Result:
+            trace: str | os.PathLike[str] | None = None, max_steps: int | None = None,
+            max_memory: int | None = None, timeout: float | None = None, **inputs: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
 
 class BlockedWait:
