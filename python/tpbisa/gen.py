@@ -319,12 +319,19 @@ def _finish(core: Core, stores: list[Any]) -> None:
     core.op("Pool", "Nop", "", waits=[t for t in stores if t is not None])
 
 
-def _stt(src0: int, src1: int, dst: int, n: int, op0: str, op1: str, imm0: int, dt_in: str, dt_out: str) -> str:
-    """ScalarTensorTensorArith operands: dst = (src0 op0 imm0) op1 src1, imm0 a per-partition fp32 pointer."""
-    pair = DTYPES[dt_in][2] * 0x11
+def _stt(src0: int, src1: int, dst: int, n: int, op0: str, op1: str, imm0: int, dt0: str, dt1: str,
+         dt_out: str) -> str:
+    """ScalarTensorTensorArith operands: dst = (src0 op0 imm0) op1 src1, imm0 a per-partition fp32 pointer; the
+    dtype pair holds src0's dtype in its low nibble, src1's in its high one."""
+    pair = DTYPES[dt1][2] * 0x10 + DTYPES[dt0][2]
     return (f"{pattern('src0', src0, n, 2)} {pattern('src1', src1, n, 2)} op0={op0} op1={op1} "
             f"imm0_src=POINTER_IMMEDIATE in0_in1_dtype={pair:#x} out_dtype={dt_out} num_active_channels=128 "
             f"imm0_dtype=fp32 {pattern('dst', dst, n, 2)} imm0={sb(imm0)}")
+
+
+def _imm(v: float) -> str:
+    """An fp32 immediate as its shortest decimal (it reads back to the same fp32)."""
+    return str(np.float32(v))
 
 
 def _ts(src: int, dst: int, n: int, op0: str, imm0: float, op1: str = "BYPASS", imm1: float = 0.0,
@@ -332,7 +339,7 @@ def _ts(src: int, dst: int, n: int, op0: str, imm0: float, op1: str = "BYPASS", 
     """TensorScalarArithOp operands with inline immediates: dst = (src op0 imm0) op1 imm1."""
     return (f"{pattern('src', src, n, 3)} in_dtype={dt_in} out_dtype={dt_out} num_active_channels=128 "
             f"imm0_src=INSTRUCTION_IMMEDIATE op0={op0} op1={op1} reverse_operands=NONE "
-            f"imm1_src=INSTRUCTION_IMMEDIATE imm0={imm0!r} imm1={imm1!r} {pattern('dst', dst, n, 3)}")
+            f"imm1_src=INSTRUCTION_IMMEDIATE imm0={_imm(imm0)} imm1={_imm(imm1)} {pattern('dst', dst, n, 3)}")
 
 
 def build_layernorm(core: Core, k: "Kernel", tiles: list[int]) -> None:
@@ -365,7 +372,7 @@ def build_layernorm(core: Core, k: "Kernel", tiles: list[int]) -> None:
         for c, (c0, n) in enumerate(chunks):
             core.op("DVE", "BatchNormStats2",
                     f"{pattern('src', x_off + c0 * es, n, 4)} in_dtype={dt} out_dtype=fp32 num_active_channels=128 "
-                    f"even_count={float((n + 1) // 2)!r} odd_count={float(n // 2)!r} "
+                    f"even_count={_imm((n + 1) // 2)} odd_count={_imm(n // 2)} "
                     f"{pattern('dst', st_off + 24 * c, 6, 2)}",
                     waits=[x_tok], acc=[(x_key, "r"), (st_key, "w")], tag="stats" if c == 0 else None)
         agg = core.op("DVE", "BatchNormAggregate",
@@ -376,13 +383,12 @@ def build_layernorm(core: Core, k: "Kernel", tiles: list[int]) -> None:
                 acc=[(ag_key, "r"), (rs_key, "w")], tag="eps")
         rstd = core.op("Pool", "TensorScalarArithOp", _ts(rs_off, rs_off, 1, "RSQRT", 0.0), signal="pool_rstd",
                        acc=[(rs_key, "r"), (rs_key, "w")])
-        core.op("DVE", "ScalarTensorTensorArith", _stt(x_off, s.at("gamma")[0], t_off, d, "SUBTRACT", "MULT", ag_off,
-                                                       dt, "fp32"),
+        core.op("DVE", "ScalarTensorTensorArith",
+                _stt(x_off, s.at("gamma")[0], t_off, d, "SUBTRACT", "MULT", ag_off, dt, dt, "fp32"),
                 waits=[g_tok], acc=[(x_key, "r"), (("sb", "gamma", 0), "r"), (ag_key, "r"), (t_key, "w")])
         normed.append(core.op(
-            "DVE", "ScalarTensorTensorArith", _stt(t_off, s.at("beta")[0], y_off, d, "MULT", "ADD", rs_off, "fp32", dt)
-            .replace(f"in0_in1_dtype={DTYPES['fp32'][2] * 0x11:#x}",
-                     f"in0_in1_dtype={DTYPES[dt][2] * 0x10 + DTYPES['fp32'][2]:#x}"),
+            "DVE", "ScalarTensorTensorArith", _stt(t_off, s.at("beta")[0], y_off, d, "MULT", "ADD", rs_off, "fp32", dt,
+                                                   dt),
             waits=[rstd, b_tok] + _earlier(stores, i), signal="dve_norm", tag="norm",
             acc=[(t_key, "r"), (("sb", "beta", 0), "r"), (rs_key, "r"), (y_key, "w")]))
         stores.append(_store_tile(core, k, "output0", t, "y", i, [normed[-1]]))
@@ -401,7 +407,6 @@ def build_rmsnorm(core: Core, k: "Kernel", tiles: list[int]) -> None:
     s.ring("rstd", 2, 4)
     s.ring("y", 2, d * es)
     g_tok = _load_broadcast(core, k, "gamma", "gamma")
-    pair = DTYPES[dt][2] * 0x11
     scaled: list[Any] = []
     stores: list[Any] = []
     for i, t in enumerate(tiles):
@@ -419,14 +424,13 @@ def build_rmsnorm(core: Core, k: "Kernel", tiles: list[int]) -> None:
                      f"{pattern('src', sq_off, d, 4)} in_dtype=fp32 out_dtype=fp32 num_active_channels=128 op=ADD "
                      f"op_dim=X {pattern('dst', ss_off, 1, 4)}",
                      signal="dve_sum", acc=[(sq_key, "r"), (ss_key, "w")])
-        core.op("Pool", "TensorScalarArithOp", _ts(ss_off, rs_off, 1, "MULT", float(np.float32(1.0 / d)), "ADD", eps),
+        core.op("Pool", "TensorScalarArithOp", _ts(ss_off, rs_off, 1, "MULT", 1.0 / d, "ADD", eps),
                 waits=[ss], acc=[(ss_key, "r"), (rs_key, "w")], tag="mean")
         rstd = core.op("Pool", "TensorScalarArithOp", _ts(rs_off, rs_off, 1, "RSQRT", 0.0), signal="pool_rstd",
                        acc=[(rs_key, "r"), (rs_key, "w")])
         scaled.append(core.op(
             "DVE", "ScalarTensorTensorArith",
-            _stt(x_off, s.at("gamma")[0], y_off, d, "MULT", "MULT", rs_off, dt, dt).replace(
-                f"in0_in1_dtype={DTYPES['fp32'][2] * 0x11:#x}", f"in0_in1_dtype={pair:#x}"),
+            _stt(x_off, s.at("gamma")[0], y_off, d, "MULT", "MULT", rs_off, dt, dt, dt),
             waits=[rstd, g_tok] + _earlier(stores, i), signal="dve_scale", tag="scale",
             acc=[(x_key, "r"), (("sb", "gamma", 0), "r"), (rs_key, "r"), (y_key, "w")]))
         stores.append(_store_tile(core, k, "output0", t, "y", i, [scaled[-1]]))

@@ -71,10 +71,9 @@ int run_gen(const std::vector<std::string>& args) {
 }  // namespace
 
 Command register_gen(CLI::App& parent) {
-  CLI::App* app =
-      parent.add_subcommand("gen",
-                            "Write a kernel NEFF: layernorm, rmsnorm, topk, causal_mask (runs python3 -m tpbisa.gen; "
-                            "'tpbisa gen --help' lists its options)");
+  CLI::App* app = parent.add_subcommand(
+      "gen",
+      "Write a kernel NEFF: layernorm, rmsnorm, topk, causal_mask (the Python module tpbisa.gen; docs/kernels.md)");
   // Every argument, --help included, goes to the module.
   app->prefix_command();
   app->set_help_flag();
