@@ -524,8 +524,8 @@ class Kernel:
             raise GenError(f"--rows {r}: must be a positive multiple of {PARTITIONS * lnc} (128 rows per tile and core)")
         if d <= 0:
             raise GenError(f"--cols {d}: must be positive")
-        if dt not in ("fp32", "bf16"):
-            raise GenError(f"--dtype {dt}: fp32 or bf16")
+        if dt not in ("fp32", "bf16", "fp16"):
+            raise GenError(f"--dtype {dt}: fp32, bf16 or fp16")
         if kind in ("topk", "causal_mask") and dt != "fp32":
             raise GenError(f"--dtype {dt}: {kind} is fp32 only (MAX8 / AFFINE_SELECT on fp32 scores)")
         if kind == "topk":
@@ -702,7 +702,7 @@ class Kernel:
         return "\n".join(parts) + "\n"
 
     def random_inputs(self, seed: int = 0) -> dict[str, np.ndarray]:
-        """Inputs for a run: normal values (top-k: distinct per row), bf16 as raw uint16 words."""
+        """Inputs for a run: normal values (top-k: a permutation per row, some ties), bf16 as raw uint16 words."""
         rng = np.random.default_rng(seed)
         out = {}
         for name, dt, shape in self.inputs:
@@ -714,7 +714,7 @@ class Kernel:
             else:
                 a = rng.standard_normal(shape) * (2 if name == "x" else 0.5)
             a32 = np.ascontiguousarray(a, dtype=np.float32)
-            out[name] = to_bf16_bits(a32) if dt == "bf16" else a32
+            out[name] = to_bf16_bits(a32) if dt == "bf16" else a32.astype(np.float16) if dt == "fp16" else a32
         return out
 
 
@@ -792,7 +792,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("kernel", help=f"one of {', '.join(KERNELS)} (planned: {', '.join(PLANNED)})")
     ap.add_argument("--rows", type=int, default=DEFAULTS["rows"], help="rows R, a multiple of 128 per core (128)")
     ap.add_argument("--cols", type=int, default=DEFAULTS["cols"], help="columns D per row (512)")
-    ap.add_argument("--dtype", default="fp32", choices=["fp32", "bf16"], help="x, gamma, beta and output (fp32)")
+    ap.add_argument("--dtype", default="fp32", choices=["fp32", "bf16", "fp16"],
+                    help="layernorm, rmsnorm: x, gamma, beta and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")

@@ -2,7 +2,7 @@
 """End-to-end checks of the kernel NEFFs `tpbisa gen` writes (docs/kernels.md): for each shape, the program
 validates clean, runs under four schedules with the same outputs, `--check-races` finds nothing, and the outputs equal
 an independent NumPy model of the same steps bit for bit (every step of these kernels is an IEEE fp32 operation in a
-fixed order, RSQRT correctly rounded -- the model computes it exactly with fractions); the negative controls bite: a
+fixed order, RSQRT correctly rounded, a bf16 or fp16 output rounded to nearest even -- the model computes it exactly with fractions); the negative controls bite: a
 dropped wait is a race `--check-races` reports, a variable one row short fails the program checks of `validate`.
 
 Usage: e2e_kernels.py TPBISA_BINARY SOURCE_DIR KERNEL   (the package tpbisa importable: PYTHONPATH=<build>/python)
@@ -71,7 +71,12 @@ def moments(v):
     return F32(n), mean, seq_sum(f32(d * d))
 
 
-def model_layernorm(x, gamma, beta, eps, out_bf16):
+def narrow(y, dt):
+    """The output in its dtype: bf16 words or fp16, each rounded to nearest even from fp32."""
+    return f32_to_bf16(y) if dt == "bf16" else y.astype(np.float16) if dt == "fp16" else y
+
+
+def model_layernorm(x, gamma, beta, eps, dt):
     groups = []
     for c0 in range(0, x.shape[1], 512):
         chunk = x[:, c0:c0 + 512]
@@ -90,15 +95,15 @@ def model_layernorm(x, gamma, beta, eps, out_bf16):
     rstd = rsqrt_exact(f32(var + F32(eps)))
     t = f32(f32(x - mean[:, None]) * gamma[None, :])
     y = f32(f32(t * rstd[:, None]) + beta[None, :])
-    return {"output0": f32_to_bf16(y) if out_bf16 else y}
+    return {"output0": narrow(y, dt)}
 
 
-def model_rmsnorm(x, gamma, eps, out_bf16):
+def model_rmsnorm(x, gamma, eps, dt):
     ss = seq_sum(f32(x * x))
     ms = f32(f32(ss * F32(1.0 / x.shape[1])) + F32(eps))
     rstd = rsqrt_exact(ms)
     y = f32(f32(x * rstd[:, None]) * gamma[None, :])
-    return {"output0": f32_to_bf16(y) if out_bf16 else y}
+    return {"output0": narrow(y, dt)}
 
 
 def model_topk(x, k):
@@ -204,9 +209,10 @@ class Checker:
                 print(f"{name} --undersize {var}: validate fails it")
 
 
-def load(arrays, name, bf16):
+def load(arrays, name, dt):
+    """An input widened to fp32 (exact for bf16 words and fp16)."""
     a = arrays[name]
-    return bf16_to_f32(a) if bf16 else f32(a)
+    return bf16_to_f32(a) if dt == "bf16" else f32(a)
 
 
 def main():
@@ -216,19 +222,21 @@ def main():
         if kernel == "layernorm":
             for name, opts in [("ln", ["--rows", "256", "--cols", "640"]),
                                ("ln_lnc2", ["--rows", "512", "--cols", "96", "--lnc", "2"]),
-                               ("ln_bf16", ["--rows", "128", "--cols", "256", "--dtype", "bf16"])]:
-                bf = "bf16" in opts
+                               ("ln_bf16", ["--rows", "128", "--cols", "256", "--dtype", "bf16"]),
+                               ("ln_fp16", ["--rows", "128", "--cols", "256", "--dtype", "fp16"])]:
+                dt = opts[opts.index("--dtype") + 1] if "--dtype" in opts else "fp32"
                 c.check_shape(name, "layernorm", opts, ["x", "gamma", "beta"],
-                              lambda a, bf=bf: model_layernorm(load(a, "x", bf), load(a, "gamma", bf),
-                                                               load(a, "beta", bf), F32(1e-5), bf))
+                              lambda a, dt=dt: model_layernorm(load(a, "x", dt), load(a, "gamma", dt),
+                                                               load(a, "beta", dt), F32(1e-5), dt))
             c.negative("ln", "layernorm", ["--rows", "256", "--cols", "64"], ["x", "gamma", "beta"], "stats", "output0")
         elif kernel == "rmsnorm":
             for name, opts in [("rms", ["--rows", "256", "--cols", "384"]),
                                ("rms_lnc2", ["--rows", "256", "--cols", "64", "--lnc", "2"]),
-                               ("rms_bf16", ["--rows", "128", "--cols", "256", "--dtype", "bf16"])]:
-                bf = "bf16" in opts
+                               ("rms_bf16", ["--rows", "128", "--cols", "256", "--dtype", "bf16"]),
+                               ("rms_fp16", ["--rows", "128", "--cols", "256", "--dtype", "fp16"])]:
+                dt = opts[opts.index("--dtype") + 1] if "--dtype" in opts else "fp32"
                 c.check_shape(name, "rmsnorm", opts, ["x", "gamma"],
-                              lambda a, bf=bf: model_rmsnorm(load(a, "x", bf), load(a, "gamma", bf), F32(1e-5), bf))
+                              lambda a, dt=dt: model_rmsnorm(load(a, "x", dt), load(a, "gamma", dt), F32(1e-5), dt))
             c.negative("rms", "rmsnorm", ["--rows", "256", "--cols", "64"], ["x", "gamma"], "scale", "x")
         elif kernel == "topk":
             for name, opts in [("topk", ["--rows", "256", "--cols", "200", "--k", "16"]),
