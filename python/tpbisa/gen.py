@@ -521,7 +521,8 @@ class Kernel:
         self.kind, self.opts = kind, dict(opts)
         r, d, dt, lnc = opts["rows"], opts["cols"], opts["dtype"], opts["lnc"]
         if r <= 0 or r % (PARTITIONS * lnc):
-            raise GenError(f"--rows {r}: must be a positive multiple of {PARTITIONS * lnc} (128 rows per tile and core)")
+            raise GenError(f"--rows {r}: must be a positive multiple of {PARTITIONS * lnc} "
+                           "(128 rows per tile and core)")
         if d <= 0:
             raise GenError(f"--cols {d}: must be positive")
         if dt not in ("fp32", "bf16", "fp16"):

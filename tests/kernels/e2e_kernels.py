@@ -2,8 +2,9 @@
 """End-to-end checks of the kernel NEFFs `tpbisa gen` writes (docs/kernels.md): for each shape, the program
 validates clean, runs under four schedules with the same outputs, `--check-races` finds nothing, and the outputs equal
 an independent NumPy model of the same steps bit for bit (every step of these kernels is an IEEE fp32 operation in a
-fixed order, RSQRT correctly rounded, a bf16 or fp16 output rounded to nearest even -- the model computes it exactly with fractions); the negative controls bite: a
-dropped wait is a race `--check-races` reports, a variable one row short fails the program checks of `validate`.
+fixed order, RSQRT correctly rounded, a bf16 or fp16 output rounded to nearest even -- the model computes RSQRT
+exactly with fractions); the negative controls bite: a dropped wait is a race `--check-races` reports, a variable one
+row short fails the program checks of `validate`.
 
 Usage: e2e_kernels.py TPBISA_BINARY SOURCE_DIR KERNEL   (the package tpbisa importable: PYTHONPATH=<build>/python)
 Exit 0: every check passed; 1: a failure, printed.
