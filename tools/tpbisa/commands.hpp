@@ -9,6 +9,7 @@ Command register_asm(CLI::App& parent);       ///< assemble a .tasm source into 
 Command register_catalog(CLI::App& parent);   ///< the ISA tables
 Command register_decode(CLI::App& parent);    ///< every field of every word
 Command register_disasm(CLI::App& parent);    ///< canonical assembly text
+Command register_gen(CLI::App& parent);       ///< kernel NEFFs (the front end of tpbisa.gen)
 Command register_lower(CLI::App& parent);     ///< pseudo words lowered with a variable table
 Command register_neff(CLI::App& parent);      ///< info, ls, extract, pack, sems of NEFF containers
 Command register_run(CLI::App& parent);       ///< a program on the functional simulator

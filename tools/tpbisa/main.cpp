@@ -81,7 +81,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Command> commands{register_decode(app),  register_validate(app), register_lower(app),
                                       register_run(app),     register_asm(app),      register_disasm(app),
-                                      register_catalog(app), register_neff(app)};
+                                      register_catalog(app), register_neff(app),     register_gen(app)};
   // Set after the subcommands are registered: CLI11 copies the parent's footer into every subcommand added
   // later, and each subcommand has its own exit codes.
   app.footer(

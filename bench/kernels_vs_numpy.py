@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Kernel NEFFs of `tpbisa gen` at realistic sizes, run end to end by `tpbisa run`, against NumPy doing the same math
+in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
+command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; top-k
+and the causal mask: equal).
+
+usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...]
+  (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter sizes, a quick look)
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+SIZES = {  # kernel -> generator options at the benchmark size
+    "layernorm": ["--rows", "256", "--cols", "8192"],
+    "rmsnorm": ["--rows", "256", "--cols", "8192"],
+    "topk": ["--rows", "256", "--cols", "8192", "--k", "32"],
+    "causal_mask": ["--rows", "512", "--cols", "2048"],
+}
+
+
+def numpy_math(kernel, a, k):
+    """The kernel's math in NumPy fp32, the way a NumPy user writes it."""
+    x = a["x"]
+    if kernel == "layernorm":
+        m = x.mean(axis=1, keepdims=True)
+        return {"output0": (x - m) / np.sqrt(x.var(axis=1, keepdims=True) + np.float32(1e-5)) * a["gamma"] + a["beta"]}
+    if kernel == "rmsnorm":
+        return {"output0": x / np.sqrt((x * x).mean(axis=1, keepdims=True) + np.float32(1e-5)) * a["gamma"]}
+    if kernel == "topk":
+        part = np.argpartition(-x, k - 1, axis=1)[:, :k]
+        vals = np.take_along_axis(x, part, axis=1)
+        order = np.argsort(-vals, axis=1, kind="stable")
+        return {"values": np.take_along_axis(vals, order, axis=1), "indices": np.take_along_axis(part, order, axis=1)}
+    r = np.arange(x.shape[0])[:, None]
+    j = np.arange(x.shape[1])[None, :]
+    return {"output0": np.where(j <= r, x, np.float32(-np.inf)), "relpos": (j - r).astype(np.int32)}
+
+
+def check(kernel, got, a, k):
+    """A line saying how the run's outputs compare with the math."""
+    x = a["x"].astype(np.float64)
+    if kernel in ("layernorm", "rmsnorm"):
+        if kernel == "layernorm":
+            ref = (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5) * a["gamma"] + a["beta"]
+        else:
+            ref = x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * a["gamma"]
+        diff = float(np.abs(got["output0"] - ref).max())
+        bound = 1e-5 * float(np.abs(ref).max())
+        return diff <= bound, f"max |tpbisa - float64 NumPy| = {diff:.3g} (bound {bound:.3g})"
+    if kernel == "topk":
+        order = np.argsort(-x, axis=1, kind="stable")[:, :k]
+        values = np.take_along_axis(a["x"], order, 1)
+        ok = np.array_equal(got["indices"], order) and np.array_equal(got["values"], values)
+        return ok, "values and indices equal a stable descending sort" if ok else "top-k differs"
+    want = numpy_math(kernel, a, k)
+    ok = all(np.array_equal(got[n], want[n]) for n in want)
+    return ok, "output0 and relpos equal NumPy's" if ok else "the mask differs"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tpbisa")
+    ap.add_argument("--small", action="store_true")
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args()
+    tool = os.path.abspath(a.tpbisa)
+    env = dict(os.environ, TPBISA=tool)
+    failed = 0
+    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10}  check")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kernel, opts in SIZES.items():
+            if a.only and kernel not in a.only:
+                continue
+            opts = list(opts)
+            if a.small:
+                opts[opts.index("--cols") + 1] = str(int(opts[opts.index("--cols") + 1]) // 4)
+            k = int(opts[opts.index("--k") + 1]) if "--k" in opts else 0
+            neff, ind = f"{tmp}/{kernel}.neff", f"{tmp}/{kernel}"
+            subprocess.run([sys.executable, "-m", "tpbisa.gen", kernel, *opts, "--out", neff, "--write-inputs", ind],
+                           check=True, env=env, stdout=subprocess.DEVNULL)
+            arrays = {f[:-4]: np.load(f"{ind}/{f}") for f in sorted(os.listdir(ind))}
+            best = float("inf")
+            for _ in range(3):
+                t = time.perf_counter()
+                numpy_math(kernel, arrays, k)
+                best = min(best, time.perf_counter() - t)
+            argv = [tool, "run", neff, "--out", f"{ind}/out"] + [f"--input={n}={ind}/{n}.npy" for n in arrays]
+            t = time.perf_counter()
+            p = subprocess.run(argv, capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - t
+            m = re.search(r"retired in ([0-9.]+) s", p.stdout)
+            if p.returncode != 0 or not m:
+                print(f"{kernel}: run failed: {p.stdout[-500:]}{p.stderr[-500:]}")
+                failed += 1
+                continue
+            run_s = float(m.group(1))
+            got = {f[:-4]: np.load(f"{ind}/out/{f}") for f in os.listdir(f"{ind}/out")}
+            ok, what = check(kernel, got, arrays, k)
+            failed += 0 if ok else 1
+            shape = "x " + "x".join(str(s) for s in arrays["x"].shape) + (f" k {k}" if k else "")
+            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f}  {what}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
