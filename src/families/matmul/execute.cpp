@@ -19,18 +19,17 @@ constexpr uint32_t kOneF32 = 0x3F800000U;
 
 /// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
 /// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
-bool not_run(const Instruction& inst, exec::Txn& txn, std::string_view what, std::string_view why) {
-  return txn.fail(FaultKind::UnsupportedOpcode, fmt::format("{} ({:#04x}) on {}: {}: {}", inst.name(), inst.opcode(),
-                                                            to_string(txn.gen()), what, why));
+bool not_run(exec::Txn& txn, std::string_view what, std::string_view why) {
+  return txn.fail(FaultKind::UnsupportedOpcode, fmt::format("on {}, {}: {}", to_string(txn.gen()), what, why));
 }
 constexpr std::string_view kNotPublic =
     "semantics not public (real-programs.md §9.6 names the field only; PROJ-CONV-PE2)";
 
 /// The LD_WEIGHT_FLAGS byte of MARIANA and MAVERICK (PROJ-CONV-PE1, PE2): the load order is run, the transpose,
 /// scalar and seed modes are not public.
-bool lw_flags(const Instruction& inst, exec::Txn& txn, uint8_t flags, bool& first_col_first) {
+bool lw_flags(exec::Txn& txn, uint8_t flags, bool& first_col_first) {
   if ((flags & matmul::kLwFlagsNotPublic) != 0)
-    return not_run(inst, txn,
+    return not_run(txn,
                    fmt::format("LD_WEIGHT_FLAGS {:#04x} sets xpose {}, scalar {}, seed {}", flags, flags & 1U,
                                (flags >> 1) & 3U, (flags >> 3) & 3U),
                    kNotPublic);
@@ -40,24 +39,24 @@ bool lw_flags(const Instruction& inst, exec::Txn& txn, uint8_t flags, bool& firs
 
 /// MAVERICK's 256-column array: columns 128..255 are written to a destination dimension the spec does not give
 /// (PROJ-CONV-PE3).
-bool cols_fit(const Instruction& inst, exec::Txn& txn, unsigned cols) {
+bool cols_fit(exec::Txn& txn, unsigned cols) {
   if (cols <= PeWeights::kCols) return true;
-  return not_run(inst, txn, fmt::format("{} PE columns", cols),
+  return not_run(txn, fmt::format("{} PE columns", cols),
                  "columns 128..255 of the 256-column array are not modeled (where their outputs go is not in the "
                  "spec; PROJ-CONV-PE3)");
 }
 
 /// A BF16 output drains PSUM with stochastic rounding whose seeds PE_MANAGE_SEED keeps: not public (PROJ-CONV-PE2).
-bool out_dtype_runs(const Instruction& inst, exec::Txn& txn, uint8_t out_dtype) {
+bool out_dtype_runs(exec::Txn& txn, uint8_t out_dtype) {
   if (out_dtype == 0 || out_dtype == dtype::kFp32) return true;
-  return not_run(inst, txn, fmt::format("out_dtype {}", dtype_label(out_dtype, txn.gen())),
+  return not_run(txn, fmt::format("out_dtype {}", dtype_label(out_dtype, txn.gen())),
                  "a BF16 drain rounds stochastically, with seeds whose use is not public (PROJ-CONV-PE2)");
 }
 
 /// MAVERICK's perf_mode (MX_PERF_MODE, the MX row pump): only 0 runs (PROJ-CONV-PE2).
-bool perf_mode_runs(const Instruction& inst, exec::Txn& txn, uint8_t perf_mode) {
+bool perf_mode_runs(exec::Txn& txn, uint8_t perf_mode) {
   if (perf_mode == 0) return true;
-  return not_run(inst, txn, fmt::format("perf_mode {}", perf_mode), kNotPublic);
+  return not_run(txn, fmt::format("perf_mode {}", perf_mode), kNotPublic);
 }
 
 /// What an LDWEIGHTS word asks of the PE, read through its generation's layout (PROJ-CONV-PE1).
@@ -72,12 +71,11 @@ bool lw_run(const Instruction& inst, exec::Txn& txn, LwRun& r) {
   const matmul::PeView v = matmul::view(inst);
   r = LwRun{v.src, v.in_dtype, v.rows, v.cols, v.transpose_mode != 0, false};
   if (const S3LwMariana* s = inst.as<S3LwMariana>()) {
-    if (s->bg_xpose_mode != 0) return not_run(inst, txn, fmt::format("bg_xpose_mode {}", s->bg_xpose_mode), kNotPublic);
-    return lw_flags(inst, txn, s->flags, r.first_col_first);
+    if (s->bg_xpose_mode != 0) return not_run(txn, fmt::format("bg_xpose_mode {}", s->bg_xpose_mode), kNotPublic);
+    return lw_flags(txn, s->flags, r.first_col_first);
   }
   if (const S3LwMaverick* s = inst.as<S3LwMaverick>())
-    return perf_mode_runs(inst, txn, s->perf_mode) && lw_flags(inst, txn, s->flags, r.first_col_first) &&
-           cols_fit(inst, txn, r.cols);
+    return perf_mode_runs(txn, s->perf_mode) && lw_flags(txn, s->flags, r.first_col_first) && cols_fit(txn, r.cols);
   return true;
 }
 
@@ -94,18 +92,17 @@ bool mm_run(const Instruction& inst, exec::Txn& txn, MmRun& r) {
   r = MmRun{v.src, v.dst, v.in_dtype, v.rows, v.cols, v.transpose_mode != 0, v.accumulate};
   if (const S3d3MmMariana* s = inst.as<S3d3MmMariana>()) {
     if (s->matmul_flags != 0)
-      return not_run(inst, txn,
+      return not_run(txn,
                      fmt::format("MATMUL_FLAGS {:#04x} sets scalar {}, seed {}, accumulate {}, xpose {}",
                                  s->matmul_flags, s->matmul_flags & 3U, (s->matmul_flags >> 2) & 3U,
                                  (s->matmul_flags >> 4) & 1U, (s->matmul_flags >> 5) & 1U),
                      kNotPublic);
-    return out_dtype_runs(inst, txn, s->out_dtype);
+    return out_dtype_runs(txn, s->out_dtype);
   }
   if (const S3d3MmMaverick* s = inst.as<S3d3MmMaverick>()) {
     if ((s->flags & matmul::kBeginAccum) != 0)
-      return not_run(inst, txn, "the accumulate flags set BEGIN_ACCUM (bit 2)", kNotPublic);
-    return out_dtype_runs(inst, txn, s->out_dtype) && perf_mode_runs(inst, txn, s->perf_mode) &&
-           cols_fit(inst, txn, r.cols);
+      return not_run(txn, "the accumulate flags set BEGIN_ACCUM (bit 2)", kNotPublic);
+    return out_dtype_runs(txn, s->out_dtype) && perf_mode_runs(txn, s->perf_mode) && cols_fit(txn, r.cols);
   }
   return true;
 }
