@@ -100,6 +100,9 @@ struct OpcodeInfo {
   std::string_view struct_name;  ///< ISA operand struct where the spec names it, else empty
   Band band = Band::Real;
   Placement placement = Placement::Any;
+  /// Set where no public source gives the operand layout (opcode-research.md §A.1 "—"): the source that would settle
+  /// it. Decode and `catalog --coverage` report such an opcode as `layout not public`; its words stay `.raw`.
+  std::string_view layout_not_public = {};
   constexpr bool pseudo() const { return band == Band::Pseudo; }
 };
 
@@ -107,11 +110,11 @@ struct OpcodeInfo {
 inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x01, "LDWEIGHTS", "Ldweights", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::S3Lw, "S3_LW", Band::Real, Placement::Pe},
     {0x02, "MATMUL", "Matmul", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::S3d3Mm, "S3D3_MM", Band::Real, Placement::Pe},
-    {0x03, "PE_REG_WRITE", "PeRegWrite", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x04, "WEIGHT_MASK", "WeightMask", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, ""},
-    {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
-    {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0x03, "PE_REG_WRITE", "PeRegWrite", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of the PE config-register write (not named in the public header quotes; opcode-research.md §A.2.11, §F)"},
+    {0x04, "WEIGHT_MASK", "WeightMask", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight mask (opcode-research.md §A.2.11)"},
+    {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight shift (opcode-research.md §A.2.11)"},
+    {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3_lt.h, S3_LT (opcode-research.md §A.2.11, §F)"},
+    {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s4d3_mm.h, S4D3_MM (opcode-research.md §A.2.11, §F)"},
     {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
@@ -723,6 +726,11 @@ inline constexpr auto kAluOpIndex = make_index(kAluOps, [](const AluOpInfo& r) {
 /// The catalog row of an opcode value, whatever the generation; nullptr when no generation has it.
 constexpr const OpcodeInfo* find_opcode(uint8_t value) {
   return detail::row_of(kOpcodes, detail::kOpcodeIndex, value);
+}
+/// Why the operand bytes of a word of `row` stay raw (decode, disassembly, the assembler): "layout not public" where
+/// the row's `layout_not_public` says so, else "operands not modeled".
+constexpr std::string_view raw_operands_note(const OpcodeInfo* row) {
+  return row != nullptr && !row->layout_not_public.empty() ? "layout not public" : "operands not modeled";
 }
 namespace detail {
 constexpr std::array<uint8_t, 256> make_opcode_gens() {

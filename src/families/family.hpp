@@ -101,6 +101,14 @@ struct Execution {
   };
   Refusal refusal = Refusal::Unstated;
   std::string_view refusal_convention = {};  ///< "PROJ-CONV-Q14" with Refusal::Convention
+  /// Opcodes (on `gens`) whose words decode and validate but whose semantics no public source states: the executor
+  /// refuses them, and `catalog --coverage` reports `semantics not public` with `source`, what would settle it.
+  struct NotPublic {
+    uint8_t opcode;
+    GenSet gens;
+    std::string_view source;
+  };
+  std::span<const NotPublic> semantics_not_public = {};
   /// The SBUF/PSUM ranges a word reads and writes, as far as the word places them (the NEFF program checks:
   /// reservation, PSUM banks). nullptr: the family declares no on-chip operands.
   Footprint (*footprint)(const Instruction& inst, Generation gen) = nullptr;

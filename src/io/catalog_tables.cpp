@@ -3,6 +3,7 @@
 
 #include <array>
 #include <set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -97,6 +98,7 @@ CatalogTable enum_table(std::string name, std::span<const EnumValue> values) {
 /// Per generation: the opcodes it has and how many of them have each part modeled.
 struct CoverageTotals {
   size_t opcodes = 0, format = 0, validator = 0, executor = 0, lowered = 0, convention = 0, modeled = 0;
+  size_t layout_not_public = 0, semantics_not_public = 0;
   std::set<std::string_view> conventions;  ///< the conventions the refusals rest on
   void add(const OpcodeCoverage& c) {
     if (!c.present) return;
@@ -108,6 +110,8 @@ struct CoverageTotals {
     convention += c.executor == ExecutorKind::Convention ? 1 : 0;
     if (c.executor == ExecutorKind::Convention) conventions.insert(c.convention);
     modeled += c.modeled() ? 1 : 0;
+    layout_not_public += c.layout_not_public() ? 1 : 0;
+    semantics_not_public += c.executor == ExecutorKind::NotPublic ? 1 : 0;
   }
 };
 
@@ -118,26 +122,30 @@ std::array<CoverageTotals, kAllGenerations.size()> coverage_totals() {
   return t;
 }
 
-/// The executor letter without --gen: E runs, L after lowering, C refused by a convention, '-' none.
+/// The executor letter without --gen: E runs, L after lowering, C refused by a convention, S semantics not public,
+/// '-' none.
 char executor_letter(ExecutorKind k) {
   switch (k) {
     case ExecutorKind::Yes: return 'E';
     case ExecutorKind::Lowered: return 'L';
     case ExecutorKind::Convention: return 'C';
+    case ExecutorKind::NotPublic: return 'S';
     case ExecutorKind::None: break;
   }
   return '-';
 }
 
-/// One generation's cell without --gen: F (format), V (validator), the executor letter, M (modeled), or '-' each;
-/// '.' when absent.
+/// One generation's cell without --gen: F (format; P layout not public), V (validator), the executor letter, M
+/// (modeled), or '-' each; '.' when absent.
 std::string coverage_cell(const OpcodeCoverage& c) {
   if (!c.present) return ".";
-  return std::string{c.format ? 'F' : '-', c.validator ? 'V' : '-', executor_letter(c.executor),
-                     c.modeled() ? 'M' : '-'};
+  return std::string{c.format                ? 'F'
+                     : c.layout_not_public() ? 'P'
+                                             : '-',
+                     c.validator ? 'V' : '-', executor_letter(c.executor), c.modeled() ? 'M' : '-'};
 }
 
-/// The executor column with --gen: yes, lowered, "convention PROJ-CONV-…", or '-'.
+/// The executor column with --gen: yes, lowered, "convention PROJ-CONV-…", "semantics not public", or '-'.
 std::string executor_cell(const OpcodeCoverage& c) {
   if (c.executor == ExecutorKind::None) return "-";
   if (c.executor == ExecutorKind::Convention) return fmt::format("convention {}", c.convention);
@@ -147,9 +155,10 @@ std::string executor_cell(const OpcodeCoverage& c) {
 std::string totals_text(const CoverageTotals& t) {
   return fmt::format(
       "{} opcodes, {} with a format, {} with a validator, executors {} yes, {} lowered, {} by convention{}; {} "
-      "modeled",
+      "modeled; {} layout not public, {} semantics not public",
       t.opcodes, t.format, t.validator, t.executor, t.lowered, t.convention,
-      t.conventions.empty() ? "" : fmt::format(" ({})", fmt::join(t.conventions, ", ")), t.modeled);
+      t.conventions.empty() ? "" : fmt::format(" ({})", fmt::join(t.conventions, ", ")), t.modeled, t.layout_not_public,
+      t.semantics_not_public);
 }
 
 ojson coverage_totals_json(std::optional<Generation> gen) {
@@ -164,7 +173,9 @@ ojson coverage_totals_json(std::optional<Generation> gen) {
         {"validator", t.validator},
         {"executor", {{"yes", t.executor}, {"lowered", t.lowered}, {"convention", t.convention}}},
         {"conventions", std::vector<std::string_view>(t.conventions.begin(), t.conventions.end())},
-        {"modeled", t.modeled}};
+        {"modeled", t.modeled},
+        {"layout_not_public", t.layout_not_public},
+        {"semantics_not_public", t.semantics_not_public}};
   }
   return out;
 }
@@ -217,11 +228,13 @@ CatalogTable coverage_table(std::optional<Generation> gen) {
     for (Generation g : kAllGenerations) t.columns.emplace_back(to_string(g));
     std::vector<std::string> parts;
     for (Generation g : kAllGenerations)
-      parts.push_back(fmt::format("{} {}/{}", to_string(g), totals[static_cast<size_t>(g)].modeled,
-                                  totals[static_cast<size_t>(g)].opcodes));
+      parts.push_back(fmt::format("{} {}/{} ({} layout not public, {} semantics not public)", to_string(g),
+                                  totals[static_cast<size_t>(g)].modeled, totals[static_cast<size_t>(g)].opcodes,
+                                  totals[static_cast<size_t>(g)].layout_not_public,
+                                  totals[static_cast<size_t>(g)].semantics_not_public));
     t.summary = fmt::format(
-        "coverage: format (F), validator (V), executor (E runs, L after lowering, C refused by a convention), "
-        "modeled (M); modeled: {}",
+        "coverage: format (F; P layout not public), validator (V), executor (E runs, L after lowering, C refused by "
+        "a convention, S semantics not public), modeled (M); modeled: {}",
         fmt::join(parts, ", "));
   }
   for (const auto& op : kOpcodes) {
@@ -231,14 +244,18 @@ CatalogTable coverage_table(std::optional<Generation> gen) {
       if (gen && g != *gen) continue;
       const OpcodeCoverage c = coverage(op, g);
       if (gen) {
-        r.cells.insert(r.cells.end(), {c.format ? std::string(to_string(op.format)) : "-", c.validator ? "yes" : "-",
-                                       executor_cell(c), c.modeled() ? "yes" : "-"});
+        r.cells.insert(r.cells.end(), {c.format                ? std::string(to_string(op.format))
+                                       : c.layout_not_public() ? "layout not public"
+                                                               : "-",
+                                       c.validator ? "yes" : "-", executor_cell(c), c.modeled() ? "yes" : "-"});
       } else {
         r.cells.push_back(coverage_cell(c));
       }
       if (!c.present) continue;
       ojson cell = {{"format", c.format}, {"validator", c.validator}, {"executor", to_string(c.executor)}};
       if (c.executor == ExecutorKind::Convention) cell["convention"] = c.convention;
+      if (c.layout_not_public()) cell["layout_not_public"] = c.not_public;
+      if (c.executor == ExecutorKind::NotPublic) cell["semantics_not_public"] = c.not_public;
       cell["modeled"] = c.modeled();
       per[std::string(to_string(g))] = std::move(cell);
     }
@@ -272,6 +289,60 @@ ojson catalog_json(std::string_view which, std::optional<Generation> gen) {
     doc["entries"] = body["entries"];
   }
   return doc;
+}
+
+std::string coverage_markdown() {
+  const auto totals = coverage_totals();
+  std::string o =
+      "# Opcode coverage\n\n"
+      "What tpbisa models of every opcode on every generation, read from the family registry and the catalog\n"
+      "(`tpbisa catalog --coverage` prints the same). A cell is F (format: the operands decode field by field; P: no\n"
+      "public source gives the layout, the word stays `.raw`), V (a full validator), E (executed; L after `tpbisa\n"
+      "lower`, C refused by a project convention, S refused because no public source gives the semantics) and M\n"
+      "(modeled: format, validator and executor), `-` where a part is missing, `.` where the generation has no such\n"
+      "opcode (PROJ-CONV-G6). This file is generated: `tests/unit/docs_coverage_test.cpp` fails when it differs from\n"
+      "the library and writes the expected text next to itself.\n\n"
+      "## Totals\n\n"
+      "| Generation | Opcodes | Format | Validator | Executed | Lowered | By convention | Modeled | Layout not public "
+      "| "
+      "Semantics not public |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (Generation g : kAllGenerations) {
+    const CoverageTotals& t = totals[static_cast<size_t>(g)];
+    o += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", to_string(g), t.opcodes, t.format,
+                     t.validator, t.executor, t.lowered, t.convention, t.modeled, t.layout_not_public,
+                     t.semantics_not_public);
+  }
+  // The not-public opcodes, each once with the generations it applies to and its source.
+  const auto not_public = [&](std::string_view title, auto applies) {
+    o += fmt::format("\n## {}\n\n| Value | Name | Generations | What would settle it |\n|---|---|---|---|\n", title);
+    size_t n = 0;
+    for (const auto& op : kOpcodes) {
+      std::vector<std::string_view> gens;
+      std::string_view source;
+      for (Generation g : kAllGenerations) {
+        const OpcodeCoverage c = coverage(op, g);
+        if (!applies(c)) continue;
+        gens.push_back(to_string(g));
+        source = c.not_public;
+      }
+      if (gens.empty()) continue;
+      ++n;
+      o += fmt::format("| {} | {} | {} | {} |\n", hex_byte(op.value), op.enum_name, fmt::join(gens, ", "), source);
+    }
+    if (n == 0) o += "| — | none | | |\n";
+  };
+  not_public("Layout not public", [](const OpcodeCoverage& c) { return c.layout_not_public(); });
+  not_public("Semantics not public",
+             [](const OpcodeCoverage& c) { return c.present && c.executor == ExecutorKind::NotPublic; });
+  o += "\n## Per opcode\n\n| Value | Name |";
+  for (Generation g : kAllGenerations) o += fmt::format(" {} |", to_string(g));
+  o += "\n|---|---|---|---|---|---|\n";
+  for (const auto& op : kOpcodes) {
+    o += fmt::format("| {} | {} |", hex_byte(op.value), op.enum_name);
+    for (Generation g : kAllGenerations) o += fmt::format(" {} |", coverage_cell(coverage(op, g)));
+    o += "\n";
+  }
+  return o;
 }
 
 ojson coverage_json(std::optional<Generation> gen) {

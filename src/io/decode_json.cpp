@@ -65,7 +65,7 @@ std::string_view decode_status_name(DecodeStatus s) {
 std::string decode_status_note(const Instruction& inst) {
   switch (inst.status) {
     case DecodeStatus::Modeled: return std::string(inst.format_name());
-    case DecodeStatus::NotModeled: return "operands not modeled";
+    case DecodeStatus::NotModeled: return std::string(raw_operands_note(inst.info));
     case DecodeStatus::Unknown: return describe_opcode(inst.opcode(), inst.gen);
   }
   return "";

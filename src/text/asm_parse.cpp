@@ -196,8 +196,8 @@ class Assembler {
       return false;
     }
     if (row->format == Format::NotModeled) {
-      error = error_at(m, fmt::format("{}: operands not modeled; write the word with {} <128 hex digits>",
-                                      row->mnemonic, kRawDirective));
+      error = error_at(m, fmt::format("{}: {}; write the word with {} <128 hex digits>", row->mnemonic,
+                                      raw_operands_note(row), kRawDirective));
       return false;
     }
     word = Word{};

@@ -29,7 +29,8 @@ void print_raw(std::string& out, const Word& w) {
 std::string raw_note(const Instruction& inst, Generation gen) {
   const std::string events = render_events(inst.events(), gen);
   const std::string shown = events.empty() ? "" : " " + events;
-  if (inst.status == DecodeStatus::NotModeled) return fmt::format("{}{}: operands not modeled", inst.name(), shown);
+  if (inst.status == DecodeStatus::NotModeled)
+    return fmt::format("{}{}: {}", inst.name(), shown, raw_operands_note(inst.info));
   return fmt::format("opcode {:#04x}{}: {}", inst.opcode(), shown, describe_opcode(inst.opcode(), gen));
 }
 

@@ -318,7 +318,9 @@ std::string debug_hint_meaning(Generation g) {
 
 std::string raw_meaning(const Instruction& inst) {
   if (inst.status == DecodeStatus::Unknown) return "operand bytes of an opcode unknown to this generation";
-  return "operands not modeled";
+  if (inst.info != nullptr && !inst.info->layout_not_public.empty())
+    return fmt::format("{}; settled by {}", raw_operands_note(inst.info), inst.info->layout_not_public);
+  return std::string(raw_operands_note(inst.info));
 }
 
 std::string step_meaning(const DescribedField& f, int element) {

@@ -70,7 +70,10 @@ expect_json '[(e["coverage"]["cayman"]["executor"], e["coverage"]["cayman"]["con
 expect_json 'd["totals"]["cayman"]["modeled"] == sum(e["coverage"]["cayman"]["modeled"] for e in d["entries"]) and d["totals"]["cayman"]["conventions"] == ["PROJ-CONV-Q14"]' "coverage totals"
 run catalog --coverage --gen cayman
 grep -qE '^0xd2 +PSEUDO_FUNCTION_RETURN .* yes +convention PROJ-CONV-Q14 +yes$' "$tmp/out" || fail "0xd2 coverage row"
-grep -qE '^0x03 +PE_REG_WRITE .* - +- +- +-$' "$tmp/out" || fail "0x03 coverage row"
+grep -qE '^0x03 +PE_REG_WRITE .* layout not public +- +- +-$' "$tmp/out" || fail "0x03 coverage row: layout not public"
+run catalog --coverage --json --gen mariana
+expect_json '[e["value"] for e in d["entries"] if "layout_not_public" in e["coverage"]["mariana"]] == ["0x03", "0x04", "0x05", "0x06", "0x07"]' "PE 0x03-0x07: layout not public, with the source"
+expect_json 'd["totals"]["mariana"]["layout_not_public"] == 5' "layout-not-public total"
 # The plain table marks the modeled opcodes too: a column with --gen, M in the presence columns without.
 run catalog --gen cayman
 grep -qE '^0xce +PSEUDO_TENSOR_LOAD .* PSEUDO_MEM_2D +yes$' "$tmp/out" || fail "0xce modeled column"

@@ -14,6 +14,7 @@
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
+#include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa {
@@ -68,7 +69,66 @@ TEST(CatalogCoverage, AgreesWithDecodeAndValidatorDispatch) {
         EXPECT_TRUE(c.format);  // nothing runs that does not decode
       }
       EXPECT_EQ(c.convention.empty(), c.executor != ExecutorKind::Convention);
-      EXPECT_EQ(c.modeled(), c.present && c.format && c.validator && c.executor != ExecutorKind::None);
+      EXPECT_EQ(c.modeled(), c.present && c.format && c.validator && c.executor != ExecutorKind::None &&
+                                 c.executor != ExecutorKind::NotPublic);
+      // Not public: the layout (no format, the catalog names the source) or the semantics (the family's refusal).
+      EXPECT_EQ(c.layout_not_public(), c.present && !op.layout_not_public.empty());
+      EXPECT_EQ(c.not_public.empty(), !c.layout_not_public() && c.executor != ExecutorKind::NotPublic);
+    }
+}
+
+TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
+  // opcode-research.md §A.1 gives no layout ("—") for the PE opcodes 0x03-0x07 (§A.2.11): they, and only rows the
+  // catalog marks so, are `layout not public`; decode says so by name, disassembly keeps the word exact as .raw.
+  std::vector<uint8_t> marked;
+  for (const OpcodeInfo& op : kOpcodes)
+    if (!op.layout_not_public.empty()) {
+      marked.push_back(op.value);
+      EXPECT_EQ(op.format, Format::NotModeled) << op.enum_name;  // a layout not public has no format
+    }
+  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x07}));
+  for (uint8_t v : marked)
+    for (Generation g : kAllGenerations) {
+      const OpcodeInfo& op = *find_opcode(v);
+      if (!op.gens.has(g)) continue;
+      SCOPED_TRACE(std::string(op.enum_name) + " on " + std::string(to_string(g)));
+      const OpcodeCoverage c = coverage(op, g);
+      EXPECT_TRUE(c.layout_not_public());
+      EXPECT_EQ(c.not_public, op.layout_not_public);
+      EXPECT_FALSE(c.modeled());
+      Word w{};
+      for (size_t k = 0; k < kWordBytes; ++k) w[k] = static_cast<uint8_t>(0x5A ^ (k * 7));
+      w[0] = v;
+      w[1] = 16;
+      const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(w), g);
+      EXPECT_EQ(inst.status, DecodeStatus::NotModeled);
+      EXPECT_EQ(raw_operands_note(inst.info), "layout not public");
+      const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
+      EXPECT_TRUE(text.starts_with(".raw ")) << text;
+      EXPECT_NE(text.find(": layout not public"), std::string::npos) << text;
+      const AsmResult back = assemble(text, "np", g);
+      ASSERT_TRUE(back.ok() && back.words.size() == 1) << text;
+      EXPECT_EQ(back.words[0], w);
+      const AsmResult by_name = assemble(std::string(op.mnemonic), "np", g);
+      ASSERT_FALSE(by_name.ok());
+      EXPECT_NE(format_diagnostic(by_name.errors[0]).find("layout not public"), std::string::npos);
+    }
+}
+
+TEST(CatalogCoverage, SemanticsNotPublicRefusalsAreTheRunsRefusals) {
+  // An opcode whose family lists it as `semantics not public` faults on every valid word, saying so.
+  for (const OpcodeInfo& op : kOpcodes)
+    for (Generation g : kAllGenerations) {
+      const OpcodeCoverage c = coverage(op, g);
+      if (c.executor != ExecutorKind::NotPublic) continue;
+      SCOPED_TRACE(std::string(op.enum_name) + " on " + std::string(to_string(g)));
+      EXPECT_FALSE(c.not_public.empty());
+      for (const Word& w : valid_vectors(op.value, g)) {
+        const RunSummary s = run_word(w, g);
+        ASSERT_TRUE(s.faulted);
+        EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedOpcode) << s.fault.detail;
+        EXPECT_NE(s.fault.detail.find("not public"), std::string::npos) << s.fault.detail;
+      }
     }
 }
 

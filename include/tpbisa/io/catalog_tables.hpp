@@ -45,5 +45,8 @@ size_t count_in(const CatalogTable& t, Generation g);
 nlohmann::ordered_json catalog_json(std::string_view which, std::optional<Generation> gen);
 /// The document of `tpbisa catalog --coverage --json`: table, generation, count, totals, entries.
 nlohmann::ordered_json coverage_json(std::optional<Generation> gen);
+/// docs/coverage.md: the coverage totals, the opcodes whose layout or semantics are not public with what would settle
+/// them, and every opcode's cells, all read from the registry and the catalog (tests/unit/docs_coverage_test.cpp).
+std::string coverage_markdown();
 
 }  // namespace tpbisa::io

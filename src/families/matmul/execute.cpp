@@ -17,10 +17,94 @@ namespace {
 
 constexpr uint32_t kOneF32 = 0x3F800000U;
 
-bool layout_supported(const Instruction& inst, exec::Txn& txn) {
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) with the {} layout is not modeled (CAYMAN/SUNDA only)",
-                              inst.name(), inst.opcode(), to_string(txn.gen())));
+/// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
+/// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
+bool not_run(exec::Txn& txn, std::string_view what, std::string_view why) {
+  return txn.fail(FaultKind::UnsupportedOpcode, fmt::format("on {}, {}: {}", to_string(txn.gen()), what, why));
+}
+constexpr std::string_view kNotPublic =
+    "semantics not public (real-programs.md §9.6 names the field only; PROJ-CONV-PE2)";
+
+/// The LD_WEIGHT_FLAGS byte of MARIANA and MAVERICK (PROJ-CONV-PE1, PE2): the load order is run, the transpose,
+/// scalar and seed modes are not public.
+bool lw_flags(exec::Txn& txn, uint8_t flags, bool& first_col_first) {
+  if ((flags & matmul::kLwFlagsNotPublic) != 0)
+    return not_run(txn,
+                   fmt::format("LD_WEIGHT_FLAGS {:#04x} sets xpose {}, scalar {}, seed {}", flags, flags & 1U,
+                               (flags >> 1) & 3U, (flags >> 3) & 3U),
+                   kNotPublic);
+  first_col_first = (flags & matmul::kLwFlagsFirstColFirst) != 0;
+  return true;
+}
+
+/// MAVERICK's 256-column array: columns 128..255 are written to a destination dimension the spec does not give
+/// (PROJ-CONV-PE3).
+bool cols_fit(exec::Txn& txn, unsigned cols) {
+  if (cols <= PeWeights::kCols) return true;
+  return not_run(txn, fmt::format("{} PE columns", cols),
+                 "columns 128..255 of the 256-column array are not modeled (where their outputs go is not in the "
+                 "spec; PROJ-CONV-PE3)");
+}
+
+/// A BF16 output drains PSUM with stochastic rounding whose seeds PE_MANAGE_SEED keeps: not public (PROJ-CONV-PE2).
+bool out_dtype_runs(exec::Txn& txn, uint8_t out_dtype) {
+  if (out_dtype == 0 || out_dtype == dtype::kFp32) return true;
+  return not_run(txn, fmt::format("out_dtype {}", dtype_label(out_dtype, txn.gen())),
+                 "a BF16 drain rounds stochastically, with seeds whose use is not public (PROJ-CONV-PE2)");
+}
+
+/// MAVERICK's perf_mode (MX_PERF_MODE, the MX row pump): only 0 runs (PROJ-CONV-PE2).
+bool perf_mode_runs(exec::Txn& txn, uint8_t perf_mode) {
+  if (perf_mode == 0) return true;
+  return not_run(txn, fmt::format("perf_mode {}", perf_mode), kNotPublic);
+}
+
+/// What an LDWEIGHTS word asks of the PE, read through its generation's layout (PROJ-CONV-PE1).
+struct LwRun {
+  Tensor3d src{};
+  uint8_t in_dtype = 0;
+  unsigned rows = 0, cols = 0;
+  bool transpose = false;
+  bool first_col_first = false;  ///< LD_WEIGHT_FLAGS load_order FIRST_COL_FIRST (MARIANA, MAVERICK)
+};
+bool lw_run(const Instruction& inst, exec::Txn& txn, LwRun& r) {
+  const matmul::PeView v = matmul::view(inst);
+  r = LwRun{v.src, v.in_dtype, v.rows, v.cols, v.transpose_mode != 0, false};
+  if (const S3LwMariana* s = inst.as<S3LwMariana>()) {
+    if (s->bg_xpose_mode != 0) return not_run(txn, fmt::format("bg_xpose_mode {}", s->bg_xpose_mode), kNotPublic);
+    return lw_flags(txn, s->flags, r.first_col_first);
+  }
+  if (const S3LwMaverick* s = inst.as<S3LwMaverick>())
+    return perf_mode_runs(txn, s->perf_mode) && lw_flags(txn, s->flags, r.first_col_first) && cols_fit(txn, r.cols);
+  return true;
+}
+
+/// What a MATMUL word asks of the PE, read through its generation's layout (PROJ-CONV-PE1).
+struct MmRun {
+  Tensor3d src{}, dst{};
+  uint8_t in_dtype = 0;
+  unsigned rows = 0, cols = 0;
+  bool transpose = false;
+  uint8_t accumulate = 0;  ///< the PSUM accumulate flags (MAVERICK: its flags byte, PROJ-CONV-PE4)
+};
+bool mm_run(const Instruction& inst, exec::Txn& txn, MmRun& r) {
+  const matmul::PeView v = matmul::view(inst);
+  r = MmRun{v.src, v.dst, v.in_dtype, v.rows, v.cols, v.transpose_mode != 0, v.accumulate};
+  if (const S3d3MmMariana* s = inst.as<S3d3MmMariana>()) {
+    if (s->matmul_flags != 0)
+      return not_run(txn,
+                     fmt::format("MATMUL_FLAGS {:#04x} sets scalar {}, seed {}, accumulate {}, xpose {}",
+                                 s->matmul_flags, s->matmul_flags & 3U, (s->matmul_flags >> 2) & 3U,
+                                 (s->matmul_flags >> 4) & 1U, (s->matmul_flags >> 5) & 1U),
+                     kNotPublic);
+    return out_dtype_runs(txn, s->out_dtype);
+  }
+  if (const S3d3MmMaverick* s = inst.as<S3d3MmMaverick>()) {
+    if ((s->flags & matmul::kBeginAccum) != 0)
+      return not_run(txn, "the accumulate flags set BEGIN_ACCUM (bit 2)", kNotPublic);
+    return out_dtype_runs(txn, s->out_dtype) && perf_mode_runs(txn, s->perf_mode) && cols_fit(txn, r.cols);
+  }
+  return true;
 }
 
 /// The FP32 values of `n` elements of `dtype` (`size` bytes each) stored little-endian at `bytes`.
@@ -41,29 +125,29 @@ void row_to_f32(const uint8_t* bytes, size_t n, uint8_t dtype, unsigned size, fl
   }
 }
 
-/// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST), as stored bits.
+/// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST; FIRST_COL_FIRST: W[k][e]), as stored bits.
 bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
-  const S3LwCayman* lw = inst.as<S3LwCayman>();
-  if (lw == nullptr) return layout_supported(inst, txn);
-  if (!element_dtype_supported(txn, lw->in_dtype, "in")) return false;
+  LwRun lw;
+  if (!lw_run(inst, txn, lw)) return false;
+  if (!element_dtype_supported(txn, lw.in_dtype, "in")) return false;
   uint32_t base = 0;
-  if (!onchip_start(txn, lw->src.start_addr, base, "src")) return false;
-  const unsigned rows = lw->num_active_rows, cols = lw->num_active_cols;
-  const unsigned size = dtype_size(lw->in_dtype);
-  if (rows > PeWeights::kRows || cols > PeWeights::kCols || lw->src.elements() != cols)
+  if (!onchip_start(txn, lw.src.start_addr, base, "src")) return false;
+  const unsigned rows = lw.rows, cols = lw.cols;
+  const unsigned size = dtype_size(lw.in_dtype);
+  if (rows > PeWeights::kRows || cols > PeWeights::kCols || lw.src.elements() != cols)
     return txn.fail(FaultKind::OutOfRange,
                     fmt::format("{} rows x {} columns (pattern of {} elements) do not fit the 128 x 128 PE array", rows,
-                                cols, lw->src.elements()));
+                                cols, lw.src.elements()));
   PeWeights& w = txn.stage_pe();
   w.loaded = true;
-  w.dtype = lw->in_dtype;
-  w.transpose = lw->transpose_mode != 0;
+  w.dtype = lw.in_dtype;
+  w.transpose = lw.transpose;
   w.rows = rows;
   w.cols = cols;
-  const bool reversed = !txn.options().controls.lw_read_order_fill;
+  const bool reversed = !txn.options().controls.lw_read_order_fill && !lw.first_col_first;
   std::array<uint64_t, PeWeights::kRows> run{};
   int walk = 0;
-  if (exec::row_runs(txn, base, lw->src, rows, cols, size, run, walk)) {
+  if (exec::row_runs(txn, base, lw.src, rows, cols, size, run, walk)) {
     // The row's bytes hold element e at position e (forward walk) or cols - 1 - e (backward walk).
     std::vector<uint8_t>& bytes = txn.scratch().bytes_a;
     bytes.resize(size_t{cols} * size);
@@ -81,7 +165,7 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
   for (unsigned k = 0; k < rows; ++k)
     for (unsigned e = 0; e < cols; ++e) {
       uint64_t a = 0;
-      if (!onchip_at(txn, base, lw->src, k, e, size, "source", a)) return false;
+      if (!onchip_at(txn, base, lw.src, k, e, size, "source", a)) return false;
       const unsigned m = reversed ? cols - 1 - e : e;
       w.bits[size_t{k} * PeWeights::kCols + m] = static_cast<uint32_t>(txn.read_mem(a, size));
     }
@@ -91,25 +175,25 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
 /// §9.3/§9.4: out = Wᵀ · X into PSUM; BEGIN overwrites, MID/END accumulate; transpose mode writes the input
 /// width, bit-exact for selection columns (PROJ-CONV-F18).
 bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
-  const S3d3MmCayman* mm = inst.as<S3d3MmCayman>();
-  if (mm == nullptr) return layout_supported(inst, txn);
-  if (!element_dtype_supported(txn, mm->in_dtype, "in")) return false;
+  MmRun mm;
+  if (!mm_run(inst, txn, mm)) return false;
+  if (!element_dtype_supported(txn, mm.in_dtype, "in")) return false;
   uint32_t src = 0, dst = 0;
-  if (!onchip_start(txn, mm->src.start_addr, src, "src") || !onchip_start(txn, mm->dst.start_addr, dst, "dst"))
+  if (!onchip_start(txn, mm.src.start_addr, src, "src") || !onchip_start(txn, mm.dst.start_addr, dst, "dst"))
     return false;
-  const unsigned rows = mm->num_active_rows, cols = mm->num_active_cols;
-  const uint64_t n_elems = mm->src.elements();
-  if (rows > PeWeights::kRows || cols > PeWeights::kCols || n_elems != mm->dst.elements())
+  const unsigned rows = mm.rows, cols = mm.cols;
+  const uint64_t n_elems = mm.src.elements();
+  if (rows > PeWeights::kRows || cols > PeWeights::kCols || n_elems != mm.dst.elements())
     return txn.fail(FaultKind::OutOfRange, fmt::format("{} rows x {} columns with {} moving and {} output elements "
                                                        "do not fit the PE array",
-                                                       rows, cols, n_elems, mm->dst.elements()));
+                                                       rows, cols, n_elems, mm.dst.elements()));
   const PeWeights& w = txn.engine().pe;
   if (!w.loaded || rows > w.rows || cols > w.cols)
     txn.diag(DiagKind::UninitializedRead, 0, 0);  // PE rows/columns no LdWeights loaded read as +0
   const size_t N = n_elems;
-  const unsigned in_size = dtype_size(mm->in_dtype);
+  const unsigned in_size = dtype_size(mm.in_dtype);
   const NegativeControls& ctl = txn.options().controls;
-  const bool transpose = mm->transpose_mode != 0;
+  const bool transpose = mm.transpose;
   const unsigned out_size = transpose && !ctl.transpose_writes_fp32 ? in_size : 4;
   // Every address first (a fault changes nothing), reading the moving tile X[k][n] as FP32.
   EffectLog& s = txn.scratch();
@@ -118,27 +202,27 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   std::vector<float>& out = s.f32c;
   // The block path: each channel's moving row and output row is one run of bytes (checked once per row).
   std::array<uint64_t, PeWeights::kRows> src_rows{}, dst_rows{};
-  const bool blocks = exec::forward_runs(txn, src, mm->src, rows, N, in_size, src_rows) &&
-                      exec::forward_runs(txn, dst, mm->dst, cols, N, out_size, dst_rows);
+  const bool blocks = exec::forward_runs(txn, src, mm.src, rows, N, in_size, src_rows) &&
+                      exec::forward_runs(txn, dst, mm.dst, cols, N, out_size, dst_rows);
   x.resize(size_t{rows} * N);
   if (blocks) {
     std::vector<uint8_t>& bytes = s.bytes_a;
     bytes.resize(N * in_size);
     for (unsigned k = 0; k < rows; ++k) {
       txn.read_block(src_rows[k], N * in_size, in_size, bytes.data());
-      row_to_f32(bytes.data(), N, mm->in_dtype, in_size, x.data() + k * N);
+      row_to_f32(bytes.data(), N, mm.in_dtype, in_size, x.data() + k * N);
     }
   } else {
     for (unsigned k = 0; k < rows; ++k)
       for (size_t n = 0; n < N; ++n) {
         uint64_t a = 0;
-        if (!onchip_at(txn, src, mm->src, k, n, in_size, "source", a)) return false;
-        x[k * N + n] = std::bit_cast<float>(to_fp32_bits(txn.read_mem(a, in_size), mm->in_dtype));
+        if (!onchip_at(txn, src, mm.src, k, n, in_size, "source", a)) return false;
+        x[k * N + n] = std::bit_cast<float>(to_fp32_bits(txn.read_mem(a, in_size), mm.in_dtype));
       }
     for (unsigned m = 0; m < cols; ++m)
       for (size_t n = 0; n < N; ++n) {
         uint64_t a = 0;
-        if (!onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a)) return false;
+        if (!onchip_at(txn, dst, mm.dst, m, n, out_size, "destination", a)) return false;
       }
   }
   wf.assign(size_t{rows} * cols, 0.0F);
@@ -163,7 +247,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
                 ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
                 : 0.0F;
   }
-  const bool begin = (mm->psum_accumulate_flags & 1U) != 0;
+  const bool begin = (mm.accumulate & 1U) != 0;
   const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
   out.resize(size_t{cols} * N);
   if (accumulate && blocks) {
@@ -176,13 +260,13 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     for (unsigned m = 0; m < cols; ++m)
       for (size_t n = 0; n < N; ++n) {
         uint64_t a = 0;
-        onchip_at(txn, dst, mm->dst, m, n, 4, "destination", a);
+        onchip_at(txn, dst, mm.dst, m, n, 4, "destination", a);
         out[m * N + n] = std::bit_cast<float>(static_cast<uint32_t>(txn.read_mem(a, 4)));
       }
   // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
   // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
-  const bool fp16_only = mm->in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
+  const bool fp16_only = mm.in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
   const bool exact_products = fp16_only || (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
                                             kernels::fma_exact_operands(x.data(), N, rows, N));
   if (exact_products)
@@ -210,7 +294,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
     for (unsigned m = 0; m < cols; ++m) {
       uint64_t a = 0;
-      onchip_at(txn, dst, mm->dst, m, n, out_size, "destination", a);
+      onchip_at(txn, dst, mm.dst, m, n, out_size, "destination", a);
       const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
       if (!transpose) {
         txn.stage_mem(a, 4, acc);
@@ -223,7 +307,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
                                     : 0;
         bits = out_size == in_size ? stored : to_fp32_bits(stored, w.dtype);
       } else {
-        bits = out_size == 4 ? acc : from_fp32_bits(acc, mm->in_dtype, txn.options().convert);
+        bits = out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
       }
       txn.stage_mem(a, out_size, bits);
     }

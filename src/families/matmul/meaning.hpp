@@ -165,6 +165,13 @@ constexpr bool group_ok(uint8_t mask, unsigned n) {
   return quadrants != 0 && 32U * quadrants >= n;  // listed, and covering n
 }
 
+/// LD_WEIGHT_FLAGS (MARIANA @47, MAVERICK @38; LSB first: xpose 1, scalar 2, seed 2, load_order 1): the bits whose
+/// semantics are not public (xpose, scalar, seed; PROJ-CONV-PE2), and load_order FIRST_COL_FIRST (PE_LW_ORDER 1).
+inline constexpr uint8_t kLwFlagsNotPublic = 0x1F;
+inline constexpr uint8_t kLwFlagsFirstColFirst = 0x20;
+/// BEGIN_ACCUM_MATMUL_GROUP, bit 2 of MAVERICK's accumulate flags (real-programs.md §9.6).
+inline constexpr uint8_t kBeginAccum = 0x04;
+
 /// The MATMUL_PSUM_ACCUMULATE_MODE of the flags' low two bits (enums.md §11).
 constexpr std::string_view accumulate_mode_name(uint8_t flags) {
   switch (flags & 3U) {
