@@ -34,6 +34,7 @@
 
 // neff: the NEFF container, .npy headers, whole-program runs
 #include "tpbisa/neff.hpp"
+#include "tpbisa/neff_debug.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
 
