@@ -65,6 +65,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
   std::string line;
   RunHooks hooks;
   hooks.on_step = [&](const StepResult& step) {
+    if (o.on_step) o.on_step(step);
     if (trace != nullptr && o.trace_filter.pass(step)) {
       line.clear();
       append_trace_line(line, step, run.machine(), TraceStyle{true});

@@ -55,6 +55,7 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(!o.trace_filters.empty(), "--trace-filter");
   add(o.check_races, "--check-races");
   add(o.threads, "--threads");
+  add(!o.timeline.empty(), "--timeline");
   return names;
 }
 
@@ -412,6 +413,10 @@ Command register_run(CLI::App& parent) {
   app->add_option("--schedule", opts->schedule,
                   "A NEFF: engine order: default (round robin PE..SP, core by core), reverse, random:SEED")
       ->type_name("ORDER");
+  app->add_option("--timeline", opts->timeline,
+                  "A NEFF: write the run's timeline as Chrome trace-event JSON (ui.perfetto.dev), timed by a cost "
+                  "model, not silicon (docs/trace.md)")
+      ->type_name("FILE.json");
   app->add_option("--trace-filter", opts->trace_filters,
                   "A NEFF: keep trace records of engine=E, opcode=NAME|0xNN or core=N only; repeat")
       ->type_name("KEY=VALUE")

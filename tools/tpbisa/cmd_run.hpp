@@ -43,6 +43,7 @@ struct RunCliOptions {
   bool check_races = false;
   bool threads = false;
   std::vector<std::string> trace_filters;
+  std::string timeline;
   bool max_steps_given = false;
 };
 

@@ -18,6 +18,7 @@
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/npy_file.hpp"
+#include "tpbisa/io/timeline.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/text.hpp"
 
@@ -272,8 +273,10 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
     if (const auto why = ro.trace_filter.add(f)) return usage_error("run", fmt::format("--trace-filter {}", *why));
   if (!o.trace_filters.empty() && o.trace.empty()) return usage_error("run", "--trace-filter needs --trace FILE");
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
-  if (o.threads && (!o.trace.empty() || o.check_races))
-    return usage_error("run", "--threads runs without --trace and --check-races (they follow one order of steps)");
+  if (o.threads && (!o.trace.empty() || o.check_races || !o.timeline.empty()))
+    return usage_error("run",
+                       "--threads runs without --trace, --check-races and --timeline (they follow one order of steps)");
+  if (o.timeline == "-") return usage_error("run", "--timeline needs a file name ('-' is not accepted)");
   auto read = neff::read_file(o.program);
   if (!read) {
     report_error(read.error().to_string());
@@ -300,8 +303,9 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   // The outputs are checked before the run: none is an input, a reference, the NEFF, or the trace.
   const std::vector<std::string> out_paths =
       o.out_dir.empty() ? std::vector<std::string>{} : io::neff_output_paths(nf, o.out_dir);
-  const std::vector<std::string> trace_path =
-      o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace};
+  std::vector<std::string> trace_path;
+  for (const std::string* p : {&o.trace, &o.timeline})
+    if (!p->empty()) trace_path.push_back(*p);
   const io::OutputOptions out_options{bound.paths, false, trace_path};
   if (!o.out_dir.empty()) {
     if (const auto ok = io::check_neff_outputs(nf, o.out_dir, out_options); !ok) {
@@ -323,6 +327,20 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
       return kExitInput;
     }
     trace = std::move(*opened);
+  }
+  std::unique_ptr<Sink> timeline_sink;
+  std::optional<io::Timeline> timeline;
+  if (!o.timeline.empty()) {
+    std::vector<std::string> others = out_paths;
+    if (!o.trace.empty()) others.push_back(o.trace);
+    auto opened = Sink::open(o.timeline, io::OutputOptions{bound.paths, false, others});
+    if (!opened) {
+      report_error(opened.error());
+      return kExitInput;
+    }
+    timeline_sink = std::move(*opened);
+    timeline.emplace(nf, *r.run);
+    ro.on_step = [&timeline](const StepResult& step) { timeline->observe(step); };
   }
   std::optional<ProgressLine> progress;
   if (!o.quiet && !o.threads && ::isatty(STDERR_FILENO) != 0) {
@@ -346,6 +364,10 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
               neff_status_text(r, rep, ctx, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
+  if (timeline_sink != nullptr) {
+    timeline_sink->write(timeline->document().dump() + '\n');
+    if (finish_sink(*timeline_sink) != kExitOk) return kExitInput;
+  }
   bool all_equal = true;
   for (const io::OutputComparison& c : ctx.comparisons) all_equal = all_equal && c.differing == 0;
   const bool race_free = (!r.races || r.races->count() == 0) && r.run->reservation_violations().empty();

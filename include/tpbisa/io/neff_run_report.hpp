@@ -83,6 +83,8 @@ struct NeffRunOptions {
   /// retired so far; false stops the run (status Interrupted).
   std::function<bool(uint64_t retired)> on_progress;
   uint64_t progress_words = kProgressWords;
+  /// Every step of a serial run, retired or not, after the machine made it (a Timeline's observe); not with threads.
+  std::function<void(const StepResult&)> on_step;
 };
 
 /// A NEFF loaded on the machine, ready to run: the run and, when asked, its race check.
