@@ -123,6 +123,10 @@ def test_deadlock_report(tmp_path: pathlib.Path) -> None:
     wait = out.deadlock.waits[0]
     assert isinstance(wait, tpbisa.BlockedWait)
     assert wait.stream.startswith("sg00/") and "S[24]" in wait.condition.replace("$", "") and wait.could_raise
+    # The root wait comes first; its raisers are structures with their state.
+    assert wait.root and wait.semaphore == 24 and wait.engine in {"PE", "ACT", "POOL", "DVE", "SP"}
+    assert {r["state"] for r in wait.could_raise} <= {"retired", "blocked", "next", "not-reached", "not-found"}
+    assert all(r["text"].startswith(f"{r['stream']}#{r['index']} ") for r in wait.could_raise)
     report, code = cli_run(neff, inputs, tmp_path)
     assert code == 1
     assert comparable(out.report) == comparable(report)

@@ -74,7 +74,11 @@ class BlockedWait:
         self.instruction: str = doc["instruction"]
         self.condition: str = doc["condition"]
         self.value: int = doc["value"]
-        self.could_raise: list[str] = list(doc["could_raise"])
+        self.engine: str = doc["engine"]
+        self.semaphore: int | None = doc.get("semaphore")
+        # A root wait is where the hang starts: nothing still to come on a blocked engine could raise its semaphore.
+        self.root: bool = doc["root"]
+        self.could_raise: list[dict[str, Any]] = [dict(r) for r in doc["could_raise"]]
 
     def __repr__(self) -> str:
         return f"<BlockedWait {self.stream}#{self.index} waits for {self.condition} (now {self.value})>"

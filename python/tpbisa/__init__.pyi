@@ -180,7 +180,10 @@ class BlockedWait:
     instruction: str
     condition: str
     value: int
-    could_raise: list[str]
+    engine: str
+    semaphore: int | None
+    root: bool
+    could_raise: list[dict[str, Any]]
 
 class Deadlock:
     waits: list[BlockedWait]

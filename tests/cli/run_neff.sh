@@ -127,7 +127,7 @@ b[3 * 64 + 14] = 15; open('ex/sg00/Pool.bin', 'wb').write(b)"
 run run dead.neff --input x=x.npy --input y=y.npy
 expect_rc 1 "deadlock"
 expect_out "status: deadlock after 50 words retired: every engine that has not finished is blocked" "deadlock status"
-expect_out "  sg00/PE#7: EventSemaphore \$S[25]>=16" "blocked engine and its instruction"
+expect_out "  sg00/PE#7 (root): EventSemaphore \$S[25]>=16" "blocked engine (a root wait) and its instruction"
 expect_out "    waits for \$S[25]>=16; semaphore 25 is 15" "wait condition and value"
 expect_out "    could be raised by sg00/Pool#3 PseudoDmaDirect2d (\$S[25]+=15@dma-complete): retired" "raiser state"
 expect_out "could be raised by sg00/PE#9 Matmul (\$S[5]++@complete): not reached: its engine is at #7" "pending raiser"
@@ -135,7 +135,8 @@ run run dead.neff --input x=x.npy --input y=y.npy --json
 "$py" -c "import json; d = json.load(open('$tmp/out')); assert d['status'] == 'deadlock'
 pe = [b for b in d['deadlock'] if b['stream'] == 'sg00/PE'][0]
 assert pe['condition'] == '\$S[25]>=16' and pe['value'] == 15 and pe['index'] == 7, pe
-assert any('sg00/Pool#3' in s for s in pe['could_raise'])" || fail "json deadlock report"
+assert any(r['stream'] == 'sg00/Pool' and r['index'] == 3 and r['state'] == 'retired' for r in pe['could_raise']) and pe['root']
+assert d['deadlock'][0]['root'] and not d['deadlock'][-1]['root'], d['deadlock']" || fail "json deadlock report"
 run run dead.neff --input x=x.npy --input y=y.npy --threads
 expect_rc 1 "deadlock with --threads"
 expect_out "status: deadlock" "deadlock with --threads"

@@ -158,14 +158,13 @@ std::string neff_status_text(const io::NeffRun& r, const NeffRunReport& rep, con
   }
   std::string text = fmt::format(
       "status: deadlock after {} words retired: every engine that has not finished is blocked\n", rep.retired);
-  const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(nf);
-  for (const BlockedWait& w : rep.blocked) {
-    text += fmt::format("  {}#{}: {}\n", run.stream_label(w.core, w.engine), w.index,
-                        io::neff_instruction_text(run, w.core, w.engine, w.index));
+  // The root waits first: the hang starts there; the others wait behind them.
+  for (const io::DeadlockWait& d : io::neff_deadlock(nf, run, rep.blocked)) {
+    const BlockedWait& w = d.wait;
+    text += fmt::format("  {}#{}{}: {}\n", d.stream, w.index, d.root ? " (root)" : "", d.instruction);
     text += fmt::format("    waits for {}; semaphore {} is {}\n", wait_condition(w), w.id, w.value);
-    const std::vector<std::string> raisers = io::deadlock_raisers(run, picture, w);
-    if (raisers.empty()) text += "    no word of the program raises it\n";
-    for (const std::string& s : raisers) text += fmt::format("    could be raised by {}\n", s);
+    if (d.could_raise.empty()) text += "    no word of the program raises it\n";
+    for (const io::DeadlockRaiser& by : d.could_raise) text += fmt::format("    could be raised by {}\n", by.text);
   }
   return text;
 }
