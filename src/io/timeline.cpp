@@ -147,6 +147,10 @@ void Timeline::observe(const StepResult& step) {
   }
 }
 
+void Timeline::blocked(std::span<const BlockedWait> waits) {
+  for (const BlockedWait& w : waits) blocked_[{w.core, static_cast<unsigned>(w.engine)}] = w;
+}
+
 ojson Timeline::document() const {
   ojson events = ojson::array();
   for (const ojson& e : events_) events.push_back(e);

@@ -364,6 +364,7 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
   if (timeline_sink != nullptr) {
+    timeline->blocked(rep.blocked);
     timeline_sink->write(timeline->document().dump() + '\n');
     if (finish_sink(*timeline_sink) != kExitOk) return kExitInput;
   }

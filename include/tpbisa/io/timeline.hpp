@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -34,6 +35,8 @@ class Timeline {
  public:
   Timeline(const neff::Neff& nf, const neff::Run& run, TimelineCosts costs = {});
   void observe(const StepResult& step);
+  /// The waits a deadlock left blocked (NeffRunReport::blocked): each lasts to the end of the timeline.
+  void blocked(std::span<const BlockedWait> waits);
   /// The trace-event document: {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}.
   nlohmann::ordered_json document() const;
 
