@@ -82,6 +82,10 @@ mm = [e for e in words if e["name"] == "Matmul"]
 assert mm and all(e["args"]["macs"] > 0 and e["dur"] > 64 for e in mm), mm
 PY
 
+# The SVG drawing of docs/images/matmul-timeline.svg: one box per slice of core 0.
+"$py" "$src/scripts/timeline_svg.py" tl.json tl.svg || fail "timeline_svg.py failed"
+[ "$(grep -c '<rect ' tl.svg)" -ge 40 ] || fail "timeline_svg.py drew $(grep -c '<rect ' tl.svg) slices"
+
 # ---- usage: NEFF only, a file name, one order of steps ----
 "$tool" run --gen cayman "$src/examples/demo.bin" --timeline t.json >/dev/null 2>err.txt
 [ $? -eq 2 ] && grep -q -- "--timeline" err.txt || fail "--timeline with a word stream: $(cat err.txt)"

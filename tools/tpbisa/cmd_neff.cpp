@@ -143,7 +143,9 @@ int input_error(const neff::Error& e) {
 
 /// Reads the NEFF for a subcommand; nullopt after reporting the error.
 std::optional<neff::Neff> load(const NeffCliOptions& o) {
-  neff::Result<neff::Neff> r = neff::read_file(o.file, o.read);
+  // "-" reads the container from stdin, as every command that reads a NEFF does.
+  neff::Result<neff::Neff> r = o.file == "-" ? neff::read_stream(stdin, {}, "<stdin>", o.read)
+                                             : neff::read_file(o.file, o.read);
   if (!r) {
     input_error(r.error());
     return std::nullopt;
@@ -509,7 +511,7 @@ Command register_neff(CLI::App& parent) {
   CLI::App* sems = app->add_subcommand(
       "sems", "The static semaphore picture: per subgraph, which words wait on each semaphore and which raise it");
   for (CLI::App* sub : {info, ls, extract, sems}) {
-    sub->add_option("FILE", o->file, "The .neff file")->required()->type_name("FILE.neff");
+    sub->add_option("FILE", o->file, "The .neff file (- reads stdin)")->required()->type_name("FILE.neff");
     add_read_options(*sub, o->read);
   }
   for (CLI::App* sub : {info, ls, sems}) sub->add_flag("--json", o->json, "Print one JSON document instead of text");
