@@ -8,6 +8,8 @@ results. Reference: docs/python.md.
 from __future__ import annotations
 
 import os as _os
+from collections.abc import Iterator
+from collections.abc import Mapping as _Mapping
 from typing import Any
 
 import numpy as _np
@@ -130,10 +132,11 @@ class Races:
         return f"<Races: {self.count} unordered conflicting access(es)>"
 
 
-class Result:
+class Result(_Mapping):  # type: ignore[type-arg]
     """What ``Neff.run`` returns: ``outputs`` (name -> NumPy array), ``report`` (the document of
     ``tpbisa run PROG.neff --json``), ``status``, ``deadlock`` and ``races`` (objects, or None) and ``ok``.
-    ``result["output0"]`` is ``result.outputs["output0"]``."""
+    It is a read-only mapping of the outputs: ``result["output0"]`` is ``result.outputs["output0"]``, and
+    ``len``, iteration, ``keys``, ``items``, ``values`` and ``get`` are the outputs'."""
 
     def __init__(self, outputs: dict[str, _np.ndarray], report: dict[str, Any]) -> None:
         self.outputs = outputs
@@ -155,11 +158,11 @@ class Result:
     def __getitem__(self, name: str) -> _np.ndarray:
         return self.outputs[name]
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.outputs
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.outputs)
 
-    def keys(self) -> Any:
-        return self.outputs.keys()
+    def __len__(self) -> int:
+        return len(self.outputs)
 
     def __repr__(self) -> str:
         return f"<Result {self.status}: {', '.join(self.outputs)}>"
@@ -173,6 +176,9 @@ _SIGNATURE_DTYPES = catalog.signature_dtypes()
 
 def _neff_run(
     self: Neff,
+    given: _Mapping[str, Any] | None = None,  # type: ignore[type-arg]
+    /,
+    *,
     schedule: str = "default",
     check_races: bool = False,
     threads: int = 1,
@@ -184,7 +190,15 @@ def _neff_run(
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
     naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
     KeyboardInterrupt (no trace file is left). Without ``max_steps`` the run stops (status ``step-limit``) after
-    1,000 retired words per word of the program, at least 1,000,000. Returns a ``Result``."""
+    1,000 retired words per word of the program, at least 1,000,000. The inputs may also come as one mapping,
+    ``prog.run({"x": x, "y": y})``, so that an input's name never collides with an option. Returns a ``Result``."""
+    if given is not None:
+        if not isinstance(given, _Mapping):
+            raise UsageError(f"inputs must be a mapping of input name to array, not {type(given).__name__}")
+        for name in given:
+            if name in inputs:
+                raise UsageError(f"input {name} is given twice (in the mapping and by keyword)")
+        inputs = {**dict(given), **inputs}
     if isinstance(trace, _os.PathLike):
         trace = _os.fspath(trace)
     for name, value in inputs.items():
