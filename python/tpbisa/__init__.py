@@ -222,6 +222,40 @@ def _neff_run(
 Neff.run = _neff_run  # type: ignore[attr-defined]
 
 
+def _is_neff(data: Any) -> bool:
+    """The header test of the library's is_neff: pkg_version 1 or 2 in the first 8 bytes, header_size below 2**32."""
+    try:
+        head = bytes(memoryview(data)[:16])
+    except TypeError:
+        return False
+    return (
+        len(head) == 16
+        and int.from_bytes(head[:8], "little") in (1, 2)
+        and int.from_bytes(head[8:], "little") < 2**32
+    )
+
+
+def _op_str(self: Instruction) -> str:
+    """The operands as the disassembler writes them, after the mnemonic (Capstone's ``op_str``): the EVENTS text
+    and the operand fields; empty for a word without operands."""
+    return self.text.partition(" ")[2]
+
+
+Instruction.op_str = property(_op_str)  # type: ignore[attr-defined]
+
+
+def _neff_repr(self: Neff) -> str:
+    words = sum(s["words"] for s in self.streams)
+    subgraphs = len({s["subgraph"] for s in self.streams})
+    return (
+        f"<Neff {self.file} target {self.target} ({self.generation}): {subgraphs} subgraphs, {words} words; "
+        f"inputs {', '.join(self.inputs) or '-'}; outputs {', '.join(self.outputs) or '-'}>"
+    )
+
+
+Neff.__repr__ = _neff_repr  # type: ignore[method-assign]
+
+
 class Machine(_Machine):
     """One stream of words on one engine of one core: the machine ``tpbisa run`` steps.
 
@@ -232,6 +266,10 @@ class Machine(_Machine):
     def __init__(self, program: Any, gen: str | None = None, **options: Any) -> None:
         if isinstance(program, str):
             program = asm(program, gen)
+        elif _is_neff(program):
+            # A container's header is not instruction words: it runs whole, as tpbisa run does.
+            raise UsageError("program is a NEFF container, not words: open it with tpbisa.Neff(path) and run it with "
+                             "Neff.run (tpbisa run PROG.neff)")
         super().__init__(program, gen, **options)
 
     def read(self, location: str, dtype: str, count: int = 1) -> _np.ndarray:
