@@ -467,6 +467,9 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
   ojson cmp = ojson::array();
   for (const OutputComparison& c : ctx.comparisons)
     cmp.push_back({{"output", c.name},
+                   {"reference", c.reference},
+                   {"rtol", c.rtol},
+                   {"atol", c.atol},
                    {"elements", c.elements},
                    {"differing", c.differing},
                    {"max_abs_diff", c.max_abs_diff},

@@ -60,7 +60,8 @@ std::string listing_text(const Instruction& inst, Generation gen, const DisasmOp
   }
   const size_t space = std::min(text.find(' '), text.size());
   if (space == text.size()) return text;
-  return fmt::format("{:<{}}{}", text.substr(0, space), kListingNameWidth + 2, text.substr(space + 1));
+  const size_t rest = std::min(text.find_first_not_of(' ', space), text.size());
+  return fmt::format("{:<{}}{}", text.substr(0, space), kListingNameWidth + 2, text.substr(rest));
 }
 
 /// One listing line: label, offset, the bytes in 4-byte groups (none with --no-bytes), the listing text and, for a

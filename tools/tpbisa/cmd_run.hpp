@@ -38,6 +38,7 @@ struct RunCliOptions {
   std::vector<std::string> inputs;
   std::string out_dir;
   std::vector<std::string> expects;
+  std::string rtol{"0"}, atol{"0"};
   std::string schedule{"default"};
   bool quiet = false;
   bool check_races = false;

@@ -7,8 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -211,7 +215,9 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
     text += fmt::format("runtime SBUF reservation violated: {}\n", v);
   for (const std::string& p : ctx.written) text += fmt::format("wrote {}\n", p);
   for (const io::OutputComparison& c : ctx.comparisons) {
-    text += fmt::format("expect {}: {} of {} elements differ", c.name, c.differing, c.elements);
+    text += fmt::format("expect {} ({}{}): {} of {} elements differ", c.name, c.reference,
+                        c.rtol != 0 || c.atol != 0 ? fmt::format(", rtol {}, atol {}", c.rtol, c.atol) : "",
+                        c.differing, c.elements);
     if (c.differing != 0)
       text += fmt::format(", max abs diff {}, first at {}", c.max_abs_diff, fmt::join(c.first, " "));
     text += "\n";
@@ -230,19 +236,40 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
 }
 
 /// The outputs compared (--expect), then written (--out), into the report's context; an error reported. Every file
+/// --rtol and --atol as numbers (0 or more, finite); the usage problem otherwise.
+std::optional<std::string> parse_tolerance(const RunCliOptions& o, std::pair<double, double>& tolerance) {
+  for (auto [text, value, flag] :
+       {std::tuple{&o.rtol, &tolerance.first, "--rtol"}, std::tuple{&o.atol, &tolerance.second, "--atol"}}) {
+    char* end = nullptr;
+    *value = std::strtod(text->c_str(), &end);
+    if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(*value) || *value < 0)
+      return fmt::format("{} '{}' is not a number 0 or more", flag, *text);
+  }
+  return std::nullopt;
+}
+
 /// goes through the output-file policy of `out`: never over an input, a reference, the NEFF or the trace.
 std::optional<int> compare_and_write(const RunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
                                      const std::vector<std::pair<std::string, io::NpyInput>>& refs,
                                      const io::OutputOptions& out, io::NeffRunReportContext& ctx) {
+  // Each reference by the output it checks, as --expect named it (the label of its result line).
+  std::map<std::string, std::string> paths;
+  for (const std::string& text : o.expects) {
+    std::string name, path;
+    if (io::split_pair(text, name, path)) paths.emplace(name, path);
+  }
+  std::pair<double, double> tolerance{0, 0};
+  if (const auto problem = parse_tolerance(o, tolerance)) return usage_error("run", *problem);
   for (const auto& [name, ref] : refs) {
     const std::string& wanted = name;  // clang 14 cannot capture a structured binding
     const auto t =
         std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == wanted; });
-    auto c = io::compare_output(*t, run.output(name), ref.array, ref.data());
+    auto c = io::compare_output(*t, run.output(name), ref.array, ref.data(), tolerance.first, tolerance.second);
     if (!c) {
       report_error(c.error());
       return kExitInput;
     }
+    c->reference = paths.at(name);
     ctx.comparisons.push_back(std::move(*c));
   }
   if (!o.out_dir.empty()) {
@@ -276,6 +303,8 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
     return usage_error("run",
                        "--threads runs without --trace, --check-races and --timeline (they follow one order of steps)");
   if (o.timeline == "-") return usage_error("run", "--timeline needs a file name ('-' is not accepted)");
+  std::pair<double, double> tolerance;
+  if (const auto problem = parse_tolerance(o, tolerance)) return usage_error("run", *problem);
   auto read = neff::read_file(o.program);
   if (!read) {
     report_error(read.error().to_string());
