@@ -75,8 +75,7 @@ std::optional<std::string> TraceFilter::add(std::string_view text) {
   if (key == "engine") {
     const auto e = parse_engine(value);
     if (!e)
-      return fmt::format("engine '{}' is not an engine (pe, act, pool, dve, sp, or the stream names, any case)",
-                         value);
+      return fmt::format("engine '{}' is not an engine (pe, act, pool, dve, sp, or the stream names, any case)", value);
     engines_.push_back(*e);
   } else if (key == "opcode") {
     value = lower_case(value);

@@ -144,8 +144,8 @@ int input_error(const neff::Error& e) {
 /// Reads the NEFF for a subcommand; nullopt after reporting the error.
 std::optional<neff::Neff> load(const NeffCliOptions& o) {
   // "-" reads the container from stdin, as every command that reads a NEFF does.
-  neff::Result<neff::Neff> r = o.file == "-" ? neff::read_stream(stdin, {}, "<stdin>", o.read)
-                                             : neff::read_file(o.file, o.read);
+  neff::Result<neff::Neff> r =
+      o.file == "-" ? neff::read_stream(stdin, {}, "<stdin>", o.read) : neff::read_file(o.file, o.read);
   if (!r) {
     input_error(r.error());
     return std::nullopt;
