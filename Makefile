@@ -15,7 +15,8 @@ WERROR := -DTPBISA_WERROR=ON
 # The optimised tree: -O2 as RelWithDebInfo, without the debug information (a quarter of the compile time).
 OPT_CONFIG := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" $(WERROR)
 DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 clang-tidy-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
-  python3-dev python3-venv pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dask python3-distributed
+  python3-dev python3-venv python3-setuptools python3-build pybind11-dev python3-pybind11 python3-numpy python3-pytest \
+  python3-jsonschema python3-dask python3-distributed
 
 .PHONY: all deps build build-for-test build-san demo python test test-fast fuzz bench clean
 
@@ -63,13 +64,13 @@ demo: deps
 	@scripts/demo.sh $(BUILD)/tpbisa
 
 # The Python package, offline: build the extension, make a virtual environment of $(PYTHON) that sees its Debian
-# packages (NumPy), install the package into it (docs/python.md). Then: $(VENV)/bin/python -c 'import tpbisa'.
+# packages (NumPy, setuptools), and pip-install the package into it with its metadata, reusing the extension just
+# built (setup.py, TPBISA_CMAKE_BUILD_DIR; docs/python.md). Then: $(VENV)/bin/python -c 'import tpbisa'.
 python: deps
 	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(OPT_CONFIG) -DTPBISA_BUILD_PYTHON=ON -DTPBISA_PYTHON_EXECUTABLE=$(PYTHON) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target tpbisa_python
 	$(PYTHON) -m venv --system-site-packages $(VENV)
-	cmake --install $(BUILD) --component python \
-	  --prefix "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
+	TPBISA_CMAKE_BUILD_DIR=$(abspath $(BUILD)) $(VENV)/bin/python -m pip install -q --no-index --no-build-isolation .
 	cd / && $(abspath $(VENV))/bin/python -c 'import tpbisa; print("tpbisa", tpbisa.__version__, "installed in $(VENV)")'
 
 # All tests: in the optimised tree the command-line scripts, goldens, hostile checks, the Python suite and a project

@@ -34,6 +34,7 @@
 
 // neff: the NEFF container, .npy headers, whole-program runs
 #include "tpbisa/neff.hpp"
+#include "tpbisa/neff_debug.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/npy.hpp"
 
@@ -50,6 +51,7 @@
 #include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
+#include "tpbisa/io/timeline.hpp"
 #include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/io/verdict_json.hpp"

@@ -357,7 +357,7 @@ class PyMachine {
     d["status"] = std::string(io::run_status(s));
     d["retired"] = s.retired;
     d["fault"] = to_python(io::run_fault_json(*machine_, s));
-    d["deadlock"] = to_python(io::blocked_waits_json(s.blocked));
+    d["deadlock"] = to_python(io::deadlock_json(io::stream_deadlock(*machine_, s.blocked, "program")));
     d["diagnostics"] = to_python(io::diagnostics_json(s.diagnostic_counts));
     return d;
   }

@@ -276,6 +276,7 @@ PyInstruction make_instruction(const io::WordSource& src, const Word& word, Gene
   p.label = word_label(src);
   if (const io::StreamInfo* s = src.stream()) p.stream = s->label;
   p.options = options;
+  p.source = io::word_source(src, src.index());
   return p;
 }
 
@@ -406,6 +407,11 @@ void bind_words(pb::module_& m) {
                                return out;
                              })
       .def_property_readonly("text", [](const PyInstruction& p) { return disassemble(p.inst, p.inst.gen, p.options); })
+      .def_property_readonly("source",
+                             [](const PyInstruction& p) -> pb::object {
+                               if (!p.source) return pb::none();
+                               return to_python(io::source_json(*p.source));
+                             })
       .def(
           "validate",
           [](const PyInstruction& p, const pb::object& gen, bool strict_window, const std::string& dtype_enum,

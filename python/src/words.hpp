@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/words.hpp"
+#include "tpbisa/neff_debug.hpp"
 #include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
@@ -22,6 +23,7 @@ struct PyInstruction {
   std::string label;   ///< "#12", or "sg00/PE#12" for a word of a NEFF stream
   std::string stream;  ///< "sg00/PE" for a word of a NEFF stream, else empty
   DisasmOptions options;
+  std::optional<neff::SourceLine> source;  ///< by the NEFF's debug records (tpbisa/neff_debug.hpp)
 };
 
 /// One word judged on one generation. Small: the failure reports are built (by the library's verdict_json) only

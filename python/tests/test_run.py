@@ -123,6 +123,10 @@ def test_deadlock_report(tmp_path: pathlib.Path) -> None:
     wait = out.deadlock.waits[0]
     assert isinstance(wait, tpbisa.BlockedWait)
     assert wait.stream.startswith("sg00/") and "S[24]" in wait.condition.replace("$", "") and wait.could_raise
+    # The root wait comes first; its raisers are structures with their state.
+    assert wait.root and wait.semaphore == 24 and wait.engine in {"PE", "ACT", "POOL", "DVE", "SP"}
+    assert {r["state"] for r in wait.could_raise} <= {"retired", "blocked", "next", "not-reached", "not-found"}
+    assert all(r["text"].startswith(f"{r['stream']}#{r['index']} ") for r in wait.could_raise)
     report, code = cli_run(neff, inputs, tmp_path)
     assert code == 1
     assert comparable(out.report) == comparable(report)
@@ -308,3 +312,24 @@ def test_readme_example(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> No
     listing = run_cli("disasm", "--subgraph", "sg00", "--engine", "pe", str(matmul_neff)).stdout.decode()
     for line in want:
         assert line.split(" ", 2)[2] in listing
+
+
+def test_result_is_a_mapping_and_inputs_come_as_one(matmul_neff: pathlib.Path) -> None:
+    import collections.abc
+
+    prog = tpbisa.Neff(str(matmul_neff))
+    rng = np.random.default_rng(3)
+    x = rng.integers(-2, 3, size=prog.inputs["x"][1]).astype(np.float16)
+    y = rng.integers(-2, 3, size=prog.inputs["y"][1]).astype(np.float16)
+    out = prog.run({"x": x, "y": y})
+    assert isinstance(out, collections.abc.Mapping)
+    assert list(out) == ["output0"] and len(out) == 1 and list(out.keys()) == ["output0"]
+    assert [k for k, _ in out.items()] == ["output0"] and out.get("nothing") is None and "output0" in out
+    by_keyword = prog.run(x=x, y=y)
+    assert by_keyword["output0"].tobytes() == out["output0"].tobytes()
+    mixed = prog.run({"x": x}, y=y)
+    assert mixed["output0"].tobytes() == out["output0"].tobytes()
+    with pytest.raises(tpbisa.UsageError, match="input x is given twice"):
+        prog.run({"x": x, "y": y}, x=x)
+    with pytest.raises(tpbisa.UsageError, match="must be a mapping"):
+        prog.run([x, y])

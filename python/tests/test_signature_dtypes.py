@@ -75,7 +75,8 @@ def test_run_and_cli_read_outputs_alike(fp8_neffs: tuple[pathlib.Path, dict[str,
     for name in inputs:
         argv += ["--input", f"{name}={folder / 'in' / (name + '.npy')}"]
     r = run_cli(*argv)
-    assert f"expect output0: 0 of {raw.size} elements differ" in r.stdout.decode(), r.stdout.decode()
+    label = argv[3].replace("=", " (", 1)  # "output0 (REF.npy)": the line names its reference
+    assert f"expect {label}): 0 of {raw.size} elements differ" in r.stdout.decode(), r.stdout.decode()
 
     # float8_e4m3 (IEEE-like, with infinities) is no ISA dtype: Python hands over the bytes, the CLI compares them.
     ieee = tpbisa.Neff(str(folder / "ieee.neff"))
@@ -86,4 +87,5 @@ def test_run_and_cli_read_outputs_alike(fp8_neffs: tuple[pathlib.Path, dict[str,
     argv[1] = str(folder / "ieee.neff")
     argv[3] = f"output0={folder / 'ref_bytes.npy'}"
     r = run_cli(*argv)
-    assert f"expect output0: 0 of {raw.size} elements differ" in r.stdout.decode(), r.stdout.decode()
+    label = argv[3].replace("=", " (", 1)  # "output0 (REF.npy)": the line names its reference
+    assert f"expect {label}): 0 of {raw.size} elements differ" in r.stdout.decode(), r.stdout.decode()

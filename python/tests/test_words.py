@@ -220,3 +220,19 @@ def test_large_input_is_not_copied() -> None:
     v = tpbisa.validate(big[: 64 * 10], gen="cayman")
     assert len(v) == 10
     assert _rss_bytes() - before < (16 << 20)
+
+
+def test_op_str_and_neff_refused_by_machine(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import tpbisa
+
+    word = tpbisa.asm("TensorLoad $S[1]>=1 dtype=u32 num_elem={2,2} start_addr=sbuf[p2]+0x100 data={r1,r2,r3,r4}",
+                      gen="cayman")
+    ins = next(iter(tpbisa.disasm(word, gen="cayman")))
+    assert ins.op_str == ins.text[len("TensorLoad "):] and ins.op_str.startswith("$S[1]>=1 dtype=u32")
+    nop = next(iter(tpbisa.disasm(tpbisa.asm("Nop", gen="cayman"), gen="cayman")))
+    assert nop.text == "Nop" and nop.op_str == ""
+    neff = (SOURCE_DIR / "tests" / "golden" / "validate-neff" / "in.neff").read_bytes()
+    with pytest.raises(tpbisa.UsageError, match="NEFF container"):
+        tpbisa.Machine(neff, gen="cayman")
+    prog = tpbisa.Neff(str(SOURCE_DIR / "tests" / "golden" / "validate-neff" / "in.neff"))
+    assert repr(prog).startswith("<Neff ") and "cayman" in repr(prog) and "words" in repr(prog)

@@ -8,6 +8,8 @@ results. Reference: docs/python.md.
 from __future__ import annotations
 
 import os as _os
+from collections.abc import Iterator
+from collections.abc import Mapping as _Mapping
 from typing import Any
 
 import numpy as _np
@@ -74,7 +76,11 @@ class BlockedWait:
         self.instruction: str = doc["instruction"]
         self.condition: str = doc["condition"]
         self.value: int = doc["value"]
-        self.could_raise: list[str] = list(doc["could_raise"])
+        self.engine: str = doc["engine"]
+        self.semaphore: int | None = doc.get("semaphore")
+        # A root wait is where the hang starts: nothing still to come on a blocked engine could raise its semaphore.
+        self.root: bool = doc["root"]
+        self.could_raise: list[dict[str, Any]] = [dict(r) for r in doc["could_raise"]]
 
     def __repr__(self) -> str:
         return f"<BlockedWait {self.stream}#{self.index} waits for {self.condition} (now {self.value})>"
@@ -126,10 +132,11 @@ class Races:
         return f"<Races: {self.count} unordered conflicting access(es)>"
 
 
-class Result:
+class Result(_Mapping):  # type: ignore[type-arg]
     """What ``Neff.run`` returns: ``outputs`` (name -> NumPy array), ``report`` (the document of
     ``tpbisa run PROG.neff --json``), ``status``, ``deadlock`` and ``races`` (objects, or None) and ``ok``.
-    ``result["output0"]`` is ``result.outputs["output0"]``."""
+    It is a read-only mapping of the outputs: ``result["output0"]`` is ``result.outputs["output0"]``, and
+    ``len``, iteration, ``keys``, ``items``, ``values`` and ``get`` are the outputs'."""
 
     def __init__(self, outputs: dict[str, _np.ndarray], report: dict[str, Any]) -> None:
         self.outputs = outputs
@@ -151,11 +158,11 @@ class Result:
     def __getitem__(self, name: str) -> _np.ndarray:
         return self.outputs[name]
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.outputs
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.outputs)
 
-    def keys(self) -> Any:
-        return self.outputs.keys()
+    def __len__(self) -> int:
+        return len(self.outputs)
 
     def __repr__(self) -> str:
         return f"<Result {self.status}: {', '.join(self.outputs)}>"
@@ -169,6 +176,9 @@ _SIGNATURE_DTYPES = catalog.signature_dtypes()
 
 def _neff_run(
     self: Neff,
+    given: _Mapping[str, Any] | None = None,  # type: ignore[type-arg]
+    /,
+    *,
     schedule: str = "default",
     check_races: bool = False,
     threads: int = 1,
@@ -182,9 +192,17 @@ def _neff_run(
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
     naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
     KeyboardInterrupt (no trace file is left). Without ``max_steps`` the run stops (status ``step-limit``) after
-    1,000 retired words per word of the program, at least 1,000,000. ``max_memory`` bounds the run's simulated memory
-    as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word after it with
-    TimeoutError, on any thread. Returns a ``Result``."""
+    1,000 retired words per word of the program, at least 1,000,000. The inputs may also come as one mapping,
+    ``prog.run({"x": x, "y": y})``, so that an input's name never collides with an option. ``max_memory`` bounds the
+    run's simulated memory as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word
+    after it with TimeoutError, on any thread. Returns a ``Result``."""
+    if given is not None:
+        if not isinstance(given, _Mapping):
+            raise UsageError(f"inputs must be a mapping of input name to array, not {type(given).__name__}")
+        for name in given:
+            if name in inputs:
+                raise UsageError(f"input {name} is given twice (in the mapping and by keyword)")
+        inputs = {**dict(given), **inputs}
     if isinstance(trace, _os.PathLike):
         trace = _os.fspath(trace)
     for name, value in inputs.items():
@@ -208,6 +226,40 @@ def _neff_run(
 Neff.run = _neff_run  # type: ignore[attr-defined]
 
 
+def _is_neff(data: Any) -> bool:
+    """The header test of the library's is_neff: pkg_version 1 or 2 in the first 8 bytes, header_size below 2**32."""
+    try:
+        head = bytes(memoryview(data)[:16])
+    except TypeError:
+        return False
+    return (
+        len(head) == 16
+        and int.from_bytes(head[:8], "little") in (1, 2)
+        and int.from_bytes(head[8:], "little") < 2**32
+    )
+
+
+def _op_str(self: Instruction) -> str:
+    """The operands as the disassembler writes them, after the mnemonic (Capstone's ``op_str``): the EVENTS text
+    and the operand fields; empty for a word without operands."""
+    return self.text.partition(" ")[2]
+
+
+Instruction.op_str = property(_op_str)  # type: ignore[attr-defined]
+
+
+def _neff_repr(self: Neff) -> str:
+    words = sum(s["words"] for s in self.streams)
+    subgraphs = len({s["subgraph"] for s in self.streams})
+    return (
+        f"<Neff {self.file} target {self.target} ({self.generation}): {subgraphs} subgraphs, {words} words; "
+        f"inputs {', '.join(self.inputs) or '-'}; outputs {', '.join(self.outputs) or '-'}>"
+    )
+
+
+Neff.__repr__ = _neff_repr  # type: ignore[method-assign]
+
+
 class Machine(_Machine):
     """One stream of words on one engine of one core: the machine ``tpbisa run`` steps.
 
@@ -218,6 +270,10 @@ class Machine(_Machine):
     def __init__(self, program: Any, gen: str | None = None, **options: Any) -> None:
         if isinstance(program, str):
             program = asm(program, gen)
+        elif _is_neff(program):
+            # A container's header is not instruction words: it runs whole, as tpbisa run does.
+            raise UsageError("program is a NEFF container, not words: open it with tpbisa.Neff(path) and run it with "
+                             "Neff.run (tpbisa run PROG.neff)")
         super().__init__(program, gen, **options)
 
     def read(self, location: str, dtype: str, count: int = 1) -> _np.ndarray:

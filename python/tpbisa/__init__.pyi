@@ -1,6 +1,6 @@
 # Type stubs of the tpbisa package (the extension's classes and functions, and the Python wrappers).
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -111,6 +111,10 @@ class Instruction:
     @property
     def stream(self) -> str | None: ...
     @property
+    def source(self) -> dict[str, Any] | None: ...
+    @property
+    def op_str(self) -> str: ...
+    @property
     def header(self) -> dict[str, int]: ...
     @property
     def events(self) -> str: ...
@@ -167,9 +171,10 @@ class Neff:
     def validate(self, *, subgraph: str | Sequence[str] | None = None, engine: str | Sequence[str] | None = None,
                  gen: str | Sequence[str] | None = None, strict_window: bool = False, dtype_enum: str = "header",
                  symmetric_clamp_arith: bool = True) -> list[Verdict] | list[dict[str, Verdict]]: ...
-    def run(self, *, schedule: str = "default", check_races: bool = False, threads: int = 1,
-            trace: str | os.PathLike[str] | None = None, max_steps: int | None = None,
-            max_memory: int | None = None, timeout: float | None = None, **inputs: Any) -> Result:
+    def run(self, inputs: Mapping[str, Any] | None = None, /, *, schedule: str = "default",
+            check_races: bool = False, threads: int = 1, trace: str | os.PathLike[str] | None = None,
+            max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
+            **named: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
 
 class BlockedWait:
@@ -179,7 +184,10 @@ class BlockedWait:
     instruction: str
     condition: str
     value: int
-    could_raise: list[str]
+    engine: str
+    semaphore: int | None
+    root: bool
+    could_raise: list[dict[str, Any]]
 
 class Deadlock:
     waits: list[BlockedWait]
@@ -197,7 +205,7 @@ class Races:
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Race]: ...
 
-class Result:
+class Result(Mapping[str, np.ndarray]):
     outputs: dict[str, np.ndarray]
     report: dict[str, Any]
     status: Literal["ok", "fault", "deadlock", "step-limit"]
@@ -206,8 +214,8 @@ class Result:
     @property
     def ok(self) -> bool: ...
     def __getitem__(self, name: str) -> np.ndarray: ...
-    def __contains__(self, name: object) -> bool: ...
-    def keys(self) -> Any: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
 
 class _Machine: ...
 

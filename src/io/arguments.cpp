@@ -74,7 +74,8 @@ std::optional<std::string> TraceFilter::add(std::string_view text) {
     return fmt::format("'{}' is not KEY=VALUE (engine=PE, opcode=Matmul, core=0)", text);
   if (key == "engine") {
     const auto e = parse_engine(value);
-    if (!e) return fmt::format("engine '{}' is not an engine (pe, act, pool, dve, sp)", value);
+    if (!e)
+      return fmt::format("engine '{}' is not an engine (pe, act, pool, dve, sp, or the stream names, any case)", value);
     engines_.push_back(*e);
   } else if (key == "opcode") {
     value = lower_case(value);

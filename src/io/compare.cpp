@@ -49,7 +49,7 @@ std::string index_text(uint64_t k, std::span<const uint64_t> shape) {
 }  // namespace
 
 Expected<OutputComparison> compare_output(const neff::Tensor& t, std::span<const uint8_t> got, const npy::Array& ref,
-                                          std::span<const uint8_t> ref_data) {
+                                          std::span<const uint8_t> ref_data, double rtol, double atol) {
   const auto refused = [](std::string message) { return Error{ErrorKind::Invalid, std::move(message)}; };
   const unsigned size = neff::signature_dtype_size(t.dtype);
   if (ref.shape != t.shape)
@@ -70,13 +70,16 @@ Expected<OutputComparison> compare_output(const neff::Tensor& t, std::span<const
   OutputComparison c;
   c.name = t.name;
   c.elements = ref.count;
+  c.rtol = rtol;
+  c.atol = atol;
   for (uint64_t k = 0; k < c.elements; ++k) {
     const double a = element_value(got, k, size, out_dt, out_kind);
     const double b = as_output ? element_value(ref_data, k, size, out_dt, out_kind)
                                : element_value(ref_data, k, ref.item_size, 0, ref.kind);
     if (a == b || (std::isnan(a) && std::isnan(b))) continue;
-    ++c.differing;
     const double d = std::fabs(a - b);
+    if (std::isfinite(d) && d <= atol + rtol * std::fabs(b)) continue;
+    ++c.differing;
     if (!(d <= c.max_abs_diff)) c.max_abs_diff = d;
     if (c.first.size() < 5) c.first.push_back(index_text(k, t.shape));
   }

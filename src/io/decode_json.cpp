@@ -1,6 +1,8 @@
 // The forms of a decoded word shared by `tpbisa decode` and the Python module.
 #include "tpbisa/io/decode_json.hpp"
 
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "tpbisa/catalog.hpp"
@@ -83,6 +85,36 @@ std::vector<DescribedField> described_fields(const WordSource& src, const Instru
   return fields;
 }
 
+std::optional<neff::SourceLine> word_source(const WordSource& src, uint64_t index) {
+  const neff::Neff* n = src.neff();
+  const StreamInfo* st = src.stream();
+  const neff::Subgraph* sg = n != nullptr && st != nullptr ? n->subgraph(st->subgraph) : nullptr;
+  if (sg == nullptr) return std::nullopt;
+  // The container is known by its bytes' buffer, which no other container shares while this one lives.
+  struct Cache {
+    std::weak_ptr<const neff::MemberData> data;
+    const neff::Stream* stream = nullptr;
+    std::optional<std::vector<neff::SourceLine>> words;
+  };
+  thread_local Cache cache;
+  if (cache.data.expired() || cache.data.lock() != n->member_data || cache.stream != st->words) {
+    cache.data = n->member_data;
+    cache.stream = st->words;
+    cache.words = neff::stream_source(*n, *sg, static_cast<neff::Engine>(st->engine));
+  }
+  if (!cache.words || index >= cache.words->size()) return std::nullopt;
+  return (*cache.words)[index];
+}
+
+ojson source_json(const neff::SourceLine& s) {
+  const auto text = [](const std::string& t) { return t.empty() ? ojson(nullptr) : ojson(t); };
+  return {{"file", text(s.file)},
+          {"line", s.line == 0 ? ojson(nullptr) : ojson(s.line)},
+          {"hlo", text(s.hlo)},
+          {"op_type", text(s.op_type)},
+          {"instruction", text(s.instruction)}};
+}
+
 ojson header_json(const Header& h) {
   return {{"opcode", fmt::format("{:#04x}", h.opcode)},
           {"inst_word_len", h.inst_word_len},
@@ -124,6 +156,7 @@ ojson decoded_json(const WordSource& src, uint64_t index, const Instruction& ins
   j["header"] = header_json(inst.header());
   j["events"] = events_json(inst.events(), inst.gen);
   j["fields"] = std::move(fields);
+  if (const auto source = word_source(src, index)) j["source"] = source_json(*source);
   return j;
 }
 

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "tpbisa/catalog.hpp"
+#include "tpbisa/describe.hpp"
 #include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/text.hpp"
 #include "tpbisa/trace.hpp"
@@ -65,6 +67,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
   std::string line;
   RunHooks hooks;
   hooks.on_step = [&](const StepResult& step) {
+    if (o.on_step) o.on_step(step);
     if (trace != nullptr && o.trace_filter.pass(step)) {
       line.clear();
       append_trace_line(line, step, run.machine(), TraceStyle{true});
@@ -254,33 +257,119 @@ Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, cons
   return paths;
 }
 
-std::vector<std::string> deadlock_raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,
-                                          const BlockedWait& w) {
-  std::vector<std::string> out;
+namespace {
+
+/// The raisers of `w` from the static picture, each with the state of its engine.
+std::vector<DeadlockRaiser> picture_raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,
+                                            const BlockedWait& w) {
+  std::vector<DeadlockRaiser> out;
   const std::string& sg = run.subgraph(w.core);
   for (const neff::SubgraphSems& s : picture) {
     if (s.subgraph != sg) continue;
     for (const neff::SemaphoreUses& u : s.semaphores) {
       if (u.index != w.id) continue;
       for (const neff::SemUse& inc : u.increments) {
+        DeadlockRaiser r{inc.stream, inc.word, inc.mnemonic, inc.text, "not-found", 0, false, {}};
         std::string state = "not found";
         for (unsigned e = 0; e < kEnginesPerCore; ++e) {
           const auto id = static_cast<EngineId>(e);
           if (run.stream_label(w.core, id) != inc.stream) continue;
           const Sequencer& q = run.machine().core(w.core).engine(id);
-          if (q.pc() > inc.word)
-            state = "retired";
-          else if (q.pc() == inc.word)
+          r.engine_at = q.pc();
+          r.engine_finished = q.finished();
+          if (q.pc() > inc.word) {
+            state = r.state = "retired";
+          } else if (q.pc() == inc.word) {
+            r.state = q.blocked() ? "blocked" : "next";
             state = q.blocked() ? fmt::format("blocked at it, waiting for {}", wait_condition(*q.blocked()))
                                 : "next to run";
-          else
+          } else {
+            r.state = "not-reached";
             state = fmt::format("not reached: its engine is at #{}{}", q.pc(), q.finished() ? " (finished)" : "");
+          }
         }
-        out.push_back(fmt::format("{}#{} {} ({}): {}", inc.stream, inc.word, inc.mnemonic, inc.text, state));
+        r.text = fmt::format("{}#{} {} ({}): {}", inc.stream, inc.word, inc.mnemonic, inc.text, state);
+        out.push_back(std::move(r));
       }
     }
   }
   return out;
+}
+
+/// Roots first: a wait none of whose raisers is still to come behind a blocked engine.
+std::vector<DeadlockWait> ranked(std::vector<DeadlockWait> waits) {
+  for (DeadlockWait& d : waits)
+    d.root = std::none_of(d.could_raise.begin(), d.could_raise.end(),
+                          [](const DeadlockRaiser& r) { return r.state == "blocked" || r.state == "not-reached"; });
+  std::stable_partition(waits.begin(), waits.end(), [](const DeadlockWait& d) { return d.root; });
+  return waits;
+}
+
+}  // namespace
+
+std::vector<std::string> deadlock_raisers(const neff::Run& run, const std::vector<neff::SubgraphSems>& picture,
+                                          const BlockedWait& w) {
+  std::vector<std::string> out;
+  for (const DeadlockRaiser& r : picture_raisers(run, picture, w)) out.push_back(r.text);
+  return out;
+}
+
+std::vector<DeadlockWait> neff_deadlock(const neff::Neff& nf, const neff::Run& run, std::span<const BlockedWait> w) {
+  const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(nf);
+  std::vector<DeadlockWait> out;
+  for (const BlockedWait& b : w)
+    out.push_back({b, run.stream_label(b.core, b.engine), neff_instruction_text(run, b.core, b.engine, b.index), true,
+                   picture_raisers(run, picture, b)});
+  return ranked(std::move(out));
+}
+
+std::vector<DeadlockWait> stream_deadlock(const Machine& m, std::span<const BlockedWait> waits,
+                                          const std::string& program) {
+  std::vector<DeadlockWait> out;
+  for (const BlockedWait& b : waits) {
+    const Sequencer& q = m.core(b.core).engine(b.engine);
+    DeadlockWait d{
+        b, program, b.index < q.size() ? disassemble(q.instruction(b.index), m.gen()) : "(end of stream)", true, {}};
+    for (size_t i = 0; i < q.size() && !b.event; ++i) {
+      const Instruction inst = q.instruction(i);
+      const Events& e = inst.events();
+      const UpdateModeInfo* mode = update_mode_info(e.update_mode);
+      if (mode == nullptr || mode->action == UpdateAction::None || updates_event(mode->action) || e.update_idx != b.id)
+        continue;
+      const std::string update = render_update(e, inst.gen);
+      const std::string state = i < q.pc()    ? "retired"
+                                : i == q.pc() ? (q.blocked() ? "blocked" : "next")
+                                              : "not-reached";
+      d.could_raise.push_back({program, i, std::string(inst.name()), update, state, q.pc(), q.finished(),
+                               fmt::format("#{} {} ({}): {}", i, inst.name(), update, state)});
+    }
+    out.push_back(std::move(d));
+  }
+  return ranked(std::move(out));
+}
+
+ojson deadlock_json(std::span<const DeadlockWait> waits) {
+  ojson list = ojson::array();
+  for (const DeadlockWait& d : waits) {
+    const ojson w = ojson::parse(blocked_wait_json(d.wait));
+    ojson j{{"core", w["core"]},     {"engine", w["engine"]}, {"stream", d.stream}, {"index", w["index"]},
+            {"offset", w["offset"]}, {"opcode", w["opcode"]}, {"name", w["name"]},  {"instruction", d.instruction}};
+    for (const char* key : {"semaphore", "event", "value", "condition", "comparand", "register"})
+      if (w.contains(key)) j[key] = w[key];
+    j["root"] = d.root;
+    ojson raisers = ojson::array();
+    for (const DeadlockRaiser& r : d.could_raise)
+      raisers.push_back({{"stream", r.stream},
+                         {"index", r.index},
+                         {"name", r.name},
+                         {"update", r.update},
+                         {"state", r.state},
+                         {"engine_at", r.engine_at},
+                         {"text", r.text}});
+    j["could_raise"] = std::move(raisers);
+    list.push_back(std::move(j));
+  }
+  return list;
 }
 
 std::string neff_instruction_text(const neff::Run& run, unsigned core, EngineId e, size_t index) {
@@ -355,19 +444,8 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
                     {"index", rep.fault.index},
                     {"instruction", neff_instruction_text(run, rep.fault.core, rep.fault.engine, rep.fault.index)},
                     {"detail", rep.fault.detail}};
-  if (rep.status == NeffRunReport::Status::Deadlock) {
-    const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(nf);
-    ojson blocked = ojson::array();
-    for (const BlockedWait& w : rep.blocked)
-      blocked.push_back({{"core", w.core},
-                         {"stream", run.stream_label(w.core, w.engine)},
-                         {"index", w.index},
-                         {"instruction", neff_instruction_text(run, w.core, w.engine, w.index)},
-                         {"condition", wait_condition(w)},
-                         {"value", w.value},
-                         {"could_raise", deadlock_raisers(run, picture, w)}});
-    doc["deadlock"] = std::move(blocked);
-  }
+  if (rep.status == NeffRunReport::Status::Deadlock)
+    doc["deadlock"] = deadlock_json(neff_deadlock(nf, run, rep.blocked));
   if (rep.status == NeffRunReport::Status::StepLimit) {
     ojson engines = ojson::array();
     for (const UnfinishedEngine& u : unfinished_engines(run, rep)) {
@@ -389,6 +467,9 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
   ojson cmp = ojson::array();
   for (const OutputComparison& c : ctx.comparisons)
     cmp.push_back({{"output", c.name},
+                   {"reference", c.reference},
+                   {"rtol", c.rtol},
+                   {"atol", c.atol},
                    {"elements", c.elements},
                    {"differing", c.differing},
                    {"max_abs_diff", c.max_abs_diff},

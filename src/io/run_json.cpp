@@ -9,6 +9,7 @@
 
 #include "tpbisa/io/element.hpp"
 #include "tpbisa/io/json.hpp"
+#include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/trace.hpp"
 
@@ -128,7 +129,7 @@ void write_run_json(const Machine& m, const RunSummary& s, const RunJsonContext&
              {"instructions", ctx.instructions},
              {"pc", m.pc()},
              {"diagnostics", diagnostics_json(s.diagnostic_counts)}};
-  if (s.deadlock) tail["deadlock"] = blocked_waits_json(s.blocked);
+  if (s.deadlock) tail["deadlock"] = deadlock_json(stream_deadlock(m, s.blocked, ctx.program));
   // One document, written in pieces so that large dumps stream: {head..., "dumps": [...], tail...}.
   std::string text = dump_json(head);
   text.pop_back();

@@ -66,6 +66,8 @@ std::optional<EngineId> parse_engine(std::string_view text) {
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower == name) return e;
   }
+  // The NEFF's stream name of ACT (the others are the same words): one vocabulary for every --engine and filter.
+  if (lower == "activation") return EngineId::Act;
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/neff.hpp"
+#include "tpbisa/neff_debug.hpp"
 
 namespace tpbisa::neff {
 namespace {
@@ -295,6 +296,23 @@ std::vector<VariableNote> variable_notes(const Subgraph& sg, const Instruction& 
   };
   side("src", d->src, d->src_offset_reg);
   side("dst", d->dst, d->dst_offset_reg);
+  return out;
+}
+
+std::vector<std::string> dma_endpoints(const Subgraph& sg, const Instruction& inst) {
+  std::vector<std::string> out;
+  const auto* d = inst.as<PseudoDmaDirect2d>();
+  if (d == nullptr) return out;
+  const auto side = [&](const PseudoAddr8& a, uint8_t offset_reg) {
+    const Resolved r = resolve(sg, a);
+    const std::string reg = (offset_reg & kOffsetRegPresent) != 0 ? "+reg" : "";
+    if (r.var == nullptr) return "?" + reg;
+    if (r.var->type != VarType::StateBuffer) return fmt::format("{}+{}{}", r.var->name, hex(a.offset), reg);
+    const uint32_t stride = geometry(inst.gen).sbuf_partition_size;
+    return fmt::format("sbuf[p{}]+{}{}", a.offset / stride, hex(a.offset % stride), reg);
+  };
+  out.push_back(side(d->src, d->src_offset_reg));
+  out.push_back(side(d->dst, d->dst_offset_reg));
   return out;
 }
 

@@ -35,7 +35,7 @@ run run "$neff" --input x=x.npy --input y=y.npy --out results --expect output0=r
 expect_rc 0 "tour"
 expect_out "status: ok, 58 words retired" "tour status"
 expect_out "wrote results/output0.npy" "tour output"
-expect_out "expect output0: 0 of 16384 elements differ" "tour expect"
+expect_out "expect output0 (ref.npy): 0 of 16384 elements differ" "tour expect"
 expect_out "semaphores: \$S[4]=2 \$S[5]=4 \$S[8]=16 \$S[24]=16 \$S[25]=16 \$S[26]=16 \$S[27]=16" "final semaphores"
 expect_out "uninitialized reads: none" "no uninitialised read"
 "$py" -c "import numpy as np; a = np.load('results/output0.npy'); b = np.load('ref.npy')
@@ -45,7 +45,7 @@ assert (a.view(np.uint16) == b.view(np.uint16)).all()" || fail "results/output0.
 for schedule in default reverse random:1 random:99; do
   run run "$neff" --input x=x.npy --input y=y.npy --schedule "$schedule" --expect output0=ref.npy --quiet
   expect_rc 0 "schedule $schedule"
-  expect_out "expect output0: 0 of 16384 elements differ" "schedule $schedule"
+  expect_out "expect output0 (ref.npy): 0 of 16384 elements differ" "schedule $schedule"
 done
 
 # ---- --threads: the cores on two threads, the same outputs ----
@@ -80,7 +80,17 @@ grep -q '^  sg00/PE#9 Matmul' races.default && grep -q '^  sg00/PE#11 Matmul' ra
 "$py" -c "import numpy as np; b = np.load('ref.npy'); b[3, 5] += 1; b[100, 7] -= 4; np.save('bad.npy', b)"
 run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy
 expect_rc 1 "differing reference"
-expect_out "expect output0: 2 of 16384 elements differ, max abs diff 4, first at [3, 5] [100, 7]" "difference report"
+expect_out "expect output0 (bad.npy): 2 of 16384 elements differ, max abs diff 4, first at [3, 5] [100, 7]" "difference report"
+# Within a tolerance: |a - b| <= atol + rtol * |ref|; the line says which reference and which tolerance.
+run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy --atol 1
+expect_rc 1 "atol 1 leaves the difference of 4"
+expect_out "expect output0 (bad.npy, rtol 0, atol 1): 1 of 16384 elements differ, max abs diff 4, first at [100, 7]" "atol"
+run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy --atol 4
+expect_rc 0 "atol 4 covers both"
+expect_out "expect output0 (bad.npy, rtol 0, atol 4): 0 of 16384 elements differ" "atol 4"
+run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy --rtol nan
+expect_rc 2 "--rtol nan"
+expect_err "tpbisa: error: run: --rtol 'nan' is not a number 0 or more" "--rtol nan"
 
 # ---- --json ----
 run run "$neff" --input x=x.npy --input y=y.npy --json --expect output0=ref.npy
@@ -127,7 +137,7 @@ b[3 * 64 + 14] = 15; open('ex/sg00/Pool.bin', 'wb').write(b)"
 run run dead.neff --input x=x.npy --input y=y.npy
 expect_rc 1 "deadlock"
 expect_out "status: deadlock after 50 words retired: every engine that has not finished is blocked" "deadlock status"
-expect_out "  sg00/PE#7: EventSemaphore \$S[25]>=16" "blocked engine and its instruction"
+expect_out "  sg00/PE#7 (root): EventSemaphore \$S[25]>=16" "blocked engine (a root wait) and its instruction"
 expect_out "    waits for \$S[25]>=16; semaphore 25 is 15" "wait condition and value"
 expect_out "    could be raised by sg00/Pool#3 PseudoDmaDirect2d (\$S[25]+=15@dma-complete): retired" "raiser state"
 expect_out "could be raised by sg00/PE#9 Matmul (\$S[5]++@complete): not reached: its engine is at #7" "pending raiser"
@@ -135,7 +145,8 @@ run run dead.neff --input x=x.npy --input y=y.npy --json
 "$py" -c "import json; d = json.load(open('$tmp/out')); assert d['status'] == 'deadlock'
 pe = [b for b in d['deadlock'] if b['stream'] == 'sg00/PE'][0]
 assert pe['condition'] == '\$S[25]>=16' and pe['value'] == 15 and pe['index'] == 7, pe
-assert any('sg00/Pool#3' in s for s in pe['could_raise'])" || fail "json deadlock report"
+assert any(r['stream'] == 'sg00/Pool' and r['index'] == 3 and r['state'] == 'retired' for r in pe['could_raise']) and pe['root']
+assert d['deadlock'][0]['root'] and not d['deadlock'][-1]['root'], d['deadlock']" || fail "json deadlock report"
 run run dead.neff --input x=x.npy --input y=y.npy --threads
 expect_rc 1 "deadlock with --threads"
 expect_out "status: deadlock" "deadlock with --threads"

@@ -315,7 +315,7 @@ expect "--out over the --expect reference" 3 "res/out.npy: is also an input (res
 cmp -s res/out.npy out_ref.npy || fail "--out wrote over the --expect reference"
 bounded 10 "$tool" run ok.neff --input x=x.npy --out res2 --expect out=out_ref.npy
 expect "--out and --expect apart" 0
-grep -qF "expect out: 0 of 128 elements differ" out && [ -f res2/out.npy ] || fail "--out and --expect apart: no output"
+grep -qF "expect out (out_ref.npy): 0 of 128 elements differ" out && [ -f res2/out.npy ] || fail "--out and --expect apart: no output"
 # D02: the trace names an --input, an --expect file through a link, or the NEFF itself: refused, nothing replaced.
 cp x.npy x2.npy && cp ok.neff ok2.neff && ln -s out_ref.npy ref_link.npy
 for t in x2.npy ref_link.npy ok2.neff; do

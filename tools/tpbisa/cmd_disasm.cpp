@@ -1,5 +1,5 @@
 // `tpbisa disasm`: streams words through the library's disassembler, one canonical line per word, or an
-// objdump-style listing; a NEFF's streams go to one .tasm file each with -o DIR.
+// objdump-style listing (with a NEFF's source lines, -S); a NEFF's streams go to one .tasm file each with -o DIR.
 #include "commands.hpp"
 
 #include <algorithm>
@@ -17,6 +17,8 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/decode_json.hpp"
+#include "tpbisa/neff_debug.hpp"
 #include "tpbisa/text.hpp"
 
 namespace tpbisa::cli {
@@ -29,6 +31,8 @@ struct DisasmCliOptions {
   bool no_verdicts = false;
   bool listing = false;
   bool short_bytes = false;
+  bool no_bytes = false;
+  bool source = false;
   std::string output;
   WordInputs inputs;
 };
@@ -42,18 +46,78 @@ constexpr size_t kListingNameWidth = [] {
   return w;
 }();
 
-/// One listing line: label, offset, the bytes in 4-byte groups, the mnemonic and the EVENTS text.
-std::string listing_line(const io::WordSource& src, const Word& word, Generation gen, bool short_bytes) {
+/// What a listing line says of a word after its bytes: the disassembly (mnemonic, EVENTS, operands, the verdict
+/// comment), or for a word without modeled operands its mnemonic, EVENTS and why; the mnemonic padded so the rest
+/// lines up.
+std::string listing_text(const Instruction& inst, Generation gen, const DisasmOptions& options) {
+  std::string text;
+  if (inst.status == DecodeStatus::Modeled) {
+    text = disassemble(inst, gen, options);
+  } else {
+    text = std::string(inst.name());
+    if (const std::string events = render_events(inst.events(), inst.gen); !events.empty()) text += ' ' + events;
+    text += "  ; " + io::decode_status_note(inst);
+  }
+  const size_t space = std::min(text.find(' '), text.size());
+  if (space == text.size()) return text;
+  const size_t rest = std::min(text.find_first_not_of(' ', space), text.size());
+  return fmt::format("{:<{}}{}", text.substr(0, space), kListingNameWidth + 2, text.substr(rest));
+}
+
+/// One listing line: label, offset, the bytes in 4-byte groups (none with --no-bytes), the listing text and, for a
+/// NEFF's DMA word, where it copies from and to by variable name.
+std::string listing_line(const io::WordSource& src, const Word& word, Generation gen, const DisasmCliOptions& o,
+                         const DisasmOptions& options) {
   const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(word), gen);
-  std::string hex;
-  const size_t n = short_bytes ? kShortBytes : kWordBytes;
-  for (size_t i = 0; i < n; ++i) hex += fmt::format("{}{:02x}", i > 0 && i % 4 == 0 ? " " : "", word[i]);
-  std::string line = fmt::format("{:<20} {:#06x}  {}  {}", word_label(src), src.offset(), hex, inst.name());
-  if (const std::string events = render_events(inst.events(), inst.gen); !events.empty())
-    line +=
-        fmt::format("{:>{}}{}", "", kListingNameWidth + 2 - std::min(kListingNameWidth, inst.name().size()), events);
+  std::string line = fmt::format("{:<20} {:#06x}  ", word_label(src), src.offset());
+  if (!o.no_bytes) {
+    const size_t n = o.short_bytes ? kShortBytes : kWordBytes;
+    for (size_t i = 0; i < n; ++i) line += fmt::format("{}{:02x}", i > 0 && i % 4 == 0 ? " " : "", word[i]);
+    line += "  ";
+  }
+  line += listing_text(inst, gen, options);
+  const neff::Neff* n = src.neff();
+  const io::StreamInfo* st = src.stream();
+  if (const neff::Subgraph* sg = n != nullptr && st != nullptr ? n->subgraph(st->subgraph) : nullptr) {
+    const std::vector<std::string> ends = neff::dma_endpoints(*sg, inst);
+    if (ends.size() == 2 && (ends[0] != "?" || ends[1] != "?")) line += fmt::format("  ; {} -> {}", ends[0], ends[1]);
+  }
   return line + '\n';
 }
+
+/// The -S line before a word whose source differs from the word before it: the kernel's file:line, the HLO
+/// operation and the compiler instruction, each where the records give it.
+std::string source_line(const neff::SourceLine& s) {
+  if (s.empty()) return ";   (no source: the debug records name none for this word)\n";
+  std::vector<std::string> parts;
+  if (!s.file.empty()) parts.push_back(s.location());
+  if (!s.hlo.empty()) parts.push_back(s.op_type.empty() ? s.hlo : fmt::format("{} [{}]", s.hlo, s.op_type));
+  if (!s.instruction.empty()) parts.push_back("compiler instruction " + s.instruction);
+  return fmt::format(";   {}\n", fmt::join(parts, "  "));
+}
+
+/// The debug records of the current stream, for -S: per word its source, or nullopt (none in the NEFF).
+struct StreamSources {
+  std::optional<std::vector<neff::SourceLine>> words;
+  std::optional<neff::SourceLine> last;  ///< the source printed last in this stream
+
+  void open(const io::WordSource& src, const io::StreamInfo& stream, Sink& sink) {
+    words.reset();
+    last.reset();
+    const neff::Neff* n = src.neff();
+    if (const neff::Subgraph* sg = n != nullptr ? n->subgraph(stream.subgraph) : nullptr)
+      words = neff::stream_source(*n, *sg, static_cast<neff::Engine>(stream.engine));
+    if (!words)
+      sink.write(fmt::format("; no debug records for {} in {}: source lines unknown\n", stream.label, src.label()));
+  }
+  void before(uint64_t index, Sink& sink) {
+    if (!words || index >= words->size()) return;
+    const neff::SourceLine& s = (*words)[index];
+    if (last && *last == s) return;
+    sink.write(source_line(s));
+    last = s;
+  }
+};
 
 /// The options of one input: the verdicts judged on the engine --engine names for plain words.
 DisasmOptions input_options(const DisasmCliOptions& o) {
@@ -70,7 +134,9 @@ bool disasm_source(io::WordSource& src, const DisasmCliOptions& o, Sink& sink) {
   if (const std::string note = generation_note(src, o.gen, gen); !note.empty()) sink.write("; " + note + '\n');
   DisasmOptions options = input_options(o);
   const io::StreamInfo* stream = nullptr;
+  StreamSources sources;
   Word word{};
+  bool first = true;
   for (;;) {
     if (sink.failed()) return false;
     switch (src.next(word)) {
@@ -79,9 +145,14 @@ bool disasm_source(io::WordSource& src, const DisasmCliOptions& o, Sink& sink) {
           stream = src.stream();
           const size_t n = stream->words->word_count();
           sink.write(fmt::format("; == {} ({}, {} word{}) ==\n", stream->label, stream->member, n, n == 1 ? "" : "s"));
+          if (o.source) sources.open(src, *stream, sink);
+        } else if (o.source && first && stream == nullptr) {
+          sink.write(fmt::format("; {} is not a NEFF: no debug records, source lines unknown\n", src.label()));
         }
+        first = false;
         if (stream != nullptr) options.validate.engine = stream->engine;
-        sink.write(o.listing ? listing_line(src, word, gen, o.short_bytes)
+        if (o.source) sources.before(src.index(), sink);
+        sink.write(o.listing ? listing_line(src, word, gen, o, options)
                              : disassemble(std::span<const uint8_t, kWordBytes>(word), gen, options) + '\n');
         break;
       case io::WordSource::Next::End: return true;
@@ -144,12 +215,15 @@ int disasm_to_folder(const DisasmCliOptions& o) {
 int run_disasm(const DisasmCliOptions& o) {
   if (const auto problem = check_word_inputs(o.inputs)) return usage_error("disasm", *problem);
   if (o.short_bytes && !o.listing) return usage_error("disasm", "--short shortens the bytes of --listing; add it");
+  if (o.no_bytes && !o.listing) return usage_error("disasm", "--no-bytes leaves the bytes out of --listing; add it");
+  if (o.no_bytes && o.short_bytes) return usage_error("disasm", "--short and --no-bytes exclude each other");
   const bool to_folder =
       !o.output.empty() && o.output != "-" && !o.inputs.files.empty() && io::is_neff_file(o.inputs.files.front());
   if (to_folder) {
     if (o.inputs.files.size() != 1)
       return usage_error("disasm", "-o DIR writes the streams of one NEFF; give one .neff input");
-    if (o.listing) return usage_error("disasm", "--listing writes one text; -o DIR takes .tasm files per stream");
+    if (o.listing || o.source)
+      return usage_error("disasm", "--listing and -S write one text; -o DIR takes .tasm files per stream");
     return disasm_to_folder(o);
   }
   auto sink = open_sink(o.output.empty() ? "-" : o.output, o.inputs.files);
@@ -181,6 +255,10 @@ Command register_disasm(CLI::App& parent) {
   app->add_flag("--listing", opts->listing,
                 "An objdump-style listing instead: per word its label, offset, bytes, mnemonic and events");
   app->add_flag("--short", opts->short_bytes, "With --listing: only the first 16 bytes of each word");
+  app->add_flag("--no-bytes", opts->no_bytes, "With --listing: leave the bytes out");
+  app->add_flag("-S,--source", opts->source,
+                "Before the words of a NEFF, the kernel file:line, HLO operation and compiler instruction its debug "
+                "records give (with --listing, or alone: the words as assembly text)");
   app->add_option("-o,--output", opts->output,
                   "Write the text to this file (replaced only when every input was read; default: stdout); for a "
                   "NEFF input a folder: one SUBGRAPH/ENGINE.tasm per stream")

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ namespace fs = std::filesystem;
 struct NeffCliOptions {
   neff::ReadOptions read;
   bool json = false;
+  bool dot = false;  ///< sems: a Graphviz digraph instead of text
   std::string file;  ///< the NEFF read (info, ls, extract, sems)
   std::string dir;   ///< extract target, pack source
   std::string out;   ///< pack output
@@ -141,7 +143,9 @@ int input_error(const neff::Error& e) {
 
 /// Reads the NEFF for a subcommand; nullopt after reporting the error.
 std::optional<neff::Neff> load(const NeffCliOptions& o) {
-  neff::Result<neff::Neff> r = neff::read_file(o.file, o.read);
+  // "-" reads the container from stdin, as every command that reads a NEFF does.
+  neff::Result<neff::Neff> r =
+      o.file == "-" ? neff::read_stream(stdin, {}, "<stdin>", o.read) : neff::read_file(o.file, o.read);
   if (!r) {
     input_error(r.error());
     return std::nullopt;
@@ -361,10 +365,63 @@ std::string use_text(const neff::SemUse& u) {
   return s;
 }
 
+/// A name in Graphviz's quoted form.
+std::string dot_id(std::string_view text) {
+  std::string q = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + '"';
+}
+
+/// The semaphore graph for Graphviz: per subgraph a cluster of its streams; an edge from each stream that raises a
+/// semaphore to each stream that waits on it, labelled with the semaphore and the words; a semaphore that is waited
+/// on and raised by no word gets a red node of its own.
+std::string sems_dot(const std::vector<neff::SubgraphSems>& picture) {
+  std::string text = "digraph semaphores {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n";
+  for (const neff::SubgraphSems& sg : picture) {
+    std::set<std::string> streams;
+    std::string edges;
+    for (const neff::SemaphoreUses& s : sg.semaphores) {
+      // One edge per (raising stream, waiting stream): the words on each end in its label.
+      std::map<std::pair<std::string, std::string>, std::pair<std::set<size_t>, std::set<size_t>>> pairs;
+      for (const auto& w : s.waits) {
+        streams.insert(w.stream);
+        for (const auto& r : s.increments) {
+          auto& words = pairs[{r.stream, w.stream}];
+          words.first.insert(r.word);
+          words.second.insert(w.word);
+        }
+      }
+      for (const auto& r : s.increments) streams.insert(r.stream);
+      for (const auto& [ends, words] : pairs)
+        edges += fmt::format("  {} -> {} [label={}];\n", dot_id(ends.first), dot_id(ends.second),
+                             dot_id(fmt::format("$S[{}]  #{} -> #{}", s.index, fmt::join(words.first, ",#"),
+                                                fmt::join(words.second, ",#"))));
+      if (s.increments.empty() && !s.waits.empty()) {
+        const std::string none = fmt::format("{}: nothing raises $S[{}]", sg.subgraph, s.index);
+        edges += fmt::format("  {} [shape=octagon, color=red, fontcolor=red];\n", dot_id(none));
+        for (const auto& w : s.waits)
+          edges += fmt::format("  {} -> {} [label={}, color=red];\n", dot_id(none), dot_id(w.stream),
+                               dot_id(fmt::format("#{} {}", w.word, w.text)));
+      }
+    }
+    text += fmt::format("  subgraph {} {{\n    label={};\n", dot_id("cluster_" + sg.subgraph), dot_id(sg.subgraph));
+    for (const std::string& st : streams) text += fmt::format("    {};\n", dot_id(st));
+    text += "  }\n" + edges;
+  }
+  return text + "}\n";
+}
+
 int run_sems(const NeffCliOptions& o) {
   const auto n = load(o);
   if (!n) return kExitInput;
   const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(*n);
+  if (o.dot) {
+    out("{}", sems_dot(picture));
+    return kExitOk;
+  }
   if (o.json) {
     json doc = io::neff_sems_json(*n);
     out("{}\n", doc.dump(2));
@@ -454,10 +511,12 @@ Command register_neff(CLI::App& parent) {
   CLI::App* sems = app->add_subcommand(
       "sems", "The static semaphore picture: per subgraph, which words wait on each semaphore and which raise it");
   for (CLI::App* sub : {info, ls, extract, sems}) {
-    sub->add_option("FILE", o->file, "The .neff file")->required()->type_name("FILE.neff");
+    sub->add_option("FILE", o->file, "The .neff file (- reads stdin)")->required()->type_name("FILE.neff");
     add_read_options(*sub, o->read);
   }
   for (CLI::App* sub : {info, ls, sems}) sub->add_flag("--json", o->json, "Print one JSON document instead of text");
+  sems->add_flag("--dot", o->dot, "Print the semaphore graph for Graphviz (dot -Tsvg) instead of text")
+      ->excludes(sems->get_option("--json"));
   extract->add_option("DIR", o->dir, "Folder to create (it must not exist, or be empty)")->required()->type_name("DIR");
 
   add_pack_options(*pack, *o);

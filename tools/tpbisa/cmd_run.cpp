@@ -51,10 +51,12 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(!o.inputs.empty(), "--input");
   add(!o.out_dir.empty(), "--out");
   add(!o.expects.empty(), "--expect");
+  add(o.rtol != "0" || o.atol != "0", "--rtol/--atol");
   add(o.schedule != "default", "--schedule");
   add(!o.trace_filters.empty(), "--trace-filter");
   add(o.check_races, "--check-races");
   add(o.threads, "--threads");
+  add(!o.timeline.empty(), "--timeline");
   return names;
 }
 
@@ -409,9 +411,19 @@ Command register_run(CLI::App& parent) {
                   "A NEFF: compare output NAME with REF.npy (differing elements, largest difference); repeat")
       ->type_name("NAME=REF.npy")
       ->allow_extra_args(false);
+  app->add_option(
+         "--rtol", opts->rtol,
+         "A NEFF: --expect counts elements as equal within this relative tolerance (|a-b| <= atol + rtol*|ref|)")
+      ->type_name("R");
+  app->add_option("--atol", opts->atol, "A NEFF: --expect counts elements as equal within this absolute tolerance")
+      ->type_name("A");
   app->add_option("--schedule", opts->schedule,
                   "A NEFF: engine order: default (round robin PE..SP, core by core), reverse, random:SEED")
       ->type_name("ORDER");
+  app->add_option("--timeline", opts->timeline,
+                  "A NEFF: write the run's timeline as Chrome trace-event JSON (ui.perfetto.dev), timed by a cost "
+                  "model, not silicon (docs/trace.md)")
+      ->type_name("FILE.json");
   app->add_option("--trace-filter", opts->trace_filters,
                   "A NEFF: keep trace records of engine=E, opcode=NAME|0xNN or core=N only; repeat")
       ->type_name("KEY=VALUE")

@@ -38,11 +38,13 @@ struct RunCliOptions {
   std::vector<std::string> inputs;
   std::string out_dir;
   std::vector<std::string> expects;
+  std::string rtol{"0"}, atol{"0"};
   std::string schedule{"default"};
   bool quiet = false;
   bool check_races = false;
   bool threads = false;
   std::vector<std::string> trace_filters;
+  std::string timeline;
   bool max_steps_given = false;
 };
 

@@ -7,8 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -18,6 +22,7 @@
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/npy_file.hpp"
+#include "tpbisa/io/timeline.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/text.hpp"
 
@@ -157,14 +162,13 @@ std::string neff_status_text(const io::NeffRun& r, const NeffRunReport& rep, con
   }
   std::string text = fmt::format(
       "status: deadlock after {} words retired: every engine that has not finished is blocked\n", rep.retired);
-  const std::vector<neff::SubgraphSems> picture = neff::semaphore_picture(nf);
-  for (const BlockedWait& w : rep.blocked) {
-    text += fmt::format("  {}#{}: {}\n", run.stream_label(w.core, w.engine), w.index,
-                        io::neff_instruction_text(run, w.core, w.engine, w.index));
+  // The root waits first: the hang starts there; the others wait behind them.
+  for (const io::DeadlockWait& d : io::neff_deadlock(nf, run, rep.blocked)) {
+    const BlockedWait& w = d.wait;
+    text += fmt::format("  {}#{}{}: {}\n", d.stream, w.index, d.root ? " (root)" : "", d.instruction);
     text += fmt::format("    waits for {}; semaphore {} is {}\n", wait_condition(w), w.id, w.value);
-    const std::vector<std::string> raisers = io::deadlock_raisers(run, picture, w);
-    if (raisers.empty()) text += "    no word of the program raises it\n";
-    for (const std::string& s : raisers) text += fmt::format("    could be raised by {}\n", s);
+    if (d.could_raise.empty()) text += "    no word of the program raises it\n";
+    for (const io::DeadlockRaiser& by : d.could_raise) text += fmt::format("    could be raised by {}\n", by.text);
   }
   return text;
 }
@@ -211,7 +215,9 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
     text += fmt::format("runtime SBUF reservation violated: {}\n", v);
   for (const std::string& p : ctx.written) text += fmt::format("wrote {}\n", p);
   for (const io::OutputComparison& c : ctx.comparisons) {
-    text += fmt::format("expect {}: {} of {} elements differ", c.name, c.differing, c.elements);
+    text += fmt::format("expect {} ({}{}): {} of {} elements differ", c.name, c.reference,
+                        c.rtol != 0 || c.atol != 0 ? fmt::format(", rtol {}, atol {}", c.rtol, c.atol) : "",
+                        c.differing, c.elements);
     if (c.differing != 0)
       text += fmt::format(", max abs diff {}, first at {}", c.max_abs_diff, fmt::join(c.first, " "));
     text += "\n";
@@ -230,19 +236,40 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
 }
 
 /// The outputs compared (--expect), then written (--out), into the report's context; an error reported. Every file
+/// --rtol and --atol as numbers (0 or more, finite); the usage problem otherwise.
+std::optional<std::string> parse_tolerance(const RunCliOptions& o, std::pair<double, double>& tolerance) {
+  for (auto [text, value, flag] :
+       {std::tuple{&o.rtol, &tolerance.first, "--rtol"}, std::tuple{&o.atol, &tolerance.second, "--atol"}}) {
+    char* end = nullptr;
+    *value = std::strtod(text->c_str(), &end);
+    if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(*value) || *value < 0)
+      return fmt::format("{} '{}' is not a number 0 or more", flag, *text);
+  }
+  return std::nullopt;
+}
+
 /// goes through the output-file policy of `out`: never over an input, a reference, the NEFF or the trace.
 std::optional<int> compare_and_write(const RunCliOptions& o, const neff::Neff& nf, const neff::Run& run,
                                      const std::vector<std::pair<std::string, io::NpyInput>>& refs,
                                      const io::OutputOptions& out, io::NeffRunReportContext& ctx) {
+  // Each reference by the output it checks, as --expect named it (the label of its result line).
+  std::map<std::string, std::string> paths;
+  for (const std::string& text : o.expects) {
+    std::string name, path;
+    if (io::split_pair(text, name, path)) paths.emplace(name, path);
+  }
+  std::pair<double, double> tolerance{0, 0};
+  if (const auto problem = parse_tolerance(o, tolerance)) return usage_error("run", *problem);
   for (const auto& [name, ref] : refs) {
     const std::string& wanted = name;  // clang 14 cannot capture a structured binding
     const auto t =
         std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == wanted; });
-    auto c = io::compare_output(*t, run.output(name), ref.array, ref.data());
+    auto c = io::compare_output(*t, run.output(name), ref.array, ref.data(), tolerance.first, tolerance.second);
     if (!c) {
       report_error(c.error());
       return kExitInput;
     }
+    c->reference = paths.at(name);
     ctx.comparisons.push_back(std::move(*c));
   }
   if (!o.out_dir.empty()) {
@@ -272,8 +299,12 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
     if (const auto why = ro.trace_filter.add(f)) return usage_error("run", fmt::format("--trace-filter {}", *why));
   if (!o.trace_filters.empty() && o.trace.empty()) return usage_error("run", "--trace-filter needs --trace FILE");
   if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
-  if (o.threads && (!o.trace.empty() || o.check_races))
-    return usage_error("run", "--threads runs without --trace and --check-races (they follow one order of steps)");
+  if (o.threads && (!o.trace.empty() || o.check_races || !o.timeline.empty()))
+    return usage_error("run",
+                       "--threads runs without --trace, --check-races and --timeline (they follow one order of steps)");
+  if (o.timeline == "-") return usage_error("run", "--timeline needs a file name ('-' is not accepted)");
+  std::pair<double, double> tolerance;
+  if (const auto problem = parse_tolerance(o, tolerance)) return usage_error("run", *problem);
   auto read = neff::read_file(o.program);
   if (!read) {
     report_error(read.error().to_string());
@@ -300,8 +331,9 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   // The outputs are checked before the run: none is an input, a reference, the NEFF, or the trace.
   const std::vector<std::string> out_paths =
       o.out_dir.empty() ? std::vector<std::string>{} : io::neff_output_paths(nf, o.out_dir);
-  const std::vector<std::string> trace_path =
-      o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace};
+  std::vector<std::string> trace_path;
+  for (const std::string* p : {&o.trace, &o.timeline})
+    if (!p->empty()) trace_path.push_back(*p);
   const io::OutputOptions out_options{bound.paths, false, trace_path};
   if (!o.out_dir.empty()) {
     if (const auto ok = io::check_neff_outputs(nf, o.out_dir, out_options); !ok) {
@@ -323,6 +355,20 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
       return kExitInput;
     }
     trace = std::move(*opened);
+  }
+  std::unique_ptr<Sink> timeline_sink;
+  std::optional<io::Timeline> timeline;
+  if (!o.timeline.empty()) {
+    std::vector<std::string> others = out_paths;
+    if (!o.trace.empty()) others.push_back(o.trace);
+    auto opened = Sink::open(o.timeline, io::OutputOptions{bound.paths, false, others});
+    if (!opened) {
+      report_error(opened.error());
+      return kExitInput;
+    }
+    timeline_sink = std::move(*opened);
+    timeline.emplace(nf, *r.run);
+    ro.on_step = [&timeline](const StepResult& step) { timeline->observe(step); };
   }
   std::optional<ProgressLine> progress;
   if (!o.quiet && !o.threads && ::isatty(STDERR_FILENO) != 0) {
@@ -346,6 +392,11 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
               neff_status_text(r, rep, ctx, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;
+  if (timeline_sink != nullptr) {
+    timeline->blocked(rep.blocked);
+    timeline_sink->write(timeline->document().dump() + '\n');
+    if (finish_sink(*timeline_sink) != kExitOk) return kExitInput;
+  }
   bool all_equal = true;
   for (const io::OutputComparison& c : ctx.comparisons) all_equal = all_equal && c.differing == 0;
   const bool race_free = (!r.races || r.races->count() == 0) && r.run->reservation_violations().empty();

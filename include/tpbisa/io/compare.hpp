@@ -14,8 +14,9 @@ namespace tpbisa::io {
 
 /// An output compared with a reference.
 struct OutputComparison {
-  std::string name, reference;
+  std::string name, reference;  ///< the output, and the reference file it was compared with (set by the caller)
   uint64_t elements = 0, differing = 0;
+  double rtol = 0, atol = 0;  ///< the tolerance the elements were compared within
   double max_abs_diff = 0;
   std::vector<std::string> first;  ///< the first differing indices (at most 5), "[0, 3]"
 };
@@ -24,7 +25,9 @@ struct OutputComparison {
 /// element by element as numbers: NaN equals NaN, +0 equals -0. A reference in one of the output's own .npy forms
 /// is read as the output is (bf16 and fp8 as their raw bits); any other by its own dtype. Errors (naming
 /// `--expect NAME`): the shapes differ, the program holds fewer bytes than the signature needs, a complex reference.
+/// With a tolerance, elements a (the output) and b (the reference) count as equal when |a - b| <= atol + rtol * |b|,
+/// as numpy.isclose has it; NaN equals only NaN, and an infinity only itself.
 Expected<OutputComparison> compare_output(const neff::Tensor& t, std::span<const uint8_t> got, const npy::Array& ref,
-                                          std::span<const uint8_t> ref_data);
+                                          std::span<const uint8_t> ref_data, double rtol = 0, double atol = 0);
 
 }  // namespace tpbisa::io

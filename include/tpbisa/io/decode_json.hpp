@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "tpbisa/describe.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/words.hpp"
+#include "tpbisa/neff_debug.hpp"
 
 namespace tpbisa::io {
 
@@ -31,7 +33,15 @@ nlohmann::ordered_json header_json(const Header& h);
 /// The EVENTS bytes and their reading: modes as "0xNN" with their names (null when `g` has none), the text.
 nlohmann::ordered_json events_json(const Events& e, Generation g);
 
-/// One instruction of `tpbisa decode --json` (docs/cli.md): word `index` of the source's current stream.
+/// Where word `index` of the source's current NEFF stream came from, by the NEFF's debug records
+/// (tpbisa/neff_debug.hpp); nullopt for other inputs and for a stream without records. The records of the stream
+/// read last are kept per thread, so a stream's words cost one reading of its records.
+std::optional<neff::SourceLine> word_source(const WordSource& src, uint64_t index);
+/// {"file", "line", "hlo", "op_type", "instruction"}, each null where the records do not say it.
+nlohmann::ordered_json source_json(const neff::SourceLine& s);
+
+/// One instruction of `tpbisa decode --json` (docs/cli.md): word `index` of the source's current stream; `source`
+/// (source_json) for a word of a NEFF stream with debug records.
 nlohmann::ordered_json decoded_json(const WordSource& src, uint64_t index, const Instruction& inst,
                                     std::span<const uint8_t, kWordBytes> word);
 

@@ -83,6 +83,8 @@ struct NeffRunOptions {
   /// retired so far; false stops the run (status Interrupted).
   std::function<bool(uint64_t retired)> on_progress;
   uint64_t progress_words = kProgressWords;
+  /// Every step of a serial run, retired or not, after the machine made it (a Timeline's observe); not with threads.
+  std::function<void(const StepResult&)> on_step;
 };
 
 /// A NEFF loaded on the machine, ready to run: the run and, when asked, its race check.
@@ -118,6 +120,40 @@ Expected<std::vector<std::string>> write_neff_outputs(const neff::Neff& nf, cons
 
 /// The disassembled word `index` of an engine's stream, "(end of stream)" past its end.
 std::string neff_instruction_text(const neff::Run& run, unsigned core, EngineId e, size_t index);
+
+/// A word that could still raise the semaphore a blocked wait waits on, and where its engine is.
+struct DeadlockRaiser {
+  std::string stream;  ///< "sg00/Pool"
+  size_t index = 0;
+  std::string name;    ///< its mnemonic
+  std::string update;  ///< "$S[25]+=16@dma-complete"
+  /// "retired", "blocked" (its engine is blocked at it), "next" (its engine is at it, not blocked), "not-reached"
+  /// (its engine is before it, `engine_at`), "not-found" (no engine runs its stream).
+  std::string state;
+  size_t engine_at = 0;  ///< where its engine is
+  bool engine_finished = false;
+  std::string text;  ///< the line the text report prints: "sg00/Pool#3 PseudoDmaDirect2d ($S[25]+=15@...): retired"
+};
+/// One wait of a deadlock, in the one schema of both kinds of run (`deadlock_json`).
+struct DeadlockWait {
+  BlockedWait wait;
+  std::string stream;       ///< "sg00/PE", or the program of a single-stream run
+  std::string instruction;  ///< the blocked word disassembled
+  /// A root wait: no word that could raise its semaphore is still to come on an engine that is itself blocked (every
+  /// raiser retired, or none exists), so it is where the hang starts; the others wait behind a root.
+  bool root = true;
+  std::vector<DeadlockRaiser> could_raise;
+};
+/// The waits of a NEFF run's deadlock with the words that could raise each one (the static picture), roots first
+/// (then in engine order).
+std::vector<DeadlockWait> neff_deadlock(const neff::Neff& nf, const neff::Run& run, std::span<const BlockedWait> w);
+/// The same for a single-stream run: the raisers are the words of the stream whose EVENTS update the semaphore.
+std::vector<DeadlockWait> stream_deadlock(const Machine& m, std::span<const BlockedWait> waits,
+                                          const std::string& program);
+/// One deadlock wait as JSON: the blocked word (`core`, `engine`, `stream`, `index`, `offset`, `opcode`, `name`,
+/// `instruction`), its wait (`semaphore` or `event`, `value`, `condition`, and for a semaphore `comparand` and
+/// `register`), `root`, and `could_raise` (`stream`, `index`, `name`, `update`, `state`, `engine_at`, `text`).
+nlohmann::ordered_json deadlock_json(std::span<const DeadlockWait> waits);
 
 /// The words that could still raise the semaphore a blocked wait waits on, from the static picture, with their
 /// state: "sg00/Pool#12 Nop ($S[24]+=1): not reached: its engine is at #3".

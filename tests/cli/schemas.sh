@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The JSON schemas of docs/schemas/ against what the tool prints: decode, validate, run (a stream, a deadlock),
+# run PROG.neff (ok, a deadlock), neff sems and the timeline, on the examples, the golden fixtures and, where the
+# shared data folder has it, matmul_small.neff. Needs python3-jsonschema (skipped without it).
+set -u
+tool=${1:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
+src=${2:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
+tool=$(realpath "$tool")
+src=$(realpath "$src")
+py=/usr/bin/python3
+if ! "$py" -c 'import jsonschema, numpy' 2>/dev/null; then
+  echo "SKIP: python3-jsonschema or NumPy is not installed"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# check SCHEMA FILE: FILE validates against docs/schemas/SCHEMA.schema.json
+check() {
+  "$py" - "$src/docs/schemas" "$1" "$2" <<'PY' || fail "$2 does not validate against $1"
+import json, pathlib, sys
+import jsonschema
+folder, name, doc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+schemas = {p.name: json.loads(p.read_text()) for p in folder.glob("*.schema.json")}
+for s in schemas.values():
+    jsonschema.Draft7Validator.check_schema(s)
+resolver = jsonschema.RefResolver(base_uri=folder.as_uri() + "/", referrer=schemas[name + ".schema.json"],
+                                  store={k: v for k, v in schemas.items()})
+errors = list(jsonschema.Draft7Validator(schemas[name + ".schema.json"], resolver=resolver).iter_errors(
+    json.load(open(doc))))
+for e in errors[:5]:
+    print(f"  {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+sys.exit(1 if errors else 0)
+PY
+}
+golden="$src/tests/golden"
+
+"$tool" decode --json --gen cayman "$src/examples/stream.bin" >decode.json && check decode decode.json
+"$tool" decode --json "$golden/validate-neff/in.neff" >decode-neff.json && check decode decode-neff.json
+"$tool" validate --json --gen all "$src/examples/stream.bin" >validate.json; check validate validate.json
+"$tool" run --json --gen cayman "$src/examples/demo.tasm" >run.json && check run run.json
+"$tool" run --json "$golden/_data/wait.bin" >run-deadlock.json; check run run-deadlock.json
+grep -q '"deadlock"' run-deadlock.json || fail "the stream deadlock case did not deadlock"
+"$tool" neff sems --json "$golden/validate-neff/in.neff" >sems.json && check neff-sems sems.json
+
+neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
+if [ -f "$neff" ]; then
+  "$py" -c "
+import numpy as np
+r = np.random.default_rng(0)
+np.save('x.npy', r.integers(-2, 3, (128, 256)).astype(np.float16))
+np.save('y.npy', r.integers(-2, 3, (256, 128)).astype(np.float16))"
+  "$tool" decode --json "$neff" >decode-matmul.json && check decode decode-matmul.json
+  "$tool" neff sems --json "$neff" >sems-matmul.json && check neff-sems sems-matmul.json
+  "$tool" run "$neff" --input x=x.npy --input y=y.npy --json --check-races --timeline tl.json >run-neff.json &&
+    check run-neff run-neff.json && check timeline tl.json
+  # The deadlock of docs/cli.md: the increment of sg00/Pool#3 made 15.
+  "$tool" neff extract "$neff" ex >/dev/null && "$py" -c "
+import pathlib
+p = pathlib.Path('ex/sg00/Pool.bin'); b = bytearray(p.read_bytes()); assert b[3 * 64 + 14] == 16
+b[3 * 64 + 14] = 15; p.write_bytes(bytes(b))" && "$tool" neff pack ex dead.neff >/dev/null || fail "no deadlocking copy"
+  "$tool" run dead.neff --input x=x.npy --input y=y.npy --json --timeline tl-dead.json >run-dead.json
+  [ $? -eq 1 ] || fail "the edited NEFF did not end in a deadlock"
+  check run-neff run-dead.json && check timeline tl-dead.json
+  grep -q '"name":"blocked \$S\[25\]>=16"' tl-dead.json || fail "no blocked slice in the deadlock's timeline"
+else
+  echo "note: the shared data folder is absent; the NEFF run documents are not checked"
+fi
+
+# A schema that does not constrain would pass anything: a document it must refuse.
+echo '{"generation": "cayman", "instructions": [{"index": -1}]}' >bad.json
+failures_before=$failures
+check decode bad.json >/dev/null
+[ $failures -eq $((failures_before + 1)) ] && failures=$failures_before || fail "decode.schema.json accepts a bad document"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failed"
+  exit 1
+fi
+echo "schemas: all passed"
