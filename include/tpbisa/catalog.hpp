@@ -33,6 +33,7 @@ enum class Placement : uint8_t {
   DvePool,     ///< DVE or POOL
   DvePoolAct,  ///< DVE, POOL or ACT
   Act,         ///< ACT only
+  Pool,        ///< POOL only (the Pool engine's own opcodes: GATHER, SORT, POOL, CROSS_LANE_REDUCE, ...)
 };
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
@@ -860,6 +861,7 @@ constexpr EnginePlacement engine_placement(Placement p) {
     case Placement::DvePoolAct:
       return {static_cast<uint8_t>(bit(Engine::Dve) | bit(Engine::Pool) | bit(Engine::Act)), "DVE, POOL or ACT"};
     case Placement::Act: return {bit(Engine::Act), "ACT"};
+    case Placement::Pool: return {bit(Engine::Pool), "POOL"};
     case Placement::Any: break;
   }
   return {
