@@ -371,3 +371,28 @@ TEST(PoolExec, GatherIsRefusedBecauseThePoolBufferLayoutIsNotPublic) {  // PROJ-
 
 }  // namespace
 }  // namespace tpbisa
+
+namespace tpbisa {
+namespace {
+
+TEST(Pool, TheFiveOpcodesArePlacedOnPoolOnly) {  // PROJ-CONV-G81
+  for (uint8_t op : {0x45, 0x68, 0x96, 0xE7, 0x7C, 0x7D}) {
+    EXPECT_EQ(placement_of(op).allowed, "POOL") << int{op};
+    for (Engine e : kEngines) EXPECT_EQ(placement_of(op).has(e), e == Engine::Pool) << int{op};
+  }
+}
+
+TEST(PoolExec, ADveStreamIsRefusedWithWrongEngineAndAPoolStreamRuns) {  // PROJ-CONV-G81
+  for (EngineId e : {EngineId::Dve, EngineId::Pool}) {
+    MachineOptions mo;
+    mo.engine = e;
+    mo.neff_mode = true;
+    Machine m(kGen, std::vector<Word>{hex_word(kCr)}, mo);
+    const RunSummary s = m.run(10);
+    EXPECT_EQ(s.faulted, e == EngineId::Dve);
+    if (s.faulted) EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
+  }
+}
+
+}  // namespace
+}  // namespace tpbisa
