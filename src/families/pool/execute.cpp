@@ -253,7 +253,8 @@ bool exec_cross_lane(const S4d4Cr& t, exec::Txn& txn) {
 }
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  if (!engine_runs(inst, txn)) return false;
+  // GATHER is refused on every engine (its refusal is the opcode's, whatever stream holds it).
+  if (inst.as<S4d4Gt>() == nullptr && !engine_runs(inst, txn)) return false;
   if (const auto* t = inst.as<S4d4Ic>()) return exec_indirect_copy(*t, txn);
   if (const auto* t = inst.as<S1d2Sort>()) return exec_sort(*t, txn);
   if (const auto* t = inst.as<S4d4Pl>()) return exec_pool(*t, txn);
