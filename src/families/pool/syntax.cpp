@@ -51,8 +51,6 @@ std::string meaning(const Instruction& inst, std::string_view path) {
     if (path == "immediate") return "the fill value of a missed index (raw bits)";
   }
   if (inst.as<S4d4Ic>() != nullptr) {
-    if (path == "src.index_addr") return "the uint16 index tensor (SBUF)";
-    if (path == "src.data_addr") return "the source buffer (SBUF)";
     if (path == "src.num_elem") return "elements read per partition (indices x src_num_elem_per_idx)";
     if (path == "src_num_elem_per_idx") return "contiguous elements copied per index";
     if (path == "dst_num_elem_per_idx") return "scatter width (scatter is not implemented: must be 0)";

@@ -82,20 +82,24 @@ TEST(Pool, BaselinesDecodeToTheirFields) {
   EXPECT_EQ(s.dst.num_elem, (std::array<uint16_t, 2>{2, 6}));
   EXPECT_EQ(s.index_offset, 100U);
   EXPECT_EQ(s.stable, 1);
-  const auto& p = std::get<S4d4Pl>(dec(hex_word(kPl), kGen).body);
+  const Instruction p_inst = dec(hex_word(kPl), kGen);
+  const auto& p = std::get<S4d4Pl>(p_inst.body);
   EXPECT_EQ(p.pool_func, 1);
   EXPECT_EQ(p.pool_dim, 3);
   EXPECT_EQ(p.pool_scale.as_fp32(), 1.0F);
-  const auto& c = std::get<S4d4Cr>(dec(hex_word(kCr), kGen).body);
+  const Instruction c_inst = dec(hex_word(kCr), kGen);
+  const auto& c = std::get<S4d4Cr>(c_inst.body);
   EXPECT_EQ(c.num_active_channels, 4);
   EXPECT_EQ(c.dst.start_addr.raw, 0x2000U);
-  const auto& i = std::get<S4d4Ic>(dec(hex_word(kIc), kGen).body);
+  const Instruction i_inst = dec(hex_word(kIc), kGen);
+  const auto& i = std::get<S4d4Ic>(i_inst.body);
   EXPECT_EQ(i.src.index_addr.raw, 0x1000U);
   EXPECT_EQ(i.src.data_addr.raw, 0x2000U);
   EXPECT_EQ(i.src.num_elem, 8);
   EXPECT_EQ(i.src_num_elem_per_idx, 2);
   EXPECT_EQ(i.src_buffer_size, 64);
-  const auto& g = std::get<S4d4Gt>(dec(hex_word(kGt), kGen).body);
+  const Instruction g_inst = dec(hex_word(kGt), kGen);
+  const auto& g = std::get<S4d4Gt>(g_inst.body);
   EXPECT_EQ(g.in_dtype, dtype::kUint32);
   EXPECT_EQ(g.num_active_channels, 2);
   // decode's meanings come from the family.
@@ -376,7 +380,8 @@ namespace tpbisa {
 namespace {
 
 TEST(Pool, TheFiveOpcodesArePlacedOnPoolOnly) {  // PROJ-CONV-G81
-  for (uint8_t op : {0x45, 0x68, 0x96, 0xE7, 0x7C, 0x7D}) {
+  for (const int v : {0x45, 0x68, 0x96, 0xE7, 0x7C, 0x7D}) {
+    const auto op = static_cast<uint8_t>(v);
     EXPECT_EQ(placement_of(op).allowed, "POOL") << int{op};
     for (Engine e : kEngines) EXPECT_EQ(placement_of(op).has(e), e == Engine::Pool) << int{op};
   }
@@ -390,7 +395,9 @@ TEST(PoolExec, ADveStreamIsRefusedWithWrongEngineAndAPoolStreamRuns) {  // PROJ-
     Machine m(kGen, std::vector<Word>{hex_word(kCr)}, mo);
     const RunSummary s = m.run(10);
     EXPECT_EQ(s.faulted, e == EngineId::Dve);
-    if (s.faulted) EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
+    if (s.faulted) {
+      EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
+    }
   }
 }
 

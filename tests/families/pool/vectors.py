@@ -51,6 +51,11 @@ def per_gen(vid, gens, failing, make):
 
 def add():
     """Adds the family's vectors through vec()."""
+    # ---- The shared header and events conjuncts of every validator ----
+    for name, base in (("gt", GT), ("ic", IC), ("so", SO), ("pl", PL), ("cr", CR)):
+        vec(f"pl-{name}-word-len", ALL, [HDR], word(base, u8=[(1, 15)]))
+        vec(f"pl-{name}-wait-0x08", ALL, ["has_valid_neuron_events"], word(base, u8=[(4, 0x08)]))
+
     # ---- GATHER ----
     vec("pl-gt-base", ALL, [], word(GT))
     for d in (U8, U16):
@@ -143,6 +148,7 @@ def add():
     vec("pl-cr-out-u64", ALL, [VDT], word(CR, u8=[(33, U64)]))
     per_gen("pl-cr-src-start", ALL, [SACH], lambda g: word(CR, u32=[(12, p127(g))]))
     per_gen("pl-cr-dst-p127", ALL, [], lambda g: word(CR, u32=[(44, p127(g))]))  # one channel fits
+    vec("pl-cr-dst-outside", ALL, [SACH, T4D], word(CR, u32=[(44, 0x10000000)]))  # neither SBUF nor PSUM
     vec("pl-cr-nac0", ALL, [CH], word(CR, u8=[(34, 0)]))
     vec("pl-cr-src-align", ALL, [T4D], word(CR, u32=[(12, 0x1002)]))
     vec("pl-cr-dst-align", ALL, [T4D], word(CR, u32=[(44, 0x2002)]))
