@@ -40,7 +40,7 @@ std::string index_offset_meaning(uint32_t v, uint8_t src) {
 }
 
 std::string meaning(const Instruction& inst, std::string_view path) {
-  if (path.starts_with("pad") || path == "src.pad10" || path == "src.pad12") return std::string{kUnnamed};
+  if (path.starts_with("pad") || path.starts_with("src.pad")) return std::string{kUnnamed};
   if (inst.as<S4d4Gt>() != nullptr) {
     if (path == "src") return "the index tensor (in_dtype)";
     if (path == "in_dtype") return "the index dtype (UINT8, UINT16 or UINT32)";

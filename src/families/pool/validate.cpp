@@ -377,7 +377,7 @@ constexpr Predicate kSoShapes =
              pl::kSortMaxSize / 4);
        }>("sort_tensor_shapes_ok", "",
           "src a readable SBUF TENSOR1D, dst a writable SBUF TENSOR2D, dst.num_elem == {2, src.num_elem[0]}, "
-          "src.num_elem[0] x num_active_channels <= 4096 (16-bit) or 2048 (32-bit)",
+          "src.num_elem[0] x num_active_channels is at most 4096 (16-bit) or 2048 (32-bit)",
           fSoShapes);
 
 constexpr std::array kSoList{&kHasValidNeuronHeader,
