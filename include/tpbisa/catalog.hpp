@@ -33,6 +33,7 @@ enum class Placement : uint8_t {
   DvePool,     ///< DVE or POOL
   DvePoolAct,  ///< DVE, POOL or ACT
   Act,         ///< ACT only
+  Pool,        ///< POOL only (the Pool engine's own opcodes: GATHER, SORT, POOL, CROSS_LANE_REDUCE, ...)
 };
 /// The header's per-enumerator maintenance comment: `// Y`, `// n`, or none.
 enum class Maint : uint8_t { Yes, No, None };
@@ -83,6 +84,12 @@ enum class Format : uint8_t {
   S2d2Rs,
   S3d3SeqBounds,
   S3d3NonzeroWithCount,
+  // Pool family (src/families/pool):
+  S4d4Gt,
+  S4d4Ic,
+  S1d2Sort,
+  S4d4Pl,
+  S4d4Cr,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -129,7 +136,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x42, "TENSOR_REDUCE_ARITH_OP", "TensorReduceArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::DvePool},
     {0x43, "TENSOR_SCALAR_ARITH_OP", "TensorScalarArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::DvePoolAct},
     {0x44, "TENSOR_SCALAR_PTR_ARITH_OP", "TensorScalarPtrArithOp", Affinity::Pool, Maint::No, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::DvePool},
-    {0x45, "POOL", "Pool", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x45, "POOL", "Pool", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Pl, "S4D4_PL", Band::Real, Placement::Pool},
     {0x46, "COPY", "Copy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Datapath},
     {0x47, "CAST", "Cast", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Datapath},
     {0x48, "RECIPROCAL", "Reciprocal", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
@@ -155,7 +162,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x65, "BATCH_NORM_BACK_PROP", "BatchNormBackProp", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x66, "LOAD_PARAMETER_RAM", "LoadParameterRam", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x67, "POOL_BUFFER_LOAD", "PoolBufferLoad", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "S4_PB"},
-    {0x68, "GATHER", "Gather", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x68, "GATHER", "Gather", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Gt, "S4D4_GT", Band::Real, Placement::Pool},
     {0x69, "LOAD_MASK_SELECT", "LoadMaskSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::LaneMap, "LANE_MAP", Band::Real, Placement::Dve},
     {0x6A, "STREAM_SHUFFLE", "StreamShuffle", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x6B, "STREAM_TRANSPOSE", "StreamTranspose", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
@@ -174,8 +181,8 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool},
+    {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool},
     {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Iota, "D4_IOTA", Band::Real, Placement::Datapath},
     {0x7F, "DROPOUT", "Dropout", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x81, "JPEG_DECODE", "JpegDecode", Affinity::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, ""},
@@ -196,7 +203,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x93, "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", "TransposeTensorScalarArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0x94, "BATCH_NORM_GRAD_ACCUMULATE2", "BatchNormGradAccumulate2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0x95, "MODIFY_POOL_CONFIG", "ModifyPoolConfig", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x96, "SORT", "Sort", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x96, "SORT", "Sort", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S1d2Sort, "S1D2_SORT", Band::Real, Placement::Pool},
     {0x98, "TENSOR_SCALAR_SELECT", "TensorScalarSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3TsSelect, "S3D3_TS_SELECT", Band::Real, Placement::Dve},
     {0x99, "CAST_PREDICATED", "CastPredicated", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Dve},
     {0x9A, "TENSOR_SCALAR_CACHE_REDUCE", "TensorScalarCacheReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
@@ -270,7 +277,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
     {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
-    {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Ic, "S4D4_IC", Band::Real, Placement::Pool},
     {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
     {0xE9, "DVE_READ_INDICES", "DveReadIndices", Affinity::PoolDve, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
     {0xEA, "SELECT_REDUCE", "SelectReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
@@ -868,6 +875,7 @@ constexpr EnginePlacement engine_placement(Placement p) {
     case Placement::DvePoolAct:
       return {static_cast<uint8_t>(bit(Engine::Dve) | bit(Engine::Pool) | bit(Engine::Act)), "DVE, POOL or ACT"};
     case Placement::Act: return {bit(Engine::Act), "ACT"};
+    case Placement::Pool: return {bit(Engine::Pool), "POOL"};
     case Placement::Any: break;
   }
   return {

@@ -9,6 +9,7 @@
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "pool/format.hpp"
 #include "predicated/format.hpp"
 #include "reduce/format.hpp"
 #include "s2bn/format.hpp"
@@ -40,6 +41,7 @@ using FamilyLines = TypeList<
     family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
     family::BnSearchFamily,  // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
     family::IndexFamily,  // Iota, TensorScalarAffineSelect, RangeSelect, GetSequenceBounds, NonzeroWithCount
+    family::PoolFamily,   // Gather, IndirectCopy, Sort, Pool, CrossLaneReduceArith/Bitvec
     EndOfFamilies>;
 // clang-format on
 

@@ -793,6 +793,15 @@ std::map<unsigned, std::string> spec_struct_bindings() {
   // `S4D4_MR`" (act-index-ops.md §15.1: MAX8 and FIND_INDEX8 in S4D2_BN, MATCH_REPLACE8 alone in S4D4_MR).
   if (out.count(0x6E) != 0 && out.count(0x6C) != 0 && out[0x6C] == "S4D2_BN" && out[0x6F] == "S4D4_MR")
     out[0x6E] = "S4D2_BN";
+  // The bindings README's table leaves out but opcode-research.md gives (§A.1 / §A.2.6: the Pool opcodes), each
+  // only where README binds nothing.
+  for (const auto& [op, name] : std::initializer_list<std::pair<unsigned, const char*>>{{0x45, "S4D4_PL"},
+                                                                                        {0x68, "S4D4_GT"},
+                                                                                        {0xE7, "S4D4_IC"},
+                                                                                        {0x96, "S1D2_SORT"},
+                                                                                        {0x7C, "S4D4_CR"},
+                                                                                        {0x7D, "S4D4_CR"}})
+    out.emplace(op, name);
   return out;
 }
 
