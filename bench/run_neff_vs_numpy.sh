@@ -9,6 +9,9 @@
 # NumPy's side is x.astype(float32) @ y.astype(float32) in blocks of K rows (fp16 matmul in NumPy has no BLAS
 # path and is two orders of magnitude slower; the blocks keep a 4 GiB y from being widened whole). Both the time
 # of the products alone and the time including the widening are reported; the ratio uses the products alone.
+# The OpenBLAS kernel NumPy ran on is printed; when OpenBLAS picked one narrower than the CPU's flags support (a
+# generic fallback such as Prescott), NumPy's command alone runs with OPENBLAS_CORETYPE naming the right one
+# (bench/openblas_kernel.py), so that the baseline is not a slow one.
 set -euo pipefail
 tool=${1:?usage: run_neff_vs_numpy.sh TPBISA K N [LNC] [THREADS] [WORKDIR]}
 k=${2:?K}
@@ -33,10 +36,15 @@ fi
 rm -rf "$work/res"
 
 # NumPy first (the input pages are then in the page cache for both sides alike).
-"$py" - "$work/in" >"$work/numpy.txt" <<'EOF'
+pin=$("$py" "$here/openblas_kernel.py" --pin)
+pin_env=()
+[ -n "$pin" ] && pin_env=(env "OPENBLAS_CORETYPE=$pin")
+"${pin_env[@]}" "$py" - "$work/in" "$here" >"$work/numpy.txt" <<'EOF'
 import sys, time
 import numpy as np
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import openblas_kernel
 x = np.load(f"{d}/x.npy")
 y = np.load(f"{d}/y.npy", mmap_mode="r")
 k, n = y.shape
@@ -53,9 +61,9 @@ for r0 in range(0, k, rows):
 total = time.perf_counter() - start
 ref = np.load(f"{d}/ref.npy")
 same = bool((acc.astype(np.float16).view(np.uint16) == ref.view(np.uint16)).all())
-print(products, total, int(same))
+print(products, total, int(same), openblas_kernel.corename() or "none")
 EOF
-read -r np_products np_total np_same <"$work/numpy.txt"
+read -r np_products np_total np_same np_kernel <"$work/numpy.txt"
 
 thread_flag=()
 [ "$threads" -gt 1 ] && thread_flag=(--threads)
@@ -64,7 +72,7 @@ thread_flag=()
   { cat "$work/run.txt" "$work/time.txt"; exit 1; }
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
 rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
-"$py" - "$k" "$n" "$wall" "$rss_kib" "$np_products" "$np_total" "$np_same" "$work/in" "$work/res" <<'EOF'
+"$py" - "$k" "$n" "$wall" "$rss_kib" "$np_products" "$np_total" "$np_same" "$work/in" "$work/res" "$np_kernel" "$pin" <<'EOF'
 import os, sys
 import numpy as np
 k, n = int(sys.argv[1]), int(sys.argv[2])
@@ -80,6 +88,8 @@ macs = 128 * k * n
 print(f"shape: x fp16 [128, {k}] . y fp16 [{k}, {n}], {macs:.3g} MACs")
 print(f"tpbisa run: {wall:.2f} s wall, {macs / wall / 1e9:.2f} GMAC/s, peak RSS {rss / 2**30:.2f} GiB "
       f"(inputs {inputs / 2**30:.2f} GiB mapped), output equals NumPy: {'yes' if equal else 'NO'}")
+pinned = f", pinned by OPENBLAS_CORETYPE={sys.argv[11]}: OpenBLAS's own pick was narrower" if sys.argv[11] else ""
+print(f"numpy's OpenBLAS kernel: {sys.argv[10]}{pinned}")
 print(f"numpy f32 products: {np_products:.2f} s ({macs / np_products / 1e9:.2f} GMAC/s); with the widening "
       f"{np_total:.2f} s; NumPy's result equals the reference: {'yes' if np_same else 'NO'}")
 print(f"ratio tpbisa / numpy products: {wall / np_products:.2f}")
