@@ -29,6 +29,7 @@
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
@@ -56,6 +57,7 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(!o.trace_filters.empty(), "--trace-filter");
   add(o.check_races, "--check-races");
   add(o.threads, "--threads");
+  add(o.jobs_given, "--jobs");
   return names;
 }
 
@@ -433,7 +435,16 @@ Command register_run(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_flag("--quiet", opts->quiet, "A NEFF: no progress line on stderr");
   app->add_flag("--threads", opts->threads,
-                "A NEFF: run every core on its own thread (same outputs; not with --trace or --check-races)");
+                "A NEFF: run the cores on threads, as by default (kept for scripts; not with --trace or "
+                "--check-races)");
+  app->add_option("-j,--jobs", opts->jobs,
+                  fmt::format("A NEFF: at most N threads run its cores at once, 1..{} (default: the CPUs this process "
+                              "may run on); the outputs and the report are those of 1 for every N (a result that one "
+                              "order of steps might not give is run again in one order); --trace, --check-races and "
+                              "--schedule random run in one order",
+                              io::kMaxValidateJobs))
+      ->type_name("N")
+      ->each([opts](const std::string&) { opts->jobs_given = true; });
   app->add_flag("--check-races", opts->check_races,
                 "A NEFF: report conflicting accesses of different engines with no happens-before order (exit 1)");
   app->add_option("--max-memory", opts->max_memory,
