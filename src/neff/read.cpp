@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <unordered_map>
@@ -803,9 +804,10 @@ std::vector<const Stream*> Neff::streams() const {
 namespace {
 
 /// The model of a container whose header passed the §4 gates: `window` is its data_size window, `file_size` the
-/// whole file's size.
+/// whole file's size. `window_read` (when set) is called once the members hold their own copies and the window is
+/// no longer read, so that a mapped window is not held beside the model it becomes.
 Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const uint8_t> window, std::string_view label,
-                          const ReadOptions& options) {
+                          const ReadOptions& options, const std::function<void()>& window_read = {}) {
   Neff n;
   n.file = std::string(label);
   n.file_size = file_size;
@@ -835,6 +837,7 @@ Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const u
     n.payload.tar_bytes = window.size();
     if (auto e = detail::read_tar(window, label, options, n.members, *data, n.warnings)) return *e;
   }
+  if (window_read) window_read();
   data->trim();
   n.member_data = std::move(data);
   Builder b(n, options);
@@ -891,10 +894,13 @@ Result<Neff> read_regular(int fd, uint64_t start, uint64_t size, std::string_vie
     const auto len = static_cast<size_t>(at - base + h->data_size);
     void* map = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(base));
     if (map != MAP_FAILED) {
-      Result<Neff> r =
-          read_payload(*h, size, std::span<const uint8_t>(static_cast<const uint8_t*>(map) + (at - base), h->data_size),
-                       label, options);
-      ::munmap(map, len);
+      const auto unmap = [&map, len] {
+        if (map != nullptr) ::munmap(map, len);
+        map = nullptr;
+      };
+      const std::span<const uint8_t> window(static_cast<const uint8_t*>(map) + (at - base), h->data_size);
+      Result<Neff> r = read_payload(*h, size, window, label, options, unmap);
+      unmap();  // when the payload failed before its members were read
       return r;
     }
   }

@@ -94,7 +94,7 @@ TEST_F(IoNeffRun, AProgressHookThatSaysStopInterruptsTheRun) {
 
 /// What a run leaves that a report or a file shows: the report's counts and status, the outputs' bytes, the final
 /// semaphores and each engine's words retired.
-struct Outcome {
+struct RunOutcome {
   NeffRunReport rep;
   bool reran = false;
   std::vector<std::vector<uint8_t>> outputs;
@@ -104,8 +104,8 @@ struct Outcome {
 
 class IoNeffRunThreads : public IoNeffRun {
  protected:
-  Outcome outcome(const NeffRunOptions& o) {
-    Outcome out;
+  RunOutcome outcome(const NeffRunOptions& o) {
+    RunOutcome out;
     auto r = prepare_neff_run(nf_, inputs_, o);
     EXPECT_TRUE(r.ok()) << r.error().message;
     if (!r) return out;
@@ -122,7 +122,7 @@ class IoNeffRunThreads : public IoNeffRun {
     }
     return out;
   }
-  static void expect_same(const Outcome& a, const Outcome& b, unsigned threads) {
+  static void expect_same(const RunOutcome& a, const RunOutcome& b, unsigned threads) {
     EXPECT_EQ(a.rep.status, b.rep.status) << threads;
     EXPECT_EQ(a.rep.retired, b.rep.retired) << threads;
     EXPECT_EQ(a.rep.opcodes, b.rep.opcodes) << threads;
@@ -139,7 +139,7 @@ TEST_F(IoNeffRunThreads, EveryThreadCountGivesWhatOneOrderGives) {
   for (std::vector<uint8_t>& b : bytes_)
     for (size_t i = 0; i + 1 < b.size(); i += 2)
       b[i + 1] = static_cast<uint8_t>(i % 6 == 0 ? 0x3C : i % 6 == 2 ? 0xBC : 0);
-  const Outcome one = outcome({});
+  const RunOutcome one = outcome({});
   EXPECT_EQ(one.rep.status, NeffRunReport::Status::Ok);
   EXPECT_FALSE(one.reran);
   for (const unsigned threads : {2U, 3U, 16U}) {
@@ -154,11 +154,11 @@ TEST_F(IoNeffRunThreads, AStepLimitRunsAgainInOneOrder) {
   // all), so the program runs again.
   NeffRunOptions o;
   o.max_steps = 10;
-  const Outcome one = outcome(o);
+  const RunOutcome one = outcome(o);
   EXPECT_EQ(one.rep.status, NeffRunReport::Status::StepLimit);
   EXPECT_EQ(one.rep.retired, 10U);
   o.max_threads = 2;
-  const Outcome two = outcome(o);
+  const RunOutcome two = outcome(o);
   EXPECT_TRUE(two.reran);
   expect_same(two, one, 2);
 }
