@@ -180,7 +180,7 @@ Sequencer& Sequencer::operator=(Sequencer&& other) noexcept {
   kinds_ = std::move(other.kinds_);
   pc_ = other.pc_;
   halted_ = other.halted_;
-  blocked_ = std::move(other.blocked_);
+  blocked_ = other.blocked_;
   blocked_epoch_ = other.blocked_epoch_;
   retired_ = other.retired_;
   return *this;
