@@ -106,40 +106,60 @@ class CoreProgram {
   CoreProgram() = default;
   std::vector<Word>& stream(EngineId e) { return streams_[static_cast<size_t>(e)]; }
   const std::vector<Word>& stream(EngineId e) const { return streams_[static_cast<size_t>(e)]; }
+  /// Engine e's words held by someone else that outlives the machine (a NEFF's stream, a whole number of words):
+  /// viewed rather than copied. Used instead of stream(e) when not empty.
+  void view(EngineId e, std::span<const uint8_t> bytes) { views_[static_cast<size_t>(e)] = bytes; }
+  std::span<const uint8_t> view(EngineId e) const { return views_[static_cast<size_t>(e)]; }
 
  private:
   std::array<std::vector<Word>, kEnginesPerCore> streams_;
+  std::array<std::span<const uint8_t>, kEnginesPerCore> views_{};
 };
 
-/// One engine's sequencer: its program counter and its stream (decoded once). Its registers and unit state are
-/// `Core::engine_state(id)`.
+/// One engine's sequencer: its program counter and its stream. Only the words are held, or viewed where someone
+/// else holds them (a NEFF's streams), and a byte per word (the verdict and plain executor judged when the machine
+/// is built); a word is decoded when it issues, so that a program of 10^7 words costs a byte a word beyond its
+/// words. Its registers and unit state are `Core::engine_state(id)`.
 class Sequencer {
  public:
   Sequencer() = default;
-  Sequencer(EngineId id, std::vector<Word> words, Generation gen);
+  /// Its words: `view` when not empty (held elsewhere), else `words` (its own).
+  Sequencer(EngineId id, std::vector<Word> words, std::span<const uint8_t> view, Generation gen);
+  Sequencer(const Sequencer& other) { *this = other; }
+  Sequencer& operator=(const Sequencer& other);
+  Sequencer(Sequencer&& other) noexcept { *this = std::move(other); }
+  Sequencer& operator=(Sequencer&& other) noexcept;
+  ~Sequencer() = default;
   EngineId id() const { return id_; }
   size_t pc() const { return pc_; }
-  size_t size() const { return words_.size(); }
+  size_t size() const { return size_; }
   /// Falling off the end of the stream is an implicit HALT (PROJ-CONV-Q1).
-  bool finished() const { return halted_ || pc_ >= words_.size(); }
+  bool finished() const { return halted_ || pc_ >= size_; }
   /// The engine stopped on a HALT (or a PseudoInst exit) before the end of its stream.
   bool halted() const { return halted_; }
   /// Words this engine has retired.
   uint64_t retired() const { return retired_; }
-  const Instruction& instruction(size_t i) const { return decoded_[i]; }
-  std::span<const Word> words() const { return words_; }
+  /// The instruction at index i, decoded from its word.
+  Instruction instruction(size_t i) const { return decode(word(i), gen_); }
+  /// The word at index i (i < size()).
+  std::span<const uint8_t, kWordBytes> word(size_t i) const {
+    return std::span<const uint8_t, kWordBytes>(bytes_ + i * kWordBytes, kWordBytes);
+  }
   /// The wait of its last turn when that turn was blocked.
   const std::optional<BlockedWait>& blocked() const { return blocked_; }
 
  private:
   friend class Machine;
+  /// A word's kind: invalid, valid (not plain), or plain with executor Machine::executors_[kind - kPlain]. A plain
+  /// word is valid, has no EVENTS wait or update, is not a pseudo word and not an EventSemaphore: Machine::run
+  /// retires it without a scheduler turn or a step result.
+  static constexpr uint8_t kInvalid = 0, kValid = 1, kPlain = 2;
   EngineId id_ = EngineId::Dve;
-  std::vector<Word> words_;
-  std::vector<Instruction> decoded_;
-  std::vector<uint8_t> verdicts_;  ///< per word, judged once when the machine is built: 1 valid, 2 invalid
-  /// Per word, its executor when the word is plain: valid, no EVENTS wait or update, not a pseudo word, not an
-  /// EventSemaphore. Machine::run retires such a word without a scheduler turn or a step result (else nullptr).
-  std::vector<bool (*)(const Instruction&, exec::Txn&)> plain_;
+  Generation gen_ = kDefaultGeneration;
+  std::vector<Word> owned_;         ///< its own words (empty when it views someone else's)
+  const uint8_t* bytes_ = nullptr;  ///< the words: owned_'s or the viewed ones
+  size_t size_ = 0;                 ///< words
+  std::vector<uint8_t> kinds_;      ///< per word, judged once when the machine is built
   size_t pc_ = 0;
   bool halted_ = false;
   std::optional<BlockedWait> blocked_;
@@ -218,7 +238,7 @@ class Machine {
   size_t pc() const { return view_engine().pc(); }
   size_t size() const { return view_engine().size(); }
   /// The decoded instruction at index i of the view engine's stream (i < size()).
-  const Instruction& instruction(size_t i) const { return view_engine().instruction(i); }
+  Instruction instruction(size_t i) const { return view_engine().instruction(i); }
   const MachineState& state() const { return cores_.front().view(); }
   /// Direct state access for loading initial state (registers, semaphores, memory) before running.
   MachineState& mutable_state() { return cores_.front().view(); }
@@ -234,8 +254,10 @@ class Machine {
   ValidateOptions validate_options(EngineId e) const;
   /// The engine a word of engine e's stream is known to run on (NEFF mode, or the validate options' engine).
   std::optional<Engine> stream_engine(EngineId e) const;
-  /// Validates every word of every stream once (the verdict bits the steps read).
+  /// Validates every word of every stream once (the kinds the steps read).
   void judge_words();
+  /// The kind of one word (Sequencer::kinds_); a plain word's executor is added to executors_.
+  uint8_t judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo);
   size_t unfinished() const;
   /// The only engine of a single-core machine that has not finished, when nothing is recorded (run's fast path:
   /// the schedule can pick no other engine); else nullptr.
@@ -246,6 +268,9 @@ class Machine {
   bool run_plain(Sequencer& engine, size_t max_steps, RunSummary& s);
 
   std::vector<Core> cores_;
+  /// The executors of the plain words (Sequencer::kinds_ names one by its index): at most 256 - kPlain; a word whose
+  /// executor finds no room is judged not plain (correct, only slower).
+  std::vector<bool (*)(const Instruction&, exec::Txn&)> executors_;
   MachineOptions options_;
   EffectLog log_;
   std::vector<EffectLog> core_logs_;  ///< run_core: one log per core (multi-core machines)

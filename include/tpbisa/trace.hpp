@@ -25,7 +25,7 @@ void append_trace_line(std::string& out, const StepResult& step, const Instructi
                        const ValidateOptions& options, const TraceStyle& style = {});
 
 /// The instruction a retired or faulting step of `m` executed (its core, engine and index).
-const Instruction& stepped_instruction(const Machine& m, const StepResult& step);
+Instruction stepped_instruction(const Machine& m, const StepResult& step);
 /// The record of a retired or faulting step of `m`, its instruction and options taken from the machine.
 std::string trace_line(const StepResult& step, const Machine& m, const TraceStyle& style = {});
 void append_trace_line(std::string& out, const StepResult& step, const Machine& m, const TraceStyle& style = {});

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -90,40 +91,129 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
   return rep;
 }
 
-/// Every core on its own thread; the calling thread waits, calling on_progress about every 0.1 s, and tells the
-/// cores to stop when it says so. The report is merged from the per-core results.
-NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o) {
+/// The DRAM bytes one core's DMAs read and wrote in the variables that other cores may also address (half-open
+/// byte ranges per variable, merged at the end): a run of the cores at once gives what one order gives when no
+/// core wrote bytes another core read or wrote.
+class SharedAccesses {
+ public:
+  using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+  struct Variable {
+    Ranges reads, writes;
+  };
+  void note(const EffectLog::DramRange& r, const std::unordered_set<const uint8_t*>& shared) {
+    if (r.n == 0 || shared.count(r.base) == 0) return;
+    Ranges& list = r.write ? vars_[r.base].writes : vars_[r.base].reads;
+    if (!list.empty() && list.back().second == r.offset)
+      list.back().second += r.n;  // the next chunk of a transfer
+    else
+      list.emplace_back(r.offset, r.offset + r.n);
+  }
+  /// Sorts and merges every list.
+  void finish() {
+    for (auto& [base, v] : vars_) {
+      merge(v.reads);
+      merge(v.writes);
+    }
+  }
+  /// Some byte one of the two wrote the other read or wrote (both finished).
+  bool conflicts(const SharedAccesses& other) const {
+    for (const auto& [base, v] : vars_) {
+      const auto it = other.vars_.find(base);
+      if (it == other.vars_.end()) continue;
+      const Variable& w = it->second;
+      if (overlap(v.writes, w.writes) || overlap(v.writes, w.reads) || overlap(v.reads, w.writes)) return true;
+    }
+    return false;
+  }
+
+ private:
+  static void merge(Ranges& list) {
+    std::sort(list.begin(), list.end());
+    size_t out = 0;
+    for (const auto& r : list) {
+      if (out != 0 && r.first <= list[out - 1].second)
+        list[out - 1].second = std::max(list[out - 1].second, r.second);
+      else
+        list[out++] = r;
+    }
+    list.resize(out);
+  }
+  static bool overlap(const Ranges& a, const Ranges& b) {
+    for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+      if (a[i].first < b[j].second && b[j].first < a[i].second) return true;
+      if (a[i].second <= b[j].second)
+        ++i;
+      else
+        ++j;
+    }
+    return false;
+  }
+  std::map<const uint8_t*, Variable> vars_;
+};
+
+/// The writable DRAM variables that more than one core addresses (outputs and tmp-bufs are shared by name).
+std::unordered_set<const uint8_t*> shared_writable(const neff::Run& run) {
+  std::map<const uint8_t*, size_t> cores;
+  for (size_t c = 0; c < run.machine().num_cores(); ++c) {
+    std::unordered_set<const uint8_t*> mine;
+    for (const DramVar& d : run.dram(c).vars)
+      if (d.present && d.writable != nullptr) mine.insert(d.data);
+    for (const uint8_t* b : mine) ++cores[b];
+  }
+  std::unordered_set<const uint8_t*> out;
+  for (const auto& [base, n] : cores)
+    if (n > 1) out.insert(base);
+  return out;
+}
+
+/// The cores on at most `max_threads` threads (each core on one thread, the threads taking the next core as they
+/// finish one); the calling thread waits, calling on_progress about every 0.1 s, and tells the cores to stop when
+/// it says so. The report is merged from the per-core results. With `one_order`, it also says whether one order of
+/// steps gives that result (every core ran to its end, within max_steps in all, and no core wrote DRAM bytes another
+/// core read or wrote); the per-core step limit is then max_steps in all, not per core.
+NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o, size_t max_threads, bool* one_order) {
   neff::Run& run = *r.run;
   Machine& m = run.machine();
   struct Part {
     RunSummary summary;
     StepCounts counts;
+    SharedAccesses shared;
   };
   std::vector<Part> parts(m.num_cores());
+  const std::unordered_set<const uint8_t*> shared =
+      one_order != nullptr ? shared_writable(run) : std::unordered_set<const uint8_t*>{};
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> retired{0};
+  std::atomic<size_t> next_core{0};
   std::mutex mutex;
   std::condition_variable finished;
   size_t done = 0;
   std::vector<std::thread> threads;
   const size_t limit = static_cast<size_t>(std::min<uint64_t>(o.max_steps, SIZE_MAX));
-  for (size_t c = 0; c < m.num_cores(); ++c)
-    threads.emplace_back([&, c] {
-      Part& p = parts[c];
-      RunHooks hooks;
-      hooks.on_step = [&p, &run](const StepResult& step) {
-        if (step.status == StepResult::Status::Retired) p.counts.note(run, step);
-      };
-      // Every word: the calling thread's stop is seen at the next word retired.
-      hooks.progress_words = 1;
-      hooks.on_progress = [&stop, &retired](uint64_t) {
-        retired.fetch_add(1, std::memory_order_relaxed);
-        return !stop.load(std::memory_order_relaxed);
-      };
-      p.summary = m.run_core(c, limit, hooks);
-      const std::lock_guard<std::mutex> lock(mutex);
-      ++done;
-      finished.notify_one();
+  const size_t n_threads = std::clamp<size_t>(max_threads, 1, parts.size());
+  for (size_t t = 0; t < n_threads; ++t)
+    threads.emplace_back([&] {
+      for (size_t c = next_core++; c < parts.size(); c = next_core++) {
+        Part& p = parts[c];
+        RunHooks hooks;
+        hooks.on_step = [&p, &run, &shared](const StepResult& step) {
+          if (step.status != StepResult::Status::Retired) return;
+          p.counts.note(run, step);
+          if (!shared.empty())
+            for (const EffectLog::DramRange& d : step.dram_ranges) p.shared.note(d, shared);
+        };
+        // Every word: the calling thread's stop is seen at the next word retired.
+        hooks.progress_words = 1;
+        hooks.on_progress = [&stop, &retired](uint64_t) {
+          retired.fetch_add(1, std::memory_order_relaxed);
+          return !stop.load(std::memory_order_relaxed);
+        };
+        p.summary = m.run_core(c, limit, hooks);
+        p.shared.finish();
+        const std::lock_guard<std::mutex> lock(mutex);
+        ++done;
+        finished.notify_one();
+      }
     });
   {
     std::unique_lock<std::mutex> lock(mutex);
@@ -151,6 +241,12 @@ NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o) {
     rep.blocked.insert(rep.blocked.end(), p.summary.blocked.begin(), p.summary.blocked.end());
   }
   if (rep.status != S::Deadlock) rep.blocked.clear();
+  if (one_order != nullptr) {
+    *one_order = rep.status == S::Ok && rep.retired <= o.max_steps;
+    for (size_t a = 0; a < parts.size() && *one_order; ++a)
+      for (size_t b = a + 1; b < parts.size() && *one_order; ++b)
+        *one_order = !parts[a].shared.conflicts(parts[b].shared);
+  }
   return rep;
 }
 
@@ -184,12 +280,34 @@ Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::R
   r.run = neff::Run::create(nf, inputs, mo, error);
   if (!r.run) return Error{ErrorKind::Invalid, std::move(error)};
   if (options.check_races) r.races = std::make_unique<neff::RaceChecker>(*r.run);
+  r.neff = &nf;
+  r.inputs.assign(inputs.begin(), inputs.end());
   return r;
 }
 
 NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, OutputFile* trace) {
   const auto start = Clock::now();
-  NeffRunReport rep = options.threads ? execute_threads(r, options) : execute_serial(r, options, trace);
+  NeffRunReport rep;
+  // The cores at once, kept when one order gives the same: a trace, a step hook (the timeline), a race check and a
+  // random schedule follow one order of steps across the cores.
+  const bool at_once = !options.threads && options.max_threads > 1 && trace == nullptr && !options.trace &&
+                       !options.on_step &&
+                       r.races == nullptr && options.machine.schedule != Schedule::Random &&
+                       r.run->machine().num_cores() > 1 && r.neff != nullptr;
+  bool one_order = true;
+  if (options.threads)
+    rep = execute_threads(r, options, r.run->machine().num_cores(), nullptr);
+  else if (at_once)
+    rep = execute_threads(r, options, options.max_threads, &one_order);
+  // Again from the start in one order. The first run is kept until the end (a progress hook may still look at its
+  // machine); a second build that fails (only memory can run short: the first built) leaves the first's report.
+  std::unique_ptr<neff::Run> first;
+  if (at_once && !one_order && rep.status != NeffRunReport::Status::Interrupted)
+    if (auto again = prepare_neff_run(*r.neff, r.inputs, options)) {
+      first = std::exchange(r.run, std::move(again->run));
+      r.reran = true;
+    }
+  if (!options.threads && (!at_once || r.reran)) rep = execute_serial(r, options, trace);
   rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return rep;
 }

@@ -1,4 +1,5 @@
 // NEFF inputs as word sources: the engine streams of a container, filtered by subgraph and engine, labelled.
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -53,6 +54,27 @@ class NeffWords final : public WordSource {
     index_ = word_;
     const auto w = s.words->word(word_++);
     std::copy(w.begin(), w.end(), out.begin());
+    return Next::Word;
+  }
+
+  /// Up to max_words of the current stream in place (a block never spans two streams: each has its own engine and
+  /// label), so that a NEFF's words are judged a block at a time like a file's.
+  Next next_block(std::span<const uint8_t>& out, size_t max_words) override {
+    out = {};
+    if (!problem_.empty()) return fail(ErrorKind::Invalid, problem_);
+    while (current_ < streams_.size() && word_ == streams_[current_].words->word_count()) {
+      ++current_;
+      word_ = 0;
+    }
+    if (current_ == streams_.size()) {
+      index_ = 0;
+      return Next::End;
+    }
+    const neff::Stream& s = *streams_[current_].words;
+    const size_t n = std::min(std::max<size_t>(max_words, 1), s.word_count() - word_);
+    index_ = word_;
+    out = std::span<const uint8_t>(s.bytes.data() + word_ * kWordBytes, n * kWordBytes);
+    word_ += n;
     return Next::Word;
   }
 

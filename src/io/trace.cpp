@@ -135,7 +135,7 @@ std::string trace_line(const StepResult& s, const Instruction& inst, const Valid
   return out;
 }
 
-const Instruction& stepped_instruction(const Machine& m, const StepResult& s) {
+Instruction stepped_instruction(const Machine& m, const StepResult& s) {
   return m.core(s.core).engine(s.engine).instruction(s.index);
 }
 

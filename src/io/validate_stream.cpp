@@ -358,9 +358,8 @@ StreamValidator::Ended Runner::validate(WordSource& src, ValidateObserver& obser
       case WordSource::Next::Word:
         // A NEFF word is judged on its stream's engine, so the engine-placement predicates apply to it.
         if (const StreamInfo* st = src.stream()) vo.engine = st->engine;
-        // A NEFF's words with program checks to join, and every word handed out, take the span form (their blocks
-        // are no larger than a chunk: without failing_only there is no pool, and a NEFF's streams hand out one
-        // word at a time).
+        // A NEFF's words with program checks to join, and every word handed out, take the span form (judge_each
+        // sizes its verdicts for a block once: a parallel block of a NEFF stream with program checks).
         if (options.failing_only && (src.stream() == nullptr || program.empty()))
           judge_failing(block, gens, vo, src, observer);
         else

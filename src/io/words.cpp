@@ -83,7 +83,12 @@ class FileWords final : public WordSource {
   Next next_block(std::span<const uint8_t>& out, size_t max_words) override {
     out = {};
     if (!prepare()) return Next::Failed;
-    if (neff_ != nullptr) return WordSource::next_block(out, max_words);
+    if (neff_ != nullptr) {
+      const Next r = neff_->next_block(out, max_words);
+      index_ = neff_->index();
+      if (r == Next::Failed) error_ = neff_->error();
+      return r;
+    }
     return next_words(out, std::max<size_t>(max_words, 1));
   }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -141,16 +143,56 @@ auto shown(const List& v, size_t cap) {
 
 }  // namespace
 
-Sequencer::Sequencer(EngineId id, std::vector<Word> words, Generation gen) : id_(id), words_(std::move(words)) {
-  decoded_.reserve(words_.size());
-  for (const Word& w : words_) decoded_.push_back(decode(w, gen));
+Sequencer::Sequencer(EngineId id, std::vector<Word> words, std::span<const uint8_t> view, Generation gen)
+    : id_(id), gen_(gen) {
+  if (!view.empty()) {
+    bytes_ = view.data();
+    size_ = view.size() / kWordBytes;
+  } else {
+    owned_ = std::move(words);
+    bytes_ = owned_.empty() ? nullptr : owned_.front().data();
+    size_ = owned_.size();
+  }
+}
+
+Sequencer& Sequencer::operator=(const Sequencer& other) {
+  if (this == &other) return *this;
+  id_ = other.id_;
+  gen_ = other.gen_;
+  owned_ = other.owned_;
+  // A copy of a sequencer that owns its words views the copy's own.
+  bytes_ = other.owned_.empty() ? other.bytes_ : owned_.front().data();
+  size_ = other.size_;
+  kinds_ = other.kinds_;
+  pc_ = other.pc_;
+  halted_ = other.halted_;
+  blocked_ = other.blocked_;
+  blocked_epoch_ = other.blocked_epoch_;
+  retired_ = other.retired_;
+  return *this;
+}
+
+Sequencer& Sequencer::operator=(Sequencer&& other) noexcept {
+  if (this == &other) return *this;
+  id_ = other.id_;
+  gen_ = other.gen_;
+  owned_ = std::move(other.owned_);  // the buffer moves with its address
+  bytes_ = std::exchange(other.bytes_, nullptr);
+  size_ = std::exchange(other.size_, 0);
+  kinds_ = std::move(other.kinds_);
+  pc_ = other.pc_;
+  halted_ = other.halted_;
+  blocked_ = other.blocked_;
+  blocked_epoch_ = other.blocked_epoch_;
+  retired_ = other.retired_;
+  return *this;
 }
 
 Core::Core(Generation gen, uint64_t max_memory, EngineId view_engine, CoreProgram program)
     : view_engine_(view_engine), view_(gen, max_memory) {
   for (unsigned i = 0; i < kEnginesPerCore; ++i) {
     const auto e = static_cast<EngineId>(i);
-    engines_[i] = Sequencer(e, std::move(program.stream(e)), gen);
+    engines_[i] = Sequencer(e, std::move(program.stream(e)), program.view(e), gen);
   }
 }
 
@@ -206,23 +248,34 @@ ValidateOptions Machine::validate_options(EngineId e) const {
   return vo;
 }
 
+uint8_t Machine::judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo) {
+  const Instruction inst = decode(w, gen);
+  if (!validate(inst, gen, vo).valid) return Sequencer::kInvalid;
+  const Events& ev = inst.events();
+  const bool plain = wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) && !is_pseudo(inst.opcode()) &&
+                     family::extra_waits(inst).count == 0;
+  const family::Executor executor = plain ? family::executor_for(inst) : nullptr;
+  if (executor == nullptr) return Sequencer::kValid;
+  const auto known = std::find(executors_.begin(), executors_.end(), executor);
+  if (known != executors_.end()) return static_cast<uint8_t>(Sequencer::kPlain + (known - executors_.begin()));
+  if (executors_.size() + Sequencer::kPlain > UINT8_MAX) return Sequencer::kValid;  // no room: the scheduler's path
+  executors_.push_back(executor);
+  return static_cast<uint8_t>(Sequencer::kPlain + executors_.size() - 1);
+}
+
 void Machine::judge_words() {
-  // A program does not change while it runs: each word is validated once, here, and a step only reads the
-  // verdict bit (an invalid word's verdict is recomputed when it faults, the rare path).
+  // A program does not change while it runs: each word is validated once, here, and a step only reads its kind
+  // (an invalid word's verdict is recomputed when it faults, the rare path). A word like the one before it (a
+  // stream of Nops, a repeated transfer) has its kind.
   for (Core& c : cores_)
     for (unsigned i = 0; i < kEnginesPerCore; ++i) {
       Sequencer& e = c.engine(static_cast<EngineId>(i));
       const ValidateOptions vo = validate_options(e.id());
-      e.verdicts_.resize(e.size());
-      e.plain_.assign(e.size(), nullptr);
-      for (size_t k = 0; k < e.size(); ++k) {
-        const Instruction& inst = e.decoded_[k];
-        e.verdicts_[k] = validate(inst, c.gen(), vo).valid ? 1 : 2;
-        const Events& ev = inst.events();
-        const bool plain = e.verdicts_[k] == 1 && wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) &&
-                           !is_pseudo(inst.opcode()) && family::extra_waits(inst).count == 0;
-        if (plain) e.plain_[k] = family::executor_for(inst);
-      }
+      e.kinds_.resize(e.size());
+      for (size_t k = 0; k < e.size(); ++k)
+        e.kinds_[k] = k > 0 && std::memcmp(e.bytes_ + k * kWordBytes, e.bytes_ + (k - 1) * kWordBytes, kWordBytes) == 0
+                          ? e.kinds_[k - 1]
+                          : judge_word(e.word(k), c.gen(), vo);
     }
 }
 
@@ -316,7 +369,7 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   Core& core = cores_[core_index];
   log.clear();
   const size_t pc = engine.pc_;
-  const Instruction& inst = engine.decoded_[pc];
+  const Instruction inst = decode(engine.word(pc), engine.gen_);
   r.core = core_index;
   r.engine = engine.id();
   r.index = pc;
@@ -329,7 +382,8 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   bool ok = true;
   Verdict verdict{};
   verdict.valid = true;
-  if (engine.verdicts_[pc] != 1) verdict = validate(inst, gen, validate_options(engine.id()));  // judged at load
+  if (engine.kinds_[pc] == Sequencer::kInvalid)
+    verdict = validate(inst, gen, validate_options(engine.id()));  // judged at load
   const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
@@ -437,8 +491,9 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
   bool moved = false;
   while (engine.pc_ < words && !engine.halted_ && s.retired < max_steps) {
     const size_t pc = engine.pc_;
-    const auto run = engine.plain_[pc];
-    if (run == nullptr) break;
+    const uint8_t kind = engine.kinds_[pc];
+    if (kind < Sequencer::kPlain) break;
+    const auto run = executors_[kind - Sequencer::kPlain];
     if (random) splitmix64(rng_);
     moved = true;
     log_.clear();
@@ -446,7 +501,7 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
     txn.set_stream_size(words);
     txn.set_stream_engine(known_engine);
     engine.blocked_.reset();
-    if (!run(engine.decoded_[pc], txn) || !txn.commit()) {
+    if (!run(decode(engine.word(pc), engine.gen_), txn) || !txn.commit()) {
       log_.clear();  // a fault changes nothing and reports no effects
       s.faulted = true;
       s.fault = txn.fault();

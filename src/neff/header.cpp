@@ -4,7 +4,6 @@
 #include <sys/types.h>
 
 #include <md5.h>
-#include <sha2.h>
 
 #include <algorithm>
 #include <cctype>
@@ -63,15 +62,6 @@ std::vector<uint8_t> md5_digest(std::span<const uint8_t> data) {
   MD5Init(&ctx);
   MD5Update(&ctx, data.data(), data.size());
   MD5Final(out.data(), &ctx);
-  return out;
-}
-
-std::vector<uint8_t> sha256_digest(std::span<const uint8_t> data) {
-  std::vector<uint8_t> out(SHA256_DIGEST_LENGTH);
-  SHA2_CTX ctx;
-  SHA256Init(&ctx);
-  SHA256Update(&ctx, data.data(), data.size());
-  SHA256Final(out.data(), &ctx);
   return out;
 }
 
@@ -254,7 +244,7 @@ std::string_view to_string(HashOrder order) {
 
 std::vector<uint8_t> payload_digest(uint64_t pkg_version, std::span<const uint8_t> window) {
   if (pkg_version == 2) return md5_digest(window);
-  if (pkg_version == 1) return sha256_digest(window);
+  if (pkg_version == 1) return detail::sha256(window);
   return {};
 }
 

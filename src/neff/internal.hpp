@@ -21,6 +21,10 @@ Result<Header> check_header(std::span<const uint8_t> head, uint64_t file_size, s
 /// §3 / PROJ-CONV-X1: the digest of the window compared with the stored hash in both byte orders.
 HashCheck check_hash(const Header& h, std::span<const uint8_t> window);
 
+/// The SHA-256 digest of `data`: with the CPU's SHA extensions when it has them and `allow_sha_extensions`, else
+/// libmd's (the two agree; the switch lets a test compare them).
+std::vector<uint8_t> sha256(std::span<const uint8_t> data, bool allow_sha_extensions = true);
+
 /// PROJ-CONV-X3 and X4 in one pass: the members of the tar archive inside the one gzip member at the start of
 /// `window` (inflated as the tar reader asks, bounded by max_inflated_bytes), then the CRC-32 and ISIZE trailer
 /// checked, and where the member ends recorded in `info`; padding that is not zero is a warning (an error under

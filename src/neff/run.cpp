@@ -98,8 +98,8 @@ std::optional<std::string> check_outputs(const Neff& neff) {
 
 uint64_t core_state_bytes(size_t words) {
   // The core (its state and every engine's), its page table below the dense limit, its effect log, and per word
-  // the word, its decoded form, its verdict and its plain executor (Sequencer).
-  constexpr uint64_t kPerWord = sizeof(Word) + sizeof(Instruction) + sizeof(uint8_t) + sizeof(void*);
+  // its kind (Sequencer: the words are the NEFF's, viewed, and a word is decoded when it issues).
+  constexpr uint64_t kPerWord = sizeof(uint8_t);
   constexpr uint64_t kFixed =
       sizeof(Core) + SparseMemory::kDenseLimit / SparseMemory::kPageBytes * sizeof(void*) + sizeof(EffectLog);
   return kFixed + kPerWord * words;
@@ -353,11 +353,11 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
   for (size_t c = 0; c < neff.subgraphs.size(); ++c) {
     const Subgraph& sg = neff.subgraphs[c];
     run->subgraphs_.push_back(sg.name);
-    for (const EngineDef& e : sg.engines) {
-      std::vector<Word>& words = programs[c].stream(static_cast<EngineId>(e.engine));
-      words.resize(e.stream.word_count());
-      for (size_t i = 0; i < words.size(); ++i) std::copy_n(e.stream.word(i).begin(), kWordBytes, words[i].begin());
-    }
+    // The machine views the streams (the NEFF outlives the run, as its constants do): a program of 10^7 words is
+    // not held twice.
+    for (const EngineDef& e : sg.engines)
+      programs[c].view(static_cast<EngineId>(e.engine),
+                       std::span<const uint8_t>(e.stream.bytes.data(), e.stream.word_count() * kWordBytes));
     if (!run->scratch_[c].map(sg.virtual_scratch_bytes)) {
       error = fmt::format("{}: cannot map the {}-byte scratch of its virtual variables: {}", sg.name,
                           sg.virtual_scratch_bytes, std::strerror(errno));

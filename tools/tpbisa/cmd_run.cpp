@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -28,6 +29,7 @@
 #include "tpbisa/io/json.hpp"
 #include "tpbisa/io/run_json.hpp"
 #include "tpbisa/io/state.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
@@ -57,6 +59,7 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(o.check_races, "--check-races");
   add(o.threads, "--threads");
   add(!o.timeline.empty(), "--timeline");
+  add(o.jobs_given, "--jobs");
   return names;
 }
 
@@ -97,30 +100,40 @@ bool load_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>&
       "tpbisa asm)";
   const auto source = o.hex.empty() ? io::open_input(o.program, input) : io::open_hex(o.hex);
   WordSource& src = *source;
-  Word word{};
+  // A file of words is read a block at a time into a program reserved for its size (no regrowth copies).
+  if (o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm")) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(o.program, ec);
+    if (!ec) program.reserve(static_cast<size_t>(std::min<uint64_t>(size / kWordBytes, max_words)));
+  }
+  std::span<const uint8_t> block;
   for (;;) {
-    switch (src.next(word)) {
+    switch (src.next_block(block, size_t{1} << 16)) {
       case WordSource::Next::End: return true;
       case WordSource::Next::Failed: report_source_error(src); return false;
       case WordSource::Next::Word: break;
     }
-    if (program.size() >= max_words) {
-      report_error(
-          fmt::format("{}: more than {} instructions at offset {} (instruction {}); run loads at most that "
-                      "many (--max-words)",
-                      src.label(), max_words, src.offset(), src.index()));
-      return false;
-    }
-    if (!o.vars.empty()) {
-      const LowerResult r = lower_pseudo(word, vars);
-      if (!r.ok()) {
-        report_error(fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index(),
-                                 src.offset(), r.message, io::input_label(o.vars)));
+    for (size_t k = 0; k < block.size() / kWordBytes; ++k) {
+      if (program.size() >= max_words) {
+        report_error(
+            fmt::format("{}: more than {} instructions at offset {} (instruction {}); run loads at most that "
+                        "many (--max-words)",
+                        src.label(), max_words, src.offset() + k * kWordBytes, src.index() + k));
         return false;
       }
-      word = r.word;
+      Word word{};
+      std::memcpy(word.data(), block.data() + k * kWordBytes, kWordBytes);
+      if (!o.vars.empty()) {
+        const LowerResult r = lower_pseudo(word, vars);
+        if (!r.ok()) {
+          report_error(fmt::format("{}: instruction {} (offset {}): {} (--vars {})", src.label(), src.index() + k,
+                                   src.offset() + k * kWordBytes, r.message, io::input_label(o.vars)));
+          return false;
+        }
+        word = r.word;
+      }
+      program.push_back(word);
     }
-    program.push_back(word);
   }
 }
 
@@ -295,7 +308,11 @@ int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen) {
   mo.engine = l.engine;
   mo.record_effects = !o.trace.empty();
   mo.max_recorded_effects = l.trace_max_effects;
-  Machine m(gen, program, mo);
+  // The machine views the program (which outlives it) rather than holding a second copy of it.
+  CoreProgram streams;
+  streams.view(l.engine, std::span<const uint8_t>(program.empty() ? nullptr : program.front().data(),
+                                                  program.size() * kWordBytes));
+  Machine m(gen, std::move(streams), mo);
   if (!o.init.empty()) {
     if (const auto loaded = io::load_state(o.init, m.mutable_state(), mo.convert); !loaded) {
       report_error(loaded.error());
@@ -430,7 +447,16 @@ Command register_run(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_flag("--quiet", opts->quiet, "A NEFF: no progress line on stderr");
   app->add_flag("--threads", opts->threads,
-                "A NEFF: run every core on its own thread (same outputs; not with --trace or --check-races)");
+                "A NEFF: run the cores on threads, as by default (kept for scripts; not with --trace or "
+                "--check-races)");
+  app->add_option("-j,--jobs", opts->jobs,
+                  fmt::format("A NEFF: at most N threads run its cores at once, 1..{} (default: the CPUs this process "
+                              "may run on); the outputs and the report are those of 1 for every N (a result that one "
+                              "order of steps might not give is run again in one order); --trace, --check-races and "
+                              "--schedule random run in one order",
+                              io::kMaxValidateJobs))
+      ->type_name("N")
+      ->each([opts](const std::string&) { opts->jobs_given = true; });
   app->add_flag("--check-races", opts->check_races,
                 "A NEFF: report conflicting accesses of different engines with no happens-before order (exit 1)");
   app->add_option("--max-memory", opts->max_memory,

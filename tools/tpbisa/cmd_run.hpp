@@ -43,6 +43,8 @@ struct RunCliOptions {
   bool quiet = false;
   bool check_races = false;
   bool threads = false;
+  std::string jobs;         ///< --jobs as given (read by number_option)
+  bool jobs_given = false;  ///< else the CPUs this process may run on
   std::vector<std::string> trace_filters;
   std::string timeline;
   bool max_steps_given = false;

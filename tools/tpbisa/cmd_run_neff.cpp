@@ -23,6 +23,7 @@
 #include "tpbisa/io/neff_run_report.hpp"
 #include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/io/timeline.hpp"
+#include "tpbisa/io/validate_stream.hpp"
 #include "tpbisa/neff_run.hpp"
 #include "tpbisa/text.hpp"
 
@@ -291,7 +292,14 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
   ro.machine.max_elements_per_instruction = l.max_elements;
   ro.machine.max_recorded_effects = l.trace_max_effects;
   ro.check_races = o.check_races;
-  ro.threads = o.threads;
+  // The cores run at once where that gives what one order gives (io::NeffRunOptions::max_threads).
+  std::string bad_jobs;
+  const auto jobs =
+      o.jobs_given ? number_option("--jobs", o.jobs, 1, io::kMaxValidateJobs, bad_jobs) : std::optional<uint64_t>(0);
+  if (!jobs) return usage_error("run", bad_jobs);
+  ro.max_threads = *jobs != 0  ? static_cast<unsigned>(*jobs)
+                   : o.threads ? io::kMaxValidateJobs  // every core on its own thread, as --threads always said
+                               : io::default_validate_jobs();
   ro.trace = !o.trace.empty();
   if (!io::parse_schedule(o.schedule, ro.machine))
     return usage_error("run", fmt::format("--schedule '{}' is not default, reverse or random:SEED", o.schedule));

@@ -76,7 +76,13 @@ struct NeffRunOptions {
   MachineOptions machine;
   uint64_t max_steps = UINT64_MAX;  ///< the command line and Python use default_neff_max_steps() unless told
   bool check_races = false;         ///< observe every step with a neff::RaceChecker (every effect recorded, uncapped)
-  bool threads = false;      ///< every core on its own thread (Machine::run_core); not with a trace or check_races
+  bool threads = false;  ///< every core on its own thread (Machine::run_core); not with a trace or check_races
+  /// Without `threads`: the most threads the cores run on (1, the default: one order of steps). With more, and no
+  /// trace, race check or random schedule, the cores run at once, at most this many at a time, and that result is
+  /// kept only when one order of steps gives the same: every core ran to its end within max_steps and no core wrote
+  /// DRAM bytes that another core read or wrote. Otherwise the program runs again from its start in one order
+  /// (NeffRun::reran), so the report, the outputs and every count are those of max_threads 1.
+  unsigned max_threads = 1;
   bool trace = false;        ///< a trace will be written (effects recorded, at most machine.max_recorded_effects)
   TraceFilter trace_filter;  ///< the steps the trace keeps
   /// On the calling thread, every `progress_words` retired words (with threads, about every 0.1 s) with the words
@@ -91,15 +97,21 @@ struct NeffRunOptions {
 struct NeffRun {
   std::unique_ptr<neff::Run> run;
   std::unique_ptr<neff::RaceChecker> races;
+  /// What it was built from (prepare_neff_run; both outlive the run), to build it again for a second run in one order.
+  const neff::Neff* neff = nullptr;
+  std::vector<neff::RunInput> inputs;
+  bool reran = false;  ///< the cores ran at once, and then again in one order (NeffRunOptions::max_threads)
 };
 
 /// Builds the machine for `nf` with `inputs` bound by name (neff::Run::create, whose message is the error's).
 Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::RunInput> inputs,
                                    const NeffRunOptions& options);
 
-/// Runs it in its schedule's order (Machine::run; with options.threads, Machine::run_core per core) until every
-/// engine finished, one faulted, every engine left is blocked (a deadlock), max_steps words retired, or
-/// on_progress said stop. `trace` (may be null) receives one line per retired or faulting step the filter keeps.
+/// Runs it in its schedule's order (Machine::run; with options.threads, Machine::run_core per core; with
+/// options.max_threads > 1, the cores at once when that gives what one order gives) until every engine finished,
+/// one faulted, every engine left is blocked (a deadlock), max_steps words retired, or on_progress said stop.
+/// `trace` (may be null) receives one line per retired or faulting step the filter keeps. `r.run` may be replaced
+/// (a second run in one order).
 NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, OutputFile* trace);
 
 /// The multiply-adds every core's Matmuls did.

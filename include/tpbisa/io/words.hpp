@@ -52,11 +52,11 @@ class WordSource {
   virtual ~WordSource() = default;
   virtual Next next(Word& out) = 0;
   /// Up to `max_words` (at least 1) consecutive words of one stream at once, in place where the input allows it (a
-  /// mapped window of a file, the read buffer of a pipe, the caller's bytes): Word with `out` holding a whole number
-  /// of words, End, or Failed exactly where next() would fail. index() and offset() then name the block's first
-  /// word, stream() its stream. The bytes stay valid until the next call. A source that hands out words one at a
-  /// time (a NEFF's streams, a .tasm source, --hex) gives blocks of one word. Mixing next() and next_block() on one
-  /// source is allowed: both continue where the other stopped.
+  /// mapped window of a file, the read buffer of a pipe, the caller's bytes, a NEFF's stream: never two streams at
+  /// once): Word with `out` holding a whole number of words, End, or Failed exactly where next() would fail. index()
+  /// and offset() then name the block's first word, stream() its stream. The bytes stay valid until the next call. A
+  /// source that hands out words one at a time (a .tasm source, --hex) gives blocks of one word. Mixing next() and
+  /// next_block() on one source is allowed: both continue where the other stopped.
   virtual Next next_block(std::span<const uint8_t>& out, size_t max_words);
 
   const std::string& label() const { return label_; }
