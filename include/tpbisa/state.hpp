@@ -15,7 +15,7 @@
 #include "tpbisa/generation.hpp"
 
 namespace tpbisa::act {
-class TableSet;   // src/families/act/tables.hpp
+class TableSet;  // src/families/act/tables.hpp
 class SetCatalog;
 }  // namespace tpbisa::act
 

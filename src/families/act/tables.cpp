@@ -550,8 +550,8 @@ SetCatalog SetCatalog::read(std::string_view folder, const MemberLookup& member,
       if (n == name) return p;
     TableSet::Parsed out;
     if (std::find(c.listed_names_.begin(), c.listed_names_.end(), name) == c.listed_names_.end()) {
-      out = failed(LoadFault::SetNotInNeff, fmt::format("set {} is not embedded in {} (not listed by {})", name,
-                                                        where(""), where("Activation.json")));
+      out = failed(LoadFault::SetNotInNeff, fmt::format("set {} is not embedded in the NEFF (not listed by {})", name,
+                                                        where("Activation.json")));
     } else {
       std::string manifest = name + ".json";
       for (const json& s : *sets_it)
