@@ -13,7 +13,7 @@
 namespace tpbisa::io {
 namespace {
 
-using json = nlohmann::ordered_json;
+using TablesJson = nlohmann::ordered_json;  // a name of its own: the io folder is one unity build
 
 /// The input range a function's segments cover: the smallest and largest finite magnitude between its small- and
 /// large-signal thresholds, on the positive side (the thresholds are biased exponents).
@@ -27,7 +27,7 @@ std::pair<float, float> positive_range(const act::Profile& p) {
           at(p.large_pos_signal_exp_threshold, p.large_pos_signal_mantissa_threshold)};
 }
 
-json function_json(const act::TableSet& s, const act::Profile& p) {
+TablesJson function_json(const act::TableSet& s, const act::Profile& p) {
   const auto [lo, hi] = positive_range(p);
   return {{"name", p.base_name},
           {"func_name", p.func_name},
@@ -42,11 +42,11 @@ json function_json(const act::TableSet& s, const act::Profile& p) {
 
 }  // namespace
 
-json activation_tables_json(const neff::Neff& n) {
-  json subgraphs = json::array();
+TablesJson activation_tables_json(const neff::Neff& n) {
+  TablesJson subgraphs = TablesJson::array();
   for (const neff::Subgraph& sg : n.subgraphs) {
     const act::SetCatalog c = neff::activation_sets(n, sg);
-    json sets = json::array();
+    TablesJson sets = TablesJson::array();
     if (c.catalog_error()) {
       subgraphs.push_back({{"subgraph", sg.name},
                            {"error", std::string(act::to_string(c.catalog_error()->fault))},
@@ -60,26 +60,26 @@ json activation_tables_json(const neff::Neff& n) {
             {{"name", name}, {"error", std::string(act::to_string(p.error.fault))}, {"message", p.error.message}});
         continue;
       }
-      json functions = json::array();
+      TablesJson functions = TablesJson::array();
       for (const act::Profile& f : p.set->profiles()) functions.push_back(function_json(*p.set, f));
       sets.push_back({{"name", name},
                       {"buckets", p.set->buckets().size()},
                       {"control_words", p.set->control().size()},
                       {"functions", functions}});
     }
-    json catalog = json::array();
+    TablesJson catalog = TablesJson::array();
     for (size_t i = 0; i < c.index_names().size(); ++i) catalog.push_back(c.index_names()[i]);
     subgraphs.push_back({{"subgraph", sg.name}, {"sets", sets}, {"catalog", catalog}});
   }
-  json doc{{"file", n.file}, {"subgraphs", subgraphs}};
+  TablesJson doc{{"file", n.file}, {"subgraphs", subgraphs}};
   escape_strings(doc);
   return doc;
 }
 
 std::string activation_tables_text(const neff::Neff& n) {
-  const json doc = activation_tables_json(n);
+  const TablesJson doc = activation_tables_json(n);
   std::string out;
-  for (const json& sg : doc["subgraphs"]) {
+  for (const TablesJson& sg : doc["subgraphs"]) {
     if (sg.contains("error")) {
       out += fmt::format("{}: {}: {}\n", sg["subgraph"].get<std::string>(), sg["error"].get<std::string>(),
                          sg["message"].get<std::string>());
@@ -88,7 +88,7 @@ std::string activation_tables_text(const neff::Neff& n) {
     out +=
         fmt::format("{}: {} embedded of the {} in act_info.json\n", sg["subgraph"].get<std::string>(),
                     sg["sets"].size() == 1 ? "1 set" : fmt::format("{} sets", sg["sets"].size()), sg["catalog"].size());
-    for (const json& s : sg["sets"]) {
+    for (const TablesJson& s : sg["sets"]) {
       if (s.contains("error")) {
         out += fmt::format("  set {}: {}: {}\n", s["name"].get<std::string>(), s["error"].get<std::string>(),
                            s["message"].get<std::string>());
@@ -98,11 +98,13 @@ std::string activation_tables_text(const neff::Neff& n) {
                          s["buckets"].get<uint64_t>(), s["control_words"].get<uint64_t>());
       out += fmt::format("    {:>4}  {:<26}  {:<15}  {:>8}  {}\n", "id", "function", "kind", "buckets",
                          "segments over |x| in");
-      for (const json& f : s["functions"])
-        out +=
-            fmt::format("    {:>4}  {:<26}  {:<15}  {:>8}  [{:g}, {:g}]\n", f["func_id"].get<unsigned>(),
-                        f["func_name"].get<std::string>(), f["exact"].get<bool>() ? "exact" : "reference model",
-                        f["buckets"].get<uint64_t>(), f["segments_from"].get<float>(), f["segments_to"].get<float>());
+      for (const TablesJson& f : s["functions"]) {
+        const float lo = f["segments_from"].get<float>(), hi = f["segments_to"].get<float>();
+        out += fmt::format("    {:>4}  {:<26}  {:<15}  {:>8}  {}\n", f["func_id"].get<unsigned>(),
+                           f["func_name"].get<std::string>(), f["exact"].get<bool>() ? "exact" : "reference model",
+                           f["buckets"].get<uint64_t>(),
+                           hi > lo ? fmt::format("[{:g}, {:g}]", lo, hi) : std::string("none (saturation slots only)"));
+      }
     }
   }
   return out;

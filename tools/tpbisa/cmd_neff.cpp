@@ -529,13 +529,15 @@ Command register_neff(CLI::App& parent) {
       ->type_name("NAME|ID");
   act_eval->add_option("--set", o->act_set, "The set (default: the first embedded set that has the function)")
       ->type_name("NAME");
-  act_eval->add_option("VALUES", o->act_values, "fp32 inputs: decimal numbers or 0x-prefixed bits")
-      ->required()
-      ->allow_extra_args();
   for (CLI::App* sub : {info, ls, extract, sems, tables, act_eval}) {
     sub->add_option("FILE", o->file, "The .neff file")->required()->type_name("FILE.neff");
     add_read_options(*sub, o->read);
   }
+  act_eval
+      ->add_option("VALUES", o->act_values,
+                   "fp32 inputs: decimal numbers or 0x-prefixed bits (-- before "
+                   "negative ones)")
+      ->required();
   for (CLI::App* sub : {info, ls, sems, tables, act_eval})
     sub->add_flag("--json", o->json, "Print one JSON document instead of text");
   extract->add_option("DIR", o->dir, "Folder to create (it must not exist, or be empty)")->required()->type_name("DIR");

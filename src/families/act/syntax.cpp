@@ -105,6 +105,13 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   return {};
 }
 
+/// ActivationTableLoad keeps the CTRL_NO payload readings of its own struct's family.
+std::string_view plain_meaning(const Word& w, std::string_view path) {
+  const Syntax& ctrl_no = CtrlNoFamily::syntax();
+  if (w[0] == act::kTableLoad && ctrl_no.plain_meaning != nullptr) return ctrl_no.plain_meaning(w, path);
+  return {};
+}
+
 constexpr CustomField kCustom[] = {
     {.path = "accumulator_cmd", .names = kAccumCmd, .names_what = "ACCUM_CMD"},
     {.path = "reduce_cmd", .names = kReduceCmd, .names_what = "REDUCE_CMD"},
@@ -118,7 +125,8 @@ constexpr Syntax kSyntax{
     .imm_reading = imm_reading,
     .hex_fields = kHex,
     .meaning = meaning,
-    .custom_fields = kCustom};
+    .custom_fields = kCustom,
+    .plain_meaning = plain_meaning};
 
 }  // namespace
 

@@ -304,25 +304,30 @@ const Profile* TableSet::profile_named(std::string_view base) const {
 }
 
 size_t TableSet::bucket_count(const Profile& p) const {
-  // The records a function reaches: its four slots and the segments of the octaves its control words name.
-  int64_t first = std::min({p.pos_small_signal_pwl_control, p.neg_small_signal_pwl_control,
-                            p.pos_large_signal_pwl_control, p.neg_large_signal_pwl_control});
-  int64_t last = std::max({p.pos_small_signal_pwl_control, p.neg_small_signal_pwl_control,
-                           p.pos_large_signal_pwl_control, p.neg_large_signal_pwl_control});
+  // The distinct records a function reaches: its four slots and the segments of the octaves between its
+  // thresholds (an octave at the large-signal threshold with mantissa threshold 0 is all saturation).
+  std::vector<bool> used(buckets_.size());
+  const auto mark = [&used](int64_t lo, int64_t n) {
+    for (int64_t r = std::max<int64_t>(lo, 0); r < lo + n && r < static_cast<int64_t>(used.size()); ++r)
+      used[static_cast<size_t>(r)] = true;
+  };
+  for (const int64_t slot : {p.pos_small_signal_pwl_control, p.neg_small_signal_pwl_control,
+                             p.pos_large_signal_pwl_control, p.neg_large_signal_pwl_control})
+    mark(slot, 1);
   for (const bool pos : {false, true}) {
     const int64_t small = pos ? p.small_pos_signal_exp_threshold : p.small_neg_signal_exp_threshold;
     const int64_t large = pos ? p.large_pos_signal_exp_threshold : p.large_neg_signal_exp_threshold;
+    const int64_t large_m = pos ? p.large_pos_signal_mantissa_threshold : p.large_neg_signal_mantissa_threshold;
     const int64_t base = pos ? p.pwl_control_base_pos : p.pwl_control_base_neg;
-    for (int64_t e = std::max<int64_t>(small, 0); e <= std::min<int64_t>(large, 255); ++e) {
+    for (int64_t e = std::max<int64_t>(small, 0); e <= std::min<int64_t>(large, 254); ++e) {
+      if (e == large && large_m == 0) continue;
       const int64_t at = base + (e - 127 - p.exp_offset);
       if (at < 0 || at >= static_cast<int64_t>(control_.size())) continue;
       const uint32_t w = control_[static_cast<size_t>(at)];
-      const int64_t lo = w & 0x7FF, hi = lo + (int64_t{0x7FFFFF} >> ((w >> 11) & 31));
-      first = std::min(first, lo);
-      last = std::max(last, hi);
+      mark(w & 0x7FF, int64_t{1} << std::min<uint32_t>((w >> 16) & 0xFF, 23));
     }
   }
-  return last >= first ? static_cast<size_t>(last - first + 1) : 0;
+  return static_cast<size_t>(std::count(used.begin(), used.end(), true));
 }
 
 // ---- the built-in set (PROJ-CONV-A7) ----

@@ -130,7 +130,7 @@ def main(tool, source):
     for w in words:
         args += ["--hex", w]
     for p in range(nac):
-        args += ["--dump", f"sbuf:{p}:0x2000:fp32:{n}", f"sbuf:{p}:0x4000:fp32:1"]
+        args += ["--dump", f"sbuf:{p}:0x2000:fp32:{n}", "--dump", f"sbuf:{p}:0x4000:fp32:1"]
     out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     dumps = [[int(b, 16) for b in d["bits"]] for d in out["dumps"]]
 

@@ -161,3 +161,9 @@ def add():
     vec("ac-ps-gap", ALL, ["pseudo_load_act_func_set_name"], word(X8, u8=[(40, 0x41)]))
     vec("ac-ps-full", ALL, [], word(X8, u8=[(12 + i, 0x61) for i in range(32)]))
     vec("ac-ps-res", ALL, ["pseudo_load_act_func_set_reserved_zero"], word(X8, u8=[(50, 1)]))
+
+    # ---- header and events of every validator: inst_word_len 15, wait_mode 0xFF (no WAIT_MODE) ----
+    for name, x, gens in (("act", X1, ALL), ("aq", X4, ALL), ("rd", X5, ALL), ("a2", X6, MV), ("ld", X7A, ALL),
+                          ("ps", X8, ALL)):
+        vec(f"ac-{name}-len", gens, [HDR], word(x, u8=[(1, 15)]))
+        vec(f"ac-{name}-wait", gens, ["has_valid_neuron_events"], word(x, u8=[(4, 0xFF)]))
