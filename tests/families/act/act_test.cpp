@@ -19,7 +19,7 @@
 #include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
-namespace tpbisa {
+namespace tpbisa::test::act_exec {
 namespace {
 
 using test::dec;
@@ -353,4 +353,4 @@ TEST(ActFamilyExec, PlacementIsActAndMaverickDve) {
 }
 
 }  // namespace
-}  // namespace tpbisa
+}  // namespace tpbisa::test::act_exec

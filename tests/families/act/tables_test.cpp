@@ -15,7 +15,7 @@
 #include "neff/act_tables.hpp"
 #include "tpbisa/neff.hpp"
 
-namespace tpbisa::test {
+namespace tpbisa::test::act_tables {
 namespace {
 
 namespace fs = std::filesystem;
@@ -370,4 +370,4 @@ TEST(ActTableChecks, EvaluationIndicesAreBounded) {
 }
 
 }  // namespace
-}  // namespace tpbisa::test
+}  // namespace tpbisa::test::act_tables
