@@ -94,7 +94,7 @@ std::string meaning(const Instruction& inst, std::string_view path) {
     if (path == "negated") return r->negated == 0 ? "0: ACC[c] written as it is" : "must be 0 on ACT";
     if (path == "dst_element_count") return fmt::format("{} element per channel (must be 1)", r->dst_element_count);
   }
-  if (const auto* p = inst.as<PseudoLoadActFuncSet>(); p != nullptr && path == "act_set_name") {
+  if (const auto* p = inst.as<PseudoLoadActFuncSet>(); p != nullptr && path.starts_with("act_set_name")) {
     std::string name;
     for (uint8_t ch : p->act_set_name) {
       if (ch == 0) break;
