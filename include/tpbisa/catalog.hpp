@@ -90,6 +90,11 @@ enum class Format : uint8_t {
   S1d2Sort,
   S4d4Pl,
   S4d4Cr,
+  // Activation family (src/families/act):
+  S3d3Ac,
+  S3d3Aq,
+  S2d2Ac,
+  PseudoLoadActFuncSet,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -125,11 +130,11 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0x21, "ACTIVATE", "Activate", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO"},
-    {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
-    {0x25, "ACTIVATE2", "Activate2", Affinity::Act, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x21, "ACTIVATE", "Activate", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::S3d3Ac, "S3D3_AC", Band::Real, Placement::Act},
+    {0x22, "ACTIVATE_QUANTIZE", "ActivateQuantize", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::S3d3Aq, "S3D3_AQ", Band::Real, Placement::Act},
+    {0x23, "ACTIVATION_TABLE_LOAD", "ActivationTableLoad", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::CtrlNo, "CTRL_NO", Band::Real, Placement::Act},
+    {0x24, "ACTIVATION_READ_ACCUMULATOR", "ActivationReadAccumulator", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::D1Rd, "D1_RD", Band::Real, Placement::Act},
+    {0x25, "ACTIVATE2", "Activate2", Affinity::Act, Maint::Yes, GenSet{0xC}, Format::S2d2Ac, "S2D2_AC", Band::Real, Placement::Act},
     {0x26, "ACTIVATE_MULTIPASS", "ActivateMultipass", Affinity::Act, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0x30, "EXPONENTIAL", "Exponential", Affinity::Dve, Maint::None, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0x41, "TENSOR_TENSOR_ARITH_OP", "TensorTensorArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3s3d3Tt, "S3S3D3_TT", Band::Real, Placement::Datapath},
@@ -244,7 +249,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xC3, "PSEUDO_DMABARRIER", "PseudoDmabarrier", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
     {0xC4, "PSEUDO_DMAMEMCPY_FULL_IND", "PseudoDmamemcpyFullInd", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
     {0xC5, "PSEUDO_SEMAPHORE_SET", "PseudoSemaphoreSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
-    {0xC6, "PSEUDO_LOAD_ACT_FUNC_SET", "PseudoLoadActFuncSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xC6, "PSEUDO_LOAD_ACT_FUNC_SET", "PseudoLoadActFuncSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoLoadActFuncSet, "PSEUDO_LOAD_ACT_FUNC_SET", Band::Pseudo},
     {0xC7, "PSEUDO_TRIGGER_ALL_REDUCE", "PseudoTriggerAllReduce", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
     {0xC8, "PSEUDO_TRIGGER_COLLECTIVE", "PseudoTriggerCollective", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
     {0xC9, "PSEUDO_READ_VAR_ADDR", "PseudoReadVarAddr", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},

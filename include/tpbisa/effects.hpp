@@ -59,6 +59,11 @@ struct MachineOptions {
   /// stream's engine. Off: pseudo words are refused (PROJ-CONV-C12), as for a single stream.
   bool neff_mode = false;
   NegativeControls controls{};
+  /// PROJ-CONV-A7 `act_builtin_exact`: with no set loaded, ACTIVATE evaluates the seven exactly-known functions from a
+  /// built-in set (identity, copy, relu, abs, sign, square, memset_zero); off: ActivationTableNotLoaded.
+  bool act_builtin_exact = false;
+  /// PROJ-CONV-A3 `pwp_nan = fallthrough`: a NaN input takes the reference model's path instead of fnan_result.
+  bool pwp_nan_fallthrough = false;
 };
 
 /// Every way an instruction can fail to execute (docs/trace.md lists them with their meaning). A wait that
@@ -77,6 +82,13 @@ enum class FaultKind : uint8_t {
   ResourceLimit,              ///< more element accesses than the bound allows, or register writes than a step holds
   IllegalBranchTarget,        ///< a branch target off the 64-byte grid or outside its stream (PROJ-CONV-Q12)
   WrongEngine,  ///< the opcode does not run on the engine whose stream holds it (PROJ-CONV-K1, A17; engine known)
+  // The activation engine's tables (act-index-ops.md §2.6 step 4b, §3.9, §8):
+  ActivationTableNotLoaded,       ///< an activation with no set loaded (PROJ-CONV-A7)
+  ActivationFunctionNotInSet,     ///< the function id is not in the loaded set (PROJ-CONV-A7)
+  UnsupportedActivationFunction,  ///< a multipass profile (A5), or parametric ReLU in ACTIVATE_QUANTIZE (A13)
+  ActivationSetIndexOutOfRange,   ///< a table load's set index beyond the subgraph's catalog (PROJ-CONV-A6)
+  ActivationSetNotInNeff,         ///< a table load's set, or one of its members, is not in the NEFF
+  ActivationTableError,           ///< a table member that is present but damaged, or an index outside a table
 };
 std::string_view to_string(FaultKind k);
 
@@ -234,6 +246,9 @@ struct EffectLog {
   /// LdWeights' new stationary matrix, applied to the PE's state at commit when `pe_staged`.
   bool pe_staged = false;
   PeWeights pe_pending{};
+  /// A table load's new ACTSET, applied to the engine at commit when `act_set_staged`.
+  bool act_set_staged = false;
+  const act::TableSet* act_set_pending = nullptr;
   /// Control flow staged by the sequencer words: a jump to instruction `jump_to` of the engine's stream, or a
   /// halt (HALT, PseudoInst exit); applied by the machine after commit.
   bool jump = false, halt = false;
@@ -269,6 +284,7 @@ struct EffectLog {
     block_used = 0;
     block_elems = 0;
     pe_staged = false;
+    act_set_staged = false;
     jump = halt = false;
     macs = 0;
     dma_bytes = 0;

@@ -15,6 +15,10 @@
 #include "tpbisa/neff.hpp"
 #include "tpbisa/npy.hpp"
 
+namespace tpbisa::act {
+class SetCatalog;  // src/families/act/tables.hpp
+}  // namespace tpbisa::act
+
 namespace tpbisa::neff {
 
 /// One input's element bytes, row-major in the signature's dtype (a mapped .npy's data, never copied). The
@@ -105,6 +109,8 @@ class Run {
   std::map<std::string, ZeroPages> shared_;  ///< writable DRAM variables shared by name (X5)
   std::vector<ZeroPages> scratch_;           ///< per core: the virtual variables' buffer (X8)
   std::vector<DramView> views_;              ///< per core; the cores point at these
+  /// Per core: the activation-function sets of its subgraph (act-index-ops.md §3.4); the cores point at these.
+  std::vector<std::shared_ptr<const act::SetCatalog>> act_catalogs_;
   std::vector<std::string> subgraphs_;
   struct Reservation {
     uint64_t base_partition, partitions, offset, size;

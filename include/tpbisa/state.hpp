@@ -14,6 +14,11 @@
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/generation.hpp"
 
+namespace tpbisa::act {
+class TableSet;  // src/families/act/tables.hpp
+class SetCatalog;
+}  // namespace tpbisa::act
+
 namespace tpbisa {
 
 /// A sparse, byte-addressed 64-bit space. Pages are allocated on first write; never-written bytes read
@@ -185,6 +190,9 @@ struct EngineState {
     for (unsigned i = 0; i < m.size(); ++i) m[i] = static_cast<uint8_t>(i);
     return m;
   }();
+  /// ACTSET (act-index-ops.md §2.3): the activation-function set the last table load made resident on this engine,
+  /// or none. Owned by the run's set catalog (or the built-in set); persists until the next load.
+  const act::TableSet* act_set = nullptr;
 };
 
 /// One DRAM variable as a NEFF run addresses it (neff.md §6.2): bytes outside the cores. Inputs and constants
@@ -219,6 +227,9 @@ struct CoreState {
   SparseMemory memory;
   DramView* dram = nullptr;  ///< a NEFF run: the DRAM variables this core's DMAs address; null otherwise
   uint64_t macs = 0;         ///< multiply-adds done by the core's Matmuls (run report)
+  /// A NEFF run: the activation-function sets this core's subgraph embeds, which the table loads select from
+  /// (act-index-ops.md §3.4); null otherwise (device mode: a load leaves no set, PROJ-CONV-A6).
+  const act::SetCatalog* act_catalog = nullptr;
 };
 
 /// One core as one engine sees it: the core's state and that engine's registers and unit state. This is

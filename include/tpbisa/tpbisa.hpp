@@ -39,6 +39,7 @@
 #include "tpbisa/npy.hpp"
 
 // io: the trace, the JSON forms and the input files of the command line and Python
+#include "tpbisa/io/act_tables.hpp"
 #include "tpbisa/io/arguments.hpp"
 #include "tpbisa/io/catalog_tables.hpp"
 #include "tpbisa/io/compare.hpp"

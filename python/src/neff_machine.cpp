@@ -14,6 +14,7 @@
 #include "common.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/coverage.hpp"
+#include "tpbisa/io/act_tables.hpp"
 #include "tpbisa/io/arguments.hpp"
 #include "tpbisa/io/catalog_tables.hpp"
 #include "tpbisa/io/dump.hpp"
@@ -55,6 +56,7 @@ class PyNeff {
   }
 
   const neff::Neff& get() const { return *neff_; }
+  std::shared_ptr<const neff::Neff> shared() const { return neff_; }
   Generation generation(const pb::object& gen) const {
     return gen.is_none() ? neff_->generation.value_or(kDefaultGeneration) : parse_gen(gen);
   }
@@ -82,6 +84,43 @@ class PyNeff {
     pb::dict d;
     for (const neff::Tensor& t : list) d[pb::str(t.name)] = pb::make_tuple(t.dtype, pb::tuple(pb::cast(t.shape)));
     return d;
+  }
+
+ private:
+  std::shared_ptr<const neff::Neff> neff_;
+};
+
+// ---- Neff.tables() (docs/activation.md) ----
+
+/// The activation-function sets of a NEFF: `sets` as `tpbisa neff tables --json` shows them, and `eval` over arrays.
+class PyActTables {
+ public:
+  explicit PyActTables(std::shared_ptr<const neff::Neff> n) : neff_(std::move(n)) {}
+  pb::object sets() const { return to_python(io::activation_tables_json(*neff_)["subgraphs"]); }
+  /// f(x) elementwise over a float32 array (any shape; other dtypes are converted to float32), by the tables.
+  pb::array_t<float> eval(const std::string& func,
+                          const pb::array_t<float, pb::array::c_style | pb::array::forcecast>& x,
+                          const std::string& set) const {
+    const Expected<io::ActEvaluator> e = io::ActEvaluator::make(*neff_, func, set);
+    if (!e) raise_error(e.error());
+    pb::array_t<float> out(x.request().shape);
+    const auto* in = reinterpret_cast<const uint32_t*>(x.data());
+    auto* to = reinterpret_cast<uint32_t*>(out.mutable_data());
+    const size_t n = static_cast<size_t>(x.size());
+    std::string message;
+    bool ok = true;
+    {
+      pb::gil_scoped_release release;
+      ok = e->eval(in, to, n, message);
+    }
+    if (!ok) raise_error(Error{ErrorKind::Invalid, message});
+    return out;
+  }
+  /// Whether `func` is exact (act-index-ops.md §3.7) or the compiler's reference model (PROJ-CONV-A1).
+  bool exact(const std::string& func, const std::string& set) const {
+    const Expected<io::ActEvaluator> e = io::ActEvaluator::make(*neff_, func, set);
+    if (!e) raise_error(e.error());
+    return e->exact();
   }
 
  private:
@@ -500,6 +539,9 @@ void bind_neff_machine(pb::module_& m) {
            pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("max_steps") = pb::none(),
            pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(), "Runs the whole NEFF (use Neff.run).")
       .def(
+          "tables", [](const PyNeff& n) { return PyActTables(n.shared()); },
+          "The activation-function sets the NEFF embeds, evaluable over arrays (docs/activation.md).")
+      .def(
           "sems",
           [](const PyNeff& n) { return to_python(io::neff_sems_subgraphs_json(neff::semaphore_picture(n.get()))); },
           "The static semaphore picture: per subgraph, who waits on and who raises each semaphore.")
@@ -526,6 +568,15 @@ void bind_neff_machine(pb::module_& m) {
           pb::kw_only(), pb::arg("subgraph") = pb::none(), pb::arg("engine") = pb::none(), pb::arg("gen") = pb::none(),
           pb::arg("strict_window") = false, pb::arg("dtype_enum") = "header", pb::arg("symmetric_clamp_arith") = true,
           "Validates the words of the streams, each on its stream's engine (as tpbisa validate FILE.neff).");
+
+  pb::class_<PyActTables>(m, "ActivationTables",
+                          "A NEFF's activation-function sets (Neff.tables()): `sets`, and `eval(func, x)` over "
+                          "arrays with the tables (the compiler's reference model unless the function is exact).")
+      .def_property_readonly("sets", &PyActTables::sets)
+      .def("eval", &PyActTables::eval, pb::arg("func"), pb::arg("x"), pb::kw_only(), pb::arg("set") = "",
+           "f(x) elementwise (float32), evaluated from the NEFF's own tables; the GIL is released.")
+      .def("exact", &PyActTables::exact, pb::arg("func"), pb::kw_only(), pb::arg("set") = "",
+           "True for the exactly-known functions of act-index-ops.md §3.7.");
 
   pb::class_<PyMachine>(m, "_Machine")
       .def(pb::init<const pb::object&, const pb::object&, const std::string&, bool, uint64_t, uint64_t, bool, uint64_t,

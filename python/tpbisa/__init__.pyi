@@ -166,6 +166,8 @@ class Neff:
     @property
     def streams(self) -> list[dict[str, Any]]: ...
     def sems(self) -> list[dict[str, Any]]: ...
+    def tables(self) -> ActivationTables:
+        """The activation-function sets the NEFF embeds (docs/activation.md)."""
     def disasm(self, *, subgraph: str | Sequence[str] | None = None, engine: str | Sequence[str] | None = None,
                gen: Gen = None, verdicts: bool = True) -> Iterator[Instruction]: ...
     def validate(self, *, subgraph: str | Sequence[str] | None = None, engine: str | Sequence[str] | None = None,
@@ -176,6 +178,14 @@ class Neff:
             max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
             **named: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
+
+class ActivationTables:
+    @property
+    def sets(self) -> list[dict[str, Any]]: ...
+    def eval(self, func: str, x: Any, *, set: str = "") -> np.ndarray:
+        """f(x) elementwise over a float32 array from the NEFF's own tables (the compiler's reference model unless
+        the function is exact); the GIL is released while it evaluates."""
+    def exact(self, func: str, *, set: str = "") -> bool: ...
 
 class BlockedWait:
     core: int

@@ -2,6 +2,7 @@
 // catalog's format column (include/tpbisa/formats.hpp, src/families/registry.cpp).
 #pragma once
 
+#include "act/format.hpp"
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
@@ -42,6 +43,7 @@ using FamilyLines = TypeList<
     family::BnSearchFamily,  // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
     family::IndexFamily,  // Iota, TensorScalarAffineSelect, RangeSelect, GetSequenceBounds, NonzeroWithCount
     family::PoolFamily,   // Gather, IndirectCopy, Sort, Pool, CrossLaneReduceArith/Bitvec
+    family::ActFamily,  // Activate, ActivateQuantize, ActivationReadAccumulator, Activate2, the table loads
     EndOfFamilies>;
 // clang-format on
 

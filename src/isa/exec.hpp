@@ -139,6 +139,11 @@ class Txn {
     log_.pe_staged = true;
     return log_.pe_pending;
   }
+  /// The engine's next loaded activation set (ACTSET), applied at commit (the table loads).
+  void stage_act_set(const act::TableSet* set) {
+    log_.act_set_staged = true;
+    log_.act_set_pending = set;
+  }
   void add_macs(uint64_t n) { log_.macs += n; }
   /// Control flow (sequencer words): the next instruction is `index` of this stream / the engine stops.
   void stage_jump(size_t index) {

@@ -28,6 +28,12 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::ResourceLimit: return "ResourceLimit";
     case FaultKind::IllegalBranchTarget: return "IllegalBranchTarget";
     case FaultKind::WrongEngine: return "WrongEngine";
+    case FaultKind::ActivationTableNotLoaded: return "ActivationTableNotLoaded";
+    case FaultKind::ActivationFunctionNotInSet: return "ActivationFunctionNotInSet";
+    case FaultKind::UnsupportedActivationFunction: return "UnsupportedActivationFunction";
+    case FaultKind::ActivationSetIndexOutOfRange: return "ActivationSetIndexOutOfRange";
+    case FaultKind::ActivationSetNotInNeff: return "ActivationSetNotInNeff";
+    case FaultKind::ActivationTableError: return "ActivationTableError";
   }
   return "?";
 }

@@ -2,6 +2,8 @@
 // (PROJ-CONV-X5), private virtual scratch (X8), constants from their .npy members, inputs from the caller.
 #include "tpbisa/neff_run.hpp"
 
+#include "neff/act_tables.hpp"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -462,6 +464,10 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
   options.neff_mode = true;
   run->machine_ = std::make_unique<Machine>(run->gen_, std::move(programs), options);
   for (size_t c = 0; c < run->views_.size(); ++c) run->machine_->core(c).state().dram = &run->views_[c];
+  for (size_t c = 0; c < neff.subgraphs.size() && c < run->views_.size(); ++c) {
+    run->act_catalogs_.push_back(std::make_shared<const act::SetCatalog>(activation_sets(neff, neff.subgraphs[c])));
+    run->machine_->core(c).state().act_catalog = run->act_catalogs_.back().get();
+  }
   return run;
 }
 

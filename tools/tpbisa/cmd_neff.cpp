@@ -2,7 +2,9 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +18,7 @@
 
 #include "exit_codes.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/act_tables.hpp"
 #include "tpbisa/io/neff_json.hpp"
 #include "tpbisa/io/output_file.hpp"
 #include "tpbisa/neff.hpp"
@@ -39,6 +42,9 @@ struct NeffCliOptions {
   std::string header_from;
   std::optional<std::string> name;
   std::optional<uint64_t> lnc_size, feature_bits, num_tpb, padding;
+  // act-eval
+  std::string act_func, act_set;
+  std::vector<std::string> act_values;
 };
 
 std::string hex(std::span<const uint8_t> bytes) {
@@ -414,6 +420,67 @@ std::string sems_dot(const std::vector<neff::SubgraphSems>& picture) {
   return text + "}\n";
 }
 
+int run_tables(const NeffCliOptions& o) {
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  if (o.json)
+    out("{}\n", io::activation_tables_json(*n).dump(2));
+  else
+    out("{}", io::activation_tables_text(*n));
+  return kExitOk;
+}
+
+/// An fp32 operand of `act-eval`: a decimal number (inf, nan included) or 0x-prefixed bits.
+std::optional<uint32_t> fp32_operand(const std::string& t) {
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    const auto v = parse_u64(t);
+    if (!v || *v > UINT32_MAX) return std::nullopt;
+    return static_cast<uint32_t>(*v);
+  }
+  char* end = nullptr;
+  const float f = std::strtof(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size()) return std::nullopt;
+  return std::bit_cast<uint32_t>(f);
+}
+
+int run_act_eval(const NeffCliOptions& o) {
+  std::vector<uint32_t> inputs;
+  for (const std::string& t : o.act_values) {
+    const auto v = fp32_operand(t);
+    if (!v) {
+      report_error(fmt::format("neff act-eval: '{}' is not a number or 0x-prefixed fp32 bits", t));
+      return kExitUsage;
+    }
+    inputs.push_back(*v);
+  }
+  const auto n = load(o);
+  if (!n) return kExitInput;
+  const Expected<io::ActEvalResult> r = io::activation_eval(*n, o.act_func, inputs, o.act_set);
+  if (!r) {
+    report_error(r.error());
+    return kExitInput;
+  }
+  const std::string_view label = r->exact ? "exact" : "reference model";
+  if (o.json) {
+    json values = json::array();
+    for (const io::ActEvalRow& row : r->rows)
+      values.push_back({{"x", fmt::format("{:#010x}", row.in)},
+                        {"x_value", fmt::format("{:.9g}", std::bit_cast<float>(row.in))},
+                        {"y", fmt::format("{:#010x}", row.out)},
+                        {"y_value", fmt::format("{:.9g}", std::bit_cast<float>(row.out))}});
+    json doc{{"file", n->file},       {"set", r->set},   {"function", r->function},
+             {"func_id", r->func_id}, {"result", label}, {"values", values}};
+    io::escape_strings(doc);
+    out("{}\n", doc.dump(2));
+    return kExitOk;
+  }
+  out("; set {}, function {} (id {}): {}\n", r->set, r->function, r->func_id, label);
+  for (const io::ActEvalRow& row : r->rows)
+    out("{:.9g} ({:#010x}) -> {:.9g} ({:#010x})\n", std::bit_cast<float>(row.in), row.in, std::bit_cast<float>(row.out),
+        row.out);
+  return kExitOk;
+}
+
 int run_sems(const NeffCliOptions& o) {
   const auto n = load(o);
   if (!n) return kExitInput;
@@ -510,11 +577,26 @@ Command register_neff(CLI::App& parent) {
   CLI::App* pack = app->add_subcommand("pack", "Build a container from a folder (header, hash, gzip tar)");
   CLI::App* sems = app->add_subcommand(
       "sems", "The static semaphore picture: per subgraph, which words wait on each semaphore and which raise it");
-  for (CLI::App* sub : {info, ls, extract, sems}) {
+  CLI::App* tables = app->add_subcommand(
+      "tables", "The activation-function sets of each subgraph: functions with their ids, ranges and bucket counts");
+  CLI::App* act_eval = app->add_subcommand(
+      "act-eval", "Evaluate an activation function of the NEFF's own tables at values (docs/activation.md)");
+  act_eval->add_option("--func", o->act_func, "The function: a name (exp, tanh, ...) or its id")
+      ->required()
+      ->type_name("NAME|ID");
+  act_eval->add_option("--set", o->act_set, "The set (default: the first embedded set that has the function)")
+      ->type_name("NAME");
+  for (CLI::App* sub : {info, ls, extract, sems, tables, act_eval}) {
     sub->add_option("FILE", o->file, "The .neff file (- reads stdin)")->required()->type_name("FILE.neff");
     add_read_options(*sub, o->read);
   }
-  for (CLI::App* sub : {info, ls, sems}) sub->add_flag("--json", o->json, "Print one JSON document instead of text");
+  act_eval
+      ->add_option("VALUES", o->act_values,
+                   "fp32 inputs: decimal numbers or 0x-prefixed bits (-- before "
+                   "negative ones)")
+      ->required();
+  for (CLI::App* sub : {info, ls, sems, tables, act_eval})
+    sub->add_flag("--json", o->json, "Print one JSON document instead of text");
   sems->add_flag("--dot", o->dot, "Print the semaphore graph for Graphviz (dot -Tsvg) instead of text")
       ->excludes(sems->get_option("--json"));
   extract->add_option("DIR", o->dir, "Folder to create (it must not exist, or be empty)")->required()->type_name("DIR");
@@ -524,7 +606,9 @@ Command register_neff(CLI::App& parent) {
   app->footer(
       "Exit codes: 0 success, 2 usage error, 3 input or output error (a container that fails a check: the "
       "message names the file, the member and the check).");
-  return {app, [o, info, ls, extract, pack, sems] {
+  return {app, [o, info, ls, extract, pack, sems, tables, act_eval] {
+            if (act_eval->parsed()) return run_act_eval(*o);
+            if (tables->parsed()) return run_tables(*o);
             if (info->parsed()) return run_info(*o);
             if (ls->parsed()) return run_ls(*o);
             if (extract->parsed()) return run_extract(*o);

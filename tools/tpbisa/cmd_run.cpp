@@ -23,6 +23,7 @@
 
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "tpbisa/io/act_tables.hpp"
 #include "tpbisa/io/arguments.hpp"
 #include "tpbisa/io/dump.hpp"
 #include "tpbisa/io/element.hpp"
@@ -33,6 +34,7 @@
 #include "tpbisa/io/vars.hpp"
 #include "tpbisa/lower.hpp"
 #include "tpbisa/machine.hpp"
+#include "tpbisa/neff.hpp"
 #include "tpbisa/trace.hpp"
 #include "verdict_print.hpp"
 
@@ -308,11 +310,21 @@ int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen) {
   mo.engine = l.engine;
   mo.record_effects = !o.trace.empty();
   mo.max_recorded_effects = l.trace_max_effects;
+  mo.act_builtin_exact = o.act_builtin_exact;
   // The machine views the program (which outlives it) rather than holding a second copy of it.
   CoreProgram streams;
   streams.view(l.engine, std::span<const uint8_t>(program.empty() ? nullptr : program.front().data(),
                                                   program.size() * kWordBytes));
   Machine m(gen, std::move(streams), mo);
+  std::shared_ptr<const void> act_sets;  // the --act-tables catalog, alive while the machine runs
+  if (!o.act_tables.empty()) {
+    const neff::Result<neff::Neff> tables = neff::read_file(o.act_tables);
+    if (!tables) {
+      report_error(Error{ErrorKind::Invalid, tables.error().to_string()});
+      return kExitInput;
+    }
+    act_sets = io::attach_activation_sets(m, *tables);
+  }
   if (!o.init.empty()) {
     if (const auto loaded = io::load_state(o.init, m.mutable_state(), mo.convert); !loaded) {
       report_error(loaded.error());
@@ -479,6 +491,13 @@ Command register_run(CLI::App& parent) {
       ->type_name("N");
   app->add_flag("--firmware-stubs", opts->firmware_stubs,
                 "PROJ-CONV-S8/T10: ImmLd and PtrMulti retire as the firmware's log-only stubs");
+  app->add_option("--act-tables", opts->act_tables,
+                  "A word stream: ActivationTableLoad selects from this NEFF's activation-function sets "
+                  "(docs/activation.md)")
+      ->type_name("FILE.neff");
+  app->add_flag("--act-builtin-exact", opts->act_builtin_exact,
+                "PROJ-CONV-A7: with no set loaded, evaluate identity, copy, relu, abs, sign, square and memset_zero "
+                "from a built-in set");
   add_validate_options(*app, opts->options);
   app->footer(
       "Exit codes: 0 the program ran to its end, 1 a fault, a deadlock or --max-steps stopped it, 2 usage error "

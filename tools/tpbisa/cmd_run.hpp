@@ -31,6 +31,8 @@ struct RunCliOptions {
   std::string max_words = std::to_string(kDefaultMaxWords);
   std::string max_dump_elements = std::to_string(io::kMaxDumpElements);
   bool firmware_stubs = false;
+  std::string act_tables;          ///< a NEFF whose activation-function sets the table loads select from
+  bool act_builtin_exact = false;  ///< PROJ-CONV-A7
   std::string engine{"dve"};
   std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
   ValidateOptions options;

@@ -103,7 +103,6 @@ constexpr const Predicate* kCtrlNo[] = {&kHasValidNeuronHeader, &kHasValidNeuron
 constexpr Validator kCtrlNoValidator = full_validator<kCtrlNo>("is_valid_ctrl_no");
 
 constexpr ValidatorRow kRows[] = {
-    {opcode::kActivationTableLoad, &kCtrlNoValidator},
     {opcode::kHalt, &kCtrlNoValidator},
     {opcode::kDrain, &kCtrlNoValidator},
     {opcode::kInstructionFlush, &kCtrlNoValidator},

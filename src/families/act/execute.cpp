@@ -1,0 +1,366 @@
+// Activation family semantics (act-index-ops.md §4.3, §5.3, §6.3, §7.3, §8.3, §8.4): func(scale·x + bias) from the
+// loaded set's tables, the ACT accumulators, and the table loads. Sources are read from the committed state and every
+// write is staged, so reads precede writes and a fault commits nothing (§2.4, §2.6).
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "families/act/format.hpp"
+#include "families/act/tables.hpp"
+#include "families/common.hpp"
+#include "tpbisa/numerics.hpp"
+
+namespace tpbisa::family {
+namespace {
+
+float f32(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+uint32_t bits(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+
+bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
+  if (count * channels <= txn.options().max_elements_per_instruction) return true;
+  return txn.fail(FaultKind::ResourceLimit, fmt::format("{} elements x {} channels exceed the per-instruction bound "
+                                                        "of {}",
+                                                        count, channels, txn.options().max_elements_per_instruction));
+}
+
+/// PROJ-CONV-A17: the ACT family runs on ACT, and on MAVERICK (tables in the DVE block) also on DVE.
+bool act_engine_runs(const Instruction& inst, exec::Txn& txn) {
+  if (txn.gen() == Generation::Maverick && txn.stream_engine() == Engine::Dve) return true;
+  return engine_runs(inst, txn);
+}
+
+/// The register check of a REG_PTR operand (§2.6 step 4), before any element access.
+bool register_ok(exec::Txn& txn, uint32_t value, uint8_t src, std::string_view which) {
+  if (src != imm_src::kRegPointer || (value & 0xFF) < kNumRegisters) return true;
+  return txn.fail_reg(FaultKind::IllegalRegister, static_cast<int>(value & 0xFF),
+                      fmt::format("{} names register {} (PROJ-CONV-N16)", which, value & 0xFF));
+}
+
+/// operand(value, src, c, dtype) of §2.2 as fp32 bits: an instruction immediate is its own fp32 bits (PROJ-CONV-A8);
+/// a pointer (or a register holding one) names one element of `d` at partition_of(ptr) + c, widened by to_fp32.
+bool operand(exec::Txn& txn, uint32_t value, uint8_t src, unsigned c, uint8_t d, std::string_view which,
+             uint32_t& out) {
+  if (src != imm_src::kPointer && src != imm_src::kRegPointer) {
+    out = value;
+    return true;
+  }
+  const uint32_t ptr = (src == imm_src::kRegPointer ? txn.reg(value & 0xFF) : value) & kPartitionAddrMask;
+  const unsigned size = dtype_size(d);
+  uint64_t address = 0;
+  if (!exec::onchip_element(txn.gen(), ptr, c, 0, size, address))
+    return txn.fail_at(FaultKind::OutOfRange, exec::nominal_element_address(txn.gen(), ptr, c, 0),
+                       fmt::format("channel {} {} pointer leaves SBUF/PSUM (PROJ-CONV-N2)", c, which));
+  out = to_fp32_bits(txn.read_mem(address, size), d);
+  return true;
+}
+
+std::string function_label(uint8_t id) {
+  const std::string_view name = act::catalog_name(id);
+  return name.empty() ? fmt::format("function {}", id) : fmt::format("function {} ({})", id, name);
+}
+
+/// The loaded set and the profile of function `id` (§3.9, step 4b): faults ActivationTableNotLoaded,
+/// ActivationFunctionNotInSet, UnsupportedActivationFunction (a multipass profile, PROJ-CONV-A5).
+bool resolve(exec::Txn& txn, const Instruction& inst, uint8_t id, const act::TableSet*& set,
+             const act::Profile*& profile) {
+  set = txn.engine().act_set;
+  if (set == nullptr && txn.options().act_builtin_exact) set = &act::builtin_exact_set();
+  if (set == nullptr)
+    return txn.fail(
+        FaultKind::ActivationTableNotLoaded,
+        fmt::format("{} of {}: no activation-function set is loaded (PROJ-CONV-A7)", inst.name(), function_label(id)));
+  profile = set->profile(id);
+  if (profile == nullptr)
+    return txn.fail(FaultKind::ActivationFunctionNotInSet,
+                    fmt::format("{} is not in the loaded set {} (PROJ-CONV-A7)", function_label(id), set->name()));
+  if (profile->use_multipass)
+    return txn.fail(FaultKind::UnsupportedActivationFunction,
+                    fmt::format("{} ({}) of set {} is a multipass profile (PROJ-CONV-A5)", function_label(id),
+                                profile->func_name, set->name()));
+  return true;
+}
+
+/// pwp_eval of §3.6; an index outside the tables is ActivationTableError.
+bool evaluate(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, uint32_t v, uint32_t alpha,
+              uint32_t& out) {
+  const act::EvalResult r = act::evaluate(set, p, v, alpha, {.nan_fallthrough = txn.options().pwp_nan_fallthrough});
+  if (r.status == act::EvalStatus::Ok) {
+    out = r.bits;
+    return true;
+  }
+  return txn.fail(FaultKind::ActivationTableError,
+                  fmt::format("set {}, function {}: index {} is outside its tables", set.name(), p.func_name, r.index));
+}
+
+// ---- ACTIVATE (§4.3) ----
+
+bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
+  const uint8_t in = act::pair_in(t.in_bias_dtype), bias_d = act::pair_bias(t.in_bias_dtype), out = t.out_dtype;
+  const uint8_t bias_src = act::to_imm_src(t.bias_src_n);
+  const bool bias_ptr = bias_src == imm_src::kPointer || bias_src == imm_src::kRegPointer;
+  if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out") ||
+      (bias_ptr && !element_dtype_supported(txn, bias_d, "bias")))
+    return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const act::TableSet* set = nullptr;
+  const act::Profile* p = nullptr;
+  const uint8_t cmd = t.accumulator_cmd;
+  // Step 4: the register operands; `imm` only where it is read (PROJ-CONV-A10).
+  const bool imm_read =
+      cmd == accum_cmd::kLoadAccumulate ||
+      (txn.engine().act_set != nullptr && txn.engine().act_set->profile(t.activation_func) != nullptr &&
+       txn.engine().act_set->profile(t.activation_func)->parametric_relu);
+  if (!register_ok(txn, t.scale_value.raw, t.scale_src, "scale_value") ||
+      !register_ok(txn, t.bias.raw, bias_src, "bias") || (imm_read && !register_ok(txn, t.imm.raw, t.imm_src, "imm")))
+    return false;
+  if (!resolve(txn, inst, t.activation_func, set, p)) return false;
+  const uint64_t n = t.src.elements();
+  const unsigned nac = t.num_active_channels, isz = dtype_size(in), osz = dtype_size(out);
+  if (!within_bound(txn, n, nac)) return false;
+  const bool accumulating =
+      cmd == accum_cmd::kAccumulate || cmd == accum_cmd::kZeroAccumulate || cmd == accum_cmd::kLoadAccumulate;
+  for (unsigned c = 0; c < nac; ++c) {
+    uint32_t s = 0, b = 0, alpha = 0;
+    if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||
+        !operand(txn, t.bias.raw, bias_src, c, bias_d, "bias", b))
+      return false;
+    if ((p->parametric_relu || cmd == accum_cmd::kLoadAccumulate) &&
+        !operand(txn, t.imm.raw, t.imm_src, c, dtype::kFp32, "imm", alpha))
+      return false;
+    float acc = cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
+                : cmd == accum_cmd::kLoadAccumulate ? f32(alpha)
+                                                    : 0.0F;
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, src, t.src, c, k, isz, "source", a)) return false;
+      const float x = f32(to_fp32_bits(txn.read_mem(a, isz), in));
+      const float xs = x * f32(s);
+      const float y = xs + f32(b);  // two roundings, no fused multiply-add (PROJ-CONV-A8)
+      uint32_t fb = 0;
+      if (!evaluate(txn, *set, *p, bits(y), alpha, fb)) return false;
+      uint64_t d = 0;
+      if (!onchip_at(txn, dst, t.dst, c, k, osz, "destination", d)) return false;
+      txn.stage_mem(d, osz, from_fp32_bits(fb, out, txn.options().convert));
+      if (accumulating) acc = acc + f32(fb);
+    }
+    if (cmd == accum_cmd::kZero)
+      txn.stage_dve(c, DveField::Acc, 0, 0);
+    else if (accumulating)
+      txn.stage_dve(c, DveField::Acc, 0, bits(acc));
+  }
+  return true;
+}
+
+// ---- ACTIVATE_QUANTIZE (§5.3) ----
+
+bool exec_activate_quantize(const Instruction& inst, const S3d3Aq& t, exec::Txn& txn) {
+  const uint8_t in = act::pair_in(t.in_bias_dtype), bias_d = act::pair_bias(t.in_bias_dtype), out = t.out_dtype;
+  if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out") ||
+      !element_dtype_supported(txn, bias_d, "bias"))
+    return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  const act::TableSet* set = nullptr;
+  const act::Profile* p = nullptr;
+  if (!resolve(txn, inst, t.activation_func, set, p)) return false;
+  if (p->parametric_relu)
+    return txn.fail(FaultKind::UnsupportedActivationFunction,
+                    fmt::format("{}: parametric ReLU is excluded from ACTIVATE_QUANTIZE (PROJ-CONV-A13)",
+                                function_label(t.activation_func)));
+  const uint64_t n = t.src.elements();
+  const unsigned nac = t.num_active_channels, isz = dtype_size(in), osz = dtype_size(out);
+  if (!within_bound(txn, n, nac)) return false;
+  const float dq = f32(t.dequant_scale_value.raw), q = f32(t.quant_scale_value.raw), z = f32(t.quant_zero_value.raw);
+  for (unsigned c = 0; c < nac; ++c) {
+    uint32_t b = 0;
+    if (!operand(txn, t.bias_addr, imm_src::kPointer, c, bias_d, "bias_addr", b)) return false;
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, src, t.src, c, k, isz, "source", a)) return false;
+      const float xs = f32(to_fp32_bits(txn.read_mem(a, isz), in)) * dq;
+      const float y = xs + f32(b);
+      uint32_t fb = 0;
+      if (!evaluate(txn, *set, *p, bits(y), 0, fb)) return false;
+      const float qf = q * f32(fb);
+      const float r = qf + z;  // two roundings (PROJ-CONV-A13)
+      uint64_t d = 0;
+      if (!onchip_at(txn, dst, t.dst, c, k, osz, "destination", d)) return false;
+      txn.stage_mem(d, osz, from_fp32_bits(bits(r), out, txn.options().convert));
+    }
+  }
+  return true;
+}
+
+// ---- ACTIVATION_READ_ACCUMULATOR (§6.3) ----
+
+bool exec_read_accumulator(const D1Rd& t, exec::Txn& txn) {
+  if (!element_dtype_supported(txn, t.dtype, "dst")) return false;
+  uint32_t dst = 0;
+  if (!onchip_start(txn, t.dst.start_addr, dst, "dst")) return false;
+  const unsigned size = dtype_size(t.dtype);
+  for (unsigned c = 0; c < t.num_active_channels; ++c) {
+    uint64_t d = 0;
+    if (!onchip_at(txn, dst, t.dst, c, 0, size, "destination", d)) return false;
+    txn.stage_mem(d, size, from_fp32_bits(txn.engine().dve[c].acc, t.dtype, txn.options().convert));
+  }
+  return true;
+}
+
+// ---- ACTIVATE2 (§7.3) ----
+
+/// The reduce identities of PROJ-CONV-A15.
+float reduce_identity(uint8_t op) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (op) {
+    case aluop::kMax: return -kInf;
+    case aluop::kMin:
+    case aluop::kAbsMin: return kInf;
+    default: return 0.0F;
+  }
+}
+
+bool exec_activate2(const Instruction& inst, const S2d2Ac& t, exec::Txn& txn) {
+  const uint8_t in = t.in_dtype, out = t.out_dtype;
+  const bool ptr_imm = t.imm0_src != imm_src::kInstruction || t.imm1_src != imm_src::kInstruction ||
+                       t.relu_param_src != imm_src::kInstruction;
+  if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out") ||
+      (ptr_imm && !element_dtype_supported(txn, t.imm_dtype, "imm")))
+    return false;
+  uint32_t src = 0, dst = 0;
+  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
+    return false;
+  if (!register_ok(txn, t.imm0.raw, t.imm0_src, "imm0") || !register_ok(txn, t.imm1.raw, t.imm1_src, "imm1") ||
+      !register_ok(txn, t.relu_param.raw, t.relu_param_src, "relu_param"))
+    return false;
+  const act::TableSet* set = nullptr;
+  const act::Profile* p = nullptr;
+  if (!resolve(txn, inst, t.activation_func, set, p)) return false;
+  const uint64_t n = uint64_t{t.src.num_elem[0]} * t.src.num_elem[1];
+  const unsigned nac = t.num_active_channels, isz = dtype_size(in), osz = dtype_size(out);
+  if (!within_bound(txn, n, nac)) return false;
+  const uint8_t cmd = t.reduce_cmd;
+  const bool reducing = cmd == act::kReduceReduce || cmd == act::kReduceResetReduce;
+  for (unsigned c = 0; c < nac; ++c) {
+    uint32_t s0 = 0, s1 = 0, alpha = 0;
+    if (!operand(txn, t.imm0.raw, t.imm0_src, c, t.imm_dtype, "imm0", s0) ||
+        !operand(txn, t.imm1.raw, t.imm1_src, c, t.imm_dtype, "imm1", s1) ||
+        !operand(txn, t.relu_param.raw, t.relu_param_src, c, t.imm_dtype, "relu_param", alpha))
+      return false;
+    float acc = cmd == act::kReduceReduce ? f32(txn.engine().dve[c].acc) : reduce_identity(t.reduce_op);
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t a = 0;
+      if (!onchip_at(txn, src, t.src, c, k, isz, "source", a)) return false;
+      float v = f32(to_fp32_bits(txn.read_mem(a, isz), in));
+      if (t.op0 != aluop::kBypass)
+        v = (t.reverse_operands & 1) != 0 ? alu_fp32(t.op0, f32(s0), v) : alu_fp32(t.op0, v, f32(s0));
+      if (t.op1 != aluop::kBypass)
+        v = (t.reverse_operands & 2) != 0 ? alu_fp32(t.op1, f32(s1), v) : alu_fp32(t.op1, v, f32(s1));
+      uint32_t fb = 0;
+      if (!evaluate(txn, *set, *p, bits(v), alpha, fb)) return false;
+      uint64_t d = 0;
+      if (!onchip_at(txn, dst, t.dst, c, k, osz, "destination", d)) return false;
+      txn.stage_mem(d, osz, from_fp32_bits(fb, out, txn.options().convert));
+      if (reducing) acc = alu_fp32(t.reduce_op, acc, f32(fb));
+    }
+    if (cmd == act::kReduceReset)
+      txn.stage_dve(c, DveField::Acc, 0, bits(reduce_identity(t.reduce_op)));
+    else if (reducing)
+      txn.stage_dve(c, DveField::Acc, 0, bits(acc));
+  }
+  return true;
+}
+
+// ---- the table loads (§8.3, §8.4) ----
+
+FaultKind fault_of(act::LoadFault f) {
+  switch (f) {
+    case act::LoadFault::SetIndexOutOfRange: return FaultKind::ActivationSetIndexOutOfRange;
+    case act::LoadFault::SetNotInNeff: return FaultKind::ActivationSetNotInNeff;
+    case act::LoadFault::TableError: return FaultKind::ActivationTableError;
+  }
+  return FaultKind::ActivationTableError;
+}
+
+bool load(exec::Txn& txn, const act::TableSet::Parsed& p) {
+  if (!p.ok()) return txn.fail(fault_of(p.error.fault), p.error.message);
+  txn.stage_act_set(p.set.get());
+  return true;
+}
+
+bool exec_table_load(const CtrlNo& t, exec::Txn& txn) {
+  const act::SetCatalog* catalog = txn.core().act_catalog;
+  // Device mode without a catalog: the tables' contents are unknown, so no set is resident (PROJ-CONV-A6).
+  if (catalog == nullptr) {
+    txn.stage_act_set(nullptr);
+    return true;
+  }
+  return load(txn, catalog->by_index(t.reserved0[act::kActTblSelByte - 12]));
+}
+
+bool exec_pseudo_load(const PseudoLoadActFuncSet& t, exec::Txn& txn) {
+  const act::SetCatalog* catalog = txn.core().act_catalog;
+  size_t len = 0;
+  while (len < t.act_set_name.size() && t.act_set_name[len] != 0) ++len;
+  const std::string_view name(reinterpret_cast<const char*>(t.act_set_name.data()), len);
+  if (!txn.options().neff_mode)
+    return txn.fail(FaultKind::PseudoNotLowered, "PseudoLoadActFuncSet runs only in a NEFF run (PROJ-CONV-A16)");
+  // PROJ-CONV-A17 for the pseudo form (the catalog states no placement for the pseudo band).
+  if (const std::optional<Engine> e = txn.stream_engine();
+      e && *e != Engine::Act && !(*e == Engine::Dve && txn.gen() == Generation::Maverick))
+    return txn.fail(
+        FaultKind::WrongEngine,
+        fmt::format("PseudoLoadActFuncSet runs on ACT (PROJ-CONV-A17), not on the {} stream", to_string(*e)));
+  if (catalog == nullptr)
+    return txn.fail(FaultKind::ActivationSetNotInNeff,
+                    fmt::format("set {}: the run has no activation-function sets", name));
+  return load(txn, catalog->by_name(name));
+}
+
+bool execute(const Instruction& inst, exec::Txn& txn) {
+  if (!act_engine_runs(inst, txn)) return false;
+  if (const auto* t = inst.as<S3d3Ac>()) return exec_activate(inst, *t, txn);
+  if (const auto* t = inst.as<S3d3Aq>()) return exec_activate_quantize(inst, *t, txn);
+  if (const auto* t = inst.as<D1Rd>()) return exec_read_accumulator(*t, txn);
+  if (const auto* t = inst.as<S2d2Ac>()) return exec_activate2(inst, *t, txn);
+  if (const auto* t = inst.as<CtrlNo>()) return exec_table_load(*t, txn);
+  if (const auto* t = inst.as<PseudoLoadActFuncSet>()) return exec_pseudo_load(*t, txn);
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+}
+
+/// The tensor operands in their element widths; pointer operands are placed at run time and not listed.
+Footprint footprint(const Instruction& inst, Generation g) {
+  Footprint f;
+  if (const auto* a = inst.as<S3d3Ac>()) {
+    add_tensor_footprint(f, "src", a->src, dtype_size(act::pair_in(a->in_bias_dtype)), a->num_active_channels, false,
+                         g);
+    add_tensor_footprint(f, "dst", a->dst, dtype_size(a->out_dtype), a->num_active_channels, true, g);
+  } else if (const auto* q = inst.as<S3d3Aq>()) {
+    add_tensor_footprint(f, "src", q->src, dtype_size(act::pair_in(q->in_bias_dtype)), q->num_active_channels, false,
+                         g);
+    add_tensor_footprint(f, "dst", q->dst, dtype_size(q->out_dtype), q->num_active_channels, true, g);
+  } else if (const auto* r = inst.as<D1Rd>()) {
+    add_tensor_footprint(f, "dst", r->dst, dtype_size(r->dtype), r->num_active_channels, true, g);
+  } else if (const auto* b = inst.as<S2d2Ac>()) {
+    add_tensor_footprint(f, "src", b->src, dtype_size(b->in_dtype), b->num_active_channels, false, g);
+    add_tensor_footprint(f, "dst", b->dst, dtype_size(b->out_dtype), b->num_active_channels, true, g);
+  }
+  return f;
+}
+
+constexpr Execution kExecution{.execute = execute, .footprint = footprint};
+
+}  // namespace
+
+const Execution& ActFamily::execution() {
+  return kExecution;
+}
+
+}  // namespace tpbisa::family

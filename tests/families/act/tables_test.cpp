@@ -1,0 +1,373 @@
+// Activation tables: the worked evaluations of act-index-ops.md §3.8 on the real set, the exactly-known functions of
+// §3.7 over special inputs, agreement with libm within §3.8's bounds, and every load-time check of §3.3.6 rejecting.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../../support/test_util.hpp"
+#include "families/act/tables.hpp"
+#include "neff/act_tables.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::test::act_tables {
+namespace {
+
+namespace fs = std::filesystem;
+using act::EvalStatus;
+using act::LoadFault;
+using act::SetCatalog;
+using act::TableSet;
+
+uint32_t b(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+float f(uint32_t u) {
+  return std::bit_cast<float>(u);
+}
+
+/// The real set `exp_and_others` of matmul_small.neff (sg00), read once; nullptr when the file is absent.
+const TableSet* real_set() {
+  static const std::shared_ptr<const TableSet> kSet = []() -> std::shared_ptr<const TableSet> {
+    if (!fs::exists(kNeff)) return nullptr;
+    neff::Result<neff::Neff> n = neff::read_file(kNeff.string());
+    if (!n.ok()) return nullptr;
+    const SetCatalog c = neff::activation_sets(*n, n->subgraphs.front());
+    const TableSet::Parsed p = c.by_index(0);
+    return p.set;
+  }();
+  return kSet.get();
+}
+
+#define REQUIRE_REAL_SET(t)       \
+  const TableSet* t = real_set(); \
+  if ((t) == nullptr) GTEST_SKIP() << kNeff << " is absent (shared data not available): skipped"
+
+uint32_t eval(const TableSet& t, std::string_view fn, uint32_t v, uint32_t alpha = 0) {
+  const act::Profile* p = t.profile_named(fn);
+  EXPECT_NE(p, nullptr) << fn;
+  if (p == nullptr) return 0xDEADBEEF;
+  const act::EvalResult r = act::evaluate(t, *p, v, alpha);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << fn;
+  return r.bits;
+}
+
+TEST(ActTables, RealSetShape) {
+  REQUIRE_REAL_SET(t);
+  EXPECT_EQ(t->name(), "exp_and_others");
+  EXPECT_EQ(t->profiles().size(), 15U);
+  EXPECT_EQ(t->buckets().size(), 941U);
+  EXPECT_EQ(t->control().size(), 89U);
+  // §3.3.4 record 0 and §3.3.5 control words.
+  EXPECT_EQ(t->buckets()[0], (act::Bucket{0x3f7fffd0, 0x3f7fffd0, 0x3effffd0, 0x3e2aaa8b, 0xb63fffff}));
+  EXPECT_EQ(t->control()[0], 0x0000b800U);
+  EXPECT_EQ(t->control()[26], 0x0000b996U);
+  EXPECT_EQ(t->control()[44], 0x0001b1a8U);
+  EXPECT_EQ(t->control()[64], 0x0000bb2dU);
+  ASSERT_NE(t->profile(7), nullptr);
+  EXPECT_EQ(t->profile(7)->func_name, "exp_400p");
+  EXPECT_EQ(t->profile(7)->base_name, "exp");
+  EXPECT_EQ(t->profile(5), nullptr);  // sigmoid is not in this set
+  ASSERT_NE(t->profile(4), nullptr);
+  EXPECT_TRUE(t->profile(4)->parametric_relu);
+}
+
+// §3.8, every row, bit for bit.
+TEST(ActTables, WorkedEvaluations) {
+  REQUIRE_REAL_SET(t);
+  EXPECT_EQ(eval(*t, "exp", 0x3f000000), 0x3fd308b1U);
+  EXPECT_EQ(eval(*t, "exp", 0xbf800000), 0x3ebc5a40U);
+  EXPECT_EQ(eval(*t, "exp", 0x41200000), 0x46ac1470U);
+  EXPECT_EQ(eval(*t, "exp", 0x42b20000), 0x7f800000U);
+  EXPECT_EQ(eval(*t, "exp", 0x35800000), 0x3f800008U);
+  EXPECT_EQ(eval(*t, "exp", 0xc2d00000), 0x00000000U);
+  EXPECT_EQ(eval(*t, "tanh", 0x3f000000), 0x3eec9a9eU);
+  EXPECT_EQ(eval(*t, "tanh", 0xbf000000), 0xbeec9a9eU);
+  EXPECT_EQ(eval(*t, "tanh", 0x3727c5ac), 0x3727c5acU);
+  EXPECT_EQ(eval(*t, "tanh", b(10.0F)), 0x3f800000U);
+  EXPECT_EQ(eval(*t, "identity", 0xc0500000), 0xc0500000U);
+  EXPECT_EQ(eval(*t, "relu", 0xbf800000), 0x00000000U);
+  EXPECT_EQ(eval(*t, "relu", 0x40200000), 0x40200000U);
+  EXPECT_EQ(eval(*t, "square", b(-3.0F)), 0x41100000U);
+  EXPECT_EQ(eval(*t, "leaky_relu", b(-100.0F)), 0xbf800000U);
+  // §3.6 notes: subnormal inputs.
+  EXPECT_EQ(eval(*t, "exp", 0x00000001), 0x3f800000U);
+  EXPECT_EQ(eval(*t, "exp", 0x80000001), 0x3f800000U);
+  EXPECT_EQ(eval(*t, "tanh", 0x00400000), 0x00400000U);
+  EXPECT_EQ(eval(*t, "identity", 0x80000001), 0x80000001U);
+  EXPECT_EQ(eval(*t, "square", 0x00000001), 0x00000000U);
+  EXPECT_EQ(eval(*t, "relu", 0x807fffff), 0x00000000U);
+}
+
+// §3.7: the exactly-known functions over every special class, and their formula over ordinary values.
+TEST(ActTables, ExactlyKnownFunctions) {
+  REQUIRE_REAL_SET(t);
+  constexpr uint32_t kPZ = 0, kNZ = 0x80000000, kPI = 0x7f800000, kNI = 0xff800000, kNaN = 0x7fc00000,
+                     kSNaN = 0x7f800001, kNNaN = 0xffc00001, kOne = 0x3f800000, kMOne = 0xbf800000;
+  struct Row {
+    std::string_view fn;
+    uint32_t zero, pinf, ninf, nan;
+  };
+  const Row kRows[] = {
+      {"identity", kPZ, kPI, kNI, kNaN},   {"copy", kPZ, kPI, kNI, kNaN},       {"relu", kPZ, 0x7f7f0000, kPZ, kNaN},
+      {"leaky_relu", kPZ, kPI, kNI, kNaN}, {"abs", kPZ, kPI, kPI, kNaN},        {"sign", kPZ, kOne, kMOne, kNaN},
+      {"square", kPZ, kPI, kPI, kNaN},     {"memset_zero", kPZ, kPZ, kPZ, kPZ}, {"is_finite", kOne, kPZ, kPZ, kPZ},
+  };
+  for (const Row& r : kRows) {
+    SCOPED_TRACE(r.fn);
+    EXPECT_EQ(eval(*t, r.fn, kPZ), r.zero);
+    EXPECT_EQ(eval(*t, r.fn, kNZ), r.zero);
+    EXPECT_EQ(eval(*t, r.fn, kPI), r.pinf);
+    EXPECT_EQ(eval(*t, r.fn, kNI), r.ninf);
+    EXPECT_EQ(eval(*t, r.fn, kNaN), r.nan);
+    EXPECT_EQ(eval(*t, r.fn, kSNaN), r.nan);
+    EXPECT_EQ(eval(*t, r.fn, kNNaN), r.nan);
+  }
+  // Ordinary values: smallest/largest subnormal and normal, ±1, the largest finite (saturation range), and a spread.
+  std::vector<uint32_t> values = {0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0x3f800000, 0x3f000000,
+                                  0x4b000001, 0x1f000000, 0x5f800000, 0x3dcccccd, 0x447a0000};
+  const size_t positive = values.size();
+  for (size_t i = 0; i < positive; ++i) values.push_back(values[i] | 0x80000000U);
+  for (const uint32_t v : values) {
+    SCOPED_TRACE(v);
+    const float x = f(v);
+    const bool pos = x > 0.0F;
+    EXPECT_EQ(eval(*t, "identity", v), v);
+    EXPECT_EQ(eval(*t, "copy", v), v);
+    EXPECT_EQ(eval(*t, "relu", v), pos ? v : 0U);
+    // d0 = +0 is added after the slope (§3.6 step 6): an underflowing product gives +0, not -0.
+    EXPECT_EQ(eval(*t, "leaky_relu", v), pos ? v : b(0.01F * x + 0.0F));
+    EXPECT_EQ(eval(*t, "abs", v), v & 0x7fffffffU);
+    EXPECT_EQ(eval(*t, "sign", v), pos ? kOne : kMOne);
+    EXPECT_EQ(eval(*t, "square", v), b(x * x));  // overflow -> +Inf, underflow -> +0
+    EXPECT_EQ(eval(*t, "memset_zero", v), 0U);
+    EXPECT_EQ(eval(*t, "is_finite", v), kOne);
+    EXPECT_EQ(eval(*t, "derivative_identity", v), kOne);
+    EXPECT_EQ(eval(*t, "derivative_relu", v), pos ? kOne : 0U);
+    EXPECT_EQ(eval(*t, "derivative_leaky_relu", v), pos ? kOne : b(0.01F));
+  }
+  EXPECT_EQ(eval(*t, "square", 0x7f7fffff), kPI);
+  EXPECT_EQ(eval(*t, "square", 0x5f800000), kPI);  // 2^64 squared overflows
+}
+
+TEST(ActTables, ParametricReluAndNanOption) {
+  REQUIRE_REAL_SET(t);
+  EXPECT_EQ(eval(*t, "parametric_relu", b(3.0F), b(0.25F)), b(3.0F));
+  EXPECT_EQ(eval(*t, "parametric_relu", b(-3.0F), b(0.25F)), b(-0.75F));
+  EXPECT_EQ(eval(*t, "parametric_relu", b(-0.1F), b(0.3F)), b(0.3F * -0.1F));
+  // PROJ-CONV-A3 switch: the NaN falls through to a saturation slot and propagates (exp: +Inf slot d0 ... NaN).
+  const act::Profile* p = t->profile_named("is_finite");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(act::evaluate(*t, *p, 0x7fc00000).bits, 0U);
+  const act::EvalResult fall = act::evaluate(*t, *p, 0x7fc00000, 0, {.nan_fallthrough = true});
+  EXPECT_EQ(fall.status, EvalStatus::Ok);
+  EXPECT_TRUE(std::isnan(f(fall.bits)));
+}
+
+// §3.8 accuracy: exp <= 1.2e-5 relative over [-80, 88], tanh <= 2.7e-7 over [-10, 10].
+TEST(ActTables, AgreesWithLibm) {
+  REQUIRE_REAL_SET(t);
+  double worst_exp = 0, worst_tanh = 0;
+  for (int i = 0; i <= 168000; ++i) {
+    const float x = static_cast<float>(-80.0 + i * 0.001);
+    const double y = f(eval(*t, "exp", b(x)));
+    worst_exp = std::max(worst_exp, std::fabs(y - std::exp(static_cast<double>(x))) / std::exp(static_cast<double>(x)));
+  }
+  for (int i = 0; i <= 200000; ++i) {
+    const float x = static_cast<float>(-10.0 + i * 0.0001);
+    if (x == 0.0F) continue;
+    const double ref = std::tanh(static_cast<double>(x));
+    const double y = f(eval(*t, "tanh", b(x)));
+    worst_tanh = std::max(worst_tanh, std::fabs(y - ref) / std::fabs(ref));
+  }
+  EXPECT_LE(worst_exp, 1.2e-5);
+  EXPECT_GT(worst_exp, 1e-7);  // the tables approximate: not libm itself
+  EXPECT_LE(worst_tanh, 2.7e-7);
+}
+
+TEST(ActTables, BuiltinExactSetEqualsTablePath) {
+  const TableSet& builtin = act::builtin_exact_set();
+  EXPECT_EQ(builtin.profiles().size(), 7U);
+  for (const int id : {1, 128, 2, 33, 31, 30, 130}) EXPECT_NE(builtin.profile(static_cast<uint8_t>(id)), nullptr) << id;
+  EXPECT_EQ(builtin.profile(7), nullptr);
+  EXPECT_EQ(eval(builtin, "relu", b(-2.0F)), 0U);
+  EXPECT_EQ(eval(builtin, "relu", 0x7f800000), 0x7f7f0000U);
+  EXPECT_EQ(eval(builtin, "sign", b(-2.0F)), 0xbf800000U);
+  EXPECT_EQ(eval(builtin, "square", b(-3.0F)), b(9.0F));
+  const TableSet* real = real_set();
+  if (real == nullptr) GTEST_SKIP() << kNeff << " is absent: the comparison with the real set is skipped";
+  std::vector<uint32_t> values = {0,          0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                  0x00000001, 0x807fffff, 0x7f7fffff, 0xff7fffff};
+  for (uint32_t v = 0x3e000000; v < 0x42000000; v += 0x12345) values.push_back(v), values.push_back(v | 0x80000000);
+  for (const act::Profile& p : builtin.profiles())
+    for (const uint32_t v : values)
+      EXPECT_EQ(eval(builtin, p.base_name, v), eval(*real, p.base_name, v)) << p.func_name;
+}
+
+// ---- load-time checks (§3.3.6) on crafted members ----
+
+using Members = std::map<std::string, std::string, std::less<>>;
+
+std::string identity_profile(int id = 1, const std::string& extra = "") {
+  return R"({"func_name": "identity_1p", "func_id": )" + std::to_string(id) +
+         R"(, "fzero_result": 0, "fpinf_result": 2139095040, "fninf_result": 4286578688, "fnan_result": 2143289344,
+    "symmetry_opt_en": 0, "symmetry_opt_use_neg_region": 0, "sym_invert_sign_point": 0, "symmetry_point": 0,
+    "exp_offset": -127, "pwl_control_base_pos": 0, "pwl_control_base_neg": 0, "small_pos_signal_exp_threshold": 0,
+    "small_neg_signal_exp_threshold": 0, "large_pos_signal_exp_threshold": 0, "large_neg_signal_exp_threshold": 0,
+    "large_pos_signal_mantissa_threshold": 0, "large_neg_signal_mantissa_threshold": 0,
+    "pos_small_signal_pwl_control": 0, "neg_small_signal_pwl_control": 1, "pos_large_signal_pwl_control": 2,
+    "neg_large_signal_pwl_control": 3, "use_multipass": false)" +
+         extra + "}";
+}
+
+/// A well-formed one-function set "tiny" (identity, 4 slot records, one control word), its catalog and Activation.json.
+Members tiny_members() {
+  Members m;
+  m["Activation.json"] = R"({"act_info": "act_info.json", "activation_function_sets": ["tiny"]})";
+  m["act_info.json"] = R"({"act_func_sets": [{"name": "tiny", "bkt_bin": "tiny_bkt.bin", "ctrl_bin": "tiny_ctrl.bin",
+      "profile_json": "tiny.json"}, {"name": "absent_set"}]})";
+  m["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4, "ctl_entry_cnt": 1,
+      "profile_meta_data": [)" +
+                   identity_profile() + "]}";
+  std::string bkt(128, '\0');
+  for (int r = 0; r < 4; ++r) {
+    const uint32_t one = 0x3f800000;
+    std::memcpy(bkt.data() + 32 * r + 4, &one, 4);  // d1 = 1
+  }
+  m["tiny_bkt.bin"] = bkt;
+  m["tiny_ctrl.bin"] = std::string(32, '\0');
+  return m;
+}
+
+SetCatalog catalog_of(const Members& m) {
+  return SetCatalog::read("sgX", [&m](std::string_view name) -> std::optional<std::span<const uint8_t>> {
+    const auto it = m.find(name);
+    if (it == m.end()) return std::nullopt;
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(it->second.data()), it->second.size());
+  });
+}
+
+void expect_fault(const Members& m, LoadFault fault, std::string_view mentions, size_t index = 0) {
+  const TableSet::Parsed p = catalog_of(m).by_index(index);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error.fault, fault) << p.error.message;
+  EXPECT_NE(p.error.message.find(mentions), std::string::npos) << p.error.message;
+}
+
+TEST(ActTableChecks, WellFormedTinySet) {
+  const SetCatalog c = catalog_of(tiny_members());
+  const TableSet::Parsed p = c.by_index(0);
+  ASSERT_TRUE(p.ok()) << p.error.message;
+  EXPECT_EQ(p.set->name(), "tiny");
+  EXPECT_EQ(eval(*p.set, "identity", b(-2.5F)), b(-2.5F));
+  EXPECT_TRUE(c.by_name("tiny").ok());
+  EXPECT_EQ(c.embedded().size(), 1U);
+}
+
+TEST(ActTableChecks, EachCheckRejects) {
+  // 1: Activation.json or the act_info member absent.
+  Members m = tiny_members();
+  m.erase("Activation.json");
+  expect_fault(m, LoadFault::SetNotInNeff, "sgX/Activation.json");
+  m = tiny_members();
+  m.erase("act_info.json");
+  expect_fault(m, LoadFault::SetNotInNeff, "act_info.json");
+  // 2: either does not parse, or lacks its keys.
+  m = tiny_members();
+  m["Activation.json"] = "{\"act_info\": ";
+  expect_fault(m, LoadFault::TableError, "Activation.json");
+  m = tiny_members();
+  m["act_info.json"] = R"({"act_func_sets": [{"nom": "tiny"}]})";
+  expect_fault(m, LoadFault::TableError, "act_info.json");
+  m = tiny_members();
+  m["act_info.json"] = std::string(100, '[') + std::string(100, ']');
+  expect_fault(m, LoadFault::TableError, "nested deeper");
+  // 3: an index beyond the catalog.
+  expect_fault(tiny_members(), LoadFault::SetIndexOutOfRange, "set index 2", 2);
+  // 4: a set of the catalog that Activation.json does not list.
+  expect_fault(tiny_members(), LoadFault::SetNotInNeff, "absent_set", 1);
+  EXPECT_EQ(catalog_of(tiny_members()).by_name("absent_set").error.fault, LoadFault::SetNotInNeff);
+  // 5: the manifest or a blob absent; a manifest without its keys.
+  m = tiny_members();
+  m.erase("tiny.json");
+  expect_fault(m, LoadFault::SetNotInNeff, "sgX/tiny.json");
+  m = tiny_members();
+  m.erase("tiny_ctrl.bin");
+  expect_fault(m, LoadFault::SetNotInNeff, "tiny_ctrl.bin");
+  m = tiny_members();
+  m["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "bkt_entry_cnt": 4, "ctl_entry_cnt": 1, "profile_meta_data": []})";
+  expect_fault(m, LoadFault::TableError, "ctl_bin");
+  m = tiny_members();
+  m["tiny.json"] = R"({"bkt_bin": "../tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4,
+      "ctl_entry_cnt": 1, "profile_meta_data": []})";
+  expect_fault(m, LoadFault::SetNotInNeff, "../tiny_bkt.bin");
+  // 6: BUCKET size != 32 x bkt_entry_cnt (the message gives the byte count).
+  m = tiny_members();
+  m["tiny_bkt.bin"].pop_back();
+  expect_fault(m, LoadFault::TableError, "127 bytes");
+  // 7: CONTROL count zero, or a size neither 16 nor 32 per record.
+  m = tiny_members();
+  m["tiny_ctrl.bin"] = std::string(24, '\0');
+  expect_fault(m, LoadFault::TableError, "24 bytes");
+  m = tiny_members();
+  m["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4,
+      "ctl_entry_cnt": 0, "profile_meta_data": []})";
+  expect_fault(m, LoadFault::TableError, "ctl_entry_cnt 0");
+  m = tiny_members();
+  m["tiny_ctrl.bin"] = std::string(16, '\0');  // 16-byte records are accepted
+  EXPECT_TRUE(catalog_of(m).by_index(0).ok());
+  // 8: a profile key missing, of the wrong kind, or a func_id twice.
+  const auto with_profiles = [](const std::string& profiles) {
+    Members mm = tiny_members();
+    mm["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4,
+        "ctl_entry_cnt": 1, "profile_meta_data": [)" +
+                      profiles + "]}";
+    return mm;
+  };
+  std::string missing = identity_profile();
+  missing.replace(missing.find("\"exp_offset\": -127,"), 19, "");
+  expect_fault(with_profiles(missing), LoadFault::TableError, "exp_offset");
+  std::string wrong = identity_profile();
+  wrong.replace(wrong.find("\"fzero_result\": 0"), 17, "\"fzero_result\": 0.5");
+  expect_fault(with_profiles(wrong), LoadFault::TableError, "fzero_result");
+  expect_fault(with_profiles(identity_profile() + "," + identity_profile()), LoadFault::TableError,
+               "func_id 1 occurs twice");
+  expect_fault(with_profiles(identity_profile(300)), LoadFault::TableError, "func_id");
+  // The symmetry flags may be booleans.
+  std::string flags = identity_profile();
+  flags.replace(flags.find("\"symmetry_opt_en\": 0"), 20, "\"symmetry_opt_en\": false");
+  EXPECT_TRUE(catalog_of(with_profiles(flags)).by_index(0).ok());
+}
+
+TEST(ActTableChecks, EvaluationIndicesAreBounded) {
+  // A profile whose thresholds reach a control word beyond the table: BadIndex, never a read outside it.
+  std::string p = identity_profile();
+  p.replace(p.find("\"large_pos_signal_exp_threshold\": 0"), 35, "\"large_pos_signal_exp_threshold\": 200");
+  p.replace(p.find("\"exp_offset\": -127"), 18, "\"exp_offset\": 0");
+  Members m = tiny_members();
+  m["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4,
+      "ctl_entry_cnt": 1, "profile_meta_data": [)" +
+                   p + "]}";
+  const TableSet::Parsed s = catalog_of(m).by_index(0);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  const act::EvalResult r = act::evaluate(*s.set, s.set->profiles()[0], b(4.0F));
+  EXPECT_EQ(r.status, EvalStatus::BadIndex);
+  EXPECT_EQ(r.index, 2);  // 0 + (129 - 127 - 0)
+  // A multipass profile is refused (PROJ-CONV-A5).
+  std::string mp = identity_profile();
+  mp.replace(mp.find("\"use_multipass\": false"), 22, "\"use_multipass\": true");
+  m["tiny.json"] = R"({"bkt_bin": "tiny_bkt.bin", "ctl_bin": "tiny_ctrl.bin", "bkt_entry_cnt": 4,
+      "ctl_entry_cnt": 1, "profile_meta_data": [)" +
+                   mp + "]}";
+  const TableSet::Parsed s2 = catalog_of(m).by_index(0);
+  ASSERT_TRUE(s2.ok());
+  EXPECT_EQ(act::evaluate(*s2.set, s2.set->profiles()[0], b(4.0F)).status, EvalStatus::Multipass);
+}
+
+}  // namespace
+}  // namespace tpbisa::test::act_tables
