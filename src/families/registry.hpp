@@ -4,6 +4,7 @@
 
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
+#include "dma/format.hpp"
 #include "datapath/format.hpp"
 #include "index/format.hpp"
 #include "lanes/format.hpp"
@@ -40,6 +41,7 @@ using FamilyLines = TypeList<
     family::TensorScalarFamily,  // TensorScalar, TensorScalarPtr, TransposeTensorScalar, cache forms, Exponential, DveReadAccumulator
     family::BnSearchFamily,  // BatchNormStats/Stats2/Aggregate, Max8, FindIndex8, MatchReplace8
     family::IndexFamily,  // Iota, TensorScalarAffineSelect, RangeSelect, GetSequenceBounds, NonzeroWithCount
+    family::DmaFamily,  // DmaMemcpy, DmaIndirect, DmaTranspose, DmaGatherTranspose, PseudoDmaTrigger, PseudoTriggerCollective
     EndOfFamilies>;
 // clang-format on
 
