@@ -808,8 +808,8 @@ struct ResearchBinding {
   std::string_view struct_name;
 };
 constexpr ResearchBinding kBoundByResearch[] = {
-    {0xB8, "DMA_DIRECT2D"},       {0xBB, "DMA_INDIRECT1D"},     {0xBD, "DMA_DIRECT2D_XPOSE"},
-    {0xF1, "DMA_GATHER_XPOSE"},   {0xC1, "PSEUDO_DMA_TRIGGER"}, {0xC8, "PSEUDO_TRIGGER_COLLECTIVE"},
+    {0xB8, "DMA_DIRECT2D"},     {0xBB, "DMA_INDIRECT1D"},     {0xBD, "DMA_DIRECT2D_XPOSE"},
+    {0xF1, "DMA_GATHER_XPOSE"}, {0xC1, "PSEUDO_DMA_TRIGGER"}, {0xC8, "PSEUDO_TRIGGER_COLLECTIVE"},
 };
 
 TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {

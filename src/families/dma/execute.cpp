@@ -167,9 +167,9 @@ bool base_of(exec::Txn& txn, const Addr8& a, std::string_view which, uint64_t& b
     return true;
   }
   if (!a.is_register_pair())
-    return txn.fail(FaultKind::UnsupportedAddressingMode,
-                    fmt::format("{} ADDR8 marker {:#04x} is not modeled (immediate and register pair are)", which,
-                                a.marker()));
+    return txn.fail(
+        FaultKind::UnsupportedAddressingMode,
+        fmt::format("{} ADDR8 marker {:#04x} is not modeled (immediate and register pair are)", which, a.marker()));
   if (a.reg_lo() >= kNumRegisters || a.reg_hi() >= kNumRegisters)
     return txn.fail_reg(FaultKind::IllegalRegister, a.reg_lo() >= kNumRegisters ? a.reg_lo() : a.reg_hi(),
                         fmt::format("{} names register pair r{}:r{}", which, a.reg_lo(), a.reg_hi()));
@@ -216,7 +216,8 @@ bool exec_memcpy(const DmaDirect2d& d, exec::Txn& txn) {
   Unit u;
   if (!unit_for(txn, d.in_dtype, d.out_dtype, d.compute_op, u)) return false;
   const uint64_t sc = chunk_bytes(d.src_elem_size), dc = chunk_bytes(d.dst_elem_size);
-  const uint64_t sbytes = sc * d.src_num_elem[0] * d.src_num_elem[1], dbytes = dc * d.dst_num_elem[0] * d.dst_num_elem[1];
+  const uint64_t sbytes = sc * d.src_num_elem[0] * d.src_num_elem[1],
+                 dbytes = dc * d.dst_num_elem[0] * d.dst_num_elem[1];
   if (sc % u.in_size != 0 || dc % u.out_size != 0 || sbytes / u.in_size != dbytes / u.out_size)
     return txn.fail(FaultKind::OutOfRange,
                     fmt::format("the DMA reads {} bytes in {}-byte chunks and writes {} bytes in {}-byte chunks: not "
@@ -259,8 +260,8 @@ bool exec_indirect(const DmaIndirect1d& d, exec::Txn& txn) {
   if (!base_of(txn, d.src_start_addr, "src_start_addr", src) || !base_of(txn, d.dst_start_addr, "dst_start_addr", dst))
     return false;
   if (indirect_mode(d.flags) > kSrcDstIndirection)
-    return txn.fail(FaultKind::UnsupportedOpcode, fmt::format("indirect_mode {} is not an INDIRECT_DMA_ADDRESSING_MODE",
-                                                              indirect_mode(d.flags)));
+    return txn.fail(FaultKind::UnsupportedOpcode,
+                    fmt::format("indirect_mode {} is not an INDIRECT_DMA_ADDRESSING_MODE", indirect_mode(d.flags)));
   Unit u;
   if (!unit_for(txn, d.in_dtype, d.out_dtype, d.compute_op, u)) return false;
   const uint64_t sc = chunk_bytes(d.src_elem_size), dc = chunk_bytes(d.dst_elem_size);

@@ -27,8 +27,12 @@ using tasm::parse_int;
 using tasm::store_bits;
 using tasm::ValueText;
 
-constexpr std::string_view kHex[] = {"dma_configs", "flags", "dtype", "src_bound_reg", "dst_bound_reg",
-                                     "src_idx_bound_reg", "dst_idx_bound_reg"};
+// Zero is the usual value of the configuration, bound-check and undescribed bytes: written only when set.
+constexpr std::string_view kQuiet[] = {"dma_configs",       "src_bound_reg",     "dst_bound_reg", "src_idx_bound_reg",
+                                       "dst_idx_bound_reg", "unknown0",          "payload"};
+
+constexpr std::string_view kHex[] = {
+    "dma_configs", "flags", "dtype", "src_bound_reg", "dst_bound_reg", "src_idx_bound_reg", "dst_idx_bound_reg"};
 
 // ---- The queue name: a word when it is one, else its 32 bytes as a list (PROJ-CONV-PS1) ----
 
@@ -60,7 +64,8 @@ void print_queue_name(std::string& out, const AsmField& f, const Word& w, FieldL
     return;
   }
   out += '{';
-  for (size_t k = 0; k < kNameBytes; ++k) fmt::format_to(std::back_inserter(out), "{}{:#04x}", k == 0 ? "" : ",", w[f.offset + k]);
+  for (size_t k = 0; k < kNameBytes; ++k)
+    fmt::format_to(std::back_inserter(out), "{}{:#04x}", k == 0 ? "" : ",", w[f.offset + k]);
   out += '}';
 }
 
@@ -133,30 +138,42 @@ std::string compute_meaning(uint8_t op) {
   }
 }
 
+/// Steps and counts of the DMA walks are bytes and chunks, not elements of a tensor (PROJ-CONV-DM3, DM8, DM9).
+std::string walk_meaning(std::string_view path) {
+  if (path.starts_with("tile_src_row_step")) return "byte stride between a tile's source rows (PROJ-CONV-DM8)";
+  if (path.find("step_elem") != std::string_view::npos) return "byte stride (PROJ-CONV-DM3)";
+  if (path.find("num_elem") != std::string_view::npos) return "count along this dimension (PROJ-CONV-DM3)";
+  return {};
+}
+
 template <class S>
 std::string common_meaning(const S& s, std::string_view path) {
+  if (std::string walk = walk_meaning(path); !walk.empty()) return walk;
   if constexpr (requires { s.dma_configs; })
     if (path == "dma_configs") return configs_meaning(s.dma_configs);
   if constexpr (requires { s.compute_op; })
     if (path == "compute_op") return compute_meaning(s.compute_op);
-  if (path.ends_with("bound_reg")) return "BOUND_CHECK_REG (its encoding is not public; kept as written, PROJ-CONV-DM7)";
+  if (path.ends_with("bound_reg"))
+    return "BOUND_CHECK_REG (its encoding is not public; kept as written, PROJ-CONV-DM7)";
   return {};
 }
 
 std::string meaning(const Instruction& inst, std::string_view path) {
   if (const auto* m = inst.as<DmaDirect2d>()) {
-    if (path == "semaphore") return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
-    if (path == "src_elem_size" || path == "dst_elem_size")
-      return "bytes per chunk (0 means 65 536, PROJ-CONV-DM3)";
+    if (path == "semaphore")
+      return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
+    if (path == "src_elem_size" || path == "dst_elem_size") return "bytes per chunk (0 means 65 536, PROJ-CONV-DM3)";
     return common_meaning(*m, path);
   }
   if (const auto* m = inst.as<DmaIndirect1d>()) {
     if (path == "flags") return indirect_flags_meaning(m->flags);
-    if (path == "semaphore") return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
+    if (path == "semaphore")
+      return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
     if (path == "src_idx_start_addr")
       return gathers(m->flags) ? "UINT32 gather indices (SBUF partition 0)" : "unused: the source is not indexed";
     if (path == "dst_idx_start_addr")
-      return scatters(m->flags) ? "UINT32 scatter indices (SBUF partition 0)" : "unused: the destination is not indexed";
+      return scatters(m->flags) ? "UINT32 scatter indices (SBUF partition 0)"
+                                : "unused: the destination is not indexed";
     return common_meaning(*m, path);
   }
   if (const auto* m = inst.as<DmaDirect2dXpose>()) {
@@ -167,8 +184,8 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   }
   if (const auto* m = inst.as<DmaGatherXpose>()) {
     if (path == "dtype")
-      return fmt::format("source {} (low nibble), destination {} (high nibble)", describe_dtype(m->dtype & 0x0F, inst.gen),
-                         describe_dtype(m->dtype >> 4, inst.gen));
+      return fmt::format("source {} (low nibble), destination {} (high nibble)",
+                         describe_dtype(m->dtype & 0x0F, inst.gen), describe_dtype(m->dtype >> 4, inst.gen));
     if (path == "flags") return fmt::format("gather_dim {}", dim_name(m->flags & 3));
     return common_meaning(*m, path);
   }
@@ -186,8 +203,10 @@ std::string meaning(const Instruction& inst, std::string_view path) {
 }
 
 constexpr Syntax kSyntax{
-    .note = "compute_op and ctype are written by name; a trigger's dma_queue_name is written as a word (or its 32 "
-            "bytes as a list when it is not a plain name)",
+    .note =
+        "compute_op and ctype are written by name; a trigger's dma_queue_name is written as a word (or its 32 "
+        "bytes as a list when it is not a plain name)",
+    .quiet_fields = kQuiet,
     .hex_fields = kHex,
     .meaning = meaning,
     .custom_fields = kCustom};

@@ -109,8 +109,9 @@ template <class S, uint8_t S::*D, Name Which>
 constexpr Predicate dtype_predicate() {
   return rule<S, dtype_ok<S, D, Which>>(
       {.name = "is_valid_dtype",
-       .meaning = "is_valid_dtype(d, FP32R allowed): not INVALID, UINT64, INT64; a member of the generation's DTYPE enum "
-                  "(PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
+       .meaning =
+           "is_valid_dtype(d, FP32R allowed): not INVALID, UINT64, INT64; a member of the generation's DTYPE enum "
+           "(PROJ-CONV-C13); on MAVERICK not a 4-bit or scale dtype",
        .gens = S::kGens,
        .fields = kDtypeField<S, Which>,
        .explain = explain_on_body<S, dtype_text<S, D, Which>>});
@@ -196,7 +197,8 @@ bool cce_aligned(const S& m) {
     }
   };
   return addr8_aligned(m.src_start_addr, zi) && addr8_aligned(m.dst_start_addr, zo) && steps_ok(m.src_step_elem, zi) &&
-         steps_ok(m.dst_step_elem, zo) && chunk_bytes(m.src_elem_size) % zi == 0 && chunk_bytes(m.dst_elem_size) % zo == 0;
+         steps_ok(m.dst_step_elem, zo) && chunk_bytes(m.src_elem_size) % zi == 0 &&
+         chunk_bytes(m.dst_elem_size) % zo == 0;
 }
 template <class S>
 bool cce_ok(const S& m, const CheckContext&) {
@@ -204,26 +206,25 @@ bool cce_ok(const S& m, const CheckContext&) {
 }
 template <class S>
 std::string cce_text(const S& m, const CheckContext& c) {
-  return fmt::format("compute_op {} needs sized dtypes ({} in, {} out), immediate start addresses, steps and element "
-                     "sizes that are multiples of the dtype sizes",
-                     m.compute_op, dtype_label(m.in_dtype, c.gen), dtype_label(m.out_dtype, c.gen));
+  return fmt::format(
+      "compute_op {} needs sized dtypes ({} in, {} out), immediate start addresses, steps and element "
+      "sizes that are multiples of the dtype sizes",
+      m.compute_op, dtype_label(m.in_dtype, c.gen), dtype_label(m.out_dtype, c.gen));
 }
-constexpr FieldRef fMdCce[] = {field_ref<Md>("compute_op"),    field_ref<Md>("src_start_addr"),
-                               field_ref<Md>("src_step_elem"), field_ref<Md>("src_elem_size"),
-                               field_ref<Md>("dst_start_addr"), field_ref<Md>("dst_step_elem"),
-                               field_ref<Md>("dst_elem_size"),  field_ref<Md>("in_dtype"),
-                               field_ref<Md>("out_dtype")};
+constexpr FieldRef fMdCce[] = {
+    field_ref<Md>("compute_op"),    field_ref<Md>("src_start_addr"), field_ref<Md>("src_step_elem"),
+    field_ref<Md>("src_elem_size"), field_ref<Md>("dst_start_addr"), field_ref<Md>("dst_step_elem"),
+    field_ref<Md>("dst_elem_size"), field_ref<Md>("in_dtype"),       field_ref<Md>("out_dtype")};
 constexpr std::string_view kCceMeaning =
     "with compute_op != NONE: immediate start addresses aligned to their dtype size, every step and element size a "
     "multiple of it (the alignment rules of the CCE path, PROJ-CONV-DM4)";
-constexpr Predicate kMdCce = rule<Md, cce_ok<Md>>({.name = "is_valid_dma_cce",
-                                                   .meaning = kCceMeaning,
-                                                   .gens = kGensAll,
-                                                   .fields = fMdCce,
-                                                   .explain = explain_on_body<Md, cce_text<Md>>,
-                                                   .failure_convention = [](const Instruction&, const CheckContext&) {
-                                                     return std::string_view{"PROJ-CONV-DM4"};
-                                                   }});
+constexpr Predicate kMdCce = rule<Md, cce_ok<Md>>(
+    {.name = "is_valid_dma_cce",
+     .meaning = kCceMeaning,
+     .gens = kGensAll,
+     .fields = fMdCce,
+     .explain = explain_on_body<Md, cce_text<Md>>,
+     .failure_convention = [](const Instruction&, const CheckContext&) { return std::string_view{"PROJ-CONV-DM4"}; }});
 
 // ======================= DMA_INDIRECT 0xBB =======================
 
@@ -292,8 +293,7 @@ bool in_count_ok(const In& s, const CheckContext&) {
   return (!gathers(s.flags) || s.src_start_addr.shape_from_register() || s.src_num_elem <= kMaxIndexCount) &&
          (!scatters(s.flags) || s.dst_start_addr.shape_from_register() || s.dst_num_elem <= kMaxIndexCount);
 }
-constexpr FieldRef fInCount[] = {field_ref<In>("flags"), field_ref<In>("src_num_elem"),
-                                 field_ref<In>("dst_num_elem")};
+constexpr FieldRef fInCount[] = {field_ref<In>("flags"), field_ref<In>("src_num_elem"), field_ref<In>("dst_num_elem")};
 constexpr Predicate kInCount = rule<In, in_count_ok>(
     {.name = "has_dma_indirect_valid_index_count",
      .meaning = "an indexed side with an immediate shape walks at most 4096 elements",
@@ -313,19 +313,17 @@ constexpr Predicate kInConfigs = configs_predicate<In>();
 constexpr Predicate kInCompute = compute_predicate<In>();
 constexpr Predicate kInInDtype = dtype_predicate<In, &In::in_dtype, "in_dtype">();
 constexpr Predicate kInOutDtype = dtype_predicate<In, &In::out_dtype, "out_dtype">();
-constexpr FieldRef fInCce[] = {field_ref<In>("compute_op"),    field_ref<In>("src_start_addr"),
-                               field_ref<In>("src_step_elem"), field_ref<In>("src_elem_size"),
-                               field_ref<In>("dst_start_addr"), field_ref<In>("dst_step_elem"),
-                               field_ref<In>("dst_elem_size"),  field_ref<In>("in_dtype"),
-                               field_ref<In>("out_dtype")};
-constexpr Predicate kInCce = rule<In, cce_ok<In>>({.name = "is_valid_dma_indirect_cce",
-                                                   .meaning = kCceMeaning,
-                                                   .gens = kGensAll,
-                                                   .fields = fInCce,
-                                                   .explain = explain_on_body<In, cce_text<In>>,
-                                                   .failure_convention = [](const Instruction&, const CheckContext&) {
-                                                     return std::string_view{"PROJ-CONV-DM4"};
-                                                   }});
+constexpr FieldRef fInCce[] = {
+    field_ref<In>("compute_op"),    field_ref<In>("src_start_addr"), field_ref<In>("src_step_elem"),
+    field_ref<In>("src_elem_size"), field_ref<In>("dst_start_addr"), field_ref<In>("dst_step_elem"),
+    field_ref<In>("dst_elem_size"), field_ref<In>("in_dtype"),       field_ref<In>("out_dtype")};
+constexpr Predicate kInCce = rule<In, cce_ok<In>>(
+    {.name = "is_valid_dma_indirect_cce",
+     .meaning = kCceMeaning,
+     .gens = kGensAll,
+     .fields = fInCce,
+     .explain = explain_on_body<In, cce_text<In>>,
+     .failure_convention = [](const Instruction&, const CheckContext&) { return std::string_view{"PROJ-CONV-DM4"}; }});
 constexpr FieldRef fInReserved[] = {field_ref<In>("reserved")};
 constexpr Predicate kInReserved = reserved_rule<In, fInReserved>(
     {.name = "has_dma_indirect_check_reserved_zero",
@@ -340,14 +338,15 @@ constexpr Predicate kInReserved = reserved_rule<In, fInReserved>(
 
 constexpr Predicate kXpOpcode = opcode_predicate<Xp, kDmaTranspose>("has_dma_transpose_opcode");
 constexpr FieldRef fXpRows[] = {field_ref<Xp>("tile_src_rows")};
-constexpr Predicate kXpRows = rule<Xp, [](const Xp& s, const CheckContext&) { return s.tile_src_rows == kXposeTileRows; }>(
-    {.name = "has_valid_xpose_tile_rows_temporary",
-     .meaning = "tile_src_rows == 16",
-     .gens = Xp::kGens,
-     .fields = fXpRows,
-     .explain = explain_on_body<Xp, [](const Xp& s, const CheckContext&) {
-       return fmt::format("tile_src_rows is {}, must be 16", s.tile_src_rows);
-     }>});
+constexpr Predicate kXpRows =
+    rule<Xp, [](const Xp& s, const CheckContext&) { return s.tile_src_rows == kXposeTileRows; }>(
+        {.name = "has_valid_xpose_tile_rows_temporary",
+         .meaning = "tile_src_rows == 16",
+         .gens = Xp::kGens,
+         .fields = fXpRows,
+         .explain = explain_on_body<Xp, [](const Xp& s, const CheckContext&) {
+           return fmt::format("tile_src_rows is {}, must be 16", s.tile_src_rows);
+         }>});
 bool xp_cols_ok(const Xp& s, const CheckContext&) {
   const unsigned z = dtype_size(s.out_dtype);
   const unsigned most = z == 2 ? 128 : z == 4 ? 64 : 0;
@@ -405,9 +404,10 @@ constexpr Predicate kXpDstSteps = rule<Xp, xp_dst_steps_ok>(
      .gens = Xp::kGens,
      .fields = fXpDstSteps,
      .explain = explain_on_body<Xp, [](const Xp& s, const CheckContext&) {
-       return fmt::format("dst_step_elem {{{}, {}}} with dst_num_elem {{{}, {}}}: a step must be a multiple of 32 unless "
-                          "its count is 1",
-                          s.dst_step_elem[0], s.dst_step_elem[1], s.dst_num_elem[0], s.dst_num_elem[1]);
+       return fmt::format(
+           "dst_step_elem {{{}, {}}} with dst_num_elem {{{}, {}}}: a step must be a multiple of 32 unless "
+           "its count is 1",
+           s.dst_step_elem[0], s.dst_step_elem[1], s.dst_num_elem[0], s.dst_num_elem[1]);
      }>});
 constexpr Predicate kXpConfigs = configs_predicate<Xp>();
 constexpr Predicate kXpInDtype = dtype_predicate<Xp, &Xp::in_dtype, "in_dtype">();
@@ -416,15 +416,15 @@ constexpr Predicate kXpInDtype = dtype_predicate<Xp, &Xp::in_dtype, "in_dtype">(
 
 constexpr Predicate kGxOpcode = opcode_predicate<Gx, kDmaGatherTranspose>("has_dma_gather_transpose_opcode");
 constexpr FieldRef fGxChannels[] = {field_ref<Gx>("idx_num_active_channels")};
-constexpr Predicate kGxChannels = rule<Gx, [](const Gx& s, const CheckContext&) {
-  return s.idx_num_active_channels == kIndexChannels;
-}>({.name = "check_dma_indirect_indices",
-    .meaning = "idx_num_active_channels == 128 (the index vector drives every partition channel)",
-    .gens = Gx::kGens,
-    .fields = fGxChannels,
-    .explain = explain_on_body<Gx, [](const Gx& s, const CheckContext&) {
-      return fmt::format("idx_num_active_channels is {}, must be 128", s.idx_num_active_channels);
-    }>});
+constexpr Predicate kGxChannels =
+    rule<Gx, [](const Gx& s, const CheckContext&) { return s.idx_num_active_channels == kIndexChannels; }>(
+        {.name = "check_dma_indirect_indices",
+         .meaning = "idx_num_active_channels == 128 (the index vector drives every partition channel)",
+         .gens = Gx::kGens,
+         .fields = fGxChannels,
+         .explain = explain_on_body<Gx, [](const Gx& s, const CheckContext&) {
+           return fmt::format("idx_num_active_channels is {}, must be 128", s.idx_num_active_channels);
+         }>});
 constexpr uint8_t pair_lo(uint8_t p) {
   return p & 0x0F;
 }
@@ -447,7 +447,8 @@ constexpr Predicate kGxDtype = rule<Gx, gx_dtype_ok>(
      }>});
 constexpr FieldRef fGxElem[] = {field_ref<Gx>("elem_size")};
 constexpr Predicate kGxElem =
-    rule<Gx, [](const Gx& s, const CheckContext&) { return s.elem_size >= 2 && s.elem_size <= 256 && s.elem_size % 2 == 0; }>(
+    rule<Gx, [](const Gx& s,
+                const CheckContext&) { return s.elem_size >= 2 && s.elem_size <= 256 && s.elem_size % 2 == 0; }>(
         {.name = "has_valid_gather_transpose_elem_size",
          .meaning = "elem_size is even and 2..256",
          .gens = Gx::kGens,
@@ -511,14 +512,14 @@ constexpr Predicate kGxCross =
            return fmt::format("src_num_elem[1] {} != dst_num_elem[0] {}", s.src_num_elem[1], s.dst_num_elem[0]);
          }>});
 constexpr FieldRef fGxReserved[] = {field_ref<Gx>("reserved")};
-constexpr Predicate kGxReserved = reserved_rule<Gx, fGxReserved>(
-    {.name = "dma_gather_transpose_reserved_zero",
-     .convention = "PROJ-CONV-DM1",
-     .meaning = "bytes 48-50 are zero",
-     .gens = Gx::kGens,
-     .explain = [](const Instruction&, const CheckContext&) {
-       return std::string("reserved bytes 48-50 must be zero");
-     }});
+constexpr Predicate kGxReserved =
+    reserved_rule<Gx, fGxReserved>({.name = "dma_gather_transpose_reserved_zero",
+                                    .convention = "PROJ-CONV-DM1",
+                                    .meaning = "bytes 48-50 are zero",
+                                    .gens = Gx::kGens,
+                                    .explain = [](const Instruction&, const CheckContext&) {
+                                      return std::string("reserved bytes 48-50 must be zero");
+                                    }});
 constexpr Predicate kGxConfigs = configs_predicate<Gx>();
 
 // ======================= PSEUDO_DMA_TRIGGER 0xC1 =======================
@@ -532,22 +533,21 @@ bool tr_name_ok(const Tr& s, const CheckContext&) {
                      [](uint8_t b) { return b == 0; });
 }
 constexpr FieldRef fTrName[] = {field_ref<Tr>("dma_queue_name")};
-constexpr Predicate kTrName = rule<Tr, tr_name_ok>(
-    {.name = "pseudo_dma_trigger_queue_named",
-     .convention = "PROJ-CONV-PS1",
-     .meaning = "dma_queue_name (bytes 12-43) holds a name of 1..32 bytes, NUL-padded after it",
-     .gens = kGensAll,
-     .fields = fTrName,
-     .explain = explain_on_body<Tr, [](const Tr& s, const CheckContext&) {
-       return queue_name(s.dma_queue_name).empty()
-                  ? std::string("dma_queue_name is empty: a trigger names its queue")
-                  : std::string("dma_queue_name has bytes after its terminating NUL");
-     }>});
+constexpr Predicate kTrName =
+    rule<Tr, tr_name_ok>({.name = "pseudo_dma_trigger_queue_named",
+                          .convention = "PROJ-CONV-PS1",
+                          .meaning = "dma_queue_name (bytes 12-43) holds a name of 1..32 bytes, NUL-padded after it",
+                          .gens = kGensAll,
+                          .fields = fTrName,
+                          .explain = explain_on_body<Tr, [](const Tr& s, const CheckContext&) {
+                            return queue_name(s.dma_queue_name).empty()
+                                       ? std::string("dma_queue_name is empty: a trigger names its queue")
+                                       : std::string("dma_queue_name has bytes after its terminating NUL");
+                          }>});
 
 // ======================= PSEUDO_TRIGGER_COLLECTIVE 0xC8 =======================
 
-constexpr Predicate kCcOpcode =
-    opcode_predicate<Cc, kPseudoTriggerCollective>("has_pseudo_trigger_collective_opcode");
+constexpr Predicate kCcOpcode = opcode_predicate<Cc, kPseudoTriggerCollective>("has_pseudo_trigger_collective_opcode");
 constexpr uint8_t kUpdateSemIncComplete = 0x13;
 constexpr FieldRef fCcUpdate[] = {field_ref<Cc>("events.update_mode")};
 constexpr Predicate kCcUpdate =
@@ -562,16 +562,17 @@ constexpr Predicate kCcUpdate =
                               s.events.update_mode);
          }>});
 constexpr FieldRef fCcOp[] = {field_ref<Cc>("op")};
-constexpr Predicate kCcOp = rule<Cc, [](const Cc& s, const CheckContext&) {
-  return s.op == 0x04 || s.op == 0x06 || s.op == 0x08 || s.op == 0x09;
-}>({.name = "pseudo_collective_valid_op",
-    .convention = "PROJ-CONV-PS2",
-    .meaning = "op is ADD, MULT, MAX or MIN (ALU_OP 0x04, 0x06, 0x08, 0x09)",
-    .gens = kGensAll,
-    .fields = fCcOp,
-    .explain = explain_on_body<Cc, [](const Cc& s, const CheckContext& c) {
-      return fmt::format("op {} is not ADD, MULT, MAX or MIN", aluop_label(s.op, c.gen));
-    }>});
+constexpr Predicate kCcOp =
+    rule<Cc,
+         [](const Cc& s, const CheckContext&) { return s.op == 0x04 || s.op == 0x06 || s.op == 0x08 || s.op == 0x09; }>(
+        {.name = "pseudo_collective_valid_op",
+         .convention = "PROJ-CONV-PS2",
+         .meaning = "op is ADD, MULT, MAX or MIN (ALU_OP 0x04, 0x06, 0x08, 0x09)",
+         .gens = kGensAll,
+         .fields = fCcOp,
+         .explain = explain_on_body<Cc, [](const Cc& s, const CheckContext& c) {
+           return fmt::format("op {} is not ADD, MULT, MAX or MIN", aluop_label(s.op, c.gen));
+         }>});
 constexpr Predicate kCcDtype = dtype_predicate<Cc, &Cc::dtype, "dtype">();
 constexpr FieldRef fCcCtype[] = {field_ref<Cc>("ctype")};
 constexpr Predicate kCcCtype = rule<Cc, [](const Cc& s, const CheckContext&) { return s.ctype >= 1 && s.ctype <= 9; }>(
@@ -586,24 +587,62 @@ constexpr Predicate kCcCtype = rule<Cc, [](const Cc& s, const CheckContext&) { r
 
 // ---- Validators ----
 
-constexpr const Predicate* kMd[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMdOpcode,    &kMdConfigs,
-                                    &kMdCompute,            &kMdInDtype,            &kMdOutDtype,  &kMdShape,
-                                    &kMdSameCount,          &kMdCce,                &kEnginePlacement};
-constexpr const Predicate* kIn[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kInOpcode,  &kInChannels,
-                                    &kInDims,               &kInIdxAddr,            &kInCount,   &kInShape,
-                                    &kInConfigs,            &kInCompute,            &kInInDtype, &kInOutDtype,
-                                    &kInCce,                &kInReserved,           &kEnginePlacement};
-constexpr const Predicate* kXp[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kXpOpcode,  &kXpRows,
-                                    &kXpCols,               &kXpDtypes,             &kXpInDtype, &kXpDst,
-                                    &kXpDstSteps,           &kXpConfigs,            &kEnginePlacement};
-constexpr const Predicate* kGx[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kGxOpcode,   &kGxChannels,
-                                    &kGxDtype,              &kGxElem,               &kGxAddr,     &kGxFlags,
-                                    &kGxSrcDims,            &kGxDstSteps,           &kGxCross,    &kGxReserved,
-                                    &kGxConfigs,            &kEnginePlacement};
+constexpr const Predicate* kMd[] = {&kHasValidNeuronHeader,
+                                    &kHasValidNeuronEvents,
+                                    &kMdOpcode,
+                                    &kMdConfigs,
+                                    &kMdCompute,
+                                    &kMdInDtype,
+                                    &kMdOutDtype,
+                                    &kMdShape,
+                                    &kMdSameCount,
+                                    &kMdCce,
+                                    &kEnginePlacement};
+constexpr const Predicate* kIn[] = {&kHasValidNeuronHeader,
+                                    &kHasValidNeuronEvents,
+                                    &kInOpcode,
+                                    &kInChannels,
+                                    &kInDims,
+                                    &kInIdxAddr,
+                                    &kInCount,
+                                    &kInShape,
+                                    &kInConfigs,
+                                    &kInCompute,
+                                    &kInInDtype,
+                                    &kInOutDtype,
+                                    &kInCce,
+                                    &kInReserved,
+                                    &kEnginePlacement};
+constexpr const Predicate* kXp[] = {&kHasValidNeuronHeader,
+                                    &kHasValidNeuronEvents,
+                                    &kXpOpcode,
+                                    &kXpRows,
+                                    &kXpCols,
+                                    &kXpDtypes,
+                                    &kXpInDtype,
+                                    &kXpDst,
+                                    &kXpDstSteps,
+                                    &kXpConfigs,
+                                    &kEnginePlacement};
+constexpr const Predicate* kGx[] = {&kHasValidNeuronHeader,
+                                    &kHasValidNeuronEvents,
+                                    &kGxOpcode,
+                                    &kGxChannels,
+                                    &kGxDtype,
+                                    &kGxElem,
+                                    &kGxAddr,
+                                    &kGxFlags,
+                                    &kGxSrcDims,
+                                    &kGxDstSteps,
+                                    &kGxCross,
+                                    &kGxReserved,
+                                    &kGxConfigs,
+                                    &kEnginePlacement};
 constexpr const Predicate* kTr[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kTrOpcode, &kTrName,
                                     &kEnginePlacement};
-constexpr const Predicate* kCc[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCcOpcode, &kCcUpdate, &kCcOp,
-                                    &kCcDtype,              &kCcCtype,              &kEnginePlacement};
+constexpr const Predicate* kCc[] = {
+    &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCcOpcode, &kCcUpdate, &kCcOp, &kCcDtype, &kCcCtype,
+    &kEnginePlacement};
 
 constexpr Validator kMdValidator = full_validator<kMd>("is_valid_dma_memcpy_direct");
 constexpr Validator kInValidator = full_validator<kIn>("is_valid_dma_indirect");
@@ -613,12 +652,8 @@ constexpr Validator kTrValidator = full_validator<kTr>("is_valid_pseudo_dma_trig
 constexpr Validator kCcValidator = full_validator<kCc>("is_valid_pseudo_trigger_collective");
 
 constexpr ValidatorRow kRows[] = {
-    {kDmaMemcpy, &kMdValidator},
-    {kDmaIndirect, &kInValidator},
-    {kDmaTranspose, &kXpValidator},
-    {kDmaGatherTranspose, &kGxValidator},
-    {kPseudoDmaTrigger, &kTrValidator},
-    {kPseudoTriggerCollective, &kCcValidator},
+    {kDmaMemcpy, &kMdValidator},          {kDmaIndirect, &kInValidator},      {kDmaTranspose, &kXpValidator},
+    {kDmaGatherTranspose, &kGxValidator}, {kPseudoDmaTrigger, &kTrValidator}, {kPseudoTriggerCollective, &kCcValidator},
 };
 constexpr Validation kValidation = validator_table<DmaFamily, kRows>();
 

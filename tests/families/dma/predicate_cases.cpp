@@ -36,7 +36,8 @@ Word cc_word() {
   return hex_word("c8100000040a131600000000040a00000300000004000000200000000000000001");
 }
 
-constexpr std::string_view kAnyEngine = "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)";
+constexpr std::string_view kAnyEngine =
+    "any engine may issue it (PROJ-CONV-F1 table; ValidateContext tests every engine)";
 
 /// The family's cases for tests/unit/validate_predicates_test.cpp.
 PredicateCases family_cases() {
@@ -56,7 +57,8 @@ PredicateCases family_cases() {
               {"is_valid_dma_memcpy_direct", "has_valid_dge_compute_op", 0, [](Word& w, Generation) { w[15] = 5; }},
               {"is_valid_dma_memcpy_direct", "is_valid_dtype", 0,
                [](Word& w, Generation) { w[62] = w[63] = dtype::kInvalid; }},
-              {"is_valid_dma_memcpy_direct", "zero_num_elem_shape_reg_mode", 0, [](Word& w, Generation) { w[23] = 0x40; }},
+              {"is_valid_dma_memcpy_direct", "zero_num_elem_shape_reg_mode", 0,
+               [](Word& w, Generation) { w[23] = 0x40; }},
               {"is_valid_dma_memcpy_direct", "dma_memcpy_same_element_count", 0,
                [](Word& w, Generation) { store_le<uint16_t>(&w[56], 3); }},
               {"is_valid_dma_memcpy_direct", "is_valid_dma_cce", 0,
@@ -80,9 +82,12 @@ PredicateCases family_cases() {
                  w[60] = 1;
                  store_le<uint16_t>(&w[30], 6);
                }},
-              {"is_valid_dma_indirect", "has_dma_indirect_check_reserved_zero", 0, [](Word& w, Generation) { w[62] = 1; }},
-              {"is_valid_dma_transpose", "has_valid_xpose_tile_rows_temporary", 0, [](Word& w, Generation) { w[60] = 8; }},
-              {"is_valid_dma_transpose", "has_valid_xpose_tile_cols_temporary", 0, [](Word& w, Generation) { w[61] = 0; }},
+              {"is_valid_dma_indirect", "has_dma_indirect_check_reserved_zero", 0,
+               [](Word& w, Generation) { w[62] = 1; }},
+              {"is_valid_dma_transpose", "has_valid_xpose_tile_rows_temporary", 0,
+               [](Word& w, Generation) { w[60] = 8; }},
+              {"is_valid_dma_transpose", "has_valid_xpose_tile_cols_temporary", 0,
+               [](Word& w, Generation) { w[61] = 0; }},
               {"is_valid_dma_transpose", "has_valid_xpose_dtypes_temporary", 0,
                [](Word& w, Generation) { w[15] = dtype::kFp16; }},
               {"is_valid_dma_transpose", "has_valid_xpose_dst_start_addr", 0,
@@ -90,7 +95,8 @@ PredicateCases family_cases() {
               {"is_valid_dma_transpose", "has_valid_xpose_dst_steps", 0,
                [](Word& w, Generation) { store_le<int32_t>(&w[48], 16); }},
               {"is_valid_dma_transpose", "is_valid_dma_configs", 0, [](Word& w, Generation) { w[63] = 0x08; }},
-              {"is_valid_dma_gather_transpose", "check_dma_indirect_indices", 0, [](Word& w, Generation) { w[14] = 1; }},
+              {"is_valid_dma_gather_transpose", "check_dma_indirect_indices", 0,
+               [](Word& w, Generation) { w[14] = 1; }},
               {"is_valid_dma_gather_transpose", "has_valid_gather_transpose_dtype", 0,
                [](Word& w, Generation) { w[62] = 0x76; }},
               {"is_valid_dma_gather_transpose", "has_valid_gather_transpose_elem_size", 0,
@@ -111,7 +117,8 @@ PredicateCases family_cases() {
               {"is_valid_dma_gather_transpose", "dma_gather_transpose_reserved_zero", 0,
                [](Word& w, Generation) { w[49] = 1; }},
               {"is_valid_dma_gather_transpose", "is_valid_dma_configs", 0, [](Word& w, Generation) { w[13] = 5; }},
-              {"is_valid_pseudo_dma_trigger", "pseudo_dma_trigger_queue_named", 0, [](Word& w, Generation) { w[43] = 1; }},
+              {"is_valid_pseudo_dma_trigger", "pseudo_dma_trigger_queue_named", 0,
+               [](Word& w, Generation) { w[43] = 1; }},
               {"is_valid_pseudo_trigger_collective", "pseudo_collective_update_inc_complete", 0,
                [](Word& w, Generation) { w[6] = 0; }},
               {"is_valid_pseudo_trigger_collective", "pseudo_collective_valid_op", 0,
