@@ -72,7 +72,7 @@ def main(tool):
 
     rng = np.random.default_rng(40)
     src = (rng.integers(-64, 64, 8) / 4).astype(np.float32)  # exact in BF16
-    table = np.arange(8, dtype=np.float32).repeat(2) * 10 + np.tile([0, 1], 8)
+    table = (np.arange(8).repeat(2) * 10 + np.tile([0, 1], 8)).astype(np.float32)
     idx = np.array([6, 1, 1, 4], dtype=np.uint32)
     tsrc = rng.integers(0, 0x7F7F, (16, 8)).astype(np.uint32)
     init = {"memory": [{"at": "sbuf:0:0x100", "dtype": "fp32", "values": src.tolist()},
