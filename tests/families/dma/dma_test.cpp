@@ -219,23 +219,30 @@ TEST(DmaFamily, IndirectScatterAddAccumulatesDuplicates) {
   for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(r.at(0x2000 + 4 * i), f32(expect[i])) << i;
 }
 
-TEST(DmaFamily, TransposeMatchesTheIndexModel) {
-  // 32 source rows (partitions 0..31) of 4 BF16 columns; two tiles of 16 rows into 4 destination partitions, each
-  // tile's 16 elements contiguous, the second tile 32 bytes after the first (PROJ-CONV-DM8).
+/// DMA_TRANSPOSE of `rows` source rows (partitions, +0x1000) of 4 BF16 columns into 4 destination partitions
+/// (+0x2000), `tiles` destination tiles 32 bytes apart.
+DmaDirect2dXpose transpose_word(uint16_t rows, uint16_t tiles) {
   DmaDirect2dXpose d;
   d.header.opcode = 0xBD;
   d.header.inst_word_len = 16;
   d.in_dtype = d.out_dtype = kBf16;
   d.src_start_addr.raw = 0x1000;
   d.src_step_elem = {2, static_cast<int32_t>(kP)};
-  d.src_num_elem = {4, 32};
+  d.src_num_elem = {4, rows};
   d.tile_src_row_step = static_cast<int32_t>(kP);
   d.dst_start_addr.raw = 0x2000;
   d.dst_step_elem = {static_cast<int32_t>(kP), 32};
-  d.dst_num_elem = {4, 2};
+  d.dst_num_elem = {4, tiles};
   d.tile_src_rows = 16;
   d.tile_src_cols = 4;
   d.semaphore = 7;
+  return d;
+}
+
+TEST(DmaFamily, TransposeMatchesTheIndexModel) {
+  // 32 source rows (partitions 0..31) of 4 BF16 columns; two tiles of 16 rows into 4 destination partitions, each
+  // tile's 16 elements contiguous, the second tile 32 bytes after the first (PROJ-CONV-DM8).
+  const DmaDirect2dXpose d = transpose_word(32, 2);
   const Word w = encode(d);
   ASSERT_TRUE(validate(decode(std::span<const uint8_t, kWordBytes>(w), kC), kC).valid);
   OneRun r(w);
@@ -251,18 +258,7 @@ TEST(DmaFamily, TransposeMatchesTheIndexModel) {
 }
 
 TEST(DmaFamily, TransposeRefusesAShapeItCannotHold) {
-  DmaDirect2dXpose d;
-  d.header.opcode = 0xBD;
-  d.header.inst_word_len = 16;
-  d.in_dtype = d.out_dtype = kBf16;
-  d.src_start_addr.raw = 0x1000;
-  d.src_step_elem = {2, static_cast<int32_t>(kP)};
-  d.src_num_elem = {4, 16};
-  d.dst_start_addr.raw = 0x2000;
-  d.dst_step_elem = {static_cast<int32_t>(kP), 32};
-  d.dst_num_elem = {4, 2};  // one tile only: {4, 1}
-  d.tile_src_rows = 16;
-  d.tile_src_cols = 4;
+  const DmaDirect2dXpose d = transpose_word(16, 2);  // one tile only: {4, 1}
   OneRun r(encode(d));
   const RunSummary s = r.m.run(10);
   ASSERT_TRUE(s.faulted);
