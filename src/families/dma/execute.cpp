@@ -326,7 +326,9 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
   if (const auto* d = inst.as<DmaIndirect1d>()) return exec_indirect(*d, txn);
   if (const auto* d = inst.as<DmaDirect2dXpose>()) return exec_transpose(*d, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+                  fmt::format("{} ({:#04x}) is not executed: PROJ-CONV-DM10 (the gather-transpose mapping is not "
+                              "public; the runtime lowers the pseudo words)",
+                              inst.name(), inst.opcode()));
 }
 
 Completion completion(const Instruction& inst) {

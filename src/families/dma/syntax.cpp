@@ -28,8 +28,8 @@ using tasm::store_bits;
 using tasm::ValueText;
 
 // Zero is the usual value of the configuration, bound-check and undescribed bytes: written only when set.
-constexpr std::string_view kQuiet[] = {"dma_configs",       "src_bound_reg",     "dst_bound_reg", "src_idx_bound_reg",
-                                       "dst_idx_bound_reg", "unknown0",          "payload"};
+constexpr std::string_view kQuiet[] = {"dma_configs",       "src_bound_reg", "dst_bound_reg", "src_idx_bound_reg",
+                                       "dst_idx_bound_reg", "unknown0",      "payload"};
 
 constexpr std::string_view kHex[] = {
     "dma_configs", "flags", "dtype", "src_bound_reg", "dst_bound_reg", "src_idx_bound_reg", "dst_idx_bound_reg"};
@@ -169,11 +169,6 @@ std::string meaning(const Instruction& inst, std::string_view path) {
     if (path == "flags") return indirect_flags_meaning(m->flags);
     if (path == "semaphore")
       return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
-    if (path == "src_idx_start_addr")
-      return gathers(m->flags) ? "UINT32 gather indices (SBUF partition 0)" : "unused: the source is not indexed";
-    if (path == "dst_idx_start_addr")
-      return scatters(m->flags) ? "UINT32 scatter indices (SBUF partition 0)"
-                                : "unused: the destination is not indexed";
     return common_meaning(*m, path);
   }
   if (const auto* m = inst.as<DmaDirect2dXpose>()) {
@@ -190,7 +185,7 @@ std::string meaning(const Instruction& inst, std::string_view path) {
     return common_meaning(*m, path);
   }
   if (const auto* m = inst.as<PseudoDmaTrigger>()) {
-    if (path == "dma_queue_name")
+    if (path == "dma_queue_name[0]")
       return fmt::format("the queue `{}`: fires its descriptor block from the engine's `dma` list",
                          queue_name(m->dma_queue_name));
     if (path == "payload") return "block_id / use_raw_count: their place is not public (PROJ-CONV-PS1)";

@@ -96,7 +96,7 @@ TEST(DmaFamily, TriggerNamesItsQueueAndRoundTripsOddNames) {
   EXPECT_NE(text.find("dma_queue_name=q_gradient_in"), std::string::npos) << text;
   std::string meaning;
   for (const DescribedField& f : describe_fields(inst))
-    if (f.name == "dma_queue_name") meaning = f.meaning;
+    if (f.name == "dma_queue_name[0]") meaning = f.meaning;
   EXPECT_NE(meaning.find("`q_gradient_in`"), std::string::npos) << meaning;
   // A name with a byte after its NUL is written as its 32 bytes and comes back exact.
   Word odd = w;

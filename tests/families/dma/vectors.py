@@ -172,12 +172,12 @@ def add():
     vec("dma-gx-reserved", CMV, [GRES], poke(GXW, [(49, "B", 1)]))
     vec("dma-gx-configs", CMV, [CFG], poke(GXW, [(13, "B", 5)]))
 
-    # ---- PSEUDO_DMATRIGGER 0xC1: the two trigger words of the runtime's embedded all-reduce NEFF ----
+    # ---- PSEUDO_DMATRIGGER 0xC1: the two trigger words of the runtime's embedded all-reduce NEFF (waits left out) ----
     TR0 = bytearray(64)
     vectorlib.header(TR0, 0xC1)
     TR0[12:12 + 13] = b"q_gradient_in"
     TR1 = bytearray(64)
-    vectorlib.header(TR1, 0xC1, wait_mode=0x04, wait_idx=0x16)
+    vectorlib.header(TR1, 0xC1)  # the real word waits on $S[22]; the wait is left out so that a run ends
     TR1[12:12 + 14] = b"q_gradient_out"
     vec("dma-tr-real-0", ALL, [], TR0)
     vec("dma-tr-real-1", ALL, [], TR1)
@@ -189,7 +189,8 @@ def add():
     vec("dma-tr-payload", ALL, [], poke(TR0, [(44, "<I", 7), (63, "B", 0xFF)]))  # not inspected (PS1)
 
     # ---- PSEUDO_TRIGGER_COLLECTIVE 0xC8: the embedded NEFF's all-reduce word (fp32 ADD, 32 elements) ----
-    CC = bytearray(bytes.fromhex("c8100000 040a1316 00000000 040a0000 03000000 04000000 2000000000000000 01"
+    # (its wait on $S[10] left out, so that a run of the word ends; the update $S[22]++@complete kept)
+    CC = bytearray(bytes.fromhex("c8100000 00001316 00000000 040a0000 03000000 04000000 2000000000000000 01"
                                  .replace(" ", "")) + bytes(31))
     vec("dma-cc-real", ALL, [], CC)
     vec("dma-cc-header", ALL, [HDR], poke(CC, [(1, "B", 15)]))
