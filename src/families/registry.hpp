@@ -4,8 +4,8 @@
 
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
-#include "dma/format.hpp"
 #include "datapath/format.hpp"
+#include "dma/format.hpp"
 #include "index/format.hpp"
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"

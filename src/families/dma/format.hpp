@@ -40,24 +40,24 @@ struct DmaDirect2d {
   bool operator==(const DmaDirect2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<DmaDirect2d> = std::tuple_cat(
-    header_and_events<DmaDirect2d>(),
-    std::make_tuple(field("dma_configs", 12, &DmaDirect2d::dma_configs, Role::Custom),
-                    field("semaphore", 13, &DmaDirect2d::semaphore),
-                    field("sem_increment", 14, &DmaDirect2d::sem_increment),
-                    field("compute_op", 15, &DmaDirect2d::compute_op, Role::Custom),
-                    field("src_start_addr", 16, &DmaDirect2d::src_start_addr, Role::Addr8),
-                    field("src_step_elem", 24, &DmaDirect2d::src_step_elem, Role::Step),
-                    field("src_num_elem", 32, &DmaDirect2d::src_num_elem, Role::NumElem),
-                    field("src_elem_size", 36, &DmaDirect2d::src_elem_size),
-                    field("src_bound_reg", 38, &DmaDirect2d::src_bound_reg, Role::Custom),
-                    field("dst_bound_reg", 39, &DmaDirect2d::dst_bound_reg, Role::Custom),
-                    field("dst_start_addr", 40, &DmaDirect2d::dst_start_addr, Role::Addr8),
-                    field("dst_step_elem", 48, &DmaDirect2d::dst_step_elem, Role::Step),
-                    field("dst_num_elem", 56, &DmaDirect2d::dst_num_elem, Role::NumElem),
-                    field("dst_elem_size", 60, &DmaDirect2d::dst_elem_size),
-                    field("in_dtype", 62, &DmaDirect2d::in_dtype, Role::Dtype),
-                    field("out_dtype", 63, &DmaDirect2d::out_dtype, Role::Dtype)));
+inline constexpr auto fields_of<DmaDirect2d> =
+    std::tuple_cat(header_and_events<DmaDirect2d>(),
+                   std::make_tuple(field("dma_configs", 12, &DmaDirect2d::dma_configs, Role::Custom),
+                                   field("semaphore", 13, &DmaDirect2d::semaphore),
+                                   field("sem_increment", 14, &DmaDirect2d::sem_increment),
+                                   field("compute_op", 15, &DmaDirect2d::compute_op, Role::Custom),
+                                   field("src_start_addr", 16, &DmaDirect2d::src_start_addr, Role::Addr8),
+                                   field("src_step_elem", 24, &DmaDirect2d::src_step_elem, Role::Step),
+                                   field("src_num_elem", 32, &DmaDirect2d::src_num_elem, Role::NumElem),
+                                   field("src_elem_size", 36, &DmaDirect2d::src_elem_size),
+                                   field("src_bound_reg", 38, &DmaDirect2d::src_bound_reg, Role::Custom),
+                                   field("dst_bound_reg", 39, &DmaDirect2d::dst_bound_reg, Role::Custom),
+                                   field("dst_start_addr", 40, &DmaDirect2d::dst_start_addr, Role::Addr8),
+                                   field("dst_step_elem", 48, &DmaDirect2d::dst_step_elem, Role::Step),
+                                   field("dst_num_elem", 56, &DmaDirect2d::dst_num_elem, Role::NumElem),
+                                   field("dst_elem_size", 60, &DmaDirect2d::dst_elem_size),
+                                   field("in_dtype", 62, &DmaDirect2d::in_dtype, Role::Dtype),
+                                   field("out_dtype", 63, &DmaDirect2d::out_dtype, Role::Dtype)));
 
 /// NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT (64 B): DMA_INDIRECT 0xBB, one layout on every generation. A 1-D walk on
 /// each side, either (or both) indexed by a UINT32 vector in SBUF (gather on the source, scatter on the destination).
@@ -93,29 +93,29 @@ struct DmaIndirect1d {
   bool operator==(const DmaIndirect1d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<DmaIndirect1d> = std::tuple_cat(
-    header_and_events<DmaIndirect1d>(),
-    std::make_tuple(field("semaphore", 12, &DmaIndirect1d::semaphore),
-                    field("sem_increment", 13, &DmaIndirect1d::sem_increment),
-                    field("idx_num_active_channels", 14, &DmaIndirect1d::idx_num_active_channels),
-                    field("flags", 15, &DmaIndirect1d::flags, Role::Custom),
-                    field("src_start_addr", 16, &DmaIndirect1d::src_start_addr, Role::Addr8),
-                    field("src_step_elem", 24, &DmaIndirect1d::src_step_elem, Role::Step),
-                    field("src_num_elem", 28, &DmaIndirect1d::src_num_elem, Role::NumElem),
-                    field("src_elem_size", 30, &DmaIndirect1d::src_elem_size),
-                    field("dst_start_addr", 32, &DmaIndirect1d::dst_start_addr, Role::Addr8),
-                    field("dst_step_elem", 40, &DmaIndirect1d::dst_step_elem, Role::Step),
-                    field("dst_num_elem", 44, &DmaIndirect1d::dst_num_elem, Role::NumElem),
-                    field("dst_elem_size", 46, &DmaIndirect1d::dst_elem_size),
-                    field("src_idx_start_addr", 48, &DmaIndirect1d::src_idx_start_addr, Role::Addr4),
-                    field("dst_idx_start_addr", 52, &DmaIndirect1d::dst_idx_start_addr, Role::Addr4),
-                    field("in_dtype", 56, &DmaIndirect1d::in_dtype, Role::Dtype),
-                    field("out_dtype", 57, &DmaIndirect1d::out_dtype, Role::Dtype),
-                    field("src_idx_bound_reg", 58, &DmaIndirect1d::src_idx_bound_reg, Role::Custom),
-                    field("dst_idx_bound_reg", 59, &DmaIndirect1d::dst_idx_bound_reg, Role::Custom),
-                    field("compute_op", 60, &DmaIndirect1d::compute_op, Role::Custom),
-                    field("dma_configs", 61, &DmaIndirect1d::dma_configs, Role::Custom),
-                    field("reserved", 62, &DmaIndirect1d::reserved, Role::Reserved)));
+inline constexpr auto fields_of<DmaIndirect1d> =
+    std::tuple_cat(header_and_events<DmaIndirect1d>(),
+                   std::make_tuple(field("semaphore", 12, &DmaIndirect1d::semaphore),
+                                   field("sem_increment", 13, &DmaIndirect1d::sem_increment),
+                                   field("idx_num_active_channels", 14, &DmaIndirect1d::idx_num_active_channels),
+                                   field("flags", 15, &DmaIndirect1d::flags, Role::Custom),
+                                   field("src_start_addr", 16, &DmaIndirect1d::src_start_addr, Role::Addr8),
+                                   field("src_step_elem", 24, &DmaIndirect1d::src_step_elem, Role::Step),
+                                   field("src_num_elem", 28, &DmaIndirect1d::src_num_elem, Role::NumElem),
+                                   field("src_elem_size", 30, &DmaIndirect1d::src_elem_size),
+                                   field("dst_start_addr", 32, &DmaIndirect1d::dst_start_addr, Role::Addr8),
+                                   field("dst_step_elem", 40, &DmaIndirect1d::dst_step_elem, Role::Step),
+                                   field("dst_num_elem", 44, &DmaIndirect1d::dst_num_elem, Role::NumElem),
+                                   field("dst_elem_size", 46, &DmaIndirect1d::dst_elem_size),
+                                   field("src_idx_start_addr", 48, &DmaIndirect1d::src_idx_start_addr, Role::Addr4),
+                                   field("dst_idx_start_addr", 52, &DmaIndirect1d::dst_idx_start_addr, Role::Addr4),
+                                   field("in_dtype", 56, &DmaIndirect1d::in_dtype, Role::Dtype),
+                                   field("out_dtype", 57, &DmaIndirect1d::out_dtype, Role::Dtype),
+                                   field("src_idx_bound_reg", 58, &DmaIndirect1d::src_idx_bound_reg, Role::Custom),
+                                   field("dst_idx_bound_reg", 59, &DmaIndirect1d::dst_idx_bound_reg, Role::Custom),
+                                   field("compute_op", 60, &DmaIndirect1d::compute_op, Role::Custom),
+                                   field("dma_configs", 61, &DmaIndirect1d::dma_configs, Role::Custom),
+                                   field("reserved", 62, &DmaIndirect1d::reserved, Role::Reserved)));
 
 /// NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (64 B): DMA_TRANSPOSE 0xBD, CAYMAN and later. A crossbar transpose of
 /// 16-row tiles into SBUF; it carries no sem_increment byte.
@@ -144,23 +144,23 @@ struct DmaDirect2dXpose {
   bool operator==(const DmaDirect2dXpose&) const = default;
 };
 template <>
-inline constexpr auto fields_of<DmaDirect2dXpose> = std::tuple_cat(
-    header_and_events<DmaDirect2dXpose>(),
-    std::make_tuple(field("src_bound_reg", 12, &DmaDirect2dXpose::src_bound_reg, Role::Custom),
-                    field("dst_bound_reg", 13, &DmaDirect2dXpose::dst_bound_reg, Role::Custom),
-                    field("in_dtype", 14, &DmaDirect2dXpose::in_dtype, Role::Dtype),
-                    field("out_dtype", 15, &DmaDirect2dXpose::out_dtype, Role::Dtype),
-                    field("src_start_addr", 16, &DmaDirect2dXpose::src_start_addr, Role::Addr8),
-                    field("src_step_elem", 24, &DmaDirect2dXpose::src_step_elem, Role::Step),
-                    field("src_num_elem", 32, &DmaDirect2dXpose::src_num_elem, Role::NumElem),
-                    field("tile_src_row_step", 36, &DmaDirect2dXpose::tile_src_row_step, Role::Step),
-                    field("dst_start_addr", 40, &DmaDirect2dXpose::dst_start_addr, Role::Addr8),
-                    field("dst_step_elem", 48, &DmaDirect2dXpose::dst_step_elem, Role::Step),
-                    field("dst_num_elem", 56, &DmaDirect2dXpose::dst_num_elem, Role::NumElem),
-                    field("tile_src_rows", 60, &DmaDirect2dXpose::tile_src_rows),
-                    field("tile_src_cols", 61, &DmaDirect2dXpose::tile_src_cols),
-                    field("semaphore", 62, &DmaDirect2dXpose::semaphore),
-                    field("dma_configs", 63, &DmaDirect2dXpose::dma_configs, Role::Custom)));
+inline constexpr auto fields_of<DmaDirect2dXpose> =
+    std::tuple_cat(header_and_events<DmaDirect2dXpose>(),
+                   std::make_tuple(field("src_bound_reg", 12, &DmaDirect2dXpose::src_bound_reg, Role::Custom),
+                                   field("dst_bound_reg", 13, &DmaDirect2dXpose::dst_bound_reg, Role::Custom),
+                                   field("in_dtype", 14, &DmaDirect2dXpose::in_dtype, Role::Dtype),
+                                   field("out_dtype", 15, &DmaDirect2dXpose::out_dtype, Role::Dtype),
+                                   field("src_start_addr", 16, &DmaDirect2dXpose::src_start_addr, Role::Addr8),
+                                   field("src_step_elem", 24, &DmaDirect2dXpose::src_step_elem, Role::Step),
+                                   field("src_num_elem", 32, &DmaDirect2dXpose::src_num_elem, Role::NumElem),
+                                   field("tile_src_row_step", 36, &DmaDirect2dXpose::tile_src_row_step, Role::Step),
+                                   field("dst_start_addr", 40, &DmaDirect2dXpose::dst_start_addr, Role::Addr8),
+                                   field("dst_step_elem", 48, &DmaDirect2dXpose::dst_step_elem, Role::Step),
+                                   field("dst_num_elem", 56, &DmaDirect2dXpose::dst_num_elem, Role::NumElem),
+                                   field("tile_src_rows", 60, &DmaDirect2dXpose::tile_src_rows),
+                                   field("tile_src_cols", 61, &DmaDirect2dXpose::tile_src_cols),
+                                   field("semaphore", 62, &DmaDirect2dXpose::semaphore),
+                                   field("dma_configs", 63, &DmaDirect2dXpose::dma_configs, Role::Custom)));
 
 /// NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT (64 B): DMA_GATHER_TRANSPOSE 0xF1, CAYMAN and later. Rows gathered by a
 /// UINT32 index vector, then transposed by the crossbar into SBUF (the destination's dim-0 step is the dtype size).
@@ -190,24 +190,24 @@ struct DmaGatherXpose {
   bool operator==(const DmaGatherXpose&) const = default;
 };
 template <>
-inline constexpr auto fields_of<DmaGatherXpose> = std::tuple_cat(
-    header_and_events<DmaGatherXpose>(),
-    std::make_tuple(field("semaphore", 12, &DmaGatherXpose::semaphore),
-                    field("dma_configs", 13, &DmaGatherXpose::dma_configs, Role::Custom),
-                    field("idx_num_active_channels", 14, &DmaGatherXpose::idx_num_active_channels),
-                    field("src_idx_bound_reg", 15, &DmaGatherXpose::src_idx_bound_reg, Role::Custom),
-                    field("src_start_addr", 16, &DmaGatherXpose::src_start_addr, Role::Addr8),
-                    field("src_step_elem", 24, &DmaGatherXpose::src_step_elem, Role::Step),
-                    field("src_num_elem", 32, &DmaGatherXpose::src_num_elem, Role::NumElem),
-                    field("src_idx_start_addr", 36, &DmaGatherXpose::src_idx_start_addr, Role::Addr4),
-                    field("dst_start_addr", 40, &DmaGatherXpose::dst_start_addr, Role::Addr8),
-                    field("reserved", 48, &DmaGatherXpose::reserved, Role::Reserved),
-                    field("dst_bound_reg", 51, &DmaGatherXpose::dst_bound_reg, Role::Custom),
-                    field("dst_step_elem_1", 52, &DmaGatherXpose::dst_step_elem_1, Role::Step),
-                    field("dst_num_elem", 56, &DmaGatherXpose::dst_num_elem, Role::NumElem),
-                    field("elem_size", 60, &DmaGatherXpose::elem_size),
-                    field("dtype", 62, &DmaGatherXpose::dtype, Role::Custom),
-                    field("flags", 63, &DmaGatherXpose::flags, Role::Custom)));
+inline constexpr auto fields_of<DmaGatherXpose> =
+    std::tuple_cat(header_and_events<DmaGatherXpose>(),
+                   std::make_tuple(field("semaphore", 12, &DmaGatherXpose::semaphore),
+                                   field("dma_configs", 13, &DmaGatherXpose::dma_configs, Role::Custom),
+                                   field("idx_num_active_channels", 14, &DmaGatherXpose::idx_num_active_channels),
+                                   field("src_idx_bound_reg", 15, &DmaGatherXpose::src_idx_bound_reg, Role::Custom),
+                                   field("src_start_addr", 16, &DmaGatherXpose::src_start_addr, Role::Addr8),
+                                   field("src_step_elem", 24, &DmaGatherXpose::src_step_elem, Role::Step),
+                                   field("src_num_elem", 32, &DmaGatherXpose::src_num_elem, Role::NumElem),
+                                   field("src_idx_start_addr", 36, &DmaGatherXpose::src_idx_start_addr, Role::Addr4),
+                                   field("dst_start_addr", 40, &DmaGatherXpose::dst_start_addr, Role::Addr8),
+                                   field("reserved", 48, &DmaGatherXpose::reserved, Role::Reserved),
+                                   field("dst_bound_reg", 51, &DmaGatherXpose::dst_bound_reg, Role::Custom),
+                                   field("dst_step_elem_1", 52, &DmaGatherXpose::dst_step_elem_1, Role::Step),
+                                   field("dst_num_elem", 56, &DmaGatherXpose::dst_num_elem, Role::NumElem),
+                                   field("elem_size", 60, &DmaGatherXpose::elem_size),
+                                   field("dtype", 62, &DmaGatherXpose::dtype, Role::Custom),
+                                   field("flags", 63, &DmaGatherXpose::flags, Role::Custom)));
 
 /// PSEUDO_DMA_TRIGGER 0xC1 (64 B): fires the descriptor block of the named DMA queue (the engine JSON's `dma` list).
 /// Only the queue name's place is public (bytes 12-43); where block_id and use_raw_count sit is not (PROJ-CONV-PS1),
@@ -224,10 +224,10 @@ struct PseudoDmaTrigger {
   bool operator==(const PseudoDmaTrigger&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoDmaTrigger> = std::tuple_cat(
-    header_and_events<PseudoDmaTrigger>(),
-    std::make_tuple(field("dma_queue_name", 12, &PseudoDmaTrigger::dma_queue_name, Role::Custom),
-                    field("payload", 44, &PseudoDmaTrigger::payload, Role::Raw)));
+inline constexpr auto fields_of<PseudoDmaTrigger> =
+    std::tuple_cat(header_and_events<PseudoDmaTrigger>(),
+                   std::make_tuple(field("dma_queue_name", 12, &PseudoDmaTrigger::dma_queue_name, Role::Custom),
+                                   field("payload", 44, &PseudoDmaTrigger::payload, Role::Raw)));
 
 /// PSEUDO_TRIGGER_COLLECTIVE 0xC8 (64 B): a collective over two tensors of the NEFF, lowered by the runtime into an
 /// off-stream plan and one doorbell. Layout from the one public word (the runtime's embedded all-reduce NEFF, with
@@ -251,17 +251,17 @@ struct PseudoTriggerCollective {
   bool operator==(const PseudoTriggerCollective&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoTriggerCollective> = std::tuple_cat(
-    header_and_events<PseudoTriggerCollective>(),
-    std::make_tuple(field("op", 12, &PseudoTriggerCollective::op, Role::AluOp),
-                    field("dtype", 13, &PseudoTriggerCollective::dtype, Role::Dtype),
-                    field("group_id", 14, &PseudoTriggerCollective::group_id),
-                    field("unknown0", 15, &PseudoTriggerCollective::unknown0, Role::Raw),
-                    field("input_tensor_id", 16, &PseudoTriggerCollective::input_tensor_id),
-                    field("output_tensor_id", 20, &PseudoTriggerCollective::output_tensor_id),
-                    field("num_elements", 24, &PseudoTriggerCollective::num_elements),
-                    field("ctype", 32, &PseudoTriggerCollective::ctype, Role::Custom),
-                    field("payload", 33, &PseudoTriggerCollective::payload, Role::Raw)));
+inline constexpr auto fields_of<PseudoTriggerCollective> =
+    std::tuple_cat(header_and_events<PseudoTriggerCollective>(),
+                   std::make_tuple(field("op", 12, &PseudoTriggerCollective::op, Role::AluOp),
+                                   field("dtype", 13, &PseudoTriggerCollective::dtype, Role::Dtype),
+                                   field("group_id", 14, &PseudoTriggerCollective::group_id),
+                                   field("unknown0", 15, &PseudoTriggerCollective::unknown0, Role::Raw),
+                                   field("input_tensor_id", 16, &PseudoTriggerCollective::input_tensor_id),
+                                   field("output_tensor_id", 20, &PseudoTriggerCollective::output_tensor_id),
+                                   field("num_elements", 24, &PseudoTriggerCollective::num_elements),
+                                   field("ctype", 32, &PseudoTriggerCollective::ctype, Role::Custom),
+                                   field("payload", 33, &PseudoTriggerCollective::payload, Role::Raw)));
 
 namespace family {
 namespace dma {
@@ -350,8 +350,8 @@ inline std::string_view queue_name(const std::array<uint8_t, 32>& bytes) {
 /// The DMA family (src/families/dma): its layouts and the parts its folder defines.
 struct DmaFamily {
   static constexpr std::string_view kName = "dma";
-  using Layouts = TypeList<DmaDirect2d, DmaIndirect1d, DmaDirect2dXpose, DmaGatherXpose, PseudoDmaTrigger,
-                           PseudoTriggerCollective>;
+  using Layouts =
+      TypeList<DmaDirect2d, DmaIndirect1d, DmaDirect2dXpose, DmaGatherXpose, PseudoDmaTrigger, PseudoTriggerCollective>;
   static const Validation& validation();  ///< validate.cpp
   static const Execution& execution();    ///< execute.cpp
   static const Syntax& syntax();          ///< syntax.cpp
@@ -375,14 +375,15 @@ static_assert(offset_of<DmaIndirect1d>("flags") == 15 && offset_of<DmaIndirect1d
               offset_of<DmaIndirect1d>("dma_configs") == 61 && offset_of<DmaIndirect1d>("reserved") == 62);
 static_assert(offset_of<DmaDirect2dXpose>("in_dtype") == 14 && offset_of<DmaDirect2dXpose>("out_dtype") == 15 &&
               offset_of<DmaDirect2dXpose>("tile_src_row_step") == 36 &&
-              offset_of<DmaDirect2dXpose>("dst_start_addr") == 40 && offset_of<DmaDirect2dXpose>("tile_src_rows") == 60 &&
+              offset_of<DmaDirect2dXpose>("dst_start_addr") == 40 &&
+              offset_of<DmaDirect2dXpose>("tile_src_rows") == 60 &&
               offset_of<DmaDirect2dXpose>("tile_src_cols") == 61 && offset_of<DmaDirect2dXpose>("semaphore") == 62 &&
               offset_of<DmaDirect2dXpose>("dma_configs") == 63);
 static_assert(offset_of<DmaGatherXpose>("src_idx_bound_reg") == 15 &&
-              offset_of<DmaGatherXpose>("src_idx_start_addr") == 36 && offset_of<DmaGatherXpose>("dst_start_addr") == 40 &&
-              offset_of<DmaGatherXpose>("dst_bound_reg") == 51 && offset_of<DmaGatherXpose>("dst_step_elem_1") == 52 &&
-              offset_of<DmaGatherXpose>("elem_size") == 60 && offset_of<DmaGatherXpose>("dtype") == 62 &&
-              offset_of<DmaGatherXpose>("flags") == 63);
+              offset_of<DmaGatherXpose>("src_idx_start_addr") == 36 &&
+              offset_of<DmaGatherXpose>("dst_start_addr") == 40 && offset_of<DmaGatherXpose>("dst_bound_reg") == 51 &&
+              offset_of<DmaGatherXpose>("dst_step_elem_1") == 52 && offset_of<DmaGatherXpose>("elem_size") == 60 &&
+              offset_of<DmaGatherXpose>("dtype") == 62 && offset_of<DmaGatherXpose>("flags") == 63);
 static_assert(offset_of<PseudoDmaTrigger>("dma_queue_name") == 12 && offset_of<PseudoDmaTrigger>("payload") == 44);
 static_assert(offset_of<PseudoTriggerCollective>("op") == 12 && offset_of<PseudoTriggerCollective>("dtype") == 13 &&
               offset_of<PseudoTriggerCollective>("group_id") == 14 &&

@@ -158,7 +158,27 @@ std::string common_meaning(const S& s, std::string_view path) {
   return {};
 }
 
+/// What the plain fields of the family's words hold, where the word's own reading says nothing more.
+std::string plain_field_meaning(std::string_view path) {
+  if (path == "semaphore") return "completion semaphore";
+  if (path == "sem_increment") return "added to the completion semaphore when the data have moved";
+  if (path == "elem_size") return "bytes per gathered row";
+  if (path.ends_with("elem_size")) return "bytes per chunk (0 means 65 536, PROJ-CONV-DM3)";
+  if (path == "idx_num_active_channels") return "index channels (128: every partition)";
+  if (path == "group_id") return "replica group (its members live in the NEFF, not the word)";
+  if (path == "num_elements") return "elements the collective moves";
+  if (path.starts_with("dma_queue_name")) return "queue name byte";
+  return {};
+}
+
+std::string word_meaning(const Instruction& inst, std::string_view path);
+
 std::string meaning(const Instruction& inst, std::string_view path) {
+  std::string m = word_meaning(inst, path);
+  return m.empty() ? plain_field_meaning(path) : m;
+}
+
+std::string word_meaning(const Instruction& inst, std::string_view path) {
   if (const auto* m = inst.as<DmaDirect2d>()) {
     if (path == "semaphore")
       return fmt::format("completion semaphore: += {} when the data have moved", m->sem_increment);
