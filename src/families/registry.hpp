@@ -6,6 +6,7 @@
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "dma/format.hpp"
 #include "index/format.hpp"
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"
@@ -44,6 +45,7 @@ using FamilyLines = TypeList<
     family::IndexFamily,  // Iota, TensorScalarAffineSelect, RangeSelect, GetSequenceBounds, NonzeroWithCount
     family::PoolFamily,   // Gather, IndirectCopy, Sort, Pool, CrossLaneReduceArith/Bitvec
     family::ActFamily,  // Activate, ActivateQuantize, ActivationReadAccumulator, Activate2, the table loads
+    family::DmaFamily,  // DmaMemcpy, DmaIndirect, DmaTranspose, DmaGatherTranspose, PseudoDmaTrigger, PseudoTriggerCollective
     EndOfFamilies>;
 // clang-format on
 
