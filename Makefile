@@ -3,6 +3,8 @@ SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
 FUZZ_SECONDS ?= 4
+# fuzz_word runs once per operand format (about fifty): a shorter run each keeps make test within its budget.
+FUZZ_FORMAT_SECONDS ?= 3
 # The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
@@ -54,7 +56,8 @@ build-for-test: deps
 build-san: deps
 	cmake -S . -B $(BUILD_SAN) $(call generator,$(BUILD_SAN)) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" $(WERROR) -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
-	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  -DTPBISA_FUZZ_FORMAT_SECONDS=$(FUZZ_FORMAT_SECONDS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # The demo needs only the command line tool: the tests and benchmarks are not built.
