@@ -8,3 +8,27 @@ def matmul(x, y):
     """output0 = x @ y for fp16 x [M, K] and y [K, N], accumulated in fp32 and rounded to fp16 once, as the
     generated and the compiled matmul kernels do (docs/generator.md)."""
     return (np.asarray(x, np.float32) @ np.asarray(y, np.float32)).astype(np.float16)
+
+
+def layernorm(x, gamma, beta):
+    """output0 = (x - mean) / sqrt(var + 1e-5) * gamma + beta per row, in float64 (the generated layernorm computes in
+    fp32: compare with a tolerance, docs/kernels.md)."""
+    x = np.asarray(x, np.float64)
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    return ((x - mean) / np.sqrt(var + 1e-5) * np.asarray(gamma, np.float64) + np.asarray(beta, np.float64)).astype(
+        np.float32)
+
+
+def topk8(x):
+    """values, indices = the 8 largest elements of each row, largest first, ties in index order (tpbisa gen topk,
+    --k 8): exact."""
+    order = np.argsort(-np.asarray(x), axis=1, kind="stable")[:, :8]
+    return {"values": np.take_along_axis(np.asarray(x), order, axis=1), "indices": order.astype(np.uint32)}
+
+
+def causal_mask(x):
+    """output0 = x where column <= row, else -inf; relpos = column - row (int32): exact."""
+    rows, cols = np.indices(np.shape(x))
+    return {"output0": np.where(cols <= rows, x, np.float32(-np.inf)).astype(np.float32),
+            "relpos": (cols - rows).astype(np.int32)}

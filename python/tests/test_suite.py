@@ -393,3 +393,17 @@ def test_a_worker_that_does_not_see_the_program_uses_the_bytes_it_carries(folder
     rec = suite.run_case(case)
     want = on_processes.by_id()["wrong-reference"]
     assert stable([rec]) == stable([want])
+
+
+def test_compare_counts_equal_infinities_and_unsigned_differences() -> None:
+    """An infinity equals itself (the causal mask's -inf fill), and a uint32 output below its reference differs by
+    the true amount, not by a wrapped one."""
+    import numpy as np
+    from tpbisa import _suite_case
+    got = np.array([-np.inf, np.inf, 1.0, np.nan], np.float32)
+    want = np.array([-np.inf, np.inf, 1.0, np.nan], np.float32)
+    assert _suite_case.compare(got, want, 0.0, 0.0)["differing"] == 0
+    assert _suite_case.compare(got, np.array([np.inf, np.inf, 1.0, np.nan], np.float32), 0.0, 0.0)["differing"] == 1
+    r = _suite_case.compare(np.array([3, 5], np.uint32), np.array([4, 5], np.uint32), 0.0, 0.0)
+    assert r["differing"] == 1 and r["max_abs_diff"] == 1.0
+    assert _suite_case.compare(np.array([3], np.uint32), np.array([4], np.uint32), 1.0, 0.0)["differing"] == 0

@@ -147,16 +147,19 @@ def as_float(array: np.ndarray, sig: str) -> np.ndarray:
 
 
 def compare(got: np.ndarray, want: np.ndarray, atol: float, rtol: float) -> dict[str, Any]:
-    """Element by element, as `tpbisa run --expect` with a tolerance: an element differs unless both are NaN or
-    |got - want| <= atol + rtol * |want| (+0 equals -0)."""
+    """Element by element, as `tpbisa run --expect` with a tolerance: an element differs unless both are NaN, the two
+    are equal (+0 equals -0, an infinity equals itself) or |got - want| <= atol + rtol * |want|; integers are compared
+    as float64 differences, so an unsigned difference does not wrap."""
     if got.shape != want.shape:
         return {"elements": int(got.size), "differing": int(got.size), "max_abs_diff": None, "first_differing": [],
                 "atol": atol, "rtol": rtol, "error": f"shape {list(want.shape)} expected, the output has "
                                                      f"{list(got.shape)}"}
     with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(got - want)
-        nan_both = np.isnan(got) & np.isnan(want)
-        bad = ~nan_both & ~(diff <= atol + rtol * np.abs(want))
+        wide_got = got.astype(np.float64) if got.dtype.kind in "iub" else got
+        wide_want = want.astype(np.float64) if want.dtype.kind in "iub" else want
+        diff = np.abs(wide_got - wide_want)
+        nan_both = np.isnan(wide_got) & np.isnan(wide_want)
+        bad = ~nan_both & ~(got == want) & ~(diff <= atol + rtol * np.abs(wide_want))
     finite = diff[bad & np.isfinite(diff)]
     first = [list(map(int, np.unravel_index(int(i), got.shape))) for i in np.flatnonzero(bad)[:5]]
     return {"elements": int(got.size), "differing": int(bad.sum()),
