@@ -291,8 +291,7 @@ NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, Output
   // The cores at once, kept when one order gives the same: a trace, a step hook (the timeline), a race check and a
   // random schedule follow one order of steps across the cores.
   const bool at_once = !options.threads && options.max_threads > 1 && trace == nullptr && !options.trace &&
-                       !options.on_step &&
-                       r.races == nullptr && options.machine.schedule != Schedule::Random &&
+                       !options.on_step && r.races == nullptr && options.machine.schedule != Schedule::Random &&
                        r.run->machine().num_cores() > 1 && r.neff != nullptr;
   bool one_order = true;
   if (options.threads)

@@ -88,7 +88,8 @@ TEST(IoArguments, TraceFiltersCombineKeysAndAlternatives) {
 TEST(IoArguments, TraceFiltersNameWhatIsWrong) {
   TraceFilter f;
   EXPECT_EQ(f.add("engine"), "'engine' is not KEY=VALUE (engine=PE, opcode=Matmul, core=0)");
-  EXPECT_EQ(f.add("engine=tpu"), "engine 'tpu' is not an engine (pe, act, pool, dve, sp)");
+  EXPECT_EQ(f.add("engine=tpu"),
+            "engine 'tpu' is not an engine (pe, act, pool, dve, sp, or the stream names, any case)");
   EXPECT_EQ(f.add("core=256"), "core '256' is not a core number");
   EXPECT_EQ(f.add("core=x"), "core 'x' is not a core number");
   EXPECT_EQ(f.add("stream=sg00"), "key 'stream' is not engine, opcode or core");
