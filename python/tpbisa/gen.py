@@ -753,9 +753,6 @@ class Kernel:
                                **doc}
                     with open(os.path.join(sg, f"{e}.json"), "w") as f:
                         json.dump(doc, f)
-                for name, data in self.tables.get("members", {}).items():
-                    with open(os.path.join(sg, name), "wb") as f:
-                        f.write(data)
                     text = "\n".join(core.lines[e]) + "\n"
                     with open(os.path.join(sg, f"{e}.bin"), "wb") as f:
                         f.write(asm(text, gen=gen, filename=f"{core.sg}/{e}.tasm"))
@@ -763,6 +760,9 @@ class Kernel:
                     if keep:
                         with open(os.path.join(sg, f"{e}.tasm.txt"), "w") as f:
                             f.write(f"; gen: {gen}\n" + text)
+                for name, data in self.tables.get("members", {}).items():
+                    with open(os.path.join(sg, name), "wb") as f:
+                        f.write(data)
             if keep:
                 if os.path.exists(keep):
                     raise GenError(f"--keep {keep}: exists")
