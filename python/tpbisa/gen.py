@@ -555,7 +555,7 @@ def build_softmax(core: Core, k: "Kernel", tiles: list[int]) -> None:
             f"{pattern('src', x_off, d, 3)} in_dtype=fp32 out_dtype=fp32 num_active_channels=128 "
             "imm0_src=INSTRUCTION_IMMEDIATE op0=MULT op1=BYPASS reverse_operands=NONE imm1_src=INSTRUCTION_IMMEDIATE "
             f"imm0={sb(rc_off)} imm1={sb(rc_off)} {pattern('dst', y_off, d, 3)}",
-            waits=_earlier(stores, i), signal="dve_scale", tag="scale",
+            waits=_earlier(stores, i), signal="dve_scale",
             acc=[(x_key, "r"), (rc_key, "r"), (y_key, "w")]))
         stores.append(_store_tile(core, k, "output0", t, "y", i, [scaled[-1]]))
     _finish(core, stores[-1:])

@@ -297,6 +297,7 @@ def main():
                 if "output0" in c.outputs:
                     check_softmax_bound(c, name, np.load(f"{tmp}/{name}/x.npy"), c.outputs["output0"])
             c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "exp", "output0")
+            c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "recip", "x")
         elif kernel == "topk":
             for name, opts in [("topk", ["--rows", "256", "--cols", "200", "--k", "16"]),
                                ("topk_lnc2", ["--rows", "256", "--cols", "64", "--k", "8", "--lnc", "2"])]:
