@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Kernel NEFFs of `tpbisa gen` at realistic sizes, run end to end by `tpbisa run`, against NumPy doing the same math
 in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
-command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; top-k
-and the causal mask: equal).
+command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; softmax:
+largest relative difference to float64 NumPy; top-k and the causal mask: equal). Softmax carries the activation
+tables of ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent.
 
 usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...]
   (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter sizes, a quick look)
@@ -18,9 +19,11 @@ import time
 
 import numpy as np
 
+TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "matmul_small.neff")
 SIZES = {  # kernel -> generator options at the benchmark size
     "layernorm": ["--rows", "256", "--cols", "8192"],
     "rmsnorm": ["--rows", "256", "--cols", "8192"],
+    "softmax": ["--rows", "128", "--cols", "8192"],
     "topk": ["--rows", "256", "--cols", "8192", "--k", "32"],
     "causal_mask": ["--rows", "512", "--cols", "2048"],
 }
@@ -34,6 +37,9 @@ def numpy_math(kernel, a, k):
         return {"output0": (x - m) / np.sqrt(x.var(axis=1, keepdims=True) + np.float32(1e-5)) * a["gamma"] + a["beta"]}
     if kernel == "rmsnorm":
         return {"output0": x / np.sqrt((x * x).mean(axis=1, keepdims=True) + np.float32(1e-5)) * a["gamma"]}
+    if kernel == "softmax":
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return {"output0": e / e.sum(axis=1, keepdims=True)}
     if kernel == "topk":
         part = np.argpartition(-x, k - 1, axis=1)[:, :k]
         vals = np.take_along_axis(x, part, axis=1)
@@ -55,6 +61,11 @@ def check(kernel, got, a, k):
         diff = float(np.abs(got["output0"] - ref).max())
         bound = 1e-5 * float(np.abs(ref).max())
         return diff <= bound, f"max |tpbisa - float64 NumPy| = {diff:.3g} (bound {bound:.3g})"
+    if kernel == "softmax":
+        e = np.exp(x - x.max(1, keepdims=True))
+        ref = e / e.sum(1, keepdims=True)
+        rel = float((np.abs(got["output0"] - ref) / ref).max())
+        return rel <= 3e-5, f"max relative |tpbisa - float64 NumPy| = {rel:.3g} (bound 3e-05)"
     if kernel == "topk":
         order = np.argsort(-x, axis=1, kind="stable")[:, :k]
         values = np.take_along_axis(a["x"], order, 1)
@@ -82,6 +93,11 @@ def main():
             opts = list(opts)
             if a.small:
                 opts[opts.index("--cols") + 1] = str(int(opts[opts.index("--cols") + 1]) // 4)
+            if kernel == "softmax":
+                if not os.path.exists(TABLES):
+                    print(f"softmax: skipped ({TABLES} is absent)")
+                    continue
+                opts += ["--tables-from", TABLES]
             k = int(opts[opts.index("--k") + 1]) if "--k" in opts else 0
             neff, ind = f"{tmp}/{kernel}.neff", f"{tmp}/{kernel}"
             subprocess.run([sys.executable, "-m", "tpbisa.gen", kernel, *opts, "--out", neff, "--write-inputs", ind],

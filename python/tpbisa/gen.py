@@ -1,4 +1,4 @@
-"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, top-k and a causal mask (docs/kernels.md).
+"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, softmax, top-k and a causal mask (docs/kernels.md).
 
 Each program has the shape of a compiled kernel: per core five engine streams (PE, Activation, Pool, DVE, SP) written
 as assembly (docs/asm.md), semaphores between them, DMA queues for the loads and stores, the inputs and outputs of a
@@ -11,8 +11,9 @@ different engines or DMA queues to one buffer with no order between them (one a 
 a negative control asked for it (`--drop-wait TAG`, which then reports the race).
 
 Front ends: `tpbisa gen KERNEL ...` (the command runs this module), `python -m tpbisa.gen KERNEL ...`, and the
-functions `layernorm(...)`, `rmsnorm(...)`, `topk(...)`, `causal_mask(...)`, which write a NEFF and return it opened
-as a `tpbisa.Neff`.
+functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, which write a NEFF and
+return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine (softmax) carries activation tables
+copied from a NEFF the user names (`--tables-from F.neff`).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ ENGINE_SEMS = [4, 5, 6, 7] + list(range(56, 128))  # semaphores raised by engine
 # dtype name -> (signature dtype, bytes, DTYPE code of the words)
 DTYPES = {"fp32": ("float32", 4, 0xA), "bf16": ("bfloat16", 2, 0x6), "fp16": ("float16", 2, 0x7),
           "u32": ("uint32", 4, 0x9), "i32": ("int32", 4, 0x8)}
-KERNELS = ["layernorm", "rmsnorm", "topk", "causal_mask"]
-PLANNED = ["softmax", "mlp", "attention"]  # need the activation engine (docs/kernels.md)
+KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask"]
+PLANNED = ["mlp", "attention"]  # engine plans in docs/kernels.md
+TABLE_KERNELS = {"softmax": "exp"}  # kernel -> the activation function it needs from the tables
 
 
 class GenError(Exception):
@@ -508,8 +510,60 @@ def build_causal_mask(core: Core, k: "Kernel", tiles: list[int]) -> None:
     _finish(core, stores_y[-1:] + stores_p[-1:])
 
 
+def build_softmax(core: Core, k: "Kernel", tiles: list[int]) -> None:
+    """y = exp(x - max(x)) / sum(exp(x - max(x))) per row, exp from the NEFF's activation tables."""
+    d = k.opts["cols"]
+    s = core.sbuf
+    s.ring("x", 2, d * 4)  # x, then exp(x - max) in place
+    s.ring("negmax", 2, 4)
+    s.ring("sum", 2, 4)
+    s.ring("recip", 2, 4)
+    s.ring("y", 2, d * 4)
+    # The set the ACTIVATEs read: its index in act_info.json is byte 35 of the load (reserved0[23], PROJ-CONV-A6).
+    index = [0] * 27
+    index[23] = k.tables["index"]
+    core.op("Activation", "ActivationTableLoad", "reserved0={" + ",".join(f"{b:#x}" for b in index) + "}")
+    scaled: list[Any] = []
+    stores: list[Any] = []
+    for i, t in enumerate(tiles):
+        x_off, x_key = s.at("x", i)
+        nm_off, nm_key = s.at("negmax", i)
+        sum_off, sum_key = s.at("sum", i)
+        rc_off, rc_key = s.at("recip", i)
+        y_off, y_key = s.at("y", i)
+        x_tok = _load_tile(core, k, "x", t, "x", i, _earlier(scaled, i))
+        negmax = core.op("DVE", "TensorReduceArithOp",
+                         f"{pattern('src', x_off, d, 4)} in_dtype=fp32 out_dtype=fp32 num_active_channels=128 "
+                         f"negated=1 op=MAX op_dim=X {pattern('dst', nm_off, 1, 4)}",
+                         waits=[x_tok], signal="dve_max", acc=[(x_key, "r"), (nm_key, "w")])
+        # exp(1.0 * x + (-max)), the bias a per-partition pointer; the accumulators sum the row from +0.
+        core.op("Activation", "Activate",
+                "imm_src=INSTRUCTION_IMMEDIATE scale_src=INSTRUCTION_IMMEDIATE accumulator_cmd=ZERO_ACCUMULATE "
+                f"bias_src_n=0 {pattern('src', x_off, d, 3)} in_bias_dtype=0xaa out_dtype=fp32 "
+                f"num_active_channels=128 activation_func={k.tables['func_id']} scale_value=1.0 bias={sb(nm_off)} "
+                f"imm=0.0 {pattern('dst', x_off, d, 3)}",
+                waits=[negmax], tag="exp", acc=[(x_key, "r"), (nm_key, "r"), (x_key, "w")])
+        total = core.op("Activation", "ActivationReadAccumulator",
+                        f"dst_element_count=1 dtype=fp32 num_active_channels=128 dst.start_addr={sb(sum_off)} "
+                        "dst.step_elem=1 dst.num_elem=1", signal="act_sum", acc=[(sum_key, "w")])
+        core.op("DVE", "Reciprocal",
+                f"{pattern('src', sum_off, 1, 4)} in_dtype=fp32 out_dtype=fp32 num_active_channels=128 op=BYPASS "
+                f"op_dim=UNUSED {pattern('dst', rc_off, 1, 4)}",
+                waits=[total], tag="recip", acc=[(sum_key, "r"), (rc_key, "w")])
+        scaled.append(core.op(
+            "DVE", "TensorScalarPtrArithOp",
+            f"{pattern('src', x_off, d, 3)} in_dtype=fp32 out_dtype=fp32 num_active_channels=128 "
+            "imm0_src=INSTRUCTION_IMMEDIATE op0=MULT op1=BYPASS reverse_operands=NONE imm1_src=INSTRUCTION_IMMEDIATE "
+            f"imm0={sb(rc_off)} imm1={sb(rc_off)} {pattern('dst', y_off, d, 3)}",
+            waits=_earlier(stores, i), signal="dve_scale",
+            acc=[(x_key, "r"), (rc_key, "r"), (y_key, "w")]))
+        stores.append(_store_tile(core, k, "output0", t, "y", i, [scaled[-1]]))
+    _finish(core, stores[-1:])
+
+
 BUILDERS: dict[str, Callable[[Core, "Kernel", list[int]], None]] = {
-    "layernorm": build_layernorm, "rmsnorm": build_rmsnorm, "topk": build_topk, "causal_mask": build_causal_mask}
+    "layernorm": build_layernorm, "rmsnorm": build_rmsnorm, "softmax": build_softmax, "topk": build_topk,
+    "causal_mask": build_causal_mask}
 
 
 class Kernel:
@@ -527,8 +581,8 @@ class Kernel:
             raise GenError(f"--cols {d}: must be positive")
         if dt not in ("fp32", "bf16", "fp16"):
             raise GenError(f"--dtype {dt}: fp32, bf16 or fp16")
-        if kind in ("topk", "causal_mask") and dt != "fp32":
-            raise GenError(f"--dtype {dt}: {kind} is fp32 only (MAX8 / AFFINE_SELECT on fp32 scores)")
+        if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":
+            raise GenError(f"--dtype {dt}: {kind} is fp32 only (MAX8 / AFFINE_SELECT / ACTIVATE on fp32 scores)")
         if kind == "topk":
             kk = opts["k"]
             if kk <= 0 or kk % 8 or kk > d:
@@ -546,6 +600,27 @@ class Kernel:
             self.outputs = [("output0", dt, [r, d])]
         self.cores: list[Core] = []
         self.notes: list[str] = []
+        self.tables: dict[str, Any] = {}  # the activation members a kernel of TABLE_KERNELS carries
+
+    def load_tables(self, tool: str | None = None) -> None:
+        """Copies the activation members of the set holding TABLE_KERNELS[kind] from the NEFF `--tables-from`
+        names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL blobs."""
+        func = TABLE_KERNELS.get(self.kind)
+        if func is None or self.tables:
+            return
+        src = self.opts.get("tables_from")
+        if not src:
+            raise GenError(f"{self.kind} needs activation tables ({func}): name a NEFF that carries them with "
+                           "--tables-from F.neff")
+        if not os.path.isfile(src):
+            raise GenError(f"--tables-from {src}: no such file")
+        work = tempfile.mkdtemp(prefix="tpbisa_gen_tables.")
+        try:
+            folder = os.path.join(work, "neff")
+            run_tool(find_tool(tool), ["neff", "extract", src, folder])
+            self.tables = _activation_members(src, folder, func)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     def names(self) -> list[str]:
         return [n for n, _, _ in self.inputs + self.outputs]
@@ -572,7 +647,8 @@ class Kernel:
                 f"mask.step_elem={{-1,0,0,0}} mask.num_elem={lst(n, 1, 1, 1)} {pattern('src', src, n, 2)} "
                 f"{pattern('dst', dst, n, 2)} channel_multiplier=1")
 
-    def build(self) -> None:
+    def build(self, tool: str | None = None) -> None:
+        self.load_tables(tool)
         lnc = self.opts["lnc"]
         tiles = self.opts["rows"] // PARTITIONS
         per = tiles // lnc
@@ -649,7 +725,7 @@ class Kernel:
         from . import asm  # the package's assembler (the library the command uses)
 
         if not self.cores:
-            self.build()
+            self.build(tool)
         tool = find_tool(tool)
         gen, lnc = self.opts["gen"], self.opts["lnc"]
         work = tempfile.mkdtemp(prefix="tpbisa_gen.")
@@ -671,8 +747,12 @@ class Kernel:
                 with open(os.path.join(sg, "def.json"), "w") as f:
                     json.dump(self._def_json(), f, indent=1)
                 for e in ENGINES:
+                    doc: dict[str, Any] = {"dma": [], "instr": f"{e}.bin", "name": f"{e}.json"}
+                    if e == "Activation" and self.tables:
+                        doc = {"act_info": self.tables["act_info"], "activation_function_sets": [self.tables["set"]],
+                               **doc}
                     with open(os.path.join(sg, f"{e}.json"), "w") as f:
-                        json.dump({"dma": [], "instr": f"{e}.bin", "name": f"{e}.json"}, f)
+                        json.dump(doc, f)
                     text = "\n".join(core.lines[e]) + "\n"
                     with open(os.path.join(sg, f"{e}.bin"), "wb") as f:
                         f.write(asm(text, gen=gen, filename=f"{core.sg}/{e}.tasm"))
@@ -680,6 +760,9 @@ class Kernel:
                     if keep:
                         with open(os.path.join(sg, f"{e}.tasm.txt"), "w") as f:
                             f.write(f"; gen: {gen}\n" + text)
+                for name, data in self.tables.get("members", {}).items():
+                    with open(os.path.join(sg, name), "wb") as f:
+                        f.write(data)
             if keep:
                 if os.path.exists(keep):
                     raise GenError(f"--keep {keep}: exists")
@@ -719,6 +802,41 @@ class Kernel:
         return out
 
 
+def _activation_members(src: str, folder: str, func: str) -> dict[str, Any]:
+    """From an extracted NEFF: the first set its first subgraph's Activation.json lists with a function named
+    `func` -- the set's index in act_info.json, the function's id, and the members to copy (name -> bytes)."""
+    sgs = sorted(n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n, "Activation.json")))
+    if not sgs:
+        raise GenError(f"--tables-from {src}: no subgraph with an Activation.json")
+    sg = os.path.join(folder, sgs[0])
+
+    def read(name: str) -> bytes:
+        try:
+            with open(os.path.join(sg, name), "rb") as f:
+                return f.read()
+        except OSError as e:
+            raise GenError(f"--tables-from {src}: {sgs[0]}/{name} is absent") from e
+
+    try:
+        act = json.loads(read("Activation.json"))
+        info_name = act["act_info"]
+        info = json.loads(read(info_name))
+        catalog = [c["name"] for c in info["act_func_sets"]]
+        for name in act.get("activation_function_sets", []):
+            manifest_name = next(c["profile_json"] for c in info["act_func_sets"] if c["name"] == name)
+            manifest = json.loads(read(manifest_name))
+            ids = [p["func_id"] for p in manifest["profile_meta_data"] if p["func_name"].rsplit("_", 1)[0] == func]
+            if ids:
+                members = {"act_info.json": read(info_name), manifest_name: read(manifest_name)}
+                for blob in (manifest["bkt_bin"], manifest["ctl_bin"]):
+                    members[blob] = read(blob)
+                return {"set": name, "index": catalog.index(name), "func_id": ids[0], "act_info": "act_info.json",
+                        "members": members}
+    except (KeyError, ValueError, StopIteration, TypeError) as e:
+        raise GenError(f"--tables-from {src}: its activation members are not well-formed ({e!r})") from e
+    raise GenError(f"--tables-from {src}: no activation set of {sgs[0]} has the function {func}")
+
+
 def to_bf16_bits(a: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 words, round to nearest even (finite inputs)."""
     u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
@@ -756,7 +874,7 @@ def generate(kind: str, out: str, *, tool: str | None = None, keep: str | None =
     o = dict(DEFAULTS)
     o.update(opts)
     k = Kernel(kind, o)
-    k.build()
+    k.build(tool)
     k.write(out, tool, keep)
     return k
 
@@ -778,6 +896,12 @@ def rmsnorm(out: str = "rmsnorm.neff", **opts: Any) -> Any:
     return _open("rmsnorm", out, **opts)
 
 
+def softmax(out: str = "softmax.neff", **opts: Any) -> Any:
+    """Writes a softmax NEFF (rows, cols, lnc, tables_from: the NEFF whose exp tables it carries) and returns it as a
+    tpbisa.Neff."""
+    return _open("softmax", out, **opts)
+
+
 def topk(out: str = "topk.neff", **opts: Any) -> Any:
     """Writes a top-k NEFF (rows, cols, k, lnc) and returns it as a tpbisa.Neff."""
     return _open("topk", out, **opts)
@@ -797,6 +921,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="layernorm, rmsnorm: x, gamma, beta and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
+    ap.add_argument("--tables-from", metavar="F.neff", help="softmax: copy the activation tables of this NEFF")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
     ap.add_argument("--gen", default="cayman", choices=["cayman"], help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
@@ -812,14 +937,14 @@ def main(argv: list[str] | None = None) -> int:
     out = a.out or f"{a.kernel}.neff"
     try:
         if a.kernel in PLANNED:
-            raise GenError(f"{a.kernel} needs the activation engine (ACTIVATE), not modeled yet; docs/kernels.md "
-                           "has its engine plan")
-        opts = {"rows": a.rows, "cols": a.cols, "dtype": a.dtype, "k": a.k, "eps": float(np.float32(a.eps)),
-                "lnc": a.lnc, "gen": a.gen, "drop_wait": a.drop_wait, "undersize": a.undersize}
+            raise GenError(f"{a.kernel} is planned, not written yet; docs/kernels.md has its engine plan")
+        opts = {"tables_from": a.tables_from, "rows": a.rows, "cols": a.cols, "dtype": a.dtype, "k": a.k,
+                "eps": float(np.float32(a.eps)), "lnc": a.lnc, "gen": a.gen, "drop_wait": a.drop_wait,
+                "undersize": a.undersize}
         k = Kernel(a.kernel, {**DEFAULTS, **opts})
         if a.undersize and a.undersize not in k.names():
             raise GenError(f"--undersize {a.undersize}: not a variable of {a.kernel} ({', '.join(k.names())})")
-        k.build()
+        k.build(a.tpbisa)
         for note in k.notes:
             print(note)
         words = k.write(out, a.tpbisa, a.keep)

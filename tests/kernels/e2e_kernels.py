@@ -3,11 +3,14 @@
 validates clean, runs under four schedules with the same outputs, `--check-races` finds nothing, and the outputs equal
 an independent NumPy model of the same steps bit for bit (every step of these kernels is an IEEE fp32 operation in a
 fixed order, RSQRT correctly rounded, a bf16 or fp16 output rounded to nearest even -- the model computes RSQRT
-exactly with fractions); the negative controls bite: a dropped wait is a race `--check-races` reports, a variable one
-row short fails the program checks of `validate`.
+exactly with fractions; softmax's exp is the activation tables evaluated by the independent §3.6 model of
+tests/families/act/e2e_exp_accumulate.py, and softmax is also held within a stated bound of float64 NumPy); the
+negative controls bite: a dropped wait is a race `--check-races` reports, a variable one row short fails the program
+checks of `validate`.
 
 Usage: e2e_kernels.py TPBISA_BINARY SOURCE_DIR KERNEL   (the package tpbisa importable: PYTHONPATH=<build>/python)
-Exit 0: every check passed; 1: a failure, printed.
+Exit 0: every check passed; 1: a failure, printed; 77: softmax skipped (../shared/data/matmul_small.neff, the NEFF
+whose activation tables it carries, is absent).
 """
 
 import json
@@ -18,6 +21,9 @@ import tempfile
 from fractions import Fraction
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "families", "act"))
+from e2e_exp_accumulate import load_set, neff_members, pwp_eval  # noqa: E402  (the independent §3.6 model)
 
 F32 = np.float32
 SCHEDULES = ["default", "reverse", "random:1", "random:7"]
@@ -118,9 +124,45 @@ def model_causal(x):
     return {"output0": np.where(j <= r, x, F32(-np.inf)).astype(F32), "relpos": (j - r).astype(np.int32)}
 
 
+SOFTMAX_BOUND = 3e-5  # |softmax - float64 softmax| <= SOFTMAX_BOUND * float64 softmax, element by element
+
+
+def model_softmax(x, table):
+    """Row max (negated, exact), exp(1.0 * x + (-max)) from the tables, the fp32 row sum from +0 in element order,
+    1/sum correctly rounded, each exp times it."""
+    profile, buckets, control = table
+    negmax = f32(-x.max(axis=1))
+    arg = f32(f32(x * F32(1.0)) + negmax[:, None])
+    cache = {}
+    bits = arg.view(np.uint32)
+    e_bits = np.empty_like(bits)
+    for idx, b in np.ndenumerate(bits):
+        b = int(b)
+        if b not in cache:
+            cache[b] = pwp_eval(profile, buckets, control, b)
+        e_bits[idx] = cache[b]
+    e = e_bits.view(F32)
+    total = seq_sum(e)
+    recip = f32(F32(1) / total)
+    return {"output0": f32(e * recip[:, None])}
+
+
+def check_softmax_bound(c, name, x, got):
+    """The tables approximate exp: softmax within SOFTMAX_BOUND (relative) of float64 NumPy."""
+    xd = x.astype(np.float64)
+    e = np.exp(xd - xd.max(axis=1, keepdims=True))
+    ref = e / e.sum(axis=1, keepdims=True)
+    rel = float((np.abs(got.astype(np.float64) - ref) / ref).max())
+    if rel > SOFTMAX_BOUND:
+        c.fail(f"{name}: softmax differs from float64 NumPy by {rel:.3g} relative (bound {SOFTMAX_BOUND})")
+    else:
+        print(f"{name}: within {rel:.3g} relative of float64 softmax (bound {SOFTMAX_BOUND})")
+
+
 class Checker:
     def __init__(self, tool, tmp):
         self.tool, self.tmp, self.failures = tool, tmp, 0
+        self.outputs = {}  # the last shape's outputs under the default schedule
 
     def fail(self, what):
         print(f"FAIL: {what}")
@@ -156,6 +198,7 @@ class Checker:
 
     def check_shape(self, name, kernel, opts, inputs, model):
         """Generate, validate, run under every schedule and with --check-races, compare with the model."""
+        self.outputs = {}
         if self.gen(name, kernel, *opts) is None:
             return
         self.validate_clean(name)
@@ -180,6 +223,7 @@ class Checker:
             if races.get("count", 0) != 0:
                 self.fail(f"{name}: --check-races reports {races.get('count')} races")
         arrays = {i: np.load(f"{self.tmp}/{name}/{i}.npy") for i in inputs}
+        self.outputs = first
         want = model(arrays)
         for key, ref in want.items():
             got = first.get(key)
@@ -239,6 +283,21 @@ def main():
                 c.check_shape(name, "rmsnorm", opts, ["x", "gamma"],
                               lambda a, dt=dt: model_rmsnorm(load(a, "x", dt), load(a, "gamma", dt), F32(1e-5), dt))
             c.negative("rms", "rmsnorm", ["--rows", "256", "--cols", "64"], ["x", "gamma"], "scale", "x")
+        elif kernel == "softmax":
+            neff = os.path.join(_src, "..", "shared", "data", "matmul_small.neff")
+            if not os.path.exists(neff):
+                print(f"{neff} is absent: skipped")
+                return 77
+            tables = ["--tables-from", os.path.abspath(neff)]
+            profiles, buckets, control = load_set(neff_members(neff))
+            table = (next(p for p in profiles.values() if p["func_name"].startswith("exp")), buckets, control)
+            for name, opts in [("softmax", ["--rows", "256", "--cols", "200"]),
+                               ("softmax_lnc2", ["--rows", "256", "--cols", "64", "--lnc", "2"])]:
+                c.check_shape(name, "softmax", opts + tables, ["x"], lambda a: model_softmax(a["x"], table))
+                if "output0" in c.outputs:
+                    check_softmax_bound(c, name, np.load(f"{tmp}/{name}/x.npy"), c.outputs["output0"])
+            c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "exp", "output0")
+            c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "recip", "x")
         elif kernel == "topk":
             for name, opts in [("topk", ["--rows", "256", "--cols", "200", "--k", "16"]),
                                ("topk_lnc2", ["--rows", "256", "--cols", "64", "--k", "8", "--lnc", "2"])]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `tpbisa gen` as the command's front end of tpbisa.gen: it writes the same bytes as `python -m tpbisa.gen`, twice
-# the same; the listings in examples/kernels are what the generator writes today; usage errors and the kernels that
-# wait for the activation engine are refused with a message; the examples of docs/kernels.md run as written.
+# the same; the listings in examples/kernels are what the generator writes today (softmax's with the tables of
+# ../shared/data/matmul_small.neff, skipped when it is absent); usage errors and the planned kernels are refused with a
+# message; the examples of docs/kernels.md run as written.
 set -u
 tool=${1:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
@@ -28,10 +29,15 @@ grep -q "$summary" a.out ||
   fail "tpbisa gen's summary: $(cat a.out)"
 "$tool" neff info a.neff | grep -q '^subgraph sg01' || fail "--lnc 2 writes no second subgraph"
 
-# The listings of examples/kernels are today's programs.
+# The listings of examples/kernels are today's programs; `--tables-from F.neff` names the shared data's NEFF.
+tables="$src/../shared/data/matmul_small.neff"
 for f in "$src"/examples/kernels/*.tasm.txt; do
   cmd=$(sed -n '1s/^; The streams of `tpbisa gen \(.*\) --listing`.*/\1/p' "$f")
   [ -n "$cmd" ] || { fail "$f: no command on its first line"; continue; }
+  case "$cmd" in *--tables-from*)
+    [ -e "$tables" ] || { echo "$(basename "$f"): skipped ($tables is absent)"; continue; }
+    cmd=$(echo "$cmd" | sed "s#--tables-from [^ ]*#--tables-from $tables#") ;;
+  esac
   # shellcheck disable=SC2086 # the options are words
   "$tool" gen $cmd --out l.neff --listing | grep -v '^wrote ' >l.txt
   tail -n +2 "$f" | cmp -s - l.txt || fail "$(basename "$f") is not what 'tpbisa gen $cmd --listing' prints"
@@ -53,8 +59,11 @@ expect_error 1 'must be a positive multiple of 256' rmsnorm --rows 128 --lnc 2
 expect_error 1 'a positive multiple of 8, at most --cols' topk --k 12
 expect_error 1 'fp32 only' topk --dtype bf16
 expect_error 1 'SBUF has' layernorm --cols 16384
-expect_error 1 'softmax needs the activation engine' softmax
-expect_error 1 'attention needs the activation engine' attention
+expect_error 1 'softmax needs activation tables (exp): name a NEFF' softmax
+expect_error 1 'no such file' softmax --tables-from absent.neff
+expect_error 1 'fp32 only' softmax --dtype bf16 --tables-from absent.neff
+expect_error 1 'attention is planned' attention
+expect_error 1 'mlp is planned' mlp
 expect_error 1 "unknown kernel 'conv'" conv
 expect_error 1 'not a variable of rmsnorm' rmsnorm --undersize beta
 expect_error 1 'no instruction of topk has that tag' topk --drop-wait stats
