@@ -4,7 +4,7 @@ BUILD ?= build
 BUILD_SAN ?= build-san
 FUZZ_SECONDS ?= 4
 # fuzz_word runs once per operand format (about fifty): a shorter run each keeps make test within its budget.
-FUZZ_FORMAT_SECONDS ?= 3
+FUZZ_FORMAT_SECONDS ?= 1
 # The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
