@@ -3,8 +3,14 @@ SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
 FUZZ_SECONDS ?= 4
-# fuzz_word runs once per operand format (about fifty): a shorter run each keeps make test within its budget.
-FUZZ_FORMAT_SECONDS ?= 1
+# fuzz_word over the operand formats' seeds (about fifty folders): make test runs it once over all of them
+# (FUZZ_FORMATS=together, FUZZ_FORMAT_SECONDS in all), which replays every seed with one process start instead of
+# fifty; make fuzz runs it once per format (FUZZ_FORMATS=each, FUZZ_FORMAT_SECONDS each).
+FUZZ_FORMATS ?= together
+FUZZ_FORMAT_SECONDS ?= 30
+# The optimised tree's disassemble -> assemble property runs this many random words of each format on each
+# generation in make test (its budget); the test binary's own default, 10^5, runs in make test-fast and make test-full.
+ROUNDTRIP_WORDS ?= 10000
 # The Python package is built for, and installed into a virtual environment of, the Debian interpreter (NumPy).
 PYTHON ?= /usr/bin/python3
 VENV ?= .venv
@@ -20,7 +26,7 @@ DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 clang-tidy-14 l
   python3-dev python3-venv python3-setuptools python3-build pybind11-dev python3-pybind11 python3-numpy python3-pytest \
   python3-jsonschema python3-dask python3-distributed
 
-.PHONY: all deps build build-for-test build-san demo python test test-fast fuzz bench clean
+.PHONY: all deps build build-for-test build-san demo python test test-full test-fast fuzz bench clean
 
 all: build
 
@@ -57,7 +63,7 @@ build-san: deps
 	cmake -S . -B $(BUILD_SAN) $(call generator,$(BUILD_SAN)) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" $(WERROR) -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
 	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  -DTPBISA_FUZZ_FORMAT_SECONDS=$(FUZZ_FORMAT_SECONDS) >/dev/null
+	  -DTPBISA_FUZZ_FORMAT_SECONDS=$(FUZZ_FORMAT_SECONDS) -DTPBISA_FUZZ_FORMATS=$(FUZZ_FORMATS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # The demo needs only the command line tool: the tests and benchmarks are not built.
@@ -80,10 +86,16 @@ python: deps
 # built against the installed library; then, under ASan+UBSan, the unit suite, the format, clang-tidy and layer
 # checks and each fuzz target for FUZZ_SECONDS (docs/robustness.md).
 test: build-for-test build-san
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|unit\.shared_data|format|tidy|layers)$$'
+	cd $(BUILD) && TPBISA_ROUNDTRIP_WORDS=$(ROUNDTRIP_WORDS) ctest --output-on-failure -j $(JOBS) -E '^(unit\.shard[0-9]+|unit\.shared_data|format|tidy|layers)$$'
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 
-# Run every fuzz target longer: make fuzz FUZZ_SECONDS=600
+# make test at the sizes the properties were specified with (about half an hour on two cores): the round trip on
+# 10^5 words of each format on each generation, and fuzz_word 10 s on each format apart.
+test-full:
+	$(MAKE) test ROUNDTRIP_WORDS=100000 FUZZ_FORMATS=each FUZZ_FORMAT_SECONDS=10
+
+# Run every fuzz target longer, and fuzz_word on each format apart: make fuzz FUZZ_SECONDS=600 FUZZ_FORMAT_SECONDS=60
+fuzz: FUZZ_FORMATS = each
 fuzz: build-san
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS) -R '^fuzz_'
 

@@ -13,7 +13,7 @@ if(TPBISA_LTO AND NOT TPBISA_SANITIZE AND NOT TPBISA_FUZZ AND NOT CMAKE_BUILD_TY
   endif()
 endif()
 
-option(TPBISA_UNITY_FAMILIES "Compile each family folder and the io, neff and text folders as one unity source" ON)
+option(TPBISA_UNITY_FAMILIES "Compile each family folder and the isa, io, neff and text folders as one unity source" ON)
 option(TPBISA_UNITY_CLI "Compile the tool's files as two unity sources" ON)
 option(TPBISA_UNITY_PYTHON "Compile the Python module's files as two unity sources" ON)
 
@@ -25,13 +25,15 @@ set(TPBISA_LIBRARY_FLAGS "" CACHE STRING "Compile options added to the library's
 # Each family folder is compiled as one unity source (its syntax.cpp, in the text layer, as one of its own): its
 # files share their headers' instantiations, and the folders are the plug-in units, so their files' names
 # (kValidation, select, ...) repeat across folders but not within one. So are the io, neff and text folders, whose
-# files each compiled the same JSON and fmt templates (their helpers' names are unique within each folder).
+# files each compiled the same JSON and fmt templates (their helpers' names are unique within each folder), and the
+# isa folder, whose eight files each parsed the whole catalog and format declarations (about 40 CPU-seconds apart,
+# 15 together).
 # The families' files include the field machinery and the validator's headers (src/families/common.hpp), whose
 # template instantiations took most of each file's compile time: they are precompiled once per tree, for the
 # families layer and the layers above it, which may include them. The layers below compile without it.
 function(tpbisa_library_build_speed)
   if(TPBISA_UNITY_FAMILIES)
-    foreach(layer families text neff io)
+    foreach(layer families text neff io isa)
       set_target_properties(tpbisa_${layer} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
       get_target_property(sources tpbisa_${layer} SOURCES)
       foreach(source ${sources})
@@ -39,7 +41,7 @@ function(tpbisa_library_build_speed)
           set_source_files_properties(${source} PROPERTIES UNITY_GROUP syntax_${CMAKE_MATCH_1})
         elseif(source MATCHES "/src/families/([a-z0-9_]+)/[a-z_]+\\.cpp$")
           set_source_files_properties(${source} PROPERTIES UNITY_GROUP family_${CMAKE_MATCH_1})
-        elseif(source MATCHES "/src/(io|neff|text)/[a-z_]+\\.cpp$")
+        elseif(source MATCHES "/src/(io|neff|text|isa)/[a-z_]+\\.cpp$")
           set_source_files_properties(${source} PROPERTIES UNITY_GROUP folder_${CMAKE_MATCH_1})
         endif()
       endforeach()

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer target for a fixed time on a scratch copy of its committed seed corpus.
+# Runs one libFuzzer target for a fixed time on a scratch copy of its committed seed corpus. A corpus of folders
+# (tests/fuzz/corpus/formats, one folder per operand format) is one run over all of them: libFuzzer reads a corpus
+# folder recursively.
 set -euo pipefail
 target=$1
 seeds=$2

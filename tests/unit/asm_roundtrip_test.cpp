@@ -29,7 +29,7 @@ namespace asm_roundtrip {
 
 // The optimised build runs the full property, 10^5 words of each format on each of its generations; the Debug+ASan
 // build checks memory safety on a sample, since it runs every line some 20 times slower. TPBISA_ROUNDTRIP_WORDS in
-// the environment sets another count (a quick run, or a longer one).
+// the environment sets another count: make test runs 10^4 within its time budget, make test-full the full 10^5.
 #if defined(NDEBUG) && !defined(TPBISA_ASAN)
 constexpr int kWordsPerGeneration = 100'000;
 #else

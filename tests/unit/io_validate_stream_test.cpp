@@ -74,7 +74,7 @@ TEST(IoValidateStream, CountsAndWordsAgreeWithEachWordAloneForEveryThreadCount) 
     ASSERT_GT(want.all.valid, 1000U);
     std::vector<std::string> first;
     for (const bool failing_only : {true, false})
-      for (const unsigned jobs : {1U, 2U, 5U}) {
+      for (const unsigned jobs : {1U, 5U}) {  // one thread, and more than there are chunks in flight
         StreamValidateOptions o;
         o.gens = gens;
         o.failing_only = failing_only;
