@@ -12,8 +12,8 @@ a negative control asked for it (`--drop-wait TAG`, which then reports the race)
 
 Front ends: `tpbisa gen KERNEL ...` (the command runs this module), `python -m tpbisa.gen KERNEL ...`, and the
 functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, which write a NEFF and
-return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine (softmax) carries activation tables
-copied from a NEFF the user names (`--tables-from F.neff`).
+return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine (softmax) carries activation tables:
+tpbisa's own piecewise-cubic fits (_act_fit.py), or those of a NEFF the user names (`--tables-from F.neff`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ import tempfile
 from typing import Any, Callable
 
 import numpy as np
+
+from ._act_fit import own_tables
 
 PARTITIONS = 128  # rows per tile: one row per SBUF partition
 PART = 0x40000  # SBUF partition stride (a PartitionOffset's partition unit)
@@ -603,15 +605,18 @@ class Kernel:
         self.tables: dict[str, Any] = {}  # the activation members a kernel of TABLE_KERNELS carries
 
     def load_tables(self, tool: str | None = None) -> None:
-        """Copies the activation members of the set holding TABLE_KERNELS[kind] from the NEFF `--tables-from`
-        names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL blobs."""
+        """The activation members of the set holding TABLE_KERNELS[kind]: tpbisa's own fitted set, or copied from the
+        NEFF `--tables-from` names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL
+        blobs."""
         func = TABLE_KERNELS.get(self.kind)
+        if callable(func):
+            func = func(self.opts)
         if func is None or self.tables:
             return
         src = self.opts.get("tables_from")
         if not src:
-            raise GenError(f"{self.kind} needs activation tables ({func}): name a NEFF that carries them with "
-                           "--tables-from F.neff")
+            self.tables = own_tables(func)  # tpbisa's own fitted tables (_act_fit.py)
+            return
         if not os.path.isfile(src):
             raise GenError(f"--tables-from {src}: no such file")
         work = tempfile.mkdtemp(prefix="tpbisa_gen_tables.")
@@ -897,8 +902,8 @@ def rmsnorm(out: str = "rmsnorm.neff", **opts: Any) -> Any:
 
 
 def softmax(out: str = "softmax.neff", **opts: Any) -> Any:
-    """Writes a softmax NEFF (rows, cols, lnc, tables_from: the NEFF whose exp tables it carries) and returns it as a
-    tpbisa.Neff."""
+    """Writes a softmax NEFF (rows, cols, lnc; tables_from: a NEFF whose exp tables it carries instead of tpbisa's own)
+    and returns it as a tpbisa.Neff."""
     return _open("softmax", out, **opts)
 
 
@@ -921,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="layernorm, rmsnorm: x, gamma, beta and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
-    ap.add_argument("--tables-from", metavar="F.neff", help="softmax: copy the activation tables of this NEFF")
+    ap.add_argument("--tables-from", metavar="F.neff", help="softmax: carry the activation tables of this NEFF instead of tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
     ap.add_argument("--gen", default="cayman", choices=["cayman"], help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
