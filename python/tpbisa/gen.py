@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import importlib
 import json
 import os
 import shutil
@@ -45,9 +46,11 @@ ENGINE_SEMS = [4, 5, 6, 7] + list(range(56, 128))  # semaphores raised by engine
 # dtype name -> (signature dtype, bytes, DTYPE code of the words)
 DTYPES = {"fp32": ("float32", 4, 0xA), "bf16": ("bfloat16", 2, 0x6), "fp16": ("float16", 2, 0x7),
           "u32": ("uint32", 4, 0x9), "i32": ("int32", 4, 0x8)}
-KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask"]
-PLANNED = ["mlp", "attention"]  # engine plans in docs/kernels.md
-TABLE_KERNELS = {"softmax": "exp"}  # kernel -> the activation function it needs from the tables
+KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask", "mlp", "attention"]
+# Kernels in their own modules: configure(kernel, opts) sets the signature, build(core, kernel, tiles) the streams,
+# table_func(opts) names the activation function, random_inputs(kernel, rng) the inputs' scale.
+PLUGINS = {"mlp": "_gen_mlp", "attention": "_gen_attention"}
+TABLE_KERNELS = {"softmax": "exp", "attention": "exp"}  # kernel -> the activation function it needs from the tables
 
 
 class GenError(Exception):
@@ -572,8 +575,8 @@ class Kernel:
     """A kernel program: its signature (inputs, outputs), options, and one Core per subgraph."""
 
     def __init__(self, kind: str, opts: dict[str, Any]) -> None:
-        if kind not in BUILDERS:
-            raise GenError(f"unknown kernel '{kind}' (known: {', '.join(KERNELS)}; planned: {', '.join(PLANNED)})")
+        if kind not in KERNELS:
+            raise GenError(f"unknown kernel '{kind}' (known: {', '.join(KERNELS)})")
         self.kind, self.opts = kind, dict(opts)
         r, d, dt, lnc = opts["rows"], opts["cols"], opts["dtype"], opts["lnc"]
         if r <= 0 or r % (PARTITIONS * lnc):
@@ -583,7 +586,7 @@ class Kernel:
             raise GenError(f"--cols {d}: must be positive")
         if dt not in ("fp32", "bf16", "fp16"):
             raise GenError(f"--dtype {dt}: fp32, bf16 or fp16")
-        if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":
+        if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":  # mlp, attention: every dtype
             raise GenError(f"--dtype {dt}: {kind} is fp32 only (MAX8 / AFFINE_SELECT / ACTIVATE on fp32 scores)")
         if kind == "topk":
             kk = opts["k"]
@@ -600,6 +603,8 @@ class Kernel:
             self.outputs = [("output0", "fp32", [r, d]), ("relpos", "i32", [r, d])]
         else:
             self.outputs = [("output0", dt, [r, d])]
+        if kind in PLUGINS:
+            plugin(kind).configure(self, self.opts)
         self.cores: list[Core] = []
         self.notes: list[str] = []
         self.tables: dict[str, Any] = {}  # the activation members a kernel of TABLE_KERNELS carries
@@ -608,9 +613,7 @@ class Kernel:
         """The activation members of the set holding TABLE_KERNELS[kind]: tpbisa's own fitted set, or copied from the
         NEFF `--tables-from` names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL
         blobs."""
-        func = TABLE_KERNELS.get(self.kind)
-        if callable(func):
-            func = func(self.opts)
+        func = plugin(self.kind).table_func(self.opts) if self.kind in PLUGINS else TABLE_KERNELS.get(self.kind)
         if func is None or self.tables:
             return
         src = self.opts.get("tables_from")
@@ -659,7 +662,8 @@ class Kernel:
         per = tiles // lnc
         for c in range(lnc):
             core = Core(f"sg{c:02d}", self.opts.get("drop_wait"))
-            BUILDERS[self.kind](core, self, list(range(c * per, (c + 1) * per)))
+            build = plugin(self.kind).build if self.kind in PLUGINS else BUILDERS[self.kind]
+            build(core, self, list(range(c * per, (c + 1) * per)))
             deadlock, races, _ = replay(core)
             where = f"core {c} ({core.sg})"
             if deadlock:
@@ -794,8 +798,11 @@ class Kernel:
         """Inputs for a run: normal values (top-k: a permutation per row, some ties), bf16 as raw uint16 words."""
         rng = np.random.default_rng(seed)
         out = {}
+        given = plugin(self.kind).random_inputs(self, rng) if self.kind in PLUGINS else {}
         for name, dt, shape in self.inputs:
-            if self.kind == "topk":
+            if name in given:
+                a = given[name]
+            elif self.kind == "topk":
                 a = np.stack([rng.permutation(shape[1]) for _ in range(shape[0])]).astype(np.float32)
                 a = (a - shape[1] / 2) / 8 + rng.integers(0, 2, size=shape) / 64  # duplicates occur, some ties
             elif name == "gamma":
@@ -842,6 +849,11 @@ def _activation_members(src: str, folder: str, func: str) -> dict[str, Any]:
     raise GenError(f"--tables-from {src}: no activation set of {sgs[0]} has the function {func}")
 
 
+def plugin(kind: str) -> Any:
+    """The module of a kernel of PLUGINS (imported when first used: it builds on this module)."""
+    return importlib.import_module(f".{PLUGINS[kind]}", __package__)
+
+
 def to_bf16_bits(a: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 words, round to nearest even (finite inputs)."""
     u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
@@ -871,7 +883,8 @@ def run_tool(tool: str, argv: list[str]) -> str:
     return p.stdout
 
 
-DEFAULTS = {"rows": 128, "cols": 512, "dtype": "fp32", "lnc": 1, "eps": 1e-5, "k": 8, "gen": "cayman"}
+DEFAULTS = {"rows": 128, "cols": 512, "dtype": "fp32", "lnc": 1, "eps": 1e-5, "k": 8, "gen": "cayman", "hidden": 1024,
+            "act": "gelu", "head_dim": 64}
 
 
 def generate(kind: str, out: str, *, tool: str | None = None, keep: str | None = None, **opts: Any) -> Kernel:
@@ -917,14 +930,30 @@ def causal_mask(out: str = "causal_mask.neff", **opts: Any) -> Any:
     return _open("causal_mask", out, **opts)
 
 
+def mlp(out: str = "mlp.neff", **opts: Any) -> Any:
+    """Writes an MLP NEFF (rows, cols = d, hidden = f, act = "gelu" | "silu", dtype, lnc, tables_from) and returns it
+    as a tpbisa.Neff."""
+    return _open("mlp", out, **opts)
+
+
+def attention(out: str = "attention.neff", **opts: Any) -> Any:
+    """Writes a causal attention NEFF (rows = queries, cols = keys S, head_dim, dtype, lnc, tables_from) and returns
+    it as a tpbisa.Neff."""
+    return _open("attention", out, **opts)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tpbisa gen", description="Write a kernel NEFF (docs/kernels.md).")
-    ap.add_argument("kernel", help=f"one of {', '.join(KERNELS)} (planned: {', '.join(PLANNED)})")
+    ap.add_argument("kernel", help=f"one of {', '.join(KERNELS)}")
     ap.add_argument("--rows", type=int, default=DEFAULTS["rows"], help="rows R, a multiple of 128 per core (128)")
     ap.add_argument("--cols", type=int, default=DEFAULTS["cols"], help="columns D per row (512)")
     ap.add_argument("--dtype", default="fp32", choices=["fp32", "bf16", "fp16"],
-                    help="layernorm, rmsnorm: x, gamma, beta and the output (fp32)")
+                    help="layernorm, rmsnorm, mlp, attention: the inputs and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
+    ap.add_argument("--hidden", type=int, default=DEFAULTS["hidden"], help="mlp: hidden size f, a multiple of 128 (1024)")
+    ap.add_argument("--act", default="gelu", choices=["gelu", "silu"], help="mlp: the activation (gelu, erf form)")
+    ap.add_argument("--head-dim", type=int, default=DEFAULTS["head_dim"], help="attention: head dimension, at most 128 "
+                    "(64)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
     ap.add_argument("--tables-from", metavar="F.neff", help="softmax: carry the activation tables of this NEFF instead of tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
@@ -941,11 +970,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     out = a.out or f"{a.kernel}.neff"
     try:
-        if a.kernel in PLANNED:
-            raise GenError(f"{a.kernel} is planned, not written yet; docs/kernels.md has its engine plan")
         opts = {"tables_from": a.tables_from, "rows": a.rows, "cols": a.cols, "dtype": a.dtype, "k": a.k,
                 "eps": float(np.float32(a.eps)), "lnc": a.lnc, "gen": a.gen, "drop_wait": a.drop_wait,
-                "undersize": a.undersize}
+                "undersize": a.undersize, "hidden": a.hidden, "act": a.act, "head_dim": a.head_dim}
         k = Kernel(a.kernel, {**DEFAULTS, **opts})
         if a.undersize and a.undersize not in k.names():
             raise GenError(f"--undersize {a.undersize}: not a variable of {a.kernel} ({', '.join(k.names())})")
