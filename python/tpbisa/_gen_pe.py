@@ -45,14 +45,14 @@ def build_identity(core: Core, dt: str, region: str = "ident") -> tuple[int, int
 
 
 def ldweights(core: Core, src: int, cols: int, dt: str, key: Any, waits: Any = (), transpose: bool = False,
-              tag: str | None = None) -> None:
-    """LDWEIGHTS: W[k][m] = element m of partition k of `src` (cols elements); the row is walked backwards from its
-    last element, as the compiler does (the PE fills its last column first)."""
+              tag: str | None = None, rows: int = PARTITIONS) -> None:
+    """LDWEIGHTS: W[k][m] = element m of partition k < rows of `src` (cols elements); the row is walked backwards
+    from its last element, as the compiler does (the PE fills its last column first)."""
     es = DTYPES[dt][1]
     core.op("PE", "Ldweights",
             f"src.start_addr={sb(src + (cols - 1) * es)} src.step_elem={{-1,0,0}} src.num_elem={{{cols},1,1}} "
             f"in_dtype={dt} fp32_mode={fp32_mode(dt)} transpose_mode={int(transpose)} perf_opt=0 "
-            f"num_active_rows=128 num_active_cols={cols} row_grp=15 col_grp={_grp(cols)}",
+            f"num_active_rows={rows} num_active_cols={cols} row_grp={_grp(rows)} col_grp={_grp(cols)}",
             waits=waits, acc=[(key, "r")], tag=tag)
 
 
@@ -63,50 +63,54 @@ def _grp(n: int) -> int:
 
 def matmul(core: Core, src: int, n: int, dt: str, bank: int, off: int, flags: int, key: Any, dst_key: Any,
            waits: Any = (), signal: str | None = None, cols: int = PARTITIONS, transpose: bool = False,
-           tag: str | None = None) -> tuple[int, int] | None:
-    """MATMUL: PSUM[m][off + n] (+)= sum over the 128 partitions k of W[k][m] * src[k][n]; a transpose writes the
-    input width."""
+           tag: str | None = None, rows: int = PARTITIONS) -> tuple[int, int] | None:
+    """MATMUL: PSUM[m][off + n] (+)= sum over the partitions k < rows of W[k][m] * src[k][n] (m < cols); a transpose
+    writes the input width."""
     acc = [(key, "r"), (dst_key, "w")] if flags & 1 or transpose else [(key, "r"), (dst_key, "r"), (dst_key, "w")]
     return core.op("PE", "Matmul",
                    f"src.start_addr={sb(src)} src.step_elem={{1,0,0}} src.num_elem={{{n},1,1}} in_dtype={dt} "
-                   f"fp32_mode={fp32_mode(dt)} transpose_mode={int(transpose)} perf_opt=0 num_active_rows=128 "
-                   f"num_active_cols={cols} out_dtype=0 psum_accumulate_flags={flags} row_grp=15 "
+                   f"fp32_mode={fp32_mode(dt)} transpose_mode={int(transpose)} perf_opt=0 num_active_rows={rows} "
+                   f"num_active_cols={cols} out_dtype=0 psum_accumulate_flags={flags} row_grp={_grp(rows)} "
                    f"col_grp={_grp(cols)} active_row_mode=0 psum_zero_region=0 dst.start_addr={psum(bank, off)} "
                    f"dst.step_elem={{1,0,0}} dst.num_elem={{{n},1,1}}",
                    waits=waits, signal=signal, acc=acc, tag=tag)
 
 
 def transpose(core: Core, src: int, dt: str, ident: int, bank: int, off: int, src_key: Any, dst_key: Any,
-              waits: Any = (), signal: str | None = None, tag: str | None = None) -> tuple[int, int] | None:
-    """The PE transpose of a 128x128 block at `src` (128 elements per partition) into PSUM at the input width:
-    LDWEIGHTS in transpose mode, then the identity streamed through it (SINGLE)."""
-    ldweights(core, src, PARTITIONS, dt, src_key, waits=waits, transpose=True, tag=tag)
+              waits: Any = (), signal: str | None = None, tag: str | None = None,
+              cols: int = PARTITIONS) -> tuple[int, int] | None:
+    """The PE transpose of a 128 x cols block at `src` (cols elements per partition) into PSUM at the input width
+    (cols partitions of 128 elements): LDWEIGHTS in transpose mode, then the identity streamed through it (SINGLE)."""
+    ldweights(core, src, cols, dt, src_key, waits=waits, transpose=True, tag=tag)
     return matmul(core, ident, PARTITIONS, dt, bank, off, 3, ("sb", "ident", 0), dst_key, signal=signal,
-                  transpose=True)
+                  transpose=True, cols=cols)
 
 
 def copy_raw(core: Core, engine: str, bank: int, off: int, dst: int, nbytes: int, src_key: Any, dst_key: Any,
-             waits: Any = (), signal: str | None = None) -> tuple[int, int] | None:
-    """COPY of nbytes per partition from PSUM to SBUF as raw INT32 words (a transpose's bits unchanged)."""
+             waits: Any = (), signal: str | None = None, channels: int = PARTITIONS) -> tuple[int, int] | None:
+    """COPY of nbytes per partition (the first `channels` partitions) from PSUM to SBUF as raw INT32 words (a
+    transpose's bits unchanged)."""
     n = nbytes // 4
     return core.op(engine, "Copy",
                    f"src.start_addr={psum(bank, off)} src.step_elem={{1,1,1,1}} src.num_elem={{{n},1,1,1}} "
-                   "in_dtype=i32 out_dtype=i32 num_active_channels=128 op=BYPASS op_dim=UNUSED "
+                   f"in_dtype=i32 out_dtype=i32 num_active_channels={channels} op=BYPASS op_dim=UNUSED "
                    f"dst.start_addr={sb(dst)} dst.step_elem={{1,1,1,1}} dst.num_elem={{{n},1,1,1}}",
                    waits=waits, signal=signal, acc=[(src_key, "r"), (dst_key, "w")])
 
 
 def activate(core: Core, func_id: int, src: str, dst: str, n: int, in_dt: str, out_dt: str, acc: Any,
              waits: Any = (), signal: str | None = None, scale: float = 1.0, tag: str | None = None,
-             accumulate: bool = False) -> tuple[int, int] | None:
-    """ACTIVATE func(scale * x + 0) of n elements per partition, src and dst given as addresses."""
+             accumulate: bool = False, bias: str | None = None) -> tuple[int, int] | None:
+    """ACTIVATE func(scale * x + bias) of n elements per partition, src and dst given as addresses; the bias 0.0, or
+    a per-partition fp32 pointer; `accumulate`: the row sum from +0 into the accumulators."""
     pair = DTYPES["fp32"][2] * 0x10 + DTYPES[in_dt][2]
     cmd = "ZERO_ACCUMULATE" if accumulate else "IDLE"
+    bias_src, bias_val = (0, bias) if bias else (1, "0.0")
     return core.op("Activation", "Activate",
                    f"imm_src=INSTRUCTION_IMMEDIATE scale_src=INSTRUCTION_IMMEDIATE accumulator_cmd={cmd} "
-                   f"bias_src_n=1 src.start_addr={src} src.step_elem={{1,0,0}} src.num_elem={{{n},1,1}} "
+                   f"bias_src_n={bias_src} src.start_addr={src} src.step_elem={{1,0,0}} src.num_elem={{{n},1,1}} "
                    f"in_bias_dtype={pair:#x} out_dtype={out_dt} num_active_channels=128 activation_func={func_id} "
-                   f"scale_value={_imm(scale)} bias=0.0 imm=0.0 dst.start_addr={dst} dst.step_elem={{1,0,0}} "
+                   f"scale_value={_imm(scale)} bias={bias_val} imm=0.0 dst.start_addr={dst} dst.step_elem={{1,0,0}} "
                    f"dst.num_elem={{{n},1,1}}", waits=waits, signal=signal, acc=acc, tag=tag)
 
 
