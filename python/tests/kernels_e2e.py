@@ -7,7 +7,8 @@ activation the NEFF's own table blobs evaluated by the independent §3.6 model o
 stated bound of float64 NumPy doing the textbook math; a dropped wait is a race `--check-races` reports, a variable
 one row short fails `validate`.
 
-Usage: kernels_e2e.py TPBISA_BINARY SOURCE_DIR KERNEL   (KERNEL: mlp, attention or generations; the package tpbisa
+Usage: kernels_e2e.py TPBISA_BINARY SOURCE_DIR KERNEL   (KERNEL: mlp, attention or generations -- layernorm,
+softmax, mlp and attention on MARIANA and SUNDA; the package tpbisa
 importable). Exit 0: every check passed; 1: a failure, printed.
 """
 
@@ -161,6 +162,25 @@ def run_attention(c, tmp):
     c.negative("attention", "attention", ["--cols", "256"], ["q", "k", "v"], "pv", "output0")
 
 
+def run_generations(c, tmp):
+    """The kernels on SUNDA and MARIANA: the same checks and models as on CAYMAN."""
+    for gen in ("mariana", "sunda"):
+        c.check_shape(f"layernorm_{gen}", "layernorm", ["--rows", "256", "--cols", "640", "--gen", gen],
+                      ["x", "gamma", "beta"],
+                      lambda a: model_layernorm(f32(a["x"]), f32(a["gamma"]), f32(a["beta"]), F32(1e-5), "fp32"))
+        path = f"{tmp}/softmax_{gen}.neff"
+        c.check_shape(f"softmax_{gen}", "softmax", ["--rows", "256", "--cols", "200", "--gen", gen], ["x"],
+                      lambda a, path=path: model_softmax(a["x"], table_of(path, "exp")))
+        path = f"{tmp}/mlp_{gen}.neff"
+        c.check_shape(f"mlp_{gen}", "mlp", ["--cols", "256", "--hidden", "384", "--dtype", "bf16", "--gen", gen],
+                      ["x", "w1", "w2"], lambda a, path=path: model_mlp(a, table_of(path, "gelu"), "bf16"))
+        path = f"{tmp}/attention_{gen}.neff"
+        c.check_shape(f"attention_{gen}", "attention", ["--cols", "384", "--head-dim", "96", "--gen", gen],
+                      ["q", "k", "v"], lambda a, path=path: model_attention(a, table_of(path, "exp"), "fp32"))
+    c.negative("softmax_mariana", "softmax", ["--rows", "256", "--cols", "64", "--gen", "mariana"], ["x"], "exp",
+               "output0")
+
+
 def main():
     tool, _src, kernel = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,6 +189,8 @@ def main():
             run_mlp(c, tmp)
         elif kernel == "attention":
             run_attention(c, tmp)
+        elif kernel == "generations":
+            run_generations(c, tmp)
         else:
             print(f"unknown kernel {kernel}")
             return 2

@@ -584,6 +584,8 @@ class Kernel:
                            "(128 rows per tile and core)")
         if d <= 0:
             raise GenError(f"--cols {d}: must be positive")
+        if opts["gen"] not in GENERATIONS:
+            raise GenError(f"--gen {opts['gen']}: {', '.join(GENERATIONS)}")
         if dt not in ("fp32", "bf16", "fp16"):
             raise GenError(f"--dtype {dt}: fp32, bf16 or fp16")
         if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":  # mlp, attention: every dtype
@@ -883,6 +885,9 @@ def run_tool(tool: str, argv: list[str]) -> str:
     return p.stdout
 
 
+# Generations whose word layouts take the same operands: the programs assemble, validate and run alike on each
+# (MAVERICK re-packs the PE words and lays out SBUF partitions differently).
+GENERATIONS = ["cayman", "sunda", "mariana"]
 DEFAULTS = {"rows": 128, "cols": 512, "dtype": "fp32", "lnc": 1, "eps": 1e-5, "k": 8, "gen": "cayman", "hidden": 1024,
             "act": "gelu", "head_dim": 64}
 
@@ -957,7 +962,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
     ap.add_argument("--tables-from", metavar="F.neff", help="softmax: carry the activation tables of this NEFF instead of tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
-    ap.add_argument("--gen", default="cayman", choices=["cayman"], help="the generation (cayman)")
+    ap.add_argument("--gen", default="cayman", choices=GENERATIONS, help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
     ap.add_argument("--write-inputs", metavar="DIR", help="also write one .npy per input (random, from --seed)")
     ap.add_argument("--seed", type=int, default=0, help="seed of --write-inputs (0)")
