@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `tpbisa gen` as the command's front end of tpbisa.gen: it writes the same bytes as `python -m tpbisa.gen`, twice
 # the same; the listings in examples/kernels are what the generator writes today (softmax's with the tables of
-# ../shared/data/matmul_small.neff, skipped when it is absent); usage errors are refused with a message; the examples of docs/kernels.md run as written.
+# ../shared/data/matmul_small.neff, skipped when it is absent); usage errors are refused with a message; the examples
+# of docs/kernels.md run as written.
 set -u
 tool=${1:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
