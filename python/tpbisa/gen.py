@@ -1,4 +1,5 @@
-"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, softmax, top-k and a causal mask (docs/kernels.md).
+"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, softmax, top-k, a causal mask, an MLP and a causal
+attention tile (docs/kernels.md; the last two in their own modules, _gen_mlp.py and _gen_attention.py).
 
 Each program has the shape of a compiled kernel: per core five engine streams (PE, Activation, Pool, DVE, SP) written
 as assembly (docs/asm.md), semaphores between them, DMA queues for the loads and stores, the inputs and outputs of a
@@ -11,8 +12,9 @@ different engines or DMA queues to one buffer with no order between them (one a 
 a negative control asked for it (`--drop-wait TAG`, which then reports the race).
 
 Front ends: `tpbisa gen KERNEL ...` (the command runs this module), `python -m tpbisa.gen KERNEL ...`, and the
-functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, which write a NEFF and
-return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine (softmax) carries activation tables:
+functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, `mlp(...)`,
+`attention(...)`, which write a NEFF and return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine
+(softmax, mlp, attention) carries activation tables:
 tpbisa's own piecewise-cubic fits (_act_fit.py), or those of a NEFF the user names (`--tables-from F.neff`).
 """
 
@@ -50,7 +52,7 @@ KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask", "mlp", "att
 # Kernels in their own modules: configure(kernel, opts) sets the signature, build(core, kernel, tiles) the streams,
 # table_func(opts) names the activation function, random_inputs(kernel, rng) the inputs' scale.
 PLUGINS = {"mlp": "_gen_mlp", "attention": "_gen_attention"}
-TABLE_KERNELS = {"softmax": "exp", "attention": "exp"}  # kernel -> the activation function it needs from the tables
+TABLE_KERNELS = {"softmax": "exp"}  # kernel -> the activation function it needs from the tables (PLUGINS: table_func)
 
 
 class GenError(Exception):
@@ -960,7 +962,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--head-dim", type=int, default=DEFAULTS["head_dim"], help="attention: head dimension, at most 128 "
                     "(64)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
-    ap.add_argument("--tables-from", metavar="F.neff", help="softmax: carry the activation tables of this NEFF instead of tpbisa's own")
+    ap.add_argument("--tables-from", metavar="F.neff", help="softmax, mlp, attention: carry the activation tables of this NEFF instead of "
+                    "tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
     ap.add_argument("--gen", default="cayman", choices=GENERATIONS, help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
@@ -1001,4 +1004,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tpbisa import gen as _module  # this module under its own name, whose classes the kernel modules share
+
+    sys.exit(_module.main())
