@@ -183,19 +183,15 @@ def run_generations(c, tmp):
 
 def main():
     tool, _src, kernel = sys.argv[1:4]
+    runs = {"mlp": run_mlp, "attention": run_attention, "generations": run_generations}
+    if kernel not in runs:
+        print(f"unknown kernel {kernel} (known: {', '.join(runs)})")
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
-        c = Checker(tool, tmp)
-        if kernel == "mlp":
-            run_mlp(c, tmp)
-        elif kernel == "attention":
-            run_attention(c, tmp)
-        elif kernel == "generations":
-            run_generations(c, tmp)
-        else:
-            print(f"unknown kernel {kernel}")
-            return 2
-        print(f"{kernel}: {c.failures} failures")
-        return 1 if c.failures else 0
+        checker = Checker(tool, tmp)
+        runs[kernel](checker, tmp)
+    print(f"{kernel}: {checker.failures} failures")
+    return 1 if checker.failures else 0
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import pathlib
 import struct
 import sys
 from typing import Any
@@ -64,7 +63,7 @@ def neffs(tmp_path_factory: Any) -> dict[str, Any]:
 
 
 def blobs(func: str) -> tuple[dict[str, Any], list[tuple[int, ...]], list[int]]:
-    """The set's profile of `func`, BUCKET records and CONTROL words, read from the blobs as the test's evaluator wants."""
+    """The set's profiles by name, BUCKET records and CONTROL words, read from the blobs for the test's evaluator."""
     import json
 
     set_name = next(s for s, f in _act_fit.SETS if f == func)

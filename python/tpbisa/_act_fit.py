@@ -1,4 +1,5 @@
-"""tpbisa's own activation tables: piecewise-cubic fits in the NEFF table format of act-index-ops.md §3 (docs/activation.md).
+"""tpbisa's own activation tables: piecewise-cubic fits in the NEFF table format of act-index-ops.md §3
+(docs/activation.md).
 
 Each set holds one fitted function (exp, gelu in its erf form, silu) and the exactly-representable one-point
 functions (identity, copy, relu, abs, square, memset_zero). A fitted function covers, per side of zero, the exponent
@@ -179,8 +180,9 @@ def _profile(name: str, func_id: int, **kv: int) -> dict[str, Any]:
          "pwl_control_base_pos": 0, "pwl_control_base_neg": 0,
          "small_pos_signal_exp_threshold": 0, "pos_small_signal_pwl_control": 0,
          "small_neg_signal_exp_threshold": 0, "neg_small_signal_pwl_control": 0,
-         "large_pos_signal_exp_threshold": 0, "large_pos_signal_mantissa_threshold": 0, "pos_large_signal_pwl_control": 0,
-         "large_neg_signal_exp_threshold": 0, "large_neg_signal_mantissa_threshold": 0, "neg_large_signal_pwl_control": 0,
+         "large_pos_signal_exp_threshold": 0, "large_pos_signal_mantissa_threshold": 0,
+         "pos_large_signal_pwl_control": 0, "large_neg_signal_exp_threshold": 0,
+         "large_neg_signal_mantissa_threshold": 0, "neg_large_signal_pwl_control": 0,
          "fnan_result": NAN, "fpinf_result": INF, "fninf_result": NINF, "fzero_result": 0,
          "fma_const_0": 0, "fma_const_1": 0, "fma_indirection_src_sel": 0, "use_multipass": False,
          "lower_bound": 0xFF7FFFFF, "upper_bound": 0x7F7FFFFF}

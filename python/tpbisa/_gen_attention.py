@@ -1,5 +1,6 @@
-"""The `attention` kernel of tpbisa.gen: one causal attention tile per 128 queries, output0 = softmax(mask(q k^T / sqrt(dh)))
-v, the query row r at position S - R + r of the S keys (docs/kernels.md has the engine plan).
+"""The `attention` kernel of tpbisa.gen: one causal attention tile per 128 queries,
+output0 = softmax(mask(q k^T / sqrt(dh))) v, the query row r at position S - R + r of the S keys (docs/kernels.md has
+the engine plan).
 
 K and V are loaded once and K transposed (KT, dh on partitions). Per query tile: PE transposes q (qT); PE computes the
 scores q k^T per 512 keys into PSUM (qT stationary, KT streamed); DVE copies them out scaled by 1/sqrt(dh); Pool applies

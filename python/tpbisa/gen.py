@@ -957,13 +957,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dtype", default="fp32", choices=["fp32", "bf16", "fp16"],
                     help="layernorm, rmsnorm, mlp, attention: the inputs and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
-    ap.add_argument("--hidden", type=int, default=DEFAULTS["hidden"], help="mlp: hidden size f, a multiple of 128 (1024)")
+    ap.add_argument("--hidden", type=int, default=DEFAULTS["hidden"],
+                    help="mlp: hidden size f, a multiple of 128 (1024)")
     ap.add_argument("--act", default="gelu", choices=["gelu", "silu"], help="mlp: the activation (gelu, erf form)")
     ap.add_argument("--head-dim", type=int, default=DEFAULTS["head_dim"], help="attention: head dimension, at most 128 "
                     "(64)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
-    ap.add_argument("--tables-from", metavar="F.neff", help="softmax, mlp, attention: carry the activation tables of this NEFF instead of "
-                    "tpbisa's own")
+    ap.add_argument("--tables-from", metavar="F.neff",
+                    help="softmax, mlp, attention: carry the activation tables of this NEFF instead of tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
     ap.add_argument("--gen", default="cayman", choices=GENERATIONS, help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
