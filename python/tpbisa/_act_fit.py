@@ -28,7 +28,8 @@ import numpy as np
 F32, F64 = np.float32, np.float64
 
 # |f_table(x) - f(x)| <= rel * |f(x)| + abs for every fp32 x (float64 f); measured in python/tests/test_act_fit.py.
-ERROR_BOUNDS = {"exp": (3.0e-6, 2.0 ** -126), "gelu": (3.0e-6, 1.0e-9), "silu": (3.0e-6, 1.0e-9)}
+ERROR_BOUNDS = {"exp": (3.0e-6, 2.0 ** -126), "gelu": (3.0e-6, 1.0e-9), "silu": (3.0e-6, 1.0e-9),
+                "reciprocal_sqrt": (3.0e-6, 0.0)}  # reciprocal_sqrt: on [2^-32, 2^32) only
 GOAL = 2.0e-6  # the fit's per-segment goal for err / (|f| + abs), below the stated bound
 
 
@@ -50,6 +51,11 @@ def silu_f64(x: np.ndarray) -> np.ndarray:
         return x / (1 + np.exp(-x))
 
 
+def rsqrt_f64(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 1 / np.sqrt(np.asarray(x, dtype=F64))
+
+
 def exp_f64(x: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         return np.exp(np.asarray(x, dtype=F64))
@@ -67,7 +73,7 @@ class Fitted:
         self.results = results  # +Inf, -Inf, +-0 results (fp32 bits)
 
 
-INF, NINF, ONE = 0x7F800000, 0xFF800000, 0x3F800000
+INF, NINF, ONE, NAN = 0x7F800000, 0xFF800000, 0x3F800000, 0x7FC00000
 FITTED = {
     # exp: Taylor near 0 (|x| < 2^-19); +Inf from x >= 0x42b17218 (just above ln(FLT_MAX)); +0 from x <= -88.
     "exp": Fitted("exp", 7, exp_f64, 108, (1.0, 1.0, 0.5, 1.0 / 6), (133, 0x317218, (math.inf, 0, 0, 0)),
@@ -78,6 +84,10 @@ FITTED = {
     # silu: x/2 + x^2/4 near 0; x from 32 up (e^-32 < 2^-46); +0 from -104 down (|silu| < 2^-143).
     "silu": Fitted("silu", 36, silu_f64, 117, (0.0, 0.5, 0.25, 0.0), (132, 0, (0, 1, 0, 0)),
                    (133, 0x500000, (0, 0, 0, 0)), (INF, 0, 0)),
+    # reciprocal_sqrt on [2^-32, 2^32) (the engine's documented range is wider; below 2^-32 the cubic's d3 would
+    # overflow binary32): below it +Inf, from 2^32 up +0, every negative input NaN (no negative octaves).
+    "reciprocal_sqrt": Fitted("reciprocal_sqrt", 29, rsqrt_f64, 95, (math.inf, 0, 0, 0), (159, 0, (0, 0, 0, 0)),
+                              (0, 0, (math.nan, 0, 0, 0)), (0, NAN, INF)),
 }
 # The exactly-representable functions (§3.7): id, symmetric, large-slot cubic per side, +Inf, -Inf, +-0 results.
 EXACT = {
@@ -88,8 +98,8 @@ EXACT = {
     "copy": (128, 0, (0, 1, 0, 0), (0, 1, 0, 0), INF, NINF, 0),
     "memset_zero": (130, 0, (0, 0, 0, 0), (0, 0, 0, 0), 0, 0, 0),
 }
-SETS = [("exp_and_others", "exp"), ("gelu_and_others", "gelu"), ("silu_and_others", "silu")]
-NAN = 0x7FC00000
+SETS = [("exp_and_others", "exp"), ("gelu_and_others", "gelu"), ("silu_and_others", "silu"),
+        ("reciprocal_sqrt_and_small", "reciprocal_sqrt")]
 NODES = 48  # Chebyshev points per segment fit
 PROBES = 257  # points per segment the §3.6 arithmetic is checked on
 MAX_K = 10
