@@ -8,7 +8,7 @@ stated bound of float64 NumPy doing the textbook math; a dropped wait is a race 
 one row short fails `validate`.
 
 Usage: kernels_e2e.py TPBISA_BINARY SOURCE_DIR KERNEL   (KERNEL: mlp, attention or generations -- layernorm,
-softmax, mlp and attention on MARIANA, attention on SUNDA; the package tpbisa
+softmax, mlp and attention on MARIANA, attention on SUNDA, softmax with the own tables; the package tpbisa
 importable). Exit 0: every check passed; 1: a failure, printed.
 """
 
@@ -23,8 +23,8 @@ SRC = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path
 sys.path.insert(0, os.path.join(SRC, "tests", "kernels"))
 sys.path.insert(0, os.path.join(SRC, "tests", "families", "act"))
 from e2e_exp_accumulate import load_set, neff_members, pwp_eval  # noqa: E402  (the independent §3.6 model)
-from e2e_kernels import (F32, Checker, bf16_to_f32, f32, load, model_layernorm, model_softmax,  # noqa: E402
-                         narrow, seq_sum)
+from e2e_kernels import (F32, Checker, bf16_to_f32, check_softmax_bound, f32, load, model_layernorm,  # noqa: E402
+                         model_softmax, narrow, seq_sum)
 
 # Against float64 NumPy (inputs as given, textbook math): max |out - ref| <= BOUND * max |ref|.
 MLP_BOUND = {"fp32": 5e-6, "fp16": 2e-3, "bf16": 1e-2}
@@ -164,7 +164,12 @@ def run_attention(c, tmp):
 
 def run_generations(c, tmp):
     """The kernels on MARIANA (layernorm, softmax, mlp, attention) and SUNDA (attention): the same checks and models
-    as on CAYMAN."""
+    as on CAYMAN; and softmax on CAYMAN with tpbisa's own tables on two cores, also within its bound of float64."""
+    path = f"{tmp}/softmax_own.neff"
+    c.check_shape("softmax_own", "softmax", ["--rows", "256", "--cols", "300", "--lnc", "2"], ["x"],
+                  lambda a: model_softmax(a["x"], table_of(path, "exp")))
+    if "output0" in c.outputs:
+        check_softmax_bound(c, "softmax_own", np.load(f"{tmp}/softmax_own/x.npy"), c.outputs["output0"])
     for gen in ("mariana",):
         c.check_shape(f"layernorm_{gen}", "layernorm", ["--rows", "256", "--cols", "640", "--gen", gen],
                       ["x", "gamma", "beta"],
