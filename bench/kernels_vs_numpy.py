@@ -2,11 +2,13 @@
 """Kernel NEFFs of `tpbisa gen` at realistic sizes, run end to end by `tpbisa run`, against NumPy doing the same math
 in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
 command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; softmax:
-largest relative difference to float64 NumPy; top-k and the causal mask: equal). Softmax carries the activation
-tables of ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent.
+largest relative difference to float64 NumPy; mlp (SiLU) and attention: largest difference to float64 NumPy relative
+to the largest output; top-k and the causal mask: equal). Softmax carries the activation tables of
+../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent; mlp and attention
+carry tpbisa's own.
 
 usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...]
-  (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter sizes, a quick look)
+  (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter columns and hidden size, a quick look)
 """
 
 import argparse
@@ -26,11 +28,27 @@ SIZES = {  # kernel -> generator options at the benchmark size
     "softmax": ["--rows", "128", "--cols", "8192"],
     "topk": ["--rows", "256", "--cols", "8192", "--k", "32"],
     "causal_mask": ["--rows", "512", "--cols", "2048"],
+    "mlp": ["--rows", "128", "--cols", "4096", "--hidden", "11008", "--act", "silu"],
+    "attention": ["--rows", "128", "--cols", "512", "--head-dim", "128"],
 }
+
+
+def attention_math(q, k, v):
+    """Causal attention, query row r at position S - R + r of the S keys (tpbisa gen attention)."""
+    rows, keys = q.shape[0], k.shape[0]
+    s = (q @ k.T) / np.sqrt(q.shape[1]).astype(q.dtype)
+    s = np.where(np.arange(keys)[None, :] <= keys - rows + np.arange(rows)[:, None], s, -np.inf)
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return (p / p.sum(axis=1, keepdims=True)) @ v
 
 
 def numpy_math(kernel, a, k):
     """The kernel's math in NumPy fp32, the way a NumPy user writes it."""
+    if kernel == "mlp":
+        h = a["x"] @ a["w1"]
+        return {"output0": (h / (1 + np.exp(-h))) @ a["w2"]}
+    if kernel == "attention":
+        return {"output0": attention_math(a["q"], a["k"], a["v"])}
     x = a["x"]
     if kernel == "layernorm":
         m = x.mean(axis=1, keepdims=True)
@@ -52,6 +70,10 @@ def numpy_math(kernel, a, k):
 
 def check(kernel, got, a, k):
     """A line saying how the run's outputs compare with the math."""
+    if kernel in ("mlp", "attention"):
+        ref = numpy_math(kernel, {n: v.astype(np.float64) for n, v in a.items()}, k)["output0"]
+        diff = float(np.abs(got["output0"] - ref).max() / np.abs(ref).max())
+        return diff <= 1e-5, f"max |tpbisa - float64 NumPy| / max |ref| = {diff:.3g} (bound 1e-05)"
     x = a["x"].astype(np.float64)
     if kernel in ("layernorm", "rmsnorm"):
         if kernel == "layernorm":
@@ -92,7 +114,9 @@ def main():
                 continue
             opts = list(opts)
             if a.small:
-                opts[opts.index("--cols") + 1] = str(int(opts[opts.index("--cols") + 1]) // 4)
+                for o in ("--cols", "--hidden"):
+                    if o in opts:
+                        opts[opts.index(o) + 1] = str(int(opts[opts.index(o) + 1]) // 512 * 128)
             if kernel == "softmax":
                 if not os.path.exists(TABLES):
                     print(f"softmax: skipped ({TABLES} is absent)")
@@ -121,7 +145,10 @@ def main():
             got = {f[:-4]: np.load(f"{ind}/out/{f}") for f in os.listdir(f"{ind}/out")}
             ok, what = check(kernel, got, arrays, k)
             failed += 0 if ok else 1
-            shape = "x " + "x".join(str(s) for s in arrays["x"].shape) + (f" k {k}" if k else "")
+            first = "x" if "x" in arrays else "q"
+            shape = f"{first} " + "x".join(str(s) for s in arrays[first].shape) + (f" k {k}" if k else "")
+            if kernel in ("mlp", "attention"):
+                shape += " " + " ".join(f"{n} " + "x".join(map(str, arrays[n].shape)) for n in arrays if n != first)
             print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f}  {what}")
     return 1 if failed else 0
 

@@ -32,3 +32,39 @@ def causal_mask(x):
     rows, cols = np.indices(np.shape(x))
     return {"output0": np.where(cols <= rows, x, np.float32(-np.inf)).astype(np.float32),
             "relpos": (cols - rows).astype(np.int32)}
+
+
+def softmax(x):
+    """output0 = exp(x - max) / sum exp(x - max) per row, in float64 (the generated softmax's exp is a table fit:
+    compare with a tolerance, docs/kernels.md)."""
+    x = np.asarray(x, np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _erf(v):
+    import math
+
+    return np.vectorize(math.erf)(v)
+
+
+def mlp_gelu(x, w1, w2):
+    """output0 = gelu(x @ w1) @ w2, GELU in its erf form, in float64."""
+    h = np.asarray(x, np.float64) @ np.asarray(w1, np.float64)
+    return ((0.5 * h * (1 + _erf(h / np.sqrt(2)))) @ np.asarray(w2, np.float64)).astype(np.float32)
+
+
+def mlp_silu(x, w1, w2):
+    """output0 = silu(x @ w1) @ w2, in float64."""
+    h = np.asarray(x, np.float64) @ np.asarray(w1, np.float64)
+    return ((h / (1 + np.exp(-h))) @ np.asarray(w2, np.float64)).astype(np.float32)
+
+
+def attention(q, k, v):
+    """output0 = softmax(q k^T / sqrt(dh), causal) v, query row r at position S - R + r of the S keys, in float64."""
+    q, k, v = (np.asarray(a, np.float64) for a in (q, k, v))
+    rows, keys = q.shape[0], k.shape[0]
+    s = q @ k.T / np.sqrt(q.shape[1])
+    s = np.where(np.arange(keys)[None, :] <= keys - rows + np.arange(rows)[:, None], s, -np.inf)
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return ((p / p.sum(axis=1, keepdims=True)) @ v).astype(np.float32)

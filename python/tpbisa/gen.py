@@ -1,4 +1,5 @@
-"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, softmax, top-k and a causal mask (docs/kernels.md).
+"""Kernel NEFFs written by tpbisa itself: layernorm, rmsnorm, softmax, top-k, a causal mask, an MLP and a causal
+attention tile (docs/kernels.md; the last two in their own modules, _gen_mlp.py and _gen_attention.py).
 
 Each program has the shape of a compiled kernel: per core five engine streams (PE, Activation, Pool, DVE, SP) written
 as assembly (docs/asm.md), semaphores between them, DMA queues for the loads and stores, the inputs and outputs of a
@@ -11,15 +12,17 @@ different engines or DMA queues to one buffer with no order between them (one a 
 a negative control asked for it (`--drop-wait TAG`, which then reports the race).
 
 Front ends: `tpbisa gen KERNEL ...` (the command runs this module), `python -m tpbisa.gen KERNEL ...`, and the
-functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, which write a NEFF and
-return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine (softmax) carries activation tables
-copied from a NEFF the user names (`--tables-from F.neff`).
+functions `layernorm(...)`, `rmsnorm(...)`, `softmax(...)`, `topk(...)`, `causal_mask(...)`, `mlp(...)`,
+`attention(...)`, which write a NEFF and return it opened as a `tpbisa.Neff`. A kernel that uses the activation engine
+(softmax, mlp, attention) carries activation tables:
+tpbisa's own piecewise-cubic fits (_act_fit.py), or those of a NEFF the user names (`--tables-from F.neff`).
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import importlib
 import json
 import os
 import shutil
@@ -29,6 +32,8 @@ import tempfile
 from typing import Any, Callable
 
 import numpy as np
+
+from ._act_fit import own_tables
 
 PARTITIONS = 128  # rows per tile: one row per SBUF partition
 PART = 0x40000  # SBUF partition stride (a PartitionOffset's partition unit)
@@ -43,9 +48,11 @@ ENGINE_SEMS = [4, 5, 6, 7] + list(range(56, 128))  # semaphores raised by engine
 # dtype name -> (signature dtype, bytes, DTYPE code of the words)
 DTYPES = {"fp32": ("float32", 4, 0xA), "bf16": ("bfloat16", 2, 0x6), "fp16": ("float16", 2, 0x7),
           "u32": ("uint32", 4, 0x9), "i32": ("int32", 4, 0x8)}
-KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask"]
-PLANNED = ["mlp", "attention"]  # engine plans in docs/kernels.md
-TABLE_KERNELS = {"softmax": "exp"}  # kernel -> the activation function it needs from the tables
+KERNELS = ["layernorm", "rmsnorm", "softmax", "topk", "causal_mask", "mlp", "attention"]
+# Kernels in their own modules: configure(kernel, opts) sets the signature, build(core, kernel, tiles) the streams,
+# table_func(opts) names the activation function, random_inputs(kernel, rng) the inputs' scale.
+PLUGINS = {"mlp": "_gen_mlp", "attention": "_gen_attention"}
+TABLE_KERNELS = {"softmax": "exp"}  # kernel -> the activation function it needs from the tables (PLUGINS: table_func)
 
 
 class GenError(Exception):
@@ -570,8 +577,8 @@ class Kernel:
     """A kernel program: its signature (inputs, outputs), options, and one Core per subgraph."""
 
     def __init__(self, kind: str, opts: dict[str, Any]) -> None:
-        if kind not in BUILDERS:
-            raise GenError(f"unknown kernel '{kind}' (known: {', '.join(KERNELS)}; planned: {', '.join(PLANNED)})")
+        if kind not in KERNELS:
+            raise GenError(f"unknown kernel '{kind}' (known: {', '.join(KERNELS)})")
         self.kind, self.opts = kind, dict(opts)
         r, d, dt, lnc = opts["rows"], opts["cols"], opts["dtype"], opts["lnc"]
         if r <= 0 or r % (PARTITIONS * lnc):
@@ -579,9 +586,11 @@ class Kernel:
                            "(128 rows per tile and core)")
         if d <= 0:
             raise GenError(f"--cols {d}: must be positive")
+        if opts["gen"] not in GENERATIONS:
+            raise GenError(f"--gen {opts['gen']}: {', '.join(GENERATIONS)}")
         if dt not in ("fp32", "bf16", "fp16"):
             raise GenError(f"--dtype {dt}: fp32, bf16 or fp16")
-        if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":
+        if kind in ("topk", "causal_mask", "softmax") and dt != "fp32":  # mlp, attention: every dtype
             raise GenError(f"--dtype {dt}: {kind} is fp32 only (MAX8 / AFFINE_SELECT / ACTIVATE on fp32 scores)")
         if kind == "topk":
             kk = opts["k"]
@@ -598,20 +607,23 @@ class Kernel:
             self.outputs = [("output0", "fp32", [r, d]), ("relpos", "i32", [r, d])]
         else:
             self.outputs = [("output0", dt, [r, d])]
+        if kind in PLUGINS:
+            plugin(kind).configure(self, self.opts)
         self.cores: list[Core] = []
         self.notes: list[str] = []
         self.tables: dict[str, Any] = {}  # the activation members a kernel of TABLE_KERNELS carries
 
     def load_tables(self, tool: str | None = None) -> None:
-        """Copies the activation members of the set holding TABLE_KERNELS[kind] from the NEFF `--tables-from`
-        names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL blobs."""
-        func = TABLE_KERNELS.get(self.kind)
+        """The activation members of the set holding TABLE_KERNELS[kind]: tpbisa's own fitted set, or copied from the
+        NEFF `--tables-from` names (its first subgraph): act_info.json, the set's manifest and its BUCKET and CONTROL
+        blobs."""
+        func = plugin(self.kind).table_func(self.opts) if self.kind in PLUGINS else TABLE_KERNELS.get(self.kind)
         if func is None or self.tables:
             return
         src = self.opts.get("tables_from")
         if not src:
-            raise GenError(f"{self.kind} needs activation tables ({func}): name a NEFF that carries them with "
-                           "--tables-from F.neff")
+            self.tables = own_tables(func)  # tpbisa's own fitted tables (_act_fit.py)
+            return
         if not os.path.isfile(src):
             raise GenError(f"--tables-from {src}: no such file")
         work = tempfile.mkdtemp(prefix="tpbisa_gen_tables.")
@@ -654,7 +666,8 @@ class Kernel:
         per = tiles // lnc
         for c in range(lnc):
             core = Core(f"sg{c:02d}", self.opts.get("drop_wait"))
-            BUILDERS[self.kind](core, self, list(range(c * per, (c + 1) * per)))
+            build = plugin(self.kind).build if self.kind in PLUGINS else BUILDERS[self.kind]
+            build(core, self, list(range(c * per, (c + 1) * per)))
             deadlock, races, _ = replay(core)
             where = f"core {c} ({core.sg})"
             if deadlock:
@@ -789,8 +802,11 @@ class Kernel:
         """Inputs for a run: normal values (top-k: a permutation per row, some ties), bf16 as raw uint16 words."""
         rng = np.random.default_rng(seed)
         out = {}
+        given = plugin(self.kind).random_inputs(self, rng) if self.kind in PLUGINS else {}
         for name, dt, shape in self.inputs:
-            if self.kind == "topk":
+            if name in given:
+                a = given[name]
+            elif self.kind == "topk":
                 a = np.stack([rng.permutation(shape[1]) for _ in range(shape[0])]).astype(np.float32)
                 a = (a - shape[1] / 2) / 8 + rng.integers(0, 2, size=shape) / 64  # duplicates occur, some ties
             elif name == "gamma":
@@ -837,6 +853,11 @@ def _activation_members(src: str, folder: str, func: str) -> dict[str, Any]:
     raise GenError(f"--tables-from {src}: no activation set of {sgs[0]} has the function {func}")
 
 
+def plugin(kind: str) -> Any:
+    """The module of a kernel of PLUGINS (imported when first used: it builds on this module)."""
+    return importlib.import_module(f".{PLUGINS[kind]}", __package__)
+
+
 def to_bf16_bits(a: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 words, round to nearest even (finite inputs)."""
     u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
@@ -866,7 +887,11 @@ def run_tool(tool: str, argv: list[str]) -> str:
     return p.stdout
 
 
-DEFAULTS = {"rows": 128, "cols": 512, "dtype": "fp32", "lnc": 1, "eps": 1e-5, "k": 8, "gen": "cayman"}
+# Generations whose word layouts take the same operands: the programs assemble, validate and run alike on each
+# (MAVERICK re-packs the PE words and lays out SBUF partitions differently).
+GENERATIONS = ["cayman", "sunda", "mariana"]
+DEFAULTS = {"rows": 128, "cols": 512, "dtype": "fp32", "lnc": 1, "eps": 1e-5, "k": 8, "gen": "cayman", "hidden": 1024,
+            "act": "gelu", "head_dim": 64}
 
 
 def generate(kind: str, out: str, *, tool: str | None = None, keep: str | None = None, **opts: Any) -> Kernel:
@@ -897,8 +922,8 @@ def rmsnorm(out: str = "rmsnorm.neff", **opts: Any) -> Any:
 
 
 def softmax(out: str = "softmax.neff", **opts: Any) -> Any:
-    """Writes a softmax NEFF (rows, cols, lnc, tables_from: the NEFF whose exp tables it carries) and returns it as a
-    tpbisa.Neff."""
+    """Writes a softmax NEFF (rows, cols, lnc; tables_from: a NEFF whose exp tables it carries instead of tpbisa's own)
+    and returns it as a tpbisa.Neff."""
     return _open("softmax", out, **opts)
 
 
@@ -912,18 +937,36 @@ def causal_mask(out: str = "causal_mask.neff", **opts: Any) -> Any:
     return _open("causal_mask", out, **opts)
 
 
+def mlp(out: str = "mlp.neff", **opts: Any) -> Any:
+    """Writes an MLP NEFF (rows, cols = d, hidden = f, act = "gelu" | "silu", dtype, lnc, tables_from) and returns it
+    as a tpbisa.Neff."""
+    return _open("mlp", out, **opts)
+
+
+def attention(out: str = "attention.neff", **opts: Any) -> Any:
+    """Writes a causal attention NEFF (rows = queries, cols = keys S, head_dim, dtype, lnc, tables_from) and returns
+    it as a tpbisa.Neff."""
+    return _open("attention", out, **opts)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tpbisa gen", description="Write a kernel NEFF (docs/kernels.md).")
-    ap.add_argument("kernel", help=f"one of {', '.join(KERNELS)} (planned: {', '.join(PLANNED)})")
+    ap.add_argument("kernel", help=f"one of {', '.join(KERNELS)}")
     ap.add_argument("--rows", type=int, default=DEFAULTS["rows"], help="rows R, a multiple of 128 per core (128)")
     ap.add_argument("--cols", type=int, default=DEFAULTS["cols"], help="columns D per row (512)")
     ap.add_argument("--dtype", default="fp32", choices=["fp32", "bf16", "fp16"],
-                    help="layernorm, rmsnorm: x, gamma, beta and the output (fp32)")
+                    help="layernorm, rmsnorm, mlp, attention: the inputs and the output (fp32)")
     ap.add_argument("--k", type=int, default=8, help="topk: values per row, a multiple of 8 (8)")
+    ap.add_argument("--hidden", type=int, default=DEFAULTS["hidden"],
+                    help="mlp: hidden size f, a multiple of 128 (1024)")
+    ap.add_argument("--act", default="gelu", choices=["gelu", "silu"], help="mlp: the activation (gelu, erf form)")
+    ap.add_argument("--head-dim", type=int, default=DEFAULTS["head_dim"], help="attention: head dimension, at most 128 "
+                    "(64)")
     ap.add_argument("--eps", type=float, default=1e-5, help="layernorm, rmsnorm: epsilon (1e-5)")
-    ap.add_argument("--tables-from", metavar="F.neff", help="softmax: copy the activation tables of this NEFF")
+    ap.add_argument("--tables-from", metavar="F.neff",
+                    help="softmax, mlp, attention: carry the activation tables of this NEFF instead of tpbisa's own")
     ap.add_argument("--lnc", type=int, choices=[1, 2], default=1, help="cores: 2 gives each half of the row tiles")
-    ap.add_argument("--gen", default="cayman", choices=["cayman"], help="the generation (cayman)")
+    ap.add_argument("--gen", default="cayman", choices=GENERATIONS, help="the generation (cayman)")
     ap.add_argument("--out", help="the NEFF to write (KERNEL.neff)")
     ap.add_argument("--write-inputs", metavar="DIR", help="also write one .npy per input (random, from --seed)")
     ap.add_argument("--seed", type=int, default=0, help="seed of --write-inputs (0)")
@@ -936,11 +979,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     out = a.out or f"{a.kernel}.neff"
     try:
-        if a.kernel in PLANNED:
-            raise GenError(f"{a.kernel} is planned, not written yet; docs/kernels.md has its engine plan")
         opts = {"tables_from": a.tables_from, "rows": a.rows, "cols": a.cols, "dtype": a.dtype, "k": a.k,
                 "eps": float(np.float32(a.eps)), "lnc": a.lnc, "gen": a.gen, "drop_wait": a.drop_wait,
-                "undersize": a.undersize}
+                "undersize": a.undersize, "hidden": a.hidden, "act": a.act, "head_dim": a.head_dim}
         k = Kernel(a.kernel, {**DEFAULTS, **opts})
         if a.undersize and a.undersize not in k.names():
             raise GenError(f"--undersize {a.undersize}: not a variable of {a.kernel} ({', '.join(k.names())})")
@@ -964,4 +1005,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tpbisa import gen as _module  # this module under its own name, whose classes the kernel modules share
+
+    sys.exit(_module.main())

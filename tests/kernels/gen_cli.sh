@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `tpbisa gen` as the command's front end of tpbisa.gen: it writes the same bytes as `python -m tpbisa.gen`, twice
 # the same; the listings in examples/kernels are what the generator writes today (softmax's with the tables of
-# ../shared/data/matmul_small.neff, skipped when it is absent); usage errors and the planned kernels are refused with a
-# message; the examples of docs/kernels.md run as written.
+# ../shared/data/matmul_small.neff, skipped when it is absent); usage errors are refused with a message; the examples
+# of docs/kernels.md run as written.
 set -u
 tool=${1:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: gen_cli.sh TPBISA_BINARY SOURCE_DIR}
@@ -59,11 +59,13 @@ expect_error 1 'must be a positive multiple of 256' rmsnorm --rows 128 --lnc 2
 expect_error 1 'a positive multiple of 8, at most --cols' topk --k 12
 expect_error 1 'fp32 only' topk --dtype bf16
 expect_error 1 'SBUF has' layernorm --cols 16384
-expect_error 1 'softmax needs activation tables (exp): name a NEFF' softmax
+"$tool" gen softmax --out own.neff >own.out 2>&1 || fail "softmax with its own tables: $(cat own.out)"
 expect_error 1 'no such file' softmax --tables-from absent.neff
 expect_error 1 'fp32 only' softmax --dtype bf16 --tables-from absent.neff
-expect_error 1 'attention is planned' attention
-expect_error 1 'mlp is planned' mlp
+expect_error 1 'multiples of 128' mlp --hidden 100
+expect_error 1 'head-dim 200: 1 to 128' attention --head-dim 200
+expect_error 1 'at least --rows' attention --rows 256 --cols 128
+expect_error 2 'invalid choice' softmax --gen maverick
 expect_error 1 "unknown kernel 'conv'" conv
 expect_error 1 'not a variable of rmsnorm' rmsnorm --undersize beta
 expect_error 1 'no instruction of topk has that tag' topk --drop-wait stats
