@@ -225,7 +225,7 @@ HWY_INLINE size_t stt_lanes(DF df, const float* a, float s, const float* b, floa
   auto seen = hn::Zero(df);
   for (; i + lanes <= n; i += lanes) {
     const auto y = apply<Op1>(apply<Op0>(hn::LoadU(df, a + i), sv), hn::LoadU(df, b + i));
-    seen = hn::Or(seen, hn::VecFromMask(df, hn::Ne(y, y)));
+    seen = hn::Or(seen, hn::VecFromMask(df, hn::IsNaN(y)));  // Ne(y, y) is false for a NaN here (ordered)
     hn::StoreU(y, df, out + i);
   }
   nan = nan || !hn::AllFalse(df, hn::MaskFromVec(seen));

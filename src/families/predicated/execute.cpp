@@ -130,7 +130,12 @@ bool copy_predicated_rows(const Tt& t, exec::Txn& txn, const std::array<uint32_t
     return false;
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   scratch.resize(count * (z0 + z1));
-  // Piece by piece within memory pages, so that each source piece is read in place, not copied.
+  // Past its checks the step cannot fault: when no destination row overlaps a source row read after it and commit
+  // can allocate nothing, the runs are written in place, not staged and copied at commit.
+  const bool in_place = txn.may_write_runs_in_place(rd.data(), nac, count * zo) &&
+                        exec::rows_in_place_ok(r0.data(), count * z0, rd.data(), count * zo, nac, false) &&
+                        exec::rows_in_place_ok(r1.data(), count * z1, rd.data(), count * zo, nac, true);
+  // Piece by piece within memory pages, so that each piece is read (and written) in place, not copied.
   const auto piece = [](uint64_t address, unsigned size, uint64_t left) {
     const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
     return std::min(left, std::max<uint64_t>(room, 1));
@@ -138,12 +143,17 @@ bool copy_predicated_rows(const Tt& t, exec::Txn& txn, const std::array<uint32_t
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k0 = 0; k0 < count;) {
       const uint64_t at0 = r0[c] + k0 * z0, at1 = r1[c] + k0 * z1;
-      const uint64_t len = std::min(piece(at0, z0, count - k0), piece(at1, z1, count - k0));
+      const uint64_t len =
+          std::min({piece(at0, z0, count - k0), piece(at1, z1, count - k0), piece(rd[c] + k0 * zo, zo, count - k0)});
       const uint8_t* p = txn.read_run(at0, len * z0, z0, scratch.data());
       const uint8_t* d = txn.read_run(at1, len * z1, z1, scratch.data() + len * z0);
       for (uint64_t k = run_end(z0, p, 0, len, false); k < len;) {
         const uint64_t e = run_end(z0, p, k, len, true);
-        txn.stage_block(rd[c] + (k0 + k) * zo, d + k * zo, (e - k) * zo, zo);
+        const uint64_t at = rd[c] + (k0 + k) * zo, n = (e - k) * zo;
+        if (uint8_t* out = in_place ? txn.write_run_in_place(at, n, zo) : nullptr)
+          std::memmove(out, d + k * zo, n);  // the data row may be this very row
+        else
+          txn.stage_block(at, d + k * zo, n, zo);
         k = run_end(z0, p, e, len, false);
       }
       k0 += len;

@@ -8,9 +8,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tpbisa/machine.hpp"
@@ -91,8 +93,16 @@ Outcome expect_paths_agree(const std::string& line, const std::vector<std::vecto
   for (size_t i = 0; i < fast.memory.size(); ++i)
     if (fast.memory[i] != slow.memory[i] && differing++ == 0) first = i;
   EXPECT_EQ(differing, 0U) << line << "\nfirst difference: partition " << first / kBytes << " byte " << std::hex
-                           << first % kBytes;
+                           << first % kBytes << ": " << int{fast.memory[first]} << " (row path) against "
+                           << int{slow.memory[first]} << " (element path)";
   return fast;
+}
+
+/// The pieces of an assembly line, joined.
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string line;
+  for (std::string_view p : parts) line += p;
+  return line;
 }
 
 float f32_at(const std::vector<uint8_t>& bytes, size_t at) {
@@ -110,24 +120,24 @@ TEST(RowPaths, TensorScalarFp32AndBf16AgreeWithTheElementPath) {
     for (const char* ops : {"op0=MULT op1=ADD reverse_operands=NONE", "op0=SUBTRACT op1=SUBTRACT reverse_operands=BOTH",
                             "op0=ADD op1=BYPASS reverse_operands=NONE", "op0=MULT op1=MULT reverse_operands=SECOND"})
       for (const char* imm : {"imm0=1.5 imm1=-0.25", "imm0=1e38 imm1=3.0e38"})
-        expect_paths_agree(std::string("TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} ") +
-                               "src.num_elem=" + kRows + " in_dtype=" + dt + " out_dtype=" + dt +
-                               " num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE " + ops +
-                               " imm1_src=INSTRUCTION_IMMEDIATE " + imm +
-                               " dst.start_addr=sbuf[p0]+0x5008 dst.step_elem={1,0,0} dst.num_elem=" + kRows,
-                           parts);
+        expect_paths_agree(
+            cat({"TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} src.num_elem=", kRows,
+                 " in_dtype=", dt, " out_dtype=", dt, " num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE ", ops,
+                 " imm1_src=INSTRUCTION_IMMEDIATE ", imm,
+                 " dst.start_addr=sbuf[p0]+0x5008 dst.step_elem={1,0,0} dst.num_elem=", kRows}),
+            parts);
 }
 
 TEST(RowPaths, RowsUpdatedInPlaceAgreeWithTheElementPath) {
   const auto parts = random_memory(9, true);
   // The destination is the source row itself (written in place past the checks, element k read before written).
   for (const char* dt : {"fp32", "bf16"})
-    expect_paths_agree(std::string("TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} ") +
-                           "src.num_elem=" + kRows + " in_dtype=" + dt + " out_dtype=" + dt +
-                           " num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE op0=MULT op1=ADD "
-                           "reverse_operands=NONE imm1_src=INSTRUCTION_IMMEDIATE imm0=1.5 imm1=-0.25 "
-                           "dst.start_addr=sbuf[p0]+0xf00 dst.step_elem={1,0,0} dst.num_elem=" +
-                           kRows,
+    expect_paths_agree(cat({"TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} src.num_elem=",
+                            kRows, " in_dtype=", dt, " out_dtype=", dt,
+                            " num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE op0=MULT op1=ADD "
+                            "reverse_operands=NONE imm1_src=INSTRUCTION_IMMEDIATE imm0=1.5 imm1=-0.25 "
+                            "dst.start_addr=sbuf[p0]+0xf00 dst.step_elem={1,0,0} dst.num_elem=",
+                            kRows}),
                        parts);
   // ScalarTensorTensor into its src1 row, its scalar read through a pointer from the first destination element.
   const std::string n = "{1500,1}";
@@ -196,7 +206,9 @@ TEST(RowPaths, ScalarTensorTensorAccumulatesInElementOrder) {
       const float p = f32_at(parts[c], 0xF00 + 4 * k) * 0.75F;
       const float v = p + f32_at(parts[c], 0x2A04 + 4 * k);
       acc = acc + v;
-      if (k == 1499) EXPECT_EQ(bits(f32_at(o.memory, size_t{c} * kBytes + 0x5008 + 4 * k)), bits(v));
+      if (k == 1499) {
+        EXPECT_EQ(bits(f32_at(o.memory, size_t{c} * kBytes + 0x5008 + 4 * k)), bits(v));
+      }
     }
     EXPECT_EQ(o.acc[c], bits(acc)) << "channel " << c;
   }
@@ -241,7 +253,7 @@ TEST(RowPaths, CopyPredicatedWritesOnlyWherePredicated) {
   std::mt19937 rng(8);
   for (auto& p : parts)  // predicates at 0x4000: u8 runs of random lengths, zero or not
     for (uint32_t k = 0; k < 1500;) {
-      const uint32_t len = 1 + rng() % 40;
+      const auto len = static_cast<uint32_t>(1 + rng() % 40);
       const uint8_t v = rng() % 2 == 0 ? 0 : static_cast<uint8_t>(1 + rng() % 255);
       for (uint32_t i = k; i < k + len && i < 1500; ++i) p[0x4000 + i] = v;
       k += len;
@@ -252,6 +264,13 @@ TEST(RowPaths, CopyPredicatedWritesOnlyWherePredicated) {
           kRows + " src1.start_addr=sbuf[p0]+0xf00 src1.step_elem={1,0,0} src1.num_elem=" + kRows +
           " dst.start_addr=sbuf[p0]+0x5008 dst.step_elem={1,0,0} dst.num_elem=" + kRows,
       parts);
+  // The destination is the data row itself, or the predicate row (u8 predicates, fp32 data: overlapping rows).
+  for (const char* dst : {"0xf00", "0x3c00"})
+    expect_paths_agree(cat({"CopyPredicated in0_in1_dtype={u8,fp32} out_dtype=fp32 op=BYPASS num_active_channels=20 "
+                            "src0.start_addr=sbuf[p0]+0x4000 src0.step_elem={1,0,0} src0.num_elem=",
+                            kRows, " src1.start_addr=sbuf[p0]+0xf00 src1.step_elem={1,0,0} src1.num_elem=", kRows,
+                            " dst.start_addr=sbuf[p0]+", dst, " dst.step_elem={1,0,0} dst.num_elem=", kRows}),
+                       parts);
   for (unsigned c = 0; c < kChannels; ++c)
     for (unsigned k = 0; k < 1500; ++k) {
       const size_t from = parts[c][0x4000 + k] != 0 ? 0xF00 + 4 * k : 0x5008 + 4 * k;
