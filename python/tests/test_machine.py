@@ -40,6 +40,31 @@ def test_run_equals_cli(demo_words: bytes) -> None:
     assert m.finished and m.pc == m.size == len(demo_words) // 64
 
 
+
+def test_accumulators_equal_cli(tmp_path: pathlib.Path) -> None:
+    """The DVE accumulator registers (alu-ops.md §2.6, PROJ-CONV-K12) in the state: flops["acc"] equals
+    `tpbisa run --json --dump acc:C` and the sums computed here, after a ScalarTensorTensor ZERO_ACCUMULATE."""
+    x = np.array([[0.5, 1.0, 1.5, 2.0], [2.5, 3.0, 3.5, 4.0]], dtype=np.float32)
+    state = {"memory": [{"at": f"sbuf:{p}:0x0", "dtype": "fp32", "bits": [f"{b:#010x}" for b in x[p].view(np.uint32)]}
+                        for p in range(2)]}
+    src = ("ScalarTensorTensorArith src0.start_addr=sbuf[p0]+0x0 src0.step_elem={1,0} src0.num_elem={4,1} "
+           "src1.start_addr=sbuf[p0]+0x0 src1.step_elem={1,0} src1.num_elem={4,1} op0=MULT op1=ADD "
+           "imm0_src=INSTRUCTION_IMMEDIATE in0_in1_dtype=0xaa out_dtype=fp32 num_active_channels=2 imm0_dtype=fp32 "
+           "accumulator_cmd=ZERO_ACCUMULATE dst.start_addr=sbuf[p0]+0x100 dst.step_elem={1,0} dst.num_elem={4,1} "
+           "imm0=2.0\n")
+    (tmp_path / "acc.tasm").write_text(src)
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    doc = cli_json("run", "--gen", "cayman", "--init", str(tmp_path / "state.json"), "--json", "--dump", "acc:0",
+                   "--dump", "acc:1", str(tmp_path / "acc.tasm"))
+    m = tpbisa.Machine(src, gen="cayman")
+    m.load_state_json(json.dumps(state))
+    assert m.run()["status"] == doc["status"] == "ok"
+    acc = m.flops["acc"]
+    want = [15.0, 39.0]  # each channel's x * 2 + x, summed in order from +0 (exact)
+    for c in range(2):
+        bits = int(np.asarray(acc[c]).reshape(-1)[0])
+        assert f"{bits:#010x}" == doc["dumps"][c]["bits"] == f"{np.float32(want[c]).view(np.uint32):#010x}"
+
 def test_assembly_text_program() -> None:
     m = tpbisa.Machine(DEMO.read_text(), gen="cayman")
     assert m.run()["status"] == "ok"

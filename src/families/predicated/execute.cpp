@@ -1,5 +1,6 @@
 // Predicated family semantics on S3S3D3_TT: TENSOR_TENSOR_BITVEC_OP on the bit-vector path (alu-ops.md §4.2,
 // PROJ-CONV-K10), COPY_PREDICATED / CAST_PREDICATED as a merge under a predicate (§4.3, PROJ-CONV-K25).
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -93,6 +94,73 @@ bool resolve_operands(const Tt& t, exec::Txn& txn, std::array<uint32_t, 3>& base
   return true;
 }
 
+/// The first k' >= k below n whose predicate (Z bytes, raw bits: zero or not, K25) is not `set`; n if none.
+template <unsigned Z>
+uint64_t run_end_of(const uint8_t* p, uint64_t k, uint64_t n, bool set) {
+  for (; k < n; ++k) {
+    uint64_t x = 0;
+    std::memcpy(&x, p + k * Z, Z);
+    if ((x != 0) != set) break;
+  }
+  return k;
+}
+uint64_t run_end(unsigned z, const uint8_t* p, uint64_t k, uint64_t n, bool set) {
+  switch (z) {
+    case 1: return run_end_of<1>(p, k, n, set);
+    case 2: return run_end_of<2>(p, k, n, set);
+    case 4: return run_end_of<4>(p, k, n, set);
+    default: return run_end_of<8>(p, k, n, set);
+  }
+}
+
+/// The untraced block path of COPY_PREDICATED with a source as wide as the destination: when every operand row is
+/// one forward run (so every element check passes), each channel's rows are read whole (the same element reads as
+/// the element path) and each maximal run of elements whose predicate is non-zero is staged as one block; the other
+/// elements are not written. False (nothing done) when it does not apply.
+bool copy_predicated_rows(const Tt& t, exec::Txn& txn, const std::array<uint32_t, 3>& base, unsigned nac,
+                          uint64_t count) {
+  const unsigned z0 = dtype_size(datapath::pair_lo(t.in0_in1_dtype));
+  const unsigned z1 = dtype_size(datapath::pair_hi(t.in0_in1_dtype)), zo = dtype_size(t.out_dtype);
+  if (t.header.opcode != predicated::kCopyPredicated || z1 != zo || (z0 != 1 && z0 != 2 && z0 != 4 && z0 != 8))
+    return false;
+  std::array<uint64_t, kMaxChannels> r0{}, r1{}, rd{};
+  if (!exec::forward_runs(txn, base[0], t.src0, nac, count, z0, r0) ||
+      !exec::forward_runs(txn, base[1], t.src1, nac, count, z1, r1) ||
+      !exec::forward_runs(txn, base[2], t.dst, nac, count, zo, rd))
+    return false;
+  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  scratch.resize(count * (z0 + z1));
+  // Past its checks the step cannot fault: when no destination row overlaps a source row read after it and commit
+  // can allocate nothing, the runs are written in place, not staged and copied at commit.
+  const bool in_place = txn.may_write_runs_in_place(rd.data(), nac, count * zo) &&
+                        exec::rows_in_place_ok(r0.data(), count * z0, rd.data(), count * zo, nac, false) &&
+                        exec::rows_in_place_ok(r1.data(), count * z1, rd.data(), count * zo, nac, true);
+  // Piece by piece within memory pages, so that each piece is read (and written) in place, not copied.
+  const auto piece = [](uint64_t address, unsigned size, uint64_t left) {
+    const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
+    return std::min(left, std::max<uint64_t>(room, 1));
+  };
+  for (unsigned c = 0; c < nac; ++c)
+    for (uint64_t k0 = 0; k0 < count;) {
+      const uint64_t at0 = r0[c] + k0 * z0, at1 = r1[c] + k0 * z1;
+      const uint64_t len =
+          std::min({piece(at0, z0, count - k0), piece(at1, z1, count - k0), piece(rd[c] + k0 * zo, zo, count - k0)});
+      const uint8_t* p = txn.read_run(at0, len * z0, z0, scratch.data());
+      const uint8_t* d = txn.read_run(at1, len * z1, z1, scratch.data() + len * z0);
+      for (uint64_t k = run_end(z0, p, 0, len, false); k < len;) {
+        const uint64_t e = run_end(z0, p, k, len, true);
+        const uint64_t at = rd[c] + (k0 + k) * zo, n = (e - k) * zo;
+        if (uint8_t* out = in_place ? txn.write_run_in_place(at, n, zo) : nullptr)
+          std::memmove(out, d + k * zo, n);  // the data row may be this very row
+        else
+          txn.stage_block(at, d + k * zo, n, zo);
+        k = run_end(z0, p, e, len, false);
+      }
+      k0 += len;
+    }
+  return true;
+}
+
 /// Every S3S3D3_TT opcode of the family: check, read every source element of every channel (K2), then write the
 /// destination channel by channel in flat order; a predicated element whose predicate is zero is not written, though
 /// its address was checked.
@@ -109,6 +177,7 @@ bool exec_tt(const Tt& t, exec::Txn& txn) {
     return txn.fail(FaultKind::ResourceLimit,
                     fmt::format("{} elements x {} channels exceed the per-instruction bound of {}", count, nac,
                                 txn.options().max_elements_per_instruction));
+  if (copy_predicated_rows(t, txn, base, nac, count)) return true;
   uint64_t a = 0;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < count; ++k)

@@ -4,11 +4,11 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "families/common.hpp"
 #include "families/reduce/format.hpp"
+#include "kernels/row_fold.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -191,16 +191,18 @@ bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
 }
 
 /// Where channel c's n source elements are: rows[c], read in place (the untraced block path) or copied to bytes
-/// [c n size, (c + 1) n size) of `image`; OutOfRange at the first element that leaves its partition (every element
+/// [c stride, c stride + n size) of `image`; OutOfRange at the first element that leaves its partition (every element
 /// is checked before any is read).
 using SourceRows = std::array<const uint8_t*, kMaxChannels>;
 bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::vector<uint8_t>& image,
                   SourceRows& rows) {
   const unsigned size = dtype_size(t.in_dtype), nac = t.num_active_channels;
-  image.resize(n * size * nac);
+  // Rows a multiple of 4 KiB apart would share cache sets, and the block fold reads sixteen of them at once.
+  const uint64_t stride = n * size + 256;
+  image.resize(stride * nac);
   Rows runs{};
   if (exec::forward_runs(txn, base, t.src, nac, n, size, runs)) {
-    for (unsigned c = 0; c < nac; ++c) rows[c] = txn.read_run(runs[c], n * size, size, image.data() + c * n * size);
+    for (unsigned c = 0; c < nac; ++c) rows[c] = txn.read_run(runs[c], n * size, size, image.data() + c * stride);
     return true;
   }
   uint64_t a = 0;
@@ -208,10 +210,10 @@ bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::v
     for (uint64_t k = 0; k < n; ++k)
       if (!onchip_at(txn, base, t.src, c, k, size, "source", a)) return false;
   for (unsigned c = 0; c < nac; ++c) {
-    rows[c] = image.data() + c * n * size;
+    rows[c] = image.data() + c * stride;
     for (uint64_t k = 0; k < n; ++k) {
       onchip_at(txn, base, t.src, c, k, size, "source", a);
-      store(image.data(), c * n + k, size, txn.read_mem(a, size));
+      store(image.data() + c * stride, k, size, txn.read_mem(a, size));
     }
   }
   return true;
@@ -248,48 +250,26 @@ uint64_t group_size(const Tr& t) {
   return g == 0 ? 1 : g;
 }
 
-// ---- The block fold: a sequential fp32 ADD over FP32 or BF16 rows, kLanes channels at a time ----
+// ---- The block fold: sequential fp32 ADD/MAX/MIN folds of FP32 or BF16 rows, eight channels at a time ----
 
-constexpr unsigned kLanes = 8;
-
-/// The block fold applies to an fp32 ADD reduction of FP32 or BF16 elements, not negated: each lane's running sum
-/// is the plain IEEE sum of the exact fp32 operands, which is alu_fp32's ADD step for step while no NaN appears.
-bool block_sum_applies(const Tr& t) {
-  return path_of(t) == Path::Fp32 && t.op == aluop::kAdd && t.negated == 0 &&
-         (t.in_dtype == dtype::kFp32 || t.in_dtype == dtype::kBfloat16);
+/// The block fold applies to an fp32 ADD, MAX or MIN reduction of FP32 or BF16 elements: each lane's running value
+/// is then alu_fp32's fold step for step while no NaN appears (kernels/row_fold.hpp); a lane ending in a NaN is
+/// recomputed by the Fold.
+bool block_fold_applies(const Tr& t, kernels::FoldOp& op, kernels::FoldElement& element) {
+  if (path_of(t) != Path::Fp32) return false;
+  if (t.in_dtype == dtype::kFp32 || t.in_dtype == dtype::kFp32r)
+    element = kernels::FoldElement::Fp32;
+  else if (t.in_dtype == dtype::kBfloat16)
+    element = kernels::FoldElement::Bf16;
+  else
+    return false;
+  switch (t.op) {
+    case aluop::kAdd: op = kernels::FoldOp::Add; return true;
+    case aluop::kMax: op = kernels::FoldOp::Max; return true;
+    case aluop::kMin: op = kernels::FoldOp::Min; return true;
+    default: return false;
+  }
 }
-
-/// The sums of elements [first, first + g) of `lanes` channel rows, each lane folded in flat order from its first
-/// element (PROJ-CONV-K6): the lanes are independent chains, so they overlap in the pipeline. A lane whose sum is a
-/// NaN is recomputed by the Fold (its NaN bits are the shared evaluator's).
-template <class Element>
-void block_sums(const uint8_t* const* rows, unsigned lanes, uint64_t first, uint64_t g,
-                std::array<float, kLanes>& acc) {
-  // Locals, not the caller's array: a store through `acc` could alias the rows (bytes), forcing a reload per add.
-  std::array<const uint8_t*, kLanes> p{};
-  std::array<float, kLanes> a{};
-  for (unsigned j = 0; j < kLanes; ++j) {
-    p[j] = rows[j < lanes ? j : 0];  // spare lanes repeat lane 0 and are dropped
-    a[j] = std::bit_cast<float>(Element::fp32(p[j], first));
-  }
-  for (uint64_t k = first + 1; k < first + g; ++k)
-    for (unsigned j = 0; j < kLanes; ++j) a[j] += std::bit_cast<float>(Element::fp32(p[j], k));
-  acc = a;
-}
-struct Fp32Element {
-  static uint32_t fp32(const uint8_t* row, uint64_t k) {
-    uint32_t v = 0;
-    std::memcpy(&v, row + 4 * k, 4);
-    return v;
-  }
-};
-struct Bf16Element {  // exact widening; a NaN's bits do not matter here (its sum is recomputed)
-  static uint32_t fp32(const uint8_t* row, uint64_t k) {
-    uint16_t v = 0;
-    std::memcpy(&v, row + 2 * k, 2);
-    return uint32_t{v} << 16;
-  }
-};
 
 /// Computes every output of every channel from the source rows into `out` (channel c's outputs at c m).
 /// Reductions write one element per group, scans and RECIPROCAL one per source element. TRANSPOSE_TENSOR_REDUCE
@@ -327,21 +307,24 @@ uint64_t compute(const Tr& t, uint64_t n, const SourceRows& rows, std::vector<ui
       }
     return m;
   }
-  if (reduction && !transpose && block_sum_applies(t)) {
-    std::array<float, kLanes> acc{};
-    for (unsigned c0 = 0; c0 < nac; c0 += kLanes) {
-      const unsigned lanes = std::min(kLanes, nac - c0);
+  kernels::FoldOp fold_op{};
+  kernels::FoldElement fold_element{};
+  if (reduction && !transpose && block_fold_applies(t, fold_op, fold_element)) {
+    std::array<float, kernels::kFoldLanes> acc{};
+    std::array<const uint8_t*, kernels::kFoldLanes> lane_rows{};
+    for (unsigned c0 = 0; c0 < nac; c0 += kernels::kFoldLanes) {
+      const unsigned lanes = std::min(kernels::kFoldLanes, nac - c0);
+      for (unsigned j = 0; j < kernels::kFoldLanes; ++j) lane_rows[j] = rows[c0 + (j < lanes ? j : 0)];  // spares
       for (uint64_t first = 0; first + g <= n; first += g) {
-        if (t.in_dtype == dtype::kFp32)
-          block_sums<Fp32Element>(rows.data() + c0, lanes, first, g, acc);
-        else
-          block_sums<Bf16Element>(rows.data() + c0, lanes, first, g, acc);
+        kernels::fp32_lane_folds(fold_op, fold_element, lane_rows.data(), first, g, nullptr, acc.data());
         for (unsigned j = 0; j < lanes; ++j) {
-          if (std::isnan(acc[j]))
+          if (std::isnan(acc[j])) {
             run_group(c0 + j, first);
-          else
-            store(out.data(), (c0 + j) * m + first / g, zo,
-                  from_fp32_bits(std::bit_cast<uint32_t>(acc[j]), t.out_dtype, convert));
+            continue;
+          }
+          const float y = t.negated != 0 ? alu_fp32(aluop::kMult, acc[j], -1.0F) : acc[j];
+          store(out.data(), (c0 + j) * m + first / g, zo,
+                from_fp32_bits(std::bit_cast<uint32_t>(y), t.out_dtype, convert));
         }
       }
     }

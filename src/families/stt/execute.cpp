@@ -1,10 +1,17 @@
 // Scalar-tensor-tensor family semantics (alu-ops.md §6): SCALAR_TENSOR_TENSOR 0x9D/0x9E, the scan 0xE5, SELECT_REDUCE
 // 0xEA with the DVE accumulator (PROJ-CONV-K12), and TENSOR_SCALAR_SELECT 0x98; checks in the order of PROJ-CONV-N15.
+#include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstring>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "families/common.hpp"
 #include "families/stt/format.hpp"
+#include "kernels/convert.hpp"
+#include "kernels/row_fold.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -142,6 +149,129 @@ float fp_op(uint8_t op, float a, float b, bool reverse) {
   return reverse ? alu_fp32(op, b, a) : alu_fp32(op, a, b);
 }
 
+// ---- The row path of SCALAR_TENSOR_TENSOR_ARITH: FP32/BF16 rows, ADD/SUBTRACT/MULT ----
+
+/// The vectorised form of `x op y` (or `y op x` when reversed) for an op the row kernel has.
+bool row_op(uint8_t op, bool reverse, kernels::ScalarRowOp& out) {
+  switch (op) {
+    case aluop::kAdd: out = kernels::ScalarRowOp::Add; return true;
+    case aluop::kMult: out = kernels::ScalarRowOp::Mult; return true;
+    case aluop::kSubtract:
+      out = reverse ? kernels::ScalarRowOp::ReverseSubtract : kernels::ScalarRowOp::Subtract;
+      return true;
+    default: return false;
+  }
+}
+bool row_dtype(uint8_t d) {
+  return d == dtype::kFp32 || d == dtype::kFp32r || d == dtype::kBfloat16;
+}
+
+/// Elements of `size` bytes from `address` to the end of its memory page (at least one), at most `left`.
+uint64_t page_piece(uint64_t address, unsigned size, uint64_t left) {
+  const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
+  return std::min(left, std::max<uint64_t>(room, 1));
+}
+
+/// Channel c's row of `size`-byte FP32 or BF16 elements as fp32 values (BF16 widened as to_fp32_bits does).
+const float* fp32_row(exec::Txn& txn, uint64_t address, uint64_t count, unsigned size, uint8_t* scratch, float* wide) {
+  const uint8_t* raw = txn.read_run(address, count * size, size, scratch);
+  if (size == 4) return reinterpret_cast<const float*>(raw);
+  kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(raw), wide, count);
+  return wide;
+}
+
+/// The untraced block path of 0x9D (every check passed): each channel's v = op1(op0(src0, s), src1) over its rows in
+/// one vector pass (kernels/row_fold.hpp), a row holding a NaN recomputed element by element with alu_fp32; then
+/// the accumulators folded over the v rows sixteen channels at once, each in element order (PROJ-CONV-K12). When
+/// every tensor operand is one forward run per channel its element checks pass, so only the scalar's is made here.
+/// Nullopt (nothing done) when the word is not of that form; else the step's result.
+std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3>& ops, const Scalar& s, exec::Txn& txn,
+                             unsigned nac, uint64_t count) {
+  const uint8_t d0 = stt::pair_lo(t.in0_in1_dtype), d1 = stt::pair_hi(t.in0_in1_dtype);
+  const bool rev0 = (t.reverse_operands & stt::kRevFirst) != 0;
+  const bool rev1 = (t.reverse_operands & stt::kRevSecond) != 0;
+  kernels::ScalarRowOp k0{}, k1{};
+  // op0(a, s) reversed is op0(s, a); op1(u, b) reversed is op1(b, u): the kernel's ops name x op y with x = a, u.
+  if (!row_dtype(d0) || !row_dtype(d1) || !row_dtype(t.out_dtype) || !row_op(t.op0, rev0, k0) ||
+      !row_op(t.op1, rev1, k1))
+    return std::nullopt;
+  std::array<uint64_t, kMaxChannels> r0{}, r1{}, rd{};
+  if (!exec::forward_runs(txn, ops[0].base, *ops[0].pattern, nac, count, ops[0].size, r0) ||
+      !exec::forward_runs(txn, ops[1].base, *ops[1].pattern, nac, count, ops[1].size, r1) ||
+      !exec::forward_runs(txn, ops[2].base, *ops[2].pattern, nac, count, ops[2].size, rd))
+    return std::nullopt;
+  if (!check_scalar(txn, s, nac)) return false;
+  const unsigned z0 = ops[0].size, z1 = ops[1].size, zo = ops[2].size;
+  // v rows a little over a multiple of 4 KiB apart, so that the accumulator fold's sixteen rows do not alias.
+  const uint64_t stride = count + 64;
+  std::vector<float>& v = txn.scratch().f32c;
+  v.resize(stride * nac);
+  std::vector<float>& wa = txn.scratch().f32a;
+  std::vector<float>& wb = txn.scratch().f32b;
+  wa.resize(count);
+  wb.resize(count);
+  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  scratch.resize(count * (z0 + z1));
+  // Past its checks the step cannot fault: when no destination row overlaps a source row of a later channel and
+  // commit can allocate nothing, the rows are written in place, not staged and copied at commit (channel c's sources
+  // are read whole before its row is written).
+  const bool in_place = txn.may_write_runs_in_place(rd.data(), nac, count * zo) &&
+                        exec::rows_in_place_ok(r0.data(), count * z0, rd.data(), count * zo, nac, true) &&
+                        exec::rows_in_place_ok(r1.data(), count * z1, rd.data(), count * zo, nac, true);
+  // Every channel's scalar first, as the element path reads them: a row written in place must not change one.
+  std::array<float, kMaxChannels> scalars{};
+  for (unsigned c = 0; c < nac; ++c) {
+    const uint64_t sraw = scalar_bits(txn, s, c);
+    scalars[c] = f32(s.from_memory() ? to_fp32_bits(sraw, t.imm0_dtype) : static_cast<uint32_t>(sraw));
+  }
+  for (unsigned c = 0; c < nac; ++c) {
+    const float sf = scalars[c];
+    float* y = v.data() + c * stride;
+    // Piece by piece within memory pages, so that each source piece is read in place, not copied.
+    for (uint64_t k = 0; k < count;) {
+      const uint64_t at0 = r0[c] + k * z0, at1 = r1[c] + k * z1;
+      const uint64_t len = std::min(page_piece(at0, z0, count - k), page_piece(at1, z1, count - k));
+      const float* a = fp32_row(txn, at0, len, z0, scratch.data(), wa.data());
+      const float* b = fp32_row(txn, at1, len, z1, scratch.data() + len * z0, wb.data());
+      if (!kernels::fp32_scalar_tensor_row(k0, k1, a, sf, b, y + k, len))
+        for (uint64_t i = 0; i < len; ++i) y[k + i] = fp_op(t.op1, fp_op(t.op0, a[i], sf, rev0), b[i], rev1);
+      k += len;
+    }
+    for (uint64_t k = 0; k < count;) {  // in place a page at a time, or staged whole
+      const uint64_t at = rd[c] + k * zo, len = in_place ? page_piece(at, zo, count - k) : count;
+      uint8_t* out = in_place ? txn.write_run_in_place(at, len * zo, zo) : nullptr;
+      if (out == nullptr) out = txn.stage_run(at, len * zo, zo);
+      if (zo == 4)
+        std::memcpy(out, y + k, len * 4);
+      else
+        kernels::fp32_to_bf16(y + k, reinterpret_cast<uint16_t*>(out), len, txn.options().convert.sis);
+      k += len;
+    }
+  }
+  if (t.accumulator_cmd == stt::kAccIdle) return true;
+  std::array<float, kernels::kFoldLanes> seed{}, acc{};
+  std::array<const uint8_t*, kernels::kFoldLanes> lane_rows{};
+  for (unsigned c0 = 0; c0 < nac; c0 += kernels::kFoldLanes) {
+    const unsigned lanes = std::min(kernels::kFoldLanes, nac - c0);
+    for (unsigned j = 0; j < kernels::kFoldLanes; ++j) {
+      const unsigned c = c0 + (j < lanes ? j : 0);  // spare lanes repeat the first channel and are dropped
+      lane_rows[j] = reinterpret_cast<const uint8_t*>(v.data() + c * stride);
+      seed[j] = t.accumulator_cmd == stt::kAccZeroAccumulate ? 0.0F : f32(txn.engine().dve[c].acc);
+    }
+    kernels::fp32_lane_folds(kernels::FoldOp::Add, kernels::FoldElement::Fp32, lane_rows.data(), 0, count, seed.data(),
+                             acc.data());
+    for (unsigned j = 0; j < lanes; ++j) {
+      float sum = acc[j];
+      if (std::isnan(sum)) {  // alu_fp32's own NaN bits
+        sum = seed[j];
+        for (uint64_t k = 0; k < count; ++k) sum = alu_fp32(aluop::kAdd, sum, v[(c0 + j) * stride + k]);
+      }
+      txn.stage_dve(c0 + j, DveField::Acc, 0, bits_of(sum));
+    }
+  }
+  return true;
+}
+
 // ---- S2S2D2_STT: 0x9D/0x9E, 0xE5, 0xEA (alu-ops.md §6.2-§6.4) ----
 
 bool exec_stt(const Instruction& inst, const Stt& t, exec::Txn& txn) {
@@ -157,7 +287,10 @@ bool exec_stt(const Instruction& inst, const Stt& t, exec::Txn& txn) {
   if (!resolve_operands(txn, ops) || !resolve_scalar(txn, s)) return false;
   const uint64_t count = uint64_t{t.src0.num_elem[0]} * t.src0.num_elem[1];
   const unsigned nac = t.num_active_channels;
-  if (!within_bound(txn, count, nac) || !check_elements(txn, ops, 0, 2, nac, count) || !check_scalar(txn, s, nac) ||
+  if (!within_bound(txn, count, nac)) return false;
+  if (op == stt::kSttArith)
+    if (const std::optional<bool> done = stt_rows(t, ops, s, txn, nac, count)) return *done;
+  if (!check_elements(txn, ops, 0, 2, nac, count) || !check_scalar(txn, s, nac) ||
       !check_elements(txn, ops, 2, 3, nac, count))
     return false;
 

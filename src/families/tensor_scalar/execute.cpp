@@ -11,6 +11,7 @@
 #include "families/common.hpp"
 #include "families/tensor_scalar/format.hpp"
 #include "kernels/alu_row.hpp"
+#include "kernels/convert.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -288,7 +289,7 @@ void compute_row(const S3d3Ts& t, Path path, const Operands& o, const uint8_t* i
   }
 }
 
-// ---- The FP32 row kernel: 0x43 / 0x44 / 0x93 FP32 -> FP32 with ADD/SUBTRACT/MULT ops ----
+// ---- The FP32 row kernel: 0x43 / 0x44 / 0x93 FP32 or BF16 rows with ADD/SUBTRACT/MULT ops ----
 
 bool row_op(uint8_t op, bool scalar_first, kernels::ScalarRowOp& out) {
   switch (op) {
@@ -307,14 +308,24 @@ struct RowForm {
   kernels::ScalarRowOp op0{}, op1{};
   bool second = false;
 };
+/// FP32 or BF16 rows: BF16 is widened and narrowed by the vectorised conversions (kernels/convert.hpp), bit for
+/// bit to_fp32_bits and from_fp32_bits.
+bool row_dtype(uint8_t d) {
+  return d == dtype::kFp32 || d == dtype::kFp32r || d == dtype::kBfloat16;
+}
 bool row_form(const S3d3Ts& t, Path path, RowForm& f) {
-  const bool fp32_io = (t.in_dtype == dtype::kFp32 || t.in_dtype == dtype::kFp32r) &&
-                       (t.out_dtype == dtype::kFp32 || t.out_dtype == dtype::kFp32r);
-  if (path != Path::Fp32 || !fp32_io || !ts::arith_opcode(t.header.opcode)) return false;
+  const bool row_io = row_dtype(t.in_dtype) && row_dtype(t.out_dtype);
+  if (path != Path::Fp32 || !row_io || !ts::arith_opcode(t.header.opcode)) return false;
   if (!row_op(t.op0, (t.reverse_operands & 1) != 0, f.op0)) return false;
   if (t.op1 == aluop::kBypass && (t.reverse_operands & 2) == 0) return true;
   f.second = true;
   return row_op(t.op1, (t.reverse_operands & 2) != 0, f.op1);
+}
+
+/// Elements of `size` bytes from `address` to the end of its memory page (at least one), at most `left`.
+uint64_t page_piece(uint64_t address, unsigned size, uint64_t left) {
+  const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
+  return std::min(left, std::max<uint64_t>(room, 1));
 }
 
 // ---- The executors ----
@@ -362,14 +373,39 @@ bool exec_tensor_scalar(const S3d3Ts& t, exec::Txn& txn) {
         set_element(all + c * in_bytes, k, o.in_size, txn.read_mem(a, o.in_size));
       }
     }
+  // Past its checks the step cannot fault: when no destination row overlaps a source row read after it and commit
+  // can allocate nothing, the kernel's rows are written in place, not staged and copied at commit.
+  const bool in_place =
+      kernel && txn.may_write_runs_in_place(dr.data(), o.nac, out_bytes) &&
+      exec::rows_in_place_ok(sr.data(), in_bytes, dr.data(), out_bytes, o.nac, o.in_size == o.out_size);
   for (unsigned c = 0; c < o.nac; ++c) {
     const uint8_t* in = ib.data();
     if (kernel && !std::isnan(as_float(s0[c])) && (!form.second || !std::isnan(as_float(s1[c])))) {
-      const float* x = reinterpret_cast<const float*>(txn.read_run(sr[c], in_bytes, 4, ib.data()));
-      auto* y = reinterpret_cast<uint32_t*>(txn.stage_run(dr[c], out_bytes, 4));
+      // Piece by piece within memory pages, so that each source piece is read in place, not copied.
       const float f0 = as_float(s0[c]), f1 = as_float(s1[c]);
-      kernels::fp32_scalar_rows(form.op0, x, y, o.count, 1, &f0);
-      if (form.second) kernels::fp32_scalar_rows(form.op1, reinterpret_cast<const float*>(y), y, o.count, 1, &f1);
+      for (uint64_t k = 0; k < o.count;) {
+        const uint64_t src_at = sr[c] + k * o.in_size, dst_at = dr[c] + k * o.out_size;
+        const uint64_t len =
+            std::min(page_piece(src_at, o.in_size, o.count - k), page_piece(dst_at, o.out_size, o.count - k));
+        const uint8_t* raw = txn.read_run(src_at, len * o.in_size, o.in_size, ib.data());
+        const auto* x = reinterpret_cast<const float*>(raw);
+        if (o.in_size == 2) {
+          std::vector<float>& wide = txn.scratch().f32a;
+          wide.resize(len);
+          kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(raw), wide.data(), len);
+          x = wide.data();
+        }
+        uint8_t* staged = in_place ? txn.write_run_in_place(dst_at, len * o.out_size, o.out_size) : nullptr;
+        if (staged == nullptr) staged = txn.stage_run(dst_at, len * o.out_size, o.out_size);
+        std::vector<float>& narrow = txn.scratch().f32b;
+        if (o.out_size == 2) narrow.resize(len);
+        auto* y = o.out_size == 2 ? reinterpret_cast<uint32_t*>(narrow.data()) : reinterpret_cast<uint32_t*>(staged);
+        kernels::fp32_scalar_rows(form.op0, x, y, len, 1, &f0);
+        if (form.second) kernels::fp32_scalar_rows(form.op1, reinterpret_cast<const float*>(y), y, len, 1, &f1);
+        if (o.out_size == 2)
+          kernels::fp32_to_bf16(narrow.data(), reinterpret_cast<uint16_t*>(staged), len, txn.options().convert.sis);
+        k += len;
+      }
       continue;
     }
     if (transpose) {
