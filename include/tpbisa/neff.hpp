@@ -217,6 +217,9 @@ class StreamBytes {
   friend bool operator==(const StreamBytes& a, const StreamBytes& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
+  friend bool operator==(const StreamBytes& a, const std::vector<uint8_t>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
 
  private:
   bool owns() const { return !owned_.empty() && view_.data() == owned_.data(); }

@@ -267,8 +267,8 @@ uint8_t Machine::judge_instruction(const Instruction& inst, Generation gen, cons
   if (executor == nullptr) return Sequencer::kValid;
   const auto known = std::find(executors_.begin(), executors_.end(), executor);
   if (known != executors_.end()) return static_cast<uint8_t>(Sequencer::kPlain + (known - executors_.begin()));
-  if (executors_.size() + Sequencer::kPlain >= Sequencer::kUnjudged) return Sequencer::kValid;  // no room: the
-                                                                                                // scheduler's path
+  // No room for another executor: the scheduler's path.
+  if (executors_.size() + Sequencer::kPlain >= Sequencer::kUnjudged) return Sequencer::kValid;
   executors_.push_back(executor);
   return static_cast<uint8_t>(Sequencer::kPlain + executors_.size() - 1);
 }
@@ -300,9 +300,9 @@ uint8_t Machine::kind_at(Sequencer& engine, size_t pc, const Instruction& inst, 
                          const ValidateOptions& vo) {
   uint8_t& kind = engine.kinds_[pc];
   if (kind != Sequencer::kUnjudged) return kind;
-  const bool like_before = pc > 0 && engine.kinds_[pc - 1] != Sequencer::kUnjudged &&
-                           std::memcmp(engine.bytes_ + pc * kWordBytes, engine.bytes_ + (pc - 1) * kWordBytes,
-                                       kWordBytes) == 0;
+  const bool like_before =
+      pc > 0 && engine.kinds_[pc - 1] != Sequencer::kUnjudged &&
+      std::memcmp(engine.bytes_ + pc * kWordBytes, engine.bytes_ + (pc - 1) * kWordBytes, kWordBytes) == 0;
   kind = like_before ? engine.kinds_[pc - 1] : judge_instruction(inst, gen, vo);
   return kind;
 }

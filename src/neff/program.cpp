@@ -369,8 +369,8 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
     }
   // Each word's checks read that word and its subgraph alone: ranges of words checked apart and joined in order
   // give the failures of one pass. A large program is split into a range per thread.
-  const unsigned threads = words < kParallelCheckWords ? 1U : std::clamp(std::thread::hardware_concurrency(), 1U,
-                                                                         kMaxCheckThreads);
+  const unsigned threads =
+      words < kParallelCheckWords ? 1U : std::clamp(std::thread::hardware_concurrency(), 1U, kMaxCheckThreads);
   const size_t per = (words + threads - 1) / threads;
   std::vector<std::vector<WordRange>> parts(threads);
   size_t stream = 0, at = 0;

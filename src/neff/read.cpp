@@ -852,8 +852,8 @@ Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const u
     failed = detail::read_gzip_tar(window, label, options, n.members, *data, n.payload, n.warnings);
   } else {
     n.payload.tar_bytes = window.size();
-    failed = detail::read_tar(window, label, options, n.members, *data, n.warnings,
-                              mapping != nullptr ? &viewed : nullptr);
+    failed =
+        detail::read_tar(window, label, options, n.members, *data, n.warnings, mapping != nullptr ? &viewed : nullptr);
   }
   if (hasher.joinable()) hasher.join();
   if (mapping != nullptr) {
