@@ -153,13 +153,14 @@ class Sequencer {
   /// A word's kind: invalid, valid (not plain), or plain with executor Machine::executors_[kind - kPlain]. A plain
   /// word is valid, has no EVENTS wait or update, is not a pseudo word and not an EventSemaphore: Machine::run
   /// retires it without a scheduler turn or a step result.
-  static constexpr uint8_t kInvalid = 0, kValid = 1, kPlain = 2;
+  /// kUnjudged: not judged yet (a single-core machine judges a word when it first issues).
+  static constexpr uint8_t kInvalid = 0, kValid = 1, kPlain = 2, kUnjudged = UINT8_MAX;
   EngineId id_ = EngineId::Dve;
   Generation gen_ = kDefaultGeneration;
   std::vector<Word> owned_;         ///< its own words (empty when it views someone else's)
   const uint8_t* bytes_ = nullptr;  ///< the words: owned_'s or the viewed ones
   size_t size_ = 0;                 ///< words
-  std::vector<uint8_t> kinds_;      ///< per word, judged once when the machine is built
+  std::vector<uint8_t> kinds_;      ///< per word, judged once: when built, or (one core) when it first issues
   size_t pc_ = 0;
   bool halted_ = false;
   std::optional<BlockedWait> blocked_;
@@ -254,10 +255,15 @@ class Machine {
   ValidateOptions validate_options(EngineId e) const;
   /// The engine a word of engine e's stream is known to run on (NEFF mode, or the validate options' engine).
   std::optional<Engine> stream_engine(EngineId e) const;
-  /// Validates every word of every stream once (the kinds the steps read).
+  /// Validates every word of every stream once (the kinds the steps read); a single core's words are left for
+  /// kind_at to judge as they first issue (a word is decoded once for both, and a word never reached costs nothing).
   void judge_words();
   /// The kind of one word (Sequencer::kinds_); a plain word's executor is added to executors_.
   uint8_t judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo);
+  uint8_t judge_instruction(const Instruction& inst, Generation gen, const ValidateOptions& vo);
+  /// The kind of word pc of `engine`, `inst` its decoded form, judged now if it was not yet (the same kind as when
+  /// judged up front).
+  uint8_t kind_at(Sequencer& engine, size_t pc, const Instruction& inst, Generation gen, const ValidateOptions& vo);
   size_t unfinished() const;
   /// The only engine of a single-core machine that has not finished, when nothing is recorded (run's fast path:
   /// the schedule can pick no other engine); else nullptr.

@@ -1,6 +1,7 @@
 // The NEFF container (spec neff.md): header, hash, gzip/tar payload and the model the compiler's files describe.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -149,7 +150,8 @@ struct HashCheck {
   std::string algorithm;  ///< "md5" (pkg 2) or "sha256" (pkg 1)
   std::vector<uint8_t> computed;
   std::vector<uint8_t> stored;       ///< the bytes compared: 16 (md5) or 32 (sha256)
-  std::optional<HashOrder> matched;  ///< nullopt = mismatch
+  std::optional<HashOrder> matched;  ///< nullopt = mismatch (or not computed)
+  bool computed_skipped = false;     ///< ReadOptions::hash was off: nothing computed, nothing compared
 };
 
 /// The digest of the payload window for `pkg_version` (1: SHA-256, 2: MD5); empty for any other version.
@@ -170,11 +172,68 @@ std::string_view engine_key(Engine e);
 std::optional<Engine> parse_engine(std::string_view text);
 
 /// One engine's instruction words: a flat array of 64-byte words (§7.1).
+/// A stream's words: a view of the member that holds them (no copy, however large the program), until a word is
+/// changed through the non-const operator[] or assigned: then the stream holds its own copy, which copies of the
+/// model copy with it.
+class StreamBytes {
+ public:
+  StreamBytes() = default;
+  explicit StreamBytes(std::span<const uint8_t> view) : view_(view) {}
+  StreamBytes(const StreamBytes& other) { *this = other; }
+  StreamBytes& operator=(const StreamBytes& other) {
+    if (this == &other) return *this;
+    owned_ = other.owned_;
+    view_ = other.owns() ? std::span<const uint8_t>(owned_) : other.view_;
+    return *this;
+  }
+  StreamBytes(StreamBytes&& other) noexcept { *this = std::move(other); }
+  StreamBytes& operator=(StreamBytes&& other) noexcept {
+    if (this == &other) return *this;
+    const bool owned = other.owns();
+    owned_ = std::move(other.owned_);  // the buffer moves with its address
+    view_ = owned ? std::span<const uint8_t>(owned_) : other.view_;
+    other.view_ = {};
+    return *this;
+  }
+  /// The stream becomes a copy of `bytes`.
+  StreamBytes& operator=(std::vector<uint8_t> bytes) {
+    owned_ = std::move(bytes);
+    view_ = owned_;
+    return *this;
+  }
+
+  const uint8_t* data() const { return view_.data(); }
+  size_t size() const { return view_.size(); }
+  bool empty() const { return view_.empty(); }
+  auto begin() const { return view_.begin(); }
+  auto end() const { return view_.end(); }
+  const uint8_t& operator[](size_t i) const { return view_[i]; }
+  /// A byte to change: the stream first takes a copy of its words.
+  uint8_t& operator[](size_t i) {
+    if (!owns()) *this = std::vector<uint8_t>(view_.begin(), view_.end());
+    return owned_[i];
+  }
+  operator std::span<const uint8_t>() const { return view_; }  // NOLINT(google-explicit-constructor): a view
+  friend bool operator==(const StreamBytes& a, const StreamBytes& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+  friend bool operator==(const StreamBytes& a, const std::vector<uint8_t>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  bool owns() const { return !owned_.empty() && view_.data() == owned_.data(); }
+  std::span<const uint8_t> view_;
+  std::vector<uint8_t> owned_;
+};
+
 struct Stream {
   std::string subgraph;  ///< "sg00"
   Engine engine = Engine::Pe;
-  std::string member;          ///< archive member holding the words: "sg00/PE.bin"
-  std::vector<uint8_t> bytes;  ///< a copy of the member's (all subgraphs' copies together within max_inflated_bytes)
+  std::string member;  ///< archive member holding the words: "sg00/PE.bin"
+  /// The member's words, viewed in Neff::member_data (valid while a copy of that Neff lives); the subgraphs' streams
+  /// together are still bounded by max_inflated_bytes, as when each was a copy.
+  StreamBytes bytes;
 
   size_t word_count() const { return bytes.size() / kWordBytes; }
   std::span<const uint8_t, kWordBytes> word(size_t i) const {
@@ -316,6 +375,9 @@ class MemberData {
   size_t room() const { return room_; }
   /// The buffer moved to its reservation (it outgrew the heap start).
   bool mapped() const { return mapped_; }
+  /// Keeps a read-only mapping of the container (its payload window) that members view in place of a copy; it is
+  /// unmapped with the buffer.
+  void keep_window(void* base, size_t length);
 
  private:
   void release();
@@ -324,6 +386,8 @@ class MemberData {
   size_t room_ = 0;        ///< the heap start's size, or the reservation's (a whole number of pages)
   uint64_t capacity_ = 0;  ///< the most it may hold
   bool mapped_ = false;
+  void* window_ = nullptr;  ///< keep_window's mapping
+  size_t window_length_ = 0;
 };
 
 struct Member {
@@ -388,6 +452,9 @@ struct ReadOptions {
   uint64_t max_json_bytes = kDefaultMaxJsonBytes;
   unsigned max_json_depth = kDefaultMaxJsonDepth;
   uint64_t max_subgraphs = kDefaultMaxSubgraphs;
+  /// Compute the payload hash and compare it (PROJ-CONV-X1). Off (`validate --no-hash-check`): not computed, no
+  /// mismatch warning, HashCheck::computed_skipped set; verify_hash computes it regardless.
+  bool hash = true;
 };
 
 /// The header and acceptance checks of §4 alone (PROJ-CONV-X2, in that order, first failure); the hash is not

@@ -255,7 +255,10 @@ ValidateOptions Machine::validate_options(EngineId e) const {
 }
 
 uint8_t Machine::judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo) {
-  const Instruction inst = decode(w, gen);
+  return judge_instruction(decode(w, gen), gen, vo);
+}
+
+uint8_t Machine::judge_instruction(const Instruction& inst, Generation gen, const ValidateOptions& vo) {
   if (!validate(inst, gen, vo).valid) return Sequencer::kInvalid;
   const Events& ev = inst.events();
   const bool plain = wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) && !is_pseudo(inst.opcode()) &&
@@ -264,25 +267,44 @@ uint8_t Machine::judge_word(std::span<const uint8_t, kWordBytes> w, Generation g
   if (executor == nullptr) return Sequencer::kValid;
   const auto known = std::find(executors_.begin(), executors_.end(), executor);
   if (known != executors_.end()) return static_cast<uint8_t>(Sequencer::kPlain + (known - executors_.begin()));
-  if (executors_.size() + Sequencer::kPlain > UINT8_MAX) return Sequencer::kValid;  // no room: the scheduler's path
+  // No room for another executor: the scheduler's path.
+  if (executors_.size() + Sequencer::kPlain >= Sequencer::kUnjudged) return Sequencer::kValid;
   executors_.push_back(executor);
   return static_cast<uint8_t>(Sequencer::kPlain + executors_.size() - 1);
 }
 
 void Machine::judge_words() {
-  // A program does not change while it runs: each word is validated once, here, and a step only reads its kind
-  // (an invalid word's verdict is recomputed when it faults, the rare path). A word like the one before it (a
-  // stream of Nops, a repeated transfer) has its kind.
+  // A program does not change while it runs: each word is validated once and a step only reads its kind (an invalid
+  // word's verdict is recomputed when it faults, the rare path). A word like the one before it (a stream of Nops, a
+  // repeated transfer) has its kind. One core runs on one thread: its words are judged as they first issue, from the
+  // decoding the issue needs anyway. Several cores may run on threads of their own, which then must not judge (the
+  // executors are shared): their words are judged here, up front.
+  const bool lazy = cores_.size() == 1;
   for (Core& c : cores_)
     for (unsigned i = 0; i < kEnginesPerCore; ++i) {
       Sequencer& e = c.engine(static_cast<EngineId>(i));
       const ValidateOptions vo = validate_options(e.id());
+      if (lazy) {
+        e.kinds_.assign(e.size(), Sequencer::kUnjudged);
+        continue;
+      }
       e.kinds_.resize(e.size());
       for (size_t k = 0; k < e.size(); ++k)
         e.kinds_[k] = k > 0 && std::memcmp(e.bytes_ + k * kWordBytes, e.bytes_ + (k - 1) * kWordBytes, kWordBytes) == 0
                           ? e.kinds_[k - 1]
                           : judge_word(e.word(k), c.gen(), vo);
     }
+}
+
+uint8_t Machine::kind_at(Sequencer& engine, size_t pc, const Instruction& inst, Generation gen,
+                         const ValidateOptions& vo) {
+  uint8_t& kind = engine.kinds_[pc];
+  if (kind != Sequencer::kUnjudged) return kind;
+  const bool like_before =
+      pc > 0 && engine.kinds_[pc - 1] != Sequencer::kUnjudged &&
+      std::memcmp(engine.bytes_ + pc * kWordBytes, engine.bytes_ + (pc - 1) * kWordBytes, kWordBytes) == 0;
+  kind = like_before ? engine.kinds_[pc - 1] : judge_instruction(inst, gen, vo);
+  return kind;
 }
 
 void Machine::rewind() {
@@ -388,8 +410,8 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   bool ok = true;
   Verdict verdict{};
   verdict.valid = true;
-  if (engine.kinds_[pc] == Sequencer::kInvalid)
-    verdict = validate(inst, gen, validate_options(engine.id()));  // judged at load
+  if (kind_at(engine, pc, inst, gen, validate_options(engine.id())) == Sequencer::kInvalid)
+    verdict = validate(inst, gen, validate_options(engine.id()));  // judged once before
   const bool neff_pseudo = options_.neff_mode && family::executor_for(inst) != nullptr;
   if (!verdict.valid) {
     ok = txn.fail(FaultKind::InvalidInstruction, fmt::format("the word is not valid on {}", to_string(gen)));
@@ -494,10 +516,14 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
   const size_t turn = reverse ? kEnginesPerCore - 1 - slot : slot;
   const size_t words = engine.size();
   const std::optional<Engine> known_engine = stream_engine(engine.id());
+  const ValidateOptions vo = validate_options(engine.id());
+  const Generation gen = core.gen();
   bool moved = false;
   while (engine.pc_ < words && !engine.halted_ && s.retired < max_steps) {
     const size_t pc = engine.pc_;
-    const uint8_t kind = engine.kinds_[pc];
+    // Decoded once, for its judging (the first time it issues) and its execution.
+    const Instruction inst = decode(engine.word(pc), engine.gen_);
+    const uint8_t kind = kind_at(engine, pc, inst, gen, vo);
     if (kind < Sequencer::kPlain) break;
     const auto run = executors_[kind - Sequencer::kPlain];
     if (random) splitmix64(rng_);
@@ -507,7 +533,7 @@ bool Machine::run_plain(Sequencer& engine, size_t max_steps, RunSummary& s) {
     txn.set_stream_size(words);
     txn.set_stream_engine(known_engine);
     engine.blocked_.reset();
-    if (!run(decode(engine.word(pc), engine.gen_), txn) || !txn.commit()) {
+    if (!run(inst, txn) || !txn.commit()) {
       log_.clear();  // a fault changes nothing and reports no effects
       s.faulted = true;
       s.fault = txn.fault();

@@ -182,9 +182,20 @@ la_ssize_t pull_inflated(archive* a, void* client, const void** buffer) {
 /// bytes actually present, so a declared size never allocates by itself; once every member is in, each member's view
 /// is set into it.
 std::optional<Error> read_members(archive* a, std::string_view label, const ReadOptions& options,
-                                  std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings) {
+                                  std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings,
+                                  std::span<const uint8_t> source = {}, bool* viewed_source = nullptr) {
   std::map<std::string, size_t, std::less<>> index;
-  std::vector<size_t> offsets;  // where each member starts in `data`
+  // Where each member is: a view of `source` (view set), or from `start` in `data`.
+  struct Placed {
+    const uint8_t* view;
+    size_t start;
+    size_t size;
+  };
+  std::vector<Placed> placed;
+  const auto in_source = [source](const uint8_t* p, size_t n) {
+    return !source.empty() && p >= source.data() && n <= source.size() &&
+           static_cast<size_t>(p - source.data()) <= source.size() - n;
+  };
   uint64_t total = 0;
   uint64_t entries = 0;
   for (;;) {
@@ -239,8 +250,16 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
     if (index.count(name) != 0) return error(ErrorCode::DuplicateMember, label, name, "a second member with this name");
     Member m;
     m.name = name;
-    // Appended block by block as the archive holds them (no zero-filled buffer, no second copy).
+    // Viewed in `source` while its blocks lie there one after the other (an uncompressed archive in memory hands out
+    // its own bytes), else appended block by block as the archive holds them (no zero-filled buffer, no second copy).
     const size_t start = data.size();
+    const uint8_t* view = nullptr;
+    size_t viewed = 0;
+    const auto append = [&](const uint8_t* bytes, size_t n) -> std::optional<Error> {
+      if (data.append(bytes, n)) return std::nullopt;
+      return error(ErrorCode::Limit, label, name,
+                   fmt::format("the members' buffer cannot grow past {} bytes: {}", data.size(), std::strerror(errno)));
+    };
     for (;;) {
       const void* block = nullptr;
       size_t length = 0;
@@ -249,24 +268,37 @@ std::optional<Error> read_members(archive* a, std::string_view label, const Read
       if (rb == ARCHIVE_EOF) break;
       if (rb != ARCHIVE_OK && rb != ARCHIVE_WARN)
         return error(ErrorCode::Tar, label, name, fmt::format("tar: {}", archive_message(a)));
-      const size_t held = data.size() - start;
+      const size_t held = view != nullptr ? viewed : data.size() - start;
       if (static_cast<uint64_t>(at) != held || held + length > size)
         return error(ErrorCode::Tar, label, name, "member data out of order or beyond its declared size");
-      if (!data.append(static_cast<const uint8_t*>(block), length))
-        return error(
-            ErrorCode::Limit, label, name,
-            fmt::format("the members' buffer cannot grow past {} bytes: {}", data.size(), std::strerror(errno)));
+      const auto* bytes = static_cast<const uint8_t*>(block);
+      if (length == 0) continue;
+      if (held == 0 && in_source(bytes, length)) {
+        view = bytes;
+        viewed = length;
+        continue;
+      }
+      if (view != nullptr && bytes == view + viewed && in_source(view, viewed + length)) {
+        viewed += length;
+        continue;
+      }
+      if (view != nullptr) {  // a block from elsewhere: the member becomes a copy
+        if (auto failed = append(view, viewed)) return failed;
+        view = nullptr;
+      }
+      if (auto failed = append(bytes, length)) return failed;
     }
-    if (data.size() - start != size)
-      return error(ErrorCode::Tar, label, name,
-                   fmt::format("truncated: {} of {} bytes present", data.size() - start, size));
+    const size_t held = view != nullptr ? viewed : data.size() - start;
+    if (held != size)
+      return error(ErrorCode::Tar, label, name, fmt::format("truncated: {} of {} bytes present", held, size));
     index.emplace(name, out.size());
-    offsets.push_back(start);
+    placed.push_back({view, start, size});
     out.push_back(std::move(m));
   }
   for (size_t i = 0; i < out.size(); ++i) {
-    const size_t end = i + 1 < out.size() ? offsets[i + 1] : data.size();
-    out[i].bytes = std::span<const uint8_t>(data.data() + offsets[i], end - offsets[i]);
+    const Placed& p = placed[i];
+    out[i].bytes = std::span<const uint8_t>(p.view != nullptr ? p.view : data.data() + p.start, p.size);
+    if (p.view != nullptr && viewed_source != nullptr) *viewed_source = true;
   }
   // A name that is both a file and a folder ("a" and "a/b") cannot be extracted: refuse it here.
   for (const Member& m : out)
@@ -375,15 +407,17 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
 }
 
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings) {
+                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings,
+                              bool* viewed_tar) {
   ReadArchive a(archive_read_new());
   if (!a) return error(ErrorCode::Tar, label, "", "cannot start the tar reader");
   archive_read_support_format_tar(a.get());
-  // The members cannot hold more than the archive.
+  // The members cannot hold more than the archive (address space only: viewed members leave it untouched).
   if (auto e = reserve_members(data, tar, false, options, label)) return e;
   if (archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK)
     return error(ErrorCode::Tar, label, "", fmt::format("tar: {}", archive_message(a.get())));
-  return read_members(a.get(), label, options, out, data, warnings);
+  if (viewed_tar == nullptr) return read_members(a.get(), label, options, out, data, warnings);
+  return read_members(a.get(), label, options, out, data, warnings, tar, viewed_tar);
 }
 
 Result<std::vector<uint8_t>> write_tar(std::span<const PackMember> members, bool gzip) {
@@ -462,6 +496,15 @@ void MemberData::release() {
   data_ = nullptr;
   size_ = room_ = 0;
   mapped_ = false;
+  if (window_ != nullptr) ::munmap(window_, window_length_);
+  window_ = nullptr;
+  window_length_ = 0;
+}
+
+void MemberData::keep_window(void* base, size_t length) {
+  if (window_ != nullptr) ::munmap(window_, window_length_);
+  window_ = base;
+  window_length_ = length;
 }
 
 MemberData::~MemberData() {
@@ -473,7 +516,9 @@ MemberData::MemberData(MemberData&& other) noexcept
       size_(std::exchange(other.size_, 0)),
       room_(std::exchange(other.room_, 0)),
       capacity_(std::exchange(other.capacity_, 0)),
-      mapped_(std::exchange(other.mapped_, false)) {}
+      mapped_(std::exchange(other.mapped_, false)),
+      window_(std::exchange(other.window_, nullptr)),
+      window_length_(std::exchange(other.window_length_, 0)) {}
 
 MemberData& MemberData::operator=(MemberData&& other) noexcept {
   if (this != &other) {
@@ -483,6 +528,8 @@ MemberData& MemberData::operator=(MemberData&& other) noexcept {
     room_ = std::exchange(other.room_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
     mapped_ = std::exchange(other.mapped_, false);
+    window_ = std::exchange(other.window_, nullptr);
+    window_length_ = std::exchange(other.window_length_, 0);
   }
   return *this;
 }

@@ -36,9 +36,11 @@ std::optional<Error> read_gzip_tar(std::span<const uint8_t> window, std::string_
 
 /// PROJ-CONV-X4: the regular-file members of a tar archive, names normalised and checked, sizes bounded
 /// before anything is allocated; their bytes are appended to `data` (reserved here for the archive's size), as
-/// read_gzip_tar does.
+/// read_gzip_tar does, or, with `viewed_tar`, viewed in `tar` itself (set true when a member does: `tar` must then
+/// live as long as the members).
 std::optional<Error> read_tar(std::span<const uint8_t> tar, std::string_view label, const ReadOptions& options,
-                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings);
+                              std::vector<Member>& out, MemberData& data, std::vector<Warning>& warnings,
+                              bool* viewed_tar = nullptr);
 
 /// Why `name` (already without a leading "./") cannot be a member name, or nullopt when it can.
 std::optional<std::string> member_name_problem(std::string_view name);

@@ -2,7 +2,11 @@
 // PSUM banks) and the def.json variables its DMA operands name.
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <system_error>
+#include <thread>
 #include <variant>
 
 #include <fmt/format.h>
@@ -321,28 +325,84 @@ std::span<const ProgramPredicate> program_predicates() {
   return kPredicates;
 }
 
-std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
-  std::vector<ProgramFailure> out;
-  size_t stream = 0;
+namespace {
+
+/// Words [first, last) of one stream, checked in order into `out`.
+struct WordRange {
+  const Subgraph* sg;
+  const Stream* stream;
+  size_t stream_index;
+  const std::string* label;
+  size_t first, last;
+};
+
+void check_range(const WordRange& r, Generation gen, std::vector<ProgramFailure>& out) {
+  const Stream& s = *r.stream;
   bool failed_last = false;
+  for (size_t i = r.first; i < r.last; ++i) {
+    // The checks read the word and its subgraph alone: a word like the one before it, which passed them, passes
+    // them too (a stream of Nops, a repeated transfer).
+    const size_t before = out.size();
+    if (i > r.first && std::equal(s.word(i).begin(), s.word(i).end(), s.word(i - 1).begin()) && !failed_last) continue;
+    const Ctx c{*r.sg, gen, r.stream_index, *r.label, i, out};
+    const Instruction inst = decode(s.word(i), gen);
+    if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
+    const family::Footprint footprint = family::footprint(inst, gen);
+    for (const OnChip& f : footprint.all()) check_on_chip(c, f);
+    failed_last = out.size() != before;
+  }
+}
+
+/// Programs of fewer words are checked on the calling thread alone.
+constexpr size_t kParallelCheckWords = size_t{1} << 16;
+constexpr unsigned kMaxCheckThreads = 16;
+
+}  // namespace
+
+std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
+  std::vector<std::string> labels;
+  size_t words = 0;
   for (const Subgraph& sg : neff.subgraphs)
     for (const EngineDef& e : sg.engines) {
-      const Stream& s = e.stream;
-      const std::string label = s.label();
-      for (size_t i = 0; i < s.word_count(); ++i) {
-        // The checks read the word and its subgraph alone: a word like the one before it, which passed them,
-        // passes them too (a stream of Nops, a repeated transfer).
-        const size_t before = out.size();
-        if (i > 0 && std::equal(s.word(i).begin(), s.word(i).end(), s.word(i - 1).begin()) && !failed_last) continue;
-        const Ctx c{sg, gen, stream, label, i, out};
-        const Instruction inst = decode(s.word(i), gen);
-        if (const auto* d = inst.as<PseudoDmaDirect2d>()) check_dma(c, *d, s.engine);
-        const family::Footprint footprint = family::footprint(inst, gen);
-        for (const OnChip& f : footprint.all()) check_on_chip(c, f);
-        failed_last = out.size() != before;
+      labels.push_back(e.stream.label());
+      words += e.stream.word_count();
+    }
+  // Each word's checks read that word and its subgraph alone: ranges of words checked apart and joined in order
+  // give the failures of one pass. A large program is split into a range per thread.
+  const unsigned threads =
+      words < kParallelCheckWords ? 1U : std::clamp(std::thread::hardware_concurrency(), 1U, kMaxCheckThreads);
+  const size_t per = (words + threads - 1) / threads;
+  std::vector<std::vector<WordRange>> parts(threads);
+  size_t stream = 0, at = 0;
+  for (const Subgraph& sg : neff.subgraphs)
+    for (const EngineDef& e : sg.engines) {
+      for (size_t i = 0; i < e.stream.word_count();) {
+        const size_t part = std::min<size_t>(at / std::max<size_t>(per, 1), threads - 1);
+        const size_t n = std::min(e.stream.word_count() - i, (part + 1) * per - at);
+        parts[part].push_back({&sg, &e.stream, stream, &labels[stream], i, i + std::max<size_t>(n, 1)});
+        i += std::max<size_t>(n, 1);
+        at += std::max<size_t>(n, 1);
       }
       ++stream;
     }
+  std::vector<std::vector<ProgramFailure>> found(threads);
+  const auto check_part = [&](size_t p) {
+    for (const WordRange& r : parts[p]) check_range(r, gen, found[p]);
+  };
+  std::vector<std::thread> pool;
+  for (size_t p = 1; p < threads; ++p) {
+    try {
+      pool.emplace_back(check_part, p);
+    } catch (const std::system_error&) {  // no thread to be had: checked here below
+      break;
+    }
+  }
+  check_part(0);
+  for (std::thread& t : pool) t.join();
+  for (size_t p = pool.size() + 1; p < threads; ++p) check_part(p);
+  std::vector<ProgramFailure> out = std::move(found[0]);
+  for (size_t p = 1; p < threads; ++p)
+    out.insert(out.end(), std::make_move_iterator(found[p].begin()), std::make_move_iterator(found[p].end()));
   return out;
 }
 

@@ -11,6 +11,8 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -344,7 +346,7 @@ class Builder {
                   fmt::format("the subgraphs' copies of their streams exceed {} bytes, the inflated-size limit",
                               o_.max_inflated_bytes));
     stream_bytes_ += stream->bytes.size();
-    ed.stream.bytes.assign(stream->bytes.begin(), stream->bytes.end());
+    ed.stream.bytes = StreamBytes(stream->bytes);
     mark(*stream, MemberKind::Stream, fmt::format("{} stream, {} words", ed.stream.label(), ed.stream.word_count()));
 
     std::string json_name;
@@ -803,11 +805,25 @@ std::vector<const Stream*> Neff::streams() const {
 
 namespace {
 
+/// A read-only mapping of the payload window (read_regular's): members of an uncompressed archive view it, and then
+/// the model keeps it; otherwise it is unmapped as soon as the members hold their own copies.
+struct WindowMapping {
+  void* base = nullptr;
+  size_t length = 0;
+  void unmap() {
+    if (base != nullptr) ::munmap(base, length);
+    base = nullptr;
+  }
+};
+
+/// Windows at least this large are hashed on a thread of their own while the members are read and the model built.
+constexpr size_t kHashThreadBytes = size_t{1} << 20;
+
 /// The model of a container whose header passed the §4 gates: `window` is its data_size window, `file_size` the
-/// whole file's size. `window_read` (when set) is called once the members hold their own copies and the window is
-/// no longer read, so that a mapped window is not held beside the model it becomes.
+/// whole file's size. With `mapping` (the window is that mapping), members of an uncompressed archive view the window
+/// and the model keeps the mapping; else nothing of the model views the window.
 Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const uint8_t> window, std::string_view label,
-                          const ReadOptions& options, const std::function<void()>& window_read = {}) {
+                          const ReadOptions& options, WindowMapping* mapping = nullptr) {
   Neff n;
   n.file = std::string(label);
   n.file_size = file_size;
@@ -815,33 +831,64 @@ Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const u
   n.payload.window_bytes = h.data_size;
   n.payload.bytes_after_window = file_size - kPayloadOffset - h.data_size;
 
-  n.hash = detail::check_hash(n.header, window);
-  if (!n.hash.matched) {
+  // The hash (a third of reading a large uncompressed NEFF) runs beside the members' reading and the model's
+  // building; its verdict and warning still come first, as when it ran before them.
+  const bool hashed = options.hash || options.verify_hash;
+  HashCheck hash;
+  std::thread hasher;
+  if (hashed && window.size() >= kHashThreadBytes) {
+    try {
+      hasher = std::thread([&hash, &h, window] { hash = detail::check_hash(h, window); });
+    } catch (const std::system_error&) {  // no thread to be had: hashed here, first
+    }
+  }
+  if (hashed && !hasher.joinable()) hash = detail::check_hash(h, window);
+
+  // The members and the model, with their warnings apart until the hash's are in.
+  std::optional<Error> failed;
+  auto data = std::make_shared<MemberData>();
+  bool viewed = false;
+  if (h.pkg_version == 2) {
+    failed = detail::read_gzip_tar(window, label, options, n.members, *data, n.payload, n.warnings);
+  } else {
+    n.payload.tar_bytes = window.size();
+    failed =
+        detail::read_tar(window, label, options, n.members, *data, n.warnings, mapping != nullptr ? &viewed : nullptr);
+  }
+  if (hasher.joinable()) hasher.join();
+  if (mapping != nullptr) {
+    if (viewed) {
+      data->keep_window(mapping->base, mapping->length);
+      mapping->base = nullptr;
+    } else {
+      mapping->unmap();  // the members hold their own copies: the window is not held beside the model
+    }
+  }
+  data->trim();
+  n.member_data = std::move(data);
+  if (!failed) failed = Builder(n, options).build();
+
+  std::vector<Warning> first;
+  if (hashed) {
+    n.hash = std::move(hash);
+  } else {
+    n.hash.algorithm = h.pkg_version == 1 ? "sha256" : "md5";
+    n.hash.computed_skipped = true;
+  }
+  if (hashed && !n.hash.matched) {
     std::string message = fmt::format("the payload's {} {} matches the stored hash {} in neither byte order",
                                       n.hash.algorithm, hex(n.hash.computed), hex(n.hash.stored));
     if (options.verify_hash) return Error{ErrorCode::Hash, n.file, "", std::move(message)};
-    n.warnings.push_back({"", message + " (PROJ-CONV-X1: a warning unless the hash is verified)"});
+    first.push_back({"", message + " (PROJ-CONV-X1: a warning unless the hash is verified)"});
   }
   if (n.payload.bytes_after_window > 0) {
     std::string message = fmt::format("{} bytes after the payload window (header + data_size = {} of {} bytes)",
                                       n.payload.bytes_after_window, kPayloadOffset + h.data_size, file_size);
     if (options.strict_trailing) return Error{ErrorCode::Trailing, n.file, "", std::move(message)};
-    n.warnings.push_back({"", message + " (ignored)"});
+    first.push_back({"", message + " (ignored)"});
   }
-
-  // The members view this buffer, which never moves once reserved.
-  auto data = std::make_shared<MemberData>();
-  if (h.pkg_version == 2) {
-    if (auto e = detail::read_gzip_tar(window, label, options, n.members, *data, n.payload, n.warnings)) return *e;
-  } else {
-    n.payload.tar_bytes = window.size();
-    if (auto e = detail::read_tar(window, label, options, n.members, *data, n.warnings)) return *e;
-  }
-  if (window_read) window_read();
-  data->trim();
-  n.member_data = std::move(data);
-  Builder b(n, options);
-  if (auto e = b.build()) return *e;
+  if (failed) return *failed;
+  n.warnings.insert(n.warnings.begin(), first.begin(), first.end());
   // Warnings quote names from the container: one printable line each, valid UTF-8 for JSON and Python.
   for (Warning& w : n.warnings) {
     w.member = escape_text(w.member);
@@ -886,7 +933,8 @@ Result<Neff> read_regular(int fd, uint64_t start, uint64_t size, std::string_vie
   if (!h) return h.error();
   if (auto e = check_window(*h, label, options)) return *e;
   // The window mapped read-only and populated, where it can be: no copy into anonymous pages (a 640 MB program was a
-  // third of its reading time in page faults); the members copy what they keep, so the mapping ends here.
+  // third of its reading time in page faults). An uncompressed archive's members view it; a gzip one's are copies,
+  // and then the mapping ends once they are read.
   const uint64_t at = start + kPayloadOffset;
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t base = at / page * page;
@@ -894,13 +942,10 @@ Result<Neff> read_regular(int fd, uint64_t start, uint64_t size, std::string_vie
     const auto len = static_cast<size_t>(at - base + h->data_size);
     void* map = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(base));
     if (map != MAP_FAILED) {
-      const auto unmap = [&map, len] {
-        if (map != nullptr) ::munmap(map, len);
-        map = nullptr;
-      };
+      WindowMapping mapping{map, len};
       const std::span<const uint8_t> window(static_cast<const uint8_t*>(map) + (at - base), h->data_size);
-      Result<Neff> r = read_payload(*h, size, window, label, options, unmap);
-      unmap();  // when the payload failed before its members were read
+      Result<Neff> r = read_payload(*h, size, window, label, options, &mapping);
+      mapping.unmap();  // unless the model keeps it
       return r;
     }
   }

@@ -101,7 +101,7 @@ class RaceMatmulSmall : public ::testing::Test {
     ASSERT_TRUE(read.ok()) << read.error().to_string();
     neff_ = std::move(*read);
   }
-  std::vector<uint8_t>& stream(size_t sg, neff::Engine engine) {
+  neff::StreamBytes& stream(size_t sg, neff::Engine engine) {
     for (neff::EngineDef& e : neff_.subgraphs[sg].engines)
       if (e.engine == engine) return e.stream.bytes;
     ADD_FAILURE() << "no such engine";
@@ -122,7 +122,7 @@ TEST_F(RaceMatmulSmall, SecondCopyWithoutItsWaitRacesUnderEveryOrder) {
   // PE#8 waits $S[4]>=1: the first Copy's increment makes that hold, so PE is not ordered after the second Copy,
   // and the second Copy's read of bank 0 is unordered with both Matmuls' writes: 128 partitions x 64 FP32 = 16384
   // two-byte locations for each. PE#11 also reads bank 0 (it accumulates): read and read do not conflict.
-  std::vector<uint8_t>& act = stream(0, neff::Engine::Act);
+  neff::StreamBytes& act = stream(0, neff::Engine::Act);
   ASSERT_EQ(act[4 * 64], 0x46);
   ASSERT_EQ(act[4 * 64 + 4], 0x05);
   act[4 * 64 + 4] = 0x00;

@@ -561,6 +561,66 @@ TEST(NeffHostile, HashMismatchWarnsByDefaultAndFailsWhenVerified) {
   EXPECT_TRUE(read(g, "t", ReadOptions{.verify_hash = true}).ok());
 }
 
+TEST(NeffHostile, HashOffComputesNothingAndWarnsOfNothing) {
+  for (uint64_t pkg : {1, 2}) {
+    SCOPED_TRACE(pkg);
+    std::vector<uint8_t> f = packed(synthetic(), pkg);
+    f[0xAC] ^= 1;  // a stored hash that matches nothing
+    Result<Neff> r = read(f, "h.neff", ReadOptions{.hash = false});
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->hash.computed_skipped);
+    EXPECT_TRUE(r->hash.computed.empty());
+    EXPECT_EQ(r->hash.algorithm, pkg == 1 ? "sha256" : "md5");
+    EXPECT_TRUE(r->warnings.empty());
+    // The model is the one read with the hash.
+    Result<Neff> hashed = read(f, "h.neff");
+    ASSERT_TRUE(hashed.ok());
+    ASSERT_EQ(hashed->members.size(), r->members.size());
+    for (size_t m = 0; m < r->members.size(); ++m)
+      EXPECT_TRUE(std::ranges::equal(hashed->members[m].bytes, r->members[m].bytes)) << r->members[m].name;
+    // verify_hash computes it regardless.
+    EXPECT_EQ(read_error(f, ReadOptions{.verify_hash = true, .hash = false}), ErrorCode::Hash);
+  }
+}
+
+TEST(NeffFile, UncompressedMembersViewTheMappedFileAndStreamsViewTheirMembers) {
+  // A pkg-1 container larger than the hash thread's threshold, read from a file: no member and no stream is a copy.
+  std::vector<PackMember> members = synthetic();
+  for (PackMember& m : members)
+    if (m.name.ends_with(".bin")) m.bytes.resize(m.bytes.size() + 64 * 20000, 0);
+  const fs::path path = fs::temp_directory_path() / fmt::format("tpbisa_view_{}.neff", ::getpid());
+  {
+    const std::vector<uint8_t> f = packed(members, 1);
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(f.data()), static_cast<long>(f.size()));
+  }
+  Result<Neff> r = read_file(path.string());
+  std::error_code ec;
+  fs::remove(path, ec);  // the mapping outlives the name
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->hash.matched.has_value());
+  EXPECT_EQ(r->member_data->size(), 0U);  // nothing copied
+  size_t streams = 0;
+  for (const Subgraph& sg : r->subgraphs)
+    for (const EngineDef& e : sg.engines) {
+      const Member* m = r->member(e.stream.member);
+      ASSERT_NE(m, nullptr);
+      EXPECT_EQ(e.stream.bytes.data(), m->bytes.data());
+      EXPECT_EQ(e.stream.bytes.size(), m->bytes.size());
+      ++streams;
+    }
+  EXPECT_GT(streams, 0U);
+  // A copy of the model views the same bytes; a changed word makes the changed stream a copy of its own.
+  Neff copy = *r;
+  StreamBytes& b = copy.subgraphs[0].engines[0].stream.bytes;
+  const uint8_t was = b[5];
+  b[5] = static_cast<uint8_t>(was ^ 0xFF);
+  EXPECT_NE(b.data(), r->subgraphs[0].engines[0].stream.bytes.data());
+  EXPECT_EQ(r->subgraphs[0].engines[0].stream.bytes[5], was);
+  Neff again = copy;
+  EXPECT_NE(again.subgraphs[0].engines[0].stream.bytes.data(), b.data());
+  EXPECT_EQ(again.subgraphs[0].engines[0].stream.bytes, b);
+}
+
 TEST(NeffHostile, TrailingBytesWarnUnlessStrict) {
   PackOptions p;
   p.padding = 100;

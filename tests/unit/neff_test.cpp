@@ -56,7 +56,7 @@ TEST_F(NeffStreams, EveryWordDecodesForCaymanAndReencodesExactly) {
   size_t words = 0;
   for (const auto& [name, s] : streams_) {
     SCOPED_TRACE(name);
-    const std::vector<uint8_t>& data = s->bytes;
+    const auto& data = s->bytes;
     ASSERT_FALSE(data.empty());
     ASSERT_EQ(data.size() % kWordBytes, 0U) << "size " << data.size();
     for (size_t off = 0; off < data.size(); off += kWordBytes) {

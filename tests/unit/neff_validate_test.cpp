@@ -44,7 +44,7 @@ TEST_F(NeffValidate, EveryWordHasAValidHeaderAndEventsOnCayman) {
   size_t words = 0;
   std::set<uint8_t> opcodes;
   for (const auto& [name, s] : streams_) {
-    const std::vector<uint8_t>& bytes = s->bytes;
+    const auto& bytes = s->bytes;
     ASSERT_EQ(bytes.size() % kWordBytes, 0U) << name << " is not a whole number of 64-byte words";
     for (size_t off = 0; off < bytes.size(); off += kWordBytes) {
       SCOPED_TRACE(name + " word " + std::to_string(off / kWordBytes));

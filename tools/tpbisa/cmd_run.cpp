@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,8 +85,67 @@ std::string program_label(const RunCliOptions& o) {
   return o.hex.empty() ? io::input_label(o.program) : "--hex";
 }
 
-/// Reads the whole program (at most `max_words`), lowering pseudo words when a variable table is given.
-bool load_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program) {
+bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program);
+
+/// The program's words: PROGRAM mapped read-only when it is a plain file of whole words within --max-words (no
+/// copy into memory: the machine views the mapping), else the words read, and lowered with --vars, into memory.
+class ProgramWords {
+ public:
+  ProgramWords() = default;
+  ~ProgramWords() {
+    if (map_ != nullptr) ::munmap(map_, length_);
+  }
+  ProgramWords(const ProgramWords&) = delete;
+  ProgramWords& operator=(const ProgramWords&) = delete;
+
+  /// Maps `path` when it is a regular file of 1..max_words whole words; false (nothing mapped) otherwise, and the
+  /// words are then read as any input's, with its checks and messages.
+  bool map_file(const std::string& path, uint64_t max_words) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return false;
+    struct stat st {};
+    void* map = MAP_FAILED;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size % kWordBytes == 0 &&
+        static_cast<uint64_t>(st.st_size) / kWordBytes <= max_words)
+      map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) return false;
+    map_ = map;
+    length_ = static_cast<size_t>(st.st_size);
+    bytes_ = std::span<const uint8_t>(static_cast<const uint8_t*>(map), length_);
+    return true;
+  }
+  std::vector<Word> owned;  ///< the words read into memory (when not mapped)
+  /// Called once `owned` is complete (when not mapped).
+  void use_owned() {
+    bytes_ = std::span<const uint8_t>(owned.empty() ? nullptr : owned.front().data(), owned.size() * kWordBytes);
+  }
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  size_t size() const { return bytes_.size() / kWordBytes; }
+  std::span<const uint8_t, kWordBytes> word(size_t i) const {
+    return std::span<const uint8_t, kWordBytes>(bytes_.data() + i * kWordBytes, kWordBytes);
+  }
+
+ private:
+  void* map_ = nullptr;
+  size_t length_ = 0;
+  std::span<const uint8_t> bytes_;
+};
+
+/// Reads the whole program (at most `max_words`), lowering pseudo words when a variable table is given: a plain file
+/// of words is mapped instead (ProgramWords::map_file).
+bool load_program(const RunCliOptions& o, uint64_t max_words, ProgramWords& words) {
+  if (o.vars.empty() && o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm") &&
+      words.map_file(o.program, max_words))
+    return true;
+  std::vector<Word>& program = words.owned;
+  const bool loaded = read_program(o, max_words, program);
+  words.use_owned();
+  return loaded;
+}
+
+/// Reads the whole program (at most `max_words`) into `program`, lowering pseudo words when a variable table is given.
+bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program) {
   VarTable vars;
   if (!o.vars.empty()) {
     auto loaded = io::load_vars(o.vars);
@@ -219,7 +279,7 @@ int run_neff_program(const RunCliOptions& o, const RunLimits& l) {
 
 // ---- results ----
 
-std::string status_text(const Machine& m, const RunSummary& s, const std::vector<Word>& program, Generation gen,
+std::string status_text(const Machine& m, const RunSummary& s, const ProgramWords& program, Generation gen,
                         const ValidateOptions& options) {
   const std::string_view plural = s.retired == 1 ? "" : "s";
   if (s.step_limit)
@@ -236,7 +296,7 @@ std::string status_text(const Machine& m, const RunSummary& s, const std::vector
   }
   if (!s.faulted) return fmt::format("status: ok, {} instruction{} retired\n", s.retired, plural);
   const Fault& f = s.fault;
-  const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(program[f.index]), gen);
+  const Instruction inst = decode(program.word(f.index), gen);
   std::string text = fmt::format(
       "status: fault after {} instruction{} retired; the faulting instruction changed nothing\n", s.retired, plural);
   text += fmt::format("fault: {} at #{} offset {:#x} {:#04x} {}: {}\n", to_string(f.kind), f.index,
@@ -278,7 +338,7 @@ std::string state_text(const MachineState& s, Generation gen) {
   return text;
 }
 
-void print_text(const RunCliOptions& o, const Machine& m, const RunSummary& s, const std::vector<Word>& program,
+void print_text(const RunCliOptions& o, const Machine& m, const RunSummary& s, const ProgramWords& program,
                 const RunLimits& l, Generation gen) {
   std::string text = fmt::format("program: {} ({} instruction{}) on {}\n", program_label(o), program.size(),
                                  program.size() == 1 ? "" : "s", to_string(gen));
@@ -300,7 +360,7 @@ void print_text(const RunCliOptions& o, const Machine& m, const RunSummary& s, c
 
 /// A word stream: loaded, given its initial state, run with its trace, and shown.
 int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen) {
-  std::vector<Word> program;
+  ProgramWords program;
   if (!load_program(o, l.max_words, program)) return kExitInput;
   MachineOptions mo;
   mo.firmware_stubs = o.firmware_stubs;
@@ -313,8 +373,7 @@ int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen) {
   mo.act_builtin_exact = o.act_builtin_exact;
   // The machine views the program (which outlives it) rather than holding a second copy of it.
   CoreProgram streams;
-  streams.view(l.engine, std::span<const uint8_t>(program.empty() ? nullptr : program.front().data(),
-                                                  program.size() * kWordBytes));
+  streams.view(l.engine, program.bytes());
   Machine m(gen, std::move(streams), mo);
   std::shared_ptr<const void> act_sets;  // the --act-tables catalog, alive while the machine runs
   if (!o.act_tables.empty()) {

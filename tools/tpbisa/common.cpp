@@ -143,6 +143,7 @@ std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& 
   options.neff = true;
   options.subgraphs = in.subgraphs;
   options.engines = in.engines;
+  options.neff_read.hash = in.hash_check;
   for (const auto& path : in.files) sources.push_back(io::open_input(path, options));
   return sources;
 }

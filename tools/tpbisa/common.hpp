@@ -56,6 +56,7 @@ struct WordInputs {
   std::vector<std::string> files;
   std::vector<std::string> subgraphs;  ///< --subgraph: NEFF streams of these subgraphs only
   std::vector<StreamEngine> engines;   ///< --engine: NEFF streams of these engines only
+  bool hash_check = true;              ///< false (validate --no-hash-check): a NEFF's payload hash is not computed
 };
 void add_word_inputs(CLI::App& app, WordInputs& in);
 /// Adds --subgraph NAME and --engine ENGINE (both repeatable), the filters of NEFF inputs.
