@@ -114,10 +114,10 @@ BOUNDS = "rand2_bounds_check"
 
 
 def d4(opcode=0x76, algo=PHILOX, steps=0, post=UNIFORM, gen_src=SRC_PHILOX, params=(0, F1, 0, 0), dt=FP32, nac=128,
-       dst=0x0, num=(64, 1, 1, 1), pokes=()):
+       dst=0x0, num=(64, 1, 1, 1), pokes=(), hdr=None):
     """D4_RAND: RAND draws a PHILOX UNIFORM_IN_RANGE [0, 1) FP32 tensor of 64 elements into sbuf p0+0x0."""
     w = bytearray(64)
-    header(w, opcode)
+    header(w, opcode, **(hdr or {}))
     struct.pack_into("<BBBB4I", w, 12, algo, steps, post, gen_src, *params)
     w[32], w[34] = dt, nac
     struct.pack_into("<I4h4H", w, 44, dst, 1, 0, 0, 0, *num)
@@ -132,10 +132,11 @@ def get_state(**kw):
                  "dt": U32, "num": (4, 1, 1, 1), **kw})
 
 
-def s1(algo=LFSR, nac=128, update=SRC_TENSOR, in_dt=U32, src=0x0, num=4, gen_src=SRC_CVT_LFSR, imm=(0,) * 8, pokes=()):
+def s1(algo=LFSR, nac=128, update=SRC_TENSOR, in_dt=U32, src=0x0, num=4, gen_src=SRC_CVT_LFSR, imm=(0,) * 8, pokes=(),
+       hdr=None):
     """S1_RAND: RAND_SET_STATE restoring the DVE LFSR-output state, 4 UINT32 words from sbuf p0+0x0."""
     w = bytearray(64)
-    header(w, 0x78)
+    header(w, 0x78, **(hdr or {}))
     struct.pack_into("<BBBBIhH", w, 12, algo, nac, update, in_dt, src, 1, num)
     w[24] = gen_src
     struct.pack_into("<8I", w, 32, *imm)
@@ -145,10 +146,10 @@ def s1(algo=LFSR, nac=128, update=SRC_TENSOR, in_dt=U32, src=0x0, num=4, gen_src
 
 
 def d3(algo=XORWOW, post=UNIFORM, dt=FP32, nac=128, min_src=0, max_src=0, lo=0, hi=F1, dst=0x0, num=(64, 1, 1),
-       pokes=()):
+       pokes=(), hdr=None):
     """D3_RAND: RAND2 draws 64 FP32 elements uniform in [0.0, 1.0) into sbuf p0+0x0."""
     w = bytearray(64)
-    header(w, 0xE2)
+    header(w, 0xE2, **(hdr or {}))
     w[12], w[14], w[32], w[34], w[38], w[39] = algo, post, dt, nac, min_src, max_src
     struct.pack_into("<II", w, 40, lo, hi)
     struct.pack_into("<I3h3H", w, 48, dst, 1, 0, 0, *num)
@@ -159,6 +160,10 @@ def d3(algo=XORWOW, post=UNIFORM, dt=FP32, nac=128, min_src=0, max_src=0, lo=0, 
 
 def add_rand():
     """The draw and state words' vectors."""
+    # The header and events of each word.
+    for tag, make, gens in (("rand", d4, ALL), ("get", get_state, ALL), ("set", s1, ALL), ("rand2", d3, MV)):
+        vec("rng-%s-hdr" % tag, gens, [HDR], make(hdr={"word_len": 15}))
+        vec("rng-%s-events" % tag, gens, ["has_valid_neuron_events"], make(hdr={"wait_mode": 0x08}))
     # ---- is_valid_rand (0x76) ----
     vec("rng-rand-base", ALL, [], d4())
     vec("rng-rand-algo4", ALL, [ALGO, PAIR], d4(algo=4))
@@ -193,6 +198,7 @@ def add_rand():
     vec("rng-get-dst-misaligned", ALL, [T4D], get_state(dst=0x2))
     for gens, tag in ((SCM, ""), (V, "/maverick")):
         vec("rng-get-dst-p1" + tag, gens, [SACH], get_state(dst=sb(1, 0, gens[0])))
+        vec("rng-rand-dst-p1" + tag, gens, [SACH], d4(dst=sb(1, 0, gens[0])))
         vec("rng-set-src-p1" + tag, gens, [SACH], s1(src=sb(1, 0, gens[0])))
     # ---- is_valid_rand_set_state (0x78) ----
     vec("rng-set-base", ALL, [], s1())
