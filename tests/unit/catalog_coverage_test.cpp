@@ -203,13 +203,13 @@ TEST(CatalogCoverage, ConventionRefusalsAreTheRunsRefusals) {
 
 TEST(CatalogCoverage, EveryOpcodeWithAFormatOnCaymanIsModeled) {
   // The "Done when": every opcode the families decode on CAYMAN is modeled (format, validator, executor in
-  // one of its senses), read from the registry.
+  // one of its senses), read from the registry, or refused as `semantics not public` (PROJ-CONV-G7).
   size_t formats = 0;
   for (const OpcodeInfo& op : kOpcodes) {
     const OpcodeCoverage c = coverage(op, Generation::Cayman);
     if (!c.format) continue;
     ++formats;
-    EXPECT_TRUE(c.modeled()) << op.enum_name;
+    EXPECT_TRUE(c.modeled() || c.executor == ExecutorKind::NotPublic) << op.enum_name;
   }
   EXPECT_GE(formats, 38U);
 }

@@ -24,14 +24,14 @@ ImmReading imm_reading(const Word& w, std::string_view path) {
 
 std::string meaning(const Instruction& inst, std::string_view path) {
   if (const auto* r = inst.as<D4Rand>()) {
-    if (path == "params")
+    if (path.starts_with("params"))
       return r->header.opcode == rng::kRand ? "params[0], params[1]: the fp32 min and max of UNIFORM_IN_RANGE"
                                             : "unused by RAND_GET_STATE (must be 0)";
     if (path == "rand_num_steps") return "LFSR: how many steps each draw advances (>= 1)";
     return {};
   }
   if (const auto* r = inst.as<S1Rand>()) {
-    if (path == "imm_state")
+    if (path.starts_with("imm_state"))
       return r->update_state == rng::kUpdateSrcTensor ? "unused: the state is read from src (must be 0)"
                                                       : "the inline PHILOX state (imm_state[7] must be 0)";
     return {};
