@@ -14,6 +14,7 @@
 #include "pool/format.hpp"
 #include "predicated/format.hpp"
 #include "reduce/format.hpp"
+#include "rng/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
@@ -46,6 +47,7 @@ using FamilyLines = TypeList<
     family::PoolFamily,   // Gather, IndirectCopy, Sort, Pool, CrossLaneReduceArith/Bitvec
     family::ActFamily,  // Activate, ActivateQuantize, ActivationReadAccumulator, Activate2, the table loads
     family::DmaFamily,  // DmaMemcpy, DmaIndirect, DmaTranspose, DmaGatherTranspose, PseudoDmaTrigger, PseudoTriggerCollective
+    family::RngFamily,  // Dropout
     EndOfFamilies>;
 // clang-format on
 

@@ -817,8 +817,17 @@ struct ResearchBinding {
   std::string_view struct_name;
 };
 constexpr ResearchBinding kBoundByResearch[] = {
-    {0xB8, "DMA_DIRECT2D"},     {0xBB, "DMA_INDIRECT1D"},     {0xBD, "DMA_DIRECT2D_XPOSE"},
-    {0xF1, "DMA_GATHER_XPOSE"}, {0xC1, "PSEUDO_DMA_TRIGGER"}, {0xC8, "PSEUDO_TRIGGER_COLLECTIVE"},
+    {0xB8, "DMA_DIRECT2D"},
+    {0xBB, "DMA_INDIRECT1D"},
+    {0xBD, "DMA_DIRECT2D_XPOSE"},
+    {0xF1, "DMA_GATHER_XPOSE"},
+    {0xC1, "PSEUDO_DMA_TRIGGER"},
+    {0xC8, "PSEUDO_TRIGGER_COLLECTIVE"},
+    {0x7F, "S3D3_DROPOUT"},
+    {0x76, "D4_RAND"},
+    {0x77, "D4_RAND"},
+    {0x78, "S1_RAND"},
+    {0xE2, "D3_RAND"},
 };
 
 TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {
