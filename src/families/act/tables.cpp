@@ -215,6 +215,40 @@ std::string_view to_string(LoadFault f) {
 
 // ---- TableSet ----
 
+/// The row path's lookup of one profile (TableSet::LutEntry): steps 3-5 of §3.6 for every sign and biased exponent
+/// whose record does not depend on the mantissa beyond the segment bits and cannot leave the tables.
+TableSet::Lut build_lut(const TableSet& t, const Profile& p) {
+  TableSet::Lut lut{};
+  const auto nb = static_cast<int64_t>(t.buckets().size());
+  for (unsigned idx = 0; idx < lut.size(); ++idx) {
+    const bool neg = idx >= 256;
+    const int64_t e = idx & 0xFF;
+    const int64_t large_e = neg ? p.large_neg_signal_exp_threshold : p.large_pos_signal_exp_threshold;
+    const int64_t small_e = neg ? p.small_neg_signal_exp_threshold : p.small_pos_signal_exp_threshold;
+    TableSet::LutEntry& out = lut[idx];
+    // Special inputs (exponent 255, and zero) never reach the lookup; the threshold octaves stay with the reference.
+    if (e == 255 || e == large_e || e == small_e) continue;
+    int64_t rec = 0, last = 0;
+    unsigned shift = 31;  // a saturation slot: mantissa >> 31 is 0
+    if (e > large_e) {
+      rec = last = neg ? p.neg_large_signal_pwl_control : p.pos_large_signal_pwl_control;
+    } else if (e < small_e) {
+      rec = last = neg ? p.neg_small_signal_pwl_control : p.pos_small_signal_pwl_control;
+    } else {
+      const int64_t at = (neg ? p.pwl_control_base_neg : p.pwl_control_base_pos) + (e - 127 - p.exp_offset);
+      if (at < 0 || at >= static_cast<int64_t>(t.control().size())) continue;
+      const uint32_t w = t.control()[static_cast<size_t>(at)];
+      if ((w >> 24) != 0) continue;
+      shift = (w >> 11) & 31U;
+      rec = static_cast<int64_t>(w & 0x7FFU);
+      last = rec + (int64_t{0x7FFFFF} >> shift);
+    }
+    if (rec < 0 || last >= nb) continue;
+    out = {static_cast<int32_t>(rec), static_cast<uint8_t>(shift), false};
+  }
+  return lut;
+}
+
 TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> profiles, std::vector<Bucket> buckets,
                                       std::vector<uint32_t> control) {
   if (control.empty()) return failed(LoadFault::TableError, fmt::format("set {}: no CONTROL records", name));
@@ -234,6 +268,8 @@ TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> pro
   set->profiles_ = std::move(profiles);
   set->buckets_ = std::move(buckets);
   set->control_ = std::move(control);
+  set->luts_.reserve(set->profiles_.size());
+  for (const Profile& p : set->profiles_) set->luts_.push_back(build_lut(*set, p));
   return {std::move(set), {}};
 }
 
@@ -445,6 +481,18 @@ EvalResult evaluate(const TableSet& t, const Profile& p, uint32_t v, uint32_t al
 
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n, uint32_t alpha,
                        const EvalOptions& options) noexcept {
+  if (!row_path_applies(p, options)) return evaluate_row_reference(t, p, in, out, n, alpha, options);
+  const TableSet::Lut& lut = t.lut(p);
+  for (size_t i = 0; i < n; ++i) {
+    const EvalResult r = evaluate_lut(t, p, lut, in[i], alpha, options);
+    if (r.status != EvalStatus::Ok) return {r.status, r.index, i};
+    out[i] = r.bits;
+  }
+  return {EvalStatus::Ok, 0, n};
+}
+
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
+                                 uint32_t alpha, const EvalOptions& options) noexcept {
   for (size_t i = 0; i < n; ++i) {
     const EvalResult r = evaluate(t, p, in[i], alpha, options);
     if (r.status != EvalStatus::Ok) return {r.status, r.index, i};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -83,12 +84,26 @@ class TableSet {
   /// The BUCKET indices [first, last] the profile's segments and slots use (informative: `neff tables`).
   size_t bucket_count(const Profile& p) const;
 
+  /// Steps 3-5 of §3.6 precomputed for the row path (evaluate_row), one entry per sign and biased exponent of the
+  /// folded input: the BUCKET record is `rec + (mantissa >> shift)` (a saturation slot: shift 31), or the entry sends
+  /// the input to the reference procedure (`reference`: the threshold octaves, whose mantissa decides, and every
+  /// index that could leave the tables, which the reference reports).
+  struct LutEntry {
+    int32_t rec = 0;
+    uint8_t shift = 0;
+    bool reference = true;
+  };
+  using Lut = std::array<LutEntry, 512>;
+  /// The lookup of profile `p` (one of profiles()), built with the set.
+  const Lut& lut(const Profile& p) const { return luts_[static_cast<size_t>(&p - profiles_.data())]; }
+
  private:
   std::string name_;
   std::vector<Profile> profiles_;
   std::vector<Bucket> buckets_;
   std::vector<uint32_t> control_;
   std::array<int16_t, 256> by_id_{};
+  std::vector<Lut> luts_;  ///< one per profile
 };
 
 /// A set, or the error that prevented it.
@@ -137,8 +152,47 @@ struct RowResult {
   int64_t index = 0;
   size_t at = 0;
 };
+/// The row path: the set's precomputed lookup (TableSet::lut) instead of steps 3-5 per element, the same bits and the
+/// same status as evaluate() for every input (the differential test compares it with evaluate_row_reference).
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
                        uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+/// evaluate_row as evaluate() element by element: the reference the row path is checked against.
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
+                                 uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+
+/// Whether the row path's lookup applies to `p`: not for parametric ReLU, a multipass profile or the NaN
+/// fall-through, which take the reference procedure throughout.
+inline bool row_path_applies(const Profile& p, const EvalOptions& options) {
+  return !p.parametric_relu && !p.use_multipass && !options.nan_fallthrough;
+}
+
+/// One input through the row path (row_path_applies(p) must hold): the lookup `lut` = t.lut(p) stands for steps 3-5
+/// of §3.6; zero, Inf, NaN and the entries marked `reference` go to evaluate(). The same bits as evaluate().
+inline EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut& lut, uint32_t v,
+                               uint32_t alpha, const EvalOptions& options) noexcept {
+  const uint32_t mag = v & 0x7FFFFFFFU;
+  const uint32_t sel = p.symmetry_opt_en ? (mag | (p.symmetry_opt_use_neg_region ? 0x80000000U : 0U)) : v;
+  const TableSet::LutEntry& entry = lut[sel >> 23];
+  if (mag - 1U >= 0x7F7FFFFFU || entry.reference) return evaluate(t, p, v, alpha, options);  // mag 0 wraps
+  const Bucket& b = t.buckets()[static_cast<uint32_t>(entry.rec) + ((sel & 0x7FFFFFU) >> entry.shift)];
+  // Step 6 exactly as evaluate() computes it (PROJ-CONV-A2).
+  const float tf = std::bit_cast<float>(sel) - std::bit_cast<float>(b.x0);
+  const float td1 = tf * std::bit_cast<float>(b.d1);
+  const float a = td1 + std::bit_cast<float>(b.d0);
+  const double td = tf;
+  const double t2 = td * td;
+  const double q = t2 * static_cast<double>(std::bit_cast<float>(b.d2));
+  double r = static_cast<double>(a) + q;
+  const double t3 = t2 * td;
+  const double c = t3 * static_cast<double>(std::bit_cast<float>(b.d3));
+  r = r + c;
+  float res = static_cast<float>(r);
+  if (p.symmetry_opt_en && (v >> 31) != 0) {  // step 7
+    if (p.sym_invert_sign_point) res = -res;
+    res = res + std::bit_cast<float>(p.symmetry_point);
+  }
+  return {EvalStatus::Ok, std::bit_cast<uint32_t>(res), 0};
+}
 
 /// The catalog name of a trainium function id (§3.5), or "" when the id is not in that table.
 std::string_view catalog_name(uint8_t func_id);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
 #include "neff/act_tables.hpp"
@@ -367,6 +369,78 @@ TEST(ActTableChecks, EvaluationIndicesAreBounded) {
   const TableSet::Parsed s2 = catalog_of(m).by_index(0);
   ASSERT_TRUE(s2.ok());
   EXPECT_EQ(act::evaluate(*s2.set, s2.set->profiles()[0], b(4.0F)).status, EvalStatus::Multipass);
+  // The row path reports the same status and index at the same element (the lookup leaves such octaves to it).
+  for (const TableSet::Parsed* set : {&s, &s2}) {
+    const uint32_t in[3] = {b(0.5F), b(4.0F), b(1.0F)};
+    uint32_t fast[3] = {}, ref[3] = {};
+    const act::RowResult f = act::evaluate_row(*set->set, set->set->profiles()[0], in, fast, 3);
+    const act::RowResult r2 = act::evaluate_row_reference(*set->set, set->set->profiles()[0], in, ref, 3);
+    EXPECT_EQ(f.status, r2.status);
+    EXPECT_EQ(f.index, r2.index);
+    EXPECT_EQ(f.at, r2.at);
+    EXPECT_NE(f.status, EvalStatus::Ok);
+  }
+}
+
+/// Inputs for the row path's differential test: every special class, each octave's first, middle and last
+/// mantissa on both signs (the lookup's boundaries, the threshold octaves included), and pseudo-random patterns.
+std::vector<uint32_t> differential_inputs() {
+  std::vector<uint32_t> in = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001,
+                              0xFF800001, 0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF};
+  for (uint32_t sign = 0; sign < 2; ++sign)
+    for (uint32_t e = 0; e < 256; ++e)
+      for (const uint32_t m : {0U, 1U, 0x400000U, 0x3FFFFFU, 0x7FFFFEU, 0x7FFFFFU, 0x123457U})
+        in.push_back(sign << 31 | e << 23 | m);
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    in.push_back(static_cast<uint32_t>(x));
+  }
+  return in;
+}
+
+/// The row path (the set's lookup) against evaluate() element by element: the same bits for every input.
+void expect_row_path_equals_reference(const TableSet& t) {
+  const std::vector<uint32_t> in = differential_inputs();
+  std::vector<uint32_t> fast(in.size()), ref(in.size());
+  for (const act::Profile& p : t.profiles()) {
+    if (p.use_multipass) continue;
+    for (const bool nan_fallthrough : {false, true}) {
+      const act::EvalOptions o{.nan_fallthrough = nan_fallthrough};
+      const act::RowResult f = act::evaluate_row(t, p, in.data(), fast.data(), in.size(), b(0.01F), o);
+      const act::RowResult r = act::evaluate_row_reference(t, p, in.data(), ref.data(), in.size(), b(0.01F), o);
+      ASSERT_EQ(f.status, r.status) << p.func_name;
+      ASSERT_EQ(f.at, r.at) << p.func_name;
+      for (size_t i = 0; i < f.at; ++i)
+        ASSERT_EQ(fast[i], ref[i]) << p.func_name << " at " << fmt::format("{:#010x}", in[i]);
+    }
+  }
+}
+
+TEST(ActTables, RowPathEqualsReferenceOnTheRealSet) {
+  REQUIRE_REAL_SET(t);
+  expect_row_path_equals_reference(*t);
+}
+
+TEST(ActTables, RowPathEqualsReferenceOnTheBuiltinSet) {
+  expect_row_path_equals_reference(act::builtin_exact_set());
+}
+
+// The lookup is used: on the real set, exp's octaves between its thresholds are fast entries, and the threshold
+// octaves and exponent 255 are the reference's.
+TEST(ActTables, LookupSendsOnlyBoundariesToTheReference) {
+  REQUIRE_REAL_SET(t);
+  const act::Profile* p = t->profile_named("exp");
+  ASSERT_NE(p, nullptr);
+  const TableSet::Lut& lut = t->lut(*p);
+  size_t fast = 0;
+  for (const TableSet::LutEntry& e : lut) fast += e.reference ? 0 : 1;
+  EXPECT_GT(fast, 400U);  // of 512: all but the special and threshold octaves (and any bad control words)
+  EXPECT_TRUE(lut[255].reference);
+  EXPECT_TRUE(lut[511].reference);
+  EXPECT_TRUE(lut[static_cast<size_t>(p->large_pos_signal_exp_threshold)].reference);
 }
 
 }  // namespace
