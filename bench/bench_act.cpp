@@ -72,8 +72,9 @@ std::unique_ptr<Machine> machine(const Word& w, EngineId e) {
   return std::make_unique<Machine>(Generation::Mariana, std::vector<Word>{w}, mo);
 }
 
-/// The ACTIVATE of act-index-ops.md §4.5 X1 (exp, ZERO_ACCUMULATE) over every channel's row of `dt` (in and out).
-void run_activate(benchmark::State& state, uint8_t dt) {
+/// The ACTIVATE of act-index-ops.md §4.5 X1 (exp of 0.25·x) over every channel's row of `dt` (in and out), with the
+/// accumulator command `cmd` (IDLE, or ZERO_ACCUMULATE: the row sums of a softmax).
+void run_activate(benchmark::State& state, uint8_t dt, uint8_t cmd) {
   const std::shared_ptr<const act::TableSet> set = real_set();
   if (set == nullptr) {
     state.SkipWithError("matmul_small.neff is absent");
@@ -93,6 +94,7 @@ void run_activate(benchmark::State& state, uint8_t dt) {
   t.num_active_channels = kChannels;
   t.activation_func = exp->func_id;
   t.scale_value.raw = std::bit_cast<uint32_t>(0.25F);
+  t.accumulator_cmd = cmd;
   auto m = machine(encode(t), EngineId::Act);
   m->mutable_state().act_set = set.get();
   const unsigned size = dtype_size(dt);
@@ -105,14 +107,19 @@ void run_activate(benchmark::State& state, uint8_t dt) {
 }
 
 void BM_ActivateExpFp32Rows(benchmark::State& state) {
-  run_activate(state, dtype::kFp32);
+  run_activate(state, dtype::kFp32, accum_cmd::kIdle);
 }
 BENCHMARK(BM_ActivateExpFp32Rows);
 
 void BM_ActivateExpBf16Rows(benchmark::State& state) {
-  run_activate(state, dtype::kBfloat16);
+  run_activate(state, dtype::kBfloat16, accum_cmd::kIdle);
 }
 BENCHMARK(BM_ActivateExpBf16Rows);
+
+void BM_ActivateExpAccumulateFp32Rows(benchmark::State& state) {
+  run_activate(state, dtype::kFp32, accum_cmd::kZeroAccumulate);
+}
+BENCHMARK(BM_ActivateExpAccumulateFp32Rows);
 
 /// IOTA (§9.5 X9) writing kRow int32 elements per channel.
 void BM_IotaRows(benchmark::State& state) {

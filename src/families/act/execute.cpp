@@ -127,31 +127,40 @@ void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
   std::memcpy(row + i * size, &w, size);
 }
 
-/// ACTIVATE's row path for one channel: y = RN32(RN32(x·s) + b), f(y) through the lookup, the result converted to
-/// the output dtype and, when `acc` is given, added to it in element order.
+/// ACTIVATE's row path for one channel: y = RN32(RN32(x·s) + b) for the row, f(y) for the row through the lookup
+/// (act::evaluate_row), the results converted to the output dtype and, when `acc` is given, added to it in element
+/// order.
 bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, const Row& r, float s, float b,
                   uint32_t alpha, float* acc) {
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  std::vector<uint8_t>& ys = txn.scratch().bytes_b;
   scratch.resize(r.n * r.isz);
+  ys.resize(r.n * 4 + 4);
   const uint8_t* ib = txn.read_run(r.src, r.n * r.isz, r.isz, scratch.data());
-  uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);  // a fault below commits nothing (§2.6)
-  const act::TableSet::Lut& lut = set.lut(p);
-  const act::EvalOptions options = eval_options(txn);
-  const ConvertOptions& convert = txn.options().convert;
-  float sum = acc != nullptr ? *acc : 0.0F;
+  // The row's fp32 bits in the byte scratch (byte storage holds objects of any type, C++20 [intro.object]).
+  uint32_t* y = reinterpret_cast<uint32_t*>(ys.data());
   for (uint64_t k = 0; k < r.n; ++k) {
     const uint32_t raw = row_element(ib, k, r.isz);
     const float x = f32(r.in == dtype::kFp32       ? raw
                         : r.in == dtype::kBfloat16 ? bf16_to_fp32(raw)
                                                    : to_fp32_bits(raw, r.in));
     const float xs = x * s;
-    const float y = xs + b;  // two roundings (PROJ-CONV-A8)
-    const act::EvalResult e = act::evaluate_lut(set, p, lut, bits(y), alpha, options);
-    if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
-    set_row_element(ob, k, r.osz, r.out == dtype::kFp32 ? e.bits : from_fp32_bits(e.bits, r.out, convert));
-    sum = sum + f32(e.bits);
+    y[k] = bits(xs + b);  // two roundings (PROJ-CONV-A8)
   }
-  if (acc != nullptr) *acc = sum;
+  const act::RowResult e = act::evaluate_row(set, p, y, y, r.n, alpha, eval_options(txn));
+  if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
+  uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
+  if (r.out == dtype::kFp32) {
+    std::memcpy(ob, y, r.n * 4);
+  } else {
+    const ConvertOptions& convert = txn.options().convert;
+    for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
+  }
+  if (acc != nullptr) {
+    float sum = *acc;
+    for (uint64_t k = 0; k < r.n; ++k) sum = sum + f32(y[k]);  // in element order
+    *acc = sum;
+  }
   return true;
 }
 

@@ -84,18 +84,19 @@ class TableSet {
   /// The BUCKET indices [first, last] the profile's segments and slots use (informative: `neff tables`).
   size_t bucket_count(const Profile& p) const;
 
-  /// Steps 3-5 of §3.6 precomputed for the row path (evaluate_row), one entry per sign and biased exponent of the
-  /// folded input: the BUCKET record is `rec + (mantissa >> shift)` (a saturation slot: shift 31), or the entry sends
-  /// the input to the reference procedure (`reference`: the threshold octaves, whose mantissa decides, and every
-  /// index that could leave the tables, which the reference reports).
-  struct LutEntry {
-    int32_t rec = 0;
-    uint8_t shift = 0;
-    bool reference = true;
-  };
-  using Lut = std::array<LutEntry, 512>;
+  /// Steps 3-5 of §3.6 precomputed for the row path (evaluate_row), one word per sign and biased exponent of the
+  /// folded input (sel >> 23): the BUCKET record is `rec + (mantissa >> shift)` (a saturation slot: shift 31) with
+  /// `rec` in bits 0..21 and `shift` in bits 22..26, or bit 31 (kLutReference) sends the input to the reference
+  /// procedure (the threshold octaves, whose mantissa decides, and every index that could leave the tables, which
+  /// the reference reports).
+  using Lut = std::array<uint32_t, 512>;
+  static constexpr uint32_t kLutReference = 0x80000000U;
+  static constexpr unsigned kLutShiftAt = 22;
+  static constexpr uint32_t kLutRecordMask = (1U << kLutShiftAt) - 1U;
   /// The lookup of profile `p` (one of profiles()), built with the set.
   const Lut& lut(const Profile& p) const { return luts_[static_cast<size_t>(&p - profiles_.data())]; }
+  /// The BUCKET records' fields as fp32 values, one array per field: x0, d0, d1, d2, d3 (the vectorised row path).
+  std::span<const float> bucket_field(unsigned field) const { return fields_[field]; }
 
  private:
   std::string name_;
@@ -103,7 +104,8 @@ class TableSet {
   std::vector<Bucket> buckets_;
   std::vector<uint32_t> control_;
   std::array<int16_t, 256> by_id_{};
-  std::vector<Lut> luts_;  ///< one per profile
+  std::vector<Lut> luts_;                     ///< one per profile
+  std::array<std::vector<float>, 5> fields_;  ///< x0, d0, d1, d2, d3 of every BUCKET record
 };
 
 /// A set, or the error that prevented it.
@@ -167,32 +169,9 @@ inline bool row_path_applies(const Profile& p, const EvalOptions& options) {
 }
 
 /// One input through the row path (row_path_applies(p) must hold): the lookup `lut` = t.lut(p) stands for steps 3-5
-/// of §3.6; zero, Inf, NaN and the entries marked `reference` go to evaluate(). The same bits as evaluate().
-inline EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut& lut, uint32_t v,
-                               uint32_t alpha, const EvalOptions& options) noexcept {
-  const uint32_t mag = v & 0x7FFFFFFFU;
-  const uint32_t sel = p.symmetry_opt_en ? (mag | (p.symmetry_opt_use_neg_region ? 0x80000000U : 0U)) : v;
-  const TableSet::LutEntry& entry = lut[sel >> 23];
-  if (mag - 1U >= 0x7F7FFFFFU || entry.reference) return evaluate(t, p, v, alpha, options);  // mag 0 wraps
-  const Bucket& b = t.buckets()[static_cast<uint32_t>(entry.rec) + ((sel & 0x7FFFFFU) >> entry.shift)];
-  // Step 6 exactly as evaluate() computes it (PROJ-CONV-A2).
-  const float tf = std::bit_cast<float>(sel) - std::bit_cast<float>(b.x0);
-  const float td1 = tf * std::bit_cast<float>(b.d1);
-  const float a = td1 + std::bit_cast<float>(b.d0);
-  const double td = tf;
-  const double t2 = td * td;
-  const double q = t2 * static_cast<double>(std::bit_cast<float>(b.d2));
-  double r = static_cast<double>(a) + q;
-  const double t3 = t2 * td;
-  const double c = t3 * static_cast<double>(std::bit_cast<float>(b.d3));
-  r = r + c;
-  float res = static_cast<float>(r);
-  if (p.symmetry_opt_en && (v >> 31) != 0) {  // step 7
-    if (p.sym_invert_sign_point) res = -res;
-    res = res + std::bit_cast<float>(p.symmetry_point);
-  }
-  return {EvalStatus::Ok, std::bit_cast<uint32_t>(res), 0};
-}
+/// of §3.6; zero, Inf, NaN and the entries marked kLutReference go to evaluate(). The same bits as evaluate().
+EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut& lut, uint32_t v, uint32_t alpha,
+                        const EvalOptions& options) noexcept;
 
 /// The catalog name of a trainium function id (§3.5), or "" when the id is not in that table.
 std::string_view catalog_name(uint8_t func_id);

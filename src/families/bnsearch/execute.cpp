@@ -137,6 +137,35 @@ Moments moments(const uint32_t* x, uint64_t n, uint64_t first, uint64_t stride) 
   return {mean, v};
 }
 
+/// moments() of the even and of the odd elements at once: the same two chains of fp32 sums, each in its own element
+/// order, interleaved so that one's latency hides the other's (STATS2's halves of a long row).
+std::array<Moments, 2> moments_even_odd(const uint32_t* x, uint64_t n) {
+  const uint64_t count[2] = {(n + 1) / 2, n / 2};
+  float sum[2] = {0.0F, 0.0F};
+  uint64_t k = 0;
+  for (; k + 1 < n; k += 2) {
+    sum[0] = sum[0] + as_float(x[k]);
+    sum[1] = sum[1] + as_float(x[k + 1]);
+  }
+  if (k < n) sum[0] = sum[0] + as_float(x[k]);
+  float mean[2] = {0.0F, 0.0F};
+  for (unsigned h = 0; h < 2; ++h)
+    if (count[h] != 0) mean[h] = sum[h] * (1.0F / static_cast<float>(count[h]));
+  float v[2] = {0.0F, 0.0F};
+  for (k = 0; k + 1 < n; k += 2) {
+    const float d0 = as_float(x[k]) - mean[0], d1 = as_float(x[k + 1]) - mean[1];
+    const float sq0 = d0 * d0, sq1 = d1 * d1;
+    v[0] = v[0] + sq0;
+    v[1] = v[1] + sq1;
+  }
+  if (k < n) {
+    const float d0 = as_float(x[k]) - mean[0];
+    const float sq0 = d0 * d0;
+    v[0] = v[0] + sq0;
+  }
+  return {Moments{mean[0], count[0] != 0 ? v[0] : 0.0F}, Moments{mean[1], count[1] != 0 ? v[1] : 0.0F}};
+}
+
 bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   const bool two = s.header.opcode == kBnStats2;
   const uint64_t n = s.src.elements(), m = two ? 6 : 3;
@@ -149,7 +178,11 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
     read_source(s, src, c, n, txn, x, rows);
     std::array<uint32_t, 6> out{};
     if (two) {
-      const Moments e = moments(x, n, 0, 2), o = moments(x, n, 1, 2);
+      // The row path interleaves the two halves; the element path keeps them apart (the differential test
+      // compares the two).
+      const std::array<Moments, 2> eo =
+          rows.ok ? moments_even_odd(x, n) : std::array<Moments, 2>{moments(x, n, 0, 2), moments(x, n, 1, 2)};
+      const Moments e = eo[0], o = eo[1];
       out = {s.even_count.raw, bits_of(e.mean), bits_of(e.nvar), s.odd_count.raw, bits_of(o.mean), bits_of(o.nvar)};
     } else {
       const Moments a = moments(x, n, 0, 1);

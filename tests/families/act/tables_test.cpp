@@ -157,6 +157,42 @@ TEST(ActTables, ExactlyKnownFunctions) {
   EXPECT_EQ(eval(*t, "square", 0x5f800000), kPI);  // 2^64 squared overflows
 }
 
+// The reference-model functions of the real set (exp, tanh) over every special class (§3.6 step 1, the profiles'
+// results), denormals (the small-signal slots) and the saturation ranges (the large-signal slots), against the
+// mathematical values: exact where fp32 rounding makes them so, else within §3.8's bounds.
+TEST(ActTables, ReferenceModelFunctionsOverSpecialInputs) {
+  REQUIRE_REAL_SET(t);
+  constexpr uint32_t kPZ = 0, kNZ = 0x80000000, kPI = 0x7f800000, kNI = 0xff800000, kNaN = 0x7fc00000,
+                     kSNaN = 0x7f800001, kNNaN = 0xffc00001, kOne = 0x3f800000, kMOne = 0xbf800000;
+  for (const uint32_t z : {kPZ, kNZ}) {
+    EXPECT_EQ(eval(*t, "exp", z), kOne);
+    EXPECT_EQ(eval(*t, "tanh", z), kPZ);  // the profile's fzero_result, for -0 too
+  }
+  EXPECT_EQ(eval(*t, "exp", kPI), kPI);
+  EXPECT_EQ(eval(*t, "exp", kNI), kPZ);
+  EXPECT_EQ(eval(*t, "tanh", kPI), kOne);
+  EXPECT_EQ(eval(*t, "tanh", kNI), kMOne);
+  for (const uint32_t n : {kNaN, kSNaN, kNNaN}) {
+    EXPECT_EQ(eval(*t, "exp", n), kNaN);
+    EXPECT_EQ(eval(*t, "tanh", n), kNaN);
+    EXPECT_EQ(eval(*t, "derivative_relu", n), kNaN);
+    EXPECT_EQ(eval(*t, "parametric_relu", n, b(0.5F)), kNaN);
+  }
+  // Denormals: exp is 1 within the bound, tanh(x) is x within it.
+  for (const uint32_t d : {0x00000001U, 0x007fffffU, 0x80000001U, 0x807fffffU}) {
+    SCOPED_TRACE(d);
+    EXPECT_LE(std::fabs(f(eval(*t, "exp", d)) - 1.0), 1.2e-5);
+    EXPECT_LE(std::fabs(static_cast<double>(f(eval(*t, "tanh", d))) - f(d)), 2.7e-7 * std::fabs(f(d)));
+  }
+  // Saturation: exp overflows to +Inf past ln(FLT_MAX) and underflows to +0 far below; tanh is ±1 in fp32 past 9.
+  for (const float x : {89.0F, 100.0F, 1e30F, 3.4e38F}) EXPECT_EQ(eval(*t, "exp", b(x)), kPI) << x;
+  for (const float x : {-200.0F, -1e30F, -3.4e38F}) EXPECT_EQ(eval(*t, "exp", b(x)), kPZ) << x;
+  for (const float x : {20.0F, 1e10F, 3.4e38F}) {
+    EXPECT_EQ(eval(*t, "tanh", b(x)), kOne) << x;
+    EXPECT_EQ(eval(*t, "tanh", b(-x)), kMOne) << x;
+  }
+}
+
 TEST(ActTables, ParametricReluAndNanOption) {
   REQUIRE_REAL_SET(t);
   EXPECT_EQ(eval(*t, "parametric_relu", b(3.0F), b(0.25F)), b(3.0F));
@@ -436,11 +472,11 @@ TEST(ActTables, LookupSendsOnlyBoundariesToTheReference) {
   ASSERT_NE(p, nullptr);
   const TableSet::Lut& lut = t->lut(*p);
   size_t fast = 0;
-  for (const TableSet::LutEntry& e : lut) fast += e.reference ? 0 : 1;
+  for (const uint32_t e : lut) fast += (e & TableSet::kLutReference) != 0 ? 0 : 1;
   EXPECT_GT(fast, 400U);  // of 512: all but the special and threshold octaves (and any bad control words)
-  EXPECT_TRUE(lut[255].reference);
-  EXPECT_TRUE(lut[511].reference);
-  EXPECT_TRUE(lut[static_cast<size_t>(p->large_pos_signal_exp_threshold)].reference);
+  EXPECT_TRUE((lut[255] & TableSet::kLutReference) != 0);
+  EXPECT_TRUE((lut[511] & TableSet::kLutReference) != 0);
+  EXPECT_TRUE((lut[static_cast<size_t>(p->large_pos_signal_exp_threshold)] & TableSet::kLutReference) != 0);
 }
 
 }  // namespace
