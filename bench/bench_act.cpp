@@ -175,26 +175,27 @@ void BM_RangeSelectRows(benchmark::State& state) {
 }
 BENCHMARK(BM_RangeSelectRows);
 
-/// One S4D2_BN word (§14.4, §15.4) over a kRow fp32 source row per channel.
-void run_bn(benchmark::State& state, std::string_view hex, EngineId e) {
+/// One S4D2_BN word (§14.4, §15.4) over `count` fp32 source elements per channel.
+void run_bn(benchmark::State& state, std::string_view hex, EngineId e, uint16_t count = kRow) {
   Instruction inst = decode(word_of(hex), Generation::Mariana);
   auto t = *inst.as<S4d2Bn>();
   t.num_active_channels = kChannels;
   t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {kRow, 1, 1, 1};
+  t.src.num_elem = {count, 1, 1, 1};
   t.dst.start_addr.raw = kAux;
+  t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
   auto m = machine(encode(t), e);
   fill_rows(*m, kSrc, 4, [](uint64_t p, uint64_t k) {
     return std::bit_cast<uint32_t>(static_cast<float>((p * 977 + k * 131) % 4099) * 0.5F);
   });
-  run_word(state, *m, uint64_t{kChannels} * kRow * 4);
+  run_word(state, *m, uint64_t{kChannels} * count * 4);
 }
 
 void BM_BatchNormStats2Rows(benchmark::State& state) {
   run_bn(state,
          "61100000000000000000000000100000010000000000000005000100010001000a0a010000000000000040400000004000200000"
          "0100000006",
-         EngineId::Dve);
+         EngineId::Dve, 512);  // the most STATS2 reads (has_bnstats2_src_element_cnt)
 }
 BENCHMARK(BM_BatchNormStats2Rows);
 
@@ -216,8 +217,9 @@ BENCHMARK(BM_FindIndex8Rows);
 
 /// BATCH_NORM_AGGREGATE (§14.4 X15) over kRow / 3 (count, mean, M2) triples per channel.
 void BM_BatchNormAggregateRows(benchmark::State& state) {
-  Instruction inst = decode(word_of("62100000000000000000000000200000010000000000000006000100010001000a0a010000000000"
-                                    "000000000000000000003000000100000002"),
+  Instruction inst = decode(word_of("62100000000000000000000000200000010000000000000006000100010001000a0a01000000000000"
+                                    "00000000000000003000000100000002"
+                                    "00010000000000"),
                             Generation::Mariana);
   auto t = *inst.as<S4d2Bn>();
   constexpr uint16_t kTriples = kRow / 3 * 3;
@@ -225,6 +227,7 @@ void BM_BatchNormAggregateRows(benchmark::State& state) {
   t.src.start_addr.raw = kSrc;
   t.src.num_elem = {kTriples, 1, 1, 1};
   t.dst.start_addr.raw = kAux;
+  t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
   auto m = machine(encode(t), EngineId::Dve);
   fill_rows(*m, kSrc, 4, [](uint64_t, uint64_t k) {
     return std::bit_cast<uint32_t>(k % 3 == 0 ? 4.0F : static_cast<float>(k % 7));
@@ -271,5 +274,10 @@ void BM_MemcpyActBf16Bytes(benchmark::State& state) {
   memcpy_rows(state, size_t{kRow} * 2);
 }
 BENCHMARK(BM_MemcpyActBf16Bytes);
+
+void BM_MemcpyActStats2Bytes(benchmark::State& state) {
+  memcpy_rows(state, size_t{512} * 4);
+}
+BENCHMARK(BM_MemcpyActStats2Bytes);
 
 }  // namespace tpbisa::act_bench

@@ -10,6 +10,7 @@
 #include "families/act/format.hpp"
 #include "families/act/tables.hpp"
 #include "families/common.hpp"
+#include "kernels/convert.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -110,12 +111,6 @@ struct Row {
   uint64_t n, src, dst;
 };
 
-/// to_fp32_bits of a BFLOAT16 element, inline: the high half, a NaN quietened.
-uint32_t bf16_to_fp32(uint32_t raw) {
-  const uint32_t f = raw << 16;
-  return (f & 0x7FFFFFFFU) > 0x7F800000U ? f | 0x00400000U : f;
-}
-
 /// Element i of a little-endian row of `size`-byte elements, and its store.
 uint32_t row_element(const uint8_t* row, uint64_t i, unsigned size) {
   uint32_t v = 0;
@@ -139,19 +134,27 @@ bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& 
   const uint8_t* ib = txn.read_run(r.src, r.n * r.isz, r.isz, scratch.data());
   // The row's fp32 bits in the byte scratch (byte storage holds objects of any type, C++20 [intro.object]).
   uint32_t* y = reinterpret_cast<uint32_t*>(ys.data());
-  for (uint64_t k = 0; k < r.n; ++k) {
-    const uint32_t raw = row_element(ib, k, r.isz);
-    const float x = f32(r.in == dtype::kFp32       ? raw
-                        : r.in == dtype::kBfloat16 ? bf16_to_fp32(raw)
-                                                   : to_fp32_bits(raw, r.in));
-    const float xs = x * s;
-    y[k] = bits(xs + b);  // two roundings (PROJ-CONV-A8)
+  if (r.in == dtype::kBfloat16) {  // widened in SIMD lanes (to_fp32_bits' bits, kernels/convert.hpp)
+    kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(ib), reinterpret_cast<float*>(y), r.n);
+    for (uint64_t k = 0; k < r.n; ++k) {
+      const float xs = f32(y[k]) * s;
+      y[k] = bits(xs + b);  // two roundings (PROJ-CONV-A8)
+    }
+  } else {
+    for (uint64_t k = 0; k < r.n; ++k) {
+      const uint32_t raw = row_element(ib, k, r.isz);
+      const float xs = f32(r.in == dtype::kFp32 ? raw : to_fp32_bits(raw, r.in)) * s;
+      y[k] = bits(xs + b);
+    }
   }
   const act::RowResult e = act::evaluate_row(set, p, y, y, r.n, alpha, eval_options(txn));
   if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
   uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
   if (r.out == dtype::kFp32) {
     std::memcpy(ob, y, r.n * 4);
+  } else if (r.out == dtype::kBfloat16) {  // narrowed in SIMD lanes (from_fp32_bits' bits)
+    kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), r.n,
+                          txn.options().convert.sis);
   } else {
     const ConvertOptions& convert = txn.options().convert;
     for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));

@@ -413,16 +413,6 @@ TEST(ActFamilyPlacement, ExecutorRunsWhereTheCheckAccepts) {
 namespace tpbisa::test::act_exec {
 namespace {
 
-/// The trace records of a run of `hexes` on ACT with the real catalog (effects recorded).
-std::vector<std::string> traced(Machine& m) {
-  std::vector<std::string> lines;
-  RunHooks hooks;
-  hooks.on_step = [&](const StepResult& r) { lines.push_back(trace_line(r, stepped_instruction(m, r), {}, {})); };
-  const RunSummary s = m.run(10, hooks);
-  EXPECT_FALSE(s.faulted) << s.fault.detail;
-  return lines;
-}
-
 // The ACT state in traces and state dumps (act-index-ops.md §2.3): a table load's record names the set before and
 // after it; an ACTIVATE with ACCUMULATE and ACTIVATION_READ_ACCUMULATOR list the accumulators they read; the run's
 // JSON names the loaded set.
@@ -457,7 +447,7 @@ TEST(ActFamilyState, TracesAndDumpsShowTheActState) {
   EXPECT_EQ(lines[1].find("act_set"), std::string::npos);
   const std::string acc0 = fmt::format("{:#010x}", m.state().dve[0].acc);
   EXPECT_NE(acc0, "0x3f800000");
-  EXPECT_NE(lines[2].find(R"("dve_reads":[{"channel":0,"field":"acc","slot":0,"value":")" + acc0 + """),
+  EXPECT_NE(lines[2].find(R"("dve_reads":[{"channel":0,"field":"acc","slot":0,"value":")" + acc0 + "\""),
             std::string::npos)
       << lines[2];
   EXPECT_NE(lines[3].find(R"("act_set":{"before":"exp_and_others","after":"exp_and_others"})"), std::string::npos);

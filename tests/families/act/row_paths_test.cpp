@@ -182,6 +182,7 @@ TEST(ActRowPaths, StatisticsAndSearch) {
     t.src.start_addr.raw = kSrc;
     t.src.num_elem = {kRow, 1, 1, 1};
     t.dst.start_addr.raw = kAux;
+    t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
     SCOPED_TRACE(std::string(hex.substr(0, 2)));
     expect_same(encode(t), EngineId::Dve, 4);
   }
