@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
 #include "neff/act_tables.hpp"
 #include "tpbisa/formats.hpp"
@@ -22,12 +23,11 @@ namespace {
 constexpr unsigned kChannels = 128;
 constexpr uint16_t kRow = 300;
 constexpr uint32_t kSrc = 0x0, kDst = 0x2000, kAux = 0x4000;
-const std::filesystem::path kNeff = "../shared/data/matmul_small.neff";
 
 std::shared_ptr<const act::TableSet> real_set() {
   static const std::shared_ptr<const act::TableSet> kSet = []() -> std::shared_ptr<const act::TableSet> {
-    if (!std::filesystem::exists(kNeff)) return nullptr;
-    neff::Result<neff::Neff> n = neff::read_file(kNeff.string());
+    if (!std::filesystem::exists(test::kNeff)) return nullptr;
+    neff::Result<neff::Neff> n = neff::read_file(test::kNeff.string());
     if (!n.ok()) return nullptr;
     return neff::activation_sets(*n, n->subgraphs.front()).by_index(0).set;
   }();
@@ -98,7 +98,7 @@ void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* 
 
 TEST(ActRowPaths, ActivateEveryFunctionFp32AndBf16) {
   const std::shared_ptr<const act::TableSet> set = real_set();
-  if (set == nullptr) GTEST_SKIP() << kNeff << " is absent (shared data not available): skipped";
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
   const Instruction inst = decode(word_of("2110000000000000000000000000030100100000010000000000040001000100"
                                           "aa0a02070000803f000000000000000000200000010000000000040001000100"),
                                   Generation::Mariana);
