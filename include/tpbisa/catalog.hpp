@@ -904,6 +904,16 @@ constexpr EnginePlacement placement_of(uint8_t opcode) {
   const OpcodeInfo* row = find_opcode(opcode);
   return engine_placement(row != nullptr ? row->placement : Placement::Any);
 }
+/// The placement on generation `g`: the column, except that on MAVERICK the ACT-only rows (the activation family,
+/// whose tables live in the DVE block there) may also be issued from DVE (PROJ-CONV-A17). Every placement check —
+/// the validators' engine_placement, the executors' WrongEngine, engine_may_issue — reads this one rule.
+constexpr EnginePlacement placement_of(uint8_t opcode, Generation g) {
+  const OpcodeInfo* row = find_opcode(opcode);
+  if (row != nullptr && row->placement == Placement::Act && g == Generation::Maverick)
+    return {static_cast<uint8_t>(engine_placement(Placement::Act).engines | engine_placement(Placement::Dve).engines),
+            "ACT or DVE"};
+  return placement_of(opcode);
+}
 /// The opcode is a pseudo instruction (its row's band column; false for a value with no row).
 constexpr bool is_pseudo(uint8_t opcode) {
   const OpcodeInfo* row = find_opcode(opcode);

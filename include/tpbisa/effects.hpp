@@ -134,6 +134,14 @@ struct DveWrite {
   uint32_t before;
   uint32_t after;
 };
+/// A read of unit state the trace shows (the ACT accumulators read by ACTIVATE's ACCUMULATE, ACTIVATE2's REDUCE and
+/// ACTIVATION_READ_ACCUMULATOR): the value read, recorded only when recording.
+struct DveRead {
+  uint8_t channel;
+  DveField field;
+  uint8_t slot;
+  uint32_t value;
+};
 struct SemWrite {
   uint16_t index;
   bool event;  ///< an event bit (SUNDA..MARIANA) rather than a semaphore
@@ -200,6 +208,7 @@ struct EffectLog {
   std::vector<MemWrite> mem;
   std::vector<MemRead> reads;
   std::vector<DveWrite> dve;
+  std::vector<DveRead> dve_reads;  ///< only when recording
   std::vector<SemWrite> sems;
   std::vector<Diagnostic> diags;
   uint64_t reads_total = 0;
@@ -249,6 +258,7 @@ struct EffectLog {
   /// A table load's new ACTSET, applied to the engine at commit when `act_set_staged`.
   bool act_set_staged = false;
   const act::TableSet* act_set_pending = nullptr;
+  const act::TableSet* act_set_before = nullptr;  ///< the engine's set the load replaced (set at commit)
   /// Control flow staged by the sequencer words: a jump to instruction `jump_to` of the engine's stream, or a
   /// halt (HALT, PseudoInst exit); applied by the machine after commit.
   bool jump = false, halt = false;
@@ -272,6 +282,7 @@ struct EffectLog {
       mem.clear();
       reads.clear();
       dve.clear();
+      dve_reads.clear();
       sems.clear();
       diags.clear();
       imm_class.clear();

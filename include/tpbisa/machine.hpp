@@ -58,6 +58,12 @@ struct StepResult {
   std::span<const MemWrite> mem_writes;
   std::span<const MemRead> mem_reads;
   std::span<const DveWrite> dve_writes;
+  std::span<const DveRead> dve_reads;  ///< the ACT accumulators read (recorded steps only)
+  /// A table load retired (ACTIVATION_TABLE_LOAD, PSEUDO_LOAD_ACT_FUNC_SET): the engine's activation-function set
+  /// before and after it (nullptr: none). Filled whether recording or not.
+  bool act_set_loaded = false;
+  const act::TableSet* act_set_before = nullptr;
+  const act::TableSet* act_set_after = nullptr;
   std::span<const SemWrite> sem_writes;
   std::span<const Diagnostic> diagnostics;
   /// The DRAM ranges the step's DMA read and wrote (always filled; valid until the next step).
@@ -70,6 +76,9 @@ struct StepResult {
   Fault fault{};       ///< when Faulted
   BlockedWait wait{};  ///< when Blocked
 };
+
+/// The name of an activation-function set (act-index-ops.md §3.4) as state dumps and traces show it: "" for none.
+std::string_view activation_set_name(const act::TableSet* set);
 
 /// Outcome of Machine::run.
 struct RunSummary {

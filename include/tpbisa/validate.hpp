@@ -141,6 +141,9 @@ Verdict validate_full(const Instruction& inst, Generation gen, const ValidateOpt
 
 /// PROJ-CONV-F1: whether `opcode` may be issued from the stream of engine `e` (the catalog's placement column).
 bool engine_may_issue(uint8_t opcode, StreamEngine e);
+/// The same on generation `g` (placement_of(opcode, g)): on MAVERICK the activation family also from DVE
+/// (PROJ-CONV-A17), as the executor runs it.
+bool engine_may_issue(uint8_t opcode, StreamEngine e, Generation g);
 
 /// The validator that judges an opcode on a generation (header-only for opcodes outside the modeled set).
 const Validator& validator_for(uint8_t opcode, Generation gen);

@@ -462,6 +462,12 @@ class PyMachine {
     return pb::make_tuple(bits, std::string(type->info->name), std::string(type->info->short_name), all);
   }
 
+  /// The engine's loaded activation-function set (a table load's), or None.
+  pb::object act_set() const {
+    const std::string_view name = activation_set_name(machine().state().act_set);
+    return name.empty() ? pb::none() : pb::object(pb::str(std::string(name)));
+  }
+
   /// Every unit state the families declare, array name -> NumPy array of instances (x slots).
   pb::dict flops() const {
     const EngineState& s = machine().state();
@@ -592,6 +598,8 @@ void bind_neff_machine(pb::module_& m) {
       .def("run", &PyMachine::run, pb::arg("max_steps") = pb::int_(1000000))
       .def("_read", &PyMachine::read)
       .def_property_readonly("flops", &PyMachine::flops)
+      .def_property_readonly("act_set", &PyMachine::act_set,
+                             "The engine's loaded activation-function set (a table load's), or None")
       .def_property_readonly("generation", [](const PyMachine& p) { return std::string(to_string(p.gen())); })
       .def_property_readonly("pc", [](const PyMachine& p) { return p.machine().pc(); })
       .def_property_readonly("size", [](const PyMachine& p) { return p.machine().size(); })

@@ -38,6 +38,8 @@ def test_run_equals_cli(demo_words: bytes) -> None:
     assert flops["imm"].shape[1] == 8
     assert [f"{b:#010x}" for b in flops["imm"][1]] == [e["bits"] for e in dve["imm"]]
     assert m.finished and m.pc == m.size == len(demo_words) // 64
+    assert m.act_set is None  # no table load: no activation-function set (the document has no act_set either)
+    assert "act_set" not in doc
 
 
 

@@ -44,13 +44,13 @@ std::string explain_events(const Instruction& i, const CheckContext& ctx) {
 }
 
 bool placed_on_allowed_engine(const Instruction& i, const CheckContext& c) {
-  return !c.engine().has_value() || placement_of(i.opcode()).has(*c.engine());
+  return !c.engine().has_value() || placement_of(i.opcode(), c.gen).has(*c.engine());
 }
 
 std::string explain_engine_placement(const Instruction& i, const CheckContext& c) {
   const std::string_view engine = c.engine() ? to_string(*c.engine()) : std::string_view("an unknown engine");
   return fmt::format("{} ({:#04x}) is in the stream of {}; it runs on {} only (PROJ-CONV-F1)", i.name(), i.opcode(),
-                     engine, placement_of(i.opcode()).allowed);
+                     engine, placement_of(i.opcode(), c.gen).allowed);
 }
 
 }  // namespace tpbisa::family
@@ -59,6 +59,10 @@ namespace tpbisa {
 
 bool engine_may_issue(uint8_t opcode, StreamEngine e) {
   return placement_of(opcode).has(e);
+}
+
+bool engine_may_issue(uint8_t opcode, StreamEngine e, Generation g) {
+  return placement_of(opcode, g).has(e);
 }
 
 }  // namespace tpbisa
@@ -90,7 +94,7 @@ bool onchip_start(exec::Txn& txn, const Addr4& a, uint32_t& base, std::string_vi
 
 bool engine_runs(const Instruction& inst, exec::Txn& txn) {
   const std::optional<Engine> e = txn.stream_engine();
-  const EnginePlacement p = placement_of(inst.opcode());
+  const EnginePlacement p = placement_of(inst.opcode(), txn.gen());
   if (!e.has_value() || p.has(*e)) return true;
   return txn.fail(FaultKind::WrongEngine, fmt::format("{} runs on {} in the functional model (PROJ-CONV-K1), not on "
                                                       "the {} stream",

@@ -285,7 +285,7 @@ inline constexpr Predicate kEnginePlacement{
     .explain = explain_engine_placement,
     .accepts =
         [](const uint8_t* word, const CheckContext& c) {
-          return !c.engine().has_value() || placement_of(word[fOpcodeField[0].offset]).has(*c.engine());
+          return !c.engine().has_value() || placement_of(word[fOpcodeField[0].offset], c.gen).has(*c.engine());
         },
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
+#include "tpbisa/io/element.hpp"
 #include "tpbisa/io/npy_file.hpp"
 #include "tpbisa/text.hpp"
 #include "tpbisa/trace.hpp"
@@ -512,11 +514,22 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
       const auto id = static_cast<EngineId>(e);
       const Sequencer& q = m.core(c).engine(id);
       const auto u = rep.uninit.find({static_cast<unsigned>(c), id});
-      engines[std::string(tpbisa::to_string(id))] = {{"stream", run.stream_label(c, id)},
-                                                     {"words", q.size()},
-                                                     {"retired", q.retired()},
-                                                     {"pc", q.pc()},
-                                                     {"uninitialized_reads", u == rep.uninit.end() ? 0 : u->second}};
+      ojson& j = engines[std::string(tpbisa::to_string(id))];
+      j = {{"stream", run.stream_label(c, id)},
+           {"words", q.size()},
+           {"retired", q.retired()},
+           {"pc", q.pc()},
+           {"uninitialized_reads", u == rep.uninit.end() ? 0 : u->second}};
+      // The engine's ACT state when it has any (act-index-ops.md §2.3): its loaded activation-function set and its
+      // non-zero accumulators by channel.
+      const EngineState& st = m.core(c).engine_state(id);
+      if (st.act_set != nullptr) j["act_set"] = activation_set_name(st.act_set);
+      ojson acc = ojson::object();
+      for (unsigned ch = 0; ch < kDveChannels; ++ch)
+        if (st.dve[ch].acc != 0)
+          acc[std::to_string(ch)] = {{"bits", bits_hex(st.dve[ch].acc, 4)},
+                                     {"value", float_json(std::bit_cast<float>(st.dve[ch].acc))}};
+      if (!acc.empty()) j["accumulators"] = std::move(acc);
     }
     ojson sems = ojson::object();
     for (unsigned i = 0; i < kNumSemaphores; ++i)

@@ -129,6 +129,8 @@ void write_run_json(const Machine& m, const RunSummary& s, const RunJsonContext&
              {"instructions", ctx.instructions},
              {"pc", m.pc()},
              {"diagnostics", diagnostics_json(s.diagnostic_counts)}};
+  // The engine's loaded activation-function set (act-index-ops.md §2.3), when a table load left one.
+  if (st.act_set != nullptr) tail["act_set"] = activation_set_name(st.act_set);
   if (s.deadlock) tail["deadlock"] = deadlock_json(stream_deadlock(m, s.blocked, ctx.program));
   // One document, written in pieces so that large dumps stream: {head..., "dumps": [...], tail...}.
   std::string text = dump_json(head);

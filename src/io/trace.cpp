@@ -97,6 +97,19 @@ void append_trace_line(std::string& out, const StepResult& s, const Instruction&
     fmt::format_to(x, ",\"after\":");
     put_hex(x, w.after, 4);
   });
+  // The ACT accumulators read and a table load's set change: keys only in the records that have them.
+  if (!s.dve_reads.empty())
+    put_array(out, "dve_reads", s.dve_reads, [](Out x, const DveRead& r) {
+      fmt::format_to(x, "\"channel\":{},\"field\":\"{}\",\"slot\":{},\"value\":", r.channel, to_string(r.field),
+                     r.slot);
+      put_hex(x, r.value, 4);
+    });
+  if (s.act_set_loaded) {
+    const auto name = [](const act::TableSet* set) {
+      return set == nullptr ? std::string("null") : nlohmann::ordered_json(activation_set_name(set)).dump();
+    };
+    fmt::format_to(o, ",\"act_set\":{{\"before\":{},\"after\":{}}}", name(s.act_set_before), name(s.act_set_after));
+  }
   put_array(out, "sems", s.sem_writes, [](Out x, const SemWrite& w) {
     fmt::format_to(x, "\"{}\":{},\"before\":{},\"after\":{}", w.event ? "event" : "semaphore", w.index, w.before,
                    w.after);

@@ -160,7 +160,10 @@ bool Txn::commit() {
   }
   if (rare) commit_rare();
   if (log_.pe_staged) engine_.pe = log_.pe_pending;
-  if (log_.act_set_staged) engine_.act_set = log_.act_set_pending;
+  if (log_.act_set_staged) {
+    log_.act_set_before = engine_.act_set;
+    engine_.act_set = log_.act_set_pending;
+  }
   core_.macs += log_.macs;
   if (core_.dram != nullptr && log_.dma_bytes != 0) {
     core_.dram->dma_bytes += log_.dma_bytes;

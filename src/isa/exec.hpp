@@ -109,6 +109,12 @@ class Txn {
     if (p != nullptr) log_.block_elems += n / elem;
     return p;
   }
+  /// Records a read of unit state for the trace (nothing when not recording).
+  void note_dve_read(unsigned channel, DveField field, unsigned slot, uint32_t value) {
+    if (!log_.record) return;
+    log_.dve_reads.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), value});
+    log_.rare_effects = true;
+  }
   void stage_dve(unsigned channel, DveField field, unsigned slot, uint32_t value) {
     log_.dve.push_back({static_cast<uint8_t>(channel), field, static_cast<uint8_t>(slot), 0, value});
     log_.rare_effects = true;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "families/act/tables.hpp"
 #include "families/common.hpp"
 #include "isa/exec.hpp"
 
@@ -36,6 +37,10 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::ActivationTableError: return "ActivationTableError";
   }
   return "?";
+}
+
+std::string_view activation_set_name(const act::TableSet* set) {
+  return set == nullptr ? std::string_view() : std::string_view(set->name());
 }
 
 std::string_view to_string(DveField f) {
@@ -403,6 +408,7 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
   r.index = pc;
   r.opcode = inst.opcode();
   r.name = inst.name();
+  r.act_set_loaded = false;
   exec::Txn txn(core.state(), core.engine_state(engine.id()), log, options_, pc);
   txn.set_stream_size(engine.size());
   txn.set_stream_engine(stream_engine(engine.id()));
@@ -484,10 +490,14 @@ void Machine::attempt(unsigned core_index, Sequencer& engine, EffectLog& log, St
     r.mem_writes = shown(log.mem, log.cap);
     r.mem_reads = log.reads;
     r.dve_writes = shown(log.dve, log.cap);
+    r.dve_reads = log.dve_reads;  // one per channel at most: never capped
     r.sem_writes = shown(log.sems, log.cap);
     r.diagnostics = log.diags;
   }
   r.dram_ranges = log.dram_ranges;
+  r.act_set_loaded = log.act_set_staged;
+  r.act_set_before = log.act_set_before;
+  r.act_set_after = log.act_set_pending;
   if (log.halt)
     engine.halted_ = true;  // HALT: the engine stops; its pc stays at the HALT (sequencer.md §3.3)
   else

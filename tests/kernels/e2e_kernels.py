@@ -130,6 +130,13 @@ SOFTMAX_BOUND = 3e-5  # |softmax - float64 softmax| <= SOFTMAX_BOUND * float64 s
 def model_softmax(x, table):
     """Row max (negated, exact), exp(1.0 * x + (-max)) from the tables, the fp32 row sum from +0 in element order,
     1/sum correctly rounded, each exp times it."""
+    e, total = softmax_exp_and_sums(x, table)
+    recip = f32(F32(1) / total)
+    return {"output0": f32(e * recip[:, None])}
+
+
+def softmax_exp_and_sums(x, table):
+    """The exps of model_softmax and their fp32 row sums (what ACTIVATE leaves in the ACT accumulators)."""
     profile, buckets, control = table
     negmax = f32(-x.max(axis=1))
     arg = f32(f32(x * F32(1.0)) + negmax[:, None])
@@ -142,9 +149,25 @@ def model_softmax(x, table):
             cache[b] = pwp_eval(profile, buckets, control, b)
         e_bits[idx] = cache[b]
     e = e_bits.view(F32)
-    total = seq_sum(e)
-    recip = f32(F32(1) / total)
-    return {"output0": f32(e * recip[:, None])}
+    return e, seq_sum(e)
+
+
+def check_act_state(c, name, x, table):
+    """The report's ACT state: the loaded set, and the ACT accumulators holding the last 128-row tile's row sums."""
+    p = c.run(name, ["x"], "--json")
+    doc = json.loads(p.stdout) if p.stdout.strip().startswith("{") else {}
+    act = doc.get("cores", [{}])[0].get("engines", {}).get("ACT", {})
+    if act.get("act_set") != "exp_and_others":
+        c.fail(f"{name}: the report's ACT engine names no set exp_and_others: {act.get('act_set')}")
+        return
+    _, total = softmax_exp_and_sums(x, table)
+    last = total[-128:].view(np.uint32)
+    want = {str(ch): f"0x{int(b):08x}" for ch, b in enumerate(last) if int(b) != 0}
+    got = {ch: v["bits"] for ch, v in act.get("accumulators", {}).items()}
+    if got != want:
+        c.fail(f"{name}: the report's ACT accumulators are not the last tile's row sums")
+    else:
+        print(f"{name}: the report's ACT state (set, {len(got)} accumulators) checked")
 
 
 def check_softmax_bound(c, name, x, got):
@@ -296,6 +319,8 @@ def main():
                 c.check_shape(name, "softmax", opts + tables, ["x"], lambda a: model_softmax(a["x"], table))
                 if "output0" in c.outputs:
                     check_softmax_bound(c, name, np.load(f"{tmp}/{name}/x.npy"), c.outputs["output0"])
+                    if name == "softmax":
+                        check_act_state(c, name, np.load(f"{tmp}/{name}/x.npy"), table)
             c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "exp", "output0")
             c.negative("softmax", "softmax", ["--rows", "256", "--cols", "64"] + tables, ["x"], "recip", "x")
         elif kernel == "topk":

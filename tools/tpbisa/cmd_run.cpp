@@ -335,6 +335,8 @@ std::string state_text(const MachineState& s, Generation gen) {
       if (s.events[i]) set += fmt::format(" {}", i);
     text += fmt::format("events set:{}\n", set.empty() ? " (none)" : set);
   }
+  // The engine's loaded activation-function set, when a table load left one (act-index-ops.md §2.3).
+  if (s.act_set != nullptr) text += fmt::format("activation set: {}\n", activation_set_name(s.act_set));
   return text;
 }
 

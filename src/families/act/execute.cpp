@@ -1,13 +1,16 @@
 // Activation family semantics (act-index-ops.md §4.3, §5.3, §6.3, §7.3, §8.3, §8.4): func(scale·x + bias) from the
 // loaded set's tables, the ACT accumulators, and the table loads. Sources are read from the committed state and every
 // write is staged, so reads precede writes and a fault commits nothing (§2.4, §2.6).
+#include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "families/act/format.hpp"
 #include "families/act/tables.hpp"
 #include "families/common.hpp"
+#include "kernels/convert.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -25,12 +28,6 @@ bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
   return txn.fail(FaultKind::ResourceLimit, fmt::format("{} elements x {} channels exceed the per-instruction bound "
                                                         "of {}",
                                                         count, channels, txn.options().max_elements_per_instruction));
-}
-
-/// PROJ-CONV-A17: the ACT family runs on ACT, and on MAVERICK (tables in the DVE block) also on DVE.
-bool act_engine_runs(const Instruction& inst, exec::Txn& txn) {
-  if (txn.gen() == Generation::Maverick && txn.stream_engine() == Engine::Dve) return true;
-  return engine_runs(inst, txn);
 }
 
 /// The register check of a REG_PTR operand (§2.6 step 4), before any element access.
@@ -84,16 +81,90 @@ bool resolve(exec::Txn& txn, const Instruction& inst, uint8_t id, const act::Tab
   return true;
 }
 
+act::EvalOptions eval_options(const exec::Txn& txn) {
+  return {.nan_fallthrough = txn.options().pwp_nan_fallthrough};
+}
+
+bool table_fault(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, int64_t index) {
+  return txn.fail(FaultKind::ActivationTableError,
+                  fmt::format("set {}, function {}: index {} is outside its tables", set.name(), p.func_name, index));
+}
+
 /// pwp_eval of §3.6; an index outside the tables is ActivationTableError.
 bool evaluate(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, uint32_t v, uint32_t alpha,
               uint32_t& out) {
-  const act::EvalResult r = act::evaluate(set, p, v, alpha, {.nan_fallthrough = txn.options().pwp_nan_fallthrough});
+  const act::EvalResult r = act::evaluate(set, p, v, alpha, eval_options(txn));
   if (r.status == act::EvalStatus::Ok) {
     out = r.bits;
     return true;
   }
-  return txn.fail(FaultKind::ActivationTableError,
-                  fmt::format("set {}, function {}: index {} is outside its tables", set.name(), p.func_name, r.index));
+  return table_fault(txn, set, p, r.index);
+}
+
+/// Row addresses of up to kMaxChannels channels (the row path).
+using Rows = std::array<uint64_t, kMaxChannels>;
+
+/// One channel's row of the row path: dtypes, sizes, element count and the row addresses.
+struct Row {
+  uint8_t in, out;
+  unsigned isz, osz;
+  uint64_t n, src, dst;
+};
+
+/// Element i of a little-endian row of `size`-byte elements, and its store.
+uint32_t row_element(const uint8_t* row, uint64_t i, unsigned size) {
+  uint32_t v = 0;
+  std::memcpy(&v, row + i * size, size);  // little-endian host (the machine's memory is little-endian)
+  return v;
+}
+void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
+  const auto w = static_cast<uint32_t>(v);
+  std::memcpy(row + i * size, &w, size);
+}
+
+/// ACTIVATE's row path for one channel: y = RN32(RN32(x·s) + b) for the row, f(y) for the row through the lookup
+/// (act::evaluate_row), the results converted to the output dtype and, when `acc` is given, added to it in element
+/// order.
+bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, const Row& r, float s, float b,
+                  uint32_t alpha, float* acc) {
+  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  std::vector<uint8_t>& ys = txn.scratch().bytes_b;
+  scratch.resize(r.n * r.isz);
+  ys.resize(r.n * 4 + 4);
+  const uint8_t* ib = txn.read_run(r.src, r.n * r.isz, r.isz, scratch.data());
+  // The row's fp32 bits in the byte scratch (byte storage holds objects of any type, C++20 [intro.object]).
+  uint32_t* y = reinterpret_cast<uint32_t*>(ys.data());
+  if (r.in == dtype::kBfloat16) {  // widened in SIMD lanes (to_fp32_bits' bits, kernels/convert.hpp)
+    kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(ib), reinterpret_cast<float*>(y), r.n);
+    for (uint64_t k = 0; k < r.n; ++k) {
+      const float xs = f32(y[k]) * s;
+      y[k] = bits(xs + b);  // two roundings (PROJ-CONV-A8)
+    }
+  } else {
+    for (uint64_t k = 0; k < r.n; ++k) {
+      const uint32_t raw = row_element(ib, k, r.isz);
+      const float xs = f32(r.in == dtype::kFp32 ? raw : to_fp32_bits(raw, r.in)) * s;
+      y[k] = bits(xs + b);
+    }
+  }
+  const act::RowResult e = act::evaluate_row(set, p, y, y, r.n, alpha, eval_options(txn));
+  if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
+  uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
+  if (r.out == dtype::kFp32) {
+    std::memcpy(ob, y, r.n * 4);
+  } else if (r.out == dtype::kBfloat16) {  // narrowed in SIMD lanes (from_fp32_bits' bits)
+    kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), r.n,
+                          txn.options().convert.sis);
+  } else {
+    const ConvertOptions& convert = txn.options().convert;
+    for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
+  }
+  if (acc != nullptr) {
+    float sum = *acc;
+    for (uint64_t k = 0; k < r.n; ++k) sum = sum + f32(y[k]);  // in element order
+    *acc = sum;
+  }
+  return true;
 }
 
 // ---- ACTIVATE (§4.3) ----
@@ -125,6 +196,12 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   if (!within_bound(txn, n, nac)) return false;
   const bool accumulating =
       cmd == accum_cmd::kAccumulate || cmd == accum_cmd::kZeroAccumulate || cmd == accum_cmd::kLoadAccumulate;
+  // The row path: every row a forward run (checked once), read and staged whole, and the set's lookup instead of
+  // steps 3-5 per element; the same reads, writes, values and faults as the element path below.
+  Rows sr{}, dr{};
+  const bool rows = act::row_path_applies(*p, eval_options(txn)) &&
+                    exec::forward_runs(txn, src, t.src, nac, n, isz, sr) &&
+                    exec::forward_runs(txn, dst, t.dst, nac, n, osz, dr);
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t s = 0, b = 0, alpha = 0;
     if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||
@@ -133,9 +210,18 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
     if ((p->parametric_relu || cmd == accum_cmd::kLoadAccumulate) &&
         !operand(txn, t.imm.raw, t.imm_src, c, dtype::kFp32, "imm", alpha))
       return false;
+    if (cmd == accum_cmd::kAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
     float acc = cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
                 : cmd == accum_cmd::kLoadAccumulate ? f32(alpha)
                                                     : 0.0F;
+    if (rows) {
+      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha,
+                        accumulating ? &acc : nullptr))
+        return false;
+      if (accumulating) txn.stage_dve(c, DveField::Acc, 0, bits(acc));
+      if (cmd == accum_cmd::kZero) txn.stage_dve(c, DveField::Acc, 0, 0);
+      continue;
+    }
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t a = 0;
       if (!onchip_at(txn, src, t.src, c, k, isz, "source", a)) return false;
@@ -208,6 +294,7 @@ bool exec_read_accumulator(const D1Rd& t, exec::Txn& txn) {
   for (unsigned c = 0; c < t.num_active_channels; ++c) {
     uint64_t d = 0;
     if (!onchip_at(txn, dst, t.dst, c, 0, size, "destination", d)) return false;
+    txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
     txn.stage_mem(d, size, from_fp32_bits(txn.engine().dve[c].acc, t.dtype, txn.options().convert));
   }
   return true;
@@ -253,6 +340,7 @@ bool exec_activate2(const Instruction& inst, const S2d2Ac& t, exec::Txn& txn) {
         !operand(txn, t.imm1.raw, t.imm1_src, c, t.imm_dtype, "imm1", s1) ||
         !operand(txn, t.relu_param.raw, t.relu_param_src, c, t.imm_dtype, "relu_param", alpha))
       return false;
+    if (cmd == act::kReduceReduce) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
     float acc = cmd == act::kReduceReduce ? f32(txn.engine().dve[c].acc) : reduce_identity(t.reduce_op);
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t a = 0;
@@ -311,12 +399,12 @@ bool exec_pseudo_load(const PseudoLoadActFuncSet& t, exec::Txn& txn) {
   const std::string_view name(reinterpret_cast<const char*>(t.act_set_name.data()), len);
   if (!txn.options().neff_mode)
     return txn.fail(FaultKind::PseudoNotLowered, "PseudoLoadActFuncSet runs only in a NEFF run (PROJ-CONV-A16)");
-  // PROJ-CONV-A17 for the pseudo form (the catalog states no placement for the pseudo band).
-  if (const std::optional<Engine> e = txn.stream_engine();
-      e && *e != Engine::Act && !(*e == Engine::Dve && txn.gen() == Generation::Maverick))
-    return txn.fail(
-        FaultKind::WrongEngine,
-        fmt::format("PseudoLoadActFuncSet runs on ACT (PROJ-CONV-A17), not on the {} stream", to_string(*e)));
+  // PROJ-CONV-A17 for the pseudo form (the catalog states no placement for the pseudo band): that of the table load.
+  const EnginePlacement placed = placement_of(opcode::kActivationTableLoad, txn.gen());
+  if (const std::optional<Engine> e = txn.stream_engine(); e && !placed.has(*e))
+    return txn.fail(FaultKind::WrongEngine, fmt::format("PseudoLoadActFuncSet runs on {} (PROJ-CONV-A17), not on the "
+                                                        "{} stream",
+                                                        placed.allowed, to_string(*e)));
   if (catalog == nullptr)
     return txn.fail(FaultKind::ActivationSetNotInNeff,
                     fmt::format("set {}: the run has no activation-function sets", name));
@@ -324,7 +412,7 @@ bool exec_pseudo_load(const PseudoLoadActFuncSet& t, exec::Txn& txn) {
 }
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  if (!act_engine_runs(inst, txn)) return false;
+  if (!engine_runs(inst, txn)) return false;  // PROJ-CONV-A17: placement_of(opcode, generation)
   if (const auto* t = inst.as<S3d3Ac>()) return exec_activate(inst, *t, txn);
   if (const auto* t = inst.as<S3d3Aq>()) return exec_activate_quantize(inst, *t, txn);
   if (const auto* t = inst.as<D1Rd>()) return exec_read_accumulator(*t, txn);

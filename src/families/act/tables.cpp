@@ -9,6 +9,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "kernels/act_row.hpp"
+
 // The cubic's schedule (PROJ-CONV-A2) rounds after every operation: no contraction into fused multiply-adds.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
@@ -215,6 +217,45 @@ std::string_view to_string(LoadFault f) {
 
 // ---- TableSet ----
 
+static_assert(TableSet::kLutReference == kernels::kActLutReference &&
+              TableSet::kLutShiftAt == kernels::kActLutShiftAt &&
+              TableSet::kLutRecordMask == kernels::kActLutRecordMask);
+
+/// The row path's lookup of one profile (TableSet::Lut): steps 3-5 of §3.6 for every sign and biased exponent whose
+/// record does not depend on the mantissa beyond the segment bits and cannot leave the tables.
+TableSet::Lut build_lut(const TableSet& t, const Profile& p) {
+  TableSet::Lut lut{};
+  const auto nb = static_cast<int64_t>(t.buckets().size());
+  for (unsigned idx = 0; idx < lut.size(); ++idx) {
+    const bool neg = idx >= 256;
+    const int64_t e = idx & 0xFF;
+    const int64_t large_e = neg ? p.large_neg_signal_exp_threshold : p.large_pos_signal_exp_threshold;
+    const int64_t small_e = neg ? p.small_neg_signal_exp_threshold : p.small_pos_signal_exp_threshold;
+    uint32_t& out = lut[idx];
+    out = TableSet::kLutReference;
+    // Special inputs (exponent 255, and zero) never use the lookup; the threshold octaves stay with the reference.
+    if (e == 255 || e == large_e || e == small_e) continue;
+    int64_t rec = 0, last = 0;
+    uint32_t shift = 31;  // a saturation slot: mantissa >> 31 is 0
+    if (e > large_e) {
+      rec = last = neg ? p.neg_large_signal_pwl_control : p.pos_large_signal_pwl_control;
+    } else if (e < small_e) {
+      rec = last = neg ? p.neg_small_signal_pwl_control : p.pos_small_signal_pwl_control;
+    } else {
+      const int64_t at = (neg ? p.pwl_control_base_neg : p.pwl_control_base_pos) + (e - 127 - p.exp_offset);
+      if (at < 0 || at >= static_cast<int64_t>(t.control().size())) continue;
+      const uint32_t w = t.control()[static_cast<size_t>(at)];
+      if ((w >> 24) != 0) continue;
+      shift = (w >> 11) & 31U;
+      rec = static_cast<int64_t>(w & 0x7FFU);
+      last = rec + (int64_t{0x7FFFFF} >> shift);
+    }
+    if (rec < 0 || last >= nb || rec > static_cast<int64_t>(TableSet::kLutRecordMask)) continue;
+    out = static_cast<uint32_t>(rec) | shift << TableSet::kLutShiftAt;
+  }
+  return lut;
+}
+
 TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> profiles, std::vector<Bucket> buckets,
                                       std::vector<uint32_t> control) {
   if (control.empty()) return failed(LoadFault::TableError, fmt::format("set {}: no CONTROL records", name));
@@ -234,6 +275,13 @@ TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> pro
   set->profiles_ = std::move(profiles);
   set->buckets_ = std::move(buckets);
   set->control_ = std::move(control);
+  set->luts_.reserve(set->profiles_.size());
+  for (const Profile& p : set->profiles_) set->luts_.push_back(build_lut(*set, p));
+  for (std::vector<float>& f : set->fields_) f.reserve(set->buckets_.size());
+  for (const Bucket& b : set->buckets_) {
+    const uint32_t fields[5] = {b.x0, b.d0, b.d1, b.d2, b.d3};
+    for (unsigned k = 0; k < 5; ++k) set->fields_[k].push_back(f32(fields[k]));
+  }
   return {std::move(set), {}};
 }
 
@@ -443,8 +491,64 @@ EvalResult evaluate(const TableSet& t, const Profile& p, uint32_t v, uint32_t al
   return {EvalStatus::Ok, bits(res), 0};
 }
 
+EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut& lut, uint32_t v, uint32_t alpha,
+                        const EvalOptions& options) noexcept {
+  const uint32_t mag = v & 0x7FFFFFFFU;
+  const uint32_t sel = p.symmetry_opt_en ? (mag | (p.symmetry_opt_use_neg_region ? 0x80000000U : 0U)) : v;
+  const uint32_t entry = lut[sel >> 23];
+  if (mag - 1U >= 0x7F7FFFFFU || (entry & TableSet::kLutReference) != 0)  // zero (mag - 1 wraps), Inf, NaN
+    return evaluate(t, p, v, alpha, options);
+  const uint32_t shift = (entry >> TableSet::kLutShiftAt) & 31U;
+  const Bucket& b = t.buckets()[(entry & TableSet::kLutRecordMask) + ((sel & 0x7FFFFFU) >> shift)];
+  // Step 6 exactly as evaluate() computes it (PROJ-CONV-A2).
+  const float tf = f32(sel) - f32(b.x0);
+  const float td1 = tf * f32(b.d1);
+  const float a = td1 + f32(b.d0);
+  const double td = tf;
+  const double t2 = td * td;
+  const double q = t2 * static_cast<double>(f32(b.d2));
+  double r = static_cast<double>(a) + q;
+  const double t3 = t2 * td;
+  const double c = t3 * static_cast<double>(f32(b.d3));
+  r = r + c;
+  float res = static_cast<float>(r);
+  if (p.symmetry_opt_en && (v >> 31) != 0) {  // step 7
+    if (p.sym_invert_sign_point) res = -res;
+    res = res + f32(p.symmetry_point);
+  }
+  return {EvalStatus::Ok, bits(res), 0};
+}
+
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n, uint32_t alpha,
                        const EvalOptions& options) noexcept {
+  if (!row_path_applies(p, options)) return evaluate_row_reference(t, p, in, out, n, alpha, options);
+  const TableSet::Lut& lut = t.lut(p);
+  const kernels::ActRowTables k{lut.data(),
+                                t.bucket_field(0).data(),
+                                t.bucket_field(1).data(),
+                                t.bucket_field(2).data(),
+                                t.bucket_field(3).data(),
+                                t.bucket_field(4).data(),
+                                p.symmetry_opt_en,
+                                p.symmetry_opt_use_neg_region,
+                                p.sym_invert_sign_point,
+                                f32(p.symmetry_point)};
+  // Whole vectors in SIMD lanes; the vector it stops at (a special input or a reference entry) and the tail one
+  // element at a time, then SIMD again.
+  constexpr size_t kScalarRun = 16;  // at least one vector of every target
+  for (size_t i = 0; i < n;) {
+    i += kernels::act_eval_row(k, in + i, out + i, n - i);
+    for (const size_t stop = std::min(n, i + kScalarRun); i < stop; ++i) {
+      const EvalResult r = evaluate_lut(t, p, lut, in[i], alpha, options);
+      if (r.status != EvalStatus::Ok) return {r.status, r.index, i};
+      out[i] = r.bits;
+    }
+  }
+  return {EvalStatus::Ok, 0, n};
+}
+
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
+                                 uint32_t alpha, const EvalOptions& options) noexcept {
   for (size_t i = 0; i < n; ++i) {
     const EvalResult r = evaluate(t, p, in[i], alpha, options);
     if (r.status != EvalStatus::Ok) return {r.status, r.index, i};

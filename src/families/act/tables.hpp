@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -83,12 +84,28 @@ class TableSet {
   /// The BUCKET indices [first, last] the profile's segments and slots use (informative: `neff tables`).
   size_t bucket_count(const Profile& p) const;
 
+  /// Steps 3-5 of §3.6 precomputed for the row path (evaluate_row), one word per sign and biased exponent of the
+  /// folded input (sel >> 23): the BUCKET record is `rec + (mantissa >> shift)` (a saturation slot: shift 31) with
+  /// `rec` in bits 0..21 and `shift` in bits 22..26, or bit 31 (kLutReference) sends the input to the reference
+  /// procedure (the threshold octaves, whose mantissa decides, and every index that could leave the tables, which
+  /// the reference reports).
+  using Lut = std::array<uint32_t, 512>;
+  static constexpr uint32_t kLutReference = 0x80000000U;
+  static constexpr unsigned kLutShiftAt = 22;
+  static constexpr uint32_t kLutRecordMask = (1U << kLutShiftAt) - 1U;
+  /// The lookup of profile `p` (one of profiles()), built with the set.
+  const Lut& lut(const Profile& p) const { return luts_[static_cast<size_t>(&p - profiles_.data())]; }
+  /// The BUCKET records' fields as fp32 values, one array per field: x0, d0, d1, d2, d3 (the vectorised row path).
+  std::span<const float> bucket_field(unsigned field) const { return fields_[field]; }
+
  private:
   std::string name_;
   std::vector<Profile> profiles_;
   std::vector<Bucket> buckets_;
   std::vector<uint32_t> control_;
   std::array<int16_t, 256> by_id_{};
+  std::vector<Lut> luts_;                     ///< one per profile
+  std::array<std::vector<float>, 5> fields_;  ///< x0, d0, d1, d2, d3 of every BUCKET record
 };
 
 /// A set, or the error that prevented it.
@@ -137,8 +154,24 @@ struct RowResult {
   int64_t index = 0;
   size_t at = 0;
 };
+/// The row path: the set's precomputed lookup (TableSet::lut) instead of steps 3-5 per element, the same bits and the
+/// same status as evaluate() for every input (the differential test compares it with evaluate_row_reference).
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
                        uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+/// evaluate_row as evaluate() element by element: the reference the row path is checked against.
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
+                                 uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+
+/// Whether the row path's lookup applies to `p`: not for parametric ReLU, a multipass profile or the NaN
+/// fall-through, which take the reference procedure throughout.
+inline bool row_path_applies(const Profile& p, const EvalOptions& options) {
+  return !p.parametric_relu && !p.use_multipass && !options.nan_fallthrough;
+}
+
+/// One input through the row path (row_path_applies(p) must hold): the lookup `lut` = t.lut(p) stands for steps 3-5
+/// of §3.6; zero, Inf, NaN and the entries marked kLutReference go to evaluate(). The same bits as evaluate().
+EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut& lut, uint32_t v, uint32_t alpha,
+                        const EvalOptions& options) noexcept;
 
 /// The catalog name of a trainium function id (§3.5), or "" when the id is not in that table.
 std::string_view catalog_name(uint8_t func_id);

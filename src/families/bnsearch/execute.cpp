@@ -36,10 +36,41 @@ bool prepare(const S& s, uint64_t count, uint32_t& src, uint32_t& dst, exec::Txn
                               s.num_active_channels, txn.options().max_elements_per_instruction));
 }
 
-/// Channel c's `n` source elements as fp32 bits into `out` (addresses checked before, by check_channel).
+/// The row path's source rows: every channel's source a forward run, checked once (exec::forward_runs; never when
+/// recording, so traces show element accesses), read whole; `ok` false sends the executor element by element.
+struct SourceRows {
+  std::array<uint64_t, kMaxChannels> at{};
+  bool ok = false;
+};
+
 template <class S>
-void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& txn, uint32_t* out) {
+SourceRows source_rows(const S& s, uint32_t src, uint64_t n, exec::Txn& txn) {
+  SourceRows r;
+  r.ok = exec::forward_runs(txn, src, s.src, s.num_active_channels, n, dtype_size(s.in_dtype), r.at);
+  return r;
+}
+
+/// Channel c's `n` source elements as fp32 bits into `out` (addresses checked before, by check_channels): the row
+/// read whole when `rows` has it, else element by element.
+template <class S>
+void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& txn, uint32_t* out,
+                 const SourceRows& rows) {
   const unsigned size = dtype_size(s.in_dtype);
+  if (rows.ok) {
+    if (s.in_dtype == dtype::kFp32) {  // the bits as they are
+      txn.read_block(rows.at[c], n * 4, 4, reinterpret_cast<uint8_t*>(out));
+      return;
+    }
+    std::vector<uint8_t>& raw = txn.scratch().bytes_b;
+    raw.resize(n * size);
+    txn.read_block(rows.at[c], n * size, size, raw.data());
+    for (uint64_t k = 0; k < n; ++k) {
+      uint32_t v = 0;
+      std::memcpy(&v, raw.data() + k * size, size);  // little-endian, as memory holds it
+      out[k] = to_fp32_bits(v, s.in_dtype);
+    }
+    return;
+  }
   uint64_t a = 0;
   for (uint64_t k = 0; k < n; ++k) {
     onchip_at(txn, src, s.src, c, k, size, "source", a);
@@ -49,11 +80,12 @@ void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& tx
 
 /// OutOfRange in the order of the pseudo-code (§2.6): channel by channel, the sources, then the destinations.
 template <class S>
-bool check_channels(const S& s, uint32_t src, uint64_t n, uint32_t dst, uint64_t m, exec::Txn& txn) {
+bool check_channels(const S& s, uint32_t src, uint64_t n, uint32_t dst, uint64_t m, exec::Txn& txn,
+                    const SourceRows& rows) {
   const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype);
   uint64_t a = 0;
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    for (uint64_t k = 0; k < n; ++k)
+    for (uint64_t k = 0; k < n && !rows.ok; ++k)  // the rows' check is this one's verdict
       if (!onchip_at(txn, src, s.src, c, k, in, "source", a)) return false;
     for (uint64_t j = 0; j < m; ++j)
       if (!onchip_at(txn, dst, s.dst, c, j, out, "destination", a)) return false;
@@ -105,17 +137,52 @@ Moments moments(const uint32_t* x, uint64_t n, uint64_t first, uint64_t stride) 
   return {mean, v};
 }
 
+/// moments() of the even and of the odd elements at once: the same two chains of fp32 sums, each in its own element
+/// order, interleaved so that one's latency hides the other's (STATS2's halves of a long row).
+std::array<Moments, 2> moments_even_odd(const uint32_t* x, uint64_t n) {
+  const uint64_t count[2] = {(n + 1) / 2, n / 2};
+  float sum[2] = {0.0F, 0.0F};
+  uint64_t k = 0;
+  for (; k + 1 < n; k += 2) {
+    sum[0] = sum[0] + as_float(x[k]);
+    sum[1] = sum[1] + as_float(x[k + 1]);
+  }
+  if (k < n) sum[0] = sum[0] + as_float(x[k]);
+  float mean[2] = {0.0F, 0.0F};
+  for (unsigned h = 0; h < 2; ++h)
+    if (count[h] != 0) mean[h] = sum[h] * (1.0F / static_cast<float>(count[h]));
+  float v[2] = {0.0F, 0.0F};
+  for (k = 0; k + 1 < n; k += 2) {
+    const float d0 = as_float(x[k]) - mean[0], d1 = as_float(x[k + 1]) - mean[1];
+    const float sq0 = d0 * d0, sq1 = d1 * d1;
+    v[0] = v[0] + sq0;
+    v[1] = v[1] + sq1;
+  }
+  if (k < n) {
+    const float d0 = as_float(x[k]) - mean[0];
+    const float sq0 = d0 * d0;
+    v[0] = v[0] + sq0;
+  }
+  return {Moments{mean[0], count[0] != 0 ? v[0] : 0.0F}, Moments{mean[1], count[1] != 0 ? v[1] : 0.0F}};
+}
+
 bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   const bool two = s.header.opcode == kBnStats2;
   const uint64_t n = s.src.elements(), m = two ? 6 : 3;
   uint32_t src = 0, dst = 0;
-  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, m, txn)) return false;
+  if (!prepare(s, n, src, dst, txn)) return false;
+  const SourceRows rows = source_rows(s, src, n, txn);
+  if (!check_channels(s, src, n, dst, m, txn, rows)) return false;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x);
+    read_source(s, src, c, n, txn, x, rows);
     std::array<uint32_t, 6> out{};
     if (two) {
-      const Moments e = moments(x, n, 0, 2), o = moments(x, n, 1, 2);
+      // The row path interleaves the two halves; the element path keeps them apart (the differential test
+      // compares the two).
+      const std::array<Moments, 2> eo =
+          rows.ok ? moments_even_odd(x, n) : std::array<Moments, 2>{moments(x, n, 0, 2), moments(x, n, 1, 2)};
+      const Moments e = eo[0], o = eo[1];
       out = {s.even_count.raw, bits_of(e.mean), bits_of(e.nvar), s.odd_count.raw, bits_of(o.mean), bits_of(o.nvar)};
     } else {
       const Moments a = moments(x, n, 0, 1);
@@ -129,10 +196,12 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
 bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
   const uint64_t n = s.src.elements(), tuples = n / 3;
   uint32_t src = 0, dst = 0;
-  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, 2, txn)) return false;
+  if (!prepare(s, n, src, dst, txn)) return false;
+  const SourceRows rows = source_rows(s, src, n, txn);
+  if (!check_channels(s, src, n, dst, 2, txn, rows)) return false;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x);
+    read_source(s, src, c, n, txn, x, rows);
     float total = 0.0F, weighted = 0.0F;
     for (uint64_t t = 0; t < tuples; ++t) {
       const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]);
@@ -162,17 +231,20 @@ bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
 bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
   const uint64_t n = s.src.elements();
   uint32_t src = 0, dst = 0;
-  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, kSlots, txn)) return false;
+  if (!prepare(s, n, src, dst, txn)) return false;
+  const SourceRows rows = source_rows(s, src, n, txn);
+  if (!check_channels(s, src, n, dst, kSlots, txn, rows)) return false;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x);
+    read_source(s, src, c, n, txn, x, rows);
     // The eight largest, largest first; an element enters only above a strictly smaller one, so equal values keep
     // source order (+0 == -0) and the -Inf the slots start with is what a channel with fewer than 8 values keeps.
     std::array<uint32_t, kSlots> top;
     top.fill(kNegInf);
     for (uint64_t k = 0; k < n; ++k) {
       const float v = as_float(x[k]);
-      if (v != v) continue;  // NaN is ignored
+      // NaN is ignored, and so is every value not above the smallest slot (the slots stay in descending order).
+      if (!(v > as_float(top[kSlots - 1]))) continue;
       unsigned p = 0;
       while (p < kSlots && !(v > as_float(top[p]))) ++p;
       if (p == kSlots) continue;
@@ -185,6 +257,25 @@ bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
 }
 
 // ---- FIND_INDEX8 / MATCH_REPLACE8: the one match core (PROJ-CONV-A28) ----
+
+/// A quick test that an element can equal none of the eight keys (most elements of a long row): under IEEE
+/// equality a value equals a key only when their bits are equal, or both are zeros (+0 == -0), so a bit set by a
+/// hash of each key's bits (zeros hashed as +0) rules out every element whose own bit is clear. NaN keys match
+/// nothing but only add a bit; the exact claim() below decides.
+class KeyFilter {
+ public:
+  explicit KeyFilter(const std::array<uint32_t, kSlots>& keys) {
+    for (const uint32_t k : keys) bits_ |= uint64_t{1} << slot(k);
+  }
+  bool may_match(uint32_t e) const { return ((bits_ >> slot(e)) & 1U) != 0; }
+
+ private:
+  static unsigned slot(uint32_t v) {
+    const uint32_t canonical = (v & 0x7FFFFFFFU) == 0 ? 0U : v;
+    return static_cast<unsigned>((canonical * 0x9E3779B1U) >> 26);
+  }
+  uint64_t bits_ = 0;
+};
 
 /// The key slot element e claims: the lowest-numbered key not yet matched in this instruction that equals it
 /// (IEEE equality: NaN never matches, +0 matches -0); kSlots when none.
@@ -200,18 +291,22 @@ unsigned claim(float e, const std::array<uint32_t, kSlots>& keys, std::array<boo
 bool exec_find_index8(const S4d2Bn& s, exec::Txn& txn) {
   const uint64_t n = s.src.elements();
   uint32_t src = 0, dst = 0;
-  if (!prepare(s, n, src, dst, txn) || !check_channels(s, src, n, dst, kSlots, txn)) return false;
+  if (!prepare(s, n, src, dst, txn)) return false;
+  const SourceRows rows = source_rows(s, src, n, txn);
+  if (!check_channels(s, src, n, dst, kSlots, txn, rows)) return false;
   const uint64_t miss = s.out_dtype == dtype::kUint16 ? 0xFFFFU : 0xFFFFFFFFU;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x);
+    read_source(s, src, c, n, txn, x, rows);
     const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
     std::array<bool, kSlots> matched{};
     std::array<uint32_t, kSlots> index;
     index.fill(~0U);
+    const KeyFilter filter(keys);
     for (uint64_t k = 0; k < n; ++k)
-      if (const unsigned slot = claim(as_float(x[k]), keys, matched); slot < kSlots)
-        index[slot] = static_cast<uint32_t>(k);
+      if (filter.may_match(x[k]))
+        if (const unsigned slot = claim(as_float(x[k]), keys, matched); slot < kSlots)
+          index[slot] = static_cast<uint32_t>(k);
     for (unsigned j = 0; j < kSlots; ++j) {
       write_dst(s, dst, c, j, index[j] == ~0U ? miss : index[j], txn);
       txn.stage_dve(c, DveField::MatchIndex, j, index[j]);
@@ -225,8 +320,11 @@ bool exec_match_replace8(const S4d4Mr& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype);
+  const SourceRows rows = source_rows(s, src, n, txn);
+  std::array<uint64_t, kMaxChannels> drows{};
+  const bool row_path = rows.ok && exec::forward_runs(txn, dst, s.dst, s.num_active_channels, n, out, drows);
   uint64_t a = 0;
-  for (unsigned c = 0; c < s.num_active_channels; ++c)  // element by element: read k, then write k
+  for (unsigned c = 0; c < s.num_active_channels && !row_path; ++c)  // element by element: read k, then write k
     for (uint64_t k = 0; k < n; ++k)
       if (!onchip_at(txn, src, s.src, c, k, in, "source", a) ||
           !onchip_at(txn, dst, s.dst, c, k, out, "destination", a))
@@ -234,9 +332,22 @@ bool exec_match_replace8(const S4d4Mr& s, exec::Txn& txn) {
   uint32_t* x = scratch_words(txn, n);
   const uint64_t replaced = convert_out(s.immediate.raw, s.out_dtype, txn);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x);
+    read_source(s, src, c, n, txn, x, rows);
     const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
     std::array<bool, kSlots> matched{};
+    if (row_path) {  // the row's values converted in place, the claimed ones replaced, the row staged whole
+      const KeyFilter filter(keys);
+      uint8_t* row = txn.stage_run(drows[c], n * out, out);
+      for (uint64_t k = 0; k < n; ++k) {
+        const unsigned slot = filter.may_match(x[k]) ? claim(as_float(x[k]), keys, matched) : kSlots;
+        if (slot < kSlots) txn.stage_dve(c, DveField::MatchIndex, slot, static_cast<uint32_t>(k));
+        const uint64_t v = slot < kSlots                 ? replaced
+                           : s.out_dtype == dtype::kFp32 ? x[k]
+                                                         : convert_out(x[k], s.out_dtype, txn);
+        std::memcpy(row + k * out, &v, out);  // little-endian host
+      }
+      continue;
+    }
     for (uint64_t k = 0; k < n; ++k) {
       const unsigned slot = claim(as_float(x[k]), keys, matched);
       if (slot < kSlots) txn.stage_dve(c, DveField::MatchIndex, slot, static_cast<uint32_t>(k));

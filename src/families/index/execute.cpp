@@ -1,7 +1,9 @@
 // Index family semantics (act-index-ops.md §9.3-§13.3): IOTA, AFFINE_SELECT, RANGE_SELECT (with the DVE accumulator,
 // PROJ-CONV-K12), GET_SEQUENCE_BOUNDS and NONZERO_WITH_COUNT. Sources are read from the committed state and every
 // write is staged, so reads precede writes and a fault commits nothing (§2.4, §2.6).
+#include <array>
 #include <bit>
+#include <cstring>
 #include <limits>
 
 #include "families/common.hpp"
@@ -42,6 +44,46 @@ int32_t ramp(const Data4d& d, int32_t channel_multiplier, unsigned c, uint64_t k
     k /= n;
   }
   return static_cast<int32_t>(v);
+}
+
+/// ramp() walked element after element (the row path): the same values, modulo 2^32, with an odometer over the four
+/// dimensions instead of a division per dimension and element.
+class RampWalk {
+ public:
+  RampWalk(const Data4d& d, int32_t channel_multiplier, unsigned c)
+      : v_(static_cast<uint32_t>(ramp(d, channel_multiplier, c, 0))) {
+    for (size_t i = 0; i < 4; ++i) {
+      n_[i] = d.num_elem[i] == 0 ? 1 : d.num_elem[i];
+      step_[i] = static_cast<uint32_t>(static_cast<int32_t>(d.step_elem[i]));
+    }
+  }
+  int32_t value() const { return static_cast<int32_t>(v_); }
+  void next() {
+    for (size_t i = 0; i < 4; ++i) {
+      v_ += step_[i];
+      if (++at_[i] < n_[i]) return;
+      v_ -= static_cast<uint32_t>(n_[i]) * step_[i];
+      at_[i] = 0;
+    }
+  }
+
+ private:
+  uint32_t v_;
+  std::array<uint64_t, 4> n_{}, at_{};
+  std::array<uint32_t, 4> step_{};
+};
+
+/// Row addresses of up to kMaxChannels channels (the row path).
+using Rows = std::array<uint64_t, kMaxChannels>;
+
+/// Element k of a little-endian row of `size`-byte elements, and its store (the host is little-endian).
+uint64_t row_element(const uint8_t* row, uint64_t k, unsigned size) {
+  uint64_t v = 0;
+  std::memcpy(&v, row + k * size, size);
+  return v;
+}
+void set_row_element(uint8_t* row, uint64_t k, unsigned size, uint64_t v) {
+  std::memcpy(row + k * size, &v, size);
 }
 
 /// A pointer operand's element of channel c (§2.2, PROJ-CONV-A8): at partition_of(ptr) + c, byte byte_off(ptr).
@@ -92,6 +134,17 @@ bool exec_iota(const D4Iota& t, exec::Txn& txn) {
   const uint64_t n = t.src.elements();
   const unsigned nac = t.num_active_channels, size = dtype_size(t.out_dtype);
   if (!within_bound(txn, n, nac)) return false;
+  if (Rows dr{}; exec::forward_runs(txn, dst, t.dst, nac, n, size, dr)) {  // the row path: rows staged whole
+    for (unsigned c = 0; c < nac; ++c) {
+      uint8_t* row = txn.stage_run(dr[c], n * size, size);
+      RampWalk r(t.src, t.channel_multiplier, c);
+      for (uint64_t k = 0; k < n; ++k, r.next())
+        set_row_element(row, k, size,
+                        t.out_dtype == dtype::kInt32 ? static_cast<uint32_t>(r.value())
+                                                     : int32_to(r.value(), t.out_dtype, txn.options().convert));
+    }
+    return true;
+  }
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t a = 0;
@@ -122,6 +175,26 @@ bool exec_affine_select(const S2d2TsAs& t, exec::Txn& txn) {
   const unsigned nac = t.num_active_channels, zi = dtype_size(in), zo = dtype_size(out);
   if (!within_bound(txn, n, nac)) return false;
   const uint64_t fill = from_fp32_bits(txn.reg(t.fill_reg), out, txn.options().convert);  // register < 64 (A20)
+  Rows sr{}, dr{};
+  if (exec::forward_runs(txn, src, t.src, nac, n, zi, sr) && exec::forward_runs(txn, dst, t.dst, nac, n, zo, dr)) {
+    // The row path: each source row read whole (every element is read, kept or not), the result row staged whole.
+    std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+    scratch.resize(n * zi);
+    for (unsigned c = 0; c < nac; ++c) {
+      const uint8_t* row = txn.read_run(sr[c], n * zi, zi, scratch.data());
+      uint8_t* res = txn.stage_run(dr[c], n * zo, zo);
+      RampWalk mask(t.mask, t.channel_multiplier, c);
+      for (uint64_t k = 0; k < n; ++k, mask.next()) {
+        const uint64_t raw = row_element(row, k, zi);
+        const bool keep = keep_of(t.fill_mode, mask.value());
+        set_row_element(res, k, zo,
+                        !keep       ? fill
+                        : in == out ? raw
+                                    : from_fp32_bits(to_fp32_bits(raw, in), out, txn.options().convert));
+      }
+    }
+    return true;
+  }
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t a = 0, d = 0;
@@ -152,14 +225,42 @@ bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
   if (!within_bound(txn, n, nac)) return false;
   const float base = t.base.as_fp32();
   const bool reduce = t.reduce_cmd != ix::kAccIdle;
+  Rows sr{}, dr{};
+  const bool rows =
+      exec::forward_runs(txn, src, t.src, nac, n, zi, sr) && exec::forward_runs(txn, dst, t.dst, nac, n, zo, dr);
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t b0 = 0, b1 = 0;
     if (!operand(txn, t.bound0.raw, t.bound0_src, c, 4, "bound0", b0) ||
         !operand(txn, t.bound1.raw, t.bound1_src, c, 4, "bound1", b1))
       return false;
     const float f0 = std::bit_cast<float>(b0), f1 = std::bit_cast<float>(b1);
+    if (t.reduce_cmd == ix::kAccAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
     float acc = t.reduce_cmd == ix::kAccAccumulate ? std::bit_cast<float>(txn.engine().dve[c].acc)
                                                    : -std::numeric_limits<float>::infinity();
+    if (rows) {
+      // The row path: the kept elements read run by run (only they are read, as below), the row staged whole.
+      std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+      scratch.resize(n * zi);
+      uint8_t* res = txn.stage_run(dr[c], n * zo, zo);
+      const auto keep_at = [&](uint64_t k) {
+        const float idx = base + static_cast<float>(k);
+        return alu_fp32(t.comp_op0, idx, f0) == 1.0F && alu_fp32(t.comp_op1, idx, f1) == 1.0F;
+      };
+      for (uint64_t k = 0; k < n;) {
+        const bool keep = keep_at(k);
+        uint64_t end = k + 1;
+        while (end < n && keep_at(end) == keep) ++end;
+        const uint8_t* row = keep ? txn.read_run(sr[c] + k * zi, (end - k) * zi, zi, scratch.data()) : nullptr;
+        for (uint64_t j = k; j < end; ++j) {
+          const uint32_t y = keep ? to_fp32_bits(row_element(row, j - k, zi), in) : ix::kNegFltMax;
+          set_row_element(res, j, zo, from_fp32_bits(y, out, txn.options().convert));
+          if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(y));
+        }
+        k = end;
+      }
+      if (reduce) txn.stage_dve(c, DveField::Acc, 0, std::bit_cast<uint32_t>(acc));
+      continue;
+    }
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t a = 0, d = 0;
       if (!onchip_at(txn, src, t.src, c, k, zi, "source", a) || !onchip_at(txn, dst, t.dst, c, k, zo, "destination", d))

@@ -14,9 +14,11 @@
 #include "neff/act_tables.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
+#include "tpbisa/io/run_json.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/neff.hpp"
 #include "tpbisa/text.hpp"
+#include "tpbisa/trace.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::test::act_exec {
@@ -350,6 +352,126 @@ TEST(ActFamilyExec, PlacementIsActAndMaverickDve) {
       EXPECT_EQ(r.fault.kind, FaultKind::WrongEngine);
     }
   }
+}
+
+}  // namespace
+}  // namespace tpbisa::test::act_exec
+
+namespace tpbisa::test::act_exec {
+namespace {
+
+// PROJ-CONV-A17 from the one placement rule (placement_of(opcode, generation)): the program checks
+// (engine_may_issue, the validators' engine_placement) accept exactly what the executor runs, per generation.
+TEST(ActFamilyPlacement, ProgramChecksAgreeWithTheExecutorPerGeneration) {
+  for (Generation g : kAllGenerations)
+    for (uint8_t op : {uint8_t{0x21}, uint8_t{0x22}, uint8_t{0x23}, uint8_t{0x24}, uint8_t{0x25}}) {
+      if (!opcode_in(op, g)) continue;
+      for (Engine e : kEngines) {
+        // Hand-stated: ACT everywhere, DVE on MAVERICK only, never PE, POOL or SP.
+        const bool want = e == Engine::Act || (e == Engine::Dve && g == Generation::Maverick);
+        EXPECT_EQ(engine_may_issue(op, e, g), want) << int{op} << " " << to_string(g) << " " << to_string(e);
+        EXPECT_EQ(placement_of(op, g).has(e), want) << int{op} << " " << to_string(g) << " " << to_string(e);
+      }
+      // The generation-free column stays ACT (what a tool without a generation shows).
+      EXPECT_EQ(placement_of(op).allowed, "ACT");
+      EXPECT_EQ(placement_of(op, g).allowed, g == Generation::Maverick ? "ACT or DVE" : "ACT");
+    }
+  // Every other opcode keeps its column on every generation.
+  for (unsigned v = 0; v < 256; ++v)
+    for (Generation g : kAllGenerations)
+      if (v < 0x21 || v > 0x25) {
+        EXPECT_EQ(placement_of(static_cast<uint8_t>(v), g).engines, placement_of(static_cast<uint8_t>(v)).engines)
+            << std::hex << v;
+      }
+}
+
+// The executor, on each engine of each generation: ACTIVATE (identity, built-in set) runs where the check accepts it
+// and faults WrongEngine where it refuses it.
+TEST(ActFamilyPlacement, ExecutorRunsWhereTheCheckAccepts) {
+  Word x2 = hex_word(kX2);
+  x2[35] = 1;  // identity
+  for (Generation g : {Generation::Cayman, Generation::Mariana, Generation::Maverick})
+    for (Engine e : kEngines) {
+      MachineOptions o;
+      o.act_builtin_exact = true;
+      o.engine = e;
+      o.validate.engine = e;
+      Machine m(g, std::vector<Word>{x2}, o);
+      const RunSummary r = m.run(10);
+      if (engine_may_issue(0x21, e, g)) {
+        EXPECT_FALSE(r.faulted) << to_string(g) << " " << to_string(e) << ": " << r.fault.detail;
+      } else {
+        ASSERT_TRUE(r.faulted) << to_string(g) << " " << to_string(e);
+        EXPECT_EQ(r.fault.kind, FaultKind::WrongEngine);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace tpbisa::test::act_exec
+
+namespace tpbisa::test::act_exec {
+namespace {
+
+// The ACT state in traces and state dumps (act-index-ops.md §2.3): a table load's record names the set before and
+// after it; an ACTIVATE with ACCUMULATE and ACTIVATION_READ_ACCUMULATOR list the accumulators they read; the run's
+// JSON names the loaded set.
+TEST(ActFamilyState, TracesAndDumpsShowTheActState) {
+  REQUIRE_CATALOG(catalog);
+  MachineOptions mo;
+  mo.record_effects = true;
+  mo.engine = EngineId::Act;
+  Word x1 = hex_word(kX1);
+  x1[14] = accum_cmd::kAccumulate;  // adds to the accumulators it reads
+  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kX7a), x1, hex_word(kX5), hex_word(kX7a)}, mo);
+  m.core(0).state().act_catalog = catalog;
+  put_fp32(m, 0x1000, {0.0F, 0.5F, 1.0F, -1.0F});
+  put_fp32(m, kP1 + 0x1000, {2.0F, -2.0F, 10.0F, 1.0F});
+  m.mutable_state().dve[0].acc = 0x3f800000;  // 1.0
+  m.mutable_state().dve[1].acc = 0xc0000000;  // -2.0
+  std::vector<std::string> lines;
+  RunHooks hooks;
+  hooks.on_step = [&](const StepResult& r) { lines.push_back(trace_line(r, stepped_instruction(m, r), {}, {})); };
+  const RunSummary s = m.run(10, hooks);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  ASSERT_EQ(lines.size(), 4U);
+  EXPECT_NE(lines[0].find(R"("act_set":{"before":null,"after":"exp_and_others"})"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find("dve_reads"), std::string::npos);
+  EXPECT_NE(lines[1].find(R"("dve_reads":[{"channel":0,"field":"acc","slot":0,"value":"0x3f800000"},)"
+                          R"({"channel":1,"field":"acc","slot":0,"value":"0xc0000000"}])"),
+            std::string::npos)
+      << lines[1];
+  EXPECT_NE(lines[1].find(R"("dve":[{"channel":0,"field":"acc","slot":0,"before":"0x3f800000","after":)"),
+            std::string::npos)
+      << lines[1];
+  EXPECT_EQ(lines[1].find("act_set"), std::string::npos);
+  const std::string acc0 = fmt::format("{:#010x}", m.state().dve[0].acc);
+  EXPECT_NE(acc0, "0x3f800000");
+  EXPECT_NE(lines[2].find(R"("dve_reads":[{"channel":0,"field":"acc","slot":0,"value":")" + acc0 + "\""),
+            std::string::npos)
+      << lines[2];
+  EXPECT_NE(lines[3].find(R"("act_set":{"before":"exp_and_others","after":"exp_and_others"})"), std::string::npos);
+  // The run's JSON and text name the loaded set.
+  std::string json;
+  io::write_run_json(m, s, {Generation::Cayman, "act", 4, {}}, [&](std::string_view piece) {
+    json += piece;
+    return true;
+  });
+  EXPECT_NE(json.find(R"("act_set":"exp_and_others")"), std::string::npos) << json;
+  EXPECT_EQ(activation_set_name(m.state().act_set), "exp_and_others");
+  EXPECT_EQ(activation_set_name(nullptr), "");
+}
+
+// A run that loads no set has no act_set key (the document of every other run is unchanged).
+TEST(ActFamilyState, NoSetNoKey) {
+  Machine m = act_machine({kX5}, nullptr);
+  const RunSummary s = m.run(10);
+  std::string json;
+  io::write_run_json(m, s, {Generation::Cayman, "act", 1, {}}, [&](std::string_view piece) {
+    json += piece;
+    return true;
+  });
+  EXPECT_EQ(json.find("act_set"), std::string::npos) << json;
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
 #include "neff/act_tables.hpp"
@@ -153,6 +155,42 @@ TEST(ActTables, ExactlyKnownFunctions) {
   }
   EXPECT_EQ(eval(*t, "square", 0x7f7fffff), kPI);
   EXPECT_EQ(eval(*t, "square", 0x5f800000), kPI);  // 2^64 squared overflows
+}
+
+// The reference-model functions of the real set (exp, tanh) over every special class (§3.6 step 1, the profiles'
+// results), denormals (the small-signal slots) and the saturation ranges (the large-signal slots), against the
+// mathematical values: exact where fp32 rounding makes them so, else within §3.8's bounds.
+TEST(ActTables, ReferenceModelFunctionsOverSpecialInputs) {
+  REQUIRE_REAL_SET(t);
+  constexpr uint32_t kPZ = 0, kNZ = 0x80000000, kPI = 0x7f800000, kNI = 0xff800000, kNaN = 0x7fc00000,
+                     kSNaN = 0x7f800001, kNNaN = 0xffc00001, kOne = 0x3f800000, kMOne = 0xbf800000;
+  for (const uint32_t z : {kPZ, kNZ}) {
+    EXPECT_EQ(eval(*t, "exp", z), kOne);
+    EXPECT_EQ(eval(*t, "tanh", z), kPZ);  // the profile's fzero_result, for -0 too
+  }
+  EXPECT_EQ(eval(*t, "exp", kPI), kPI);
+  EXPECT_EQ(eval(*t, "exp", kNI), kPZ);
+  EXPECT_EQ(eval(*t, "tanh", kPI), kOne);
+  EXPECT_EQ(eval(*t, "tanh", kNI), kMOne);
+  for (const uint32_t n : {kNaN, kSNaN, kNNaN}) {
+    EXPECT_EQ(eval(*t, "exp", n), kNaN);
+    EXPECT_EQ(eval(*t, "tanh", n), kNaN);
+    EXPECT_EQ(eval(*t, "derivative_relu", n), kNaN);
+    EXPECT_EQ(eval(*t, "parametric_relu", n, b(0.5F)), kNaN);
+  }
+  // Denormals: exp is 1 within the bound, tanh(x) is x within it.
+  for (const uint32_t d : {0x00000001U, 0x007fffffU, 0x80000001U, 0x807fffffU}) {
+    SCOPED_TRACE(d);
+    EXPECT_LE(std::fabs(f(eval(*t, "exp", d)) - 1.0), 1.2e-5);
+    EXPECT_LE(std::fabs(static_cast<double>(f(eval(*t, "tanh", d))) - f(d)), 2.7e-7 * std::fabs(f(d)));
+  }
+  // Saturation: exp overflows to +Inf past ln(FLT_MAX) and underflows to +0 far below; tanh is ±1 in fp32 past 9.
+  for (const float x : {89.0F, 100.0F, 1e30F, 3.4e38F}) EXPECT_EQ(eval(*t, "exp", b(x)), kPI) << x;
+  for (const float x : {-200.0F, -1e30F, -3.4e38F}) EXPECT_EQ(eval(*t, "exp", b(x)), kPZ) << x;
+  for (const float x : {20.0F, 1e10F, 3.4e38F}) {
+    EXPECT_EQ(eval(*t, "tanh", b(x)), kOne) << x;
+    EXPECT_EQ(eval(*t, "tanh", b(-x)), kMOne) << x;
+  }
 }
 
 TEST(ActTables, ParametricReluAndNanOption) {
@@ -367,6 +405,78 @@ TEST(ActTableChecks, EvaluationIndicesAreBounded) {
   const TableSet::Parsed s2 = catalog_of(m).by_index(0);
   ASSERT_TRUE(s2.ok());
   EXPECT_EQ(act::evaluate(*s2.set, s2.set->profiles()[0], b(4.0F)).status, EvalStatus::Multipass);
+  // The row path reports the same status and index at the same element (the lookup leaves such octaves to it).
+  for (const TableSet::Parsed* set : {&s, &s2}) {
+    const uint32_t in[3] = {b(0.5F), b(4.0F), b(1.0F)};
+    uint32_t fast[3] = {}, ref[3] = {};
+    const act::RowResult f = act::evaluate_row(*set->set, set->set->profiles()[0], in, fast, 3);
+    const act::RowResult r2 = act::evaluate_row_reference(*set->set, set->set->profiles()[0], in, ref, 3);
+    EXPECT_EQ(f.status, r2.status);
+    EXPECT_EQ(f.index, r2.index);
+    EXPECT_EQ(f.at, r2.at);
+    EXPECT_NE(f.status, EvalStatus::Ok);
+  }
+}
+
+/// Inputs for the row path's differential test: every special class, each octave's first, middle and last
+/// mantissa on both signs (the lookup's boundaries, the threshold octaves included), and pseudo-random patterns.
+std::vector<uint32_t> differential_inputs() {
+  std::vector<uint32_t> in = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001,
+                              0xFF800001, 0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF};
+  for (uint32_t sign = 0; sign < 2; ++sign)
+    for (uint32_t e = 0; e < 256; ++e)
+      for (const uint32_t m : {0U, 1U, 0x400000U, 0x3FFFFFU, 0x7FFFFEU, 0x7FFFFFU, 0x123457U})
+        in.push_back(sign << 31 | e << 23 | m);
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    in.push_back(static_cast<uint32_t>(x));
+  }
+  return in;
+}
+
+/// The row path (the set's lookup) against evaluate() element by element: the same bits for every input.
+void expect_row_path_equals_reference(const TableSet& t) {
+  const std::vector<uint32_t> in = differential_inputs();
+  std::vector<uint32_t> fast(in.size()), ref(in.size());
+  for (const act::Profile& p : t.profiles()) {
+    if (p.use_multipass) continue;
+    for (const bool nan_fallthrough : {false, true}) {
+      const act::EvalOptions o{.nan_fallthrough = nan_fallthrough};
+      const act::RowResult f = act::evaluate_row(t, p, in.data(), fast.data(), in.size(), b(0.01F), o);
+      const act::RowResult r = act::evaluate_row_reference(t, p, in.data(), ref.data(), in.size(), b(0.01F), o);
+      ASSERT_EQ(f.status, r.status) << p.func_name;
+      ASSERT_EQ(f.at, r.at) << p.func_name;
+      for (size_t i = 0; i < f.at; ++i)
+        ASSERT_EQ(fast[i], ref[i]) << p.func_name << " at " << fmt::format("{:#010x}", in[i]);
+    }
+  }
+}
+
+TEST(ActTables, RowPathEqualsReferenceOnTheRealSet) {
+  REQUIRE_REAL_SET(t);
+  expect_row_path_equals_reference(*t);
+}
+
+TEST(ActTables, RowPathEqualsReferenceOnTheBuiltinSet) {
+  expect_row_path_equals_reference(act::builtin_exact_set());
+}
+
+// The lookup is used: on the real set, exp's octaves between its thresholds are fast entries, and the threshold
+// octaves and exponent 255 are the reference's.
+TEST(ActTables, LookupSendsOnlyBoundariesToTheReference) {
+  REQUIRE_REAL_SET(t);
+  const act::Profile* p = t->profile_named("exp");
+  ASSERT_NE(p, nullptr);
+  const TableSet::Lut& lut = t->lut(*p);
+  size_t fast = 0;
+  for (const uint32_t e : lut) fast += (e & TableSet::kLutReference) != 0 ? 0 : 1;
+  EXPECT_GT(fast, 400U);  // of 512: all but the special and threshold octaves (and any bad control words)
+  EXPECT_TRUE((lut[255] & TableSet::kLutReference) != 0);
+  EXPECT_TRUE((lut[511] & TableSet::kLutReference) != 0);
+  EXPECT_TRUE((lut[static_cast<size_t>(p->large_pos_signal_exp_threshold)] & TableSet::kLutReference) != 0);
 }
 
 }  // namespace

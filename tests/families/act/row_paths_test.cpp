@@ -1,0 +1,202 @@
+// The row paths of the activation, index and search executors against their element paths: each word run twice on
+// the same state, untraced (rows read and staged whole, the table lookup) and traced (element by element, as the
+// trace shows), must leave the same memory, accumulators and matched indices.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../support/test_util.hpp"
+#include "families/act/tables.hpp"
+#include "neff/act_tables.hpp"
+#include "tpbisa/formats.hpp"
+#include "tpbisa/instruction.hpp"
+#include "tpbisa/machine.hpp"
+#include "tpbisa/neff.hpp"
+
+namespace tpbisa::test::act_row_paths {
+namespace {
+
+constexpr unsigned kChannels = 128;
+constexpr uint16_t kRow = 300;
+constexpr uint32_t kSrc = 0x0, kDst = 0x2000, kAux = 0x4000;
+
+std::shared_ptr<const act::TableSet> real_set() {
+  static const std::shared_ptr<const act::TableSet> kSet = []() -> std::shared_ptr<const act::TableSet> {
+    if (!std::filesystem::exists(test::kNeff)) return nullptr;
+    neff::Result<neff::Neff> n = neff::read_file(test::kNeff.string());
+    if (!n.ok()) return nullptr;
+    return neff::activation_sets(*n, n->subgraphs.front()).by_index(0).set;
+  }();
+  return kSet;
+}
+
+Word word_of(std::string_view hex) {
+  Word w{};
+  for (size_t i = 0; i < kWordBytes && 2 * i + 1 < hex.size(); ++i)
+    w[i] = static_cast<uint8_t>(std::stoul(std::string(hex.substr(2 * i, 2)), nullptr, 16));
+  return w;
+}
+
+/// A value pool with repeats, both zeros, NaN, infinities, denormals and ordinary values of both signs.
+uint32_t value_at(uint64_t p, uint64_t k) {
+  static const uint32_t kPool[] = {0x00000000, 0x80000000, 0x7FC00000, 0x7F800000, 0xFF800000, 0x00000003,
+                                   0x3F800000, 0xBF800000, 0x40490FDB, 0xC1200000, 0x42B00000, 0xC2C80000,
+                                   0x3DCCCCCD, 0x41700000, 0x3F000000, 0xC0000000};
+  const uint64_t h = (p * 2654435761U + k * 40503U + (k >> 3) * 7919U) % 97;
+  if (h < 16) return kPool[h];
+  return std::bit_cast<uint32_t>(-12.0F + 24.0F * static_cast<float>(h * 31 % 97) / 97.0F);
+}
+
+struct Outcome {
+  std::vector<uint64_t> memory;
+  std::vector<uint32_t> acc, match_index;
+  bool faulted = false;
+};
+
+/// Runs `w` on engine `e` of MARIANA, traced or not, with rows of `size`-byte elements at kSrc and every channel's
+/// keys set to values of its row; the destination region, accumulators and matched indices after it.
+Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set) {
+  MachineOptions mo;
+  mo.engine = e;
+  mo.record_effects = traced;
+  Machine m(Generation::Mariana, std::vector<Word>{w}, mo);
+  MachineState& st = m.mutable_state();
+  st.act_set = set;
+  const uint32_t stride = geometry(Generation::Mariana).sbuf_partition_size;
+  for (uint64_t p = 0; p < kChannels; ++p) {
+    for (uint64_t k = 0; k < kRow; ++k) {
+      const uint32_t v = value_at(p, k);
+      st.memory.write(p * stride + kSrc + size * k, size, size == 4 ? v : v >> 16);
+    }
+    st.dve[p].acc = std::bit_cast<uint32_t>(static_cast<float>(p) - 3.5F);
+    for (unsigned s = 0; s < 8; ++s) st.dve[p].match_key[s] = value_at(p, 5 * s + 1);
+  }
+  const RunSummary r = m.run(10);
+  Outcome o;
+  o.faulted = r.faulted;
+  EXPECT_FALSE(r.faulted) << r.fault.detail;
+  for (uint64_t p = 0; p < kChannels; ++p) {
+    for (uint64_t a = kDst; a < kDst + 4 * kRow; a += 4) o.memory.push_back(st.memory.read(p * stride + a, 4));
+    for (uint64_t a = kAux; a < kAux + 32; a += 4) o.memory.push_back(st.memory.read(p * stride + a, 4));
+    o.acc.push_back(st.dve[p].acc);
+    for (unsigned s = 0; s < 8; ++s) o.match_index.push_back(st.dve[p].match_index[s]);
+  }
+  return o;
+}
+
+void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* set = nullptr) {
+  const Outcome fast = run(w, e, size, false, set), element = run(w, e, size, true, set);
+  EXPECT_EQ(fast.faulted, element.faulted);
+  EXPECT_EQ(fast.memory, element.memory);
+  EXPECT_EQ(fast.acc, element.acc);
+  EXPECT_EQ(fast.match_index, element.match_index);
+}
+
+TEST(ActRowPaths, ActivateEveryFunctionFp32AndBf16) {
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  const Instruction inst = decode(word_of("2110000000000000000000000000030100100000010000000000040001000100"
+                                          "aa0a02070000803f000000000000000000200000010000000000040001000100"),
+                                  Generation::Mariana);
+  for (const act::Profile& p : set->profiles())
+    for (const uint8_t dt : {dtype::kFp32, dtype::kBfloat16})
+      for (const uint8_t cmd : {uint8_t{0}, uint8_t{1}, uint8_t{2}, uint8_t{3}, uint8_t{4}}) {
+        auto t = *inst.as<S3d3Ac>();
+        t.src.start_addr.raw = kSrc;
+        t.src.num_elem = {kRow, 1, 1};
+        t.dst.start_addr.raw = kDst;
+        t.dst.num_elem = {kRow, 1, 1};
+        t.in_bias_dtype = static_cast<uint8_t>(dt | dtype::kFp32 << 4);
+        t.out_dtype = dt;
+        t.num_active_channels = kChannels;
+        t.activation_func = p.func_id;
+        t.accumulator_cmd = cmd;
+        t.scale_value.raw = std::bit_cast<uint32_t>(1.5F);
+        t.bias.raw = std::bit_cast<uint32_t>(-0.25F);
+        SCOPED_TRACE(p.func_name + " dtype " + std::to_string(dt) + " cmd " + std::to_string(cmd));
+        expect_same(encode(t), EngineId::Act, dtype_size(dt), set.get());
+      }
+}
+
+TEST(ActRowPaths, IotaAndSelects) {
+  {
+    auto t = *decode(word_of("7e10000000000000000000000500000001000a00000000000300020001000100"
+                             "0008020064000000000000000010000001000000000000000600010001000100"),
+                     Generation::Mariana)
+                  .as<D4Iota>();
+    t.src.num_elem = {10, 3, 10, 1};
+    t.src.step_elem = {3, -7, 100, 0};
+    t.dst.start_addr.raw = kDst;
+    t.dst.num_elem = {kRow, 1, 1, 1};
+    t.dst.step_elem = {1, 0, 0, 0};
+    t.num_active_channels = kChannels;
+    for (const uint8_t dt : {dtype::kInt32, dtype::kFp32, dtype::kInt16, dtype::kBfloat16}) {
+      t.out_dtype = dt;
+      expect_same(encode(t), EngineId::Pool, 4);
+    }
+  }
+  {
+    auto t = *decode(word_of("92100000000000000000000004aa010500000000ffff00000000000004000100"
+                             "0100010000100000010000000400010000200000010000000400010001000000"),
+                     Generation::Mariana)
+                  .as<S2d2TsAs>();
+    t.num_active_channels = kChannels;
+    t.mask.num_elem = {30, 10, 1, 1};
+    t.src.start_addr.raw = kSrc;
+    t.src.num_elem = {kRow, 1};
+    t.dst.start_addr.raw = kDst;
+    t.dst.num_elem = {kRow, 1};
+    expect_same(encode(t), EngineId::Pool, 4);
+  }
+  {
+    auto t = *decode(word_of("bc100000000000000000000001aa030800000000ffff7fff0010000001000000"
+                             "0800010014160000000000400000a04000200000010000000800010000000000"),
+                     Generation::Mariana)
+                  .as<S2d2Rs>();
+    t.num_active_channels = kChannels;
+    t.src.start_addr.raw = kSrc;
+    t.src.num_elem = {kRow, 1};
+    t.dst.start_addr.raw = kDst;
+    t.dst.num_elem = {kRow, 1};
+    t.bound1.raw = std::bit_cast<uint32_t>(200.0F);
+    expect_same(encode(t), EngineId::Dve, 4);
+  }
+}
+
+TEST(ActRowPaths, StatisticsAndSearch) {
+  for (const std::string_view hex :
+       {"61100000000000000000000000100000010000000000000005000100010001000a0a0100000000000000404000000040002000000100"
+        "000006",
+        "62100000000000000000000000200000010000000000000006000100010001000a0a0100000000000000000000000000003000000100"
+        "000002",
+        "6c10000000000000000000000010000001000000000000000a000100010001000a0a0100000000000000000000000000002000000100"
+        "000008",
+        "6e10000000000000000000000010000001000000000000000a000100010001000a090100000000000000000000000000003000000100"
+        "000008"}) {
+    auto t = *decode(word_of(hex), Generation::Mariana).as<S4d2Bn>();
+    t.num_active_channels = kChannels;
+    t.src.start_addr.raw = kSrc;
+    t.src.num_elem = {kRow, 1, 1, 1};
+    t.dst.start_addr.raw = kAux;
+    t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
+    SCOPED_TRACE(std::string(hex.substr(0, 2)));
+    expect_same(encode(t), EngineId::Dve, 4);
+  }
+  auto t = *decode(word_of("6f10000000000000000000000010000001000000000000000a000100010001000a0a0100000000000000"
+                           "80ff0040000001000000000000000a"),
+                   Generation::Mariana)
+                .as<S4d4Mr>();
+  t.num_active_channels = kChannels;
+  t.src.start_addr.raw = kSrc;
+  t.src.num_elem = {kRow, 1, 1, 1};
+  t.dst.start_addr.raw = kDst;
+  t.dst.num_elem = {kRow, 1, 1, 1};
+  expect_same(encode(t), EngineId::Dve, 4);
+}
+
+}  // namespace
+}  // namespace tpbisa::test::act_row_paths
