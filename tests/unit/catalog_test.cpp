@@ -829,9 +829,10 @@ TEST(CatalogAgainstSpec, FormatBindingAsTheSpecTable) {
       // column): a spec file, which must name the struct beside the opcode, or the catalog's own reason.
       if (!r.struct_source.empty()) {
         EXPECT_TRUE(it == spec.end()) << "the README binds it: clear struct_source";
-        if (r.struct_source.ends_with(".md"))
+        if (r.struct_source.ends_with(".md")) {
           EXPECT_TRUE(spec_file_binds(r.struct_source, r.value, r.struct_name))
               << r.struct_source << " names no " << r.struct_name << " beside the opcode";
+        }
         continue;
       }
       ASSERT_NE(it, spec.end()) << "a modeled opcode the spec binds to no struct";
