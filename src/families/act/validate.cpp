@@ -3,10 +3,13 @@
 // the spec names it (PROJ-CONV-A6, A11, A15, A16, A18, A29).
 #include "families/act/format.hpp"
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 using Ac = S3d3Ac;
 using Aq = S3d3Aq;
@@ -15,63 +18,19 @@ using Ac2 = S2d2Ac;
 using Ld = CtrlNo;
 using Ps = PseudoLoadActFuncSet;
 
-// ---- Shared bodies ----
+// ---- Shared bodies: the operand rules of families/operand_rules.hpp, in this family's wording ----
 
-bool shape_escape(const Addr4& a, Generation g) {
-  return pred::has_shape_escape(g) && describe(a, g).shape_from_register;
-}
-
-template <class T>
-bool tensor_valid(const T& t, uint8_t d, bool write, Generation g) {
-  return pred::counts_nonzero(t.num_elem, t.start_addr, g) &&
-         pred::tensor_start_addr_valid(t.start_addr, d, write, true, true, g);
-}
-
-template <class T>
-uint64_t count_of(const T& t) {
-  uint64_t n = 1;
-  for (uint16_t c : t.num_elem) n *= c;
-  return n;
-}
-
-/// has_valid_immediates(value, src, nac, dtype) (common-formats.md §7.2, PROJ-CONV-S4, A11: src outside 0..2 fails).
-bool immediates_ok(uint32_t value, uint8_t src, unsigned nac, uint8_t d, Generation g) {
-  switch (src) {
-    case imm_src::kInstruction: return true;
-    case imm_src::kPointer: return pred::tpb_addr_active_channels(value, nac, g) && pred::addr_aligned_dtype(value, d);
-    case imm_src::kRegPointer: return pred::is_valid_imm_reg(ImmVal{value});
-    default: return false;
-  }
-}
-
-std::string imm_failure(std::string_view which, uint32_t v, uint8_t src, unsigned nac, uint8_t d) {
-  switch (src) {
-    case imm_src::kPointer:
-      return fmt::format("{} pointer {:#010x}: not a {}-aligned SBUF/PSUM address whose partition + {} channels fit",
-                         which, v, dtype_size(d), nac);
-    case imm_src::kRegPointer:
-      return fmt::format("{} register form {:#010x}: the register must be < 64 and bytes 1..3 zero", which, v);
-    default: return fmt::format("{} source {} is not an IMM_SRC (0, 1, 2)", which, src);
-  }
-}
-
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this predicate requires", i.opcode());
-}
-
-std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} fails is_valid_dtype ({})", dtype_label(d, c.gen), via);
-}
-
-template <class S, auto A>
-constexpr auto get(const S& s) {
-  if constexpr (std::is_member_object_pointer_v<decltype(A)>)
-    return s.*A;
-  else
-    return A(s);
-}
+/// How the activation family words the failures of the shared operand rules.
+constexpr Wording kActWording{.start_limit = "its region",
+                              .pattern_start = "SBUF/PSUM start",
+                              .written_note = " (PSUM is written only with 4-byte dtypes)",
+                              .names_sunda_escape = false,
+                              .count_has = ""};
+constexpr std::string_view kStartMeaning =
+    "the operand's start partition + num_active_channels fits its region (or the start comes from a register)";
+constexpr std::string_view kCountMeaning =
+    "src and dst have the same element count (CAYMAN+: waived when either takes its shape from a register)";
+constexpr std::string_view kRangeMeaning = "num_active_channels is 1..ACTIVATION_NUM_CHANNELS (128)";
 
 constexpr uint8_t ac_in(const Ac& s) {
   return act::pair_in(s.in_bias_dtype);
@@ -87,119 +46,6 @@ constexpr uint8_t aq_bias(const Aq& s) {
 }
 
 // ---- Predicate shapes ----
-
-template <class S, auto Body, auto Text>
-constexpr Predicate make_rule(std::string_view name, std::string_view convention, std::string_view meaning, GenSet gens,
-                              std::span<const FieldRef> fields) {
-  return rule<S, Body>({.name = name,
-                        .convention = convention,
-                        .meaning = meaning,
-                        .gens = gens,
-                        .fields = fields,
-                        .explain = explain_on_body<S, Text>});
-}
-
-template <class S, uint8_t Op>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view meaning) {
-  return rule<S, has_opcode<Op>>({.name = name,
-                                  .convention = "PROJ-CONV-A29",
-                                  .meaning = meaning,
-                                  .gens = kGensAll,
-                                  .fields = kOpcodeFieldOf<S>,
-                                  .explain = explain_opcode});
-}
-
-template <class S, auto D, bool Fp32r>
-bool dtype_ok(const S& s, const CheckContext& c) {
-  return dtype_accepts(get<S, D>(s), Fp32r, c);
-}
-template <class S, auto D, bool Fp32r, Name Which>
-std::string dtype_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} {}", std::string_view{Which}, explain_dtype(get<S, D>(s), Fp32r, c));
-}
-template <class S, auto D, bool Fp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return make_rule<S, dtype_ok<S, D, Fp32r>, dtype_text<S, D, Fp32r, Which>>("is_valid_dtype", "", meaning, kGensAll,
-                                                                             fields);
-}
-
-template <class S>
-bool range_ok(const S& s, const CheckContext&) {
-  return pred::has_valid_active_channel_range(s.num_active_channels, 128);
-}
-template <class S>
-bool check_channels_ok(const S& s, const CheckContext& c) {
-  return pred::check_active_channels(s.num_active_channels, c.gen);
-}
-template <class S>
-std::string channels_text(const S& s, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", s.num_active_channels);
-}
-template <class S, bool Range>
-constexpr Predicate channels_rule(std::span<const FieldRef> fields) {
-  if constexpr (Range)
-    return make_rule<S, range_ok<S>, channels_text<S>>("has_valid_active_channel_range", "",
-                                                       "num_active_channels is 1..ACTIVATION_NUM_CHANNELS (128)",
-                                                       kGensAll, fields);
-  else
-    return make_rule<S, check_channels_ok<S>, channels_text<S>>("check_active_channels", "",
-                                                                "num_active_channels is 1..128", kGensAll, fields);
-}
-
-template <class S, auto P>
-bool start_ok(const S& s, const CheckContext& c) {
-  return pred::start_addr_active_channels((s.*P).start_addr, s.num_active_channels, c.gen);
-}
-template <class S, auto P, Name Which>
-std::string start_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within its region",
-                     std::string_view{Which}, addr4_label((s.*P).start_addr, c.gen), s.num_active_channels);
-}
-template <class S, auto P, Name Which>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return make_rule<S, start_ok<S, P>, start_text<S, P, Which>>(
-      "start_addr_active_channels", "PROJ-CONV-C15",
-      "the operand's start partition + num_active_channels fits its region (or the start comes from a register)",
-      kGensAll, fields);
-}
-
-template <class S, auto P, auto D, bool Write>
-bool tensor_ok(const S& s, const CheckContext& c) {
-  return tensor_valid(s.*P, get<S, D>(s), Write, c.gen);
-}
-template <class S, auto P, auto D, bool Write, Name Which>
-std::string tensor_text(const S& s, const CheckContext& c) {
-  const auto& t = s.*P;
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count and its shape does not come from a register",
-                       std::string_view{Which});
-  const uint8_t d = get<S, D>(s);
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM start for {}{}", std::string_view{Which},
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     Write ? " (PSUM is written only with 4-byte dtypes)" : "");
-}
-template <class S, auto P, auto D, bool Write, Name Which>
-constexpr Predicate tensor_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return make_rule<S, tensor_ok<S, P, D, Write>, tensor_text<S, P, D, Write, Which>>(name, "", meaning, kGensAll,
-                                                                                     fields);
-}
-
-template <class S>
-bool same_count_ok(const S& s, const CheckContext& c) {
-  if (shape_escape(s.src.start_addr, c.gen) || shape_escape(s.dst.start_addr, c.gen)) return true;
-  return count_of(s.src) == count_of(s.dst);
-}
-template <class S>
-std::string same_count_text(const S& s, const CheckContext&) {
-  return fmt::format("src has {} elements, dst {}", count_of(s.src), count_of(s.dst));
-}
-template <class S>
-constexpr Predicate same_count_rule(std::string_view name, std::span<const FieldRef> fields) {
-  return make_rule<S, same_count_ok<S>, same_count_text<S>>(
-      name, "PROJ-CONV-A18",
-      "src and dst have the same element count (CAYMAN+: waived when either takes its shape from a register)", kGensAll,
-      fields);
-}
 
 // ============================== ACTIVATE 0x21 (§4.2) ==============================
 
@@ -231,7 +77,8 @@ bool ac_imm(const Ac& s, const CheckContext& c) {
   return immediates_ok(s.imm.raw, s.imm_src, s.num_active_channels, dtype::kFp32, c.gen);
 }
 
-constexpr Predicate kAcOpcode = opcode_rule<Ac, act::kActivate>("has_activate_opcode", "the opcode is 0x21");
+constexpr Predicate kAcOpcode =
+    opcode_rule<Ac, act::kActivate>("has_activate_opcode", "PROJ-CONV-A29", "the opcode is 0x21", kOpcodeFieldOf<Ac>);
 constexpr Predicate kAcInDtype =
     dtype_rule<Ac, ac_in, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fAcIn);
 constexpr Predicate kAcOutDtype =
@@ -239,43 +86,41 @@ constexpr Predicate kAcOutDtype =
 constexpr Predicate kAcBiasDtype =
     dtype_rule<Ac, ac_bias, false, "bias_dtype">("is_valid_dtype(bias_dtype, FP32R not allowed)", fAcIn);
 constexpr Predicate kAcCmd =
-    make_rule<Ac, [](const Ac& s, const CheckContext&) { return s.accumulator_cmd <= 4; },
+    text_rule<Ac, [](const Ac& s, const CheckContext&) { return s.accumulator_cmd <= 4; },
               [](const Ac& s, const CheckContext&) {
                 return fmt::format("accumulator_cmd {} is not an ACCUM_CMD (0..4)", s.accumulator_cmd);
               }>("is_valid_enum(ACCUM_CMD)", "",
                  "accumulator_cmd is IDLE, ZERO, ACCUMULATE, ZERO_ACCUMULATE or "
                  "LOAD_ACCUMULATE (0..4)",
-                 kGensAll, fAcCmd);
-constexpr Predicate kAcChannels = channels_rule<Ac, true>(fAcChannels);
-constexpr Predicate kAcSrcStart = start_rule<Ac, &Ac::src, "src">(fAcSrcStart);
-constexpr Predicate kAcDstStart = start_rule<Ac, &Ac::dst, "dst">(fAcDstStart);
-constexpr Predicate kAcSrc = tensor_rule<Ac, &Ac::src, ac_in, false, "src">(
+                 fAcCmd);
+constexpr Predicate kAcChannels = channels_rule<Ac>("has_valid_active_channel_range", kRangeMeaning, fAcChannels);
+constexpr Predicate kAcSrcStart = start_rule<Ac, &Ac::src, "src", kActWording>(kStartMeaning, fAcSrcStart);
+constexpr Predicate kAcDstStart = start_rule<Ac, &Ac::dst, "dst", kActWording>(kStartMeaning, fAcDstStart);
+constexpr Predicate kAcSrc = pattern_rule<Ac, &Ac::src, ac_in, false, "src", kActWording>(
     "tensor3d_valid", "src readable in in_dtype, SBUF or PSUM (judged on the TENSOR3D bytes, PROJ-CONV-A30)", fAcSrc);
-constexpr Predicate kAcDst = tensor_rule<Ac, &Ac::dst, &Ac::out_dtype, true, "dst">(
+constexpr Predicate kAcDst = pattern_rule<Ac, &Ac::dst, &Ac::out_dtype, true, "dst", kActWording>(
     "tensor3d_valid", "dst writable in out_dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fAcDst);
-constexpr Predicate kAcCount = same_count_rule<Ac>("same_element_count_t3d", fAcCount);
-constexpr Predicate kAcScale =
-    make_rule<Ac, ac_scale,
-              [](const Ac& s, const CheckContext&) {
-                return imm_failure("scale_value", s.scale_value.raw, s.scale_src, s.num_active_channels, dtype::kFp32);
-              }>("s3d3_ac_scale_checks", "PROJ-CONV-A11", "has_valid_immediates(scale_value, scale_src, nac, FP32)",
-                 kGensAll, fAcScale);
+constexpr Predicate kAcCount = count_rule<Ac, &Ac::src, &Ac::dst, "src", "dst", kActWording>(
+    "same_element_count_t3d", "PROJ-CONV-A18", kCountMeaning, fAcCount);
+constexpr Predicate kAcScale = text_rule<Ac, ac_scale, [](const Ac& s, const CheckContext&) {
+  return immediate_failure("scale_value", s.scale_value.raw, s.scale_src, s.num_active_channels, dtype::kFp32);
+}>("s3d3_ac_scale_checks", "PROJ-CONV-A11", "has_valid_immediates(scale_value, scale_src, nac, FP32)", fAcScale);
 constexpr Predicate kAcBias =
-    make_rule<Ac, ac_bias_ok,
+    text_rule<Ac, ac_bias_ok,
               [](const Ac& s, const CheckContext&) {
                 if (act::to_imm_src(s.bias_src_n) == 0xFF)
                   return fmt::format("bias_src_n {} is not an IMM_SRC_N (0 pointer, 1 instruction, 2 register)",
                                      s.bias_src_n);
-                return imm_failure("bias", s.bias.raw, act::to_imm_src(s.bias_src_n), s.num_active_channels,
-                                   ac_bias(s));
+                return immediate_failure("bias", s.bias.raw, act::to_imm_src(s.bias_src_n), s.num_active_channels,
+                                         ac_bias(s));
               }>(
         "s3d3_ac_bias_checks", "PROJ-CONV-A11",
         "has_valid_immediates(bias, to_imm_src(bias_src_n), nac, bias_dtype), bias_src_n 0 = pointer, 1 = instruction, "
         "2 = register pointer",
-        kGensAll, fAcBias);
-constexpr Predicate kAcImm = make_rule<Ac, ac_imm, [](const Ac& s, const CheckContext&) {
-  return imm_failure("imm", s.imm.raw, s.imm_src, s.num_active_channels, dtype::kFp32);
-}>("s3d3_ac_imm_checks", "PROJ-CONV-A11", "has_valid_immediates(imm, imm_src, nac, FP32)", kGensAll, fAcImm);
+        fAcBias);
+constexpr Predicate kAcImm = text_rule<Ac, ac_imm, [](const Ac& s, const CheckContext&) {
+  return immediate_failure("imm", s.imm.raw, s.imm_src, s.num_active_channels, dtype::kFp32);
+}>("s3d3_ac_imm_checks", "PROJ-CONV-A11", "has_valid_immediates(imm, imm_src, nac, FP32)", fAcImm);
 
 constexpr std::array kActivateList{&kHasValidNeuronHeader,
                                    &kHasValidNeuronEvents,
@@ -325,42 +170,39 @@ bool aq_bias_addr(const Aq& s, const CheckContext& c) {
          pred::addr_aligned_dtype(s.bias_addr, aq_bias(s));
 }
 
-constexpr Predicate kAqOpcode =
-    opcode_rule<Aq, act::kActivateQuantize>("has_activate_quantize_opcode", "the opcode is 0x22");
-constexpr Predicate kAqTypes =
-    make_rule<Aq, aq_types,
-              [](const Aq& s, const CheckContext& c) {
-                return fmt::format(
-                    "in_dtype {}, out_dtype {}, bias_dtype {}: need FP32 or INT32 in, UINT8 out, FP32, BF16 or FP16 "
-                    "bias",
-                    dtype_label(aq_in(s), c.gen), dtype_label(s.out_dtype, c.gen), dtype_label(aq_bias(s), c.gen));
-              }>("s3d3_aq_type_check", "", "in_dtype is FP32 or INT32, out_dtype UINT8, bias_dtype FP32, BF16 or FP16",
-                 kGensAll, fAqTypes);
+constexpr Predicate kAqOpcode = opcode_rule<Aq, act::kActivateQuantize>("has_activate_quantize_opcode", "PROJ-CONV-A29",
+                                                                        "the opcode is 0x22", kOpcodeFieldOf<Aq>);
+constexpr Predicate kAqTypes = text_rule<Aq, aq_types, [](const Aq& s, const CheckContext& c) {
+  return fmt::format(
+      "in_dtype {}, out_dtype {}, bias_dtype {}: need FP32 or INT32 in, UINT8 out, FP32, BF16 or FP16 "
+      "bias",
+      dtype_label(aq_in(s), c.gen), dtype_label(s.out_dtype, c.gen), dtype_label(aq_bias(s), c.gen));
+}>("s3d3_aq_type_check", "", "in_dtype is FP32 or INT32, out_dtype UINT8, bias_dtype FP32, BF16 or FP16", fAqTypes);
 constexpr Predicate kAqScales =
-    make_rule<Aq, aq_scales,
+    text_rule<Aq, aq_scales,
               [](const Aq& s, const CheckContext&) {
                 return fmt::format("quant_scale_value {:#010x} and dequant_scale_value {:#010x}: both must be non-zero",
                                    s.quant_scale_value.raw, s.dequant_scale_value.raw);
               }>("s3d3_aq_scale_check", "",
                  "quant_scale_value != 0.0 and dequant_scale_value != 0.0 (IEEE compare: -0.0 fails, NaN passes)",
-                 kGensAll, fAqScales);
-constexpr Predicate kAqChannels = channels_rule<Aq, true>(fAqChannels);
-constexpr Predicate kAqSrcStart = start_rule<Aq, &Aq::src, "src">(fAqSrcStart);
-constexpr Predicate kAqDstStart = start_rule<Aq, &Aq::dst, "dst">(fAqDstStart);
-constexpr Predicate kAqSrc =
-    tensor_rule<Aq, &Aq::src, aq_in, false, "src">("tensor3d_valid", "src readable in in_dtype, SBUF or PSUM", fAqSrc);
-constexpr Predicate kAqDst = tensor_rule<Aq, &Aq::dst, &Aq::out_dtype, true, "dst">(
+                 fAqScales);
+constexpr Predicate kAqChannels = channels_rule<Aq>("has_valid_active_channel_range", kRangeMeaning, fAqChannels);
+constexpr Predicate kAqSrcStart = start_rule<Aq, &Aq::src, "src", kActWording>(kStartMeaning, fAqSrcStart);
+constexpr Predicate kAqDstStart = start_rule<Aq, &Aq::dst, "dst", kActWording>(kStartMeaning, fAqDstStart);
+constexpr Predicate kAqSrc = pattern_rule<Aq, &Aq::src, aq_in, false, "src", kActWording>(
+    "tensor3d_valid", "src readable in in_dtype, SBUF or PSUM", fAqSrc);
+constexpr Predicate kAqDst = pattern_rule<Aq, &Aq::dst, &Aq::out_dtype, true, "dst", kActWording>(
     "tensor3d_valid", "dst writable in out_dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fAqDst);
-constexpr Predicate kAqCount = same_count_rule<Aq>("same_element_count_t3d", fAqCount);
+constexpr Predicate kAqCount = count_rule<Aq, &Aq::src, &Aq::dst, "src", "dst", kActWording>(
+    "same_element_count_t3d", "PROJ-CONV-A18", kCountMeaning, fAqCount);
 constexpr Predicate kAqBias =
-    make_rule<Aq, aq_bias_addr,
+    text_rule<Aq, aq_bias_addr,
               [](const Aq& s, const CheckContext& c) {
                 return fmt::format(
                     "bias_addr {:#010x}: its partition + {} channels must fit and it must be aligned for {}",
                     s.bias_addr, s.num_active_channels, dtype_label(aq_bias(s), c.gen));
               }>("s3d3_aq_bias_addr_check", "PROJ-CONV-A29",
-                 "tpb_addr_active_channels(bias_addr, nac) and addr_aligned_dtype(bias_addr, bias_dtype)", kGensAll,
-                 fAqBias);
+                 "tpb_addr_active_channels(bias_addr, nac) and addr_aligned_dtype(bias_addr, bias_dtype)", fAqBias);
 
 constexpr std::array kQuantizeList{
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kAqOpcode, &kAqTypes, &kAqScales, &kAqChannels,
@@ -384,8 +226,8 @@ bool rd_type(const Rd& s, const CheckContext& c) {
          dtype_accepts(d, true, c);
 }
 
-constexpr Predicate kRdOpcode =
-    opcode_rule<Rd, act::kReadAccumulator>("has_activation_read_accumulator_opcode", "the opcode is 0x24");
+constexpr Predicate kRdOpcode = opcode_rule<Rd, act::kReadAccumulator>(
+    "has_activation_read_accumulator_opcode", "PROJ-CONV-A29", "the opcode is 0x24", kOpcodeFieldOf<Rd>);
 constexpr Predicate kRdReserved = reserved_rule<Rd, fRdReserved>(
     {.name = "d1_rd_reserved_zero",
      .convention = "",
@@ -394,20 +236,17 @@ constexpr Predicate kRdReserved = reserved_rule<Rd, fRdReserved>(
      .explain = [](const Instruction& i, const CheckContext&) {
        return explain_reserved_bytes(encode(i), fRdReserved);
      }});
-constexpr Predicate kRdType =
-    make_rule<Rd, rd_type,
-              [](const Rd& s, const CheckContext& c) {
-                return fmt::format("dtype {} is not FP16, BF16, FP32 or FP32R", dtype_label(s.dtype, c.gen));
-              }>("activation_read_accumulator_type_check", "", "dtype is FP16, BF16, FP32 or FP32R (and a valid dtype)",
-                 kGensAll, fRdDtype);
-constexpr Predicate kRdNegated = make_rule<Rd, [](const Rd& s, const CheckContext&) { return s.negated == 0; },
+constexpr Predicate kRdType = text_rule<Rd, rd_type, [](const Rd& s, const CheckContext& c) {
+  return fmt::format("dtype {} is not FP16, BF16, FP32 or FP32R", dtype_label(s.dtype, c.gen));
+}>("activation_read_accumulator_type_check", "", "dtype is FP16, BF16, FP32 or FP32R (and a valid dtype)", fRdDtype);
+constexpr Predicate kRdNegated = text_rule<Rd, [](const Rd& s, const CheckContext&) { return s.negated == 0; },
                                            [](const Rd& s, const CheckContext&) {
                                              return fmt::format("negated is {}, must be 0 on ACT", s.negated);
-                                           }>("d1_rd_has_zero_negated_field", "", "negated is 0", kGensAll, fRdNegated);
+                                           }>("d1_rd_has_zero_negated_field", "", "negated is 0", fRdNegated);
 constexpr Predicate kRdSize =
-    make_rule<Rd,
+    text_rule<Rd,
               [](const Rd& s, const CheckContext& c) {
-                return s.dst_element_count == 1 && (s.dst.num_elem[0] == 1 || shape_escape(s.dst.start_addr, c.gen));
+                return s.dst_element_count == 1 && (s.dst.num_elem[0] == 1 || shape_escapes(s.dst.start_addr, c.gen));
               },
               [](const Rd& s, const CheckContext&) {
                 return fmt::format("dst_element_count is {} and dst count {}: both must be 1", s.dst_element_count,
@@ -415,10 +254,11 @@ constexpr Predicate kRdSize =
               }>("d1_rd_dst_element_count", "PROJ-CONV-A18",
                  "dst_element_count == 1 and dst.num_elem[0] == 1 (CAYMAN+: the latter "
                  "waived for a register shape)",
-                 kGensAll, fRdSize);
-constexpr Predicate kRdChannels = channels_rule<Rd, false>(fRdChannels);
-constexpr Predicate kRdDstStart = start_rule<Rd, &Rd::dst, "dst">(fRdDstStart);
-constexpr Predicate kRdDst = tensor_rule<Rd, &Rd::dst, &Rd::dtype, true, "dst">(
+                 fRdSize);
+constexpr Predicate kRdChannels =
+    channels_rule<Rd, true>("check_active_channels", "num_active_channels is 1..128", fRdChannels);
+constexpr Predicate kRdDstStart = start_rule<Rd, &Rd::dst, "dst", kActWording>(kStartMeaning, fRdDstStart);
+constexpr Predicate kRdDst = pattern_rule<Rd, &Rd::dst, &Rd::dtype, true, "dst", kActWording>(
     "tensor1d_valid", "dst writable in dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fRdDst);
 
 constexpr std::array kReadList{
@@ -504,7 +344,8 @@ bool ac2_errata(const Ac2& s, const CheckContext& c) {
   return true;
 }
 
-constexpr Predicate kAc2Opcode = opcode_rule<Ac2, act::kActivate2>("has_activate2_opcode", "the opcode is 0x25");
+constexpr Predicate kAc2Opcode = opcode_rule<Ac2, act::kActivate2>("has_activate2_opcode", "PROJ-CONV-A29",
+                                                                   "the opcode is 0x25", kOpcodeFieldOf<Ac2>);
 constexpr Predicate kAc2Reserved =
     reserved_rule<Ac2, fAc2Reserved>({.name = "s2d2_ac_reserved_zero",
                                       .convention = "PROJ-CONV-A29",
@@ -520,44 +361,45 @@ constexpr Predicate kAc2OutDtype =
 constexpr Predicate kAc2ImmDtype =
     dtype_rule<Ac2, &Ac2::imm_dtype, false, "imm_dtype">("is_valid_dtype(imm_dtype, FP32R not allowed)", fAc2ImmDtype);
 constexpr Predicate kAc2Ops =
-    make_rule<Ac2, ac2_ops,
+    text_rule<Ac2, ac2_ops,
               [](const Ac2& s, const CheckContext& c) {
                 return fmt::format(
                     "op0 {}, op1 {}, reverse_operands {}: not one of the six pairs (MULT,ADD), (MULT,SUBTRACT), "
                     "(MULT,BYPASS), (ADD,BYPASS), (SUBTRACT,BYPASS), (BYPASS,BYPASS), or a reversed BYPASS",
                     aluop_label(s.op0, c.gen), aluop_label(s.op1, c.gen), s.reverse_operands);
               }>("has_valid_s2d2_ac_ts_ops", "PROJ-CONV-A15",
-                 "(op0, op1) is one of AWS's six pairs; reverse_operands <= 3 and reverses no BYPASS", kGensAll,
-                 fAc2Ops);
-constexpr Predicate kAc2ReduceOp = make_rule<Ac2, ac2_reduce_op, [](const Ac2& s, const CheckContext& c) {
+                 "(op0, op1) is one of AWS's six pairs; reverse_operands <= 3 and reverses no BYPASS", fAc2Ops);
+constexpr Predicate kAc2ReduceOp = text_rule<Ac2, ac2_reduce_op, [](const Ac2& s, const CheckContext& c) {
   return fmt::format("reduce_op {} is not ADD, MAX, MIN, ABS_MAX or ABS_MIN", aluop_label(s.reduce_op, c.gen));
-}>("has_valid_reduce_op", "", "reduce_op is ADD, MAX, MIN, ABS_MAX or ABS_MIN", kGensAll, fAc2ReduceOp);
+}>("has_valid_reduce_op", "", "reduce_op is ADD, MAX, MIN, ABS_MAX or ABS_MIN", fAc2ReduceOp);
 constexpr Predicate kAc2ReduceCmd =
-    make_rule<Ac2, [](const Ac2& s, const CheckContext&) { return s.reduce_cmd <= act::kReduceResetReduce; },
+    text_rule<Ac2, [](const Ac2& s, const CheckContext&) { return s.reduce_cmd <= act::kReduceResetReduce; },
               [](const Ac2& s, const CheckContext&) {
                 return fmt::format("reduce_cmd {} is not a REDUCE_CMD (0..3)", s.reduce_cmd);
-              }>("is_valid_enum(REDUCE_CMD)", "", "reduce_cmd is IDLE, RESET, REDUCE or RESET_REDUCE (0..3)", kGensAll,
+              }>("is_valid_enum(REDUCE_CMD)", "", "reduce_cmd is IDLE, RESET, REDUCE or RESET_REDUCE (0..3)",
                  fAc2ReduceCmd);
-constexpr Predicate kAc2Channels = channels_rule<Ac2, false>(fAc2Channels);
-constexpr Predicate kAc2SrcStart = start_rule<Ac2, &Ac2::src, "src">(fAc2SrcStart);
-constexpr Predicate kAc2DstStart = start_rule<Ac2, &Ac2::dst, "dst">(fAc2DstStart);
-constexpr Predicate kAc2Src = tensor_rule<Ac2, &Ac2::src, &Ac2::in_dtype, false, "src">(
+constexpr Predicate kAc2Channels =
+    channels_rule<Ac2, true>("check_active_channels", "num_active_channels is 1..128", fAc2Channels);
+constexpr Predicate kAc2SrcStart = start_rule<Ac2, &Ac2::src, "src", kActWording>(kStartMeaning, fAc2SrcStart);
+constexpr Predicate kAc2DstStart = start_rule<Ac2, &Ac2::dst, "dst", kActWording>(kStartMeaning, fAc2DstStart);
+constexpr Predicate kAc2Src = pattern_rule<Ac2, &Ac2::src, &Ac2::in_dtype, false, "src", kActWording>(
     "tensor2d_valid", "src readable in in_dtype, SBUF or PSUM (judged on the TENSOR2D bytes, PROJ-CONV-A30)", fAc2Src);
-constexpr Predicate kAc2Dst = tensor_rule<Ac2, &Ac2::dst, &Ac2::out_dtype, true, "dst">(
+constexpr Predicate kAc2Dst = pattern_rule<Ac2, &Ac2::dst, &Ac2::out_dtype, true, "dst", kActWording>(
     "tensor2d_valid", "dst writable in out_dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fAc2Dst);
-constexpr Predicate kAc2Count = same_count_rule<Ac2>("same_element_count_t2d", fAc2Count);
+constexpr Predicate kAc2Count = count_rule<Ac2, &Ac2::src, &Ac2::dst, "src", "dst", kActWording>(
+    "same_element_count_t2d", "PROJ-CONV-A18", kCountMeaning, fAc2Count);
 constexpr Predicate kAc2Imms =
-    make_rule<Ac2, ac2_imms,
+    text_rule<Ac2, ac2_imms,
               [](const Ac2& s, const CheckContext& c) {
                 const unsigned n = s.num_active_channels;
                 if (!immediates_ok(s.imm0.raw, s.imm0_src, n, s.imm_dtype, c.gen))
-                  return imm_failure("imm0", s.imm0.raw, s.imm0_src, n, s.imm_dtype);
+                  return immediate_failure("imm0", s.imm0.raw, s.imm0_src, n, s.imm_dtype);
                 if (!immediates_ok(s.imm1.raw, s.imm1_src, n, s.imm_dtype, c.gen))
-                  return imm_failure("imm1", s.imm1.raw, s.imm1_src, n, s.imm_dtype);
-                return imm_failure("relu_param", s.relu_param.raw, s.relu_param_src, n, s.imm_dtype);
+                  return immediate_failure("imm1", s.imm1.raw, s.imm1_src, n, s.imm_dtype);
+                return immediate_failure("relu_param", s.relu_param.raw, s.relu_param_src, n, s.imm_dtype);
               }>("s2d2_ac_imm_checks", "PROJ-CONV-A29",
-                 "has_valid_immediates(v, v_src, nac, imm_dtype) for imm0, imm1 and relu_param", kGensAll, fAc2Imms);
-constexpr Predicate kAc2Errata = make_rule<
+                 "has_valid_immediates(v, v_src, nac, imm_dtype) for imm0, imm1 and relu_param", fAc2Imms);
+constexpr Predicate kAc2Errata = text_rule<
     Ac2, ac2_errata,
     [](const Ac2&, const CheckContext&) {
       return std::string(
@@ -566,7 +408,7 @@ constexpr Predicate kAc2Errata = make_rule<
     }>("act2_quadrant_restrictions_errata_3071", "PROJ-CONV-A15",
        "SBUF source: every pointer immediate in the source's SBUF quadrant; otherwise the pointer immediates share one "
        "SBUF quadrant; register pointers are not judged",
-       kGensAll, fAc2Errata);
+       fAc2Errata);
 
 constexpr std::array kActivate2List{&kHasValidNeuronHeader,
                                     &kHasValidNeuronEvents,
@@ -604,24 +446,20 @@ bool ld_reserved(const Ld& s, const CheckContext&) {
   return s.notification == 0 && s.drain_count == 0;
 }
 
-constexpr Predicate kLdOpcode =
-    opcode_rule<Ld, act::kTableLoad>("has_activation_table_load_opcode", "the opcode is 0x23");
-constexpr Predicate kLdReserved =
-    make_rule<Ld, ld_reserved,
-              [](const Ld& s, const CheckContext&) {
-                const Word w = encode(s);
-                for (unsigned b = 12; b < 64; ++b)
-                  if (b != act::kActTblSelByte && w[b] != 0)
-                    return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
-                return std::string("a reserved byte is not zero");
-              }>("ctrl_no_reserved_zero", "PROJ-CONV-A6", "bytes 12..34 and 36..63 are zero (byte 35 is act_tbl_sel)",
-                 kGensAll, fLdReserved);
-constexpr Predicate kLdSel = make_rule<Ld, [](const Ld&, const CheckContext&) { return true; },
+constexpr Predicate kLdOpcode = opcode_rule<Ld, act::kTableLoad>("has_activation_table_load_opcode", "PROJ-CONV-A29",
+                                                                 "the opcode is 0x23", kOpcodeFieldOf<Ld>);
+constexpr Predicate kLdReserved = text_rule<Ld, ld_reserved, [](const Ld& s, const CheckContext&) {
+  const Word w = encode(s);
+  for (unsigned b = 12; b < 64; ++b)
+    if (b != act::kActTblSelByte && w[b] != 0) return fmt::format("reserved byte {} is {:#04x}, must be 0", b, w[b]);
+  return std::string("a reserved byte is not zero");
+}>("ctrl_no_reserved_zero", "PROJ-CONV-A6", "bytes 12..34 and 36..63 are zero (byte 35 is act_tbl_sel)", fLdReserved);
+constexpr Predicate kLdSel = text_rule<Ld, [](const Ld&, const CheckContext&) { return true; },
                                        [](const Ld&, const CheckContext&) { return std::string(); }>(
     "valid_act_tbl_sel", "PROJ-CONV-A6",
     "act_tbl_sel (byte 35): every value holds at the word level; the index is checked against the NEFF's set "
     "catalog when the word runs",
-    kGensAll, fLdSel);
+    fLdSel);
 
 constexpr std::array kTableLoadList{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kLdOpcode, &kLdReserved, &kLdSel};
 constexpr Validator kTableLoadValidator = full_validator<kTableLoadList>("is_valid_activation_table_load");
@@ -641,15 +479,15 @@ bool ps_name(const Ps& s, const CheckContext&) {
   return true;
 }
 
-constexpr Predicate kPsOpcode =
-    opcode_rule<Ps, act::kPseudoLoadSet>("has_pseudo_load_act_func_set_opcode", "the opcode is 0xC6");
+constexpr Predicate kPsOpcode = opcode_rule<Ps, act::kPseudoLoadSet>(
+    "has_pseudo_load_act_func_set_opcode", "PROJ-CONV-A29", "the opcode is 0xC6", kOpcodeFieldOf<Ps>);
 constexpr Predicate kPsName =
-    make_rule<Ps, ps_name,
+    text_rule<Ps, ps_name,
               [](const Ps&, const CheckContext&) {
                 return std::string(
                     "act_set_name must be 1..32 printable ASCII bytes (0x21..0x7E) followed only by NUL bytes");
               }>("pseudo_load_act_func_set_name", "PROJ-CONV-A16",
-                 "act_set_name is 1..32 bytes of printable ASCII 0x21..0x7E, then only NUL bytes", kGensAll, fPsName);
+                 "act_set_name is 1..32 bytes of printable ASCII 0x21..0x7E, then only NUL bytes", fPsName);
 constexpr Predicate kPsReserved =
     reserved_rule<Ps, fPsReserved>({.name = "pseudo_load_act_func_set_reserved_zero",
                                     .convention = "PROJ-CONV-A16",

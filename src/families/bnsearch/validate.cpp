@@ -2,10 +2,13 @@
 // is_valid_batchnorm_stats / _stats2 / _aggregate, is_valid_max8, is_valid_find_index8, is_valid_match_replace8.
 #include "families/bnsearch/format.hpp"
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 using Bn = S4d2Bn;
 using Mr = S4d4Mr;
@@ -45,29 +48,21 @@ constexpr auto fMrReserved = field_refs_with_role<Mr, Role::Reserved>();
 
 // ---- Bodies ----
 
-/// PROJ-CONV-A18: a count predicate holds for an operand whose shape comes from a register (CAYMAN+).
-constexpr bool shape_escapes(const Addr4& start, Generation g) {
-  return pred::has_shape_escape(g) && start.shape_from_register();
-}
-
-template <size_t N>
-constexpr uint64_t count_of(const std::array<uint16_t, N>& num) {
-  uint64_t n = 1;
-  for (uint16_t v : num) n *= v;
-  return n;
-}
+constexpr std::string_view kStartMeaning =
+    "a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128";
+constexpr std::string_view kChannelsMeaning = "num_active_channels is 1..POOLING_NUM_CHANNELS (128)";
 
 /// The source's element count is in [Lo, Hi] and, with Multiple, a multiple of it.
 template <class S, uint64_t Lo, uint64_t Hi, uint64_t Multiple = 1>
 bool src_count_ok(const S& x, const CheckContext& c) {
   if (shape_escapes(x.src.start_addr, c.gen)) return true;
-  const uint64_t n = count_of(x.src.num_elem);
+  const uint64_t n = elements_of(x.src);
   return n >= Lo && n <= Hi && n % Multiple == 0;
 }
 /// The destination's element count is exactly N.
 template <class S, uint64_t N>
 bool dst_count_ok(const S& x, const CheckContext& c) {
-  return shape_escapes(x.dst.start_addr, c.gen) || count_of(x.dst.num_elem) == N;
+  return shape_escapes(x.dst.start_addr, c.gen) || elements_of(x.dst) == N;
 }
 
 /// The dtype at Dtype is one of Allowed.
@@ -84,105 +79,7 @@ constexpr bool zero_fp32(uint32_t bits) {
   return (bits & 0x7FFFFFFFU) == 0;
 }
 
-// ---- Explanations ----
-
-std::string explain_dtype(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} {} fails is_valid_dtype ({})", which, dtype_label(d, c.gen), via);
-}
-
-template <class T>
-std::string explain_tensor(std::string_view which, const T& t, uint8_t d, bool write, const CheckContext& c) {
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count{}", which,
-                       pred::has_shape_escape(c.gen) ? " and its shape does not come from a register"
-                                                     : " (no shape-from-register escape on sunda, PROJ-CONV-C18)");
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
-}
-
-// ---- Predicate shapes shared by the two layouts ----
-
-template <class S, auto Dtype, bool AllowFp32r>
-bool dtype_ok(const S& x, const CheckContext& c) {
-  return dtype_accepts(x.*Dtype, AllowFp32r, c);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-std::string dtype_text(const S& x, const CheckContext& c) {
-  return explain_dtype(Which, x.*Dtype, AllowFp32r, c);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, dtype_ok<S, Dtype, AllowFp32r>>(
-      {.name = "is_valid_dtype",
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, dtype_text<S, Dtype, AllowFp32r, Which>>});
-}
-
-template <class S>
-bool channels_ok(const S& x, const CheckContext& c) {
-  return pred::check_active_channels(x.num_active_channels, c.gen);
-}
-template <class S>
-constexpr Predicate channels_rule() {
-  return rule<S, channels_ok<S>>({.name = "check_active_channels",
-                                  .convention = "",
-                                  .meaning = "num_active_channels is 1..POOLING_NUM_CHANNELS (128)",
-                                  .gens = kGensAll,
-                                  .fields = fChannels<S>,
-                                  .explain = explain_on_body<S, [](const S& x, const CheckContext& c) {
-                                    return fmt::format("num_active_channels is {}, must be 1..{}",
-                                                       x.num_active_channels, geometry(c.gen).channels);
-                                  }>});
-}
-
-template <class S, auto Operand>
-bool start_ok(const S& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-}
-template <class S, auto Operand, Name Which>
-std::string start_text(const S& x, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     std::string_view{Which}, addr4_label((x.*Operand).start_addr, c.gen), x.num_active_channels);
-}
-template <class S, auto Operand, Name Which>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return rule<S, start_ok<S, Operand>>(
-      {.name = "start_addr_active_channels",
-       .convention = "PROJ-CONV-C15",
-       .meaning = "a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, start_text<S, Operand, Which>>});
-}
-
-template <class S, auto Operand, auto Dtype, bool Write>
-bool tensor_ok(const S& x, const CheckContext& c) {
-  const auto& t = x.*Operand;
-  if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(t.num_elem)>> == 2)
-    return pred::tensor2d_valid(t, x.*Dtype, Write, true, true, c.gen);
-  else
-    return pred::tensor4d_valid(t, x.*Dtype, Write, true, true, c.gen);
-}
-template <class S, auto Operand, auto Dtype, bool Write, Name Which>
-std::string tensor_text(const S& x, const CheckContext& c) {
-  return explain_tensor(Which, x.*Operand, x.*Dtype, Write, c);
-}
-template <class S, auto Operand, auto Dtype, bool Write, Name Which>
-constexpr Predicate tensor_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, tensor_ok<S, Operand, Dtype, Write>>(
-      {.name = name,
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, tensor_text<S, Operand, Dtype, Write, Which>>});
-}
+// ---- Predicate shapes of this family (the operand rules are families/operand_rules.hpp's) ----
 
 template <class S, uint64_t Lo, uint64_t Hi, uint64_t Multiple = 1>
 constexpr Predicate src_count_rule(std::string_view name, std::string_view convention, std::string_view meaning) {
@@ -193,7 +90,7 @@ constexpr Predicate src_count_rule(std::string_view name, std::string_view conve
        .gens = kGensAll,
        .fields = fSrcCount<S>,
        .explain = explain_on_body<S, [](const S& x, const CheckContext&) {
-         return fmt::format("src has {} elements, must be {}..{}{}", count_of(x.src.num_elem), Lo, Hi,
+         return fmt::format("src has {} elements, must be {}..{}{}", elements_of(x.src), Lo, Hi,
                             Multiple > 1 ? fmt::format(" and a multiple of {}", Multiple) : std::string{});
        }>});
 }
@@ -205,8 +102,7 @@ constexpr Predicate dst_count_rule(std::string_view name, std::string_view conve
                                       .gens = kGensAll,
                                       .fields = fDstCount<S>,
                                       .explain = explain_on_body<S, [](const S& x, const CheckContext&) {
-                                        return fmt::format("dst has {} elements, must be {}", count_of(x.dst.num_elem),
-                                                           N);
+                                        return fmt::format("dst has {} elements, must be {}", elements_of(x.dst), N);
                                       }>});
 }
 
@@ -252,15 +148,15 @@ constexpr Predicate kBnInDtype =
     dtype_rule<Bn, &Bn::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fInDtype<Bn>);
 constexpr Predicate kBnOutDtype =
     dtype_rule<Bn, &Bn::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fOutDtype<Bn>);
-constexpr Predicate kBnChannels = channels_rule<Bn>();
-constexpr Predicate kBnSrcStart = start_rule<Bn, &Bn::src, "src">(fSrcChannels<Bn>);
-constexpr Predicate kBnDstStart = start_rule<Bn, &Bn::dst, "dst">(fDstChannels<Bn>);
-constexpr Predicate kBnSrcTensor = tensor_rule<Bn, &Bn::src, &Bn::in_dtype, false, "src">(
+constexpr Predicate kBnChannels = channels_rule<Bn, true>("check_active_channels", kChannelsMeaning, fChannels<Bn>);
+constexpr Predicate kBnSrcStart = start_rule<Bn, &Bn::src, "src">(kStartMeaning, fSrcChannels<Bn>);
+constexpr Predicate kBnDstStart = start_rule<Bn, &Bn::dst, "dst">(kStartMeaning, fDstChannels<Bn>);
+constexpr Predicate kBnSrcTensor = pattern_rule<Bn, &Bn::src, &Bn::in_dtype, false, "src">(
     "tensor4d_valid",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or in_dtype-aligned "
     "SBUF/PSUM start",
     fSrcTensor<Bn>);
-constexpr Predicate kBnDstTensor = tensor_rule<Bn, &Bn::dst, &Bn::out_dtype, true, "dst">(
+constexpr Predicate kBnDstTensor = pattern_rule<Bn, &Bn::dst, &Bn::out_dtype, true, "dst">(
     "tensor2d_valid",
     "dst writable in out_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or out_dtype-aligned "
     "SBUF/PSUM start; PSUM only with 4-byte dtypes",
@@ -391,33 +287,21 @@ constexpr Predicate kMrTypes =
                "in_dtype {} / out_dtype {}: each must be FP16, BF16, UINT8, UINT16, UINT32, FP32 or INT32",
                dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
          }>});
-constexpr Predicate kMrChannels = channels_rule<Mr>();
-constexpr Predicate kMrSrcStart = start_rule<Mr, &Mr::src, "src">(fSrcChannels<Mr>);
-constexpr Predicate kMrDstStart = start_rule<Mr, &Mr::dst, "dst">(fDstChannels<Mr>);
-constexpr Predicate kMrSrcTensor = tensor_rule<Mr, &Mr::src, &Mr::in_dtype, false, "src">(
+constexpr Predicate kMrChannels = channels_rule<Mr, true>("check_active_channels", kChannelsMeaning, fChannels<Mr>);
+constexpr Predicate kMrSrcStart = start_rule<Mr, &Mr::src, "src">(kStartMeaning, fSrcChannels<Mr>);
+constexpr Predicate kMrDstStart = start_rule<Mr, &Mr::dst, "dst">(kStartMeaning, fDstChannels<Mr>);
+constexpr Predicate kMrSrcTensor = pattern_rule<Mr, &Mr::src, &Mr::in_dtype, false, "src">(
     "tensor4d_valid",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or in_dtype-aligned "
     "SBUF/PSUM start",
     fSrcTensor<Mr>);
-constexpr Predicate kMrDstTensor = tensor_rule<Mr, &Mr::dst, &Mr::out_dtype, true, "dst">(
+constexpr Predicate kMrDstTensor = pattern_rule<Mr, &Mr::dst, &Mr::out_dtype, true, "dst">(
     "tensor4d_valid", "dst writable in out_dtype: as src; PSUM only with 4-byte dtypes", fDstTensor<Mr>);
 constexpr Predicate kMrSrc = src_count_rule<Mr, 0, 16384>("has_match_replace8_src_element_cnt", "PROJ-CONV-A29",
                                                           "src has at most 16384 elements (a register shape: "
                                                           "PROJ-CONV-A18)");
-constexpr Predicate kMrSame =
-    rule<Mr,
-         [](const Mr& x, const CheckContext& c) {
-           return shape_escapes(x.src.start_addr, c.gen) || shape_escapes(x.dst.start_addr, c.gen) ||
-                  count_of(x.src.num_elem) == count_of(x.dst.num_elem);
-         }>({.name = "same_element_count_t4d",
-             .convention = "",
-             .meaning = "src and dst have the same element count (a register shape: PROJ-CONV-A18)",
-             .gens = kGensAll,
-             .fields = fCounts,
-             .explain = explain_on_body<Mr, [](const Mr& x, const CheckContext&) {
-               return fmt::format("src has {} elements, dst has {}", count_of(x.src.num_elem),
-                                  count_of(x.dst.num_elem));
-             }>});
+constexpr Predicate kMrSame = count_rule<Mr, &Mr::src, &Mr::dst, "src", "dst">(
+    "same_element_count_t4d", "", "src and dst have the same element count (a register shape: PROJ-CONV-A18)", fCounts);
 
 constexpr const Predicate* kMatchReplace[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kMrOpcode,   &kMrReserved,  &kMrInDtype,   &kMrOutDtype, &kMrTypes,

@@ -3,10 +3,13 @@
 #include <algorithm>
 
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 // ---- Fields read, by name: offsets and sizes come from the format declarations (field_ref) ----
 
@@ -66,13 +69,6 @@ constexpr FieldRef fMrCount[] = {field_ref<Mr>("dst_element_count"), field_ref<M
 
 // ---- Shared bodies ----
 
-/// is_valid_dtype_64(d, allow_fp32r, allow_u64, allow_i64) (common-formats.md §10.4).
-bool is_valid_dtype_64(uint8_t d, bool allow_fp32r, bool allow_u64, bool allow_i64, const CheckContext& c) {
-  if (d == dtype::kUint64) return allow_u64;
-  if (d == dtype::kInt64) return allow_i64;
-  return pred::is_valid_dtype(d, allow_fp32r, c);
-}
-
 /// addresses_in_same_sbuf_quadrant, literal reading: both in the same quadrant-base partition (PROJ-CONV-C17), i.e.
 /// addr_in_sbuf_partition(q, x) and addr_in_sbuf_partition(q, y) for one q of 0, 32, 64, 96.
 bool same_sbuf_quadrant(uint32_t x, uint32_t y, Generation g) {
@@ -101,19 +97,13 @@ uint32_t indirect_data(const T& t) {
 template <class T>
 bool pattern_valid(const T& t, uint8_t d, bool write, Generation g) {
   if (datapath::indirect_arm(t.start_addr, g)) return indirect_arm_valid(t.start_addr.raw, indirect_data(t), g);
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, g)) return false;
-  return pred::tensor_start_addr_valid(t.start_addr, d, write, true, true, g);
+  return tensor_valid(t, d, write, g);
 }
 
 /// Element counts are compared only when both operands are plain tensors with immediate shapes: a shape from
 /// a register (CAYMAN+; never on SUNDA, PROJ-CONV-C18) or an indirect arm carries no comparable count.
-template <class A, class B>
-bool same_count(const A& a, const B& b, Generation g) {
-  const auto escapes = [g](const Addr4& s) {
-    return (pred::has_shape_escape(g) && s.shape_from_register()) || datapath::indirect_arm(s, g);
-  };
-  if (escapes(a.start_addr) || escapes(b.start_addr)) return true;
-  return a.elements() == b.elements();
+bool count_escapes(const Addr4& start, Generation g) {
+  return shape_escapes(start, g) || datapath::indirect_arm(start, g);
 }
 
 std::string_view pattern_convention(const Addr4& start, Generation g) {
@@ -122,21 +112,13 @@ std::string_view pattern_convention(const Addr4& start, Generation g) {
 
 // ---- Explanations ----
 
-std::string explain_dtype(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  if (d == dtype::kUint64 || d == dtype::kInt64) via = "64-bit dtypes are not allowed here";
-  return fmt::format("{} {} fails is_valid_dtype ({})", which, dtype_label(d, c.gen), via);
-}
-
-std::string explain_channels_range(unsigned n) {
-  return fmt::format("num_active_channels is {}, must be 1..128", n);
-}
-
-std::string explain_start(std::string_view which, const Addr4& a, unsigned n, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     which, addr4_label(a, c.gen), n);
-}
+/// How the datapath family words the failures of the shared operand rules: a 64-bit dtype is named as such.
+constexpr Wording kDatapathWording{.start_limit = kPartitionWording.start_limit,
+                                   .pattern_start = kPartitionWording.pattern_start,
+                                   .written_note = kPartitionWording.written_note,
+                                   .names_sunda_escape = true,
+                                   .count_has = kPartitionWording.count_has,
+                                   .via_64 = "64-bit dtypes are not allowed here"};
 
 template <class T>
 std::string explain_pattern(std::string_view which, const T& t, uint8_t d, bool write, const CheckContext& c) {
@@ -145,104 +127,10 @@ std::string explain_pattern(std::string_view which, const T& t, uint8_t d, bool 
         "{} is an indirect MEM_PATTERN (index {}, data {}): the data must be in PSUM or share the index's SBUF "
         "quadrant-base partition (PROJ-CONV-C17)",
         which, addr4_label(t.start_addr, c.gen), addr4_label(Addr4{indirect_data(t)}, c.gen));
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count{}", which,
-                       pred::has_shape_escape(c.gen) ? " and its shape does not come from a register"
-                                                     : " (no shape-from-register escape on sunda, PROJ-CONV-C18)");
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
-}
-
-std::string explain_aluop(uint8_t op, const CheckContext& c) {
-  return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(op, c.gen), to_string(c.gen));
+  return pattern_failure(kDatapathWording, which, t, d, write, c);
 }
 
 // ---- Shared predicate shapes: one rule each, parameterised by the operand it reads ----
-
-/// is_valid_dtype(Dtype(x), AllowFp32r) of the dtype Which (the catalog table the raw form uses).
-template <class S, auto Dtype, bool AllowFp32r>
-bool dtype_ok(const S& x, const CheckContext& c) {
-  return dtype_accepts(Dtype(x), AllowFp32r, c);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-std::string dtype_text(const S& x, const CheckContext& c) {
-  return explain_dtype(Which, Dtype(x), AllowFp32r, c);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view convention, std::string_view meaning,
-                               std::span<const FieldRef> fields) {
-  return rule<S, dtype_ok<S, Dtype, AllowFp32r>>(
-      {.name = "is_valid_dtype",
-       .convention = convention,
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, dtype_text<S, Dtype, AllowFp32r, Which>>});
-}
-
-/// is_valid_enum(AluOp): op is a member of the generation's ALU_OP enum.
-template <class S>
-bool aluop_ok(const S& x, const CheckContext& c) {
-  return aluop_in(x.op, c.gen);
-}
-template <class S>
-std::string aluop_text(const S& x, const CheckContext& c) {
-  return explain_aluop(x.op, c);
-}
-template <class S>
-constexpr Predicate aluop_rule(std::span<const FieldRef> fields) {
-  return rule<S, aluop_ok<S>>({.name = "is_valid_enum(AluOp)",
-                               .convention = "",
-                               .meaning = "op is a member of the generation's ALU_OP enum",
-                               .gens = kGensAll,
-                               .fields = fields,
-                               .explain = explain_on_body<S, aluop_text<S>>});
-}
-
-/// The active channel range, 1..128, under the name of the struct's header (Body: the header's predicate).
-template <class S>
-bool channels_1_to_128(const S& x, const CheckContext&) {
-  return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-}
-template <class S>
-bool channels_checked(const S& x, const CheckContext& c) {
-  return pred::check_active_channels(x.num_active_channels, c.gen);
-}
-template <class S>
-std::string channels_text(const S& x, const CheckContext&) {
-  return explain_channels_range(x.num_active_channels);
-}
-template <class S, auto Body>
-constexpr Predicate channel_range_rule(std::string_view name, std::string_view convention, std::string_view meaning,
-                                       std::span<const FieldRef> fields) {
-  return rule<S, Body>({.name = name,
-                        .convention = convention,
-                        .meaning = meaning,
-                        .gens = kGensAll,
-                        .fields = fields,
-                        .explain = explain_on_body<S, channels_text<S>>});
-}
-
-/// start_addr_active_channels of operand Which (x.*Operand): a register start, or partition + channels <= 128.
-template <class S, auto Operand>
-bool start_ok(const S& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-}
-template <class S, auto Operand, Name Which>
-std::string start_text(const S& x, const CheckContext& c) {
-  return explain_start(Which, (x.*Operand).start_addr, x.num_active_channels, c);
-}
-template <class S, auto Operand, Name Which>
-constexpr Predicate start_rule(std::string_view convention, std::string_view meaning,
-                               std::span<const FieldRef> fields) {
-  return rule<S, start_ok<S, Operand>>({.name = "start_addr_active_channels",
-                                        .convention = convention,
-                                        .meaning = meaning,
-                                        .gens = kGensAll,
-                                        .fields = fields,
-                                        .explain = explain_on_body<S, start_text<S, Operand, Which>>});
-}
 
 /// tensorNd_valid of operand Which read (or, Write, written) in dtype Dtype(x), with the MARIANA+ indirect arm.
 template <class S, auto Operand, auto Dtype, bool Write>
@@ -268,26 +156,6 @@ constexpr Predicate pattern_rule(std::string_view name, std::string_view meaning
        .explain = explain_on_body<S, pattern_text<S, Operand, Dtype, Write, Which>>,
        .via = nullptr,
        .failure_convention = pattern_failure_convention<S, Operand>});
-}
-
-/// Operands A and B (dst) have the same element count, unless a shape comes from a register or an indirect arm.
-template <class S, auto A, auto B>
-bool same_count_ok(const S& x, const CheckContext& c) {
-  return same_count(x.*A, x.*B, c.gen);
-}
-template <class S, auto A, auto B, Name WhichA, Name WhichB>
-std::string same_count_text(const S& x, const CheckContext&) {
-  return fmt::format("{} has {} elements, {} has {}", std::string_view{WhichA}, (x.*A).elements(),
-                     std::string_view{WhichB}, (x.*B).elements());
-}
-template <class S, auto A, auto B, Name WhichA, Name WhichB>
-constexpr Predicate same_count_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, same_count_ok<S, A, B>>({.name = name,
-                                          .convention = "",
-                                          .meaning = meaning,
-                                          .gens = kGensAll,
-                                          .fields = fields,
-                                          .explain = explain_on_body<S, same_count_text<S, A, B, WhichA, WhichB>>});
 }
 
 // ---- COPY / CAST (S4D4_TR) ----
@@ -319,10 +187,10 @@ constexpr Predicate kTrMask = rule<Tr, [](const Tr& x, const CheckContext&) { re
        return fmt::format("mask_enable is {}, must be 0", x.mask_enable);
      }>});
 
-constexpr Predicate kTrInDtype =
-    dtype_rule<Tr, tr_in_dtype, false, "in_dtype">("", "is_valid_dtype(in_dtype, FP32R not allowed)", fTrInDtype);
-constexpr Predicate kTrOutDtype =
-    dtype_rule<Tr, tr_out_dtype, true, "out_dtype">("", "is_valid_dtype(out_dtype, FP32R allowed)", fTrOutDtype);
+constexpr Predicate kTrInDtype = dtype_rule<Tr, tr_in_dtype, false, "in_dtype", false, kDatapathWording>(
+    "is_valid_dtype(in_dtype, FP32R not allowed)", fTrInDtype);
+constexpr Predicate kTrOutDtype = dtype_rule<Tr, tr_out_dtype, true, "out_dtype", false, kDatapathWording>(
+    "is_valid_dtype(out_dtype, FP32R allowed)", fTrOutDtype);
 
 constexpr Predicate kTrAluEnum = aluop_rule<Tr>(fTrOp);
 
@@ -337,15 +205,15 @@ constexpr Predicate kTrSubdim =
            return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", x.op_dim);
          }>});
 
-constexpr Predicate kTrChannels = channel_range_rule<Tr, channels_1_to_128<Tr>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", fTrChannels);
+constexpr Predicate kTrChannels =
+    channels_rule<Tr>("has_valid_active_channel_range", "num_active_channels is 1..128", fTrChannels, "");
 
 constexpr Predicate kTrSrcStart = start_rule<Tr, &Tr::src, "src">(
-    "PROJ-CONV-C15", "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    fTrSrcChannels);
+    "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fTrSrcChannels,
+    "PROJ-CONV-C15");
 constexpr Predicate kTrDstStart = start_rule<Tr, &Tr::dst, "dst">(
-    "PROJ-CONV-C15", "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128",
-    fTrDstChannels);
+    "dst: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fTrDstChannels,
+    "PROJ-CONV-C15");
 
 constexpr Predicate kTrSrcTensor = pattern_rule<Tr, &Tr::src, tr_in_dtype, false, "src">(
     "tensor4d_valid",
@@ -358,9 +226,10 @@ constexpr Predicate kTrDstTensor = pattern_rule<Tr, &Tr::dst, tr_out_dtype, true
     "MEM_PATTERN4D: data in PSUM or in the index's SBUF quadrant",
     fTrDstTensor);
 
-constexpr Predicate kTrSameCount = same_count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst">(
-    "s4d4_tr_same_src_dst_count",
-    "src and dst have the same element count (skipped when a shape comes from a register)", fTrCounts);
+constexpr Predicate kTrSameCount =
+    count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst", kPartitionWording, false, count_escapes>(
+        "s4d4_tr_same_src_dst_count", "",
+        "src and dst have the same element count (skipped when a shape comes from a register)", fTrCounts);
 
 constexpr Predicate kTrBypass = rule<Tr, [](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; }>(
     {.name = "s4d4_tr_op_bypass",
@@ -445,12 +314,6 @@ bool tt_valid_partitions(const Addr4& a0, const Addr4& a1, Generation g) {
   return addr_in_sbuf(x0, g) && addr_in_sbuf(x1, g) && same_sbuf_quadrant(x0, x1, g);
 }
 
-std::string explain_dtype64(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} {} fails is_valid_dtype_64 ({})", which, dtype_label(d, c.gen), via);
-}
-
 /// The dtype each TT operand is read or written in: src0 the low nibble, src1 the high nibble, dst out_dtype.
 constexpr uint8_t tt_src0_dtype(const Tt& t) {
   return datapath::pair_lo(t.in0_in1_dtype);
@@ -462,34 +325,14 @@ constexpr uint8_t tt_out_dtype(const Tt& t) {
   return t.out_dtype;
 }
 
-/// is_valid_dtype_64(Dtype(x), AllowFp32r, UINT64 and INT64 allowed) of the dtype Which.
-template <auto Dtype, bool AllowFp32r>
-bool dtype64_ok(const Tt& x, const CheckContext& c) {
-  return is_valid_dtype_64(Dtype(x), AllowFp32r, true, true, c);
-}
-template <auto Dtype, bool AllowFp32r, Name Which>
-std::string dtype64_text(const Tt& x, const CheckContext& c) {
-  return explain_dtype64(Which, Dtype(x), AllowFp32r, c);
-}
-template <auto Dtype, bool AllowFp32r, Name Which>
-constexpr Predicate dtype64_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<Tt, dtype64_ok<Dtype, AllowFp32r>>(
-      {.name = "is_valid_dtype_64",
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<Tt, dtype64_text<Dtype, AllowFp32r, Which>>});
-}
-
 constexpr Predicate kTtOpcode = opcode_clause<Tt, opcode::kTensorTensorArith>(
     "has_tensor_tensor_arith_opcode", "", "the opcode is TENSOR_TENSOR_ARITH_OP (0x41)");
 
-constexpr Predicate kTtOutDtype = dtype64_rule<tt_out_dtype, true, "out_dtype">(
+constexpr Predicate kTtOutDtype = dtype_rule<Tt, tt_out_dtype, true, "out_dtype", true>(
     "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)", fTtOutDtype);
-constexpr Predicate kTtLoDtype = dtype64_rule<tt_src0_dtype, false, "src0 dtype (low nibble)">(
+constexpr Predicate kTtLoDtype = dtype_rule<Tt, tt_src0_dtype, false, "src0 dtype (low nibble)", true>(
     "is_valid_dtype_64(src0 dtype = low nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)", fTtPair);
-constexpr Predicate kTtHiDtype = dtype64_rule<tt_src1_dtype, false, "src1 dtype (high nibble)">(
+constexpr Predicate kTtHiDtype = dtype_rule<Tt, tt_src1_dtype, false, "src1 dtype (high nibble)", true>(
     "is_valid_dtype_64(src1 dtype = high nibble of in0_in1_dtype, FP32R not allowed, UINT64/INT64 allowed)", fTtPair);
 
 constexpr Predicate kTtAluEnum = aluop_rule<Tt>(fTtOp);
@@ -532,11 +375,11 @@ constexpr Predicate kTtSignness = rule<Tt, [](const Tt& x, const CheckContext& c
      }>});
 
 constexpr Predicate kTtSrc0Start = start_rule<Tt, &Tt::src0, "src0">(
-    "PROJ-CONV-C15", "src0: a register start, or partition + num_active_channels <= 128", fTtSrc0Channels);
+    "src0: a register start, or partition + num_active_channels <= 128", fTtSrc0Channels, "PROJ-CONV-C15");
 constexpr Predicate kTtSrc1Start = start_rule<Tt, &Tt::src1, "src1">(
-    "PROJ-CONV-C15", "src1: a register start, or partition + num_active_channels <= 128", fTtSrc1Channels);
+    "src1: a register start, or partition + num_active_channels <= 128", fTtSrc1Channels, "PROJ-CONV-C15");
 constexpr Predicate kTtDstStart = start_rule<Tt, &Tt::dst, "dst">(
-    "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128", fTtDstChannels);
+    "dst: a register start, or partition + num_active_channels <= 128", fTtDstChannels, "PROJ-CONV-C15");
 
 constexpr Predicate kTtSrc0Tensor = pattern_rule<Tt, &Tt::src0, tt_src0_dtype, false, "src0">(
     "tensor3d_valid", "src0 readable in the low-nibble dtype (indirect MEM_PATTERN3D on MARIANA+: the indirect rule)",
@@ -549,15 +392,17 @@ constexpr Predicate kTtDstTensor = pattern_rule<Tt, &Tt::dst, tt_out_dtype, true
     "dst writable in out_dtype; PSUM only with 4-byte dtypes (indirect MEM_PATTERN3D: the indirect rule)",
     fTtDstTensor);
 
-constexpr Predicate kTtSrc0Count = same_count_rule<Tt, &Tt::src0, &Tt::dst, "src0", "dst">(
-    "s3s3d3_tt_same_src0_dst_count",
-    "src0 and dst have the same element count (s3s3d3_tt.h:116; skipped for a register shape)", fTtSrc0Count);
-constexpr Predicate kTtSrc1Count = same_count_rule<Tt, &Tt::src1, &Tt::dst, "src1", "dst">(
-    "s3s3d3_tt_same_src1_dst_count",
-    "src1 and dst have the same element count (s3s3d3_tt.h:123; skipped for a register shape)", fTtSrc1Count);
+constexpr Predicate kTtSrc0Count =
+    count_rule<Tt, &Tt::src0, &Tt::dst, "src0", "dst", kPartitionWording, false, count_escapes>(
+        "s3s3d3_tt_same_src0_dst_count", "",
+        "src0 and dst have the same element count (s3s3d3_tt.h:116; skipped for a register shape)", fTtSrc0Count);
+constexpr Predicate kTtSrc1Count =
+    count_rule<Tt, &Tt::src1, &Tt::dst, "src1", "dst", kPartitionWording, false, count_escapes>(
+        "s3s3d3_tt_same_src1_dst_count", "",
+        "src1 and dst have the same element count (s3s3d3_tt.h:123; skipped for a register shape)", fTtSrc1Count);
 
-constexpr Predicate kTtChannels = channel_range_rule<Tt, channels_checked<Tt>>(
-    "check_active_channels", "", "num_active_channels is 1..128", fTtChannels);
+constexpr Predicate kTtChannels =
+    channels_rule<Tt, true>("check_active_channels", "num_active_channels is 1..128", fTtChannels, "");
 
 constexpr Predicate kTtPartitions =
     rule<Tt, [](const Tt& x,
@@ -624,7 +469,7 @@ constexpr Predicate kMrReserved = reserved_rule<Mr, fMrReserved>(
      }});
 
 constexpr Predicate kMrDtype =
-    dtype_rule<Mr, mr_dtype, true, "dtype">("", "is_valid_dtype(dtype, FP32R allowed)", fMrDtype);
+    dtype_rule<Mr, mr_dtype, true, "dtype", false, kDatapathWording>("is_valid_dtype(dtype, FP32R allowed)", fMrDtype);
 
 constexpr Predicate kMrValue = rule<Mr,
                                     [](const Mr& x, const CheckContext&) {
@@ -656,16 +501,15 @@ constexpr Predicate kMrSerial =
            return fmt::format("serialization_mode is {:#04x}, must be Serial (0x00)", x.serialization_mode);
          }>});
 
-constexpr Predicate kMrChannels = channel_range_rule<Mr, channels_1_to_128<Mr>>(
-    "has_valid_active_channel_range", "PROJ-CONV-F21", "num_active_channels is 1..128 (PROJ-CONV-F21)", fMrChannels);
+constexpr Predicate kMrChannels = channels_rule<Mr>(
+    "has_valid_active_channel_range", "num_active_channels is 1..128 (PROJ-CONV-F21)", fMrChannels, "PROJ-CONV-F21");
 
 constexpr Predicate kMrDstStart = start_rule<Mr, &Mr::dst, "dst">(
-    "PROJ-CONV-F21", "dst: a register start, or partition + num_active_channels <= 128 (PROJ-CONV-F21, PROJ-CONV-C15)",
-    fMrDstChannels);
+    "dst: a register start, or partition + num_active_channels <= 128 (PROJ-CONV-F21, PROJ-CONV-C15)", fMrDstChannels,
+    "PROJ-CONV-F21");
 
 constexpr Predicate kMrDstTensor =
-    rule<Mr, [](const Mr& x,
-                const CheckContext& c) { return pred::tensor4d_valid(x.dst, x.dtype, true, true, true, c.gen); }>(
+    rule<Mr, [](const Mr& x, const CheckContext& c) { return tensor_valid(x.dst, x.dtype, true, c.gen); }>(
         {.name = "tensor4d_valid",
          .convention = "PROJ-CONV-F21",
          .meaning = "dst writable in dtype; PSUM only with 4-byte dtypes (PROJ-CONV-F21)",

@@ -1,6 +1,8 @@
 // DMA family semantics on Neuron addresses: DMAMEMCPY 0xB8 (a strided copy with its reduce-on-copy compute op),
 // DMA_INDIRECT 0xBB (gather / scatter by a UINT32 index vector) and DMA_TRANSPOSE 0xBD (PROJ-CONV-DM8's element
-// mapping); each raises its completion semaphore. The pseudo words are lowered by the runtime and refused here.
+// mapping); each raises its completion semaphore, and each declares the on-chip bytes it places (its footprint). The
+// pseudo words are lowered by the runtime and refused here.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -338,6 +340,157 @@ Completion completion(const Instruction& inst) {
   return {};
 }
 
+// ---- Footprint: the on-chip bytes a word places (the NEFF program checks and the race checker) ----
+
+/// The most accesses of one side the footprint walks; a larger side is placed by nothing (not listed).
+constexpr uint64_t kMaxFootprintWalk = uint64_t{1} << 16;
+
+/// The hull of one side's accesses when every one lies on chip, in one region and within one partition: the
+/// partitions and the byte offsets within them. A side with an access off chip (flat memory) lists nothing.
+class OnChipHull {
+ public:
+  explicit OnChipHull(Generation g) : g_(g) {
+    const Geometry& geo = geometry(g);
+    onchip_end_ =  // addresses from here up are flat memory (PROJ-CONV-N4)
+        geo.psum_size != 0 ? uint64_t{geo.psum_offset} + geo.psum_size : uint64_t{geo.sbuf_offset} + geo.sbuf_size;
+  }
+  /// One access of `size` bytes at `address`.
+  void add(uint64_t address, uint64_t size) {
+    const uint64_t last = address + size - 1;
+    if (!ok_ || size == 0 || last < address || last >= onchip_end_) {
+      ok_ = false;
+      return;
+    }
+    const PartitionAddress a = decode_partition_offset(static_cast<uint32_t>(address), g_);
+    const PartitionAddress b = decode_partition_offset(static_cast<uint32_t>(last), g_);
+    if (a.region == Region::Outside || b.region != a.region || b.partition != a.partition ||
+        (any_ && a.region != region_)) {
+      ok_ = false;
+      return;
+    }
+    if (!any_) {
+      region_ = a.region;
+      first_partition_ = last_partition_ = a.partition;
+      first_ = a.offset;
+      last_ = b.offset;
+      any_ = true;
+      return;
+    }
+    first_partition_ = std::min(first_partition_, a.partition);
+    last_partition_ = std::max(last_partition_, a.partition);
+    first_ = std::min(first_, int64_t{a.offset});
+    last_ = std::max(last_, int64_t{b.offset});
+  }
+  void list(Footprint& f, std::string_view operand, bool write) const {
+    if (ok_ && any_)
+      f.add({operand, region_, first_partition_, last_partition_ - first_partition_ + 1, first_, last_, write});
+  }
+
+ private:
+  Generation g_;
+  uint64_t onchip_end_ = 0;
+  bool ok_ = true, any_ = false;
+  Region region_ = Region::Outside;
+  uint32_t first_partition_ = 0, last_partition_ = 0;
+  int64_t first_ = 0, last_ = 0;
+};
+
+/// The immediate base of an ADDR8 operand; false for a register pair or a register shape (placed at run time).
+bool immediate_base(const Addr8& a, uint64_t& base) {
+  if (a.shape_from_register() || !a.is_immediate()) return false;
+  base = a.immediate();
+  return true;
+}
+
+/// Lists the chunks of a 2-D walk (dimension 0 fastest, byte steps), `chunk` bytes each, as exec_memcpy walks them.
+template <class Steps, class Counts>
+void list_walk(Footprint& f, std::string_view operand, bool write, const Addr8& start, const Steps& step,
+               const Counts& num, uint64_t chunk, Generation g) {
+  uint64_t base = 0;
+  const uint64_t n = uint64_t{num[0]} * num[1];
+  if (!immediate_base(start, base) || n == 0 || n > kMaxFootprintWalk) return;
+  OnChipHull hull(g);
+  for (uint64_t k = 0; k < n; ++k)
+    hull.add(base + static_cast<uint64_t>(static_cast<int64_t>(k % num[0]) * step[0] +
+                                          static_cast<int64_t>(k / num[0]) * step[1]),
+             chunk);
+  hull.list(f, operand, write);
+}
+
+/// Lists the `n` chunks of a 1-D walk with byte step `step`, as exec_indirect walks a side without indirection.
+void list_line(Footprint& f, std::string_view operand, bool write, const Addr8& start, int32_t step, uint64_t n,
+               uint64_t chunk, Generation g) {
+  uint64_t base = 0;
+  if (!immediate_base(start, base) || n == 0 || n > kMaxFootprintWalk) return;
+  OnChipHull hull(g);
+  for (uint64_t k = 0; k < n; ++k) hull.add(base + static_cast<uint64_t>(static_cast<int64_t>(k) * step), chunk);
+  hull.list(f, operand, write);
+}
+
+/// Lists an index vector of `n` UINT32 at an immediate on-chip ADDR4 (one partition, consecutive).
+void list_indices(Footprint& f, std::string_view operand, const Addr4& start, uint64_t n, Generation g) {
+  const Addr4Meaning a = describe(start, g);
+  if (!a.plain_immediate || a.target.region == Region::Outside || n == 0) return;
+  f.add({operand, a.target.region, a.target.partition, 1, int64_t{a.target.offset},
+         int64_t{a.target.offset} + static_cast<int64_t>(4 * n) - 1, false});
+}
+
+Footprint footprint_of(const DmaDirect2d& d, Generation g) {
+  Footprint f;
+  list_walk(f, "src", false, d.src_start_addr, d.src_step_elem, d.src_num_elem, chunk_bytes(d.src_elem_size), g);
+  list_walk(f, "dst", true, d.dst_start_addr, d.dst_step_elem, d.dst_num_elem, chunk_bytes(d.dst_elem_size), g);
+  return f;
+}
+
+Footprint footprint_of(const DmaIndirect1d& d, Generation g) {
+  // A side read or written through its index vector is placed at run time: its indices are listed instead.
+  Footprint f;
+  if (gathers(d.flags))
+    list_indices(f, "src_idx", d.src_idx_start_addr, d.src_num_elem, g);
+  else
+    list_line(f, "src", false, d.src_start_addr, d.src_step_elem, d.src_num_elem, chunk_bytes(d.src_elem_size), g);
+  if (scatters(d.flags))
+    list_indices(f, "dst_idx", d.dst_idx_start_addr, d.src_num_elem, g);
+  else
+    list_line(f, "dst", true, d.dst_start_addr, d.dst_step_elem, d.dst_num_elem, chunk_bytes(d.dst_elem_size), g);
+  return f;
+}
+
+Footprint footprint_of(const DmaDirect2dXpose& d, Generation g) {
+  // Source element (r, c) and its destination, as exec_transpose moves them.
+  Footprint f;
+  const uint64_t cols = d.src_num_elem[0], rows = d.src_num_elem[1], size = dtype_size(d.in_dtype);
+  uint64_t src = 0, dst = 0;
+  if (rows * cols == 0 || rows * cols > kMaxFootprintWalk || size == 0) return f;
+  if (immediate_base(d.src_start_addr, src)) {
+    OnChipHull hull(g);
+    for (uint64_t r = 0; r < rows; ++r)
+      for (uint64_t c = 0; c < cols; ++c)
+        hull.add(src + static_cast<uint64_t>(static_cast<int64_t>(c) * d.src_step_elem[0] +
+                                             static_cast<int64_t>(r) * d.src_step_elem[1]),
+                 size);
+    hull.list(f, "src", false);
+  }
+  if (immediate_base(d.dst_start_addr, dst)) {
+    OnChipHull hull(g);
+    for (uint64_t r = 0; r < rows; ++r)
+      for (uint64_t c = 0; c < cols; ++c)
+        hull.add(dst + static_cast<uint64_t>(static_cast<int64_t>(c) * d.dst_step_elem[0] +
+                                             static_cast<int64_t>(r / kXposeTileRows) * d.dst_step_elem[1] +
+                                             static_cast<int64_t>((r % kXposeTileRows) * size)),
+                 size);
+    hull.list(f, "dst", true);
+  }
+  return f;
+}
+
+Footprint footprint(const Instruction& inst, Generation g) {
+  if (const auto* d = inst.as<DmaDirect2d>()) return footprint_of(*d, g);
+  if (const auto* d = inst.as<DmaIndirect1d>()) return footprint_of(*d, g);
+  if (const auto* d = inst.as<DmaDirect2dXpose>()) return footprint_of(*d, g);
+  return {};
+}
+
 // DMA_GATHER_TRANSPOSE's gather-then-crossbar mapping is not public (PROJ-CONV-DM10); the pseudo words are the
 // runtime's to lower (PROJ-CONV-PS3).
 constexpr Format kNotExecuted[] = {Format::DmaGatherXpose, Format::PseudoDmaTrigger, Format::PseudoTriggerCollective};
@@ -345,6 +498,7 @@ constexpr Execution kExecution{.execute = execute,
                                .not_executed = kNotExecuted,
                                .refusal = Execution::Refusal::Convention,
                                .refusal_convention = "PROJ-CONV-DM10",
+                               .footprint = footprint,
                                .completion = completion};
 
 }  // namespace

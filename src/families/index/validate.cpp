@@ -4,180 +4,28 @@
 
 #include "families/common.hpp"
 #include "families/index/format.hpp"
+#include "families/operand_rules.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
 
+using namespace operand_rules;
+
 namespace ix = index;
 
-// ---- Shared bodies ----
+// ---- Shared bodies: the operand rules of families/operand_rules.hpp ----
 
-/// A count predicate's shape-from-register escape (PROJ-CONV-A18): CAYMAN+ and the operand's shape from a register.
-bool shape_escape(const Addr4& a, Generation g) {
-  return pred::has_shape_escape(g) && describe(a, g).shape_from_register;
-}
+constexpr std::string_view kStartMeaning =
+    "the operand's start partition + num_active_channels fits its region (or the start comes from a register)";
 
-template <class T>
-bool tensor_valid(const T& t, uint8_t d, bool write, bool psum, bool sbuf, Generation g) {
-  return pred::counts_nonzero(t.num_elem, t.start_addr, g) &&
-         pred::tensor_start_addr_valid(t.start_addr, d, write, psum, sbuf, g);
-}
-
-template <class T>
-uint64_t count_of(const T& t) {
-  uint64_t n = 1;
-  for (uint16_t c : t.num_elem) n *= c;
-  return n;
-}
-
-/// has_valid_immediates(value, src, nac, dtype) (common-formats.md §7.2, PROJ-CONV-S4, A11).
-bool immediates_ok(uint32_t value, uint8_t src, unsigned nac, uint8_t d, Generation g) {
-  switch (src) {
-    case ix::kImmInstruction: return true;
-    case ix::kImmPointer: return pred::tpb_addr_active_channels(value, nac, g) && pred::addr_aligned_dtype(value, d);
-    case ix::kImmRegPtr: return pred::is_valid_imm_reg(ImmVal{value});
-    default: return false;
-  }
-}
+/// The generations on which an operand may lie in PSUM: every one, SUNDA only, none.
+constexpr uint8_t kPsumAll = 0x0F, kPsumSunda = 0x01, kNoPsum = 0x00;
 
 /// is_valid_fp_dtype_datapath(d, fp32r) (alu-ops.md §2 table).
 constexpr bool fp_dtype_datapath(uint8_t d, bool fp32r) {
   return d == dtype::kFp8Exp3 || d == dtype::kFp8Exp4 || d == dtype::kFp8Exp5 || d == dtype::kFp16 ||
          d == dtype::kBfloat16 || d == dtype::kFp32 || (fp32r && d == dtype::kFp32r);
-}
-
-std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} fails is_valid_dtype ({})", dtype_label(d, c.gen), via);
-}
-
-/// The member of S at the accessor A (a field, or a dtype read out of a DTYPE_PAIR).
-template <class S, auto A>
-constexpr auto get(const S& s) {
-  if constexpr (std::is_member_object_pointer_v<decltype(A)>)
-    return s.*A;
-  else
-    return A(s);
-}
-
-// ---- Predicate shapes several operands share ----
-
-/// start_addr_active_channels of the pattern at P.
-template <class S, auto P>
-bool start_ok(const S& s, const CheckContext& c) {
-  return pred::start_addr_active_channels((s.*P).start_addr, s.num_active_channels, c.gen);
-}
-template <class S, auto P, Name Which>
-std::string start_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within its region",
-                     std::string_view{Which}, addr4_label((s.*P).start_addr, c.gen), s.num_active_channels);
-}
-template <class S, auto P, Name Which>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return rule<S, start_ok<S, P>>({.name = "start_addr_active_channels",
-                                  .convention = "PROJ-CONV-C15",
-                                  .meaning = "the operand's start partition + num_active_channels fits its region "
-                                             "(or the start comes from a register)",
-                                  .gens = kGensAll,
-                                  .fields = fields,
-                                  .explain = explain_on_body<S, start_text<S, P, Which>>});
-}
-
-/// tensorNd_valid of the pattern at P in the dtype at D (a field or a pair reader).
-template <class S, auto P, auto D, bool Write, bool Psum, bool SundaPsum>
-bool tensor_ok(const S& s, const CheckContext& c) {
-  const bool psum = Psum || (SundaPsum && c.gen == Generation::Sunda);
-  return tensor_valid(s.*P, get<S, D>(s), Write, psum, true, c.gen);
-}
-template <class S, auto P, auto D, bool Write, Name Which>
-std::string tensor_text(const S& s, const CheckContext& c) {
-  const auto& t = s.*P;
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count and its shape does not come from a register",
-                       std::string_view{Which});
-  const uint8_t d = get<S, D>(s);
-  return fmt::format("{} start {} is not a {}-aligned start in an allowed region for {}{}", std::string_view{Which},
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     Write ? " (PSUM is written only with 4-byte dtypes)" : "");
-}
-template <class S, auto P, auto D, bool Write, bool Psum, bool SundaPsum, Name Which>
-constexpr Predicate tensor_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, tensor_ok<S, P, D, Write, Psum, SundaPsum>>(
-      {.name = name,
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, tensor_text<S, P, D, Write, Which>>});
-}
-
-/// is_valid_dtype of the dtype at D.
-template <class S, auto D, bool Fp32r>
-bool dtype_ok(const S& s, const CheckContext& c) {
-  return dtype_accepts(get<S, D>(s), Fp32r, c);
-}
-template <class S, auto D, bool Fp32r, Name Which>
-std::string dtype_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} {}", std::string_view{Which}, explain_dtype(get<S, D>(s), Fp32r, c));
-}
-template <class S, auto D, bool Fp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, dtype_ok<S, D, Fp32r>>({.name = "is_valid_dtype",
-                                         .convention = "",
-                                         .meaning = meaning,
-                                         .gens = kGensAll,
-                                         .fields = fields,
-                                         .explain = explain_on_body<S, dtype_text<S, D, Fp32r, Which>>});
-}
-
-/// check_active_channels(nac) / has_valid_active_channel_range(nac, 128).
-template <class S>
-bool channels_ok(const S& s, const CheckContext& c) {
-  return pred::check_active_channels(s.num_active_channels, c.gen);
-}
-template <class S>
-std::string channels_text(const S& s, const CheckContext& c) {
-  return fmt::format("num_active_channels is {}, must be 1..{}", s.num_active_channels, geometry(c.gen).channels);
-}
-template <class S>
-constexpr Predicate channels_rule(std::string_view name, std::span<const FieldRef> fields) {
-  return rule<S, channels_ok<S>>({.name = name,
-                                  .convention = "",
-                                  .meaning = "num_active_channels is 1..128",
-                                  .gens = kGensAll,
-                                  .fields = fields,
-                                  .explain = explain_on_body<S, channels_text<S>>});
-}
-
-/// has_valid_immediates of the IMM_VAL at V read per the IMM_SRC at Src, elements of dtype D.
-template <class S, auto V, auto Src, uint8_t D>
-bool imm_ok(const S& s, const CheckContext& c) {
-  return immediates_ok(static_cast<uint32_t>(get<S, V>(s)), s.*Src, s.num_active_channels, D, c.gen);
-}
-template <class S, auto V, auto Src, uint8_t D, Name Which>
-std::string imm_text(const S& s, [[maybe_unused]] const CheckContext& c) {
-  const uint32_t v = static_cast<uint32_t>(get<S, V>(s));
-  switch (s.*Src) {
-    case ix::kImmPointer:
-      return fmt::format("{} pointer {:#010x}: not a {}-aligned SBUF/PSUM address whose partition + {} channels fit",
-                         std::string_view{Which}, v, dtype_size(D), s.num_active_channels);
-    case ix::kImmRegPtr:
-      return fmt::format("{} register form {:#010x}: the register must be < 64 and bytes 1..3 zero",
-                         std::string_view{Which}, v);
-    default: return fmt::format("{} source {} is not an IMM_SRC (0, 1, 2)", std::string_view{Which}, s.*Src);
-  }
-}
-template <class S, auto V, auto Src, uint8_t D, Name Which>
-constexpr Predicate imm_rule(std::span<const FieldRef> fields) {
-  return rule<S, imm_ok<S, V, Src, D>>({.name = "has_valid_immediates",
-                                        .convention = "PROJ-CONV-A11",
-                                        .meaning = "the immediate operand per its IMM_SRC: an instruction value, an "
-                                                   "aligned on-chip pointer whose channels fit, or a register < 64",
-                                        .gens = kGensAll,
-                                        .fields = fields,
-                                        .explain = explain_on_body<S, imm_text<S, V, Src, D, Which>>});
 }
 
 // ============================== IOTA 0x7E (§9.2) ==============================
@@ -194,10 +42,7 @@ constexpr FieldRef fIotaCount[] = {field_ref<Iota>("src.num_elem"), field_ref<Io
                                    field_ref<Iota>("dst.start_addr")};
 
 bool iota_count(const Iota& s, const CheckContext& c) {
-  return s.src.elements() == s.dst.elements() || shape_escape(s.dst.start_addr, c.gen);
-}
-bool iota_range(const Iota& s, const CheckContext&) {
-  return pred::has_valid_active_channel_range(s.num_active_channels, 128);
+  return s.src.elements() == s.dst.elements() || shape_escapes(s.dst.start_addr, c.gen);
 }
 
 constexpr Predicate kIotaOpcode = rule<Iota, has_opcode<ix::kIota>>({.name = "has_iota_opcode",
@@ -216,14 +61,10 @@ constexpr Predicate kIotaReserved =
                                         }});
 constexpr Predicate kIotaOutDtype =
     dtype_rule<Iota, &Iota::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fIotaOut);
-constexpr Predicate kIotaChannels = rule<Iota, iota_range>({.name = "has_valid_active_channel_range",
-                                                            .convention = "",
-                                                            .meaning = "num_active_channels is 1..128",
-                                                            .gens = kGensAll,
-                                                            .fields = fIotaChannels,
-                                                            .explain = explain_on_body<Iota, channels_text<Iota>>});
-constexpr Predicate kIotaDstStart = start_rule<Iota, &Iota::dst, "dst">(fIotaDstStart);
-constexpr Predicate kIotaDst = tensor_rule<Iota, &Iota::dst, &Iota::out_dtype, true, true, false, "dst">(
+constexpr Predicate kIotaChannels =
+    channels_rule<Iota>("has_valid_active_channel_range", "num_active_channels is 1..128", fIotaChannels);
+constexpr Predicate kIotaDstStart = start_rule<Iota, &Iota::dst, "dst", kRegionWording>(kStartMeaning, fIotaDstStart);
+constexpr Predicate kIotaDst = pattern_rule<Iota, &Iota::dst, &Iota::out_dtype, true, "dst", kRegionWording, kPsumAll>(
     "tensor4d_valid", "dst writable in out_dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fIotaDst);
 constexpr Predicate kIotaCount = rule<Iota, iota_count>(
     {.name = "d4_iota_same_src_dst_count",
@@ -265,13 +106,10 @@ constexpr FieldRef fAsDtypes[] = {field_ref<As>("in_out_dtype")};
 constexpr FieldRef fAsFillMode[] = {field_ref<As>("fill_mode")};
 constexpr FieldRef fAsFillReg[] = {field_ref<As>("fill_reg")};
 
-bool as_range(const As& s, const CheckContext&) {
-  return pred::has_valid_active_channel_range(s.num_active_channels, 128);
-}
 bool as_count(const As& s, const CheckContext& c) {
-  if (shape_escape(s.src.start_addr, c.gen) || shape_escape(s.dst.start_addr, c.gen)) return true;
-  const uint64_t n = count_of(s.src);
-  return n == count_of(s.dst) && s.mask.elements() == n;
+  if (shape_escapes(s.src.start_addr, c.gen) || shape_escapes(s.dst.start_addr, c.gen)) return true;
+  const uint64_t n = elements_of(s.src);
+  return n == elements_of(s.dst) && s.mask.elements() == n;
 }
 bool as_dtypes(const As& s, const CheckContext& c) {
   return dtype_accepts(as_out(s), true, c) && dtype_accepts(as_in(s), false, c);
@@ -283,18 +121,14 @@ constexpr Predicate kAsOpcode = rule<As, has_opcode<ix::kAffineSelect>>({.name =
                                                                          .gens = kGensAll,
                                                                          .fields = fAsOpcode,
                                                                          .explain = explain_opcode});
-constexpr Predicate kAsChannels = rule<As, as_range>({.name = "has_valid_active_channel_range",
-                                                      .convention = "",
-                                                      .meaning = "num_active_channels is 1..128",
-                                                      .gens = kGensAll,
-                                                      .fields = fAsChannels,
-                                                      .explain = explain_on_body<As, channels_text<As>>});
-constexpr Predicate kAsSrc = tensor_rule<As, &As::src, as_in, false, false, true, "src">(
+constexpr Predicate kAsChannels =
+    channels_rule<As>("has_valid_active_channel_range", "num_active_channels is 1..128", fAsChannels);
+constexpr Predicate kAsSrc = pattern_rule<As, &As::src, as_in, false, "src", kRegionWording, kPsumSunda>(
     "tensor2d_valid", "src readable in the input dtype: SBUF, and PSUM on SUNDA only", fAsSrc);
-constexpr Predicate kAsDst = tensor_rule<As, &As::dst, as_out, true, false, true, "dst">(
+constexpr Predicate kAsDst = pattern_rule<As, &As::dst, as_out, true, "dst", kRegionWording, kPsumSunda>(
     "tensor2d_valid", "dst writable in the output dtype: SBUF, and PSUM (4-byte dtypes) on SUNDA only", fAsDst);
-constexpr Predicate kAsSrcStart = start_rule<As, &As::src, "src">(fAsSrcStart);
-constexpr Predicate kAsDstStart = start_rule<As, &As::dst, "dst">(fAsDstStart);
+constexpr Predicate kAsSrcStart = start_rule<As, &As::src, "src", kRegionWording>(kStartMeaning, fAsSrcStart);
+constexpr Predicate kAsDstStart = start_rule<As, &As::dst, "dst", kRegionWording>(kStartMeaning, fAsDstStart);
 constexpr Predicate kAsCount = rule<As, as_count>(
     {.name = "s2d2_ts_as_valid_elem_count",
      .convention = "PROJ-CONV-A18",
@@ -303,18 +137,19 @@ constexpr Predicate kAsCount = rule<As, as_count>(
      .gens = kGensAll,
      .fields = fAsCount,
      .explain = explain_on_body<As, [](const As& s, const CheckContext&) {
-       return fmt::format("src has {} elements, dst {}, the mask {}", count_of(s.src), count_of(s.dst),
+       return fmt::format("src has {} elements, dst {}, the mask {}", elements_of(s.src), elements_of(s.dst),
                           s.mask.elements());
      }>});
-constexpr Predicate kAsDtypes = rule<As, as_dtypes>(
-    {.name = "s2d2_ts_as_valid_dtypes",
-     .convention = "",
-     .meaning = "is_valid_dtype(out_dtype, FP32R allowed) and is_valid_dtype(in_dtype, not)",
-     .gens = kGensAll,
-     .fields = fAsDtypes,
-     .explain = explain_on_body<As, [](const As& s, const CheckContext& c) {
-       return fmt::format("in {}; out {}", explain_dtype(as_in(s), false, c), explain_dtype(as_out(s), true, c));
-     }>});
+constexpr Predicate kAsDtypes =
+    rule<As, as_dtypes>({.name = "s2d2_ts_as_valid_dtypes",
+                         .convention = "",
+                         .meaning = "is_valid_dtype(out_dtype, FP32R allowed) and is_valid_dtype(in_dtype, not)",
+                         .gens = kGensAll,
+                         .fields = fAsDtypes,
+                         .explain = explain_on_body<As, [](const As& s, const CheckContext& c) {
+                           return fmt::format("in {}; out {}", dtype_failure("", as_in(s), false, c),
+                                              dtype_failure("", as_out(s), true, c));
+                         }>});
 constexpr Predicate kAsFillMode = rule<As, [](const As& s, const CheckContext&) { return s.fill_mode <= ix::kCmpNe; }>(
     {.name = "is_valid_enum(AffineSelectCmp)",
      .convention = "",
@@ -389,11 +224,11 @@ bool base_as_uint(const ImmVal& b, uint64_t& out) {
 bool rs_index_range(const Rs& s, const CheckContext& c) {
   uint64_t base = 0;
   if (!base_as_uint(s.base, base) || static_cast<double>(base) > kTwo24) return false;
-  return shape_escape(s.src.start_addr, c.gen) || static_cast<double>(base + count_of(s.src)) <= kTwo24;
+  return shape_escapes(s.src.start_addr, c.gen) || static_cast<double>(base + elements_of(s.src)) <= kTwo24;
 }
 bool rs_count(const Rs& s, const CheckContext& c) {
-  return shape_escape(s.src.start_addr, c.gen) || shape_escape(s.dst.start_addr, c.gen) ||
-         count_of(s.src) == count_of(s.dst);
+  return shape_escapes(s.src.start_addr, c.gen) || shape_escapes(s.dst.start_addr, c.gen) ||
+         elements_of(s.src) == elements_of(s.dst);
 }
 template <auto D, bool Fp32r>
 bool rs_fp_dtype(const Rs& s, const CheckContext&) {
@@ -418,11 +253,11 @@ constexpr Predicate kRsOpcode = rule<Rs, has_opcode<ix::kRangeSelect>>({.name = 
                                                                         .gens = kGensAll,
                                                                         .fields = fRsOpcode,
                                                                         .explain = explain_opcode});
-constexpr Predicate kRsSrcStart = start_rule<Rs, &Rs::src, "src">(fRsSrcStart);
-constexpr Predicate kRsDstStart = start_rule<Rs, &Rs::dst, "dst">(fRsDstStart);
-constexpr Predicate kRsSrc = tensor_rule<Rs, &Rs::src, rs_in, false, true, false, "src">(
+constexpr Predicate kRsSrcStart = start_rule<Rs, &Rs::src, "src", kRegionWording>(kStartMeaning, fRsSrcStart);
+constexpr Predicate kRsDstStart = start_rule<Rs, &Rs::dst, "dst", kRegionWording>(kStartMeaning, fRsDstStart);
+constexpr Predicate kRsSrc = pattern_rule<Rs, &Rs::src, rs_in, false, "src", kRegionWording, kPsumAll>(
     "tensor2d_valid", "src readable in the input dtype, SBUF or PSUM", fRsSrc);
-constexpr Predicate kRsDst = tensor_rule<Rs, &Rs::dst, rs_out, true, true, false, "dst">(
+constexpr Predicate kRsDst = pattern_rule<Rs, &Rs::dst, rs_out, true, "dst", kRegionWording, kPsumAll>(
     "tensor2d_valid", "dst writable in the output dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fRsDst);
 constexpr Predicate kRsCount =
     rule<Rs, rs_count>({.name = "has_same_elem_count_rs_src_dst",
@@ -432,7 +267,7 @@ constexpr Predicate kRsCount =
                         .gens = kGensAll,
                         .fields = fRsCount,
                         .explain = explain_on_body<Rs, [](const Rs& s, const CheckContext&) {
-                          return fmt::format("src has {} elements, dst {}", count_of(s.src), count_of(s.dst));
+                          return fmt::format("src has {} elements, dst {}", elements_of(s.src), elements_of(s.dst));
                         }>});
 constexpr Predicate kRsIndex = rule<Rs, rs_index_range>(
     {.name = "has_valid_total_index_range",
@@ -443,7 +278,7 @@ constexpr Predicate kRsIndex = rule<Rs, rs_index_range>(
      .fields = fRsIndex,
      .explain = explain_on_body<Rs, [](const Rs& s, const CheckContext&) {
        return fmt::format("base {} with {} source elements leaves the exact index range [0, 2^24]", s.base.as_fp32(),
-                          count_of(s.src));
+                          elements_of(s.src));
      }>});
 constexpr Predicate kRsInDtype = rule<Rs, rs_fp_dtype<rs_in, false>>(
     {.name = "is_valid_fp_dtype_datapath",
@@ -488,9 +323,10 @@ constexpr Predicate comp_rule(std::span<const FieldRef> fields) {
 }
 constexpr Predicate kRsComp0 = comp_rule<&Rs::comp_op0, "comp_op0">(fRsComp0);
 constexpr Predicate kRsComp1 = comp_rule<&Rs::comp_op1, "comp_op1">(fRsComp1);
-constexpr Predicate kRsImm0 = imm_rule<Rs, rs_bound0, &Rs::bound0_src, dtype::kFp32, "bound0">(fRsImm0);
-constexpr Predicate kRsImm1 = imm_rule<Rs, rs_bound1, &Rs::bound1_src, dtype::kFp32, "bound1">(fRsImm1);
-constexpr Predicate kRsChannels = channels_rule<Rs>("check_active_channels", fRsChannels);
+constexpr Predicate kRsImm0 = immediate_rule<Rs, rs_bound0, &Rs::bound0_src, dtype::kFp32, "bound0">(fRsImm0);
+constexpr Predicate kRsImm1 = immediate_rule<Rs, rs_bound1, &Rs::bound1_src, dtype::kFp32, "bound1">(fRsImm1);
+constexpr Predicate kRsChannels =
+    channels_rule<Rs, true>("check_active_channels", "num_active_channels is 1..128", fRsChannels);
 constexpr Predicate kRsCmd =
     rule<Rs,
          [](const Rs& s, const CheckContext&) {
@@ -558,7 +394,7 @@ constexpr bool fp32_or_int32(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kInt32;
 }
 bool sb_count(const Sb& s, const CheckContext& c) {
-  if (shape_escape(s.src.start_addr, c.gen) || shape_escape(s.dst.start_addr, c.gen)) return true;
+  if (shape_escapes(s.src.start_addr, c.gen) || shape_escapes(s.dst.start_addr, c.gen)) return true;
   return 2 * s.src.elements() == s.dst.elements() && s.dst.num_elem[2] == 2;
 }
 
@@ -577,7 +413,8 @@ constexpr Predicate kSbNc = rule<Sb, [](const Sb&, const CheckContext& c) { retu
      .explain = [](const Instruction&, const CheckContext& c) {
        return fmt::format("{} is before NeuronCore V3", to_string(c.gen));
      }});
-constexpr Predicate kSbChannels = channels_rule<Sb>("check_active_channels", fSbChannels);
+constexpr Predicate kSbChannels =
+    channels_rule<Sb, true>("check_active_channels", "num_active_channels is 1..128", fSbChannels);
 constexpr Predicate kSbOneChannel =
     rule<Sb, [](const Sb& s, const CheckContext&) { return s.num_active_channels == 1; }>(
         {.name = "has_valid_s3d3_seq_bounds_channels",
@@ -611,11 +448,11 @@ constexpr Predicate kSbTypes =
            return fmt::format("in {} / out {}: both must be FP32 or INT32", dtype_label(s.in_dtype, c.gen),
                               dtype_label(s.out_dtype, c.gen));
          }>});
-constexpr Predicate kSbSrcStart = start_rule<Sb, &Sb::src, "src">(fSbSrcStart);
-constexpr Predicate kSbDstStart = start_rule<Sb, &Sb::dst, "dst">(fSbDstStart);
-constexpr Predicate kSbSrc = tensor_rule<Sb, &Sb::src, &Sb::in_dtype, false, false, false, "src">(
+constexpr Predicate kSbSrcStart = start_rule<Sb, &Sb::src, "src", kRegionWording>(kStartMeaning, fSbSrcStart);
+constexpr Predicate kSbDstStart = start_rule<Sb, &Sb::dst, "dst", kRegionWording>(kStartMeaning, fSbDstStart);
+constexpr Predicate kSbSrc = pattern_rule<Sb, &Sb::src, &Sb::in_dtype, false, "src", kRegionWording, kNoPsum>(
     "tensor3d_valid", "src readable in in_dtype, SBUF only", fSbSrc);
-constexpr Predicate kSbDst = tensor_rule<Sb, &Sb::dst, &Sb::out_dtype, true, false, false, "dst">(
+constexpr Predicate kSbDst = pattern_rule<Sb, &Sb::dst, &Sb::out_dtype, true, "dst", kRegionWording, kNoPsum>(
     "tensor3d_valid", "dst writable in out_dtype, SBUF only", fSbDst);
 constexpr Predicate kSbCount = rule<Sb, sb_count>(
     {.name = "s3d3_seq_bounds_element_count_check_t3d",
@@ -656,7 +493,7 @@ constexpr FieldRef fNzCount[] = {field_ref<Nz>("src.num_elem"), field_ref<Nz>("d
                                  field_ref<Nz>("src.start_addr"), field_ref<Nz>("dst.start_addr")};
 
 bool nz_count(const Nz& s, const CheckContext& c) {
-  if (shape_escape(s.src.start_addr, c.gen) || shape_escape(s.dst.start_addr, c.gen)) return true;
+  if (shape_escapes(s.src.start_addr, c.gen) || shape_escapes(s.dst.start_addr, c.gen)) return true;
   return s.src.elements() + 1 == s.dst.elements();
 }
 
@@ -675,7 +512,8 @@ constexpr Predicate kNzNc = rule<Nz, [](const Nz&, const CheckContext& c) { retu
      .explain = [](const Instruction&, const CheckContext& c) {
        return fmt::format("{} is before NeuronCore V3", to_string(c.gen));
      }});
-constexpr Predicate kNzChannels = channels_rule<Nz>("check_active_channels", fNzChannels);
+constexpr Predicate kNzChannels =
+    channels_rule<Nz, true>("check_active_channels", "num_active_channels is 1..128", fNzChannels);
 constexpr Predicate kNzReserved =
     reserved_rule<Nz, fNzReserved>({.name = "s3d3_nonzero_with_count_reserved_zero",
                                     .convention = "",
@@ -685,9 +523,9 @@ constexpr Predicate kNzReserved =
                                       return explain_reserved_bytes(encode(i), fNzReserved);
                                     }});
 constexpr Predicate kNzImm0 =
-    imm_rule<Nz, &Nz::index_offset, &Nz::index_offset_src, dtype::kInt32, "index_offset">(fNzImm0);
+    immediate_rule<Nz, &Nz::index_offset, &Nz::index_offset_src, dtype::kInt32, "index_offset">(fNzImm0);
 constexpr Predicate kNzImm1 =
-    imm_rule<Nz, &Nz::padding_val, &Nz::padding_val_src, dtype::kInt32, "padding_val">(fNzImm1);
+    immediate_rule<Nz, &Nz::padding_val, &Nz::padding_val_src, dtype::kInt32, "padding_val">(fNzImm1);
 constexpr Predicate kNzIn =
     dtype_rule<Nz, &Nz::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fNzIn);
 constexpr Predicate kNzOut =
@@ -704,11 +542,11 @@ constexpr Predicate kNzTypes =
            return fmt::format("in {} must be FP32 or INT32, out {} must be INT32", dtype_label(s.in_dtype, c.gen),
                               dtype_label(s.out_dtype, c.gen));
          }>});
-constexpr Predicate kNzSrcStart = start_rule<Nz, &Nz::src, "src">(fNzSrcStart);
-constexpr Predicate kNzDstStart = start_rule<Nz, &Nz::dst, "dst">(fNzDstStart);
-constexpr Predicate kNzSrc = tensor_rule<Nz, &Nz::src, &Nz::in_dtype, false, false, false, "src">(
+constexpr Predicate kNzSrcStart = start_rule<Nz, &Nz::src, "src", kRegionWording>(kStartMeaning, fNzSrcStart);
+constexpr Predicate kNzDstStart = start_rule<Nz, &Nz::dst, "dst", kRegionWording>(kStartMeaning, fNzDstStart);
+constexpr Predicate kNzSrc = pattern_rule<Nz, &Nz::src, &Nz::in_dtype, false, "src", kRegionWording, kNoPsum>(
     "tensor3d_valid", "src readable in in_dtype, SBUF only", fNzSrc);
-constexpr Predicate kNzDst = tensor_rule<Nz, &Nz::dst, &Nz::out_dtype, true, false, false, "dst">(
+constexpr Predicate kNzDst = pattern_rule<Nz, &Nz::dst, &Nz::out_dtype, true, "dst", kRegionWording, kNoPsum>(
     "tensor3d_valid", "dst writable in out_dtype, SBUF only", fNzDst);
 constexpr Predicate kNzCount = rule<Nz, nz_count>(
     {.name = "s3d3_nonzero_with_count_element_count_check_t3d",

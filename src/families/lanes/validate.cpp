@@ -2,13 +2,13 @@
 // PROJ-CONV-K4) and is_valid_stream_transpose (§3.7), in the spec's conjunct order.
 #include "families/common.hpp"
 #include "families/lanes/format.hpp"
-#include "families/lanes/tensor_rules.hpp"
+#include "families/operand_rules.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
 
-using namespace tensor_rules;
+using namespace operand_rules;
 using Tr = S4d4Tr;
 
 constexpr FieldRef fReserved[] = {field_ref<Tr>("reserved1")};
@@ -65,9 +65,9 @@ constexpr Predicate kMaskValid =
         "mask_enable_valid", "mask_enable is 0 or 1 (no functional effect, PROJ-CONV-K7)", fMask);
 
 constexpr Predicate kInDtype =
-    dtype_rule<Tr, in_dtype, false, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fInDtype);
+    dtype_rule<Tr, in_dtype, false, "in_dtype", false>("is_valid_dtype(in_dtype, FP32R not allowed)", fInDtype);
 constexpr Predicate kOutDtype =
-    dtype_rule<Tr, out_dtype, true, false, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fOutDtype);
+    dtype_rule<Tr, out_dtype, true, "out_dtype", false>("is_valid_dtype(out_dtype, FP32R allowed)", fOutDtype);
 
 constexpr Predicate kAluEnum = aluop_rule<Tr>(fOp);
 
@@ -75,7 +75,8 @@ constexpr Predicate kZeroSubdim =
     byte_rule<Tr, &Tr::op_dim, [](uint8_t v) { return v == 0 || v == 2; }, "op_dim", "UNUSED (0x00) or X (0x02)">(
         "is_zero_subdim", "op_dim is UNUSED (0) or X (2)", fOpDim);
 
-constexpr Predicate kChannels = channels_rule<Tr>("has_valid_active_channel_range", fChannels);
+constexpr Predicate kChannels =
+    channels_rule<Tr>("has_valid_active_channel_range", "num_active_channels is 1..128", fChannels);
 
 constexpr Predicate kSrcStart = start_rule<Tr, &Tr::src, "src">(
     "src: a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fSrcChannels);
@@ -86,16 +87,16 @@ constexpr Predicate kSrcTensor = pattern_rule<Tr, &Tr::src, in_dtype, false, "sr
     "tensor4d_valid",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or in_dtype-aligned "
     "SBUF/PSUM start, judged by its TENSOR4D bytes on every generation (PROJ-CONV-K3)",
-    fSrcTensor);
+    fSrcTensor, indirect_arm_convention<Tr, &Tr::src>);
 constexpr Predicate kDstTensor = pattern_rule<Tr, &Tr::dst, out_dtype, true, "dst">(
     "tensor4d_valid",
     "dst writable in out_dtype: as src; PSUM is written only with 4-byte dtypes (TENSOR4D bytes, PROJ-CONV-K3)",
-    fDstTensor);
+    fDstTensor, indirect_arm_convention<Tr, &Tr::dst>);
 
-constexpr Predicate kSameCount = count_rule<Tr, &Tr::src, &Tr::dst, false, "src", "dst">(
+constexpr Predicate kSameCount = count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst", kPartitionWording, false>(
     "s4d4_tr_same_src_dst_count", "",
     "src and dst have the same element count (skipped when a shape comes from a register, CAYMAN+)", fCounts);
-constexpr Predicate kTransposeCount = count_rule<Tr, &Tr::src, &Tr::dst, true, "src", "dst">(
+constexpr Predicate kTransposeCount = count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst", kPartitionWording, true>(
     "s4d4_tr_transpose_src_dst_count", "",
     "dst has at most as many elements as src (skipped when a shape comes from a register, CAYMAN+)", fCounts);
 

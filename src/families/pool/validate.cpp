@@ -1,134 +1,24 @@
 // Pool family validators (opcode-research.md §A.2.6): GATHER, INDIRECT_COPY, SORT, POOL and CROSS_LANE_REDUCE, each
 // conjunct the header's predicate as the public sources quote it; names marked † in docs are ours (PROJ-CONV-G7x).
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/pool/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
 
+using namespace operand_rules;
+
 namespace pl = pool;
 
-// ---- One builder: a rule over layout S with its failure sentence ----
+/// What the shared start rule (families/operand_rules.hpp) means here, over all channels or one.
+constexpr std::string_view kStartMeaning =
+    "the operand's start partition + num_active_channels fits its region (or the start comes from a register)";
+constexpr std::string_view kStartOneMeaning =
+    "the operand's start partition + 1 fits its region (or the start comes from a register)";
 
-template <class S, auto Body, auto Text>
-constexpr Predicate pr(std::string_view name, std::string_view convention, std::string_view meaning,
-                       std::span<const FieldRef> fields, GenSet gens = kGensAll) {
-  return rule<S, Body>({.name = name,
-                        .convention = convention,
-                        .meaning = meaning,
-                        .gens = gens,
-                        .fields = fields,
-                        .explain = explain_on_body<S, Text>});
-}
-
-std::string explain_opcode(const Instruction& i, const CheckContext&) {
-  return fmt::format("opcode {:#04x} is not the opcode this predicate requires", i.opcode());
-}
-
-template <class S, uint8_t... Ops>
-constexpr Predicate opcode_rule(std::string_view name, std::string_view convention, std::string_view meaning,
-                                std::span<const FieldRef> fields) {
-  return rule<S, has_opcode<Ops...>>({.name = name,
-                                      .convention = convention,
-                                      .meaning = meaning,
-                                      .gens = kGensAll,
-                                      .fields = fields,
-                                      .explain = explain_opcode});
-}
-
-std::string explain_dtype(uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} fails is_valid_dtype ({})", dtype_label(d, c.gen), via);
-}
-
-/// The member of S at the accessor A (a field, or a dtype read out of a DTYPE_PAIR).
-template <class S, auto A>
-constexpr auto get(const S& s) {
-  if constexpr (std::is_member_object_pointer_v<decltype(A)>)
-    return s.*A;
-  else
-    return A(s);
-}
-
-/// is_valid_dtype of the dtype at D.
-template <class S, auto D, bool Fp32r>
-bool dtype_ok(const S& s, const CheckContext& c) {
-  return dtype_accepts(get<S, D>(s), Fp32r, c);
-}
-template <class S, auto D, bool Fp32r, Name Which>
-std::string dtype_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} {}", std::string_view{Which}, explain_dtype(get<S, D>(s), Fp32r, c));
-}
-template <class S, auto D, bool Fp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return pr<S, dtype_ok<S, D, Fp32r>, dtype_text<S, D, Fp32r, Which>>("is_valid_dtype", "", meaning, fields);
-}
-
-/// start_addr_active_channels of the pattern at P over num_active_channels (One: over one channel).
-template <class S, auto P, bool One>
-bool start_ok(const S& s, const CheckContext& c) {
-  return pred::start_addr_active_channels((s.*P).start_addr, One ? 1U : s.num_active_channels, c.gen);
-}
-template <class S, auto P, bool One, Name Which>
-std::string start_text(const S& s, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within its region",
-                     std::string_view{Which}, addr4_label((s.*P).start_addr, c.gen),
-                     One ? 1U : unsigned{s.num_active_channels});
-}
-template <class S, auto P, Name Which, bool One = false>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return pr<S, start_ok<S, P, One>, start_text<S, P, One, Which>>(
-      "start_addr_active_channels", "PROJ-CONV-C15",
-      One ? "the operand's start partition + 1 fits its region (or the start comes from a register)"
-          : "the operand's start partition + num_active_channels fits its region (or the start comes from a register)",
-      fields);
-}
-
-/// tensorNd_valid of the pattern at P in the dtype at D; PSUM allowed on the generations of PsumGens.
-template <class S, auto P, auto D, bool Write, uint8_t PsumGens>
-bool tensor_ok(const S& s, const CheckContext& c) {
-  const auto& t = s.*P;
-  const bool psum = GenSet{PsumGens}.has(c.gen);
-  return pred::counts_nonzero(t.num_elem, t.start_addr, c.gen) &&
-         pred::tensor_start_addr_valid(t.start_addr, get<S, D>(s), Write, psum, true, c.gen);
-}
-template <class S, auto P, auto D, bool Write, Name Which>
-std::string tensor_text(const S& s, const CheckContext& c) {
-  const auto& t = s.*P;
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count and its shape does not come from a register",
-                       std::string_view{Which});
-  const uint8_t d = get<S, D>(s);
-  return fmt::format("{} start {} is not a {}-aligned start in an allowed region for {}{}", std::string_view{Which},
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     Write ? " (PSUM is written only with 4-byte dtypes)" : "");
-}
-template <class S, auto P, auto D, bool Write, uint8_t PsumGens, Name Which>
-constexpr Predicate tensor_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return pr<S, tensor_ok<S, P, D, Write, PsumGens>, tensor_text<S, P, D, Write, Which>>(name, "", meaning, fields);
-}
-
-/// has_valid_active_channel_range(nac, 128).
-template <class S>
-bool channels_ok(const S& s, const CheckContext&) {
-  return pred::has_valid_active_channel_range(s.num_active_channels, 128);
-}
-template <class S>
-std::string channels_text(const S& s, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", s.num_active_channels);
-}
-template <class S>
-constexpr Predicate channels_rule(std::string_view name, std::span<const FieldRef> fields) {
-  return pr<S, channels_ok<S>, channels_text<S>>(name, "", "num_active_channels is 1..128", fields);
-}
-
-/// Shape from a register waives an element-count equality (CAYMAN+, PROJ-CONV-A18).
-bool shape_escape(const Addr4& a, Generation g) {
-  return pred::has_shape_escape(g) && describe(a, g).shape_from_register;
-}
-
+/// The generations on which an operand may lie in PSUM.
 constexpr uint8_t kNoPsum = 0x00, kPsumBelowMaverick = 0x07, kPsumAll = 0x0F;
 
 // ============================== GATHER 0x68 (GATH §3a) ==============================
@@ -151,32 +41,36 @@ bool gt_index(const Gt& s, const CheckContext&) {
   return s.in_dtype == dtype::kUint8 || s.in_dtype == dtype::kUint16 || s.in_dtype == dtype::kUint32;
 }
 bool gt_count(const Gt& s, const CheckContext& c) {
-  return pl::count_of(s.src) == pl::count_of(s.dst) || shape_escape(s.src.start_addr, c.gen) ||
-         shape_escape(s.dst.start_addr, c.gen);
+  return elements_of(s.src) == elements_of(s.dst) || shape_escapes(s.src.start_addr, c.gen) ||
+         shape_escapes(s.dst.start_addr, c.gen);
 }
 
 constexpr Predicate kGtOpcode =
     opcode_rule<Gt, pl::kGather>("has_gather_opcode", "PROJ-CONV-G71", "the opcode is 0x68", fGtOpcode);
-constexpr Predicate kGtIndex = pr<Gt, gt_index, [](const Gt& s, const CheckContext& c) {
+constexpr Predicate kGtIndex = text_rule<Gt, gt_index, [](const Gt& s, const CheckContext& c) {
   return fmt::format("index dtype {} is not UINT8, UINT16 or UINT32", dtype_label(s.in_dtype, c.gen));
 }>("has_gather_index_dtype", "", "the index dtype (in_dtype) is UINT8, UINT16 or UINT32", fGtIndex);
 constexpr Predicate kGtOut =
     dtype_rule<Gt, &Gt::out_dtype, false, "out_dtype">("is_valid_dtype(out_dtype, FP32R not allowed)", fGtOut);
-constexpr Predicate kGtChannels = channels_rule<Gt>("has_valid_active_channel_range", fGtChannels);
-constexpr Predicate kGtSrcStart = start_rule<Gt, &Gt::src, "src">(fGtSrcStart);
-constexpr Predicate kGtDstStart = start_rule<Gt, &Gt::dst, "dst">(fGtDstStart);
-constexpr Predicate kGtSrc = tensor_rule<Gt, &Gt::src, &Gt::in_dtype, false, kPsumBelowMaverick, "src">(
-    "tensor4d_valid", "the indices readable in in_dtype: SBUF, or PSUM below MAVERICK", fGtSrc);
-constexpr Predicate kGtDst = tensor_rule<Gt, &Gt::dst, &Gt::out_dtype, true, kPsumBelowMaverick, "dst">(
-    "tensor4d_valid", "dst writable in out_dtype: SBUF, or PSUM (4-byte dtypes) below MAVERICK", fGtDst);
+constexpr Predicate kGtChannels =
+    channels_rule<Gt>("has_valid_active_channel_range", "num_active_channels is 1..128", fGtChannels);
+constexpr Predicate kGtSrcStart = start_rule<Gt, &Gt::src, "src", kRegionWording>(kStartMeaning, fGtSrcStart);
+constexpr Predicate kGtDstStart = start_rule<Gt, &Gt::dst, "dst", kRegionWording>(kStartMeaning, fGtDstStart);
+constexpr Predicate kGtSrc =
+    pattern_rule<Gt, &Gt::src, &Gt::in_dtype, false, "src", kRegionWording, kPsumBelowMaverick>(
+        "tensor4d_valid", "the indices readable in in_dtype: SBUF, or PSUM below MAVERICK", fGtSrc);
+constexpr Predicate kGtDst =
+    pattern_rule<Gt, &Gt::dst, &Gt::out_dtype, true, "dst", kRegionWording, kPsumBelowMaverick>(
+        "tensor4d_valid", "dst writable in out_dtype: SBUF, or PSUM (4-byte dtypes) below MAVERICK", fGtDst);
 constexpr Predicate kGtCount =
-    pr<Gt, gt_count,
-       [](const Gt& s, const CheckContext&) {
-         return fmt::format("{} indices but {} destination elements", pl::count_of(s.src), pl::count_of(s.dst));
-       }>("gather_same_src_dst_count", "PROJ-CONV-G71",
-          "one destination element per index: t4d_element_count(src) == t4d_element_count(dst) (CAYMAN+: waived when a "
-          "shape comes from a register)",
-          fGtCount);
+    text_rule<Gt, gt_count,
+              [](const Gt& s, const CheckContext&) {
+                return fmt::format("{} indices but {} destination elements", elements_of(s.src), elements_of(s.dst));
+              }>(
+        "gather_same_src_dst_count", "PROJ-CONV-G71",
+        "one destination element per index: t4d_element_count(src) == t4d_element_count(dst) (CAYMAN+: waived when a "
+        "shape comes from a register)",
+        fGtCount);
 
 constexpr std::array kGtList{
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kGtOpcode, &kGtIndex, &kGtOut,  &kGtChannels,
@@ -233,18 +127,18 @@ bool ic_src(const Ic& s, const CheckContext& c) {
   return sbuf_ok(s.src.index_addr, dtype::kUint16) && sbuf_ok(s.src.data_addr, s.in_dtype);
 }
 bool ic_count(const Ic& s, const CheckContext& c) {
-  return pl::count_of(s.dst) == s.src.num_elem || shape_escape(s.dst.start_addr, c.gen);
+  return elements_of(s.dst) == s.src.num_elem || shape_escapes(s.dst.start_addr, c.gen);
 }
 
 constexpr Predicate kIcOpcode =
     opcode_rule<Ic, pl::kIndirectCopy>("has_indirect_copy_opcode", "PROJ-CONV-G71", "the opcode is 0xE7", fIcOpcode);
-constexpr Predicate kIcDtypes = pr<Ic, ic_dtypes, [](const Ic& s, const CheckContext& c) {
+constexpr Predicate kIcDtypes = text_rule<Ic, ic_dtypes, [](const Ic& s, const CheckContext& c) {
   return fmt::format("in {} differs from out {} (no cast)", dtype_label(s.in_dtype, c.gen),
                      dtype_label(s.out_dtype, c.gen));
 }>("indirect_copy_same_dtype", "PROJ-CONV-G71", "in_dtype == out_dtype", fIcDtypes);
 constexpr Predicate kIcIn =
     dtype_rule<Ic, &Ic::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fIcIn);
-constexpr Predicate kIcChannels = pr<
+constexpr Predicate kIcChannels = text_rule<
     Ic, ic_channels,
     [](const Ic& s, const CheckContext& c) {
       return fmt::format("{} channels from dst start {}: must be a multiple of 16 from partition 0, 32, 64 or 96",
@@ -252,38 +146,40 @@ constexpr Predicate kIcChannels = pr<
     }>("indirect_copy_active_channels", "PROJ-CONV-G71",
        "num_active_channels is a non-zero multiple of 16, dst starts in partition 0, 32, 64 or 96 and the channels fit",
        fIcChannels);
-constexpr Predicate kIcPerIdx = pr<Ic, ic_per_idx, [](const Ic& s, const CheckContext&) {
+constexpr Predicate kIcPerIdx = text_rule<Ic, ic_per_idx, [](const Ic& s, const CheckContext&) {
   return fmt::format("src_num_elem_per_idx {} is not 1, 2, 4, 8, 16 or 32", s.src_num_elem_per_idx);
 }>("indirect_copy_src_elem_per_idx", "PROJ-CONV-G71", "src_num_elem_per_idx is 1, 2, 4, 8, 16 or 32", fIcPerIdx);
 constexpr Predicate kIcGatherOnly =
-    pr<Ic, ic_gather_only,
-       [](const Ic& s, const CheckContext&) {
-         return fmt::format(
-             "dst_num_elem_per_idx {} and dst_buffer_size {} must both be 0 (scatter is not implemented)",
-             s.dst_num_elem_per_idx, s.dst_buffer_size);
-       }>("indirect_copy_gather_only", "PROJ-CONV-G71",
-          "dst_num_elem_per_idx == 0 and dst_buffer_size == 0 (gather mode)", fIcGatherOnly);
-constexpr Predicate kIcBuffer = pr<Ic, ic_buffer, [](const Ic& s, const CheckContext&) {
+    text_rule<Ic, ic_gather_only,
+              [](const Ic& s, const CheckContext&) {
+                return fmt::format(
+                    "dst_num_elem_per_idx {} and dst_buffer_size {} must both be 0 (scatter is not implemented)",
+                    s.dst_num_elem_per_idx, s.dst_buffer_size);
+              }>("indirect_copy_gather_only", "PROJ-CONV-G71",
+                 "dst_num_elem_per_idx == 0 and dst_buffer_size == 0 (gather mode)", fIcGatherOnly);
+constexpr Predicate kIcBuffer = text_rule<Ic, ic_buffer, [](const Ic& s, const CheckContext&) {
   return fmt::format("src_buffer_size {} must be greater than 1", s.src_buffer_size);
 }>("indirect_copy_src_buffer_size", "PROJ-CONV-G71", "src_buffer_size > 1", fIcBuffer);
-constexpr Predicate kIcIndexCount = pr<Ic, ic_index_count, [](const Ic& s, const CheckContext&) {
+constexpr Predicate kIcIndexCount = text_rule<Ic, ic_index_count, [](const Ic& s, const CheckContext&) {
   return fmt::format("{} elements / {} per index exceed 4096 indices", s.src.num_elem, s.src_num_elem_per_idx);
 }>("indirect_copy_index_count", "PROJ-CONV-G71", "src.num_elem / src_num_elem_per_idx <= 4096", fIcIndexCount);
 constexpr Predicate kIcSrc =
-    pr<Ic, ic_src,
-       [](const Ic& s, const CheckContext& c) {
-         return fmt::format("index {} / data {}: both must be immediate SBUF addresses aligned to their element",
-                            addr4_label(s.src.index_addr, c.gen), addr4_label(s.src.data_addr, c.gen));
-       }>("indirect_copy_src_in_sbuf", "PROJ-CONV-G71",
-          "src.index_addr (uint16 indices) and src.data_addr (in_dtype) are aligned immediate SBUF addresses", fIcSrc);
-constexpr Predicate kIcDst = tensor_rule<Ic, &Ic::dst, &Ic::out_dtype, true, kNoPsum, "dst">(
+    text_rule<Ic, ic_src,
+              [](const Ic& s, const CheckContext& c) {
+                return fmt::format("index {} / data {}: both must be immediate SBUF addresses aligned to their element",
+                                   addr4_label(s.src.index_addr, c.gen), addr4_label(s.src.data_addr, c.gen));
+              }>("indirect_copy_src_in_sbuf", "PROJ-CONV-G71",
+                 "src.index_addr (uint16 indices) and src.data_addr (in_dtype) are aligned immediate SBUF addresses",
+                 fIcSrc);
+constexpr Predicate kIcDst = pattern_rule<Ic, &Ic::dst, &Ic::out_dtype, true, "dst", kRegionWording, kNoPsum>(
     "tensor4d_valid", "dst writable in out_dtype, SBUF only", fIcDst);
-constexpr Predicate kIcCount =
-    pr<Ic, ic_count,
-       [](const Ic& s, const CheckContext&) {
-         return fmt::format("src reads {} elements per partition, dst has {}", s.src.num_elem, pl::count_of(s.dst));
-       }>("indirect_copy_dst_count", "PROJ-CONV-G71",
-          "t4d_element_count(dst) == src.num_elem (CAYMAN+: waived when dst's shape comes from a register)", fIcCount);
+constexpr Predicate kIcCount = text_rule<Ic, ic_count,
+                                         [](const Ic& s, const CheckContext&) {
+                                           return fmt::format("src reads {} elements per partition, dst has {}",
+                                                              s.src.num_elem, elements_of(s.dst));
+                                         }>(
+    "indirect_copy_dst_count", "PROJ-CONV-G71",
+    "t4d_element_count(dst) == src.num_elem (CAYMAN+: waived when dst's shape comes from a register)", fIcCount);
 
 constexpr std::array kIcList{&kHasValidNeuronHeader,
                              &kHasValidNeuronEvents,
@@ -345,40 +241,39 @@ constexpr Predicate kSoReserved =
                                     .explain = [](const Instruction& i, const CheckContext&) {
                                       return explain_reserved_bytes(encode(i), fSoReserved);
                                     }});
-constexpr Predicate kSoDtypes = pr<So, so_dtypes, [](const So& s, const CheckContext& c) {
+constexpr Predicate kSoDtypes = text_rule<So, so_dtypes, [](const So& s, const CheckContext& c) {
   return fmt::format(
       "in {} / out {}: must be one 16-bit (FP16, BF16, UINT16, INT16) or 32-bit (FP32, UINT32, "
       "INT32) dtype, in == out",
       dtype_label(so_in(s), c.gen), dtype_label(so_out(s), c.gen));
 }>("sort_dtypes_ok", "", "the DTYPE_PAIR's input is a 16- or 32-bit sort dtype and equals its output", fSoDtypes);
 constexpr Predicate kSoImmSrc =
-    pr<So, [](const So& s, const CheckContext&) { return s.index_offset_src <= 2; },
-       [](const So& s, const CheckContext&) {
-         return fmt::format("index_offset_src {} is not an IMM_SRC (0, 1, 2)", s.index_offset_src);
-       }>("is_valid_enum(ImmSrc)", "", "index_offset_src is an IMM_SRC (0..2)", fSoImmSrc);
-constexpr Predicate kSoCmp =
-    pr<So,
-       [](const So& s, const CheckContext&) { return s.comparison == aluop::kIsLt || s.comparison == aluop::kIsGt; },
-       [](const So& s, const CheckContext&) {
-         return fmt::format("comparison {:#04x} is neither IS_LT (0x16) nor IS_GT (0x13)", s.comparison);
-       }>("sort_valid_aluop", "", "comparison is IS_LT (ascending) or IS_GT (descending)", fSoCmp);
+    text_rule<So, [](const So& s, const CheckContext&) { return s.index_offset_src <= 2; },
+              [](const So& s, const CheckContext&) {
+                return fmt::format("index_offset_src {} is not an IMM_SRC (0, 1, 2)", s.index_offset_src);
+              }>("is_valid_enum(ImmSrc)", "", "index_offset_src is an IMM_SRC (0..2)", fSoImmSrc);
+constexpr Predicate kSoCmp = text_rule<
+    So, [](const So& s, const CheckContext&) { return s.comparison == aluop::kIsLt || s.comparison == aluop::kIsGt; },
+    [](const So& s, const CheckContext&) {
+      return fmt::format("comparison {:#04x} is neither IS_LT (0x16) nor IS_GT (0x13)", s.comparison);
+    }>("sort_valid_aluop", "", "comparison is IS_LT (ascending) or IS_GT (descending)", fSoCmp);
 constexpr Predicate kSoStable =
-    pr<So, [](const So& s, const CheckContext&) { return s.stable <= 1; },
-       [](const So& s, const CheckContext&) { return fmt::format("stable is {}, must be 0 or 1", s.stable); }>(
+    text_rule<So, [](const So& s, const CheckContext&) { return s.stable <= 1; },
+              [](const So& s, const CheckContext&) { return fmt::format("stable is {}, must be 0 or 1", s.stable); }>(
         "sort_valid_stable", "", "stable is 0 or 1", fSoStable);
 constexpr Predicate kSoShapes =
-    pr<So, so_shapes,
-       [](const So& s, const CheckContext& c) {
-         return fmt::format(
-             "src {} x{} at {}, dst {{{}, {}}} at {}, {} channels: src and dst must be SBUF tensors in the "
-             "dtype, dst {{2, N}} with N == src's count, N x channels <= {} (16-bit) or {} (32-bit)",
-             s.src.num_elem[0], s.src.step_elem[0], addr4_label(s.src.start_addr, c.gen), s.dst.num_elem[0],
-             s.dst.num_elem[1], addr4_label(s.dst.start_addr, c.gen), s.num_active_channels, pl::kSortMaxSize / 2,
-             pl::kSortMaxSize / 4);
-       }>("sort_tensor_shapes_ok", "",
-          "src a readable SBUF TENSOR1D, dst a writable SBUF TENSOR2D, dst.num_elem == {2, src.num_elem[0]}, "
-          "src.num_elem[0] x num_active_channels is at most 4096 (16-bit) or 2048 (32-bit)",
-          fSoShapes);
+    text_rule<So, so_shapes,
+              [](const So& s, const CheckContext& c) {
+                return fmt::format(
+                    "src {} x{} at {}, dst {{{}, {}}} at {}, {} channels: src and dst must be SBUF tensors in the "
+                    "dtype, dst {{2, N}} with N == src's count, N x channels <= {} (16-bit) or {} (32-bit)",
+                    s.src.num_elem[0], s.src.step_elem[0], addr4_label(s.src.start_addr, c.gen), s.dst.num_elem[0],
+                    s.dst.num_elem[1], addr4_label(s.dst.start_addr, c.gen), s.num_active_channels,
+                    pl::kSortMaxSize / 2, pl::kSortMaxSize / 4);
+              }>("sort_tensor_shapes_ok", "",
+                 "src a readable SBUF TENSOR1D, dst a writable SBUF TENSOR2D, dst.num_elem == {2, src.num_elem[0]}, "
+                 "src.num_elem[0] x num_active_channels is at most 4096 (16-bit) or 2048 (32-bit)",
+                 fSoShapes);
 
 constexpr std::array kSoList{&kHasValidNeuronHeader,
                              &kHasValidNeuronEvents,
@@ -427,33 +322,34 @@ constexpr Predicate kPlIn =
     dtype_rule<Pl, &Pl::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fPlIn);
 constexpr Predicate kPlOut =
     dtype_rule<Pl, &Pl::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fPlOut);
-constexpr Predicate kPlSrcStart = start_rule<Pl, &Pl::src, "src">(fPlSrcStart);
-constexpr Predicate kPlDstStart = start_rule<Pl, &Pl::dst, "dst">(fPlDstStart);
-constexpr Predicate kPlType =
-    pr<Pl, [](const Pl& s, const CheckContext&) { return s.pool_func == pl::kPoolMax || s.pool_func == pl::kPoolAvg; },
-       [](const Pl& s, const CheckContext&) {
-         return fmt::format("pool_func {} is neither MAX_POOL (1) nor AVG_POOL (2)", s.pool_func);
-       }>("has_valid_pooltype", "", "POOL's pool_func is MAX_POOL (1) or AVG_POOL (2)", fPlType);
+constexpr Predicate kPlSrcStart = start_rule<Pl, &Pl::src, "src", kRegionWording>(kStartMeaning, fPlSrcStart);
+constexpr Predicate kPlDstStart = start_rule<Pl, &Pl::dst, "dst", kRegionWording>(kStartMeaning, fPlDstStart);
+constexpr Predicate kPlType = text_rule<
+    Pl, [](const Pl& s, const CheckContext&) { return s.pool_func == pl::kPoolMax || s.pool_func == pl::kPoolAvg; },
+    [](const Pl& s, const CheckContext&) {
+      return fmt::format("pool_func {} is neither MAX_POOL (1) nor AVG_POOL (2)", s.pool_func);
+    }>("has_valid_pooltype", "", "POOL's pool_func is MAX_POOL (1) or AVG_POOL (2)", fPlType);
 constexpr Predicate kPlDim =
-    pr<Pl, [](const Pl& s, const CheckContext&) { return pl::window_dims(s.pool_dim) != 0; },
-       [](const Pl& s, const CheckContext&) {
-         return fmt::format("pool_dim {} is not X (2), XY (3), XYZ (4) or XYZW (5)", s.pool_dim);
-       }>("is_valid_subdim", "PROJ-CONV-G73", "pool_dim is X (2), XY (3), XYZ (4) or XYZW (5)", fPlDim);
-constexpr Predicate kPlChannels = channels_rule<Pl>("has_valid_active_channel_range", fPlChannels);
-constexpr Predicate kPlDtypeCheck = pr<Pl, [](const Pl&, const CheckContext&) { return true; },
-                                       [](const Pl&, const CheckContext&) { return std::string{}; }>(
+    text_rule<Pl, [](const Pl& s, const CheckContext&) { return pl::window_dims(s.pool_dim) != 0; },
+              [](const Pl& s, const CheckContext&) {
+                return fmt::format("pool_dim {} is not X (2), XY (3), XYZ (4) or XYZW (5)", s.pool_dim);
+              }>("is_valid_subdim", "PROJ-CONV-G73", "pool_dim is X (2), XY (3), XYZ (4) or XYZW (5)", fPlDim);
+constexpr Predicate kPlChannels =
+    channels_rule<Pl>("has_valid_active_channel_range", "num_active_channels is 1..128", fPlChannels);
+constexpr Predicate kPlDtypeCheck = text_rule<Pl, [](const Pl&, const CheckContext&) { return true; },
+                                              [](const Pl&, const CheckContext&) { return std::string{}; }>(
     "s4d4_pl_dtype_check", "",
     "MAX_POOL_SELECT's out_dtype is UINT8, UINT16 or UINT32; no term for POOL (always true here)", fPlDtypeCheck);
-constexpr Predicate kPlSrc = tensor_rule<Pl, &Pl::src, &Pl::in_dtype, false, kPsumAll, "src">(
+constexpr Predicate kPlSrc = pattern_rule<Pl, &Pl::src, &Pl::in_dtype, false, "src", kRegionWording, kPsumAll>(
     "tensor4d_valid", "src readable in in_dtype, SBUF or PSUM", fPlSrc);
-constexpr Predicate kPlDst = tensor_rule<Pl, &Pl::dst, &Pl::out_dtype, true, kPsumAll, "dst">(
+constexpr Predicate kPlDst = pattern_rule<Pl, &Pl::dst, &Pl::out_dtype, true, "dst", kRegionWording, kPsumAll>(
     "tensor4d_valid", "dst writable in out_dtype, SBUF or PSUM (PSUM with 4-byte dtypes)", fPlDst);
 constexpr Predicate kPlScale =
-    pr<Pl, pl_scale,
-       [](const Pl& s, const CheckContext&) {
-         return fmt::format("MAX_POOL with pool_scale {:#010x}: must be 1.0 (0x3f800000)", s.pool_scale.raw);
-       }>("s4d4_pool_scale_valid", "PROJ-CONV-G74",
-          "pool_scale is 1.0 when unused (MAX_POOL); AVG_POOL takes any value", fPlScale);
+    text_rule<Pl, pl_scale,
+              [](const Pl& s, const CheckContext&) {
+                return fmt::format("MAX_POOL with pool_scale {:#010x}: must be 1.0 (0x3f800000)", s.pool_scale.raw);
+              }>("s4d4_pool_scale_valid", "PROJ-CONV-G74",
+                 "pool_scale is 1.0 when unused (MAX_POOL); AVG_POOL takes any value", fPlScale);
 
 constexpr std::array kPlList{&kHasValidNeuronHeader,
                              &kHasValidNeuronEvents,
@@ -493,10 +389,10 @@ constexpr FieldRef fCrOp[] = {field_ref<Cr>("header.opcode"), field_ref<Cr>("red
 
 bool cr_axis_count(const Cr& s, const CheckContext& c) {
   if (s.reduce_axis == pl::kAxisAll)
-    return shape_escape(s.dst.start_addr, c.gen) ||
+    return shape_escapes(s.dst.start_addr, c.gen) ||
            std::all_of(s.dst.num_elem.begin(), s.dst.num_elem.end(), [](uint16_t n) { return n == 1; });
   return s.reduce_axis != pl::kAxisPartitions ||
-         pl::count_of(s.dst) == pl::count_of(s.src);  // another axis: not judged here
+         elements_of(s.dst) == elements_of(s.src);  // another axis: not judged here
 }
 bool cr_op(const Cr& s, const CheckContext&) {
   return s.header.opcode == pl::kCrossLaneArith ? s.reduce_op <= pl::kReduceMax
@@ -517,35 +413,37 @@ constexpr Predicate kCrIn =
     dtype_rule<Cr, &Cr::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fCrIn);
 constexpr Predicate kCrOut =
     dtype_rule<Cr, &Cr::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fCrOut);
-constexpr Predicate kCrSrcStart = start_rule<Cr, &Cr::src, "src">(fCrSrcStart);
-constexpr Predicate kCrDstStart = start_rule<Cr, &Cr::dst, "dst", true>(fCrDstStart);
-constexpr Predicate kCrChannels = channels_rule<Cr>("check_active_channels", fCrChannels);
-constexpr Predicate kCrSrc = tensor_rule<Cr, &Cr::src, &Cr::in_dtype, false, kNoPsum, "src">(
+constexpr Predicate kCrSrcStart = start_rule<Cr, &Cr::src, "src", kRegionWording>(kStartMeaning, fCrSrcStart);
+constexpr Predicate kCrDstStart = start_rule<Cr, &Cr::dst, "dst", kRegionWording, true>(kStartOneMeaning, fCrDstStart);
+constexpr Predicate kCrChannels =
+    channels_rule<Cr>("check_active_channels", "num_active_channels is 1..128", fCrChannels);
+constexpr Predicate kCrSrc = pattern_rule<Cr, &Cr::src, &Cr::in_dtype, false, "src", kRegionWording, kNoPsum>(
     "tensor4d_valid", "src readable in in_dtype, SBUF only", fCrSrc);
-constexpr Predicate kCrDst = tensor_rule<Cr, &Cr::dst, &Cr::out_dtype, true, kNoPsum, "dst">(
+constexpr Predicate kCrDst = pattern_rule<Cr, &Cr::dst, &Cr::out_dtype, true, "dst", kRegionWording, kNoPsum>(
     "tensor4d_valid", "dst writable in out_dtype, SBUF only", fCrDst);
 constexpr Predicate kCrAxis =
-    pr<Cr, [](const Cr& s, const CheckContext&) { return s.reduce_axis <= pl::kAxisPartitions; },
-       [](const Cr& s, const CheckContext&) {
-         return fmt::format("reduce_axis {} is neither ALL (0) nor PARTITIONS (1)", s.reduce_axis);
-       }>("valid_reduce_axis_enum", "", "reduce_axis is ALL (0) or PARTITIONS (1)", fCrAxis);
-constexpr Predicate kCrAxisCount = pr<Cr, cr_axis_count,
-                                      [](const Cr& s, const CheckContext&) {
-                                        return fmt::format("reduce_axis {}: dst has {} elements, src {}", s.reduce_axis,
-                                                           pl::count_of(s.dst), pl::count_of(s.src));
-                                      }>(
+    text_rule<Cr, [](const Cr& s, const CheckContext&) { return s.reduce_axis <= pl::kAxisPartitions; },
+              [](const Cr& s, const CheckContext&) {
+                return fmt::format("reduce_axis {} is neither ALL (0) nor PARTITIONS (1)", s.reduce_axis);
+              }>("valid_reduce_axis_enum", "", "reduce_axis is ALL (0) or PARTITIONS (1)", fCrAxis);
+constexpr Predicate kCrAxisCount = text_rule<Cr, cr_axis_count,
+                                             [](const Cr& s, const CheckContext&) {
+                                               return fmt::format("reduce_axis {}: dst has {} elements, src {}",
+                                                                  s.reduce_axis, elements_of(s.dst),
+                                                                  elements_of(s.src));
+                                             }>(
     "valid_axis_dst_element_cnt", "PROJ-CONV-A18",
     "ALL: dst is one element (or its shape comes from a register, CAYMAN+); PARTITIONS: dst has src's element count",
     fCrAxisCount);
 constexpr Predicate kCrOp =
-    pr<Cr, cr_op,
-       [](const Cr& s, const CheckContext&) {
-         return fmt::format(
-             "reduce_op {} is not one of this opcode's: ADD/AVERAGE/MAX (0..2) for 0x7C, "
-             "BITWISE_OR/AND/XOR (3..5) for 0x7D",
-             s.reduce_op);
-       }>("cross_lane_reduce_valid_op", "PROJ-CONV-G75",
-          "0x7C's reduce_op is ADD, AVERAGE or MAX (0..2); 0x7D's is BITWISE_OR, AND or XOR (3..5)", fCrOp);
+    text_rule<Cr, cr_op,
+              [](const Cr& s, const CheckContext&) {
+                return fmt::format(
+                    "reduce_op {} is not one of this opcode's: ADD/AVERAGE/MAX (0..2) for 0x7C, "
+                    "BITWISE_OR/AND/XOR (3..5) for 0x7D",
+                    s.reduce_op);
+              }>("cross_lane_reduce_valid_op", "PROJ-CONV-G75",
+                 "0x7C's reduce_op is ADD, AVERAGE or MAX (0..2); 0x7D's is BITWISE_OR, AND or XOR (3..5)", fCrOp);
 
 constexpr std::array kCrList{
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kCrOpcode, &kCrReserved, &kCrIn,   &kCrOut,       &kCrSrcStart,

@@ -1,14 +1,14 @@
 // Predicated family validators on S3S3D3_TT: is_valid_tensor_tensor for TENSOR_TENSOR_BITVEC_OP (alu-ops.md §4.2,
 // PROJ-CONV-K24) and is_valid_copy_cast_predicated for COPY_PREDICATED / CAST_PREDICATED (§4.3), in the spec's order.
 #include "families/common.hpp"
-#include "families/lanes/tensor_rules.hpp"
+#include "families/operand_rules.hpp"
 #include "families/predicated/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
 
-using namespace tensor_rules;
+using namespace operand_rules;
 using Tt = S3s3d3Tt;
 
 constexpr FieldRef fOut[] = {field_ref<Tt>("out_dtype")};
@@ -65,22 +65,22 @@ constexpr Predicate kDstStart =
 
 constexpr Predicate kSrc0Tensor = pattern_rule<Tt, &Tt::src0, lo_dtype, false, "src0">(
     "tensor3d_valid", "src0 readable in the low-nibble dtype (TENSOR3D bytes on every generation, PROJ-CONV-K3)",
-    fSrc0Tensor);
+    fSrc0Tensor, indirect_arm_convention<Tt, &Tt::src0>);
 constexpr Predicate kSrc1Tensor = pattern_rule<Tt, &Tt::src1, hi_dtype, false, "src1">(
     "tensor3d_valid", "src1 readable in the high-nibble dtype (TENSOR3D bytes on every generation, PROJ-CONV-K3)",
-    fSrc1Tensor);
+    fSrc1Tensor, indirect_arm_convention<Tt, &Tt::src1>);
 constexpr Predicate kDstTensor = pattern_rule<Tt, &Tt::dst, out_dtype, true, "dst">(
     "tensor3d_valid", "dst writable in out_dtype; PSUM only with 4-byte dtypes (TENSOR3D bytes, PROJ-CONV-K3)",
-    fDstTensor);
+    fDstTensor, indirect_arm_convention<Tt, &Tt::dst>);
 
-constexpr Predicate kSrcCount = count_rule<Tt, &Tt::src0, &Tt::src1, false, "src0", "src1">(
+constexpr Predicate kSrcCount = count_rule<Tt, &Tt::src0, &Tt::src1, "src0", "src1", kPartitionWording, false>(
     "s3s3d3_tt_src_element_cnt_check", "",
     "src0 and src1 have the same element count (skipped for a register shape, CAYMAN+)", fSrcCounts);
-constexpr Predicate kDstCount = count_rule<Tt, &Tt::src0, &Tt::dst, false, "src0", "dst">(
+constexpr Predicate kDstCount = count_rule<Tt, &Tt::src0, &Tt::dst, "src0", "dst", kPartitionWording, false>(
     "s3s3d3_tt_dst_element_cnt_check", "",
     "src0 and dst have the same element count (skipped for a register shape, CAYMAN+)", fDstCounts);
 
-constexpr Predicate kChannels = channels_rule<Tt>("check_active_channels", fChannels);
+constexpr Predicate kChannels = channels_rule<Tt>("check_active_channels", "num_active_channels is 1..128", fChannels);
 
 /// tt_valid_partitions (common-formats.md §10.9): a register start, one PSUM and one SBUF source, or two SBUF sources
 /// in one quadrant-base partition (0, 32, 64 or 96: the literal reading, PROJ-CONV-C17); never two PSUM sources.
@@ -122,10 +122,10 @@ constexpr Predicate kTtOpcode = opcode_clause<Tt, opcode::kTensorTensorArith, pr
     "has_tensor_tensor_opcode", "PROJ-CONV-K24", "the opcode is 0x41 or 0x51 (name ours, PROJ-CONV-K24)");
 
 constexpr Predicate kTtOut =
-    dtype_rule<Tt, out_dtype, true, true, "out_dtype">("is_valid_dtype_64(out_dtype, FP32R, UINT64, INT64)", fOut);
-constexpr Predicate kTtLo = dtype_rule<Tt, lo_dtype, false, true, "src0 dtype (low nibble)">(
+    dtype_rule<Tt, out_dtype, true, "out_dtype", true>("is_valid_dtype_64(out_dtype, FP32R, UINT64, INT64)", fOut);
+constexpr Predicate kTtLo = dtype_rule<Tt, lo_dtype, false, "src0 dtype (low nibble)", true>(
     "is_valid_dtype_64(low nibble of in0_in1_dtype, no FP32R, UINT64, INT64)", fPair);
-constexpr Predicate kTtHi = dtype_rule<Tt, hi_dtype, false, true, "src1 dtype (high nibble)">(
+constexpr Predicate kTtHi = dtype_rule<Tt, hi_dtype, false, "src1 dtype (high nibble)", true>(
     "is_valid_dtype_64(high nibble of in0_in1_dtype, no FP32R, UINT64, INT64)", fPair);
 
 constexpr Predicate kAluEnum = aluop_rule<Tt>(fOp);
@@ -225,10 +225,10 @@ constexpr Predicate kCpOpcode = opcode_clause<Tt, predicated::kCopyPredicated, p
     "has_copy_cast_predicated_opcode", "", "the opcode is COPY_PREDICATED (0x72) or CAST_PREDICATED (0x99)");
 
 constexpr Predicate kCpOut =
-    dtype_rule<Tt, out_dtype, false, false, "out_dtype">("is_valid_dtype(out_dtype, FP32R not allowed)", fOut);
-constexpr Predicate kCpLo = dtype_rule<Tt, lo_dtype, false, false, "predicate dtype (low nibble)">(
+    dtype_rule<Tt, out_dtype, false, "out_dtype", false>("is_valid_dtype(out_dtype, FP32R not allowed)", fOut);
+constexpr Predicate kCpLo = dtype_rule<Tt, lo_dtype, false, "predicate dtype (low nibble)", false>(
     "is_valid_dtype(low nibble of in0_in1_dtype, FP32R not allowed)", fPair);
-constexpr Predicate kCpHi = dtype_rule<Tt, hi_dtype, false, false, "data dtype (high nibble)">(
+constexpr Predicate kCpHi = dtype_rule<Tt, hi_dtype, false, "data dtype (high nibble)", false>(
     "is_valid_dtype(high nibble of in0_in1_dtype, FP32R not allowed)", fPair);
 
 constexpr Predicate kCpPredDtype =

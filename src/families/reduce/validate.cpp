@@ -1,11 +1,14 @@
 // Reduce family validators: is_valid_tensor_reduce (alu-ops.md §3.2, PROJ-CONV-K6), is_valid_transpose_tensor_reduce
 // (§3.3, K7), is_valid_tensor_cumulative (§3.4) and is_valid_reciprocal (§3.5, K4), all over S4D4_TR.
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/reduce/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 using Tr = S4d4Tr;
 
@@ -39,35 +42,11 @@ constexpr FieldRef fEngine[] = {field_ref<Tr>("header.opcode"),  field_ref<Tr>("
                                 field_ref<Tr>("in_dtype"),       field_ref<Tr>("out_dtype"),
                                 field_ref<Tr>("src.start_addr"), field_ref<Tr>("dst.start_addr")};
 
-// ---- One builder: a rule over S4D4_TR with its failure sentence ----
-
-template <auto Body, auto Text>
-constexpr Predicate tr_rule(std::string_view name, std::string_view convention, std::string_view meaning,
-                            std::span<const FieldRef> fields) {
-  return rule<Tr, Body>({.name = name,
-                         .convention = convention,
-                         .meaning = meaning,
-                         .gens = kGensAll,
-                         .fields = fields,
-                         .explain = explain_on_body<Tr, Text>});
-}
-
 // ---- Bodies ----
-
-/// is_valid_dtype_64(d, allow_fp32r, UINT64 and INT64 allowed) (common-formats.md §10.4).
-bool dtype64_ok(uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  return d == dtype::kUint64 || d == dtype::kInt64 || dtype_accepts(d, allow_fp32r, c);
-}
 
 /// The general-arith and arith classes, with SYMMETRIC_CLAMP behind its option (PROJ-CONV-T11).
 bool in_class(uint8_t op, AluClass k, const CheckContext& c) {
   return aluop_is(op, k, c.gen) && (op != aluop::kSymmetricClamp || c.options.symmetric_clamp_general_arith);
-}
-
-/// An element-count check is skipped when a start address takes its shape from a register (CAYMAN+, C18).
-bool shape_escape(const Tr& x, Generation g) {
-  return pred::has_shape_escape(g) &&
-         (x.src.start_addr.shape_from_register() || x.dst.start_addr.shape_from_register());
 }
 
 /// The element count of src's dimensions from `first` on (the outputs of a reduction over the leading ones).
@@ -80,7 +59,8 @@ uint64_t trailing_count(const Tensor4d& t, unsigned first) {
 /// tensor_reduce_dst_element_count † (PROJ-CONV-K6).
 bool reduce_count_ok(const Tr& x, const CheckContext& c) {
   const unsigned r = reduce::leading_dims(x.op_dim);
-  return r == 0 || shape_escape(x, c.gen) || x.dst.elements() == trailing_count(x.src, r);
+  return r == 0 || shape_escapes(x.src.start_addr, c.gen) || shape_escapes(x.dst.start_addr, c.gen) ||
+         x.dst.elements() == trailing_count(x.src, r);
 }
 
 /// tensor_reduce_valid_dtype / tensor_cumulative_valid_dtype: a bit-vector opcode keeps one 8/16/32-bit integer dtype,
@@ -138,15 +118,6 @@ bool reduce_engine_ok(const Tr& x, const CheckContext& c) {
 
 // ---- Failure sentences ----
 
-std::string dtype_text(std::string_view which, uint8_t d, std::string_view rule, const CheckContext& c) {
-  return fmt::format("{} {} fails {}", which, dtype_label(d, c.gen), rule);
-}
-
-std::string start_text(std::string_view which, const Addr4& a, unsigned n, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     which, addr4_label(a, c.gen), n);
-}
-
 std::string tensor_text(std::string_view which, const Tensor4d& t, uint8_t d, const CheckContext& c) {
   return fmt::format(
       "{} start {} with counts ({}, {}, {}, {}): a zero count, or not a {}-aligned SBUF/PSUM start "
@@ -169,71 +140,43 @@ constexpr Predicate kReserved = reserved_rule<Tr, fReserved>(
      .gens = kGensAll,
      .explain = [](const Instruction&, const CheckContext&) { return std::string("reserved1 has a non-zero byte"); }});
 
-constexpr Predicate kMask = tr_rule<[](const Tr& x, const CheckContext&) { return x.mask_enable == 0; },
-                                    [](const Tr& x, const CheckContext&) {
-                                      return fmt::format("mask_enable is {}, must be 0", x.mask_enable);
-                                    }>("mask_enable_zero", "", "mask_enable is 0", fMask);
+constexpr Predicate kMask = text_rule<Tr, [](const Tr& x, const CheckContext&) { return x.mask_enable == 0; },
+                                      [](const Tr& x, const CheckContext&) {
+                                        return fmt::format("mask_enable is {}, must be 0", x.mask_enable);
+                                      }>("mask_enable_zero", "", "mask_enable is 0", fMask);
 
-constexpr Predicate kAluEnum =
-    tr_rule<[](const Tr& x, const CheckContext& c) { return aluop_in(x.op, c.gen); },
-            [](const Tr& x, const CheckContext& c) {
-              return fmt::format("op {} is not in the ALU_OP enum of {}", aluop_label(x.op, c.gen), to_string(c.gen));
-            }>("is_valid_enum(AluOp)", "", "op is a member of the generation's ALU_OP enum", fOp);
+constexpr Predicate kAluEnum = aluop_rule<Tr>(fOp);
 
 constexpr Predicate kChannels =
-    tr_rule<[](const Tr& x, const CheckContext&) {
-      return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-    },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("num_active_channels is {}, must be 1..128", x.num_active_channels);
-            }>("has_valid_active_channel_range", "", "num_active_channels is 1..128", fChannels);
+    channels_rule<Tr>("has_valid_active_channel_range", "num_active_channels is 1..128", fChannels);
 
-template <auto Operand, Name Which>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return tr_rule<[](const Tr& x, const CheckContext& c) {
-    return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-  },
-                 [](const Tr& x, const CheckContext& c) {
-                   return start_text(Which, (x.*Operand).start_addr, x.num_active_channels, c);
-                 }>("start_addr_active_channels", "PROJ-CONV-C15",
-                    "a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128", fields);
-}
-constexpr Predicate kSrcStart = start_rule<&Tr::src, "src">(fSrcStart);
-constexpr Predicate kDstStart = start_rule<&Tr::dst, "dst">(fDstStart);
+constexpr std::string_view kStartMeaning =
+    "a register start, or an SBUF/PSUM start whose partition + num_active_channels <= 128";
+constexpr Predicate kSrcStart = start_rule<Tr, &Tr::src, "src">(kStartMeaning, fSrcStart);
+constexpr Predicate kDstStart = start_rule<Tr, &Tr::dst, "dst">(kStartMeaning, fDstStart);
 
 // tensor4d_valid on the TENSOR4D bytes on every generation (PROJ-CONV-K3: the MARIANA+ indirect arm is not judged).
 constexpr Predicate kSrcTensor =
-    tr_rule<[](const Tr& x, const CheckContext& c) {
-      return pred::tensor4d_valid(x.src, x.in_dtype, false, true, true, c.gen);
-    },
-            [](const Tr& x, const CheckContext& c) { return tensor_text("src", x.src, x.in_dtype, c); }>(
+    text_rule<Tr, [](const Tr& x, const CheckContext& c) { return tensor_valid(x.src, x.in_dtype, false, c.gen); },
+              [](const Tr& x, const CheckContext& c) { return tensor_text("src", x.src, x.in_dtype, c); }>(
         "tensor4d_valid", "PROJ-CONV-K3",
         "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or in_dtype-aligned "
         "SBUF/PSUM start, judged on the TENSOR4D bytes on every generation (PROJ-CONV-K3)",
         fSrcTensor);
-constexpr Predicate kDstTensor = tr_rule<[](const Tr& x, const CheckContext& c) {
-  return pred::tensor4d_valid(x.dst, x.out_dtype, true, true, true, c.gen);
-},
-                                         [](const Tr& x, const CheckContext& c) {
-                                           return tensor_text("dst", x.dst, x.out_dtype, c);
-                                         }>(
+constexpr Predicate kDstTensor = text_rule<
+    Tr, [](const Tr& x, const CheckContext& c) { return tensor_valid(x.dst, x.out_dtype, true, c.gen); },
+    [](const Tr& x, const CheckContext& c) { return tensor_text("dst", x.dst, x.out_dtype, c); }>(
     "tensor4d_valid", "PROJ-CONV-K3",
     "dst writable in out_dtype: as src, and PSUM only with 4-byte dtypes, judged on the TENSOR4D bytes (PROJ-CONV-K3)",
     fDstTensor);
 
-constexpr Predicate kSameCount =
-    tr_rule<[](const Tr& x, const CheckContext& c) {
-      return shape_escape(x, c.gen) || x.src.elements() == x.dst.elements();
-    },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("src has {} elements, dst has {}", x.src.elements(), x.dst.elements());
-            }>("s4d4_tr_same_src_dst_count", "",
-               "src and dst have the same element count (skipped when a shape comes from a register, CAYMAN+)",
-               fCounts);
+constexpr Predicate kSameCount = count_rule<Tr, &Tr::src, &Tr::dst, "src", "dst">(
+    "s4d4_tr_same_src_dst_count", "",
+    "src and dst have the same element count (skipped when a shape comes from a register, CAYMAN+)", fCounts);
 
 constexpr Predicate kZeroNegated =
-    tr_rule<[](const Tr& x, const CheckContext&) { return x.negated == 0; },
-            [](const Tr& x, const CheckContext&) { return fmt::format("negated is {}, must be 0", x.negated); }>(
+    text_rule<Tr, [](const Tr& x, const CheckContext&) { return x.negated == 0; },
+              [](const Tr& x, const CheckContext&) { return fmt::format("negated is {}, must be 0", x.negated); }>(
         "has_zero_negated_field", "", "negated is 0", fNegated);
 
 constexpr uint8_t in_of(const Tr& x) {
@@ -245,40 +188,40 @@ constexpr uint8_t out_of(const Tr& x) {
 
 template <auto Dtype, bool Fp32r, Name Which>
 constexpr Predicate dtype_rule(std::span<const FieldRef> fields) {
-  return tr_rule<[](const Tr& x, const CheckContext& c) { return dtype_accepts(Dtype(x), Fp32r, c); },
-                 [](const Tr& x, const CheckContext& c) {
-                   return dtype_text(Which, Dtype(x), "is_valid_dtype (no 64-bit dtypes)", c);
-                 }>("is_valid_dtype", "",
-                    Fp32r ? "is_valid_dtype(out_dtype, FP32R allowed)" : "is_valid_dtype(in_dtype, FP32R not allowed)",
-                    fields);
+  return text_rule<Tr, dtype_ok<Tr, Dtype, Fp32r, false>,
+                   [](const Tr& x, const CheckContext& c) {
+                     return dtype_fails(Which, Dtype(x), "is_valid_dtype (no 64-bit dtypes)", c);
+                   }>(
+      "is_valid_dtype", "",
+      Fp32r ? "is_valid_dtype(out_dtype, FP32R allowed)" : "is_valid_dtype(in_dtype, FP32R not allowed)", fields);
 }
 constexpr Predicate kInDtype = dtype_rule<in_of, false, "in_dtype">(fIn);
 constexpr Predicate kOutDtype = dtype_rule<out_of, true, "out_dtype">(fOut);
 
 template <auto Dtype, bool Fp32r, Name Which>
 constexpr Predicate dtype64_rule(std::span<const FieldRef> fields) {
-  return tr_rule<[](const Tr& x, const CheckContext& c) { return dtype64_ok(Dtype(x), Fp32r, c); },
-                 [](const Tr& x, const CheckContext& c) {
-                   return dtype_text(Which, Dtype(x), "is_valid_dtype_64", c);
-                 }>("is_valid_dtype_64", "",
-                    Fp32r ? "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)"
-                          : "is_valid_dtype_64(in_dtype, FP32R not allowed, UINT64 and INT64 allowed)",
-                    fields);
+  return text_rule<Tr, dtype_ok<Tr, Dtype, Fp32r, true>,
+                   [](const Tr& x, const CheckContext& c) {
+                     return dtype_fails(Which, Dtype(x), "is_valid_dtype_64", c);
+                   }>("is_valid_dtype_64", "",
+                      Fp32r ? "is_valid_dtype_64(out_dtype, FP32R, UINT64 and INT64 allowed)"
+                            : "is_valid_dtype_64(in_dtype, FP32R not allowed, UINT64 and INT64 allowed)",
+                      fields);
 }
 constexpr Predicate kIn64 = dtype64_rule<in_of, false, "in_dtype">(fIn);
 constexpr Predicate kOut64 = dtype64_rule<out_of, true, "out_dtype">(fOut);
 
 constexpr Predicate kSubdim =
-    tr_rule<[](const Tr& x, const CheckContext&) { return reduce::leading_dims(x.op_dim) != 0; },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("op_dim is {:#04x}, must be X (0x02), XY, XYZ or XYZW (0x05)", x.op_dim);
-            }>("is_valid_subdim", "", "op_dim is X (2), XY (3), XYZ (4) or XYZW (5)", fOpDim);
+    text_rule<Tr, [](const Tr& x, const CheckContext&) { return reduce::leading_dims(x.op_dim) != 0; },
+              [](const Tr& x, const CheckContext&) {
+                return fmt::format("op_dim is {:#04x}, must be X (0x02), XY, XYZ or XYZW (0x05)", x.op_dim);
+              }>("is_valid_subdim", "", "op_dim is X (2), XY (3), XYZ (4) or XYZW (5)", fOpDim);
 
 constexpr Predicate kZeroSubdim =
-    tr_rule<[](const Tr& x, const CheckContext&) { return x.op_dim == 0 || x.op_dim == 2; },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", x.op_dim);
-            }>("is_zero_subdim", "", "op_dim is UNUSED (0) or X (2)", fOpDim);
+    text_rule<Tr, [](const Tr& x, const CheckContext&) { return x.op_dim == 0 || x.op_dim == 2; },
+              [](const Tr& x, const CheckContext&) {
+                return fmt::format("op_dim is {:#04x}, must be UNUSED (0x00) or X (0x02)", x.op_dim);
+              }>("is_zero_subdim", "", "op_dim is UNUSED (0) or X (2)", fOpDim);
 
 // ---- TensorReduce and its transposing twin (§3.2, §3.3) ----
 
@@ -287,22 +230,22 @@ constexpr auto opcode_text = [](const Tr& x, const CheckContext&) {
 };
 
 constexpr Predicate kReduceOpcode =
-    tr_rule<has_opcode<reduce::kTensorReduceArith, reduce::kTensorReduceBitvec>, opcode_text>(
+    text_rule<Tr, has_opcode<reduce::kTensorReduceArith, reduce::kTensorReduceBitvec>, opcode_text>(
         "has_tensor_reduce_opcode", "", "the opcode is TENSOR_REDUCE_ARITH_OP (0x42) or _BITVEC_OP (0x52)",
         kOpcodeFieldOf<Tr>);
 constexpr Predicate kTransposeOpcode =
-    tr_rule<has_opcode<reduce::kTransposeReduceArith, reduce::kTransposeReduceBitvec>, opcode_text>(
+    text_rule<Tr, has_opcode<reduce::kTransposeReduceArith, reduce::kTransposeReduceBitvec>, opcode_text>(
         "has_transpose_tensor_reduce_opcode", "PROJ-CONV-K7",
         "the opcode is TRANSPOSE_TENSOR_REDUCE_ARITH_OP (0x83) or _BITVEC_OP (0x84) (name ours, PROJ-CONV-K7)",
         kOpcodeFieldOf<Tr>);
 
 constexpr Predicate kReduceCount =
-    tr_rule<reduce_count_ok,
-            [](const Tr& x, const CheckContext&) {
-              const unsigned r = reduce::leading_dims(x.op_dim);
-              return fmt::format("dst has {} elements; src reduced over its {} leading dimension(s) gives {}",
-                                 x.dst.elements(), r, trailing_count(x.src, r));
-            }>(
+    text_rule<Tr, reduce_count_ok,
+              [](const Tr& x, const CheckContext&) {
+                const unsigned r = reduce::leading_dims(x.op_dim);
+                return fmt::format("dst has {} elements; src reduced over its {} leading dimension(s) gives {}",
+                                   x.dst.elements(), r, trailing_count(x.src, r));
+              }>(
         "tensor_reduce_dst_element_count", "PROJ-CONV-K6",
         "dst holds one element per group: prod(dst.num_elem) == prod(src.num_elem[r..3]) with r = 1..4 for op_dim "
         "X..XYZW (name ours; skipped for a register shape or an invalid op_dim, PROJ-CONV-K6)",
@@ -327,54 +270,55 @@ constexpr auto bitvec_dtype_text = [](const Tr& x, const CheckContext& c) {
       "shift on INT32 only)",
       aluop_label(x.op, c.gen), dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
 };
-constexpr Predicate kReduceDtype = tr_rule<bitvec_dtype_ok, bitvec_dtype_text>(
+constexpr Predicate kReduceDtype = text_rule<Tr, bitvec_dtype_ok, bitvec_dtype_text>(
     "tensor_reduce_valid_dtype", "",
     "arith: any; bitvec: in_dtype == out_dtype, one of UINT8/UINT16/UINT32/INT32, LOGICAL_SHIFT_RIGHT only on INT32",
     fOpcodeOpTypes);
 
 constexpr Predicate kReduceNegated =
-    tr_rule<reduce_negated_ok,
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("negated is {}: 0 or 1, and 1 only on the arithmetic opcodes", x.negated);
-            }>("has_valid_reduce_negated", "PROJ-CONV-K6",
-               "negated is 0 or 1, and 1 only on an arithmetic opcode (the second part is PROJ-CONV-K6)",
-               fOpcodeNegated);
+    text_rule<Tr, reduce_negated_ok,
+              [](const Tr& x, const CheckContext&) {
+                return fmt::format("negated is {}: 0 or 1, and 1 only on the arithmetic opcodes", x.negated);
+              }>("has_valid_reduce_negated", "PROJ-CONV-K6",
+                 "negated is 0 or 1, and 1 only on an arithmetic opcode (the second part is PROJ-CONV-K6)",
+                 fOpcodeNegated);
 
 constexpr Predicate kReduceEngine =
-    tr_rule<reduce_engine_ok,
-            [](const Tr& x, const CheckContext& c) {
-              return fmt::format(
-                  "on {}: op {}, in {}, out {}: DVE takes float forms without integer or arg ops; POOL takes "
-                  "INT32/UINT32/INT64/"
-                  "UINT64 inputs with a TensorReduce integer op and SBUF operands; no other engine runs it",
-                  c.engine() ? to_string(*c.engine()) : std::string_view("an unknown engine"), aluop_label(x.op, c.gen),
-                  dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
-            }>(
+    text_rule<Tr, reduce_engine_ok,
+              [](const Tr& x, const CheckContext& c) {
+                return fmt::format(
+                    "on {}: op {}, in {}, out {}: DVE takes float forms without integer or arg ops; POOL takes "
+                    "INT32/UINT32/INT64/"
+                    "UINT64 inputs with a TensorReduce integer op and SBUF operands; no other engine runs it",
+                    c.engine() ? to_string(*c.engine()) : std::string_view("an unknown engine"),
+                    aluop_label(x.op, c.gen), dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
+              }>(
         "is_valid_tensor_reduce_arith_engine", "PROJ-CONV-K6",
         "(only when the stream engine is known, arith opcodes) DVE: float dtypes, no integer or arg ops; POOL: INT32, "
         "UINT32, INT64 or UINT64 input, an is_valid_tensor_reduce_int_op op, both starts in SBUF or from a register",
         fEngine);
 
 constexpr Predicate kMultiple32 =
-    tr_rule<[](const Tr& x, const CheckContext&) {
-      const unsigned n = x.num_active_channels;
-      return n == 32 || n == 64 || n == 96 || n == 128;
-    },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("num_active_channels is {}, must be 32, 64, 96 or 128", x.num_active_channels);
-            }>("has_multiple_32_channels", "PROJ-CONV-K7", "num_active_channels is 32, 64, 96 or 128", fChannels);
+    text_rule<Tr,
+              [](const Tr& x, const CheckContext&) {
+                const unsigned n = x.num_active_channels;
+                return n == 32 || n == 64 || n == 96 || n == 128;
+              },
+              [](const Tr& x, const CheckContext&) {
+                return fmt::format("num_active_channels is {}, must be 32, 64, 96 or 128", x.num_active_channels);
+              }>("has_multiple_32_channels", "PROJ-CONV-K7", "num_active_channels is 32, 64, 96 or 128", fChannels);
 
 constexpr Predicate kTransposeCount =
-    tr_rule<[](const Tr& x, const CheckContext&) { return x.src.elements() % 32 == 0; },
-            [](const Tr& x, const CheckContext&) {
-              return fmt::format("src has {} elements, not a multiple of 32", x.src.elements());
-            }>("has_transpose_src_element_count_t4d", "PROJ-CONV-K7", "prod(src.num_elem) is a multiple of 32",
-               fSrcCount);
+    text_rule<Tr, [](const Tr& x, const CheckContext&) { return x.src.elements() % 32 == 0; },
+              [](const Tr& x, const CheckContext&) {
+                return fmt::format("src has {} elements, not a multiple of 32", x.src.elements());
+              }>("has_transpose_src_element_count_t4d", "PROJ-CONV-K7", "prod(src.num_elem) is a multiple of 32",
+                 fSrcCount);
 
 // ---- TensorCumulative (§3.4) ----
 
 constexpr Predicate kCumulativeOpcode =
-    tr_rule<has_opcode<reduce::kCumulativeArith, reduce::kCumulativeBitvec>, opcode_text>(
+    text_rule<Tr, has_opcode<reduce::kCumulativeArith, reduce::kCumulativeBitvec>, opcode_text>(
         "has_tensor_cumulative_opcode", "", "the opcode is TENSOR_CUMULATIVE_ARITH_OP (0x4E) or _BITVEC_OP (0x5E)",
         kOpcodeFieldOf<Tr>);
 
@@ -391,21 +335,22 @@ constexpr Predicate kCumulativeOp = rule<Tr, cumulative_op_ok>(
        return body<Tr>(i).op == aluop::kSymmetricClamp && c.gen == Generation::Maverick ? "PROJ-CONV-T11" : "";
      }});
 
-constexpr Predicate kCumulativeDtype = tr_rule<bitvec_dtype_ok, bitvec_dtype_text>(
+constexpr Predicate kCumulativeDtype = text_rule<Tr, bitvec_dtype_ok, bitvec_dtype_text>(
     "tensor_cumulative_valid_dtype", "",
     "0x4E: any; 0x5E: in_dtype == out_dtype, one of UINT8/UINT16/UINT32/INT32, LOGICAL_SHIFT_RIGHT only on INT32",
     fOpcodeOpTypes);
 
 // ---- Reciprocal (§3.5, PROJ-CONV-K4) ----
 
-constexpr Predicate kReciprocalOpcode = tr_rule<has_opcode<reduce::kReciprocal>, opcode_text>(
+constexpr Predicate kReciprocalOpcode = text_rule<Tr, has_opcode<reduce::kReciprocal>, opcode_text>(
     "has_reciprocal_opcode", "PROJ-CONV-K4", "the opcode is RECIPROCAL (0x48) (name ours, PROJ-CONV-K4)",
     kOpcodeFieldOf<Tr>);
 
-constexpr Predicate kBypass = tr_rule<[](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; },
-                                      [](const Tr& x, const CheckContext& c) {
-                                        return fmt::format("op is {}, must be BYPASS (0x00)", aluop_label(x.op, c.gen));
-                                      }>("s4d4_tr_op_bypass", "", "op is BYPASS (0)", fOp);
+constexpr Predicate kBypass =
+    text_rule<Tr, [](const Tr& x, const CheckContext&) { return x.op == aluop::kBypass; },
+              [](const Tr& x, const CheckContext& c) {
+                return fmt::format("op is {}, must be BYPASS (0x00)", aluop_label(x.op, c.gen));
+              }>("s4d4_tr_op_bypass", "", "op is BYPASS (0)", fOp);
 
 // ---- The conjunctions ----
 

@@ -1,11 +1,14 @@
 // Scalar-tensor-tensor family validators: is_valid_scalar_tensor_tensor (alu-ops.md §6.2, PROJ-CONV-K14),
 // is_valid_tensor_tensor_scan (§6.3), is_valid_select_reduce (§6.4) and is_valid_tensor_scalar_select (§6.5, K15).
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/stt/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 using Stt = S2s2d2Stt;
 using Sel = S3d3TsSelect;
@@ -92,32 +95,7 @@ constexpr bool general_bitvec(uint8_t op, const CheckContext& c) {
 /// has_valid_immediates(imm, src, nac, dtype) (common-formats.md §7.2, PROJ-CONV-S4); a source outside the enum is
 /// true here, is_valid_enum reports it (PROJ-CONV-K15).
 constexpr bool valid_immediate(const ImmVal& imm, uint8_t src, unsigned nac, uint8_t d, Generation g) {
-  if (src == stt::kImmPointer)
-    return pred::tpb_addr_active_channels(imm.raw, nac, g) && pred::addr_aligned_dtype(imm.raw, d);
-  if (src == stt::kImmRegPointer) return pred::is_valid_imm_reg(imm);
-  return true;
-}
-
-/// tensor3d_valid / tensor2d_valid: non-zero counts (or a register shape, CAYMAN+) and a valid start.
-template <class T>
-bool pattern_valid(const T& t, uint8_t d, bool write, Generation g) {
-  return pred::counts_nonzero(t.num_elem, t.start_addr, g) &&
-         pred::tensor_start_addr_valid(t.start_addr, d, write, true, true, g);
-}
-
-template <class T>
-uint64_t elements_of(const T& t) {
-  uint64_t n = 1;
-  for (const uint16_t k : t.num_elem) n *= k;
-  return n;
-}
-
-/// The element counts agree, or either start takes its shape from a register (CAYMAN+; PROJ-CONV-C18).
-template <class A, class B>
-bool same_count(const A& a, const B& b, Generation g) {
-  if (pred::has_shape_escape(g) && (a.start_addr.shape_from_register() || b.start_addr.shape_from_register()))
-    return true;
-  return elements_of(a) == elements_of(b);
+  return src > imm_src::kRegPointer || immediates_ok(imm.raw, src, nac, d, g);
 }
 
 /// tt_valid_partitions(src0, src1) (common-formats.md §10.9, PROJ-CONV-C17): a register start, one PSUM and one SBUF
@@ -135,22 +113,6 @@ bool tt_valid_partitions(const Addr4& a0, const Addr4& a1, Generation g) {
 
 // ---- Explanations ----
 
-std::string explain_start(std::string_view which, const Addr4& a, unsigned n, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     which, addr4_label(a, c.gen), n);
-}
-
-template <class T>
-std::string explain_pattern(std::string_view which, const T& t, uint8_t d, bool write, const CheckContext& c) {
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count{}", which,
-                       pred::has_shape_escape(c.gen) ? " and its shape does not come from a register"
-                                                     : " (no shape-from-register escape on sunda, PROJ-CONV-C18)");
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
-}
-
 std::string explain_immediate(std::string_view which, const ImmVal& imm, uint8_t src, unsigned nac, uint8_t d,
                               const CheckContext& c) {
   if (src == stt::kImmRegPointer)
@@ -164,28 +126,6 @@ std::string explain_immediate(std::string_view which, const ImmVal& imm, uint8_t
 }
 
 // ---- Shared predicate shapes ----
-
-/// is_valid_dtype(Dtype(x), AllowFp32r) of the dtype Which.
-template <class S, auto Dtype, bool AllowFp32r>
-bool dtype_ok(const S& x, const CheckContext& c) {
-  return dtype_accepts(Dtype(x), AllowFp32r, c);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-std::string dtype_text(const S& x, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(Dtype(x), AllowFp32r, c, &via);
-  return fmt::format("{} {} fails is_valid_dtype ({})", std::string_view{Which}, dtype_label(Dtype(x), c.gen), via);
-}
-template <class S, auto Dtype, bool AllowFp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, dtype_ok<S, Dtype, AllowFp32r>>(
-      {.name = "is_valid_dtype",
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, dtype_text<S, Dtype, AllowFp32r, Which>>});
-}
 
 /// is_valid_enum(AluOp) of the op at Op.
 template <auto Op>
@@ -205,65 +145,6 @@ constexpr Predicate aluop_rule(std::string_view meaning, std::span<const FieldRe
                                   .gens = kGensAll,
                                   .fields = fields,
                                   .explain = explain_on_body<Stt, aluop_text<Op, Which>>});
-}
-
-/// start_addr_active_channels of the operand at Operand.
-template <class S, auto Operand>
-bool start_ok(const S& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-}
-template <class S, auto Operand, Name Which>
-std::string start_text(const S& x, const CheckContext& c) {
-  return explain_start(Which, (x.*Operand).start_addr, x.num_active_channels, c);
-}
-template <class S, auto Operand, Name Which>
-constexpr Predicate start_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, start_ok<S, Operand>>({.name = "start_addr_active_channels",
-                                        .convention = "PROJ-CONV-C15",
-                                        .meaning = meaning,
-                                        .gens = kGensAll,
-                                        .fields = fields,
-                                        .explain = explain_on_body<S, start_text<S, Operand, Which>>});
-}
-
-/// tensorNd_valid of the operand at Operand in dtype Dtype(x), read or (Write) written.
-template <class S, auto Operand, auto Dtype, bool Write>
-bool pattern_ok(const S& x, const CheckContext& c) {
-  return pattern_valid(x.*Operand, Dtype(x), Write, c.gen);
-}
-template <class S, auto Operand, auto Dtype, bool Write, Name Which>
-std::string pattern_text(const S& x, const CheckContext& c) {
-  return explain_pattern(Which, x.*Operand, Dtype(x), Write, c);
-}
-template <class S, auto Operand, auto Dtype, bool Write, Name Which>
-constexpr Predicate pattern_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, pattern_ok<S, Operand, Dtype, Write>>(
-      {.name = name,
-       .convention = "",
-       .meaning = meaning,
-       .gens = kGensAll,
-       .fields = fields,
-       .explain = explain_on_body<S, pattern_text<S, Operand, Dtype, Write, Which>>});
-}
-
-/// An element-count check between the operands at A and B.
-template <class S, auto A, auto B>
-bool count_ok(const S& x, const CheckContext& c) {
-  return same_count(x.*A, x.*B, c.gen);
-}
-template <class S, auto A, auto B, Name WhichA, Name WhichB>
-std::string count_text(const S& x, const CheckContext&) {
-  return fmt::format("{} has {} elements, {} has {}", std::string_view{WhichA}, elements_of(x.*A),
-                     std::string_view{WhichB}, elements_of(x.*B));
-}
-template <class S, auto A, auto B, Name WhichA, Name WhichB>
-constexpr Predicate count_rule(std::string_view name, std::string_view meaning, std::span<const FieldRef> fields) {
-  return rule<S, count_ok<S, A, B>>({.name = name,
-                                     .convention = "",
-                                     .meaning = meaning,
-                                     .gens = kGensAll,
-                                     .fields = fields,
-                                     .explain = explain_on_body<S, count_text<S, A, B, WhichA, WhichB>>});
 }
 
 // ---- S2S2D2_STT (alu-ops.md §6.1-§6.4) ----
@@ -478,11 +359,11 @@ constexpr Predicate kSttChannels =
          }>});
 
 constexpr Predicate kSttSrcCount = count_rule<Stt, &Stt::src0, &Stt::src1, "src0", "src1">(
-    "s2s2d2_stt_src_element_cnt_check",
+    "s2s2d2_stt_src_element_cnt_check", "",
     "src0 and src1 have the same element count (skipped when either shape comes from a register, CAYMAN+)",
     fSttSrcCount);
 constexpr Predicate kSttDstCount = count_rule<Stt, &Stt::src0, &Stt::dst, "src0", "dst">(
-    "s2s2d2_stt_dst_element_cnt_check",
+    "s2s2d2_stt_dst_element_cnt_check", "",
     "src0 and dst have the same element count (skipped when either shape comes from a register, CAYMAN+)",
     fSttDstCount);
 
@@ -753,7 +634,7 @@ constexpr Predicate kSelSrcTensor = pattern_rule<Sel, &Sel::src0, sel_dtype, fal
 constexpr Predicate kSelDstTensor = pattern_rule<Sel, &Sel::dst, sel_dtype, true, "dst">(
     "tensor3d_valid", "dst writable in dtype; PSUM only with 4-byte dtypes (PROJ-CONV-K3 on MARIANA+)", fSelDstTensor);
 constexpr Predicate kSelCount = count_rule<Sel, &Sel::src0, &Sel::dst, "src0", "dst">(
-    "same_element_count_t3d",
+    "same_element_count_t3d", "",
     "src0 and dst have the same element count (skipped when either shape comes from a register, CAYMAN+)", fSelCount);
 
 constexpr const Predicate* kTensorScalarSelect[] = {&kHasValidNeuronHeader,

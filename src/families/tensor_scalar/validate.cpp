@@ -2,11 +2,14 @@
 // is_valid_tensor_scalar_ptr_op (0x44/0x54, PROJ-CONV-K26), the cache reduce/cumulative pair (0x9A/0xE6),
 // is_valid_exponential (0x30, PROJ-CONV-K19) and is_valid_dve_read_accumulator (0x9B, PROJ-CONV-K16).
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/tensor_scalar/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
+
+using namespace operand_rules;
 
 using Ts = S3d3Ts;
 using Rd = D1Rd;
@@ -114,17 +117,6 @@ inline bool imm_ok(const Ts& x, ImmVal imm, uint8_t src, Generation g) {
   }
 }
 
-/// tensor3d_valid(t, d, write, PSUM, SBUF) on the TENSOR3D bytes (PROJ-CONV-K3: no indirect arm is judged).
-inline bool tensor3d_valid(const Tensor3d& t, uint8_t d, bool write, Generation g) {
-  return pred::counts_nonzero(t.num_elem, t.start_addr, g) &&
-         pred::tensor_start_addr_valid(t.start_addr, d, write, true, true, g);
-}
-/// same_element_count_t3d with the register-shape escape (CAYMAN+, PROJ-CONV-C18).
-inline bool same_count(const Tensor3d& a, const Tensor3d& b, Generation g) {
-  if (pred::has_shape_escape(g) && (a.start_addr.shape_from_register() || b.start_addr.shape_from_register()))
-    return true;
-  return a.elements() == b.elements();
-}
 /// An indirect ADDR4 (alu-ops.md §5.6): (byte3 & 0x60) == 0x20.
 constexpr bool indirect(const Addr4& a) {
   return (a.marker() & 0x60) == 0x20;
@@ -167,7 +159,7 @@ bool ts_shift(const Ts& x, const CheckContext&) {
 }
 
 bool ts_tensors(const Ts& x, const CheckContext& c) {
-  return tensor3d_valid(x.src, x.in_dtype, false, c.gen) && tensor3d_valid(x.dst, x.out_dtype, true, c.gen) &&
+  return tensor_valid(x.src, x.in_dtype, false, c.gen) && tensor_valid(x.dst, x.out_dtype, true, c.gen) &&
          same_count(x.src, x.dst, c.gen);
 }
 
@@ -222,12 +214,6 @@ bool exp_ops(const Ts& x, const CheckContext&) {
 
 // ---- Explanations ----
 
-std::string explain_dtype(std::string_view which, uint8_t d, bool allow_fp32r, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(d, allow_fp32r, c, &via);
-  return fmt::format("{} {} fails is_valid_dtype ({})", which, dtype_label(d, c.gen), via);
-}
-
 std::string imm_text(const Ts& x, std::string_view which, ImmVal imm, uint8_t src, const CheckContext& c) {
   if (imm_ok(x, imm, src, c.gen)) return "";
   switch (src) {
@@ -252,31 +238,6 @@ std::string join_texts(std::string a, const std::string& b) {
 
 // ---- Predicate shapes ----
 
-template <class S, auto Body, auto Text>
-constexpr Predicate make_rule(std::string_view name, std::string_view convention, std::string_view meaning, GenSet gens,
-                              std::span<const FieldRef> fields) {
-  return rule<S, Body>({.name = name,
-                        .convention = convention,
-                        .meaning = meaning,
-                        .gens = gens,
-                        .fields = fields,
-                        .explain = explain_on_body<S, Text>});
-}
-
-template <class S, auto Member, bool AllowFp32r>
-bool dtype_ok(const S& x, const CheckContext& c) {
-  return dtype_accepts(x.*Member, AllowFp32r, c);
-}
-template <class S, auto Member, bool AllowFp32r, Name Which>
-std::string dtype_text(const S& x, const CheckContext& c) {
-  return explain_dtype(Which, x.*Member, AllowFp32r, c);
-}
-template <class S, auto Member, bool AllowFp32r, Name Which>
-constexpr Predicate dtype_rule(std::string_view meaning, std::span<const FieldRef> fields) {
-  return make_rule<S, dtype_ok<S, Member, AllowFp32r>, dtype_text<S, Member, AllowFp32r, Which>>(
-      "is_valid_dtype", "", meaning, kGensAll, fields);
-}
-
 template <auto Member>
 bool aluop_ok(const Ts& x, const CheckContext& c) {
   return aluop_table().has(c.gen, x.*Member);
@@ -288,72 +249,35 @@ std::string aluop_text(const Ts& x, const CheckContext& c) {
 }
 template <auto Member, Name Which>
 constexpr Predicate aluop_rule(std::span<const FieldRef> fields) {
-  return make_rule<Ts, aluop_ok<Member>, aluop_text<Member, Which>>(
-      "is_valid_aluop", "", "the op is a member of the generation's ALU_OP enum", kGensAll, fields);
-}
-
-template <class S>
-bool channels_ok(const S& x, const CheckContext&) {
-  return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-}
-template <class S>
-std::string channels_text(const S& x, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", x.num_active_channels);
-}
-
-template <class S, auto Operand>
-bool start_ok(const S& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-}
-template <class S, auto Operand, Name Which>
-std::string start_text(const S& x, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     std::string_view{Which}, addr4_label((x.*Operand).start_addr, c.gen), x.num_active_channels);
-}
-template <class S, auto Operand, Name Which>
-constexpr Predicate start_rule(std::span<const FieldRef> fields) {
-  return make_rule<S, start_ok<S, Operand>, start_text<S, Operand, Which>>(
-      "start_addr_active_channels", "PROJ-CONV-C15",
-      std::string_view{Which} == "src" ? "src: a register start, or partition + num_active_channels <= 128"
-                                       : "dst: a register start, or partition + num_active_channels <= 128",
-      kGensAll, fields);
-}
-
-template <class T>
-std::string pattern_text(std::string_view which, const T& t, uint8_t d, bool write, const CheckContext& c) {
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count{}", which,
-                       pred::has_shape_escape(c.gen) ? " and its shape does not come from a register"
-                                                     : " (no shape-from-register escape on sunda, PROJ-CONV-C18)");
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     write ? " (a tensor written to PSUM must use a 4-byte dtype)" : "");
+  return text_rule<Ts, aluop_ok<Member>, aluop_text<Member, Which>>(
+      "is_valid_aluop", "", "the op is a member of the generation's ALU_OP enum", fields);
 }
 
 template <bool Src>
 bool ts_pattern_ok(const Ts& x, const CheckContext& c) {
-  return Src ? tensor3d_valid(x.src, x.in_dtype, false, c.gen) : tensor3d_valid(x.dst, x.out_dtype, true, c.gen);
+  return Src ? tensor_valid(x.src, x.in_dtype, false, c.gen) : tensor_valid(x.dst, x.out_dtype, true, c.gen);
 }
 template <bool Src>
 std::string ts_pattern_text(const Ts& x, const CheckContext& c) {
-  return Src ? pattern_text("src", x.src, x.in_dtype, false, c) : pattern_text("dst", x.dst, x.out_dtype, true, c);
+  return Src ? pattern_failure(kPartitionWording, "src", x.src, x.in_dtype, false, c)
+             : pattern_failure(kPartitionWording, "dst", x.dst, x.out_dtype, true, c);
 }
 
 // ---- The conjuncts every S3D3_TS validator shares ----
 
 constexpr Predicate kTsTensors =
-    make_rule<Ts, ts_tensors,
+    text_rule<Ts, ts_tensors,
               [](const Ts& x, const CheckContext& c) {
-                if (!tensor3d_valid(x.src, x.in_dtype, false, c.gen))
-                  return pattern_text("src", x.src, x.in_dtype, false, c);
-                if (!tensor3d_valid(x.dst, x.out_dtype, true, c.gen))
-                  return pattern_text("dst", x.dst, x.out_dtype, true, c);
+                if (!tensor_valid(x.src, x.in_dtype, false, c.gen))
+                  return pattern_failure(kPartitionWording, "src", x.src, x.in_dtype, false, c);
+                if (!tensor_valid(x.dst, x.out_dtype, true, c.gen))
+                  return pattern_failure(kPartitionWording, "dst", x.dst, x.out_dtype, true, c);
                 return fmt::format("src has {} elements, dst has {}", x.src.elements(), x.dst.elements());
               }>(
         "tensor_scalar_tensor_chk", "PROJ-CONV-K3",
         "tensor3d_valid(src, in_dtype) and tensor3d_valid(dst, out_dtype, written) and the same element count (skipped "
         "for a register shape); MARIANA+'s indirect_dst_size_limit_m3d is not modelled (PROJ-CONV-K3)",
-        kGensAll, fTsTensors);
+        fTsTensors);
 
 constexpr Predicate kTsReserved =
     reserved_rule<Ts, fTsReserved>({.name = "s3d3_ts_reserved_zero",
@@ -371,25 +295,27 @@ constexpr Predicate kTsOutDtype =
 constexpr Predicate kTsOp0Enum = aluop_rule<&Ts::op0, "op0">(fTsOp0);
 constexpr Predicate kTsOp1Enum = aluop_rule<&Ts::op1, "op1">(fTsOp1);
 
-constexpr Predicate kTsChannels = make_rule<Ts, channels_ok<Ts>, channels_text<Ts>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensNotMaverick, fTsChannels);
-constexpr Predicate kTsChannelsTile = make_rule<Ts, channels_ok<Ts>, channels_text<Ts>>(
+constexpr Predicate kTsChannels = text_rule<Ts, channels_ok<Ts, false>, channels_text<Ts, false>>(
+    "has_valid_active_channel_range", "", "num_active_channels is 1..128", fTsChannels, kGensNotMaverick);
+constexpr Predicate kTsChannelsTile = text_rule<Ts, channels_ok<Ts, false>, channels_text<Ts, false>>(
     "has_valid_active_channel_range_with_tile", "PROJ-CONV-K22",
     "(MAVERICK) num_active_channels is 1..128: the S3D3_TS name of the channel conjunct (PROJ-CONV-K22, body "
     "PROJ-CONV-T1)",
-    kGensMaverickOnly, fTsChannels);
+    fTsChannels, kGensMaverickOnly);
 
-constexpr Predicate kTsSrcStart = start_rule<Ts, &Ts::src, "src">(fTsSrcChannels);
-constexpr Predicate kTsDstStart = start_rule<Ts, &Ts::dst, "dst">(fTsDstChannels);
+constexpr Predicate kTsSrcStart =
+    start_rule<Ts, &Ts::src, "src">("src: a register start, or partition + num_active_channels <= 128", fTsSrcChannels);
+constexpr Predicate kTsDstStart =
+    start_rule<Ts, &Ts::dst, "dst">("dst: a register start, or partition + num_active_channels <= 128", fTsDstChannels);
 
-constexpr Predicate kTsSrcTensor = make_rule<Ts, ts_pattern_ok<true>, ts_pattern_text<true>>(
+constexpr Predicate kTsSrcTensor = text_rule<Ts, ts_pattern_ok<true>, ts_pattern_text<true>>(
     "tensor3d_valid", "",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or aligned SBUF/PSUM "
     "start, judged on the TENSOR3D bytes on every generation (PROJ-CONV-K3)",
-    kGensAll, fTsSrcTensor);
-constexpr Predicate kTsDstTensor = make_rule<Ts, ts_pattern_ok<false>, ts_pattern_text<false>>(
+    fTsSrcTensor);
+constexpr Predicate kTsDstTensor = text_rule<Ts, ts_pattern_ok<false>, ts_pattern_text<false>>(
     "tensor3d_valid", "PROJ-CONV-K3", "dst writable in out_dtype: as src; PSUM only with 4-byte dtypes (PROJ-CONV-K3)",
-    kGensAll, fTsDstTensor);
+    fTsDstTensor);
 
 /// The conjuncts after the validator-specific ones: dtypes, ops, channels and patterns (alu-ops.md §5.2 order).
 constexpr std::array<const Predicate*, 4> kDtypesAndOps{&kTsInDtype, &kTsOutDtype, &kTsOp0Enum, &kTsOp1Enum};
@@ -403,7 +329,7 @@ constexpr Predicate kTsOpcode = opcode_clause<Ts, ts::kArith, ts::kBitvec, ts::k
 constexpr Predicate kTsPtrOpcode = opcode_clause<Ts, ts::kPtrArith, ts::kPtrBitvec>(
     "has_tensor_scalar_ptr_opcode", "PROJ-CONV-K26", "the opcode is 0x44 or 0x54 (name ours, PROJ-CONV-K26)");
 
-constexpr Predicate kTsValidOps = make_rule<
+constexpr Predicate kTsValidOps = text_rule<
     Ts, ts_valid_ops,
     [](const Ts& x, const CheckContext& c) {
       return fmt::format(
@@ -416,19 +342,19 @@ constexpr Predicate kTsValidOps = make_rule<
        "op0/op1 are ALU ops, not DIVIDE/POW/MOD; BITVEC: both is_bitvec_op; ARITH: both is_general_arith_op, or RSQRT "
        "then BYPASS with both immediates inline 0, or (MAVERICK) both is_valid_int_aluop_dve; op0 == BYPASS implies "
        "op1 == BYPASS",
-       kGensAll, fTsOps);
+       fTsOps);
 
 constexpr Predicate kTsValidTypes =
-    make_rule<Ts, ts_valid_types,
+    text_rule<Ts, ts_valid_types,
               [](const Ts& x, const CheckContext& c) {
                 return fmt::format(
                     "a bit-vector TensorScalar needs in_dtype == out_dtype, an integer datapath dtype; got {} -> {}",
                     dtype_label(x.in_dtype, c.gen), dtype_label(x.out_dtype, c.gen));
               }>("tensor_scalar_valid_types", "",
                  "ARITH: any; BITVEC: in_dtype == out_dtype and is_valid_int_dtype_datapath (INT8/16/32, UINT8/16/32)",
-                 kGensAll, fTsTypes);
+                 fTsTypes);
 
-constexpr Predicate kTsImmediates = make_rule<Ts, ts_immediates,
+constexpr Predicate kTsImmediates = text_rule<Ts, ts_immediates,
                                               [](const Ts& x, const CheckContext& c) {
                                                 return join_texts(imm_text(x, "imm0", x.imm0, x.imm0_src, c),
                                                                   imm_text(x, "imm1", x.imm1, x.imm1_src, c));
@@ -437,10 +363,10 @@ constexpr Predicate kTsImmediates = make_rule<Ts, ts_immediates,
     "per immediate by its *_src: inline (BITVEC: no bits above the in_dtype width), pointer (ts_ptr_imm_chk: "
     "partition + channels fit, aligned for FP32 or the BITVEC in_dtype) or register (is_valid_imm_reg); another "
     "*_src fails",
-    kGensAll, fTsImms);
+    fTsImms);
 
 constexpr Predicate kTsShift =
-    make_rule<Ts, ts_shift,
+    text_rule<Ts, ts_shift,
               [](const Ts& x, const CheckContext& c) {
                 return fmt::format("shift ops {} / {} need a 4-byte in_dtype, got {}", aluop_label(x.op0, c.gen),
                                    aluop_label(x.op1, c.gen), dtype_label(x.in_dtype, c.gen));
@@ -448,16 +374,15 @@ constexpr Predicate kTsShift =
         "tensor_scalar_shift_chk", "PROJ-CONV-K23",
         "a left shift in op0 paired with a right shift in op1, or ARITH_SHIFT_RIGHT in either, needs a 4-byte in_dtype "
         "(PROJ-CONV-K23 b)",
-        kGensAll, fTsShift);
+        fTsShift);
 
 constexpr Predicate kTsReverse =
-    make_rule<Ts, [](const Ts& x, const CheckContext&) { return x.reverse_operands <= 3; },
+    text_rule<Ts, [](const Ts& x, const CheckContext&) { return x.reverse_operands <= 3; },
               [](const Ts& x, const CheckContext&) {
                 return fmt::format("reverse_operands {} is not a TENS_SCALAR_REV_OPS value", x.reverse_operands);
-              }>("tensor_scalar_reverse_chk", "", "reverse_operands is a TENS_SCALAR_REV_OPS value (<= 3)", kGensAll,
-                 fTsReverse);
+              }>("tensor_scalar_reverse_chk", "", "reverse_operands is a TENS_SCALAR_REV_OPS value (<= 3)", fTsReverse);
 
-constexpr Predicate kTsTranspose = make_rule<
+constexpr Predicate kTsTranspose = text_rule<
     Ts, ts_transpose,
     [](const Ts& x, const CheckContext&) {
       return fmt::format(
@@ -466,20 +391,20 @@ constexpr Predicate kTsTranspose = make_rule<
           x.src.elements(), x.num_active_channels);
     }>("s3d3_transpose_check", "",
        "true unless the opcode is 0x93; then prod(src.num_elem) % 32 == 0 and num_active_channels is 32, 64, 96 or 128",
-       kGensAll, fTsTranspose);
+       fTsTranspose);
 
 constexpr Predicate kTsZeroCmd =
-    make_rule<Ts, [](const Ts& x, const CheckContext&) { return x.accumulator_cmd == 0; },
+    text_rule<Ts, [](const Ts& x, const CheckContext&) { return x.accumulator_cmd == 0; },
               [](const Ts& x, const CheckContext&) {
                 return fmt::format("accumulator_cmd is {}, must be IDLE (0)", x.accumulator_cmd);
-              }>("has_zero_accum_cmd_field", "", "accumulator_cmd is IDLE (0)", kGensAll, fTsCmd);
+              }>("has_zero_accum_cmd_field", "", "accumulator_cmd is IDLE (0)", fTsCmd);
 
-constexpr Predicate kTsPtrSrc = make_rule<Ts, ts_ptr_src, [](const Ts& x, const CheckContext&) {
+constexpr Predicate kTsPtrSrc = text_rule<Ts, ts_ptr_src, [](const Ts& x, const CheckContext&) {
   return fmt::format("imm0_src {} / imm1_src {}: both must be 0 (the PTR forms always read pointers)", x.imm0_src,
                      x.imm1_src);
-}>("tensor_scalar_ptr_imm_src", "PROJ-CONV-K26", "imm0_src and imm1_src are both 0", kGensAll, fTsPtrSrc);
+}>("tensor_scalar_ptr_imm_src", "PROJ-CONV-K26", "imm0_src and imm1_src are both 0", fTsPtrSrc);
 
-constexpr Predicate kTsPtrImmediates = make_rule<Ts, ts_ptr_immediates,
+constexpr Predicate kTsPtrImmediates = text_rule<Ts, ts_ptr_immediates,
                                                  [](const Ts& x, const CheckContext& c) {
                                                    return join_texts(imm_text(x, "imm0", x.imm0, ts::kImmPointer, c),
                                                                      imm_text(x, "imm1", x.imm1, ts::kImmPointer, c));
@@ -487,7 +412,7 @@ constexpr Predicate kTsPtrImmediates = make_rule<Ts, ts_ptr_immediates,
     "tensor_scalar_ptr_immediates", "PROJ-CONV-K26",
     "imm0 and imm1 are both pointers passing ts_ptr_imm_chk (partition + channels fit, aligned for FP32 or the BITVEC "
     "in_dtype)",
-    kGensAll, fTsPtrImms);
+    fTsPtrImms);
 
 constexpr auto kTensorScalar = concat_predicates(
     std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kTsOpcode, &kTsValidOps, &kTsValidTypes, &kTsImmediates,
@@ -507,27 +432,26 @@ constexpr Predicate kCacheCumulativeOpcode = opcode_clause<Ts, ts::kCacheCumulat
     "has_tensor_cache_cumulative_opcode", "", "the opcode is TENSOR_SCALAR_CACHE_CUMULATIVE (0xE6)");
 
 constexpr Predicate kCacheOps =
-    make_rule<Ts, cache_valid_ops,
+    text_rule<Ts, cache_valid_ops,
               [](const Ts& x, const CheckContext& c) {
                 return fmt::format(
                     "op0 {} must be a general arithmetic op and op1 {} one of ADD, SUBTRACT, MULT, MAX, MIN",
                     aluop_label(x.op0, c.gen), aluop_label(x.op1, c.gen));
               }>("tensor_scalar_cache_reduce_valid_ops", "",
-                 "op0/op1 are ALU ops; op0 is_general_arith_op; op1 is ADD, SUBTRACT, MULT, MAX or MIN", kGensAll,
-                 fTsCacheOps);
+                 "op0/op1 are ALU ops; op0 is_general_arith_op; op1 is ADD, SUBTRACT, MULT, MAX or MIN", fTsCacheOps);
 
 constexpr Predicate kCacheTypes =
-    make_rule<Ts, cache_valid_types,
+    text_rule<Ts, cache_valid_types,
               [](const Ts& x, const CheckContext& c) {
                 return fmt::format("in_dtype {} is neither a float datapath dtype nor an 8/16-bit integer",
                                    dtype_label(x.in_dtype, c.gen));
               }>(
         "tensor_scalar_cache_reduce_valid_types", "",
         "in_dtype is is_valid_fp_dtype_datapath (no FP32R) or is_valid_int_dtype_datapath other than INT32/UINT32",
-        kGensAll, fTsInDtype);
+        fTsInDtype);
 
 constexpr Predicate kCacheImmediates =
-    make_rule<Ts, cache_immediates,
+    text_rule<Ts, cache_immediates,
               [](const Ts& x, const CheckContext& c) {
                 const std::string imm0 = imm_text(x, "imm0", x.imm0, x.imm0_src, c);
                 if (x.accumulator_cmd == ts::kAccLoadAccumulate)
@@ -537,16 +461,16 @@ constexpr Predicate kCacheImmediates =
               }>(
         "tensor_scalar_cache_reduce_immediates_check", "PROJ-CONV-K11",
         "imm0 as tensor_scalar_immediates_check; imm1 likewise under LOAD_ACCUMULATE, else imm1_src == 0 and imm1 == 0",
-        kGensAll, fTsCacheImms);
+        fTsCacheImms);
 
 constexpr Predicate kCacheReverse =
-    make_rule<Ts, [](const Ts& x, const CheckContext&) { return x.reverse_operands == 0; },
+    text_rule<Ts, [](const Ts& x, const CheckContext&) { return x.reverse_operands == 0; },
               [](const Ts& x, const CheckContext&) {
                 return fmt::format("reverse_operands is {}, must be NONE (0)", x.reverse_operands);
-              }>("tensor_scalar_cache_reduce_reverse_chk", "", "reverse_operands is NONE (0)", kGensAll, fTsReverse);
+              }>("tensor_scalar_cache_reduce_reverse_chk", "", "reverse_operands is NONE (0)", fTsReverse);
 
 constexpr Predicate kCacheCmd =
-    make_rule<Ts,
+    text_rule<Ts,
               [](const Ts& x, const CheckContext&) {
                 return x.accumulator_cmd >= ts::kAccAccumulate && x.accumulator_cmd <= ts::kAccLoadAccumulate;
               },
@@ -556,7 +480,7 @@ constexpr Predicate kCacheCmd =
                     "ZERO_ACCUMULATE (3) or LOAD_ACCUMULATE (4)",
                     x.accumulator_cmd);
               }>("has_valid_tensor_scalar_cache_reduce_accum_cmd", "",
-                 "accumulator_cmd is ACCUMULATE, ZERO_ACCUMULATE or LOAD_ACCUMULATE", kGensAll, fTsCmd);
+                 "accumulator_cmd is ACCUMULATE, ZERO_ACCUMULATE or LOAD_ACCUMULATE", fTsCmd);
 
 template <const Predicate* Opcode>
 constexpr auto cache_list() {
@@ -572,15 +496,15 @@ constexpr auto kCacheCumulative = cache_list<&kCacheCumulativeOpcode>();
 constexpr Predicate kExpOpcode =
     opcode_clause<Ts, ts::kExponential>("has_exponential_opcode", "", "the opcode is EXPONENTIAL (0x30)");
 
-constexpr Predicate kExpGen = make_rule<
+constexpr Predicate kExpGen = text_rule<
     Ts, [](const Ts&, const CheckContext& c) { return c.gen == Generation::Mariana || c.gen == Generation::Maverick; },
     [](const Ts&, const CheckContext& c) {
       return fmt::format("EXPONENTIAL has no validator on {} (PROJ-CONV-K19)", to_string(c.gen));
     }>("exponential_gen_check", "PROJ-CONV-K19", "the generation is MARIANA or MAVERICK (name ours, PROJ-CONV-K19)",
-       kGensAll, kOpcodeFieldOf<Ts>);
+       kOpcodeFieldOf<Ts>);
 
 constexpr Predicate kExpCmd =
-    make_rule<Ts, exp_accum_cmd,
+    text_rule<Ts, exp_accum_cmd,
               [](const Ts& x, const CheckContext&) {
                 return fmt::format(
                     "accumulator_cmd {} with imm1_src {} and imm1 {:#010x}: IDLE, ACCUMULATE or ZERO_ACCUMULATE "
@@ -589,10 +513,10 @@ constexpr Predicate kExpCmd =
               }>(
         "has_valid_exponential_accum_cmd", "",
         "accumulator_cmd is ZERO_ACCUMULATE, IDLE or ACCUMULATE with imm1_src == 0 and imm1 == 0, or LOAD_ACCUMULATE",
-        kGensAll, fTsExpCmd);
+        fTsExpCmd);
 
 constexpr Predicate kExpCount =
-    make_rule<Ts, exp_num_elements,
+    text_rule<Ts, exp_num_elements,
               [](const Ts& x, const CheckContext& c) {
                 return fmt::format(
                     "a packed {} source (step {} , counts {{{}, {}, {}}}) needs an even X count and an even total "
@@ -603,12 +527,12 @@ constexpr Predicate kExpCount =
         "has_valid_exponential_num_elements", "PROJ-CONV-K19",
         "IDLE, an indirect src or dst, or exp_x_even_or_unpacked and exp_upper_src_dim_even (a 4-byte in_dtype, or an "
         "even X count unless X is strided, and an even total count, PROJ-CONV-K19 b)",
-        kGensAll, fTsExpCount);
+        fTsExpCount);
 
-constexpr Predicate kExpOps = make_rule<Ts, exp_ops, [](const Ts& x, const CheckContext& c) {
+constexpr Predicate kExpOps = text_rule<Ts, exp_ops, [](const Ts& x, const CheckContext& c) {
   return fmt::format("op0 {}, op1 {}, reverse_operands {}: must be BYPASS, BYPASS, NONE", aluop_label(x.op0, c.gen),
                      aluop_label(x.op1, c.gen), x.reverse_operands);
-}>("has_valid_exponential_ops", "", "op0 and op1 are BYPASS and reverse_operands is NONE", kGensAll, fTsExpOps);
+}>("has_valid_exponential_ops", "", "op0 and op1 are BYPASS and reverse_operands is NONE", fTsExpOps);
 
 constexpr Predicate kExpUnused =
     reserved_rule<Ts, fTsReserved>({.name = "s3d3_ts_exponential_unused_fields",
@@ -639,31 +563,29 @@ constexpr Predicate kRdReserved = reserved_rule<Rd, fRdReserved>(
      }});
 
 constexpr Predicate kRdType =
-    make_rule<Rd, [](const Rd& x, const CheckContext&) { return fp_dtype_datapath(x.dtype, true); },
+    text_rule<Rd, [](const Rd& x, const CheckContext&) { return fp_dtype_datapath(x.dtype, true); },
               [](const Rd& x, const CheckContext& c) {
                 return fmt::format("dtype {} is not a float datapath dtype", dtype_label(x.dtype, c.gen));
               }>("dve_read_accumulator_type_check", "",
                  "dtype is is_valid_fp_dtype_datapath with FP32R (FP8_EXP3/4/5, FP16, BF16, "
                  "FP32, FP32R)",
-                 kGensAll, fRdDtype);
+                 fRdDtype);
 
-constexpr Predicate kRdChannels = make_rule<Rd, channels_ok<Rd>, channels_text<Rd>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensAll, fRdChannels);
-constexpr Predicate kRdDstStart = start_rule<Rd, &Rd::dst, "dst">(fRdDstChannels);
+constexpr Predicate kRdChannels = text_rule<Rd, channels_ok<Rd, false>, channels_text<Rd, false>>(
+    "has_valid_active_channel_range", "", "num_active_channels is 1..128", fRdChannels);
+constexpr Predicate kRdDstStart =
+    start_rule<Rd, &Rd::dst, "dst">("dst: a register start, or partition + num_active_channels <= 128", fRdDstChannels);
 
 constexpr Predicate kRdDstTensor =
-    make_rule<Rd,
+    text_rule<Rd, [](const Rd& x, const CheckContext& c) { return tensor_valid(x.dst, x.dtype, true, c.gen); },
               [](const Rd& x, const CheckContext& c) {
-                return pred::counts_nonzero(x.dst.num_elem, x.dst.start_addr, c.gen) &&
-                       pred::tensor_start_addr_valid(x.dst.start_addr, x.dtype, true, true, true, c.gen);
-              },
-              [](const Rd& x, const CheckContext& c) { return pattern_text("dst", x.dst, x.dtype, true, c); }>(
-        "tensor1d_valid", "",
-        "dst writable in dtype: a non-zero count (or a register shape) and a "
-        "register or aligned SBUF/PSUM start; PSUM only with 4-byte dtypes",
-        kGensAll, fRdDstTensor);
+                return pattern_failure(kPartitionWording, "dst", x.dst, x.dtype, true, c);
+              }>("tensor1d_valid", "",
+                 "dst writable in dtype: a non-zero count (or a register shape) and a "
+                 "register or aligned SBUF/PSUM start; PSUM only with 4-byte dtypes",
+                 fRdDstTensor);
 
-constexpr Predicate kRdSize = make_rule<Rd,
+constexpr Predicate kRdSize = text_rule<Rd,
                                         [](const Rd& x, const CheckContext& c) {
                                           const bool shape_reg =
                                               pred::has_shape_escape(c.gen) && x.dst.start_addr.shape_from_register();
@@ -675,12 +597,12 @@ constexpr Predicate kRdSize = make_rule<Rd,
                                         }>("read_accumulator_dst_size", "PROJ-CONV-K16",
                                            "dst_element_count == 1 and dst.num_elem[0] == 1 (unless the shape comes "
                                            "from a register, PROJ-CONV-K16)",
-                                           kGensAll, fRdSize);
+                                           fRdSize);
 
 constexpr Predicate kRdNegated =
-    make_rule<Rd, [](const Rd& x, const CheckContext&) { return x.negated <= 1; },
+    text_rule<Rd, [](const Rd& x, const CheckContext&) { return x.negated <= 1; },
               [](const Rd& x, const CheckContext&) { return fmt::format("negated is {}, must be 0 or 1", x.negated); }>(
-        "d1_rd_has_valid_negated_field", "", "negated is 0 or 1", kGensAll, fRdNegated);
+        "d1_rd_has_valid_negated_field", "", "negated is 0 or 1", fRdNegated);
 
 constexpr const Predicate* kReadAccumulator[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kRdOpcode,    &kRdReserved, &kRdType,

@@ -1,6 +1,7 @@
 // The DMA family: its words decoded, judged and assembled back on every generation that has them, and DMAMEMCPY
 // (copy, cast, reduce on copy), DMA_INDIRECT (gather, scatter-add) and DMA_TRANSPOSE executed against values worked
-// by hand or by a plain index model written here (never by the library).
+// by hand or by a plain index model written here (never by the library); the on-chip bytes each word declares (its
+// footprint) worked by hand from the same walks, and every access of a run lying inside them.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "../../support/predicate_cases.hpp"
+#include "families/family.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/describe.hpp"
 #include "tpbisa/families/dma/format.hpp"
@@ -264,6 +266,104 @@ TEST(DmaFamily, TransposeRefusesAShapeItCannotHold) {
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::OutOfRange);
   EXPECT_NE(s.fault.detail.find("PROJ-CONV-DM8"), std::string::npos) << s.fault.detail;
+}
+
+// ---- The footprint hook: the on-chip bytes each word places, and every access of a run inside them ----
+
+struct Expect {
+  std::string_view operand;
+  uint32_t first_partition, partitions;
+  int64_t first, last;
+  bool write;
+};
+
+void expect_footprint(const Word& w, std::initializer_list<Expect> want) {
+  const family::Footprint f = family::footprint(decode(std::span<const uint8_t, kWordBytes>(w), kC), kC);
+  ASSERT_EQ(f.count, want.size());
+  size_t k = 0;
+  for (const Expect& e : want) {
+    SCOPED_TRACE(e.operand);
+    const family::OnChipOperand& o = f.operands[k++];
+    EXPECT_EQ(o.operand, e.operand);
+    EXPECT_EQ(o.region, Region::Sbuf);
+    EXPECT_EQ(o.first_partition, e.first_partition);
+    EXPECT_EQ(o.partitions, e.partitions);
+    EXPECT_EQ(o.first, e.first);
+    EXPECT_EQ(o.last, e.last);
+    EXPECT_EQ(o.write, e.write);
+  }
+}
+
+TEST(DmaFootprint, MemcpyListsTheHullOfEachSide) {
+  // Four 16-byte chunks, one per partition 0..3 at +0x100, into one 64-byte run at p0 +0x200.
+  expect_footprint(encode(memcpy_word(0x100, static_cast<int32_t>(kP), 0x200, 16, 4, 16)),
+                   {{"src", 0, 4, 0x100, 0x10F, false}, {"dst", 0, 1, 0x200, 0x23F, true}});
+  // A side in flat memory (above SBUF and PSUM) is not on chip: only the other side is listed.
+  expect_footprint(encode(memcpy_word(0x4000000000, 16, 0x200, 16, 4, 16)), {{"dst", 0, 1, 0x200, 0x23F, true}});
+}
+
+TEST(DmaFootprint, IndirectListsItsIndicesForTheIndirectSide) {
+  // Gather (SRC_INDIRECTION): the table rows are chosen at run time, so the 4 indices (16 bytes at 0x3000) stand for
+  // the source; the destination is 4 rows of 8 bytes from 0x2000.
+  expect_footprint(encode(indirect_word(0x00, 4)),
+                   {{"src_idx", 0, 1, 0x3000, 0x300F, false}, {"dst", 0, 1, 0x2000, 0x201F, true}});
+  // Scatter (DST_INDIRECTION): the source rows and the destination indices at 0x3100.
+  expect_footprint(encode(indirect_word(0x01, 4)),
+                   {{"src", 0, 1, 0x1000, 0x101F, false}, {"dst_idx", 0, 1, 0x3100, 0x310F, false}});
+}
+
+TEST(DmaFootprint, TransposeListsSourceRowsAndDestinationTiles) {
+  // Source: partitions 0..31, 4 BF16 at +0x1000 (bytes 0x1000..0x1007). Destination: partitions 0..3, two tiles of 16
+  // BF16 32 bytes apart from +0x2000 (bytes 0x2000..0x203F).
+  expect_footprint(encode(transpose_word(32, 2)),
+                   {{"src", 0, 32, 0x1000, 0x1007, false}, {"dst", 0, 4, 0x2000, 0x203F, true}});
+}
+
+bool in_footprint(const family::Footprint& f, uint64_t address, unsigned size, bool write) {
+  const PartitionAddress a = decode_partition_offset(static_cast<uint32_t>(address), kC);
+  for (const family::OnChipOperand& o : f.all()) {
+    if (write && !o.write) continue;
+    if (a.region == o.region && a.partition >= o.first_partition && a.partition < o.first_partition + o.partitions &&
+        int64_t{a.offset} >= o.first && int64_t{a.offset} + size - 1 <= o.last)
+      return true;
+  }
+  return false;
+}
+
+/// Runs one word with every effect recorded; every access outside `[skip_lo, skip_hi)` (a side the word places at
+/// run time, through its indices) lies in its footprint.
+void accesses_lie_in_the_footprint(const Word& w, uint64_t skip_lo = 0, uint64_t skip_hi = 0) {
+  MachineOptions mo;
+  mo.record_effects = true;
+  mo.max_recorded_effects = SIZE_MAX;
+  Machine m(kC, std::vector<Word>{w}, mo);
+  for (uint64_t k = 0; k < 4; ++k) m.mutable_state().memory.write(0x3000 + 4 * k, 4, k);  // indices 0..3
+  const StepResult r = m.step();
+  ASSERT_EQ(r.status, StepResult::Status::Retired) << r.fault.detail;
+  const family::Footprint f = family::footprint(decode(std::span<const uint8_t, kWordBytes>(w), kC), kC);
+  ASSERT_GT(f.count, 0U);
+  ASSERT_FALSE(r.mem_reads.empty() || r.mem_writes.empty());
+  const auto placed = [&](uint64_t address) { return address < skip_lo || address >= skip_hi; };
+  for (const MemWrite& x : r.mem_writes) {
+    if (placed(x.address)) {
+      EXPECT_TRUE(in_footprint(f, x.address, x.size, true)) << std::hex << x.address;
+    }
+  }
+  for (const MemRead& x : r.mem_reads) {
+    if (placed(x.address)) {
+      EXPECT_TRUE(in_footprint(f, x.address, x.size, false)) << std::hex << x.address;
+    }
+  }
+}
+
+TEST(DmaFootprint, AccessesOfARunLieInTheFootprint) {
+  accesses_lie_in_the_footprint(encode(memcpy_word(0x100, static_cast<int32_t>(kP), 0x200, 16, 4, 16)));
+  DmaDirect2d reduce = memcpy_word(0x100, 16, 0x200, 16, 2, 16);  // ADD into the destination: it is read too
+  reduce.compute_op = 1;
+  accesses_lie_in_the_footprint(encode(reduce));
+  accesses_lie_in_the_footprint(encode(transpose_word(32, 2)));
+  accesses_lie_in_the_footprint(encode(indirect_word(0x00, 4)), 0x1000, 0x1040);  // the gathered table rows
+  accesses_lie_in_the_footprint(encode(indirect_word(0x01, 4)), 0x2000, 0x2040);  // the scattered rows
 }
 
 }  // namespace
