@@ -132,6 +132,13 @@ TEST(PseudoDmaTrigger, FiresEachQueueBlockByBlock) {
   EXPECT_EQ(core.sems[10], 1U);  // q_in: `semaphore`, no num_queues: += 1
   EXPECT_EQ(core.sems[11], 1U);
   EXPECT_EQ(core.sems[12], 4U);  // q_sb: two blocks, += num_queues 2 each
+  // A rewound machine runs the streams again, and their queues from block 0.
+  r.run->machine().rewind();
+  const RunSummary again = r.run->machine().run(100);
+  ASSERT_FALSE(again.faulted) << again.fault.detail;
+  EXPECT_EQ(core.sems[10], 2U);
+  EXPECT_EQ(core.sems[12], 8U);
+  for (size_t i = 16; i < 32; ++i) EXPECT_EQ(element(out, i), 1000.0F + static_cast<float>(i - 16)) << i;
 }
 
 TEST(PseudoDmaTrigger, ATriggerPastTheLastBlockFaultsAndMovesNothing) {
