@@ -243,11 +243,27 @@ struct Stream {
   std::string label() const;
 };
 
+/// One descriptor of a DMA block, variables by name (PROJ-CONV-PS4).
+struct DmaDescriptor {
+  std::string from, to;
+  uint64_t from_off = 0, to_off = 0, size = 0;
+};
+
+/// One block of an engine JSON's `dma` list: the descriptors a PSEUDO_DMATRIGGER of `queue` fires.
+struct DmaBlock {
+  std::string queue;
+  uint64_t id = 0;
+  std::vector<DmaDescriptor> descriptors;
+};
+
 /// An engine of a subgraph: its engine JSON and its stream.
 struct EngineDef {
   Engine engine = Engine::Pe;
-  std::string json_member;                ///< "sg00/PE.json"
-  size_t dma_descriptors = 0;             ///< entries of the engine JSON's `dma` list
+  std::string json_member;     ///< "sg00/PE.json"
+  size_t dma_descriptors = 0;  ///< entries of the engine JSON's `dma` list
+  /// The entries of `dma` that are blocks: {"queue", "id", "desc": [{"from", "from_off", "to", "to_off", "size"}]}
+  /// (PROJ-CONV-PS4); the others are counted only.
+  std::vector<DmaBlock> dma_blocks;
   std::vector<std::string> tables;        ///< DVE: the tables of `dve_tables`; ACT: `activation_function_sets`
   std::optional<uint64_t> act_semaphore;  ///< Activation.json `act_semaphore` (purpose unknown, reported)
   Stream stream;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -206,12 +207,34 @@ struct DramVar {
   std::string name;
 };
 
+/// One descriptor of an engine JSON's DMA block: `size` bytes from variable `from` at `from_off` to variable `to`
+/// at `to_off` (PROJ-CONV-PS4).
+struct DmaCopy {
+  uint32_t from = 0, to = 0;  ///< var_ids
+  uint64_t from_off = 0, to_off = 0, size = 0;
+};
+
+/// A DMA queue of one engine in a NEFF run: the blocks of its engine JSON's `dma` list that name it, in block-id
+/// order, and the completion its def.json `dma_queue` entry gives. A PSEUDO_DMATRIGGER of the queue fires block
+/// `fired` and advances it (PROJ-CONV-PS4).
+struct DmaQueue {
+  Engine engine = Engine::Pe;
+  std::string name;
+  std::vector<std::vector<DmaCopy>> blocks;  ///< index = block id
+  std::string problem;                       ///< why the queue's blocks cannot run (a descriptor the run cannot use)
+  std::optional<uint8_t> semaphore;          ///< raised by `increment` when a block has moved its bytes
+  uint32_t increment = 1;
+  uint64_t fired = 0;  ///< blocks fired so far
+};
+
 /// A core's view of DRAM in a NEFF run: its subgraph's variables by var_id (shared buffers per PROJ-CONV-X5,
-/// a private scratch per X8) and the dge-table of PROJ-CONV-F12. Counters are the run report's.
+/// a private scratch per X8), the dge-table of PROJ-CONV-F12 and the DMA queues of its engines. Counters are the run
+/// report's.
 struct DramView {
   std::vector<DramVar> vars;        ///< index = var_id
   std::vector<uint32_t> dge_table;  ///< entry i names var_id dge_table[i]
-  uint64_t dma_bytes = 0;           ///< bytes written by the core's DMAs
+  std::vector<DmaQueue> dma_queues;
+  uint64_t dma_bytes = 0;  ///< bytes written by the core's DMAs
   uint64_t dma_transfers = 0;
   const DramVar* var(uint32_t id) const { return id < vars.size() && vars[id].present ? &vars[id] : nullptr; }
 };

@@ -322,6 +322,10 @@ void Machine::rewind() {
       e.blocked_epoch_ = 0;
       e.retired_ = 0;
     }
+  // A NEFF's DMA queues start over with the streams that trigger them (PROJ-CONV-PS4).
+  for (Core& c : cores_)
+    if (DramView* dram = c.state().dram)
+      for (DmaQueue& q : dram->dma_queues) q.fired = 0;
   cursor_ = 0;
   epoch_ = 0;
   rng_ = options_.seed;

@@ -363,6 +363,9 @@ class Builder {
       if (auto dma = ej.find("dma"); dma != ej.end()) {
         if (!dma->is_array()) return bad(em->name, "'dma' is not a list");
         ed.dma_descriptors = dma->size();
+        for (const json& b : *dma)
+          if (b.is_object() && b.contains("queue"))
+            if (auto e = read_dma_block(b, em->name, ed.dma_blocks)) return e;
       }
       if (auto tables = ej.find("dve_tables"); tables != ej.end()) {
         if (!tables->is_array()) return bad(em->name, "'dve_tables' is not a list");
@@ -469,6 +472,36 @@ class Builder {
     return std::nullopt;
   }
 
+  /// An engine JSON `dma` entry that names a queue: its block id and descriptors (PROJ-CONV-PS4).
+  std::optional<Error> read_dma_block(const json& b, const std::string& member, std::vector<DmaBlock>& out) {
+    DmaBlock block;
+    if (auto e = get_string(b, "queue", member, block.queue, true)) return e;
+    const std::string where = fmt::format("DMA block of queue '{}'", block.queue);
+    std::optional<uint64_t> id;
+    if (auto e = get_u64(b, "id", member, id)) return bad(member, fmt::format("{}: {}", where, e->message));
+    block.id = id.value_or(0);
+    const auto desc = b.find("desc");
+    if (desc == b.end() || !desc->is_array()) return bad(member, fmt::format("{} has no 'desc' list", where));
+    for (const json& d : *desc) {
+      if (!d.is_object()) return bad(member, fmt::format("{}: a descriptor is not an object", where));
+      DmaDescriptor dd;
+      std::optional<uint64_t> from_off, to_off, size;
+      for (auto [key, field] : {std::pair{"from", &dd.from}, std::pair{"to", &dd.to}})
+        if (auto e = get_string(d, key, member, *field, true))
+          return bad(member, fmt::format("{}: {}", where, e->message));
+      for (auto [key, field] :
+           {std::pair{"from_off", &from_off}, std::pair{"to_off", &to_off}, std::pair{"size", &size}})
+        if (auto e = get_u64(d, key, member, *field)) return bad(member, fmt::format("{}: {}", where, e->message));
+      if (!size) return bad(member, fmt::format("{}: a descriptor has no 'size'", where));
+      dd.from_off = from_off.value_or(0);
+      dd.to_off = to_off.value_or(0);
+      dd.size = *size;
+      block.descriptors.push_back(std::move(dd));
+    }
+    out.push_back(std::move(block));
+    return std::nullopt;
+  }
+
   std::optional<Error> read_queue_set(Subgraph& sg, const std::string& def_member, const std::string& name,
                                       const json& q) {
     if (!q.is_object()) return bad(def_member, fmt::format("queue set '{}' is not an object", name));
@@ -490,6 +523,11 @@ class Builder {
                             kNumSemaphores - 1, sems))
         return e;
       qs.semaphores.assign(sems.begin(), sems.end());
+    } else if (std::optional<uint64_t> sem; q.contains("semaphore")) {
+      // A queue of one semaphore (the runtime's embedded all-reduce NEFF writes `semaphore`, PROJ-CONV-PS4).
+      if (auto e = get_u64(q, "semaphore", def_member, sem, kNumSemaphores - 1))
+        return bad(def_member, fmt::format("{}: {}", where, e->message));
+      qs.semaphores.push_back(static_cast<uint32_t>(*sem));
     }
     sg.queue_sets.push_back(std::move(qs));
     return std::nullopt;

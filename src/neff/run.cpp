@@ -96,6 +96,49 @@ std::optional<std::string> check_outputs(const Neff& neff) {
   return std::nullopt;
 }
 
+/// The DMA queues of a subgraph's engines (PROJ-CONV-PS4): per engine and queue name its blocks by id with their
+/// variables resolved, and the completion of the def.json queue of that name. A queue whose blocks the run cannot
+/// use keeps the reason; its triggers fault with it.
+std::vector<DmaQueue> dma_queues(const Subgraph& sg) {
+  std::map<std::string, uint32_t> ids;
+  for (const Variable& v : sg.variables) ids.emplace(v.name, v.id);
+  std::vector<DmaQueue> out;
+  for (const EngineDef& e : sg.engines) {
+    std::map<std::string, std::map<uint64_t, const DmaBlock*>> by_queue;
+    std::map<std::string, std::string> problems;
+    for (const DmaBlock& b : e.dma_blocks)
+      if (!by_queue[b.queue].emplace(b.id, &b).second)
+        problems[b.queue] = fmt::format("block id {} appears twice", b.id);
+    for (const auto& [name, blocks] : by_queue) {
+      DmaQueue q;
+      q.engine = e.engine;
+      q.name = name;
+      q.problem = problems[name];
+      for (const auto& [id, b] : blocks) {
+        if (id != q.blocks.size() && q.problem.empty())
+          q.problem =
+              fmt::format("its block ids are not 0..{} (block {} is missing)", blocks.size() - 1, q.blocks.size());
+        std::vector<DmaCopy>& copies = q.blocks.emplace_back();
+        for (const DmaDescriptor& d : b->descriptors) {
+          const auto from = ids.find(d.from), to = ids.find(d.to);
+          if ((from == ids.end() || to == ids.end()) && q.problem.empty())
+            q.problem = fmt::format("block {} names variable '{}', which {} does not declare", id,
+                                    from == ids.end() ? d.from : d.to, sg.name);
+          copies.push_back(
+              {from == ids.end() ? 0 : from->second, to == ids.end() ? 0 : to->second, d.from_off, d.to_off, d.size});
+        }
+      }
+      for (const QueueSet& qs : sg.queue_sets)
+        if (qs.name == name) {
+          if (!qs.semaphores.empty()) q.semaphore = static_cast<uint8_t>(qs.semaphores.front());
+          q.increment = qs.num_queues == 0 ? 1 : qs.num_queues;
+        }
+      out.push_back(std::move(q));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 uint64_t core_state_bytes(size_t words) {
@@ -429,6 +472,7 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
       }
     }
     if (const Variable* t = sg.dge_table()) view.dge_table = t->list;
+    view.dma_queues = dma_queues(sg);
   }
   // Every writable variable starts unwritten (virtual variables of one core share its scratch: tracked apart).
   for (size_t c = 0; c < run->views_.size(); ++c)

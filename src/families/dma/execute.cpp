@@ -1,11 +1,15 @@
 // DMA family semantics on Neuron addresses: DMAMEMCPY 0xB8 (a strided copy with its reduce-on-copy compute op),
 // DMA_INDIRECT 0xBB (gather / scatter by a UINT32 index vector) and DMA_TRANSPOSE 0xBD (PROJ-CONV-DM8's element
-// mapping); each raises its completion semaphore, and each declares the on-chip bytes it places (its footprint). The
-// pseudo words are lowered by the runtime and refused here.
+// mapping); each raises its completion semaphore, and each declares the on-chip bytes it places (its footprint).
+// PSEUDO_DMATRIGGER 0xC1 fires a NEFF's DMA queue block (PROJ-CONV-PS4); the collective trigger is lowered by the
+// runtime and refused here.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "families/common.hpp"
 #include "families/dma/format.hpp"
@@ -323,8 +327,104 @@ bool exec_transpose(const DmaDirect2dXpose& d, exec::Txn& txn) {
   return true;
 }
 
+// ---- PSEUDO_DMATRIGGER 0xC1 in a NEFF run (PROJ-CONV-PS4) ----
+
+/// Where one side of a queue descriptor lies: DRAM bytes of its variable, or a Neuron address in SBUF.
+struct QueueSide {
+  const DramVar* var = nullptr;
+  uint64_t at = 0;
+};
+
+bool queue_side(exec::Txn& txn, uint32_t var_id, uint64_t offset, uint64_t size, bool write, QueueSide& out) {
+  const std::string_view which = write ? "to" : "from";
+  out.var = txn.dram()->var(var_id);
+  if (out.var == nullptr)
+    return txn.fail(FaultKind::OutOfRange,
+                    fmt::format("a descriptor's '{}' is variable {}, which the run does not hold", which, var_id));
+  if (!out.var->state_buffer) {
+    if (offset > out.var->size || size > out.var->size - offset)
+      return txn.fail(FaultKind::OutOfRange, fmt::format("a descriptor's '{}' bytes {} + {} leave variable {} of {} "
+                                                         "bytes (PROJ-CONV-PS4)",
+                                                         which, offset, size, out.var->name, out.var->size));
+    if (write && out.var->writable == nullptr)
+      return txn.fail(
+          FaultKind::OutOfRange,
+          fmt::format("a descriptor writes variable {}, which is read-only (an input or a constant)", out.var->name));
+    out.at = offset;
+    return true;
+  }
+  // The state buffer: a PartitionOffset, inside one partition's active bytes (as PSEUDO_DMA_DIRECT2D's chunks).
+  const Geometry& geo = geometry(txn.gen());
+  const uint64_t partition = offset / geo.sbuf_partition_size, byte = offset % geo.sbuf_partition_size;
+  if (partition >= geo.sbuf_partitions || size > geo.sbuf_partition_active || byte > geo.sbuf_partition_active - size)
+    return txn.fail(FaultKind::OutOfRange,
+                    fmt::format("a descriptor's '{}' bytes at SBUF partition {} byte {:#x} + {} leave the partition's "
+                                "active bytes (PROJ-CONV-PS4)",
+                                which, partition, byte, size));
+  out.at = uint64_t{geo.sbuf_offset} + offset;
+  return true;
+}
+
+/// Fires the next block of the named queue of the issuing engine: each descriptor copies its bytes (every read sees
+/// memory as it was before the block: the writes land at commit), then the queue's semaphore rises.
+bool exec_trigger(const PseudoDmaTrigger& t, exec::Txn& txn) {
+  if (!txn.options().neff_mode || txn.dram() == nullptr)
+    return txn.fail(FaultKind::PseudoNotLowered,
+                    "PSEUDO_DMA_TRIGGER fires a NEFF's DMA queue: it runs only in a NEFF "
+                    "run (PROJ-CONV-PS4, PROJ-CONV-DM10)");
+  const std::string_view name = queue_name(t.dma_queue_name);
+  const std::optional<Engine> engine = txn.stream_engine();
+  DmaQueue* queue = nullptr;
+  for (DmaQueue& q : txn.dram()->dma_queues)
+    if (q.name == name && (!engine || q.engine == *engine)) queue = &q;
+  if (queue == nullptr)
+    return txn.fail(FaultKind::OutOfRange, fmt::format("queue '{}' has no DMA block in the {} engine's description "
+                                                       "(PROJ-CONV-PS4)",
+                                                       name, engine ? to_string(*engine) : "issuing"));
+  if (!queue->problem.empty())
+    return txn.fail(FaultKind::OutOfRange, fmt::format("queue '{}': {} (PROJ-CONV-PS4)", name, queue->problem));
+  if (queue->fired >= queue->blocks.size())
+    return txn.fail(FaultKind::OutOfRange,
+                    fmt::format("queue '{}' is triggered again after its {} block(s) have all fired "
+                                "(PROJ-CONV-PS4)",
+                                name, queue->blocks.size()));
+  const std::vector<DmaCopy>& block = queue->blocks[queue->fired];
+  uint64_t bytes = 0;
+  for (const DmaCopy& c : block) {  // every descriptor checked before any byte moves
+    QueueSide from, to;
+    if (!queue_side(txn, c.from, c.from_off, c.size, false, from) || !queue_side(txn, c.to, c.to_off, c.size, true, to))
+      return false;
+    bytes += c.size;
+  }
+  if (too_many(txn, bytes)) return false;
+  std::vector<uint8_t>& buf = txn.scratch().bytes_a;
+  for (const DmaCopy& c : block) {
+    QueueSide from, to;
+    queue_side(txn, c.from, c.from_off, c.size, false, from);  // checked above: cannot fail
+    queue_side(txn, c.to, c.to_off, c.size, true, to);
+    buf.resize(c.size);
+    if (from.var->state_buffer) {
+      txn.read_block(from.at, c.size, 1, buf.data());
+    } else {
+      std::memcpy(buf.data(), from.var->data + from.at, c.size);
+      txn.note_dram(from.var->data, from.at, c.size, false);
+    }
+    if (to.var->state_buffer) {
+      txn.stage_block(to.at, buf.data(), c.size, 1);
+    } else {
+      txn.stage_dram(to.var->writable + to.at, buf.data(), c.size);
+      txn.note_dram(to.var->data, to.at, c.size, true);
+    }
+  }
+  ++queue->fired;  // past every check: the queue's tail moves on (PROJ-CONV-PS4)
+  txn.add_dma_bytes(bytes);
+  if (queue->semaphore) txn.stage_sem(*queue->semaphore, false, txn.sem(*queue->semaphore) + queue->increment, false);
+  return true;
+}
+
 bool execute(const Instruction& inst, exec::Txn& txn) {
   if (const auto* d = inst.as<DmaDirect2d>()) return exec_memcpy(*d, txn);
+  if (const auto* t = inst.as<PseudoDmaTrigger>()) return exec_trigger(*t, txn);
   if (const auto* d = inst.as<DmaIndirect1d>()) return exec_indirect(*d, txn);
   if (const auto* d = inst.as<DmaDirect2dXpose>()) return exec_transpose(*d, txn);
   return txn.fail(FaultKind::UnsupportedOpcode,
@@ -491,9 +591,9 @@ Footprint footprint(const Instruction& inst, Generation g) {
   return {};
 }
 
-// DMA_GATHER_TRANSPOSE's gather-then-crossbar mapping is not public (PROJ-CONV-DM10); the pseudo words are the
-// runtime's to lower (PROJ-CONV-PS3).
-constexpr Format kNotExecuted[] = {Format::DmaGatherXpose, Format::PseudoDmaTrigger, Format::PseudoTriggerCollective};
+// DMA_GATHER_TRANSPOSE's gather-then-crossbar mapping is not public (PROJ-CONV-DM10); the collective trigger is the
+// runtime's to lower (PROJ-CONV-PS3). PSEUDO_DMATRIGGER runs in a NEFF run only (PROJ-CONV-PS4).
+constexpr Format kNotExecuted[] = {Format::DmaGatherXpose, Format::PseudoTriggerCollective};
 constexpr Execution kExecution{.execute = execute,
                                .not_executed = kNotExecuted,
                                .refusal = Execution::Refusal::Convention,
