@@ -141,9 +141,18 @@ def test_race_report(tmp_path: pathlib.Path) -> None:
     out = prog.run(**inputs, check_races=True)
     assert out.status == "ok" and not out.ok
     assert isinstance(out.races, tpbisa.Races) and out.races.count >= 1 and len(out.races) == out.races.count
+    assert out.races.cells == out.races.count and 1 <= out.races.pairs <= out.races.cells
+    assert out.races.pairs >= len(out.races.reported) and out.races.incomplete is None
     race = out.races.reported[0]
-    assert isinstance(race, tpbisa.Race) and race.location and race.earlier != race.later
-    assert any("DVE" in r.earlier + r.later and "PE" in r.earlier + r.later for r in out.races)
+    assert isinstance(race, tpbisa.Race) and isinstance(race.location, tpbisa.RaceLocation)
+    assert isinstance(race.earlier, tpbisa.RaceAccess) and race.earlier.text != race.later.text
+    # The dropped wait is DVE's add on PE's PSUM accumulation group: PE writes it, DVE reads it.
+    assert any({r.earlier.engine, r.later.engine} == {"PE", "DVE"} for r in out.races)
+    for r in out.races:
+        assert r.earlier.engine != r.later.engine and "write" in (r.earlier.access, r.later.access)
+        assert r.earlier.text.endswith(f"({r.earlier.access})") and r.earlier.name and r.earlier.opcode
+        assert r.location.memory == "psum" and r.location.partition is not None and r.location.variable is None
+        assert r.location.bytes >= 2 and r.location.text.startswith(f"psum[p{r.location.partition}]")
     report, code = cli_run(neff, inputs, tmp_path, "--check-races")
     assert code == 1
     assert comparable(out.report) == comparable(report)

@@ -41,6 +41,8 @@ __all__ = [
     "BlockedWait",
     "Deadlock",
     "Race",
+    "RaceAccess",
+    "RaceLocation",
     "Races",
     "Result",
     "AsmError",
@@ -102,25 +104,68 @@ class Deadlock:
         return f"<Deadlock: {len(self.waits)} blocked wait(s)>"
 
 
-class Race:
-    """Two accesses of one location by different engines, at least one a write, with no happens-before order."""
+class RaceAccess:
+    """One access of a race: the word (``core``, ``engine``, ``stream``, ``index``, ``offset``, ``opcode``, ``name``,
+    ``instruction``), ``access`` (``"read"`` or ``"write"``) and ``text``, the line the command line prints."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
-        self.earlier: str = doc["earlier"]
-        self.later: str = doc["later"]
-        self.location: str = doc["location"]
+        self.core: int = doc["core"]
+        self.engine: str = doc["engine"]
+        self.stream: str = doc["stream"]
+        self.index: int = doc["index"]
+        self.offset: int = doc["offset"]
+        self.opcode: str | None = doc["opcode"]
+        self.name: str | None = doc["name"]
+        self.instruction: str = doc["instruction"]
+        self.access: str = doc["access"]
+        self.text: str = doc["text"]
 
     def __repr__(self) -> str:
-        return f"<Race {self.earlier} / {self.later} at {self.location}>"
+        return f"<RaceAccess {self.text}>"
+
+
+class RaceLocation:
+    """Where a race is: ``memory`` (``"sbuf"``, ``"psum"``, ``"dev"``, ``"dram"``), ``core`` (on-chip, else None),
+    ``partition`` (sbuf and psum, else None), ``variable`` (dram, else None), ``offset`` (the byte in the partition
+    or variable), ``bytes`` (conflicting from there on) and ``text``."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.memory: str = doc["memory"]
+        self.core: int | None = doc["core"]
+        self.partition: int | None = doc["partition"]
+        self.variable: str | None = doc["variable"]
+        self.offset: int = doc["offset"]
+        self.bytes: int = doc["bytes"]
+        self.text: str = doc["text"]
+
+    def __repr__(self) -> str:
+        return f"<RaceLocation {self.text}, {self.bytes} bytes>"
+
+
+class Race:
+    """Two accesses of one location by different engines, at least one a write, with no happens-before order:
+    ``earlier`` and ``later`` (RaceAccess, in stream order) and ``location`` (RaceLocation)."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.earlier = RaceAccess(doc["earlier"])
+        self.later = RaceAccess(doc["later"])
+        self.location = RaceLocation(doc["location"])
+
+    def __repr__(self) -> str:
+        return f"<Race {self.earlier.text} / {self.later.text} at {self.location.text}>"
 
 
 class Races:
-    """The race report of ``check_races=True``: ``count`` unordered conflicting accesses (each 2-byte location once
-    per pair of accesses), the first 50 pairs of words in stream order in ``reported``."""
+    """The race report of ``check_races=True``. Two counts: ``pairs``, the pairs of words that race (what
+    ``reported`` lists, its first 50 in stream order), and ``cells``, the unordered conflicting accesses (each
+    2-byte location once per pair of accesses); ``count`` is ``cells`` and ``len()`` too."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.count: int = doc["count"]
+        self.cells: int = doc["cells"]
+        self.pairs: int = doc["pairs"]
         self.reported: list[Race] = [Race(d) for d in doc["reported"]]
+        self.incomplete: str | None = doc.get("incomplete")
 
     def __len__(self) -> int:
         return self.count
@@ -129,7 +174,7 @@ class Races:
         return iter(self.reported)
 
     def __repr__(self) -> str:
-        return f"<Races: {self.count} unordered conflicting access(es)>"
+        return f"<Races: {self.cells} unordered conflicting access(es) in {self.pairs} pair(s) of words>"
 
 
 class Result(_Mapping):  # type: ignore[type-arg]

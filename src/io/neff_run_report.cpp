@@ -4,6 +4,7 @@
 #include "tpbisa/io/neff_run_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -500,6 +501,48 @@ std::string race_access_text(const neff::Run& run, const neff::RaceAccess& a) {
                      neff_instruction_text(run, a.core, a.engine, a.index), a.write ? "write" : "read");
 }
 
+namespace {
+
+/// A race access as JSON: the word as a deadlock report names it, and whether it read or wrote.
+ojson race_access_json(const neff::Run& run, const neff::RaceAccess& a) {
+  const Sequencer& q = run.machine().core(a.core).engine(a.engine);
+  ojson j{{"core", a.core},
+          {"engine", tpbisa::to_string(a.engine)},
+          {"stream", run.stream_label(a.core, a.engine)},
+          {"index", a.index},
+          {"offset", a.index * kWordBytes}};
+  if (a.index < q.size()) {
+    const Instruction inst = q.instruction(a.index);
+    j["opcode"] = fmt::format("{:#04x}", inst.opcode());
+    j["name"] = std::string(inst.name());
+  } else {
+    j["opcode"] = nullptr;
+    j["name"] = nullptr;
+  }
+  j["instruction"] = neff_instruction_text(run, a.core, a.engine, a.index);
+  j["access"] = a.write ? "write" : "read";
+  j["text"] = race_access_text(run, a);
+  return j;
+}
+
+/// A race location as JSON: the memory, whose, where and how many bytes, and the text the report prints.
+ojson race_location_json(const neff::Race& r) {
+  using Memory = neff::RaceLocation::Memory;
+  const neff::RaceLocation& at = r.where;
+  const bool onchip = at.memory != Memory::Dram;
+  const bool partitioned = at.memory == Memory::Sbuf || at.memory == Memory::Psum;
+  constexpr std::array<std::string_view, 4> kMemory{"sbuf", "psum", "dev", "dram"};
+  return {{"memory", kMemory[static_cast<size_t>(at.memory)]},
+          {"core", onchip ? ojson(at.core) : ojson(nullptr)},
+          {"partition", partitioned ? ojson(at.partition) : ojson(nullptr)},
+          {"variable", at.memory == Memory::Dram && !at.variable.empty() ? ojson(at.variable) : ojson(nullptr)},
+          {"offset", at.offset},
+          {"bytes", at.bytes},
+          {"text", r.location}};
+}
+
+}  // namespace
+
 ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunReport& rep,
                     const NeffRunReportContext& ctx) {
   const Machine& m = run.machine();
@@ -595,10 +638,13 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
   if (ctx.races != nullptr) {
     ojson list = ojson::array();
     for (const neff::Race& r : ctx.races->races())
-      list.push_back({{"earlier", race_access_text(run, r.earlier)},
-                      {"later", race_access_text(run, r.later)},
-                      {"location", r.location}});
-    doc["races"] = {{"count", ctx.races->count()}, {"reported", std::move(list)}};
+      list.push_back({{"earlier", race_access_json(run, r.earlier)},
+                      {"later", race_access_json(run, r.later)},
+                      {"location", race_location_json(r)}});
+    doc["races"] = {{"count", ctx.races->count()},
+                    {"cells", ctx.races->count()},
+                    {"pairs", ctx.races->word_pairs()},
+                    {"reported", std::move(list)}};
     if (const std::string why = ctx.races->incomplete(); !why.empty()) doc["races"]["incomplete"] = why;
   }
   return doc;

@@ -75,6 +75,24 @@ for schedule in default reverse random:1 random:2; do
 done
 [ "$(grep -c ': no happens-before order between them' races.default)" -eq 2 ] || fail "two racing pairs"
 grep -q '^  sg00/PE#9 Matmul' races.default && grep -q '^  sg00/PE#11 Matmul' races.default || fail "PE#9, PE#11"
+expect_out "races: 32768 unordered conflicting accesses (2-byte locations) in 2 pairs of words" "the two counts"
+# The same report as structures: both words, the access kinds and the location (PSUM partition 0; the Copy reads
+# 16384 cells of each Matmul's, 128 partitions x 256 bytes, so 256 bytes from the first location).
+run run nowait.neff --input x=x.npy --input y=y.npy --check-races --json
+expect_rc 1 "check-races --json without the wait"
+"$py" - "$tmp/out" <<'PY' || fail "the race report as structures"
+import json, sys
+r = json.load(open(sys.argv[1]))["races"]
+assert r["cells"] == r["count"] == 32768 and r["pairs"] == 2 and len(r["reported"]) == 2, r
+for race, pe in zip(r["reported"], (9, 11)):
+    e, l, at = race["earlier"], race["later"], race["location"]
+    assert (e["core"], e["engine"], e["stream"], e["index"]) == (0, "PE", "sg00/PE", pe), e
+    assert (e["name"], e["opcode"], e["access"], e["offset"]) == ("Matmul", "0x02", "write", pe * 64), e
+    assert (l["core"], l["engine"], l["stream"], l["index"], l["access"]) == (0, "ACT", "sg00/Activation", 4, "read"), l
+    assert e["text"].startswith(f"sg00/PE#{pe} Matmul") and e["text"].endswith("(write)"), e
+    assert (at["memory"], at["core"], at["partition"], at["variable"]) == ("psum", 0, 0, None), at
+    assert at["bytes"] == 256 and at["text"].startswith("psum[p0]") and at["text"].endswith("(core 0)"), at
+PY
 
 # ---- a wrong reference: the count, the largest difference, the first indices; exit 1 ----
 "$py" -c "import numpy as np; b = np.load('ref.npy'); b[3, 5] += 1; b[100, 7] -= 4; np.save('bad.npy', b)"

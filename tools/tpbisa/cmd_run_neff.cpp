@@ -225,7 +225,9 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
   }
   if (r.races) {
     text +=
-        fmt::format("races: {} unordered conflicting access{}\n", r.races->count(), r.races->count() == 1 ? "" : "es");
+        fmt::format("races: {} unordered conflicting access{} (2-byte locations) in {} pair{} of words\n",
+                    r.races->count(), r.races->count() == 1 ? "" : "es", r.races->word_pairs(),
+                    r.races->word_pairs() == 1 ? "" : "s");
     if (const std::string gap = r.races->incomplete(); !gap.empty())
       text += fmt::format("races: incomplete: {}\n", gap);
     for (const neff::Race& race : r.races->races())
