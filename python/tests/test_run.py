@@ -152,7 +152,7 @@ def test_race_report(tmp_path: pathlib.Path) -> None:
         assert r.earlier.engine != r.later.engine and "write" in (r.earlier.access, r.later.access)
         assert r.earlier.text.endswith(f"({r.earlier.access})") and r.earlier.name and r.earlier.opcode
         assert r.location.memory == "psum" and r.location.partition is not None and r.location.variable is None
-        assert r.location.bytes >= 2 and r.location.text.startswith(f"psum[p{r.location.partition}]")
+        assert r.location.bytes >= 2 and r.location.text.startswith(f"psum[p{r.location.partition}].bank")
     report, code = cli_run(neff, inputs, tmp_path, "--check-races")
     assert code == 1
     assert comparable(out.report) == comparable(report)

@@ -14,6 +14,7 @@
 
 #include "families/family.hpp"
 #include "tpbisa/address.hpp"
+#include "tpbisa/location.hpp"
 #include "tpbisa/neff_run.hpp"
 
 namespace tpbisa::neff {
@@ -118,10 +119,22 @@ RaceLocation onchip_location(Generation g, unsigned core, uint64_t address, uint
   return at;
 }
 
-std::string location_text(const RaceLocation& at) {
+/// The location as every report prints it (location.hpp's one printer; PSUM by bank), with the core.
+std::string location_text(const RaceLocation& at, Generation g) {
+  const Geometry& geo = geometry(g);
   switch (at.memory) {
-    case RaceLocation::Memory::Sbuf: return fmt::format("sbuf[p{}]+{:#x} (core {})", at.partition, at.offset, at.core);
-    case RaceLocation::Memory::Psum: return fmt::format("psum[p{}]+{:#x} (core {})", at.partition, at.offset, at.core);
+    case RaceLocation::Memory::Sbuf:
+    case RaceLocation::Memory::Psum: {
+      PartitionAddress p;
+      p.region = at.memory == RaceLocation::Memory::Psum ? Region::Psum : Region::Sbuf;
+      p.partition = at.partition;
+      p.offset = static_cast<uint32_t>(at.offset);
+      p.bank = p.offset >> geo.psum_bank_shift;
+      p.in_bank = p.offset & (geo.psum_bank_size - 1);
+      std::string text;
+      append_location(text, p);
+      return fmt::format("{} (core {})", text, at.core);
+    }
     case RaceLocation::Memory::Dev: return fmt::format("dev:{:#x} (core {})", at.offset, at.core);
     case RaceLocation::Memory::Dram:
       return at.variable.empty() ? fmt::format("dram:{:#x}", at.offset)
@@ -470,7 +483,7 @@ const std::vector<Race>& RaceChecker::races() const {
       }
     if (best) {
       const RaceLocation& loc = std::get<3>(*best);
-      races_.push_back({access_of(std::get<1>(*best)), access_of(std::get<2>(*best)), location_text(loc), loc});
+      races_.push_back({access_of(std::get<1>(*best)), access_of(std::get<2>(*best)), location_text(loc, g), loc});
     }
   }
   return races_;

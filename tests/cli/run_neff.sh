@@ -76,6 +76,8 @@ done
 [ "$(grep -c ': no happens-before order between them' races.default)" -eq 2 ] || fail "two racing pairs"
 grep -q '^  sg00/PE#9 Matmul' races.default && grep -q '^  sg00/PE#11 Matmul' races.default || fail "PE#9, PE#11"
 expect_out "races: 32768 unordered conflicting accesses (2-byte locations) in 2 pairs of words" "the two counts"
+# PSUM spelled by bank, as the words themselves print it (dst.start_addr=psum[p0].bank0+0x0).
+[ "$(grep -c '^    at psum\[p0\]\.bank0+0x0 (core 0): no happens-before' races.default)" -eq 2 ] || fail "PSUM by bank"
 # The same report as structures: both words, the access kinds and the location (PSUM partition 0; the Copy reads
 # 16384 cells of each Matmul's, 128 partitions x 256 bytes, so 256 bytes from the first location).
 run run nowait.neff --input x=x.npy --input y=y.npy --check-races --json
@@ -91,7 +93,7 @@ for race, pe in zip(r["reported"], (9, 11)):
     assert (l["core"], l["engine"], l["stream"], l["index"], l["access"]) == (0, "ACT", "sg00/Activation", 4, "read"), l
     assert e["text"].startswith(f"sg00/PE#{pe} Matmul") and e["text"].endswith("(write)"), e
     assert (at["memory"], at["core"], at["partition"], at["variable"]) == ("psum", 0, 0, None), at
-    assert at["bytes"] == 256 and at["text"].startswith("psum[p0]") and at["text"].endswith("(core 0)"), at
+    assert at["bytes"] == 256 and at["text"] == "psum[p0].bank0+0x0 (core 0)", at
 PY
 
 # ---- a wrong reference: the count, the largest difference, the first indices; exit 1 ----
