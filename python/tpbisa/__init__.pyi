@@ -204,13 +204,37 @@ class Deadlock:
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[BlockedWait]: ...
 
+class RaceAccess:
+    core: int
+    engine: str
+    stream: str
+    index: int
+    offset: int
+    opcode: str | None
+    name: str | None
+    instruction: str
+    access: Literal["read", "write"]
+    text: str
+
+class RaceLocation:
+    memory: Literal["sbuf", "psum", "dev", "dram"]
+    core: int | None
+    partition: int | None
+    variable: str | None
+    offset: int
+    bytes: int
+    text: str
+
 class Race:
-    earlier: str
-    later: str
-    location: str
+    earlier: RaceAccess
+    later: RaceAccess
+    location: RaceLocation
 
 class Races:
     count: int
+    cells: int
+    pairs: int
+    incomplete: str | None
     reported: list[Race]
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Race]: ...
