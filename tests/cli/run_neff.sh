@@ -96,6 +96,22 @@ for race, pe in zip(r["reported"], (9, 11)):
     assert at["bytes"] == 256 and at["text"] == "psum[p0].bank0+0x0 (core 0)", at
 PY
 
+# ---- the static check of waits no raise can meet (sem_wait_reachable, PROJ-CONV-G8) ----
+# PE waits for $S[25]>=16, raised only by the completion of sg00/Pool#3 (+16): made +15, the wait can never hold,
+# which validate says before any run (the run itself deadlocks, docs/cli.md).
+run validate "$neff" --quiet
+expect_rc 0 "matmul_small.neff passes the program checks"
+"$tool" neff extract "$neff" short >/dev/null || fail "extract matmul_small.neff"
+"$py" -c "import pathlib
+p = pathlib.Path('short/sg00/Pool.bin'); b = bytearray(p.read_bytes()); assert b[3 * 64 + 14] == 16
+b[3 * 64 + 14] = 15; p.write_bytes(bytes(b))" || fail "patch Pool#3"
+"$tool" neff pack short short.neff >/dev/null || fail "pack the patched NEFF"
+run validate short.neff
+expect_rc 1 "a wait no raise meets"
+expect_out "sem_wait_reachable (program check, convention PROJ-CONV-G8): sg00/PE#" "the check names the waiting word"
+expect_out "\$S[25]>=16 can never hold: the raises of \$S[25] reach at most 15 (1 word raises it)" "the reason"
+[ "$(grep -c 'sem_wait_reachable' "$tmp/out")" -ge 1 ] || fail "one failure at least"
+
 # ---- a wrong reference: the count, the largest difference, the first indices; exit 1 ----
 "$py" -c "import numpy as np; b = np.load('ref.npy'); b[3, 5] += 1; b[100, 7] -= 4; np.save('bad.npy', b)"
 run run "$neff" --input x=x.npy --input y=y.npy --expect output0=bad.npy
