@@ -63,6 +63,43 @@ NeffRunReport::Status status_of(const RunSummary& s) {
                          : S::Ok;
 }
 
+/// The DRAM side of a step's transfers in its trace record: `"dram":[{"variable","offset","size","access"}]`
+/// before the record's closing brace, one entry per range the step's DMAs read or wrote (a record without any has
+/// no `dram` key). The variable is the core's that holds the range's first byte.
+void append_dram_side(std::string& line, const StepResult& step, const neff::Run& run) {
+  if (step.dram_ranges.empty() || line.empty() || line.back() != '}') return;
+  line.pop_back();
+  line += ",\"dram\":[";
+  bool first = true;
+  // Capped as every effect list of a record (--trace-max-effects); the rest are counted in `dram_omitted`.
+  const size_t cap = run.machine().options().max_recorded_effects;
+  const size_t shown = std::min(step.dram_ranges.size(), cap);
+  for (const EffectLog::DramRange& d : step.dram_ranges.first(shown)) {
+    std::string_view name;
+    for (const DramVar& v : run.dram(step.core).vars)
+      if (v.present && v.data == d.base) {
+        name = v.name;
+        break;
+      }
+    fmt::format_to(std::back_inserter(line), "{}{{\"variable\":{},\"offset\":{},\"size\":{},\"access\":\"{}\"}}",
+                   first ? "" : ",", ojson(std::string(name)).dump(), d.offset, d.n, d.write ? "write" : "read");
+    first = false;
+  }
+  line += ']';
+  if (shown < step.dram_ranges.size())
+    fmt::format_to(std::back_inserter(line), ",\"dram_omitted\":{}", step.dram_ranges.size() - shown);
+  line += '}';
+}
+
+}  // namespace
+
+void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run) {
+  append_trace_line(out, step, run.machine(), TraceStyle{true});
+  append_dram_side(out, step, run);
+}
+
+namespace {
+
 NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* trace) {
   neff::Run& run = *r.run;
   StepCounts counts;
@@ -72,7 +109,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
     if (o.on_step) o.on_step(step);
     if (trace != nullptr && o.trace_filter.pass(step)) {
       line.clear();
-      append_trace_line(line, step, run.machine(), TraceStyle{true});
+      append_neff_trace_line(line, step, run);
       line += '\n';
       trace->write(line);
     }

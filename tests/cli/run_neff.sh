@@ -152,8 +152,24 @@ run run "$neff" --input x=x.npy
 expect_rc 3 "missing input"
 expect_err "input y (float16 (256, 128)) is not given" "missing input message"
 run run "$neff" --input z=x.npy --input y=y.npy
-expect_rc 2 "unknown input"
-expect_err "the program has no input of that name (its inputs: x, y)" "unknown input message"
+expect_rc 3 "unknown input: an input error, as a missing one"
+expect_err "matmul_small.neff: --input z: the program has no input of that name (its inputs: x, y)" "unknown input message"
+run run "$neff" --input x=x.npy --input y=y.npy --expect zz=x.npy
+expect_rc 3 "unknown output"
+expect_err "matmul_small.neff: --expect zz: the program has no output of that name (its outputs: output0)" "unknown output"
+run run "$neff" --input x=x.npy --input y=y.npy --expect output0=x.npy
+expect_rc 3 "a reference of another shape"
+expect_err "x.npy: --expect output0: the reference has shape <f2 (128, 256), the output float16 (128, 128)" "shape"
+run run "$neff" --input x=nope.npy --input y=y.npy
+expect_rc 3 "an input that is not there"
+expect_err "nope.npy: cannot open: No such file or directory" "worded as every missing file"
+head -c 300 "$neff" >short-header.neff
+run run short-header.neff
+expect_rc 3 "a truncated NEFF"
+expect_err "short-header.neff: 300 bytes is too small for a NEFF: the header alone is 1024 bytes (check: too-small)" "the check named as by neff info"
+run neff info
+expect_rc 2 "neff info without FILE"
+expect_err "tpbisa: error: neff info: FILE is required" "CLI11's wording named by its command"
 run run "$neff" --input x=x.npy --input y=y.npy --schedule sideways
 expect_rc 2 "bad schedule"
 
@@ -163,6 +179,59 @@ expect_rc 0 "trace"
 "$py" -c "import json; recs = [json.loads(l) for l in open('t.jsonl')]
 assert len(recs) == 8, len(recs)
 assert all(r['engine'] == 'PE' and r['name'] == 'Matmul' and r['core'] in (0, 1) for r in recs)" || fail "filtered trace"
+
+# ---- the DRAM side of transfers, --trace - (stdout), and tpbisa trace show ----
+run run "$neff" --input x=x.npy --input y=y.npy --trace full.jsonl --quiet
+expect_rc 0 "full trace"
+"$py" - full.jsonl <<'PY' || fail "the DRAM side of the DMAs"
+import json, sys
+recs = [json.loads(line) for line in open(sys.argv[1])]
+dram = [(r["core"], r["engine"], d) for r in recs for d in r.get("dram", [])]
+# Each core reads x and y and writes its half of output0 (128 x 128 fp16, 128-byte rows split between the cores).
+for core in (0, 1):
+    out = [d for c, _, d in dram if c == core and d["variable"] == "output0"]
+    assert out and all(d["access"] == "write" and d["size"] == 128 for d in out), out[:3]
+    assert sum(d["size"] for d in out) == 128 * 128 * 2 // 2, len(out)
+    assert {d["variable"] for c, _, d in dram if c == core and d["access"] == "read"} >= {"x", "y"}
+assert all(r["name"] == "PseudoDmaDirect2d" for r in recs if "dram" in r)
+PY
+"$tool" run "$neff" --input x=x.npy --input y=y.npy --trace - >stdout.jsonl 2>report.txt
+[ $? -eq 0 ] || fail "--trace - with a NEFF"
+cmp -s stdout.jsonl full.jsonl || fail "--trace - writes the records of --trace FILE"
+grep -q '^status: ok' report.txt || fail "--trace -: the report on stderr"
+run trace show full.jsonl
+expect_rc 0 "trace show"
+expect_out "core 0 PE #9 0x02 Matmul: retired" "trace show keeps core and engine"
+expect_out "write psum[p0].bank0+0x0" "trace show spells PSUM by bank"
+expect_out "dram write output0+0x0 (128 bytes)" "trace show: the DRAM side"
+grep -Eq '^    \.\.\. 4088 more memory writes$' "$tmp/out" || fail "trace show bounds each list (8 of x's 4096 writes)"
+[ "$(grep -c '^core [01] ' "$tmp/out")" -eq "$(wc -l <full.jsonl)" ] || fail "trace show: a block per record"
+"$tool" trace show - <full.jsonl >"$tmp/stdin-show" && cmp -s "$tmp/stdin-show" "$tmp/out" || fail "trace show -"
+echo '{"not": "a record"}' >bad.jsonl
+run trace show bad.jsonl
+expect_rc 3 "trace show of something else"
+expect_err "bad.jsonl: line 1: not a trace record" "trace show names the line"
+
+# ---- the progress line: only on a terminal (or with --progress), with the total, percentage and time left ----
+run run "$neff" --input x=x.npy --input y=y.npy
+[ -s "$tmp/err" ] && fail "a progress line on a stderr that is not a terminal: $(cat "$tmp/err")"
+run run "$neff" --input x=x.npy --input y=y.npy --progress
+expect_rc 0 "--progress"
+tr '\r' '\n' <"$tmp/err" | grep -Eq '^58 of 58 words \(100%\), 12582912 MACs, [0-9.]+ s, about 0 s left *$' ||
+  fail "--progress ends with the whole program done: $(tr '\r' '\n' <"$tmp/err")"
+run run "$neff" --input x=x.npy --input y=y.npy --progress --quiet
+[ -s "$tmp/err" ] && fail "--quiet wins over --progress"
+
+# ---- run - reads the NEFF from stdin; --engine is refused with a NEFF ----
+run run "$neff" --input x=x.npy --input y=y.npy --out file-out
+"$tool" run - --input x=x.npy --input y=y.npy --out stdin-out <"$neff" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 0 "run - with a NEFF on stdin"
+expect_out "program: <stdin> (2 cores, target cayman, generation cayman)" "run - names stdin"
+cmp -s stdin-out/output0.npy file-out/output0.npy || fail "run - gives the file's outputs"
+run run "$neff" --engine pe --input x=x.npy --input y=y.npy
+expect_rc 2 "--engine with a NEFF"
+expect_err "--engine names the engine of a word stream; each stream of a NEFF runs on its own engine" "--engine refused"
 
 # ---- edited copies of the program: a missing increment deadlocks; a DMA from an unwritten output ----
 "$tool" neff extract "$neff" ex >/dev/null || fail "neff extract"
