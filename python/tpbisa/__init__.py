@@ -8,6 +8,7 @@ results. Reference: docs/python.md.
 from __future__ import annotations
 
 import os as _os
+from collections.abc import Callable as _Callable
 from collections.abc import Iterator
 from collections.abc import Mapping as _Mapping
 from typing import Any
@@ -231,6 +232,7 @@ def _neff_run(
     max_steps: int | None = None,
     max_memory: int | None = None,
     timeout: float | None = None,
+    on_step: _Callable[[dict[str, Any]], bool | None] | None = None,
     **inputs: Any,
 ) -> Result:
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
@@ -240,7 +242,11 @@ def _neff_run(
     1,000 retired words per word of the program, at least 1,000,000. The inputs may also come as one mapping,
     ``prog.run({"x": x, "y": y})``, so that an input's name never collides with an option. ``max_memory`` bounds the
     run's simulated memory as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word
-    after it with TimeoutError, on any thread. Returns a ``Result``."""
+    after it with TimeoutError, on any thread. ``on_step`` is called for every retired (or faulting) word, in the
+    order of the run, with its record: the trace record of docs/trace.md as a dict (``core``, ``engine``, ``index``,
+    ``name``, the effects ``regs``, ``mem``, ``reads``, ``sems``, ``dram``, ...) plus ``stream`` (``"sg00/PE"``) and
+    ``instruction`` (the word disassembled); returning False stops the run (status ``interrupted``), an exception
+    stops it and is raised. Not with ``threads`` > 1. Returns a ``Result``."""
     if given is not None:
         if not isinstance(given, _Mapping):
             raise UsageError(f"inputs must be a mapping of input name to array, not {type(given).__name__}")
@@ -257,7 +263,7 @@ def _neff_run(
             if value.dtype == numpy_dtype(isa):
                 inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
     raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
-                    max_steps=max_steps, max_memory=max_memory, timeout=timeout)
+                    max_steps=max_steps, max_memory=max_memory, timeout=timeout, on_step=on_step)
     outputs = {}
     for name, array in raw["outputs"].items():
         isa = _SIGNATURE_DTYPES.get(self.outputs[name][0])

@@ -1,6 +1,6 @@
 # Type stubs of the tpbisa package (the extension's classes and functions, and the Python wrappers).
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -176,7 +176,7 @@ class Neff:
     def run(self, inputs: Mapping[str, Any] | None = None, /, *, schedule: str = "default",
             check_races: bool = False, threads: int = 1, trace: str | os.PathLike[str] | None = None,
             max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
-            **named: Any) -> Result:
+            on_step: Callable[[dict[str, Any]], bool | None] | None = None, **named: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
 
 class ActivationTables:
@@ -242,7 +242,7 @@ class Races:
 class Result(Mapping[str, np.ndarray]):
     outputs: dict[str, np.ndarray]
     report: dict[str, Any]
-    status: Literal["ok", "fault", "deadlock", "step-limit"]
+    status: Literal["ok", "fault", "deadlock", "step-limit", "interrupted"]
     deadlock: Deadlock | None
     races: Races | None
     @property
