@@ -140,9 +140,22 @@ struct RaceAccess {
 /// Two accesses of one location by different engines, at least one a write, with no happens-before order.
 /// `earlier` is the access whose word comes first in stream order (core, then engine PE, ACT, POOL, DVE, SP,
 /// then index), whichever ran first.
+/// Where a race is: the lowest location its two words conflict on, and how many bytes from there on they conflict
+/// on without a gap (inside one partition or one variable).
+struct RaceLocation {
+  enum class Memory : uint8_t { Sbuf, Psum, Dev, Dram };
+  Memory memory = Memory::Sbuf;
+  unsigned core = 0;       ///< sbuf, psum, dev: the core whose memory it is
+  uint32_t partition = 0;  ///< sbuf, psum
+  std::string variable;    ///< dram: the DRAM variable holding it (empty: none does)
+  uint64_t offset = 0;     ///< sbuf, psum: byte in the partition; dram: in the variable (or address); dev: address
+  uint64_t bytes = 0;      ///< the conflicting bytes from `offset` on
+};
+
 struct Race {
   RaceAccess earlier, later;
-  std::string location;  ///< "sbuf[p3]+0x4000 (core 0)", "output0+0x80", ...
+  std::string location;  ///< "sbuf[p3]+0x4000 (core 0)", "output0+0x80", ...: `where` as the text report prints it
+  RaceLocation where;
 };
 
 /// The happens-before check of `tpbisa run --check-races`: program order within an engine, semaphore update →
@@ -167,6 +180,9 @@ class RaceChecker {
   /// The conflicting unordered accesses found: each 2-byte location once per pair of accesses (word and read or
   /// write on each side).
   uint64_t count() const { return count_; }
+  /// The pairs of words that race (each pair once, whatever its locations and read/write combinations): what
+  /// races() lists, unbounded by max_reported.
+  uint64_t word_pairs() const;
   /// Empty, or why the check is incomplete: a bound of docs/robustness.md was reached, so pairs may be missing
   /// (the count is then a lower bound) or a wait may have been ordered after less than it acquired.
   std::string incomplete() const;
@@ -183,6 +199,7 @@ class RaceChecker {
   const Run& run_;
   std::unique_ptr<Impl> impl_;
   mutable std::vector<Race> races_;
+  mutable uint64_t word_pairs_ = 0;
   uint64_t count_ = 0;
 };
 

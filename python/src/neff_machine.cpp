@@ -147,7 +147,7 @@ npy::Array npy_header_of(const pb::array& a) {
 /// of `tpbisa run PROG.neff --json`}.
 pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
                   unsigned threads, const pb::object& trace, const pb::object& max_steps, const pb::object& max_memory,
-                  const pb::object& timeout) {
+                  const pb::object& timeout, const pb::object& on_step) {
   const neff::Neff& nf = n.get();
   io::NeffRunOptions ro;
   if (!io::parse_schedule(schedule, ro.machine))
@@ -176,7 +176,37 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   }
   bool timed_out = false;
-  ro.on_progress = [signals = signal_check(), deadline, &timed_out](uint64_t retired) mutable {
+  // on_step: called with the GIL for every retired or faulting word; False stops the run (status interrupted), an
+  // exception stops it and is raised from run().
+  bool hook_stopped = false;
+  std::optional<pb::error_already_set> hook_error;
+  const std::optional<Expected<io::NeffRun>>* running = nullptr;
+  if (!on_step.is_none()) {
+    if (!PyCallable_Check(on_step.ptr()))
+      raise_usage("on_step must be callable (it is called with each word's record)");
+    if (threads > 1) raise_usage("threads > 1 runs without on_step (it follows one order of steps)");
+    ro.trace = true;  // the effects of every step are recorded, as for a trace
+    ro.on_step = [&](const StepResult& step) {
+      if (hook_stopped || (step.status != StepResult::Status::Retired && step.status != StepResult::Status::Faulted))
+        return;
+      const neff::Run& run = *(**running)->run;
+      std::string line;
+      io::append_neff_trace_line(line, step, run);
+      pb::gil_scoped_acquire gil;
+      try {
+        pb::object record = to_python(nlohmann::ordered_json::parse(line));
+        record["stream"] = run.stream_label(step.core, step.engine);
+        record["instruction"] = io::neff_instruction_text(run, step.core, step.engine, step.index);
+        const pb::object answer = on_step(record);
+        if (answer.ptr() == Py_False) hook_stopped = true;
+      } catch (pb::error_already_set& e) {
+        hook_error.emplace(std::move(e));
+        hook_stopped = true;
+      }
+    };
+  }
+  ro.on_progress = [signals = signal_check(), deadline, &timed_out, &hook_stopped](uint64_t retired) mutable {
+    if (hook_stopped) return false;
     if (deadline && Clock::now() >= *deadline) {
       timed_out = true;
       return false;
@@ -217,6 +247,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     trace_file = std::move(*opened);
   }
   std::optional<Expected<io::NeffRun>> prepared;
+  running = &prepared;
   io::NeffRunReport rep;
   {
     pb::gil_scoped_release release;
@@ -229,7 +260,8 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
           fmt::format("the run took longer than its timeout of {} s ({} words retired)", seconds, rep.retired));
   // An interrupted run leaves its trace unwritten (the temporary file goes with trace_file). A threaded run may have
   // finished meanwhile: the handler's exception is raised all the same.
-  if (rep.status == io::NeffRunReport::Status::Interrupted || PyErr_Occurred() != nullptr)
+  if (hook_error) throw std::move(*hook_error);
+  if ((rep.status == io::NeffRunReport::Status::Interrupted && !hook_stopped) || PyErr_Occurred() != nullptr)
     throw pb::error_already_set();
   const neff::Run& run = *(*prepared)->run;
   if (trace_file) {
@@ -543,7 +575,8 @@ void bind_neff_machine(pb::module_& m) {
                              })
       .def("_run", &run_neff, pb::arg("inputs"), pb::arg("schedule") = "default", pb::arg("check_races") = false,
            pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("max_steps") = pb::none(),
-           pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(), "Runs the whole NEFF (use Neff.run).")
+           pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(), pb::arg("on_step") = pb::none(),
+           "Runs the whole NEFF (use Neff.run).")
       .def(
           "tables", [](const PyNeff& n) { return PyActTables(n.shared()); },
           "The activation-function sets the NEFF embeds, evaluable over arrays (docs/activation.md).")

@@ -141,9 +141,18 @@ def test_race_report(tmp_path: pathlib.Path) -> None:
     out = prog.run(**inputs, check_races=True)
     assert out.status == "ok" and not out.ok
     assert isinstance(out.races, tpbisa.Races) and out.races.count >= 1 and len(out.races) == out.races.count
+    assert out.races.cells == out.races.count and 1 <= out.races.pairs <= out.races.cells
+    assert out.races.pairs >= len(out.races.reported) and out.races.incomplete is None
     race = out.races.reported[0]
-    assert isinstance(race, tpbisa.Race) and race.location and race.earlier != race.later
-    assert any("DVE" in r.earlier + r.later and "PE" in r.earlier + r.later for r in out.races)
+    assert isinstance(race, tpbisa.Race) and isinstance(race.location, tpbisa.RaceLocation)
+    assert isinstance(race.earlier, tpbisa.RaceAccess) and race.earlier.text != race.later.text
+    # The dropped wait is DVE's add on PE's PSUM accumulation group: PE writes it, DVE reads it.
+    assert any({r.earlier.engine, r.later.engine} == {"PE", "DVE"} for r in out.races)
+    for r in out.races:
+        assert r.earlier.engine != r.later.engine and "write" in (r.earlier.access, r.later.access)
+        assert r.earlier.text.endswith(f"({r.earlier.access})") and r.earlier.name and r.earlier.opcode
+        assert r.location.memory == "psum" and r.location.partition is not None and r.location.variable is None
+        assert r.location.bytes >= 2 and r.location.text.startswith(f"psum[p{r.location.partition}].bank")
     report, code = cli_run(neff, inputs, tmp_path, "--check-races")
     assert code == 1
     assert comparable(out.report) == comparable(report)
@@ -333,3 +342,33 @@ def test_result_is_a_mapping_and_inputs_come_as_one(matmul_neff: pathlib.Path) -
         prog.run({"x": x, "y": y}, x=x)
     with pytest.raises(tpbisa.UsageError, match="must be a mapping"):
         prog.run([x, y])
+
+
+def test_on_step_hook(tmp_path: pathlib.Path) -> None:
+    # Every retired word once, in the order of the run, as the trace record the trace file holds (plus stream and
+    # instruction); False stops the run; an exception stops it and is raised.
+    neff = generate(tmp_path, "mm", "--k", "256", "--n", "512")
+    prog = tpbisa.Neff(str(neff))
+    inputs = {n: np.load(tmp_path / "mm" / f"{n}.npy") for n in ("x", "y")}
+    seen: list[dict[str, Any]] = []
+    out = prog.run(inputs, on_step=seen.append, trace=str(tmp_path / "t.jsonl"))
+    assert out.ok and len(seen) == out.report["retired"]
+    traced = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert [{k: v for k, v in s.items() if k not in ("stream", "instruction")} for s in seen] == traced
+    for s in seen:
+        assert s["stream"].startswith(f"sg{s['core']:02d}/")
+        assert s["instruction"].startswith(s["name"])
+    # The DMA that stores the result names its DRAM side: output0, written, the whole output in all.
+    written = [d for s in seen for d in s.get("dram", []) if d["variable"] == "output0"]
+    assert written and all(d["access"] == "write" for d in written)
+    assert sum(d["size"] for d in written) == out["output0"].nbytes
+    stopped = prog.run(inputs, on_step=lambda record: record["index"] < 2 or record["engine"] != "PE")
+    assert stopped.status == "interrupted" and stopped.report["retired"] < out.report["retired"]
+
+    def fail(record: dict[str, Any]) -> None:
+        raise RuntimeError(f"stop at {record['stream']}#{record['index']}")
+
+    with pytest.raises(RuntimeError, match="stop at sg00/"):
+        prog.run(inputs, on_step=fail)
+    with pytest.raises(tpbisa.UsageError, match="threads > 1 runs without on_step"):
+        prog.run(inputs, on_step=print, threads=2)

@@ -8,6 +8,7 @@ results. Reference: docs/python.md.
 from __future__ import annotations
 
 import os as _os
+from collections.abc import Callable as _Callable
 from collections.abc import Iterator
 from collections.abc import Mapping as _Mapping
 from typing import Any
@@ -41,6 +42,8 @@ __all__ = [
     "BlockedWait",
     "Deadlock",
     "Race",
+    "RaceAccess",
+    "RaceLocation",
     "Races",
     "Result",
     "AsmError",
@@ -102,25 +105,68 @@ class Deadlock:
         return f"<Deadlock: {len(self.waits)} blocked wait(s)>"
 
 
-class Race:
-    """Two accesses of one location by different engines, at least one a write, with no happens-before order."""
+class RaceAccess:
+    """One access of a race: the word (``core``, ``engine``, ``stream``, ``index``, ``offset``, ``opcode``, ``name``,
+    ``instruction``), ``access`` (``"read"`` or ``"write"``) and ``text``, the line the command line prints."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
-        self.earlier: str = doc["earlier"]
-        self.later: str = doc["later"]
-        self.location: str = doc["location"]
+        self.core: int = doc["core"]
+        self.engine: str = doc["engine"]
+        self.stream: str = doc["stream"]
+        self.index: int = doc["index"]
+        self.offset: int = doc["offset"]
+        self.opcode: str | None = doc["opcode"]
+        self.name: str | None = doc["name"]
+        self.instruction: str = doc["instruction"]
+        self.access: str = doc["access"]
+        self.text: str = doc["text"]
 
     def __repr__(self) -> str:
-        return f"<Race {self.earlier} / {self.later} at {self.location}>"
+        return f"<RaceAccess {self.text}>"
+
+
+class RaceLocation:
+    """Where a race is: ``memory`` (``"sbuf"``, ``"psum"``, ``"dev"``, ``"dram"``), ``core`` (on-chip, else None),
+    ``partition`` (sbuf and psum, else None), ``variable`` (dram, else None), ``offset`` (the byte in the partition
+    or variable), ``bytes`` (conflicting from there on) and ``text``."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.memory: str = doc["memory"]
+        self.core: int | None = doc["core"]
+        self.partition: int | None = doc["partition"]
+        self.variable: str | None = doc["variable"]
+        self.offset: int = doc["offset"]
+        self.bytes: int = doc["bytes"]
+        self.text: str = doc["text"]
+
+    def __repr__(self) -> str:
+        return f"<RaceLocation {self.text}, {self.bytes} bytes>"
+
+
+class Race:
+    """Two accesses of one location by different engines, at least one a write, with no happens-before order:
+    ``earlier`` and ``later`` (RaceAccess, in stream order) and ``location`` (RaceLocation)."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.earlier = RaceAccess(doc["earlier"])
+        self.later = RaceAccess(doc["later"])
+        self.location = RaceLocation(doc["location"])
+
+    def __repr__(self) -> str:
+        return f"<Race {self.earlier.text} / {self.later.text} at {self.location.text}>"
 
 
 class Races:
-    """The race report of ``check_races=True``: ``count`` unordered conflicting accesses (each 2-byte location once
-    per pair of accesses), the first 50 pairs of words in stream order in ``reported``."""
+    """The race report of ``check_races=True``. Two counts: ``pairs``, the pairs of words that race (what
+    ``reported`` lists, its first 50 in stream order), and ``cells``, the unordered conflicting accesses (each
+    2-byte location once per pair of accesses); ``count`` is ``cells`` and ``len()`` too."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.count: int = doc["count"]
+        self.cells: int = doc["cells"]
+        self.pairs: int = doc["pairs"]
         self.reported: list[Race] = [Race(d) for d in doc["reported"]]
+        self.incomplete: str | None = doc.get("incomplete")
 
     def __len__(self) -> int:
         return self.count
@@ -129,7 +175,7 @@ class Races:
         return iter(self.reported)
 
     def __repr__(self) -> str:
-        return f"<Races: {self.count} unordered conflicting access(es)>"
+        return f"<Races: {self.cells} unordered conflicting access(es) in {self.pairs} pair(s) of words>"
 
 
 class Result(_Mapping):  # type: ignore[type-arg]
@@ -186,6 +232,7 @@ def _neff_run(
     max_steps: int | None = None,
     max_memory: int | None = None,
     timeout: float | None = None,
+    on_step: _Callable[[dict[str, Any]], bool | None] | None = None,
     **inputs: Any,
 ) -> Result:
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
@@ -195,7 +242,11 @@ def _neff_run(
     1,000 retired words per word of the program, at least 1,000,000. The inputs may also come as one mapping,
     ``prog.run({"x": x, "y": y})``, so that an input's name never collides with an option. ``max_memory`` bounds the
     run's simulated memory as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word
-    after it with TimeoutError, on any thread. Returns a ``Result``."""
+    after it with TimeoutError, on any thread. ``on_step`` is called for every retired (or faulting) word, in the
+    order of the run, with its record: the trace record of docs/trace.md as a dict (``core``, ``engine``, ``index``,
+    ``name``, the effects ``regs``, ``mem``, ``reads``, ``sems``, ``dram``, ...) plus ``stream`` (``"sg00/PE"``) and
+    ``instruction`` (the word disassembled); returning False stops the run (status ``interrupted``), an exception
+    stops it and is raised. Not with ``threads`` > 1. Returns a ``Result``."""
     if given is not None:
         if not isinstance(given, _Mapping):
             raise UsageError(f"inputs must be a mapping of input name to array, not {type(given).__name__}")
@@ -212,7 +263,7 @@ def _neff_run(
             if value.dtype == numpy_dtype(isa):
                 inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
     raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
-                    max_steps=max_steps, max_memory=max_memory, timeout=timeout)
+                    max_steps=max_steps, max_memory=max_memory, timeout=timeout, on_step=on_step)
     outputs = {}
     for name, array in raw["outputs"].items():
         isa = _SIGNATURE_DTYPES.get(self.outputs[name][0])

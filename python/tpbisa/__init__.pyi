@@ -1,6 +1,6 @@
 # Type stubs of the tpbisa package (the extension's classes and functions, and the Python wrappers).
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -176,7 +176,7 @@ class Neff:
     def run(self, inputs: Mapping[str, Any] | None = None, /, *, schedule: str = "default",
             check_races: bool = False, threads: int = 1, trace: str | os.PathLike[str] | None = None,
             max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
-            **named: Any) -> Result:
+            on_step: Callable[[dict[str, Any]], bool | None] | None = None, **named: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
 
 class ActivationTables:
@@ -204,13 +204,37 @@ class Deadlock:
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[BlockedWait]: ...
 
+class RaceAccess:
+    core: int
+    engine: str
+    stream: str
+    index: int
+    offset: int
+    opcode: str | None
+    name: str | None
+    instruction: str
+    access: Literal["read", "write"]
+    text: str
+
+class RaceLocation:
+    memory: Literal["sbuf", "psum", "dev", "dram"]
+    core: int | None
+    partition: int | None
+    variable: str | None
+    offset: int
+    bytes: int
+    text: str
+
 class Race:
-    earlier: str
-    later: str
-    location: str
+    earlier: RaceAccess
+    later: RaceAccess
+    location: RaceLocation
 
 class Races:
     count: int
+    cells: int
+    pairs: int
+    incomplete: str | None
     reported: list[Race]
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Race]: ...
@@ -218,7 +242,7 @@ class Races:
 class Result(Mapping[str, np.ndarray]):
     outputs: dict[str, np.ndarray]
     report: dict[str, Any]
-    status: Literal["ok", "fault", "deadlock", "step-limit"]
+    status: Literal["ok", "fault", "deadlock", "step-limit", "interrupted"]
     deadlock: Deadlock | None
     races: Races | None
     @property

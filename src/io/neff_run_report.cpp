@@ -4,6 +4,7 @@
 #include "tpbisa/io/neff_run_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -64,6 +65,43 @@ NeffRunReport::Status status_of(const RunSummary& s) {
                          : S::Ok;
 }
 
+/// The DRAM side of a step's transfers in its trace record: `"dram":[{"variable","offset","size","access"}]`
+/// before the record's closing brace, one entry per range the step's DMAs read or wrote (a record without any has
+/// no `dram` key). The variable is the core's that holds the range's first byte.
+void append_dram_side(std::string& line, const StepResult& step, const neff::Run& run) {
+  if (step.dram_ranges.empty() || line.empty() || line.back() != '}') return;
+  line.pop_back();
+  line += ",\"dram\":[";
+  bool first = true;
+  // Capped as every effect list of a record (--trace-max-effects); the rest are counted in `dram_omitted`.
+  const size_t cap = run.machine().options().max_recorded_effects;
+  const size_t shown = std::min(step.dram_ranges.size(), cap);
+  for (const EffectLog::DramRange& d : step.dram_ranges.first(shown)) {
+    std::string_view name;
+    for (const DramVar& v : run.dram(step.core).vars)
+      if (v.present && v.data == d.base) {
+        name = v.name;
+        break;
+      }
+    fmt::format_to(std::back_inserter(line), "{}{{\"variable\":{},\"offset\":{},\"size\":{},\"access\":\"{}\"}}",
+                   first ? "" : ",", ojson(std::string(name)).dump(), d.offset, d.n, d.write ? "write" : "read");
+    first = false;
+  }
+  line += ']';
+  if (shown < step.dram_ranges.size())
+    fmt::format_to(std::back_inserter(line), ",\"dram_omitted\":{}", step.dram_ranges.size() - shown);
+  line += '}';
+}
+
+}  // namespace
+
+void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run) {
+  append_trace_line(out, step, run.machine(), TraceStyle{true});
+  append_dram_side(out, step, run);
+}
+
+namespace {
+
 NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* trace) {
   neff::Run& run = *r.run;
   StepCounts counts;
@@ -73,7 +111,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
     if (o.on_step) o.on_step(step);
     if (trace != nullptr && o.trace_filter.pass(step)) {
       line.clear();
-      append_trace_line(line, step, run.machine(), TraceStyle{true});
+      append_neff_trace_line(line, step, run);
       line += '\n';
       trace->write(line);
     }
@@ -502,6 +540,48 @@ std::string race_access_text(const neff::Run& run, const neff::RaceAccess& a) {
                      neff_instruction_text(run, a.core, a.engine, a.index), a.write ? "write" : "read");
 }
 
+namespace {
+
+/// A race access as JSON: the word as a deadlock report names it, and whether it read or wrote.
+ojson race_access_json(const neff::Run& run, const neff::RaceAccess& a) {
+  const Sequencer& q = run.machine().core(a.core).engine(a.engine);
+  ojson j{{"core", a.core},
+          {"engine", tpbisa::to_string(a.engine)},
+          {"stream", run.stream_label(a.core, a.engine)},
+          {"index", a.index},
+          {"offset", a.index * kWordBytes}};
+  if (a.index < q.size()) {
+    const Instruction inst = q.instruction(a.index);
+    j["opcode"] = fmt::format("{:#04x}", inst.opcode());
+    j["name"] = std::string(inst.name());
+  } else {
+    j["opcode"] = nullptr;
+    j["name"] = nullptr;
+  }
+  j["instruction"] = neff_instruction_text(run, a.core, a.engine, a.index);
+  j["access"] = a.write ? "write" : "read";
+  j["text"] = race_access_text(run, a);
+  return j;
+}
+
+/// A race location as JSON: the memory, whose, where and how many bytes, and the text the report prints.
+ojson race_location_json(const neff::Race& r) {
+  using Memory = neff::RaceLocation::Memory;
+  const neff::RaceLocation& at = r.where;
+  const bool onchip = at.memory != Memory::Dram;
+  const bool partitioned = at.memory == Memory::Sbuf || at.memory == Memory::Psum;
+  constexpr std::array<std::string_view, 4> kMemory{"sbuf", "psum", "dev", "dram"};
+  return {{"memory", kMemory[static_cast<size_t>(at.memory)]},
+          {"core", onchip ? ojson(at.core) : ojson(nullptr)},
+          {"partition", partitioned ? ojson(at.partition) : ojson(nullptr)},
+          {"variable", at.memory == Memory::Dram && !at.variable.empty() ? ojson(at.variable) : ojson(nullptr)},
+          {"offset", at.offset},
+          {"bytes", at.bytes},
+          {"text", r.location}};
+}
+
+}  // namespace
+
 ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunReport& rep,
                     const NeffRunReportContext& ctx) {
   const Machine& m = run.machine();
@@ -608,10 +688,13 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
   if (ctx.races != nullptr) {
     ojson list = ojson::array();
     for (const neff::Race& r : ctx.races->races())
-      list.push_back({{"earlier", race_access_text(run, r.earlier)},
-                      {"later", race_access_text(run, r.later)},
-                      {"location", r.location}});
-    doc["races"] = {{"count", ctx.races->count()}, {"reported", std::move(list)}};
+      list.push_back({{"earlier", race_access_json(run, r.earlier)},
+                      {"later", race_access_json(run, r.later)},
+                      {"location", race_location_json(r)}});
+    doc["races"] = {{"count", ctx.races->count()},
+                    {"cells", ctx.races->count()},
+                    {"pairs", ctx.races->word_pairs()},
+                    {"reported", std::move(list)}};
     if (const std::string why = ctx.races->incomplete(); !why.empty()) doc["races"]["incomplete"] = why;
   }
   return doc;

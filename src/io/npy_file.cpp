@@ -17,7 +17,7 @@ std::unique_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
   // Non-blocking: a FIFO opens at once (and is refused below) instead of waiting for a writer forever.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
-    error = fmt::format("{}: {}", path, std::strerror(errno));
+    error = fmt::format("{}: cannot open: {}", path, std::strerror(errno));
     return nullptr;
   }
   struct stat st {};

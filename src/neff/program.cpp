@@ -7,12 +7,14 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <tuple>
 #include <variant>
 
 #include <fmt/format.h>
 
 #include "families/family.hpp"
 #include "tpbisa/address.hpp"
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/neff.hpp"
@@ -22,7 +24,7 @@ namespace tpbisa::neff {
 namespace {
 
 // The order is the evaluation order; the indices below name them.
-constexpr std::array<ProgramPredicate, 7> kPredicates{{
+constexpr std::array<ProgramPredicate, 8> kPredicates{{
     {"dma_operand_exists", "PROJ-CONV-F12",
      "each DMA operand names a def.json variable that holds data: a var_id that exists (mode 0x10), or an "
      "entry of the subgraph's dge-table that exists (modes 0x20/0x28)"},
@@ -39,8 +41,21 @@ constexpr std::array<ProgramPredicate, 7> kPredicates{{
     {"sbuf_reservation_untouched", "PROJ-CONV-G3",
      "no SBUF byte a word reads or writes lies in the runtime's runtime_statebuffer_reservation"},
     {"psum_access_one_bank", "PROJ-CONV-G4", "every PSUM operand stays inside one PSUM bank of each partition"},
+    {"sem_wait_reachable", "PROJ-CONV-G8",
+     "a semaphore wait with an immediate comparand asks for a value the subgraph's raises of that semaphore can "
+     "reach: its largest write plus every increment, add and DMA completion (judged where no stream of the "
+     "subgraph branches and nothing lowers the semaphore or raises it by a register's value)"},
 }};
-enum : size_t { kOperandExists, kSrcInVar, kDstInVar, kQueueOwned, kSemIncrement, kReservation, kPsumBank };
+enum : size_t {
+  kOperandExists,
+  kSrcInVar,
+  kDstInVar,
+  kQueueOwned,
+  kSemIncrement,
+  kReservation,
+  kPsumBank,
+  kWaitReachable
+};
 
 // PSEUDO_ADDR8 modes (real-programs.md §2.4): the base kinds, with the register-pair and move bits cleared.
 constexpr uint8_t kModeVarId = 0x10, kModeDgeImm = 0x20, kModeDgeReg = 0x28;
@@ -321,6 +336,74 @@ std::vector<std::string> dma_endpoints(const Subgraph& sg, const Instruction& in
   return out;
 }
 
+namespace {
+
+// ---- semaphore waits no raise can satisfy ----
+
+/// The highest value the raises of one semaphore can give it, when the picture bounds it: every increment, add
+/// and DMA completion once (no stream branches) on top of the largest write. nullopt when an update lowers it
+/// (modular: a lowering from 0 wraps to the top), takes its operand from a register, or the sum passes 32 bits.
+std::optional<uint64_t> highest_reachable(const SemaphoreUses& uses) {
+  uint64_t raised = 0, written = 0;
+  for (const SemUse& u : uses.increments) {
+    if (u.kind == SemUse::Kind::DmaCompletion) {
+      raised += u.value;
+      continue;
+    }
+    const UpdateModeInfo* m = update_mode_info(u.mode);
+    if (m == nullptr || (m->operand != ModeOperand::None && m->operand != ModeOperand::Immediate)) return std::nullopt;
+    switch (m->action) {
+      case UpdateAction::Increment: raised += 1; break;
+      case UpdateAction::Add: raised += u.value; break;
+      case UpdateAction::Write: written = std::max<uint64_t>(written, u.value); break;
+      default: return std::nullopt;
+    }
+  }
+  const uint64_t top = raised + written;
+  if (top > UINT32_MAX) return std::nullopt;
+  return top;
+}
+
+/// The subgraph has a branch word (a loop may repeat its raises): its waits are not judged.
+bool branches(const Subgraph& sg, Generation gen) {
+  for (const EngineDef& e : sg.engines)
+    for (size_t i = 0; i < e.stream.word_count(); ++i) {
+      const Instruction inst = decode(e.stream.word(i), gen);
+      if (inst.info != nullptr && inst.info->format == Format::CtrlBr) return true;
+    }
+  return false;
+}
+
+/// Every semaphore wait of `sg` whose immediate comparand no raise of the picture reaches, as failures of the
+/// waiting words; `first_stream` is the index of the subgraph's first stream in Neff::streams().
+void check_waits(const Subgraph& sg, const SubgraphSems& picture, Generation gen, size_t first_stream,
+                 std::vector<ProgramFailure>& out) {
+  if (branches(sg, gen)) return;
+  for (const SemaphoreUses& uses : picture.semaphores) {
+    const std::optional<uint64_t> top = highest_reachable(uses);
+    if (!top) continue;
+    for (const SemUse& w : uses.waits) {
+      const WaitModeInfo* m = wait_mode_info(w.mode);
+      if (m == nullptr || m->operand != ModeOperand::Immediate) continue;
+      const bool never = (m->comparator == Comparator::Ge || m->comparator == Comparator::Eq) ? *top < w.value
+                         : m->comparator == Comparator::Gt                                    ? *top <= w.value
+                                                                                              : false;
+      if (!never) continue;
+      size_t stream = first_stream;
+      for (const EngineDef& e : sg.engines) {
+        if (e.stream.label() == w.stream) break;
+        ++stream;
+      }
+      out.push_back({&kPredicates[kWaitReachable], stream, w.word, fmt::format("{}#{}", w.stream, w.word),
+                     fmt::format("{} can never hold: the raises of $S[{}] reach at most {} ({} word{} raise{} it)",
+                                 w.text, uses.index, *top, uses.increments.size(),
+                                 uses.increments.size() == 1 ? "" : "s", uses.increments.size() == 1 ? "s" : "")});
+    }
+  }
+}
+
+}  // namespace
+
 std::span<const ProgramPredicate> program_predicates() {
   return kPredicates;
 }
@@ -403,6 +486,16 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
   std::vector<ProgramFailure> out = std::move(found[0]);
   for (size_t p = 1; p < threads; ++p)
     out.insert(out.end(), std::make_move_iterator(found[p].begin()), std::make_move_iterator(found[p].end()));
+  // The never-met wait check, per subgraph, after the word checks; then failures in stream then word order.
+  const std::vector<SubgraphSems> picture = semaphore_picture(neff, gen);
+  size_t first_stream = 0;
+  for (size_t k = 0; k < neff.subgraphs.size(); ++k) {
+    if (k < picture.size()) check_waits(neff.subgraphs[k], picture[k], gen, first_stream, out);
+    first_stream += neff.subgraphs[k].engines.size();
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ProgramFailure& a, const ProgramFailure& b) {
+    return std::tie(a.stream, a.word) < std::tie(b.stream, b.word);
+  });
   return out;
 }
 

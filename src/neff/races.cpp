@@ -14,6 +14,7 @@
 
 #include "families/family.hpp"
 #include "tpbisa/address.hpp"
+#include "tpbisa/location.hpp"
 #include "tpbisa/neff_run.hpp"
 
 namespace tpbisa::neff {
@@ -98,11 +99,48 @@ RaceAccess access_of(uint64_t key) {
           static_cast<size_t>((key >> 1) & 0xFFFFFFFFU), (key & 1U) != 0};
 }
 
-std::string onchip_location(Generation g, unsigned core, uint64_t address) {
+/// The on-chip location of byte `address` of `core`, with the bytes up to `end` that stay in its partition.
+RaceLocation onchip_location(Generation g, unsigned core, uint64_t address, uint64_t end) {
   const PartitionAddress p = decode_partition_offset(static_cast<uint32_t>(address), g);
-  const std::string_view region = p.region == Region::Psum ? "psum" : p.region == Region::Sbuf ? "sbuf" : "dev";
-  if (p.region == Region::Outside) return fmt::format("dev:{:#x} (core {})", address, core);
-  return fmt::format("{}[p{}]+{:#x} (core {})", region, p.partition, p.offset, core);
+  const Geometry& geo = geometry(g);
+  RaceLocation at;
+  at.core = core;
+  if (p.region == Region::Outside) {
+    at.memory = RaceLocation::Memory::Dev;
+    at.offset = address;
+    at.bytes = end - address;
+    return at;
+  }
+  at.memory = p.region == Region::Psum ? RaceLocation::Memory::Psum : RaceLocation::Memory::Sbuf;
+  at.partition = p.partition;
+  at.offset = p.offset;
+  const uint64_t stride = p.region == Region::Psum ? geo.psum_partition_size : geo.sbuf_partition_size;
+  at.bytes = std::min(end, address - p.offset + stride) - address;
+  return at;
+}
+
+/// The location as every report prints it (location.hpp's one printer; PSUM by bank), with the core.
+std::string location_text(const RaceLocation& at, Generation g) {
+  const Geometry& geo = geometry(g);
+  switch (at.memory) {
+    case RaceLocation::Memory::Sbuf:
+    case RaceLocation::Memory::Psum: {
+      PartitionAddress p;
+      p.region = at.memory == RaceLocation::Memory::Psum ? Region::Psum : Region::Sbuf;
+      p.partition = at.partition;
+      p.offset = static_cast<uint32_t>(at.offset);
+      p.bank = p.offset >> geo.psum_bank_shift;
+      p.in_bank = p.offset & (geo.psum_bank_size - 1);
+      std::string text;
+      append_location(text, p);
+      return fmt::format("{} (core {})", text, at.core);
+    }
+    case RaceLocation::Memory::Dev: return fmt::format("dev:{:#x} (core {})", at.offset, at.core);
+    case RaceLocation::Memory::Dram:
+      return at.variable.empty() ? fmt::format("dram:{:#x}", at.offset)
+                                 : fmt::format("{}+{:#x}", at.variable, at.offset);
+  }
+  return {};
 }
 
 }  // namespace
@@ -408,19 +446,21 @@ const std::vector<Race>& RaceChecker::races() const {
   // One race per pair of words, in stream order; of its read/write variants the one at the lowest location.
   std::map<std::pair<uint64_t, uint64_t>, std::vector<const Impl::Pairs::value_type*>> words;
   for (const auto& p : m.pairs) words[{p.first.first >> 1, p.first.second >> 1}].push_back(&p);
+  word_pairs_ = words.size();
   const Generation g = run_.gen();
   using Where = std::tuple<int, uint64_t, std::string, uint64_t>;  // region, core, variable, byte
   for (const auto& [key, variants] : words) {
     if (races_.size() == max_reported) break;
-    std::optional<std::tuple<Where, std::string, uint64_t, uint64_t>> best;
+    std::optional<std::tuple<Where, uint64_t, uint64_t, RaceLocation>> best;
     for (const auto* p : variants)
       for (const auto& [begin, end] : p->second) {
-        std::vector<std::pair<Where, std::string>> at;
+        std::vector<std::pair<Where, RaceLocation>> at;
         if ((begin & kDramCell) == 0) {
           const uint64_t key_byte = begin * kGranule;
           const auto core = static_cast<unsigned>(key_byte >> 48);
           const uint64_t address = key_byte & ((uint64_t{1} << 48) - 1);
-          at.emplace_back(Where{0, core, "", address}, onchip_location(g, core, address));
+          at.emplace_back(Where{0, core, "", address},
+                          onchip_location(g, core, address, address + (end - begin) * kGranule));
         } else {
           const uint64_t lo = (begin & ~kDramCell) * kGranule, hi = (end & ~kDramCell) * kGranule;
           for (size_t c = 0; c < run_.machine().num_cores(); ++c)
@@ -428,18 +468,30 @@ const std::vector<Race>& RaceChecker::races() const {
               const auto base = reinterpret_cast<uint64_t>(v.data);
               if (!v.present || v.data == nullptr || hi <= base || lo >= base + v.size) continue;
               const uint64_t off = std::max(lo, base) - base;
-              at.emplace_back(Where{1, 0, v.name, off}, fmt::format("{}+{:#x}", v.name, off));
+              at.emplace_back(Where{1, 0, v.name, off}, RaceLocation{RaceLocation::Memory::Dram, 0, 0, v.name, off,
+                                                                     std::min(hi, base + v.size) - std::max(lo, base)});
             }
-          if (at.empty()) at.emplace_back(Where{2, 0, "", lo}, fmt::format("dram:{:#x}", lo));
+          if (at.empty())
+            at.emplace_back(Where{2, 0, "", lo}, RaceLocation{RaceLocation::Memory::Dram, 0, 0, "", lo, hi - lo});
         }
-        for (auto& [where, text] : at) {
-          auto candidate = std::make_tuple(std::move(where), std::move(text), p->first.first, p->first.second);
-          if (!best || candidate < *best) best = std::move(candidate);
+        for (auto& [where, loc] : at) {
+          auto candidate = std::make_tuple(std::move(where), p->first.first, p->first.second, std::move(loc));
+          if (!best || std::tie(std::get<0>(candidate), std::get<1>(candidate), std::get<2>(candidate)) <
+                           std::tie(std::get<0>(*best), std::get<1>(*best), std::get<2>(*best)))
+            best = std::move(candidate);
         }
       }
-    if (best) races_.push_back({access_of(std::get<2>(*best)), access_of(std::get<3>(*best)), std::get<1>(*best)});
+    if (best) {
+      const RaceLocation& loc = std::get<3>(*best);
+      races_.push_back({access_of(std::get<1>(*best)), access_of(std::get<2>(*best)), location_text(loc, g), loc});
+    }
   }
   return races_;
+}
+
+uint64_t RaceChecker::word_pairs() const {
+  races();
+  return word_pairs_;
 }
 
 RaceChecker::Kept RaceChecker::kept() const {

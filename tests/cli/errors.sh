@@ -2,6 +2,7 @@
 # CLI checks for failures: exit codes 2 (usage) and 3 (input), and messages naming input, index and offset.
 set -u
 tool=${1:?usage: errors.sh TPBISA_BINARY SOURCE_DIR}
+src=${2:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -94,6 +95,11 @@ grep -qF "default: mariana" "$tmp/out" || fail "decode --help states the default
 run --version
 expect_rc 0 "--version"
 grep -q '^tpbisa [0-9]' "$tmp/out" || fail "--version prints the version"
+# ... and the commit the build was configured from: this checkout's, or "unknown" outside a git checkout.
+commit=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+grep -Eq "^tpbisa [0-9.]+ \(commit ([0-9a-f]{12}|unknown)\)$" "$tmp/out" || fail "--version names a commit: $(cat "$tmp/out")"
+[ "$commit" = unknown ] || git -C "$src" merge-base --is-ancestor "$(sed -E 's/.*commit ([0-9a-f]+|unknown).*/\1/' "$tmp/out")" HEAD 2>/dev/null ||
+  fail "--version names a commit this checkout does not have: $(cat "$tmp/out")"
 
 [ "$failures" -eq 0 ] && echo "errors: all checks passed"
 exit $((failures > 0))

@@ -230,9 +230,12 @@ grep -q "the program deadlocks: .*S\[24\]>=" "$tmp/dead.gen" || fail "--drop-inc
 # The dropped DMA increment (sem_increment 0 on a one-queue DMA) is also what the program check
 # dma_sem_increment_num_queues (PROJ-CONV-G2) rejects: validate names it, on that word only.
 if "$tool" validate "$tmp/dead.neff" >"$tmp/dead.validate" 2>&1; then fail "dead: validate accepts the dropped increment"; fi
-grep -qE '^[0-9]+ checked, [0-9]+ valid, 1 invalid, 0 header-only$' <(tail -1 "$tmp/dead.validate") ||
+# Two words fail: the transfer whose increment is 0, and the wait on $S[24] that no raise can now meet (PROJ-CONV-G8).
+grep -qE '^[0-9]+ checked, [0-9]+ valid, 2 invalid, 0 header-only$' <(tail -1 "$tmp/dead.validate") ||
   fail "dead: validate: $(tail -1 "$tmp/dead.validate")"
 grep -q 'dma_sem_increment_num_queues' "$tmp/dead.validate" || fail "dead: validate names dma_sem_increment_num_queues"
+grep -q 'sem_wait_reachable (program check, convention PROJ-CONV-G8): .*\$S\[24\]>=[0-9]* can never hold' "$tmp/dead.validate" ||
+  fail "dead: validate names the wait no raise meets"
 "$tool" neff sems "$tmp/dead.neff" | grep -q 'S\[24\]+=0@dma-complete' || fail "dead: the dropped increment is +0"
 "$py" "$gen" --out "$tmp/free.neff" --drop-increment 7 >"$tmp/free.gen" 2>&1 && fail "--drop-increment 7 succeeds"
 grep -q "still completes" "$tmp/free.gen" || fail "--drop-increment 7 explains why it cannot deadlock"

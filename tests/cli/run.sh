@@ -269,8 +269,20 @@ expect_rc 2 "bad --max-memory"
 expect_err "--max-memory '1X' is not a byte count" "--max-memory message"
 run run "$tmp/store_load.bin" --max-elements many
 expect_rc 2 "bad --max-elements"
-run run "$tmp/store_load.bin" --trace -
-expect_rc 2 "--trace -"
+# run - reads a word stream from stdin as from a file (the NEFF case is in run_neff.sh).
+"$tool" run - --init "$tmp/state.json" <"$tmp/store_load.bin" >"$tmp/stdin-run" 2>&1
+rc=$?
+expect_rc 0 "run - with words on stdin"
+"$tool" run "$tmp/store_load.bin" --init "$tmp/state.json" >"$tmp/file-run" 2>&1
+sed -i "s|^program: $tmp/store_load.bin |program: <stdin> |" "$tmp/file-run"
+cmp -s "$tmp/stdin-run" "$tmp/file-run" || fail "run - runs the words of stdin as the file's"
+# --trace - : the records on stdout (JSON Lines, the same as the file's), the report on stderr.
+"$tool" run "$tmp/store_load.bin" --init "$tmp/state.json" --trace - >"$tmp/stdout-trace" 2>"$tmp/stderr-trace"
+rc=$?
+expect_rc 0 "--trace -"
+"$tool" run "$tmp/store_load.bin" --init "$tmp/state.json" --trace "$tmp/file-trace.jsonl" >"$tmp/report" 2>/dev/null
+cmp -s "$tmp/stdout-trace" "$tmp/file-trace.jsonl" || fail "--trace - writes the file's records to stdout"
+cmp -s "$tmp/stderr-trace" "$tmp/report" || fail "--trace - puts the report on stderr"
 run run --gen bogus "$tmp/store_load.bin"
 expect_rc 2 "unknown generation"
 run run

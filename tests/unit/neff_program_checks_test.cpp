@@ -460,7 +460,7 @@ TEST(NeffProgramChecks, PeFailuresNameTheRangeDecodeDescribes) {
 }
 
 TEST(NeffProgramChecks, EveryPredicateHasAConvention) {
-  ASSERT_EQ(neff::program_predicates().size(), 7U);
+  ASSERT_EQ(neff::program_predicates().size(), 8U);
   for (const auto& p : neff::program_predicates()) {
     EXPECT_TRUE(p.convention.starts_with("PROJ-CONV-")) << p.name;
     EXPECT_FALSE(p.meaning.empty()) << p.name;

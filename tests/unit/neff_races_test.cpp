@@ -130,7 +130,7 @@ TEST_F(RaceMatmulSmall, SecondCopyWithoutItsWaitRacesUnderEveryOrder) {
                            {{"sg00/PE#9 W", "sg00/Activation#4 R"}, {"sg00/PE#11 W", "sg00/Activation#4 R"}});
   const Verdict v = check(neff_, inputs(), every_order().front());
   ASSERT_EQ(v.locations.size(), 2U);
-  EXPECT_EQ(v.locations[0], "psum[p0]+0x0 (core 0)");
+  EXPECT_EQ(v.locations[0], "psum[p0].bank0+0x0 (core 0)");
 }
 
 // ---- small programs built with the NEFF writer ----

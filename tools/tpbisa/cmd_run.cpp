@@ -63,6 +63,7 @@ std::string neff_only_options(const RunCliOptions& o) {
   add(o.threads, "--threads");
   add(!o.timeline.empty(), "--timeline");
   add(o.jobs_given, "--jobs");
+  add(o.progress, "--progress");
   return names;
 }
 
@@ -85,7 +86,18 @@ std::string program_label(const RunCliOptions& o) {
   return o.hex.empty() ? io::input_label(o.program) : "--hex";
 }
 
-bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program);
+/// How PROGRAM is opened: a .tasm source for the run's generation; a NEFF only from stdin, where the run looks at
+/// the bytes to tell (a NEFF file is run by run_neff_program).
+io::InputOptions program_input(const RunCliOptions& o) {
+  io::InputOptions input;
+  input.gen = o.gen.value_or(kDefaultGeneration);
+  input.neff = o.program == "-";
+  input.neff_refusal = "a NEFF runs whole (tpbisa run PROG.neff)";
+  return input;
+}
+
+bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program,
+                  std::unique_ptr<WordSource> opened);
 
 /// The program's words: PROGRAM mapped read-only when it is a plain file of whole words within --max-words (no
 /// copy into memory: the machine views the mapping), else the words read, and lowered with --vars, into memory.
@@ -133,19 +145,22 @@ class ProgramWords {
 };
 
 /// Reads the whole program (at most `max_words`), lowering pseudo words when a variable table is given: a plain file
-/// of words is mapped instead (ProgramWords::map_file).
-bool load_program(const RunCliOptions& o, uint64_t max_words, ProgramWords& words) {
-  if (o.vars.empty() && o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm") &&
+/// of words is mapped instead (ProgramWords::map_file). `opened` is PROGRAM already opened (stdin, whose first bytes
+/// were read to tell a NEFF), or null.
+bool load_program(const RunCliOptions& o, uint64_t max_words, ProgramWords& words,
+                  std::unique_ptr<WordSource> opened) {
+  if (opened == nullptr && o.vars.empty() && o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm") &&
       words.map_file(o.program, max_words))
     return true;
   std::vector<Word>& program = words.owned;
-  const bool loaded = read_program(o, max_words, program);
+  const bool loaded = read_program(o, max_words, program, std::move(opened));
   words.use_owned();
   return loaded;
 }
 
 /// Reads the whole program (at most `max_words`) into `program`, lowering pseudo words when a variable table is given.
-bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program) {
+bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>& program,
+                  std::unique_ptr<WordSource> opened) {
   VarTable vars;
   if (!o.vars.empty()) {
     auto loaded = io::load_vars(o.vars);
@@ -155,12 +170,9 @@ bool read_program(const RunCliOptions& o, uint64_t max_words, std::vector<Word>&
     }
     vars = std::move(*loaded);
   }
-  io::InputOptions input;
-  input.gen = o.gen.value_or(kDefaultGeneration);
-  input.neff_refusal =
-      "whole-NEFF execution is not available yet; run one of its streams (tpbisa disasm FILE.neff -o DIR, then "
-      "tpbisa asm)";
-  const auto source = o.hex.empty() ? io::open_input(o.program, input) : io::open_hex(o.hex);
+  const auto source = opened          ? std::move(opened)
+                      : o.hex.empty() ? io::open_input(o.program, program_input(o))
+                                      : io::open_hex(o.hex);
   WordSource& src = *source;
   // A file of words is read a block at a time into a program reserved for its size (no regrowth copies).
   if (o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm")) {
@@ -248,7 +260,8 @@ std::optional<int> read_limits(const RunCliOptions& o, Generation gen, RunLimits
       !number("--max-words", o.max_words, 1, l.max_words) ||
       !number("--max-dump-elements", o.max_dump_elements, 1, max_dump))
     return usage_error("run", why);
-  if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
+  // --trace - writes the records to stdout; the report then goes to stderr, so stdout stays JSON Lines.
+  if (o.trace == "-") report_to_stderr();
   const auto engine = parse_engine(o.engine);
   if (!engine)
     return usage_error("run", fmt::format("--engine '{}' is not an engine (pe, act, pool, dve, sp)", o.engine));
@@ -271,10 +284,14 @@ std::optional<int> read_limits(const RunCliOptions& o, Generation gen, RunLimits
 }
 
 /// A NEFF program: the word stream's options refused, the rest run by run_neff.
-int run_neff_program(const RunCliOptions& o, const RunLimits& l) {
+int run_neff_program(const RunCliOptions& o, const RunLimits& l, const neff::Neff* from_stdin = nullptr) {
   if (!o.init.empty() || !o.vars.empty() || !o.dumps.empty())
     return usage_error("run", "--init, --vars and --dump apply to a word stream, not to a NEFF");
-  return run_neff(o, l);
+  if (o.engine_given)
+    return usage_error("run",
+                       "--engine names the engine of a word stream; each stream of a NEFF runs on its own engine "
+                       "(--trace-filter engine=E keeps one engine's trace records)");
+  return run_neff(o, l, from_stdin);
 }
 
 // ---- results ----
@@ -361,9 +378,9 @@ void print_text(const RunCliOptions& o, const Machine& m, const RunSummary& s, c
 }
 
 /// A word stream: loaded, given its initial state, run with its trace, and shown.
-int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen) {
+int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen, std::unique_ptr<WordSource> source) {
   ProgramWords program;
-  if (!load_program(o, l.max_words, program)) return kExitInput;
+  if (!load_program(o, l.max_words, program, std::move(source))) return kExitInput;
   MachineOptions mo;
   mo.firmware_stubs = o.firmware_stubs;
   mo.validate = o.options;
@@ -434,6 +451,15 @@ int run_run(const RunCliOptions& o) {
   RunLimits limits;
   if (const auto rc = read_limits(o, gen, limits)) return *rc;
   if (o.hex.empty() && o.program != "-" && io::is_neff_file(o.program)) return run_neff_program(o, limits);
+  const int stdin_users = (o.program == "-") + (o.init == "-") + (o.vars == "-");
+  if (stdin_users > 1) return usage_error("run", "only one of PROGRAM, --init and --vars can be stdin");
+  // Stdin is a NEFF or words: its first bytes tell (read once, so the stream run reads on from the same source).
+  std::unique_ptr<WordSource> opened;
+  if (o.hex.empty() && o.program == "-") {
+    opened = io::open_input("-", program_input(o));
+    opened->generation();
+    if (opened->neff() != nullptr) return run_neff_program(o, limits, opened->neff());
+  }
   if (const std::string names = neff_only_options(o); !names.empty()) {
     // A program that cannot be read is an input error, whatever the options given with it.
     if (const auto why = unreadable(o)) {
@@ -442,9 +468,7 @@ int run_run(const RunCliOptions& o) {
     }
     return usage_error("run", fmt::format("{} apply only to a NEFF program", names));
   }
-  const int stdin_users = (o.program == "-") + (o.init == "-") + (o.vars == "-");
-  if (stdin_users > 1) return usage_error("run", "only one of PROGRAM, --init and --vars can be stdin");
-  return run_stream(o, limits, gen);
+  return run_stream(o, limits, gen, std::move(opened));
 }
 
 /// The unit states a --dump may name, for its help: "DVE" and " or dve:CHANNEL".
@@ -519,6 +543,8 @@ Command register_run(CLI::App& parent) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   app->add_flag("--quiet", opts->quiet, "A NEFF: no progress line on stderr");
+  app->add_flag("--progress", opts->progress,
+                "A NEFF: the progress line on stderr (percentage, time left) even when stderr is not a terminal");
   app->add_flag("--threads", opts->threads,
                 "A NEFF: run the cores on threads, as by default (kept for scripts; not with --trace or "
                 "--check-races)");
@@ -544,8 +570,10 @@ Command register_run(CLI::App& parent) {
                   "(default: 4096)")
       ->type_name("N");
   app->add_option("--engine", opts->engine,
-                  "PROJ-CONV-P1: the engine that runs PROGRAM: pe, act, pool, dve, sp (default: dve)")
-      ->type_name("ENGINE");
+                  "PROJ-CONV-P1: the engine that runs PROGRAM: pe, act, pool, dve, sp (default: dve); not with a "
+                  "NEFF, whose streams name their engines")
+      ->type_name("ENGINE")
+      ->each([opts](const std::string&) { opts->engine_given = true; });
   app->add_option("--max-words", opts->max_words, "Most words PROGRAM may hold (default: 1048576)")->type_name("N");
   app->add_option("--max-dump-elements", opts->max_dump_elements,
                   "Most elements all --dump specs together may show (default: 4194304)")

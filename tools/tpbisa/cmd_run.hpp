@@ -34,6 +34,7 @@ struct RunCliOptions {
   std::string act_tables;          ///< a NEFF whose activation-function sets the table loads select from
   bool act_builtin_exact = false;  ///< PROJ-CONV-A7
   std::string engine{"dve"};
+  bool engine_given = false;  ///< --engine was given (a NEFF refuses it)
   std::string trace_max_effects{std::to_string(kDefaultMaxRecordedEffects)};
   ValidateOptions options;
   // A NEFF program only:
@@ -43,6 +44,7 @@ struct RunCliOptions {
   std::string rtol{"0"}, atol{"0"};
   std::string schedule{"default"};
   bool quiet = false;
+  bool progress = false;  ///< --progress: the progress line also when stderr is not a terminal
   bool check_races = false;
   bool threads = false;
   std::string jobs;         ///< --jobs as given (read by number_option)
@@ -63,6 +65,7 @@ struct RunLimits {
 /// `tpbisa run PROG.neff`: binds the .npy inputs to the signature, runs the whole program, writes and compares the
 /// outputs, prints the report; the exit code (0 ok, 1 fault, deadlock, step limit, race or difference, 2 usage, 3
 /// input or output error).
-int run_neff(const RunCliOptions& o, const RunLimits& l);
+/// `from_stdin` is the NEFF read from stdin when PROGRAM is "-" (null: read PROGRAM).
+int run_neff(const RunCliOptions& o, const RunLimits& l, const neff::Neff* from_stdin = nullptr);
 
 }  // namespace tpbisa::cli

@@ -40,7 +40,8 @@ struct BoundInputs {
   std::vector<neff::RunInput> inputs;
   std::vector<std::string> paths;
 };
-std::optional<int> bind_inputs(const neff::Neff& nf, const std::vector<std::string>& given, BoundInputs& b) {
+std::optional<int> bind_inputs(const neff::Neff& nf, const std::string& program, const std::vector<std::string>& given,
+                               BoundInputs& b) {
   b.mapped.reserve(given.size());
   for (const std::string& text : given) {
     std::string name, path;
@@ -49,10 +50,12 @@ std::optional<int> bind_inputs(const neff::Neff& nf, const std::vector<std::stri
     const auto t =
         std::find_if(nf.inputs.begin(), nf.inputs.end(), [&](const neff::Tensor& x) { return x.name == name; });
     if (t == nf.inputs.end()) {
+      // The program's signature decides, as for an input not given: an input error naming the program.
       std::string names;
       for (const neff::Tensor& x : nf.inputs) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
-      return usage_error(
-          "run", fmt::format("--input {}: the program has no input of that name (its inputs: {})", name, names));
+      report_error(
+          fmt::format("{}: --input {}: the program has no input of that name (its inputs: {})", program, name, names));
+      return kExitInput;
     }
     io::NpyInput in;
     std::string error;
@@ -72,15 +75,21 @@ std::optional<int> bind_inputs(const neff::Neff& nf, const std::vector<std::stri
 }
 
 /// The mapped --expect references by output name; a usage or input error reported.
-std::optional<int> open_references(const neff::Neff& nf, const std::vector<std::string>& given,
+std::optional<int> open_references(const neff::Neff& nf, const std::string& program,
+                                   const std::vector<std::string>& given,
                                    std::vector<std::pair<std::string, io::NpyInput>>& refs,
                                    std::vector<std::string>& paths) {
   for (const std::string& text : given) {
     std::string name, path;
     if (!io::split_pair(text, name, path))
       return usage_error("run", fmt::format("--expect '{}' is not NAME=REF.npy", text));
-    if (std::none_of(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == name; }))
-      return usage_error("run", fmt::format("--expect {}: the program has no output of that name", name));
+    if (std::none_of(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == name; })) {
+      std::string names;
+      for (const neff::Tensor& x : nf.outputs) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
+      report_error(fmt::format("{}: --expect {}: the program has no output of that name (its outputs: {})", program,
+                               name, names));
+      return kExitInput;
+    }
     io::NpyInput in;
     std::string error;
     if (!io::open_npy(path, in, error)) {
@@ -93,28 +102,56 @@ std::optional<int> open_references(const neff::Neff& nf, const std::vector<std::
   return std::nullopt;
 }
 
-/// The progress line on a terminal: words retired, MACs and time, at most twice a second.
+/// The progress line on stderr: words retired of the program's, the percentage and the time left at the rate so
+/// far (while the run has retired no more words than its streams hold: past that a loop runs and no end is known),
+/// MACs and time, at most twice a second from the first second on. `log` (--progress): from the start, and a last
+/// line at the end, so that a log always has one.
 class ProgressLine {
  public:
-  explicit ProgressLine(const Machine& m) : m_(m) {}
+  ProgressLine(const Machine& m, uint64_t total, bool log)
+      : m_(m), total_(total), log_(log), next_(log ? start_ : start_ + std::chrono::seconds(1)) {}
   ~ProgressLine() {
     if (shown_) err_write("\n");
   }
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
   bool operator()(uint64_t retired) {
-    if (Clock::now() < next_) return true;
-    const double s = std::chrono::duration<double>(Clock::now() - start_).count();
-    err_write(fmt::format("\r{} words retired, {} MACs, {:.1f} s", retired, io::total_macs(m_), s));
-    shown_ = true;
-    next_ = Clock::now() + std::chrono::milliseconds(500);
+    if (Clock::now() >= next_) show(retired);
     return true;
+  }
+  /// The run ended after `retired` words: its last line (with --progress, or when a line is up).
+  void finish(uint64_t retired) {
+    if (log_ || shown_) show(retired);
   }
 
  private:
+  void show(uint64_t retired) {
+    const double s = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::string text;
+    if (retired <= total_ && total_ != 0 && retired != 0) {
+      const double left = s * static_cast<double>(total_ - retired) / static_cast<double>(retired);
+      text =
+          fmt::format("\r{} of {} words ({:.0f}%), {} MACs, {:.1f} s, about {:.0f} s left", retired, total_,
+                      100.0 * static_cast<double>(retired) / static_cast<double>(total_), io::total_macs(m_), s, left);
+    } else {
+      text = fmt::format("\r{} words retired ({} in the streams: a loop runs), {} MACs, {:.1f} s", retired, total_,
+                         io::total_macs(m_), s);
+    }
+    // Blanks over what a longer line left behind.
+    const size_t width = text.size();
+    if (width < width_) text.append(width_ - width, ' ');
+    width_ = width;
+    err_write(text);
+    shown_ = true;
+    next_ = Clock::now() + std::chrono::milliseconds(500);
+  }
+
   const Machine& m_;
+  uint64_t total_;
+  bool log_;
   Clock::time_point start_ = Clock::now();
-  Clock::time_point next_ = start_ + std::chrono::seconds(1);
+  Clock::time_point next_;
+  size_t width_ = 0;
   bool shown_ = false;
 };
 
@@ -224,8 +261,9 @@ std::string findings_text(const io::NeffRun& r, const NeffRunReport& rep, const 
     text += "\n";
   }
   if (r.races) {
-    text +=
-        fmt::format("races: {} unordered conflicting access{}\n", r.races->count(), r.races->count() == 1 ? "" : "es");
+    text += fmt::format("races: {} unordered conflicting access{} (2-byte locations) in {} pair{} of words\n",
+                        r.races->count(), r.races->count() == 1 ? "" : "es", r.races->word_pairs(),
+                        r.races->word_pairs() == 1 ? "" : "s");
     if (const std::string gap = r.races->incomplete(); !gap.empty())
       text += fmt::format("races: incomplete: {}\n", gap);
     for (const neff::Race& race : r.races->races())
@@ -267,7 +305,7 @@ std::optional<int> compare_and_write(const RunCliOptions& o, const neff::Neff& n
         std::find_if(nf.outputs.begin(), nf.outputs.end(), [&](const neff::Tensor& x) { return x.name == wanted; });
     auto c = io::compare_output(*t, run.output(name), ref.array, ref.data(), tolerance.first, tolerance.second);
     if (!c) {
-      report_error(c.error());
+      report_error(fmt::format("{}: {}", paths.at(name), c.error().message));  // the reference names the file
       return kExitInput;
     }
     c->reference = paths.at(name);
@@ -286,7 +324,7 @@ std::optional<int> compare_and_write(const RunCliOptions& o, const neff::Neff& n
 
 /// The options checked, the NEFF read and its inputs and references opened; a reported error's exit code.
 std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::NeffRunOptions& ro,
-                                std::optional<neff::Neff>& nf) {
+                                const neff::Neff* from_stdin, std::optional<neff::Neff>& nf) {
   ro.machine.validate = o.options;
   ro.machine.max_memory = l.max_memory;
   ro.machine.max_elements_per_instruction = l.max_elements;
@@ -306,36 +344,39 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
   for (const std::string& f : o.trace_filters)
     if (const auto why = ro.trace_filter.add(f)) return usage_error("run", fmt::format("--trace-filter {}", *why));
   if (!o.trace_filters.empty() && o.trace.empty()) return usage_error("run", "--trace-filter needs --trace FILE");
-  if (o.trace == "-") return usage_error("run", "--trace needs a file name ('-' is not accepted)");
   if (o.threads && (!o.trace.empty() || o.check_races || !o.timeline.empty()))
     return usage_error("run",
                        "--threads runs without --trace, --check-races and --timeline (they follow one order of steps)");
   if (o.timeline == "-") return usage_error("run", "--timeline needs a file name ('-' is not accepted)");
   std::pair<double, double> tolerance;
   if (const auto problem = parse_tolerance(o, tolerance)) return usage_error("run", *problem);
-  auto read = neff::read_file(o.program);
-  if (!read) {
-    report_error(read.error().to_string());
-    return kExitInput;
+  if (from_stdin == nullptr) {
+    auto read = neff::read_file(o.program);
+    if (!read) {
+      // Worded as every command that reads a NEFF words it: "FILE: what (check: NAME)".
+      report_error(fmt::format("{} (check: {})", read.error().to_string(), neff::to_string(read.error().code)));
+      return kExitInput;
+    }
+    nf.emplace(std::move(*read));
   }
-  nf.emplace(std::move(*read));
+  const neff::Neff& program = from_stdin != nullptr ? *from_stdin : *nf;
   // Without --max-steps a NEFF runs under a bound scaled to its words: a loop that never ends is stopped.
-  ro.max_steps = o.max_steps_given ? l.max_steps : io::default_neff_max_steps(*nf);
+  ro.max_steps = o.max_steps_given ? l.max_steps : io::default_neff_max_steps(program);
   return std::nullopt;
 }
 
 }  // namespace
 
-int run_neff(const RunCliOptions& o, const RunLimits& l) {
+int run_neff(const RunCliOptions& o, const RunLimits& l, const neff::Neff* from_stdin) {
   io::NeffRunOptions ro;
   std::optional<neff::Neff> read;
-  if (const auto rc = prepare_neff(o, l, ro, read)) return *rc;
-  const neff::Neff& nf = *read;
+  if (const auto rc = prepare_neff(o, l, ro, from_stdin, read)) return *rc;
+  const neff::Neff& nf = from_stdin != nullptr ? *from_stdin : *read;
   BoundInputs bound;  // mapped, checked against the signature
-  bound.paths.push_back(o.program);
-  if (const auto rc = bind_inputs(nf, o.inputs, bound)) return *rc;
+  if (from_stdin == nullptr) bound.paths.push_back(o.program);
+  if (const auto rc = bind_inputs(nf, io::input_label(o.program), o.inputs, bound)) return *rc;
   std::vector<std::pair<std::string, io::NpyInput>> refs;
-  if (const auto rc = open_references(nf, o.expects, refs, bound.paths)) return *rc;
+  if (const auto rc = open_references(nf, io::input_label(o.program), o.expects, refs, bound.paths)) return *rc;
   // The outputs are checked before the run: none is an input, a reference, the NEFF, or the trace.
   const std::vector<std::string> out_paths =
       o.out_dir.empty() ? std::vector<std::string>{} : io::neff_output_paths(nf, o.out_dir);
@@ -351,7 +392,7 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
   }
   auto prepared = io::prepare_neff_run(nf, bound.inputs, ro);
   if (!prepared) {
-    report_error(fmt::format("{}: {}", o.program, prepared.error().message));
+    report_error(fmt::format("{}: {}", io::input_label(o.program), prepared.error().message));
     return kExitInput;
   }
   io::NeffRun& r = *prepared;
@@ -379,14 +420,17 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
     ro.on_step = [&timeline](const StepResult& step) { timeline->observe(step); };
   }
   std::optional<ProgressLine> progress;
-  if (!o.quiet && !o.threads && ::isatty(STDERR_FILENO) != 0) {
-    progress.emplace(r.run->machine());
+  if (!o.quiet && !o.threads && (o.progress || ::isatty(STDERR_FILENO) != 0)) {
+    progress.emplace(r.run->machine(), io::neff_core_words(nf), o.progress);
     ro.on_progress = [&progress](uint64_t retired) { return (*progress)(retired); };
+    // A few heavy words (a large matmul each) take seconds: the clock is looked at every 64 words, not 4096.
+    ro.progress_words = 64;
   }
   const NeffRunReport rep = io::execute_neff_run(r, ro, trace.get());
+  if (progress) progress->finish(rep.retired);
   progress.reset();
   io::NeffRunReportContext ctx;
-  ctx.program = o.program;
+  ctx.program = io::input_label(o.program);
   ctx.races = r.races.get();
   ctx.max_steps = ro.max_steps;
   ctx.default_max_steps = !o.max_steps_given;
@@ -395,8 +439,8 @@ int run_neff(const RunCliOptions& o, const RunLimits& l) {
     out("{}\n", io::dump_json(io::neff_run_json(nf, *r.run, rep, ctx)));
   } else {
     const Machine& m = r.run->machine();
-    out_write(fmt::format("program: {} ({} core{}, target {}, generation {})\n", o.program, m.num_cores(),
-                          m.num_cores() == 1 ? "" : "s", nf.target, to_string(r.run->gen())) +
+    out_write(fmt::format("program: {} ({} core{}, target {}, generation {})\n", io::input_label(o.program),
+                          m.num_cores(), m.num_cores() == 1 ? "" : "s", nf.target, to_string(r.run->gen())) +
               neff_status_text(r, rep, ctx, nf) + cores_text(*r.run, rep) + findings_text(r, rep, ctx));
   }
   if (trace != nullptr && finish_sink(*trace) != kExitOk) return kExitInput;

@@ -13,6 +13,7 @@ Command register_gen(CLI::App& parent);       ///< kernel NEFFs (the front end o
 Command register_lower(CLI::App& parent);     ///< pseudo words lowered with a variable table
 Command register_neff(CLI::App& parent);      ///< info, ls, extract, pack, sems of NEFF containers
 Command register_run(CLI::App& parent);       ///< a program on the functional simulator
+Command register_trace(CLI::App& parent);     ///< a readable view of an execution trace
 Command register_validate(CLI::App& parent);  ///< every failing predicate of every word
 
 }  // namespace tpbisa::cli

@@ -33,7 +33,8 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-int stdout_errno = 0;  ///< errno of the first failed write to stdout; 0 while every write succeeded
+bool report_on_stderr = false;  ///< set by report_to_stderr: stdout carries the trace
+int stdout_errno = 0;           ///< errno of the first failed write to stdout; 0 while every write succeeded
 
 }  // namespace
 
@@ -187,7 +188,15 @@ void buffer_stdout() {
   std::setvbuf(stdout, buffer.data(), _IOFBF, buffer.size());
 }
 
+void report_to_stderr() {
+  report_on_stderr = true;
+}
+
 void out_write(std::string_view text) {
+  if (report_on_stderr) {
+    err_write(text);
+    return;
+  }
   if (stdout_errno != 0 || text.empty()) return;
   errno = 0;
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) stdout_errno = errno != 0 ? errno : EIO;

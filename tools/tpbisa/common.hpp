@@ -85,6 +85,8 @@ std::string word_label(const io::WordSource& src, uint64_t index);
 void buffer_stdout();
 /// Writes to stdout. Never throws; the first failure (and its errno) is kept, later writes are dropped.
 void out_write(std::string_view text);
+/// From now on out_write writes to stderr: stdout carries something else (`run --trace -`).
+void report_to_stderr();
 template <class... Args>
 void out(fmt::format_string<Args...> f, Args&&... args) {
   out_write(fmt::format(f, std::forward<Args>(args)...));

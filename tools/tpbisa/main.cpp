@@ -18,8 +18,15 @@
 #include "exit_codes.hpp"
 #include "tpbisa/io/output_file.hpp"
 
+// The commit the build tree was configured from (CMakeLists.txt); "unknown" outside a git checkout.
+#ifndef TPBISA_GIT_COMMIT
+#define TPBISA_GIT_COMMIT "unknown"
+#endif
+
 namespace tpbisa::cli {
 namespace {
+
+constexpr std::string_view kGitCommit = TPBISA_GIT_COMMIT;
 
 /// The arguments CLI11 could not place, in command-line order, and the command they were given to (the tool
 /// itself or the subcommand that parsed); empty when every argument was used.
@@ -55,7 +62,17 @@ std::string parse_error_message(const CLI::App& app, const std::vector<Command>&
   const Leftovers left = leftovers(app);
   const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
   const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
-  if (left.args.empty() || !(extras || required)) return e.what();
+  if (left.args.empty() || !(extras || required)) {
+    // CLI11's own wording, named by the command it concerns ("neff info: FILE is required"), as the tool's are.
+    std::string path;
+    for (const CLI::App* at = &app;;) {
+      const auto subs = at->get_subcommands();
+      if (subs.empty()) break;
+      at = subs.front();
+      path += (path.empty() ? "" : " ") + at->get_name();
+    }
+    return path.empty() ? std::string(e.what()) : fmt::format("{}: {}", path, e.what());
+  }
   const std::string& first = left.args.front();
   if (left.app == &app && app.get_subcommands().empty()) {
     // Nothing selected a command: the first leftover is what the user meant as one (or an option before it).
@@ -77,11 +94,11 @@ int run(int argc, char** argv) {
       "tpbisa: reference decoder, validator and simulator for the NeuronCore TPB 64-byte instruction set "
       "(sunda, cayman, mariana, maverick)",
       std::string(kToolName)};
-  app.set_version_flag("--version", fmt::format("{} {}", kToolName, kToolVersion));
+  app.set_version_flag("--version", fmt::format("{} {} (commit {})", kToolName, kToolVersion, kGitCommit));
   app.require_subcommand(1);
-  const std::vector<Command> commands{register_decode(app),  register_validate(app), register_lower(app),
-                                      register_run(app),     register_asm(app),      register_disasm(app),
-                                      register_catalog(app), register_neff(app),     register_gen(app)};
+  const std::vector<Command> commands{
+      register_decode(app), register_validate(app), register_lower(app), register_run(app), register_asm(app),
+      register_disasm(app), register_catalog(app),  register_neff(app),  register_gen(app), register_trace(app)};
   // Set after the subcommands are registered: CLI11 copies the parent's footer into every subcommand added
   // later, and each subcommand has its own exit codes.
   app.footer(

@@ -70,6 +70,10 @@ std::vector<UnfinishedEngine> unfinished_engines(const neff::Run& run, const Nef
 /// "ok", "fault", "step-limit", "deadlock", "interrupted".
 std::string_view to_string(NeffRunReport::Status s);
 
+/// A NEFF run's trace record of `step` (docs/trace.md: `core` and `engine` on every record, `dram` on a DMA's),
+/// appended to `out` without a newline: what `tpbisa run --trace` writes and Python's `on_step` receives.
+void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run);
+
 /// How to run a NEFF (`tpbisa run PROG.neff`, Python's Neff.run).
 struct NeffRunOptions {
   /// Bounds, validation switches, schedule; the effect recording is set from `trace` and `check_races`.
