@@ -147,8 +147,7 @@ class ProgramWords {
 /// Reads the whole program (at most `max_words`), lowering pseudo words when a variable table is given: a plain file
 /// of words is mapped instead (ProgramWords::map_file). `opened` is PROGRAM already opened (stdin, whose first bytes
 /// were read to tell a NEFF), or null.
-bool load_program(const RunCliOptions& o, uint64_t max_words, ProgramWords& words,
-                  std::unique_ptr<WordSource> opened) {
+bool load_program(const RunCliOptions& o, uint64_t max_words, ProgramWords& words, std::unique_ptr<WordSource> opened) {
   if (opened == nullptr && o.vars.empty() && o.hex.empty() && o.program != "-" && !o.program.ends_with(".tasm") &&
       words.map_file(o.program, max_words))
     return true;

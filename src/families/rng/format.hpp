@@ -116,7 +116,7 @@ inline constexpr auto fields_of<S1Rand> =
 /// NEURON_ISA_TPB_D3_RAND_STRUCT (64 B), d3_rand.h (MARIANA and MAVERICK): RAND2 0xE2.
 struct D3Rand {
   static constexpr Format kFormat = Format::D3Rand;
-  static constexpr GenSet kGens = kGensAll;
+  static constexpr GenSet kGens = kGensMarianaUp;
   static constexpr std::string_view kName = "D3_RAND";
   static constexpr size_t kSize = 64;
   Header header{};
