@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The JSON schemas of docs/schemas/ against what the tool prints: decode, validate, run (a stream, a deadlock),
-# run PROG.neff (ok, a deadlock), neff sems and the timeline, on the examples, the golden fixtures and, where the
+# run PROG.neff (ok, a deadlock), neff sems/info/ls/tables/act-eval, catalog (and --coverage), lower (a report, an
+# error) and the timeline, on the examples, the golden fixtures and, where the
 # shared data folder has it, matmul_small.neff. Needs python3-jsonschema (skipped without it).
 set -u
 tool=${1:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
@@ -44,6 +45,20 @@ golden="$src/tests/golden"
 "$tool" run --json "$golden/_data/wait.bin" >run-deadlock.json; check run run-deadlock.json
 grep -q '"deadlock"' run-deadlock.json || fail "the stream deadlock case did not deadlock"
 "$tool" neff sems --json "$golden/validate-neff/in.neff" >sems.json && check neff-sems sems.json
+"$tool" neff info --json "$golden/validate-neff/in.neff" >info.json && check neff-info info.json
+"$tool" neff ls --json "$golden/validate-neff/in.neff" >ls.json && check neff-ls ls.json
+"$tool" neff tables --json "$golden/validate-neff/in.neff" >tables.json && check neff-tables tables.json
+"$tool" catalog --json >catalog.json && check catalog catalog.json
+"$tool" catalog --json --gen cayman >catalog-cayman.json && check catalog catalog-cayman.json
+"$tool" catalog --coverage --json >coverage.json && check catalog-coverage coverage.json
+"$tool" catalog --coverage --json --gen maverick >coverage-maverick.json && check catalog-coverage coverage-maverick.json
+"$py" "$src/tests/cli/data/make_words.py" pseudo pseudo.bin
+"$py" "$src/tests/cli/data/make_words.py" pseudo_var9 var9.bin
+echo '{"vars": {"7": {"base": "0x80100", "size": 64}}}' >vars.json
+"$tool" lower --json --vars vars.json pseudo.bin lowered.bin >lower.json && check lower lower.json
+"$tool" lower --json --vars vars.json var9.bin lowered9.bin >lower-error.json 2>/dev/null
+check lower lower-error.json
+grep -q '"error"' lower-error.json || fail "the lowering error case did not fail"
 
 neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
 if [ -f "$neff" ]; then
@@ -54,6 +69,10 @@ np.save('x.npy', r.integers(-2, 3, (128, 256)).astype(np.float16))
 np.save('y.npy', r.integers(-2, 3, (256, 128)).astype(np.float16))"
   "$tool" decode --json "$neff" >decode-matmul.json && check decode decode-matmul.json
   "$tool" neff sems --json "$neff" >sems-matmul.json && check neff-sems sems-matmul.json
+  "$tool" neff info --json "$neff" >info-matmul.json && check neff-info info-matmul.json
+  "$tool" neff ls --json "$neff" >ls-matmul.json && check neff-ls ls-matmul.json
+  "$tool" neff tables --json "$neff" >tables-matmul.json && check neff-tables tables-matmul.json
+  "$tool" neff act-eval --json --func exp "$neff" 0.5 2 >act-eval.json && check neff-act-eval act-eval.json
   "$tool" run "$neff" --input x=x.npy --input y=y.npy --json --check-races --timeline tl.json >run-neff.json &&
     check run-neff run-neff.json && check timeline tl.json
   # The deadlock of docs/cli.md: the increment of sg00/Pool#3 made 15.
