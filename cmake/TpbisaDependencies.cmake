@@ -71,10 +71,11 @@ endif()
 
 # The PE kernels dispatch at run time to the host's SIMD width with Google Highway (no -march needed).
 find_package(hwy REQUIRED)
-# Highway's shared library is opened at the first kernel dispatch (src/kernels/hwy_loader.cpp) rather than linked:
-# its static initialiser calibrates a benchmark timer, about 3 ms of CPU in every process, and only the commands
-# that run a kernel need it (docs/performance-log.md, "NEFF reading"). Off: link libhwy as usual.
-option(TPBISA_LAZY_HWY "Open libhwy at the first kernel dispatch instead of linking it" ON)
+# Highway's shared library is linked as usual, so packagers and the dynamic loader find it as any other. On, the
+# option opens it at the first kernel dispatch instead (src/kernels/hwy_loader.cpp, from the folder it was found in
+# at configure time): its static initialiser calibrates a benchmark timer, about 3 ms of CPU in every process, which
+# only the commands that run a kernel then pay (docs/performance-log.md, "NEFF reading").
+option(TPBISA_LAZY_HWY "Open libhwy at the first kernel dispatch instead of linking it" OFF)
 set(TPBISA_HWY_LIBRARY "")
 if(TPBISA_LAZY_HWY)
   get_target_property(tpbisa_hwy_configs hwy::hwy IMPORTED_CONFIGURATIONS)
