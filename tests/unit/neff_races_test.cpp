@@ -239,7 +239,11 @@ TEST(RaceThreeEngines, AMillionStepsKeepWhatTheyNeedOnly) {
   // (filled) and $S[2] (drained), with register waits on the iteration count: 6 words per iteration. The program
   // is race-free; what the check keeps must not grow with the run: the shadow holds the buffers' locations only
   // (8 FP32 locations x 3 buffers, a read and a write each at most) and the histories a few updates.
+#if defined(TPBISA_ASAN)
+  constexpr uint32_t kIterations = 30'000;  // 180,000 steps: each costs several times more under the sanitizers
+#else
   constexpr uint32_t kIterations = 170'000;  // 1,020,000 steps
+#endif
   const std::string move =
       "Move num_mov=2 dtype=u32 move_source=IMMEDIATE src_registers={{0,0,0,0,0,0,0,0}} "
       "dst_registers={{0,1,0,0,0,0,0,0}} immediate={{{},{},0,0,0,0,0,0}}\n";

@@ -289,7 +289,12 @@ TEST(SimFastPath, RunOfASoleEngineEqualsTheSchedulersTurns) {
   // Machine::run retires a sole engine's plain words without a scheduler turn; the traced machine takes the turn
   // for every word. Both must give the same summaries, the same next step and the same final state, on every
   // schedule, with a second engine that finishes early (and semaphores between them).
+#if defined(TPBISA_ASAN)
+  constexpr int kPrograms =
+      30;  // every generation and schedule still; each machine costs far more under the sanitizers
+#else
   constexpr int kPrograms = 90;
+#endif
   size_t chunks = 0, step_limits = 0;
   for (int trial = 0; trial < kPrograms; ++trial) {
     const Generation g = kAllGenerations[static_cast<size_t>(trial) % kAllGenerations.size()];
