@@ -87,19 +87,23 @@ HWY_INLINE hn::Vec<DU> load_bits(DU du, const void* row, size_t i, RowElement e)
 }
 
 // fp32 bits -> BF16 patterns in u32 lanes, as from_fp32_bits: RNE; NaN -> sign | 0x7FC0; overflow and Inf -> ±Inf,
-// or ±max finite when saturating (kernels/convert.cpp narrows the same way; its helpers are per translation unit).
+// or ±max finite when saturating (kernels/convert.cpp narrows the same way on the magnitude; its helpers are per
+// translation unit). Rounding the signed bits is the same: below NaN no carry reaches the sign bit.
 template <class DU>
 HWY_INLINE hn::Vec<DU> bf16_of(DU du, hn::Vec<DU> f, bool saturate) {
+  const hn::Rebind<float, DU> df;
   const hn::RebindToSigned<DU> di;
-  const auto sign = hn::And(hn::ShiftRight<16>(f), hn::Set(du, 0x8000U));
-  const auto a = hn::And(f, hn::Set(du, 0x7FFFFFFFU));
-  const auto lsb = hn::And(hn::ShiftRight<16>(a), hn::Set(du, 1U));
-  auto r = hn::ShiftRight<16>(hn::Add(a, hn::Add(lsb, hn::Set(du, 0x7FFFU))));
-  const auto ai = hn::BitCast(di, a);  // below 2^31: a signed compare, which every target has
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x7F7F7FFF))), hn::Set(du, saturate ? 0x7F7FU : 0x7F80U),
-                     r);
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x7F800000))), hn::Set(du, 0x7FC0U), r);
-  return hn::Or(r, sign);
+  const auto lsb = hn::And(hn::ShiftRight<16>(f), hn::Set(du, 1U));
+  auto r = hn::ShiftRight<16>(hn::Add(f, hn::Add(lsb, hn::Set(du, 0x7FFFU))));  // overflow rounds to ±Inf
+  const auto sign = [&] { return hn::And(hn::ShiftRight<16>(f), hn::Set(du, 0x8000U)); };
+  if (HWY_UNLIKELY(saturate)) {  // from the largest finite magnitude's rounding tie up, Inf included
+    const auto a = hn::BitCast(di, hn::And(f, hn::Set(du, 0x7FFFFFFFU)));
+    const auto over = hn::RebindMask(du, hn::Gt(a, hn::Set(di, 0x7F7F7FFF)));
+    r = hn::IfThenElse(over, hn::Or(sign(), hn::Set(du, 0x7F7FU)), r);
+  }
+  const auto nan = hn::RebindMask(du, hn::IsNaN(hn::BitCast(df, f)));
+  if (HWY_UNLIKELY(!hn::AllFalse(du, nan))) r = hn::IfThenElse(nan, hn::Or(sign(), hn::Set(du, 0x7FC0U)), r);
+  return r;
 }
 
 // Stores a vector of fp32 bits as row elements from i (BF16 narrowed by bf16_of).
@@ -115,19 +119,34 @@ HWY_INLINE void store_bits(DU du, hn::Vec<DU> bits, void* row, size_t i, RowElem
   hn::StoreU(bits, du, static_cast<uint32_t*>(row) + i);
 }
 
+// x86's vector arithmetic never returns a signalling NaN, and quietens a NaN operand keeping its payload: quieting
+// an operand or a result there changes no bit, so the fused TensorScalar pass leaves it to the arithmetic.
+#if HWY_ARCH_X86
+constexpr bool kArithQuietens = true;
+#else
+constexpr bool kArithQuietens = false;
+#endif
+
 // TensorScalar: full vectors from i (a one-lane tag finishes the row), each loaded before its lanes are stored.
 template <ScalarRowOp Op0, ScalarRowOp Op1, bool Second, class DU>
 HWY_INLINE size_t scalar_io_lanes(DU du, float s0, float s1, const ScalarRowIo& io, size_t i, size_t n) {
   const hn::Rebind<float, DU> df;
   const auto v0 = hn::Set(df, s0), v1 = hn::Set(df, s1);
-  const bool wide = io.in_type == RowElement::Bf16;
+  // Locals, so that the stores through `out` cannot be taken to change them.
+  const void* const in = io.in;
+  void* const out = io.out;
+  const RowElement in_type = io.in_type, out_type = io.out_type;
+  const bool saturate = io.saturate, wide = in_type == RowElement::Bf16;
   const size_t lanes = hn::Lanes(du);
   for (; i + lanes <= n; i += lanes) {
-    auto x = load_bits(du, io.in, i, io.in_type);
-    if (wide) x = quieted(du, x);  // as to_fp32_bits widens
-    auto y = op_lanes<Op0>(df, hn::BitCast(df, x), v0);
-    if constexpr (Second) y = op_lanes<Op1>(df, hn::BitCast(df, y), v1);
-    store_bits(du, y, io.out, i, io.out_type, io.saturate);
+    auto x = load_bits(du, in, i, in_type);
+    if (!kArithQuietens && wide) x = quieted(du, x);  // as to_fp32_bits widens
+    auto y = kArithQuietens ? hn::BitCast(du, apply<Op0>(hn::BitCast(df, x), v0))
+                            : op_lanes<Op0>(df, hn::BitCast(df, x), v0);
+    if constexpr (Second)
+      y = kArithQuietens ? hn::BitCast(du, apply<Op1>(hn::BitCast(df, y), v1))
+                         : op_lanes<Op1>(df, hn::BitCast(df, y), v1);
+    store_bits(du, y, out, i, out_type, saturate);
   }
   return i;
 }
@@ -164,14 +183,21 @@ HWY_INLINE size_t tensor_io_lanes(DU du, float s, const TensorRowIo& io, size_t 
   const hn::Rebind<float, DU> df;
   const auto sv = hn::Set(df, s);
   const size_t lanes = hn::Lanes(du);
+  // Locals, so that the stores through `v` and `out` cannot be taken to change them.
+  const void* const ar = io.a;
+  const void* const br = io.b;
+  float* const v = io.v;
+  void* const out = io.out;
+  const RowElement a_type = io.a_type, b_type = io.b_type, out_type = io.out_type;
+  const bool saturate = io.saturate;
   auto seen = hn::Zero(df);
   for (; i + lanes <= n; i += lanes) {
-    const auto a = hn::BitCast(df, load_bits(du, io.a, i, io.a_type));
-    const auto b = hn::BitCast(df, load_bits(du, io.b, i, io.b_type));
+    const auto a = hn::BitCast(df, load_bits(du, ar, i, a_type));
+    const auto b = hn::BitCast(df, load_bits(du, br, i, b_type));
     const auto y = apply<Op1>(apply<Op0>(a, sv), b);
     seen = hn::Or(seen, hn::VecFromMask(df, hn::IsNaN(y)));
-    if (io.v != nullptr) hn::StoreU(y, df, io.v + i);
-    if (io.out != nullptr) store_bits(du, hn::BitCast(du, y), io.out, i, io.out_type, io.saturate);
+    if (v != nullptr) hn::StoreU(y, df, v + i);
+    if (out != nullptr) store_bits(du, hn::BitCast(du, y), out, i, out_type, saturate);
   }
   nan = nan || !hn::AllFalse(df, hn::MaskFromVec(seen));
   return i;
