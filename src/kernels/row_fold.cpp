@@ -1,5 +1,4 @@
-// Sixteen-row sequential folds (8 x 8 register transposes where the target has 256-bit vectors) and the fp32
-// scalar-tensor-tensor row, per SIMD target.
+// Sixteen-row sequential folds (8 x 8 register transposes where the target has 256-bit vectors), per SIMD target.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/row_fold.cpp"
 #include "kernels/hwy_targets.hpp"
@@ -201,66 +200,6 @@ void lane_folds(FoldOp op, FoldElement e, const uint8_t* const* rows, uint64_t f
   }
 }
 
-// ---- The scalar-tensor-tensor row ----
-
-template <ScalarRowOp Op, class V>
-HWY_INLINE V apply(V x, V y) {
-  if constexpr (Op == ScalarRowOp::Add) {
-    return hn::Add(x, y);
-  } else if constexpr (Op == ScalarRowOp::Subtract) {
-    return hn::Sub(x, y);
-  } else if constexpr (Op == ScalarRowOp::ReverseSubtract) {
-    return hn::Sub(y, x);
-  } else {
-    return hn::Mul(x, y);
-  }
-}
-
-// Full vectors of the row from i (a one-lane tag finishes it), each loaded before its lanes are stored; returns
-// where they stopped and ORs a NaN seen into `nan`.
-template <ScalarRowOp Op0, ScalarRowOp Op1, class DF>
-HWY_INLINE size_t stt_lanes(DF df, const float* a, float s, const float* b, float* out, size_t i, size_t n, bool& nan) {
-  const auto sv = hn::Set(df, s);
-  const size_t lanes = hn::Lanes(df);
-  auto seen = hn::Zero(df);
-  for (; i + lanes <= n; i += lanes) {
-    const auto y = apply<Op1>(apply<Op0>(hn::LoadU(df, a + i), sv), hn::LoadU(df, b + i));
-    seen = hn::Or(seen, hn::VecFromMask(df, hn::IsNaN(y)));  // Ne(y, y) is false for a NaN here (ordered)
-    hn::StoreU(y, df, out + i);
-  }
-  nan = nan || !hn::AllFalse(df, hn::MaskFromVec(seen));
-  return i;
-}
-
-template <ScalarRowOp Op0, ScalarRowOp Op1>
-bool stt_row(const float* a, float s, const float* b, float* out, size_t n) {
-  bool nan = false;
-  const size_t i = stt_lanes<Op0, Op1>(hn::ScalableTag<float>(), a, s, b, out, 0, n, nan);
-  stt_lanes<Op0, Op1>(hn::CappedTag<float, 1>(), a, s, b, out, i, n, nan);
-  return !nan;
-}
-
-template <ScalarRowOp Op0>
-bool stt_row_of(ScalarRowOp op1, const float* a, float s, const float* b, float* out, size_t n) {
-  switch (op1) {
-    case ScalarRowOp::Add: return stt_row<Op0, ScalarRowOp::Add>(a, s, b, out, n);
-    case ScalarRowOp::Subtract: return stt_row<Op0, ScalarRowOp::Subtract>(a, s, b, out, n);
-    case ScalarRowOp::ReverseSubtract: return stt_row<Op0, ScalarRowOp::ReverseSubtract>(a, s, b, out, n);
-    case ScalarRowOp::Mult: return stt_row<Op0, ScalarRowOp::Mult>(a, s, b, out, n);
-  }
-  return false;
-}
-
-bool stt_rows(ScalarRowOp op0, ScalarRowOp op1, const float* a, float s, const float* b, float* out, size_t n) {
-  switch (op0) {
-    case ScalarRowOp::Add: return stt_row_of<ScalarRowOp::Add>(op1, a, s, b, out, n);
-    case ScalarRowOp::Subtract: return stt_row_of<ScalarRowOp::Subtract>(op1, a, s, b, out, n);
-    case ScalarRowOp::ReverseSubtract: return stt_row_of<ScalarRowOp::ReverseSubtract>(op1, a, s, b, out, n);
-    case ScalarRowOp::Mult: return stt_row_of<ScalarRowOp::Mult>(op1, a, s, b, out, n);
-  }
-  return false;
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace tpbisa::kernels
 HWY_AFTER_NAMESPACE();
@@ -269,16 +208,10 @@ HWY_AFTER_NAMESPACE();
 namespace tpbisa::kernels {
 
 HWY_EXPORT(lane_folds);
-HWY_EXPORT(stt_rows);
 
 void fp32_lane_folds(FoldOp op, FoldElement element, const uint8_t* const* rows, uint64_t first, uint64_t count,
                      const float* seed, float* out) {
   HWY_DYNAMIC_DISPATCH(lane_folds)(op, element, rows, first, count, seed, out);
-}
-
-bool fp32_scalar_tensor_row(ScalarRowOp op0, ScalarRowOp op1, const float* a, float s, const float* b, float* out,
-                            size_t n) {
-  return HWY_DYNAMIC_DISPATCH(stt_rows)(op0, op1, a, s, b, out, n);
 }
 
 }  // namespace tpbisa::kernels

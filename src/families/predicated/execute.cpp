@@ -1,6 +1,7 @@
 // Predicated family semantics on S3S3D3_TT: TENSOR_TENSOR_BITVEC_OP on the bit-vector path (alu-ops.md §4.2,
 // PROJ-CONV-K10), COPY_PREDICATED / CAST_PREDICATED as a merge under a predicate (§4.3, PROJ-CONV-K25).
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -94,9 +95,31 @@ bool resolve_operands(const Tt& t, exec::Txn& txn, std::array<uint32_t, 3>& base
   return true;
 }
 
-/// The first k' >= k below n whose predicate (Z bytes, raw bits: zero or not, K25) is not `set`; n if none.
+/// The elements of a little-endian word of Z-byte elements that are zero, each flagged somewhere in its own bits;
+/// the lowest flag is exact (a borrow only rises from a zero element, so the elements below the first are exact).
+template <unsigned Z>
+uint64_t zero_elements(uint64_t x) {
+  static_assert(std::endian::native == std::endian::little, "the elements are read as little-endian words");
+  if constexpr (Z == 8) {
+    return x == 0 ? 1 : 0;
+  } else {
+    constexpr uint64_t kOnes = ~uint64_t{0} / ((uint64_t{1} << (8 * Z)) - 1);  // 1 in each element
+    constexpr uint64_t kHighs = kOnes << (8 * Z - 1);                          // each element's top bit
+    return (x - kOnes) & ~x & kHighs;
+  }
+}
+
+/// The first k' >= k below n whose predicate (Z bytes, raw bits: zero or not, K25) is not `set`; n if none. Eight
+/// bytes of predicates are tested at once.
 template <unsigned Z>
 uint64_t run_end_of(const uint8_t* p, uint64_t k, uint64_t n, bool set) {
+  constexpr unsigned kPerWord = 8 / Z;
+  for (; k + kPerWord <= n; k += kPerWord) {
+    uint64_t x = 0;
+    std::memcpy(&x, p + k * Z, 8);
+    const uint64_t stop = set ? zero_elements<Z>(x) : x;  // the elements that end the run
+    if (stop != 0) return k + static_cast<unsigned>(std::countr_zero(stop)) / (8 * Z);
+  }
   for (; k < n; ++k) {
     uint64_t x = 0;
     std::memcpy(&x, p + k * Z, Z);

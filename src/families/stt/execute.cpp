@@ -10,6 +10,7 @@
 
 #include "families/common.hpp"
 #include "families/stt/format.hpp"
+#include "kernels/alu_row.hpp"
 #include "kernels/convert.hpp"
 #include "kernels/row_fold.hpp"
 #include "tpbisa/numerics.hpp"
@@ -172,18 +173,51 @@ uint64_t page_piece(uint64_t address, unsigned size, uint64_t left) {
   return std::min(left, std::max<uint64_t>(room, 1));
 }
 
-/// Channel c's row of `size`-byte FP32 or BF16 elements as fp32 values (BF16 widened as to_fp32_bits does).
-const float* fp32_row(exec::Txn& txn, uint64_t address, uint64_t count, unsigned size, uint8_t* scratch, float* wide) {
-  const uint8_t* raw = txn.read_run(address, count * size, size, scratch);
-  if (size == 4) return reinterpret_cast<const float*>(raw);
-  kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(raw), wide, count);
-  return wide;
+kernels::RowElement row_element(unsigned size) {
+  return size == 2 ? kernels::RowElement::Bf16 : kernels::RowElement::Fp32;
 }
 
-/// The untraced block path of 0x9D (every check passed): each channel's v = op1(op0(src0, s), src1) over its rows in
-/// one vector pass (kernels/row_fold.hpp), a row holding a NaN recomputed element by element with alu_fp32; then
-/// the accumulators folded over the v rows sixteen channels at once, each in element order (PROJ-CONV-K12). When
-/// every tensor operand is one forward run per channel its element checks pass, so only the scalar's is made here.
+/// Whether the `n` bytes at p overlap the `m` bytes at q.
+bool overlap(const void* p, uint64_t n, const void* q, uint64_t m) {
+  const auto a = reinterpret_cast<uintptr_t>(p), b = reinterpret_cast<uintptr_t>(q);
+  return a < b + m && b < a + n;
+}
+
+/// The element of `size` bytes (FP32 or BF16) at row[i] as fp32 (to_fp32_bits).
+float row_value(const uint8_t* row, uint64_t i, unsigned size, uint8_t d) {
+  uint32_t raw = 0;
+  std::memcpy(&raw, row + i * size, size);
+  return f32(to_fp32_bits(raw, d));
+}
+
+/// Folds the accumulators of the channels [c0, c0 + lanes) over their v rows (`stride` floats apart from `v`), each
+/// in element order (PROJ-CONV-K12) and sixteen at once; a channel whose sum is a NaN is folded again with alu_fp32.
+void fold_accumulators(const Stt& t, exec::Txn& txn, const float* v, uint64_t stride, unsigned c0, unsigned lanes,
+                       uint64_t count) {
+  std::array<float, kernels::kFoldLanes> seed{}, acc{};
+  std::array<const uint8_t*, kernels::kFoldLanes> lane_rows{};
+  for (unsigned j = 0; j < kernels::kFoldLanes; ++j) {
+    const unsigned l = j < lanes ? j : 0;  // spare lanes repeat the first channel and are dropped
+    lane_rows[j] = reinterpret_cast<const uint8_t*>(v + l * stride);
+    seed[j] = t.accumulator_cmd == stt::kAccZeroAccumulate ? 0.0F : f32(txn.engine().dve[c0 + l].acc);
+  }
+  kernels::fp32_lane_folds(kernels::FoldOp::Add, kernels::FoldElement::Fp32, lane_rows.data(), 0, count, seed.data(),
+                           acc.data());
+  for (unsigned j = 0; j < lanes; ++j) {
+    float sum = acc[j];
+    if (std::isnan(sum)) {  // alu_fp32's own NaN bits
+      sum = seed[j];
+      for (uint64_t k = 0; k < count; ++k) sum = alu_fp32(aluop::kAdd, sum, v[j * stride + k]);
+    }
+    txn.stage_dve(c0 + j, DveField::Acc, 0, bits_of(sum));
+  }
+}
+
+/// The untraced block path of 0x9D (every check passed): each channel's v = op1(op0(src0, s), src1) over its rows,
+/// widened, computed and narrowed into the destination in one vector pass per memory page (kernels/alu_row.hpp), a
+/// piece holding a NaN recomputed element by element with alu_fp32; the accumulators folded over the v rows of
+/// sixteen channels at once, each in element order (PROJ-CONV-K12), while those rows are still in cache. When every
+/// tensor operand is one forward run per channel its element checks pass, so only the scalar's is made here.
 /// Nullopt (nothing done) when the word is not of that form; else the step's result.
 std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3>& ops, const Scalar& s, exec::Txn& txn,
                              unsigned nac, uint64_t count) {
@@ -202,19 +236,19 @@ std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3
     return std::nullopt;
   if (!check_scalar(txn, s, nac)) return false;
   const unsigned z0 = ops[0].size, z1 = ops[1].size, zo = ops[2].size;
-  // v rows a little over a multiple of 4 KiB apart, so that the accumulator fold's sixteen rows do not alias.
+  const bool accumulate = t.accumulator_cmd != stt::kAccIdle;
+  const bool sis = txn.options().convert.sis;
+  // The v rows of sixteen channels (kept for their accumulators), a little over a multiple of 4 KiB apart so that
+  // the fold's sixteen rows do not alias; a piece written over its own source goes through `tmp` first.
   const uint64_t stride = count + 64;
   std::vector<float>& v = txn.scratch().f32c;
-  v.resize(stride * nac);
-  std::vector<float>& wa = txn.scratch().f32a;
-  std::vector<float>& wb = txn.scratch().f32b;
-  wa.resize(count);
-  wb.resize(count);
+  if (accumulate) v.resize(stride * kernels::kFoldLanes);
+  std::vector<float>& tmp = txn.scratch().f32a;
+  tmp.resize(count);
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   scratch.resize(count * (z0 + z1));
   // Past its checks the step cannot fault: when no destination row overlaps a source row of a later channel and
-  // commit can allocate nothing, the rows are written in place, not staged and copied at commit (channel c's sources
-  // are read whole before its row is written).
+  // commit can allocate nothing, the rows are written in place, not staged and copied at commit.
   const bool in_place = txn.may_write_runs_in_place(rd.data(), nac, count * zo) &&
                         exec::rows_in_place_ok(r0.data(), count * z0, rd.data(), count * zo, nac, true) &&
                         exec::rows_in_place_ok(r1.data(), count * z1, rd.data(), count * zo, nac, true);
@@ -226,47 +260,39 @@ std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3
   }
   for (unsigned c = 0; c < nac; ++c) {
     const float sf = scalars[c];
-    float* y = v.data() + c * stride;
-    // Piece by piece within memory pages, so that each source piece is read in place, not copied.
+    float* y = accumulate ? v.data() + (c % kernels::kFoldLanes) * stride : nullptr;
+    // Piece by piece within memory pages, so that each piece is read and written in place, not copied.
     for (uint64_t k = 0; k < count;) {
-      const uint64_t at0 = r0[c] + k * z0, at1 = r1[c] + k * z1;
-      const uint64_t len = std::min(page_piece(at0, z0, count - k), page_piece(at1, z1, count - k));
-      const float* a = fp32_row(txn, at0, len, z0, scratch.data(), wa.data());
-      const float* b = fp32_row(txn, at1, len, z1, scratch.data() + len * z0, wb.data());
-      if (!kernels::fp32_scalar_tensor_row(k0, k1, a, sf, b, y + k, len))
-        for (uint64_t i = 0; i < len; ++i) y[k + i] = fp_op(t.op1, fp_op(t.op0, a[i], sf, rev0), b[i], rev1);
-      k += len;
-    }
-    for (uint64_t k = 0; k < count;) {  // in place a page at a time, or staged whole
-      const uint64_t at = rd[c] + k * zo, len = in_place ? page_piece(at, zo, count - k) : count;
+      const uint64_t at0 = r0[c] + k * z0, at1 = r1[c] + k * z1, at = rd[c] + k * zo;
+      const uint64_t len =
+          std::min({page_piece(at0, z0, count - k), page_piece(at1, z1, count - k), page_piece(at, zo, count - k)});
+      const uint8_t* a = txn.read_run(at0, len * z0, z0, scratch.data());
+      const uint8_t* b = txn.read_run(at1, len * z1, z1, scratch.data() + len * z0);
       uint8_t* out = in_place ? txn.write_run_in_place(at, len * zo, zo) : nullptr;
       if (out == nullptr) out = txn.stage_run(at, len * zo, zo);
-      if (zo == 4)
-        std::memcpy(out, y + k, len * 4);
-      else
-        kernels::fp32_to_bf16(y + k, reinterpret_cast<uint16_t*>(out), len, txn.options().convert.sis);
+      // A destination over its own source is written after the piece is known to hold no NaN (the element
+      // recomputation reads the sources); any other is written in the kernel's pass.
+      const bool over = overlap(out, len * zo, a, len * z0) || overlap(out, len * zo, b, len * z1);
+      float* yk = y != nullptr ? y + k : over ? tmp.data() : nullptr;
+      const kernels::TensorRowIo io{a,  row_element(z0), b, row_element(z1), yk, over ? nullptr : out, row_element(zo),
+                                    sis};
+      const bool exact = kernels::scalar_tensor_row_io(k0, k1, sf, io, len);
+      if (!exact || over)
+        for (uint64_t i = 0; i < len; ++i) {
+          const float e =
+              exact ? yk[i]
+                    : fp_op(t.op1, fp_op(t.op0, row_value(a, i, z0, d0), sf, rev0), row_value(b, i, z1, d1), rev1);
+          if (yk != nullptr) yk[i] = e;
+          if (zo == 4)
+            std::memcpy(out + i * 4, &e, 4);
+          else
+            kernels::fp32_to_bf16(&e, reinterpret_cast<uint16_t*>(out) + i, 1, sis);
+        }
       k += len;
     }
-  }
-  if (t.accumulator_cmd == stt::kAccIdle) return true;
-  std::array<float, kernels::kFoldLanes> seed{}, acc{};
-  std::array<const uint8_t*, kernels::kFoldLanes> lane_rows{};
-  for (unsigned c0 = 0; c0 < nac; c0 += kernels::kFoldLanes) {
-    const unsigned lanes = std::min(kernels::kFoldLanes, nac - c0);
-    for (unsigned j = 0; j < kernels::kFoldLanes; ++j) {
-      const unsigned c = c0 + (j < lanes ? j : 0);  // spare lanes repeat the first channel and are dropped
-      lane_rows[j] = reinterpret_cast<const uint8_t*>(v.data() + c * stride);
-      seed[j] = t.accumulator_cmd == stt::kAccZeroAccumulate ? 0.0F : f32(txn.engine().dve[c].acc);
-    }
-    kernels::fp32_lane_folds(kernels::FoldOp::Add, kernels::FoldElement::Fp32, lane_rows.data(), 0, count, seed.data(),
-                             acc.data());
-    for (unsigned j = 0; j < lanes; ++j) {
-      float sum = acc[j];
-      if (std::isnan(sum)) {  // alu_fp32's own NaN bits
-        sum = seed[j];
-        for (uint64_t k = 0; k < count; ++k) sum = alu_fp32(aluop::kAdd, sum, v[(c0 + j) * stride + k]);
-      }
-      txn.stage_dve(c0 + j, DveField::Acc, 0, bits_of(sum));
+    if (accumulate && (c % kernels::kFoldLanes == kernels::kFoldLanes - 1 || c + 1 == nac)) {
+      const unsigned c0 = c - c % kernels::kFoldLanes;
+      fold_accumulators(t, txn, v.data(), stride, c0, c + 1 - c0, count);
     }
   }
   return true;

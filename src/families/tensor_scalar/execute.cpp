@@ -11,7 +11,6 @@
 #include "families/common.hpp"
 #include "families/tensor_scalar/format.hpp"
 #include "kernels/alu_row.hpp"
-#include "kernels/convert.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -308,8 +307,8 @@ struct RowForm {
   kernels::ScalarRowOp op0{}, op1{};
   bool second = false;
 };
-/// FP32 or BF16 rows: BF16 is widened and narrowed by the vectorised conversions (kernels/convert.hpp), bit for
-/// bit to_fp32_bits and from_fp32_bits.
+/// FP32 or BF16 rows: BF16 is widened and narrowed in the kernel's pass, bit for bit to_fp32_bits and
+/// from_fp32_bits.
 bool row_dtype(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kFp32r || d == dtype::kBfloat16;
 }
@@ -388,22 +387,13 @@ bool exec_tensor_scalar(const S3d3Ts& t, exec::Txn& txn) {
         const uint64_t len =
             std::min(page_piece(src_at, o.in_size, o.count - k), page_piece(dst_at, o.out_size, o.count - k));
         const uint8_t* raw = txn.read_run(src_at, len * o.in_size, o.in_size, ib.data());
-        const auto* x = reinterpret_cast<const float*>(raw);
-        if (o.in_size == 2) {
-          std::vector<float>& wide = txn.scratch().f32a;
-          wide.resize(len);
-          kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(raw), wide.data(), len);
-          x = wide.data();
-        }
-        uint8_t* staged = in_place ? txn.write_run_in_place(dst_at, len * o.out_size, o.out_size) : nullptr;
-        if (staged == nullptr) staged = txn.stage_run(dst_at, len * o.out_size, o.out_size);
-        std::vector<float>& narrow = txn.scratch().f32b;
-        if (o.out_size == 2) narrow.resize(len);
-        auto* y = o.out_size == 2 ? reinterpret_cast<uint32_t*>(narrow.data()) : reinterpret_cast<uint32_t*>(staged);
-        kernels::fp32_scalar_rows(form.op0, x, y, len, 1, &f0);
-        if (form.second) kernels::fp32_scalar_rows(form.op1, reinterpret_cast<const float*>(y), y, len, 1, &f1);
-        if (o.out_size == 2)
-          kernels::fp32_to_bf16(narrow.data(), reinterpret_cast<uint16_t*>(staged), len, txn.options().convert.sis);
+        uint8_t* out = in_place ? txn.write_run_in_place(dst_at, len * o.out_size, o.out_size) : nullptr;
+        if (out == nullptr) out = txn.stage_run(dst_at, len * o.out_size, o.out_size);
+        // Widening, both ops and narrowing in one pass over the piece (kernels/alu_row.hpp).
+        const kernels::ScalarRowIo io{raw, o.in_size == 2 ? kernels::RowElement::Bf16 : kernels::RowElement::Fp32, out,
+                                      o.out_size == 2 ? kernels::RowElement::Bf16 : kernels::RowElement::Fp32,
+                                      txn.options().convert.sis};
+        kernels::scalar_row_io(form.op0, form.second ? &form.op1 : nullptr, f0, f1, io, len);
         k += len;
       }
       continue;

@@ -1,7 +1,7 @@
 // The vectorised row paths of the vector and pool compute families (TensorScalar 0x43/0x44, ScalarTensorTensor 0x9D,
 // TensorReduce 0x42, CopyPredicated 0x72) against the element-by-element path of the same word and against
-// sequential fp32 models written here, on rows that cross memory pages, with NaNs, infinities, signed zeros and
-// subnormals in the data.
+// sequential fp32 models written here, on rows that cross memory pages, with NaNs, infinities, signed zeros,
+// subnormals and BF16 rounding ties in the data.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -171,6 +171,69 @@ TEST(RowPaths, TensorScalarFp32ToBf16RoundsAsTheModelDoes) {
     }
 }
 
+/// Per partition: fp32 values whose low 16 bits sit at and beside BF16's rounding tie (0x7FFF, 0x8000, 0x8001),
+/// their top halves random, with odd and even BF16 neighbours, subnormals, the largest finite values and NaNs.
+std::vector<std::vector<uint8_t>> tie_memory(unsigned seed) {
+  std::mt19937 rng(seed);
+  const uint32_t low[] = {0x7FFFU, 0x8000U, 0x8001U, 0x0000U};
+  const uint32_t high[] = {0x7F7FU, 0xFF7FU, 0x0000U, 0x8000U, 0x007FU, 0x7F80U, 0x7FC0U, 0x3F80U};
+  std::vector<std::vector<uint8_t>> parts(kChannels, std::vector<uint8_t>(kBytes));
+  for (auto& p : parts)
+    for (uint32_t k = 0; k < kBytes; k += 4) {
+      uint32_t top = rng() % 5 == 0 ? high[rng() % std::size(high)] : (rng() & 0xFFFFU);
+      if ((top & 0x7F80U) == 0x7F80U && rng() % 2 == 0) top ^= 0x0100U;  // mostly finite
+      const uint32_t v = (top << 16) | low[rng() % std::size(low)];
+      std::memcpy(p.data() + k, &v, 4);
+    }
+  return parts;
+}
+
+TEST(RowPaths, TensorScalarMixedDtypesAndRoundingTiesAgreeWithTheElementPath) {
+  for (unsigned seed : {10U, 11U}) {
+    const auto parts = seed == 10 ? tie_memory(seed) : random_memory(seed, true);
+    for (const char* io : {"in_dtype=fp32 out_dtype=bf16", "in_dtype=bf16 out_dtype=fp32",
+                           "in_dtype=bf16 "
+                           "out_dtype=bf16"})
+      for (const char* ops : {"op0=ADD op1=BYPASS reverse_operands=NONE imm0=0.0 imm1=0.0",
+                              "op0=MULT op1=SUBTRACT reverse_operands=SECOND imm0=-1.0 imm1=-0.0",
+                              "op0=MULT op1=ADD reverse_operands=NONE imm0=3.0e38 imm1=1e-39"})
+        for (const char* dst : {"0x5008", "0xf00"})  // beside the source, or over it (in place where sizes agree)
+          expect_paths_agree(
+              cat({"TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} src.num_elem=", kRows, " ",
+                   io, " num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE ", ops,
+                   " imm1_src=INSTRUCTION_IMMEDIATE dst.start_addr=sbuf[p0]+", dst,
+                   " dst.step_elem={1,0,0} dst.num_elem=", kRows}),
+              parts);
+  }
+}
+
+TEST(RowPaths, TensorScalarBf16TiesRoundToEven) {
+  const auto parts = tie_memory(12);
+  const Outcome o = expect_paths_agree(
+      "TensorScalarArithOp src.start_addr=sbuf[p0]+0xf00 src.step_elem={1,0,0} src.num_elem=" + kRows +
+          " in_dtype=fp32 out_dtype=bf16 num_active_channels=20 imm0_src=INSTRUCTION_IMMEDIATE op0=ADD op1=BYPASS "
+          "reverse_operands=NONE imm1_src=INSTRUCTION_IMMEDIATE imm0=0.0 imm1=0.0 dst.start_addr=sbuf[p0]+0x5008 "
+          "dst.step_elem={1,0,0} dst.num_elem=" +
+          kRows,
+      parts);
+  // Independent model: x + 0 is x (-0 + 0 = +0); BF16 keeps the top half, adding one when the low half is above
+  // 0x8000 or is 0x8000 with an odd top half; a NaN becomes sign | 0x7FC0.
+  for (unsigned c = 0; c < kChannels; ++c)
+    for (unsigned k = 0; k < 1500; ++k) {
+      const float x = f32_at(parts[c], 0xF00 + 4 * k);
+      const uint32_t y = bits(x + 0.0F);
+      uint32_t want = y >> 16;
+      if (std::isnan(x)) {
+        want = (want & 0x8000U) | 0x7FC0U;
+      } else if ((y & 0xFFFFU) > 0x8000U || ((y & 0xFFFFU) == 0x8000U && (want & 1U) != 0)) {
+        ++want;
+      }
+      uint16_t got = 0;
+      std::memcpy(&got, o.memory.data() + size_t{c} * kBytes + 0x5008 + 2 * k, 2);
+      ASSERT_EQ(got, want) << "channel " << c << " element " << k;
+    }
+}
+
 const std::string kStt2 = "{1500,1}";
 
 std::string stt_line(const char* pair, const char* out, const char* ops, const char* acc, const char* imm) {
@@ -192,6 +255,33 @@ TEST(RowPaths, ScalarTensorTensorAgreesWithTheElementPath) {
           expect_paths_agree(stt_line(pair, "fp32", ops, acc, "imm0=0.75"), parts);
     expect_paths_agree(stt_line("0xaa", "bf16", "op0=MULT op1=ADD reverse_operands=NONE", "ACCUMULATE", "imm0=nan"),
                        parts);
+    for (const char* pair : {"0xaa", "0x66", "0xa6"})
+      for (const char* acc : {"IDLE", "ACCUMULATE"})
+        expect_paths_agree(stt_line(pair, "bf16", "op0=SUBTRACT op1=MULT reverse_operands=FIRST", acc, "imm0=-1.5"),
+                           parts);
+  }
+  const auto ties = tie_memory(13);
+  for (const char* pair : {"0xaa", "0x66"})
+    expect_paths_agree(stt_line(pair, "bf16", "op0=MULT op1=ADD reverse_operands=NONE", "ZERO_ACCUMULATE", "imm0=1.0"),
+                       ties);
+}
+
+TEST(RowPaths, ScalarTensorTensorOverItsOwnSourceAgreesWithTheElementPath) {
+  // The destination is the src0 row itself (same element size): each piece is written only after it is known to
+  // hold no NaN, since a NaN piece is recomputed from its sources.
+  const std::string n = "{1500,1}";
+  for (bool specials : {false, true}) {
+    const auto parts = random_memory(14, specials);
+    for (const char* dt : {"fp32", "bf16"})
+      for (const char* acc : {"IDLE", "ACCUMULATE"})
+        expect_paths_agree(
+            cat({"ScalarTensorTensorArith src0.start_addr=sbuf[p0]+0xf00 src0.step_elem={1,0} src0.num_elem=", n,
+                 " src1.start_addr=sbuf[p0]+0x2a04 src1.step_elem={1,0} src1.num_elem=", n,
+                 " op0=MULT op1=SUBTRACT reverse_operands=SECOND imm0_src=INSTRUCTION_IMMEDIATE in0_in1_dtype=",
+                 std::string_view(dt) == "fp32" ? "0xaa" : "0x66", " out_dtype=", dt,
+                 " num_active_channels=20 imm0_dtype=fp32 accumulator_cmd=", acc,
+                 " dst.start_addr=sbuf[p0]+0xf00 dst.step_elem={1,0} dst.num_elem=", n, " imm0=0.5"}),
+            parts);
   }
 }
 
@@ -271,6 +361,33 @@ TEST(RowPaths, CopyPredicatedWritesOnlyWherePredicated) {
                             kRows, " src1.start_addr=sbuf[p0]+0xf00 src1.step_elem={1,0,0} src1.num_elem=", kRows,
                             " dst.start_addr=sbuf[p0]+", dst, " dst.step_elem={1,0,0} dst.num_elem=", kRows}),
                        parts);
+  // Predicates of 2 and 4 bytes, non-zero ones with zero bytes among their bytes (tested eight bytes at a time).
+  for (unsigned z : {2U, 4U}) {
+    auto wide = random_memory(15 + z, true);
+    for (auto& p : wide)
+      for (uint32_t k = 0; k < 700;) {
+        const auto len = static_cast<uint32_t>(1 + rng() % 12);
+        const uint64_t v = rng() % 2 == 0 ? 0 : uint64_t{1} << (8 * (rng() % z));
+        for (uint32_t i = k; i < k + len && i < 700; ++i) std::memcpy(p.data() + 0x4000 + i * z, &v, z);
+        k += len;
+      }
+    const char* pred = z == 2 ? "u16" : "u32";
+    const Outcome w =
+        expect_paths_agree(cat({"CopyPredicated in0_in1_dtype={", pred,
+                                ",fp32} out_dtype=fp32 op=BYPASS num_active_channels=20 "
+                                "src0.start_addr=sbuf[p0]+0x4000 src0.step_elem={1,0,0} src0.num_elem={700,1,1} "
+                                "src1.start_addr=sbuf[p0]+0xf00 src1.step_elem={1,0,0} src1.num_elem={700,1,1} "
+                                "dst.start_addr=sbuf[p0]+0x5008 dst.step_elem={1,0,0} dst.num_elem={700,1,1}"}),
+                           wide);
+    for (unsigned c = 0; c < kChannels; ++c)
+      for (unsigned k = 0; k < 700; ++k) {
+        uint64_t p = 0;
+        std::memcpy(&p, wide[c].data() + 0x4000 + k * z, z);
+        const size_t from = p != 0 ? 0xF00 + 4 * k : 0x5008 + 4 * k;
+        ASSERT_EQ(std::memcmp(w.memory.data() + size_t{c} * kBytes + 0x5008 + 4 * k, wide[c].data() + from, 4), 0)
+            << pred << " channel " << c << " element " << k;
+      }
+  }
   for (unsigned c = 0; c < kChannels; ++c)
     for (unsigned k = 0; k < 1500; ++k) {
       const size_t from = parts[c][0x4000 + k] != 0 ? 0xF00 + 4 * k : 0x5008 + 4 * k;
