@@ -17,6 +17,40 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 
+/// Eight lanes of step 6 and 7: the records rec[0..7] loaded whole and transposed into their five fields, the cubic
+/// of the folded inputs `x` and the reconstruction for the negative inputs `v`.
+HWY_INLINE __m256 cubic8(const ActRowTables& t, const int32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
+  const auto record = [&](unsigned j) {
+    return _mm256_load_ps(t.records + kActRecordFloats * static_cast<size_t>(rec[j]));
+  };
+  const __m256 r0 = record(0), r1 = record(1), r2 = record(2), r3 = record(3);
+  const __m256 r4 = record(4), r5 = record(5), r6 = record(6), r7 = record(7);
+  // Transpose: s0..s3 hold fields 0..3 of records 0..3 in their low 128 bits (field 4 in s0's high half).
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  const __m256 x0 = _mm256_permute2f128_ps(s0, s4, 0x20), d0 = _mm256_permute2f128_ps(s1, s5, 0x20);
+  const __m256 d1 = _mm256_permute2f128_ps(s2, s6, 0x20), d2 = _mm256_permute2f128_ps(s3, s7, 0x20);
+  const __m256 d3 = _mm256_permute2f128_ps(s0, s4, 0x31);
+  // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
+  const __m256 tf = _mm256_sub_ps(x, x0);
+  const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
+  const __m512d td = _mm512_cvtps_pd(tf);
+  const __m512d t2d = _mm512_mul_pd(td, td);
+  __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, _mm512_cvtps_pd(d2)));
+  sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), _mm512_cvtps_pd(d3)));
+  const __m256 res = _mm512_cvtpd_ps(sum);
+  if (!t.symmetric) return res;
+  // Step 7 for the negative inputs (the sign bit of v selects).
+  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
+  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+}
+
 // AVX-512: sixteen elements per step. The lookup is a register permute when the function's window fits (no memory
 // access), and each lane's BUCKET record is one 32-byte load, the eight loads transposed into the five fields: the
 // gathers this replaces cost several times as much per element.
@@ -66,38 +100,14 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
     const __m512i shift = _mm512_and_si512(_mm512_srli_epi32(entry, kActLutShiftAt), shift_mask);
     _mm512_store_si512(rec, _mm512_add_epi32(_mm512_and_si512(entry, record_mask),
                                              _mm512_srlv_epi32(_mm512_and_si512(sel, mantissa), shift)));
-    for (unsigned h = 0; h < 2; ++h) {
-      const int32_t* q = rec + 8 * h;
-      __m256 r[8];
-      for (unsigned j = 0; j < 8; ++j) r[j] = _mm256_load_ps(t.records + kActRecordFloats * static_cast<size_t>(q[j]));
-      // Transpose: s0..s3 hold fields 0..3 of records 0..3 in their low 128 bits (field 4 in s0's high half).
-      const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-      const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-      const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-      const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-      const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-      const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-      const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-      const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-      const __m256 x0 = _mm256_permute2f128_ps(s0, s4, 0x20), d0 = _mm256_permute2f128_ps(s1, s5, 0x20);
-      const __m256 d1 = _mm256_permute2f128_ps(s2, s6, 0x20), d2 = _mm256_permute2f128_ps(s3, s7, 0x20);
-      const __m256 d3 = _mm256_permute2f128_ps(s0, s4, 0x31);
-      const __m256 x = _mm256_castsi256_ps(h == 0 ? _mm512_castsi512_si256(sel) : _mm512_extracti64x4_epi64(sel, 1));
-      // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
-      const __m256 tf = _mm256_sub_ps(x, x0);
-      const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
-      const __m512d td = _mm512_cvtps_pd(tf);
-      const __m512d t2d = _mm512_mul_pd(td, td);
-      __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, _mm512_cvtps_pd(d2)));
-      sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), _mm512_cvtps_pd(d3)));
-      __m256 res = _mm512_cvtpd_ps(sum);
-      if (t.symmetric) {  // step 7 for the negative inputs
-        const __m256i vh = h == 0 ? _mm512_castsi512_si256(v) : _mm512_extracti64x4_epi64(v, 1);
-        const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
-        res = _mm256_blendv_ps(res, back, _mm256_castsi256_ps(vh));  // by the sign bit of the input
-      }
-      _mm256_storeu_ps(reinterpret_cast<float*>(out + i + 8 * h), res);
-    }
+    // The indices are read back through memory: the load ports are idle, while extracting sixteen lanes in
+    // registers (what the compiler does unbidden) occupies the shuffle units the transposes need.
+    asm volatile("" : : "r"(rec) : "memory");
+    const __m512 y = _mm512_castsi512_ps(sel);
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
+                     cubic8(t, rec, _mm512_castps512_ps256(y), _mm512_castsi512_si256(v), point, sign));
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + i + 8),
+                     cubic8(t, rec + 8, _mm512_extractf32x8_ps(y, 1), _mm512_extracti64x4_epi64(v, 1), point, sign));
   }
   return i;
 }
