@@ -122,6 +122,22 @@ hn::Vec<DU> load_bits(DU du, const ActRowInput& in, size_t i) {
   return hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, static_cast<const uint16_t*>(in.data) + i)));
 }
 
+/// RN32 of binary64 lanes, overflow giving ±Inf as a conversion does (Highway's emulated targets saturate instead).
+template <class DF, class VD>
+hn::Vec<DF> round_to_f32(DF df, VD r) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  constexpr size_t kMax = 16;  // the emulated targets' largest binary64 vector
+  static_assert(hn::MaxLanes(DF()) <= kMax);
+  double wide[kMax];
+  float narrow[kMax];
+  hn::StoreU(r, hn::Rebind<double, DF>(), wide);
+  for (size_t k = 0; k < hn::Lanes(df); ++k) narrow[k] = static_cast<float>(wide[k]);
+  return hn::LoadU(df, narrow);
+#else
+  return hn::DemoteTo(df, r);
+#endif
+}
+
 // Binary64 lanes and binary32 lanes of the same count: a float vector is promoted whole and demoted back; the
 // lookup and the five fields of each lane's record gathered.
 size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
@@ -167,7 +183,7 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
     const auto t2 = hn::Mul(td, td);
     auto r = hn::Add(hn::PromoteTo(dd, a), hn::Mul(t2, hn::PromoteTo(dd, d2)));
     r = hn::Add(r, hn::Mul(hn::Mul(t2, td), hn::PromoteTo(dd, d3)));
-    auto res = hn::DemoteTo(df, r);
+    auto res = round_to_f32(df, r);
     if (t.symmetric) {  // step 7 for the negative inputs
       const auto negative = hn::RebindMask(df, hn::Lt(hn::BitCast(di, v), zero_i));
       const auto back = hn::Add(t.invert ? hn::Neg(res) : res, point);

@@ -16,6 +16,7 @@
 
 #include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
+#include "kernels/matmul.hpp"
 #include "neff/act_tables.hpp"
 #include "tpbisa/neff.hpp"
 
@@ -543,6 +544,22 @@ TEST(ActTables, RowPathEqualsReferenceWithoutAWindow) {
   ASSERT_FALSE(t.lut_window(t.profiles()[0]).valid);
   expect_row_path_equals_reference(t);
   expect_affine_row_path_equals_reference(t);
+}
+
+// Every SIMD target this build has and the host supports gives the reference's bits: the AVX-512 targets' permuted
+// lookup and record loads, and the other targets' gathers.
+TEST(ActTables, RowPathEqualsReferenceOnEveryTarget) {
+  std::vector<int64_t> targets(16);
+  targets.resize(kernels::simd_targets(targets.data(), targets.size()));
+  ASSERT_FALSE(targets.empty());
+  for (const int64_t target : targets) {
+    kernels::force_simd_target(target);
+    SCOPED_TRACE(kernels::simd_target_name());
+    if (const TableSet* t = real_set()) expect_affine_row_path_equals_reference(*t);
+    expect_row_path_equals_reference(wide_set());
+    expect_affine_row_path_equals_reference(wide_set());
+  }
+  kernels::force_simd_target(0);
 }
 
 // The register window stands for the whole lookup: exp's octaves fit one on the real set, and every window built
