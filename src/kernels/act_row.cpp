@@ -1,5 +1,5 @@
-// Activation-table rows per SIMD target: the lookup gathered per lane, the five BUCKET fields gathered, the cubic in
-// binary32 and binary64 lanes in the reference's order (act_row.hpp).
+// Activation-table rows per SIMD target: the input widened and scaled, the lookup, the BUCKET records fetched and the
+// cubic in binary32 and binary64 lanes in the reference's order, one pass over the row (act_row.hpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/act_row.cpp"
 #include "kernels/hwy_targets.hpp"
@@ -15,8 +15,132 @@ namespace tpbisa::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Binary64 lanes and binary32 lanes of the same count: a float vector is promoted whole and demoted back.
-size_t eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t n) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+
+/// Eight lanes of step 6 and 7: the records rec[0..7] loaded whole and transposed into their five fields, the cubic
+/// of the folded inputs `x` and the reconstruction for the negative inputs `v`.
+HWY_INLINE __m256 cubic8(const ActRowTables& t, const int32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
+  const auto record = [&](unsigned j) {
+    return _mm256_load_ps(t.records + kActRecordFloats * static_cast<size_t>(rec[j]));
+  };
+  const __m256 r0 = record(0), r1 = record(1), r2 = record(2), r3 = record(3);
+  const __m256 r4 = record(4), r5 = record(5), r6 = record(6), r7 = record(7);
+  // Transpose: s0..s3 hold fields 0..3 of records 0..3 in their low 128 bits (field 4 in s0's high half).
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  const __m256 x0 = _mm256_permute2f128_ps(s0, s4, 0x20), d0 = _mm256_permute2f128_ps(s1, s5, 0x20);
+  const __m256 d1 = _mm256_permute2f128_ps(s2, s6, 0x20), d2 = _mm256_permute2f128_ps(s3, s7, 0x20);
+  const __m256 d3 = _mm256_permute2f128_ps(s0, s4, 0x31);
+  // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
+  const __m256 tf = _mm256_sub_ps(x, x0);
+  const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
+  const __m512d td = _mm512_cvtps_pd(tf);
+  const __m512d t2d = _mm512_mul_pd(td, td);
+  __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, _mm512_cvtps_pd(d2)));
+  sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), _mm512_cvtps_pd(d3)));
+  const __m256 res = _mm512_cvtpd_ps(sum);
+  if (!t.symmetric) return res;
+  // Step 7 for the negative inputs (the sign bit of v selects).
+  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
+  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+}
+
+// AVX-512: sixteen elements per step. The lookup is a register permute when the function's window fits (no memory
+// access), and each lane's BUCKET record is one 32-byte load, the eight loads transposed into the five fields: the
+// gathers this replaces cost several times as much per element.
+size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
+  const auto* in32 = static_cast<const uint32_t*>(in.data);
+  const auto* in16 = static_cast<const uint16_t*>(in.data);
+  const __m512 scale = _mm512_set1_ps(in.scale), bias = _mm512_set1_ps(in.bias);
+  const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF);
+  const __m512i fold = _mm512_set1_epi32(t.fold_negative ? static_cast<int>(0x80000000U) : 0);
+  const __m512i one = _mm512_set1_epi32(1), max_finite = _mm512_set1_epi32(0x7F7FFFFF);
+  const __m512i mantissa = _mm512_set1_epi32(0x7FFFFF), exponent = _mm512_set1_epi32(0xFF);
+  const __m512i record_mask = _mm512_set1_epi32(static_cast<int>(kActLutRecordMask));
+  const __m512i shift_mask = _mm512_set1_epi32(31), zero = _mm512_setzero_si512();
+  const __m512i last = _mm512_set1_epi32(static_cast<int>(kActWindow) - 1);
+  const bool window = t.window != nullptr;
+  const uint32_t* w = window ? t.window : t.lut;  // a valid address either way; only read when `window`
+  const __m512i pos_lo = _mm512_loadu_si512(w), pos_hi = _mm512_loadu_si512(w + 16);
+  const __m512i neg_lo = window ? _mm512_loadu_si512(w + kActWindow) : zero;
+  const __m512i neg_hi = window ? _mm512_loadu_si512(w + kActWindow + 16) : zero;
+  const __m512i pos_base = _mm512_set1_epi32(t.window_base[0]), neg_base = _mm512_set1_epi32(t.window_base[1]);
+  const __m256 point = _mm256_set1_ps(t.point), sign = _mm256_set1_ps(-0.0F);
+  const auto* lut = reinterpret_cast<const int*>(t.lut);
+  alignas(64) int32_t rec[16];
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i v = in.bf16 ? _mm512_slli_epi32(
+                              _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in16 + i))), 16)
+                        : _mm512_loadu_si512(in32 + i);
+    if (in.affine)  // two roundings (PROJ-CONV-A8): the kernels are compiled without contraction
+      v = _mm512_castps_si512(_mm512_add_ps(_mm512_mul_ps(_mm512_castsi512_ps(v), scale), bias));
+    const __m512i mag = _mm512_and_si512(v, abs_mask);
+    const __m512i sel = t.symmetric ? _mm512_or_si512(mag, fold) : v;
+    // Zero, Inf and NaN: mag - 1 wraps for zero.
+    __mmask16 special = _mm512_cmpge_epu32_mask(_mm512_sub_epi32(mag, one), max_finite);
+    __m512i entry;
+    if (window) {
+      const __m512i e = _mm512_and_si512(_mm512_srli_epi32(sel, 23), exponent);
+      const __m512i kp = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(e, pos_base), zero), last);
+      const __m512i kn = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(e, neg_base), zero), last);
+      entry = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(pos_lo, kp, pos_hi), _mm512_movepi32_mask(sel),
+                                    _mm512_permutex2var_epi32(neg_lo, kn, neg_hi));
+    } else {
+      entry = _mm512_i32gather_epi32(_mm512_srli_epi32(sel, 23), lut, 4);
+    }
+    special = _kor_mask16(special, _mm512_movepi32_mask(entry));  // bit 31: the reference procedure
+    if (special != 0) break;
+    const __m512i shift = _mm512_and_si512(_mm512_srli_epi32(entry, kActLutShiftAt), shift_mask);
+    _mm512_store_si512(rec, _mm512_add_epi32(_mm512_and_si512(entry, record_mask),
+                                             _mm512_srlv_epi32(_mm512_and_si512(sel, mantissa), shift)));
+    // The indices are read back through memory: the load ports are idle, while extracting sixteen lanes in
+    // registers (what the compiler does unbidden) occupies the shuffle units the transposes need.
+    asm volatile("" : : "r"(rec) : "memory");
+    const __m512 y = _mm512_castsi512_ps(sel);
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
+                     cubic8(t, rec, _mm512_castps512_ps256(y), _mm512_castsi512_si256(v), point, sign));
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + i + 8),
+                     cubic8(t, rec + 8, _mm512_extractf32x8_ps(y, 1), _mm512_extracti64x4_epi64(v, 1), point, sign));
+  }
+  return i;
+}
+
+#else
+
+/// The row's element i.. as fp32 bits in lanes of `du`: loaded, or widened from BF16 (exact; a NaN stays a NaN).
+template <class DU>
+hn::Vec<DU> load_bits(DU du, const ActRowInput& in, size_t i) {
+  if (!in.bf16) return hn::LoadU(du, static_cast<const uint32_t*>(in.data) + i);
+  const hn::Rebind<uint16_t, DU> d16;
+  return hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, static_cast<const uint16_t*>(in.data) + i)));
+}
+
+/// RN32 of binary64 lanes, overflow giving ±Inf as a conversion does (Highway's emulated targets saturate instead).
+template <class DF, class VD>
+hn::Vec<DF> round_to_f32(DF df, VD r) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  constexpr size_t kMax = 16;  // the emulated targets' largest binary64 vector
+  static_assert(hn::MaxLanes(DF()) <= kMax);
+  double wide[kMax];
+  float narrow[kMax];
+  hn::StoreU(r, hn::Rebind<double, DF>(), wide);
+  for (size_t k = 0; k < hn::Lanes(df); ++k) narrow[k] = static_cast<float>(wide[k]);
+  return hn::LoadU(df, narrow);
+#else
+  return hn::DemoteTo(df, r);
+#endif
+}
+
+// Binary64 lanes and binary32 lanes of the same count: a float vector is promoted whole and demoted back; the
+// lookup and the five fields of each lane's record gathered.
+size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const hn::Rebind<uint32_t, decltype(dd)> du;
@@ -30,10 +154,12 @@ size_t eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t
   const auto record_mask = hn::Set(du, kActLutRecordMask);
   const auto shift_mask = hn::Set(du, 31U);
   const auto point = hn::Set(df, t.point);
+  const auto scale = hn::Set(df, in.scale), bias = hn::Set(df, in.bias);
   const auto* lut = reinterpret_cast<const int32_t*>(t.lut);
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
-    const auto v = hn::LoadU(du, in + i);
+    auto v = load_bits(du, in, i);
+    if (in.affine) v = hn::BitCast(du, hn::Add(hn::Mul(hn::BitCast(df, v), scale), bias));  // PROJ-CONV-A8
     const auto mag = hn::And(v, abs_mask);
     const auto sel = t.symmetric ? hn::Or(mag, fold) : v;
     const auto entry = hn::GatherIndex(di, lut, hn::BitCast(di, hn::ShiftRight<23>(sel)));
@@ -44,12 +170,12 @@ size_t eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t
     const auto e = hn::BitCast(du, entry);
     const auto shift = hn::And(hn::ShiftRight<kActLutShiftAt>(e), shift_mask);
     const auto rec = hn::Add(hn::And(e, record_mask), hn::And(sel, mantissa) >> shift);
-    const auto at = hn::BitCast(di, rec);
-    const auto x0 = hn::GatherIndex(df, t.x0, at);
-    const auto d0 = hn::GatherIndex(df, t.d0, at);
-    const auto d1 = hn::GatherIndex(df, t.d1, at);
-    const auto d2 = hn::GatherIndex(df, t.d2, at);
-    const auto d3 = hn::GatherIndex(df, t.d3, at);
+    const auto at = hn::BitCast(di, hn::ShiftLeft<3>(rec));  // kActRecordFloats per record
+    const auto x0 = hn::GatherIndex(df, t.records, at);
+    const auto d0 = hn::GatherIndex(df, t.records + 1, at);
+    const auto d1 = hn::GatherIndex(df, t.records + 2, at);
+    const auto d2 = hn::GatherIndex(df, t.records + 3, at);
+    const auto d3 = hn::GatherIndex(df, t.records + 4, at);
     // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
     const auto tf = hn::Sub(hn::BitCast(df, sel), x0);
     const auto a = hn::Add(hn::Mul(tf, d1), d0);
@@ -57,7 +183,7 @@ size_t eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t
     const auto t2 = hn::Mul(td, td);
     auto r = hn::Add(hn::PromoteTo(dd, a), hn::Mul(t2, hn::PromoteTo(dd, d2)));
     r = hn::Add(r, hn::Mul(hn::Mul(t2, td), hn::PromoteTo(dd, d3)));
-    auto res = hn::DemoteTo(df, r);
+    auto res = round_to_f32(df, r);
     if (t.symmetric) {  // step 7 for the negative inputs
       const auto negative = hn::RebindMask(df, hn::Lt(hn::BitCast(di, v), zero_i));
       const auto back = hn::Add(t.invert ? hn::Neg(res) : res, point);
@@ -68,6 +194,8 @@ size_t eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t
   return i;
 }
 
+#endif
+
 }  // namespace HWY_NAMESPACE
 }  // namespace tpbisa::kernels
 HWY_AFTER_NAMESPACE();
@@ -75,9 +203,11 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace tpbisa::kernels {
 
+static_assert(kActRecordFloats == 8, "the kernels address a record as index << 3");
+
 HWY_EXPORT(eval_row);
 
-size_t act_eval_row(const ActRowTables& t, const uint32_t* in, uint32_t* out, size_t n) {
+size_t act_eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
   return HWY_DYNAMIC_DISPATCH(eval_row)(t, in, out, n);
 }
 

@@ -1,6 +1,7 @@
 // Activation family semantics (act-index-ops.md §4.3, §5.3, §6.3, §7.3, §8.3, §8.4): func(scale·x + bias) from the
 // loaded set's tables, the ACT accumulators, and the table loads. Sources are read from the committed state and every
 // write is staged, so reads precede writes and a fault commits nothing (§2.4, §2.6).
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -122,32 +123,20 @@ void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
   std::memcpy(row + i * size, &w, size);
 }
 
-/// ACTIVATE's row path for one channel: y = RN32(RN32(x·s) + b) for the row, f(y) for the row through the lookup
-/// (act::evaluate_row), the results converted to the output dtype and, when `acc` is given, added to it in element
-/// order.
+/// ACTIVATE's row path for one channel: f(RN32(RN32(x·s) + b)) over the row in one pass (act::evaluate_row: the
+/// widening, the affine step, the lookup and the cubic) into `y` (n fp32 bits, kept for the accumulators), then
+/// converted to the output dtype and staged.
 bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, const Row& r, float s, float b,
-                  uint32_t alpha, float* acc) {
+                  uint32_t alpha, uint32_t* y) {
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
-  std::vector<uint8_t>& ys = txn.scratch().bytes_b;
   scratch.resize(r.n * r.isz);
-  ys.resize(r.n * 4 + 4);
   const uint8_t* ib = txn.read_run(r.src, r.n * r.isz, r.isz, scratch.data());
-  // The row's fp32 bits in the byte scratch (byte storage holds objects of any type, C++20 [intro.object]).
-  uint32_t* y = reinterpret_cast<uint32_t*>(ys.data());
-  if (r.in == dtype::kBfloat16) {  // widened in SIMD lanes (to_fp32_bits' bits, kernels/convert.hpp)
-    kernels::bf16_to_fp32(reinterpret_cast<const uint16_t*>(ib), reinterpret_cast<float*>(y), r.n);
-    for (uint64_t k = 0; k < r.n; ++k) {
-      const float xs = f32(y[k]) * s;
-      y[k] = bits(xs + b);  // two roundings (PROJ-CONV-A8)
-    }
-  } else {
-    for (uint64_t k = 0; k < r.n; ++k) {
-      const uint32_t raw = row_element(ib, k, r.isz);
-      const float xs = f32(r.in == dtype::kFp32 ? raw : to_fp32_bits(raw, r.in)) * s;
-      y[k] = bits(xs + b);
-    }
+  act::RowInput in{.data = ib, .bf16 = r.in == dtype::kBfloat16, .affine = true, .scale = s, .bias = b};
+  if (r.in != dtype::kFp32 && r.in != dtype::kBfloat16) {  // the other dtypes widened first, evaluated in place
+    for (uint64_t k = 0; k < r.n; ++k) y[k] = to_fp32_bits(row_element(ib, k, r.isz), r.in);
+    in.data = y;
   }
-  const act::RowResult e = act::evaluate_row(set, p, y, y, r.n, alpha, eval_options(txn));
+  const act::RowResult e = act::evaluate_row(set, p, in, y, r.n, alpha, eval_options(txn));
   if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
   uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
   if (r.out == dtype::kFp32) {
@@ -159,12 +148,34 @@ bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& 
     const ConvertOptions& convert = txn.options().convert;
     for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
   }
-  if (acc != nullptr) {
-    float sum = *acc;
-    for (uint64_t k = 0; k < r.n; ++k) sum = sum + f32(y[k]);  // in element order
-    *acc = sum;
-  }
   return true;
+}
+
+/// The channels whose accumulations the row path runs side by side: each channel's sum is one chain of fp32
+/// additions in element order (PROJ-CONV-A9), a chain bound by the adder's latency; eight independent chains keep
+/// the adders busy.
+constexpr unsigned kSumGroup = 8;
+
+/// acc[j] += rows[j·stride + k] for k = 0 .. n-1 in element order, one rounding per addition, for the `g` rows.
+void accumulate_rows(const uint32_t* rows, uint64_t stride, unsigned g, uint64_t n, float* acc) {
+  if (g == kSumGroup) {
+    float a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+    for (uint64_t k = 0; k < n; ++k) {
+      a0 = a0 + f32(rows[k]);
+      a1 = a1 + f32(rows[stride + k]);
+      a2 = a2 + f32(rows[2 * stride + k]);
+      a3 = a3 + f32(rows[3 * stride + k]);
+      a4 = a4 + f32(rows[4 * stride + k]);
+      a5 = a5 + f32(rows[5 * stride + k]);
+      a6 = a6 + f32(rows[6 * stride + k]);
+      a7 = a7 + f32(rows[7 * stride + k]);
+    }
+    const float sums[kSumGroup] = {a0, a1, a2, a3, a4, a5, a6, a7};
+    std::copy(std::begin(sums), std::end(sums), acc);
+    return;
+  }
+  for (unsigned j = 0; j < g; ++j)
+    for (uint64_t k = 0; k < n; ++k) acc[j] = acc[j] + f32(rows[j * stride + k]);
 }
 
 // ---- ACTIVATE (§4.3) ----
@@ -202,6 +213,15 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   const bool rows = act::row_path_applies(*p, eval_options(txn)) &&
                     exec::forward_runs(txn, src, t.src, nac, n, isz, sr) &&
                     exec::forward_runs(txn, dst, t.dst, nac, n, osz, dr);
+  // The row path's results: one row, or a group of rows whose sums run side by side (accumulate_rows). The byte
+  // scratch holds the fp32 bits (byte storage holds objects of any type, C++20 [intro.object]).
+  uint32_t* ys = nullptr;
+  float group_acc[kSumGroup] = {};
+  if (rows) {
+    std::vector<uint8_t>& y_bytes = txn.scratch().bytes_b;
+    y_bytes.resize((accumulating ? kSumGroup : 1) * n * 4 + 4);
+    ys = reinterpret_cast<uint32_t*>(y_bytes.data());
+  }
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t s = 0, b = 0, alpha = 0;
     if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||
@@ -215,11 +235,17 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
                 : cmd == accum_cmd::kLoadAccumulate ? f32(alpha)
                                                     : 0.0F;
     if (rows) {
-      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha,
-                        accumulating ? &acc : nullptr))
+      const unsigned slot = accumulating ? c % kSumGroup : 0;
+      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha, ys + slot * n))
         return false;
-      if (accumulating) txn.stage_dve(c, DveField::Acc, 0, bits(acc));
       if (cmd == accum_cmd::kZero) txn.stage_dve(c, DveField::Acc, 0, 0);
+      if (accumulating) {  // the group's sums once its last row is in, staged in channel order
+        group_acc[slot] = acc;
+        if (slot + 1 == kSumGroup || c + 1 == nac) {
+          accumulate_rows(ys, n, slot + 1, n, group_acc);
+          for (unsigned j = 0; j <= slot; ++j) txn.stage_dve(c - slot + j, DveField::Acc, 0, bits(group_acc[j]));
+        }
+      }
       continue;
     }
     for (uint64_t k = 0; k < n; ++k) {

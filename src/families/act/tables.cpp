@@ -217,6 +217,8 @@ std::string_view to_string(LoadFault f) {
 
 // ---- TableSet ----
 
+static_assert(sizeof(TableSet::RowRecord) == sizeof(float) * kernels::kActRecordFloats &&
+              alignof(TableSet::RowRecord) == 32);
 static_assert(TableSet::kLutReference == kernels::kActLutReference &&
               TableSet::kLutShiftAt == kernels::kActLutShiftAt &&
               TableSet::kLutRecordMask == kernels::kActLutRecordMask);
@@ -256,6 +258,28 @@ TableSet::Lut build_lut(const TableSet& t, const Profile& p) {
   return lut;
 }
 
+/// The lookup `lut` as two register windows (TableSet::LutWindow), when each sign's entries are constant below and
+/// above some run of 32 biased exponents. Exponent 255 (Inf, NaN) never reaches the lookup and is left out.
+TableSet::LutWindow build_window(const TableSet::Lut& lut) {
+  constexpr int32_t kSize = kernels::kActWindow, kLastE = 254;
+  TableSet::LutWindow w;
+  for (unsigned sign = 0; sign < 2; ++sign) {
+    const uint32_t* l = lut.data() + 256 * sign;
+    int32_t lo = 0, hi = kLastE;  // the first and last exponent whose entry differs from its neighbour outside
+    while (lo < kLastE && l[lo + 1] == l[0]) ++lo;
+    while (hi > 0 && l[hi - 1] == l[kLastE]) --hi;
+    // Entry 0 stands for every exponent up to lo, entry kSize - 1 for every one from hi on.
+    const int32_t base = std::clamp(lo, 0, kLastE - (kSize - 1));
+    if (hi - base > kSize - 1) return {};
+    w.base[sign] = base;
+    for (int32_t k = 0; k < kSize; ++k) w.entries[sign * kSize + k] = l[std::min(base + k, kLastE)];
+    for (int32_t e = 0; e <= kLastE; ++e)  // the window's claim, checked rather than argued
+      if (w.entries[sign * kSize + std::clamp(e - base, 0, kSize - 1)] != l[e]) return {};
+  }
+  w.valid = true;
+  return w;
+}
+
 TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> profiles, std::vector<Bucket> buckets,
                                       std::vector<uint32_t> control) {
   if (control.empty()) return failed(LoadFault::TableError, fmt::format("set {}: no CONTROL records", name));
@@ -276,12 +300,14 @@ TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> pro
   set->buckets_ = std::move(buckets);
   set->control_ = std::move(control);
   set->luts_.reserve(set->profiles_.size());
-  for (const Profile& p : set->profiles_) set->luts_.push_back(build_lut(*set, p));
-  for (std::vector<float>& f : set->fields_) f.reserve(set->buckets_.size());
-  for (const Bucket& b : set->buckets_) {
-    const uint32_t fields[5] = {b.x0, b.d0, b.d1, b.d2, b.d3};
-    for (unsigned k = 0; k < 5; ++k) set->fields_[k].push_back(f32(fields[k]));
+  set->windows_.reserve(set->profiles_.size());
+  for (const Profile& p : set->profiles_) {
+    set->luts_.push_back(build_lut(*set, p));
+    set->windows_.push_back(build_window(set->luts_.back()));
   }
+  set->records_.reserve(set->buckets_.size());
+  for (const Bucket& b : set->buckets_)
+    set->records_.push_back({{f32(b.x0), f32(b.d0), f32(b.d1), f32(b.d2), f32(b.d3), 0.0F, 0.0F, 0.0F}});
   return {std::move(set), {}};
 }
 
@@ -519,27 +545,42 @@ EvalResult evaluate_lut(const TableSet& t, const Profile& p, const TableSet::Lut
   return {EvalStatus::Ok, bits(res), 0};
 }
 
+uint32_t row_input_bits(const RowInput& in, size_t i) noexcept {
+  const uint32_t x = in.raw(i);
+  if (!in.affine) return x;
+  const float xs = f32(x) * in.scale;
+  return bits(xs + in.bias);  // two roundings (PROJ-CONV-A8)
+}
+
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n, uint32_t alpha,
+                       const EvalOptions& options) noexcept {
+  return evaluate_row(t, p, RowInput{.data = in}, out, n, alpha, options);
+}
+
+RowResult evaluate_row(const TableSet& t, const Profile& p, const RowInput& in, uint32_t* out, size_t n, uint32_t alpha,
                        const EvalOptions& options) noexcept {
   if (!row_path_applies(p, options)) return evaluate_row_reference(t, p, in, out, n, alpha, options);
   const TableSet::Lut& lut = t.lut(p);
-  const kernels::ActRowTables k{lut.data(),
-                                t.bucket_field(0).data(),
-                                t.bucket_field(1).data(),
-                                t.bucket_field(2).data(),
-                                t.bucket_field(3).data(),
-                                t.bucket_field(4).data(),
-                                p.symmetry_opt_en,
-                                p.symmetry_opt_use_neg_region,
-                                p.sym_invert_sign_point,
-                                f32(p.symmetry_point)};
+  const TableSet::LutWindow& window = t.lut_window(p);
+  kernels::ActRowTables k;
+  k.lut = lut.data();
+  if (window.valid) {
+    k.window = window.entries.data();
+    k.window_base[0] = window.base[0];
+    k.window_base[1] = window.base[1];
+  }
+  k.records = t.row_records().empty() ? nullptr : t.row_records().front().f.data();
+  k.symmetric = p.symmetry_opt_en;
+  k.fold_negative = p.symmetry_opt_use_neg_region;
+  k.invert = p.sym_invert_sign_point;
+  k.point = f32(p.symmetry_point);
   // Whole vectors in SIMD lanes; the vector it stops at (a special input or a reference entry) and the tail one
   // element at a time, then SIMD again.
   constexpr size_t kScalarRun = 16;  // at least one vector of every target
   for (size_t i = 0; i < n;) {
-    i += kernels::act_eval_row(k, in + i, out + i, n - i);
+    i += kernels::act_eval_row(k, in.from(i), out + i, n - i);
     for (const size_t stop = std::min(n, i + kScalarRun); i < stop; ++i) {
-      const EvalResult r = evaluate_lut(t, p, lut, in[i], alpha, options);
+      const EvalResult r = evaluate_lut(t, p, lut, row_input_bits(in, i), alpha, options);
       if (r.status != EvalStatus::Ok) return {r.status, r.index, i};
       out[i] = r.bits;
     }
@@ -549,8 +590,13 @@ RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, 
 
 RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
                                  uint32_t alpha, const EvalOptions& options) noexcept {
+  return evaluate_row_reference(t, p, RowInput{.data = in}, out, n, alpha, options);
+}
+
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const RowInput& in, uint32_t* out, size_t n,
+                                 uint32_t alpha, const EvalOptions& options) noexcept {
   for (size_t i = 0; i < n; ++i) {
-    const EvalResult r = evaluate(t, p, in[i], alpha, options);
+    const EvalResult r = evaluate(t, p, row_input_bits(in, i), alpha, options);
     if (r.status != EvalStatus::Ok) return {r.status, r.index, i};
     out[i] = r.bits;
   }

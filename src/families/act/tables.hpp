@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/act_row.hpp"
+
 namespace tpbisa::act {
 
 /// One BUCKET record (§3.3.4): the cubic d0 + d1·t + d2·t² + d3·t³ with t = x − x0, as fp32 bits.
@@ -95,8 +97,21 @@ class TableSet {
   static constexpr uint32_t kLutRecordMask = (1U << kLutShiftAt) - 1U;
   /// The lookup of profile `p` (one of profiles()), built with the set.
   const Lut& lut(const Profile& p) const { return luts_[static_cast<size_t>(&p - profiles_.data())]; }
-  /// The BUCKET records' fields as fp32 values, one array per field: x0, d0, d1, d2, d3 (the vectorised row path).
-  std::span<const float> bucket_field(unsigned field) const { return fields_[field]; }
+  /// The same lookup as two windows of 32 entries (positive sign, then negative sign) when every biased exponent
+  /// below a window has its first entry and every one above it its last (the saturation slots): the row path's
+  /// lookup is then a register permute. `valid` is false when the function's octaves span more than a window.
+  struct LutWindow {
+    bool valid = false;
+    std::array<int32_t, 2> base{};  ///< the biased exponent of entry 0, per sign
+    std::array<uint32_t, 64> entries{};
+  };
+  const LutWindow& lut_window(const Profile& p) const { return windows_[static_cast<size_t>(&p - profiles_.data())]; }
+  /// One BUCKET record as the vectorised row path reads it: x0, d0, d1, d2, d3 as fp32 values and three zeros, one
+  /// aligned 32-byte load.
+  struct alignas(32) RowRecord {
+    std::array<float, 8> f{};
+  };
+  std::span<const RowRecord> row_records() const { return records_; }
 
  private:
   std::string name_;
@@ -104,8 +119,9 @@ class TableSet {
   std::vector<Bucket> buckets_;
   std::vector<uint32_t> control_;
   std::array<int16_t, 256> by_id_{};
-  std::vector<Lut> luts_;                     ///< one per profile
-  std::array<std::vector<float>, 5> fields_;  ///< x0, d0, d1, d2, d3 of every BUCKET record
+  std::vector<Lut> luts_;           ///< one per profile
+  std::vector<LutWindow> windows_;  ///< one per profile
+  std::vector<RowRecord> records_;  ///< one per BUCKET record
 };
 
 /// A set, or the error that prevented it.
@@ -154,12 +170,23 @@ struct RowResult {
   int64_t index = 0;
   size_t at = 0;
 };
+/// A row to evaluate: fp32 bits or BF16 patterns, and ACTIVATE's affine step y = RN32(RN32(x·scale) + bias)
+/// (PROJ-CONV-A8) applied to each element first when `affine` (kernels/act_row.hpp).
+using RowInput = kernels::ActRowInput;
+/// Element i of `in` as the evaluation sees it: widened to fp32 bits, then the affine step when `affine`.
+uint32_t row_input_bits(const RowInput& in, size_t i) noexcept;
 /// The row path: the set's precomputed lookup (TableSet::lut) instead of steps 3-5 per element, the same bits and the
 /// same status as evaluate() for every input (the differential test compares it with evaluate_row_reference).
 RowResult evaluate_row(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
                        uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+/// The row path over a row of RowInput: the widening, the affine step, the evaluation and the store in one pass;
+/// out[i] = evaluate(row_input_bits(in, i)) for every i, the same status as that.
+RowResult evaluate_row(const TableSet& t, const Profile& p, const RowInput& in, uint32_t* out, size_t n,
+                       uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
 /// evaluate_row as evaluate() element by element: the reference the row path is checked against.
 RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,
+                                 uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
+RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const RowInput& in, uint32_t* out, size_t n,
                                  uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
 
 /// Whether the row path's lookup applies to `p`: not for parametric ReLU, a multipass profile or the NaN

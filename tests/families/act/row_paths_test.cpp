@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
 #include "neff/act_tables.hpp"
@@ -96,30 +98,63 @@ void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* 
   EXPECT_EQ(fast.match_index, element.match_index);
 }
 
+/// The ACTIVATE of act-index-ops.md §4.5 X1 over every channel's row of kRow elements at kSrc (to kDst): `in` and
+/// `out` dtypes (an FP32 bias), `nac` channels, function `func`, accumulator command `cmd`, scale and bias.
+S3d3Ac activate_rows(uint8_t in, uint8_t out, unsigned nac, uint8_t func, uint8_t cmd, float scale, float bias) {
+  auto t = *decode(word_of("2110000000000000000000000000030100100000010000000000040001000100"
+                           "aa0a02070000803f000000000000000000200000010000000000040001000100"),
+                   Generation::Mariana)
+                .as<S3d3Ac>();
+  t.src.start_addr.raw = kSrc;
+  t.src.num_elem = {kRow, 1, 1};
+  t.dst.start_addr.raw = kDst;
+  t.dst.num_elem = {kRow, 1, 1};
+  t.in_bias_dtype = static_cast<uint8_t>(in | dtype::kFp32 << 4);
+  t.out_dtype = out;
+  t.num_active_channels = static_cast<uint8_t>(nac);
+  t.activation_func = func;
+  t.accumulator_cmd = cmd;
+  t.scale_value.raw = std::bit_cast<uint32_t>(scale);
+  t.bias.raw = std::bit_cast<uint32_t>(bias);
+  return t;
+}
+
 TEST(ActRowPaths, ActivateEveryFunctionFp32AndBf16) {
   const std::shared_ptr<const act::TableSet> set = real_set();
   if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
-  const Instruction inst = decode(word_of("2110000000000000000000000000030100100000010000000000040001000100"
-                                          "aa0a02070000803f000000000000000000200000010000000000040001000100"),
-                                  Generation::Mariana);
   for (const act::Profile& p : set->profiles())
     for (const uint8_t dt : {dtype::kFp32, dtype::kBfloat16})
       for (const uint8_t cmd : {uint8_t{0}, uint8_t{1}, uint8_t{2}, uint8_t{3}, uint8_t{4}}) {
-        auto t = *inst.as<S3d3Ac>();
-        t.src.start_addr.raw = kSrc;
-        t.src.num_elem = {kRow, 1, 1};
-        t.dst.start_addr.raw = kDst;
-        t.dst.num_elem = {kRow, 1, 1};
-        t.in_bias_dtype = static_cast<uint8_t>(dt | dtype::kFp32 << 4);
-        t.out_dtype = dt;
-        t.num_active_channels = kChannels;
-        t.activation_func = p.func_id;
-        t.accumulator_cmd = cmd;
-        t.scale_value.raw = std::bit_cast<uint32_t>(1.5F);
-        t.bias.raw = std::bit_cast<uint32_t>(-0.25F);
+        const S3d3Ac t = activate_rows(dt, dt, kChannels, p.func_id, cmd, 1.5F, -0.25F);
         SCOPED_TRACE(p.func_name + " dtype " + std::to_string(dt) + " cmd " + std::to_string(cmd));
         expect_same(encode(t), EngineId::Act, dtype_size(dt), set.get());
       }
+}
+
+// The fused row pass against the element path where the earlier test does not reach: channel counts that leave a
+// partial group of side-by-side sums (and a single channel), mixed input and output dtypes (a dtype the pass widens
+// first, a narrowing output), scales that overflow to Inf, reach denormals or are zero, and negative zero bias.
+TEST(ActRowPaths, ActivateChannelGroupsDtypesAndScales) {
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  struct Dtypes {
+    uint8_t in, out;
+  };
+  for (const char* fn : {"exp", "tanh", "identity", "square"}) {
+    const act::Profile* p = set->profile_named(fn);
+    if (p == nullptr) continue;
+    for (const Dtypes d : {Dtypes{dtype::kFp32, dtype::kBfloat16}, Dtypes{dtype::kBfloat16, dtype::kFp32},
+                           Dtypes{dtype::kFp16, dtype::kFp32}, Dtypes{dtype::kFp32, dtype::kFp16}})
+      for (const unsigned nac : {1U, 7U, 13U, 127U})
+        for (const float scale : {1.5F, 1e30F, 1e-39F, 0.0F, -2.0F})
+          for (const uint8_t cmd : {uint8_t{0}, uint8_t{2}, uint8_t{3}, uint8_t{4}}) {
+            S3d3Ac t = activate_rows(d.in, d.out, nac, p->func_id, cmd, scale, -0.0F);
+            t.imm.raw = std::bit_cast<uint32_t>(0.75F);  // the LOAD_ACCUMULATE seed
+            t.imm_src = imm_src::kInstruction;
+            SCOPED_TRACE(fmt::format("{} in {} out {} channels {} scale {} cmd {}", fn, d.in, d.out, nac, scale, cmd));
+            expect_same(encode(t), EngineId::Act, dtype_size(d.in), set.get());
+          }
+  }
 }
 
 TEST(ActRowPaths, IotaAndSelects) {

@@ -2,10 +2,12 @@
 // §3.7 over special inputs, agreement with libm within §3.8's bounds, and every load-time check of §3.3.6 rejecting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 
 #include "../../support/test_util.hpp"
 #include "families/act/tables.hpp"
+#include "kernels/matmul.hpp"
 #include "neff/act_tables.hpp"
 #include "tpbisa/neff.hpp"
 
@@ -455,13 +458,127 @@ void expect_row_path_equals_reference(const TableSet& t) {
   }
 }
 
+/// The fused row pass (widening, affine step, evaluation) against the reference element by element, for fp32 and
+/// BF16 rows and affine steps that keep the input, scale it into every octave, overflow it to Inf, shrink it to
+/// denormals or zero, or make it NaN.
+void expect_affine_row_path_equals_reference(const TableSet& t) {
+  std::vector<uint32_t> in = differential_inputs();
+  in.resize(60000);
+  std::vector<uint16_t> in16(in.size());
+  for (size_t i = 0; i < in.size(); ++i) in16[i] = static_cast<uint16_t>(in[i] >> 16);
+  std::vector<uint32_t> fast(in.size()), ref(in.size());
+  struct Affine {
+    float scale, bias;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const act::Profile& p : t.profiles()) {
+    if (p.use_multipass) continue;
+    for (const bool bf16 : {false, true})
+      for (const Affine a :
+           {Affine{1.0F, 0.0F}, Affine{1.5F, -0.25F}, Affine{0.25F, 0.0F}, Affine{-3.0F, 1e-3F}, Affine{1e30F, 0.0F},
+            Affine{1e-39F, -0.0F}, Affine{0.0F, 0.0F}, Affine{inf, 1.0F}, Affine{1.0F, std::nanf("")}}) {
+        const act::RowInput row{.data = bf16 ? static_cast<const void*>(in16.data()) : in.data(),
+                                .bf16 = bf16,
+                                .affine = true,
+                                .scale = a.scale,
+                                .bias = a.bias};
+        const act::RowResult f = act::evaluate_row(t, p, row, fast.data(), in.size(), b(0.01F));
+        const act::RowResult r = act::evaluate_row_reference(t, p, row, ref.data(), in.size(), b(0.01F));
+        ASSERT_EQ(f.status, r.status) << p.func_name;
+        ASSERT_EQ(f.at, r.at) << p.func_name;
+        for (size_t i = 0; i < f.at; ++i)
+          ASSERT_EQ(fast[i], ref[i]) << p.func_name << (bf16 ? " bf16 " : " fp32 ") << a.scale << "·x + " << a.bias
+                                     << " at " << fmt::format("{:#010x}", in[i]);
+      }
+  }
+}
+
+/// A set whose one function has a different segment in every octave from 1 to 253 on both signs: its lookup fits no
+/// register window, so the row path takes the lookup from memory.
+const TableSet& wide_set() {
+  static const std::shared_ptr<const TableSet> kSet = [] {
+    act::Profile p;
+    p.func_name = "wide_1p";
+    p.func_id = 7;
+    p.fzero_result = b(1.0F);
+    p.fpinf_result = b(2.0F);
+    p.fninf_result = b(3.0F);
+    p.fnan_result = 0x7FC00000;
+    p.exp_offset = -127;
+    p.pwl_control_base_pos = 0;
+    p.pwl_control_base_neg = 256;
+    p.small_pos_signal_exp_threshold = p.small_neg_signal_exp_threshold = 1;
+    p.large_pos_signal_exp_threshold = p.large_neg_signal_exp_threshold = 254;
+    p.large_pos_signal_mantissa_threshold = p.large_neg_signal_mantissa_threshold = 0x400000;
+    std::vector<act::Bucket> buckets;
+    for (uint32_t r = 0; r < 16; ++r)  // a distinct cubic per record
+      buckets.push_back({b(0.5F + static_cast<float>(r)), b(0.25F * static_cast<float>(r + 1)), b(-0.125F),
+                         b(1.0F / static_cast<float>(r + 3)), b(0.75F)});
+    p.pos_small_signal_pwl_control = 12;
+    p.neg_small_signal_pwl_control = 13;
+    p.pos_large_signal_pwl_control = 14;
+    p.neg_large_signal_pwl_control = 15;
+    std::vector<uint32_t> control(512);
+    for (uint32_t i = 0; i < 512; ++i) {
+      const uint32_t base = i % 6 * 2;  // two segments per octave: extract_size 1, lsb 22
+      control[i] = base | 22U << 11 | 1U << 16;
+    }
+    return TableSet::from_parts("wide", {p}, std::move(buckets), std::move(control)).set;
+  }();
+  return *kSet;
+}
+
 TEST(ActTables, RowPathEqualsReferenceOnTheRealSet) {
   REQUIRE_REAL_SET(t);
   expect_row_path_equals_reference(*t);
+  expect_affine_row_path_equals_reference(*t);
 }
 
 TEST(ActTables, RowPathEqualsReferenceOnTheBuiltinSet) {
   expect_row_path_equals_reference(act::builtin_exact_set());
+  expect_affine_row_path_equals_reference(act::builtin_exact_set());
+}
+
+TEST(ActTables, RowPathEqualsReferenceWithoutAWindow) {
+  const TableSet& t = wide_set();
+  ASSERT_FALSE(t.lut_window(t.profiles()[0]).valid);
+  expect_row_path_equals_reference(t);
+  expect_affine_row_path_equals_reference(t);
+}
+
+// Every SIMD target this build has and the host supports gives the reference's bits: the AVX-512 targets' permuted
+// lookup and record loads, and the other targets' gathers.
+TEST(ActTables, RowPathEqualsReferenceOnEveryTarget) {
+  std::vector<int64_t> targets(16);
+  targets.resize(kernels::simd_targets(targets.data(), targets.size()));
+  ASSERT_FALSE(targets.empty());
+  for (const int64_t target : targets) {
+    kernels::force_simd_target(target);
+    SCOPED_TRACE(kernels::simd_target_name());
+    if (const TableSet* t = real_set()) expect_affine_row_path_equals_reference(*t);
+    expect_row_path_equals_reference(wide_set());
+    expect_affine_row_path_equals_reference(wide_set());
+  }
+  kernels::force_simd_target(0);
+}
+
+// The register window stands for the whole lookup: exp's octaves fit one on the real set, and every window built
+// gives each sign and biased exponent the lookup's entry.
+TEST(ActTables, LookupWindowEqualsTheLookup) {
+  REQUIRE_REAL_SET(t);
+  EXPECT_TRUE(t->lut_window(*t->profile_named("exp")).valid);
+  for (const TableSet* set : {t, &act::builtin_exact_set()})
+    for (const act::Profile& p : set->profiles()) {
+      const TableSet::LutWindow& w = set->lut_window(p);
+      if (!w.valid) continue;
+      const TableSet::Lut& lut = set->lut(p);
+      for (unsigned sign = 0; sign < 2; ++sign)
+        for (int e = 0; e < 255; ++e) {
+          const int k = std::clamp(e - w.base[sign], 0, 31);
+          ASSERT_EQ(w.entries[32 * sign + static_cast<unsigned>(k)], lut[256 * sign + static_cast<unsigned>(e)])
+              << p.func_name << " sign " << sign << " exponent " << e;
+        }
+    }
 }
 
 // The lookup is used: on the real set, exp's octaves between its thresholds are fast entries, and the threshold
