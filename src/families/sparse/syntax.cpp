@@ -19,7 +19,13 @@ std::string meaning(const Instruction& inst, std::string_view path) {
         "chosen by its loaded tag",
         m->src.num_elem[3]);
   if (path == "col_grp") return "fine-grain sparsity runs across all four column groups (0x0f)";
-  if (path == "out_dtype" && m->out_dtype == 0) return "0: FP32 accumulate";
+  if (path == "row_grp") return "row quadrant mask (bit k: partitions 32k..32k+31)";
+  if (path == "num_active_rows") return fmt::format("K = {} PE rows = SBUF partitions read", m->num_active_rows);
+  if (path == "num_active_cols") return fmt::format("{} PE columns = output partitions", m->num_active_cols);
+  if (path == "fp32_mode") return "PE_FP32MODE: None 0, Low 1, High 2, Low_High 3 (FP32 input only)";
+  if (path == "perf_opt") return "performance mode (non-zero needs a 1-byte in_dtype)";
+  if (path == "out_dtype")
+    return m->out_dtype == 0 ? "0: FP32 accumulate" : "the PSUM result's dtype (FP32; BFLOAT16 from MARIANA on)";
   if (path == "active_row_mode") return "logical or physical top rows (ACTIVE_ROW_MODE; values not public)";
   if (path == "psum_accumulate_flags")
     return "bit 0 BEGIN_MATMUL_GROUP, bit 1 END_MATMUL_GROUP (0 MULTI_MID, 1 MULTI_START, 2 MULTI_END, 3 SINGLE)";
