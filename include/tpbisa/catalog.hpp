@@ -107,6 +107,8 @@ enum class Format : uint8_t {
   D4Rand,
   S1Rand,
   D3Rand,
+  // Sparse matmul family (src/families/sparse):
+  S4d3Mm,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -140,8 +142,8 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x03, "PE_REG_WRITE", "PeRegWrite", Affinity::Pe, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of the PE config-register write (not named in the public header quotes; opcode-research.md §A.2.11, §F)"},
     {0x04, "WEIGHT_MASK", "WeightMask", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight mask (opcode-research.md §A.2.11)"},
     {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight shift (opcode-research.md §A.2.11)"},
-    {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3_lt.h, S3_LT (opcode-research.md §A.2.11, §F)"},
-    {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s4d3_mm.h, S4D3_MM (opcode-research.md §A.2.11, §F)"},
+    {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3_lt.h, S3_LT: the wiki's sparsity-compress-tag page (§6b) places five of its fields, not its source pattern or in_dtype (opcode-research.md §A.2.11, §F; PROJ-CONV-SP2)"},
+    {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::S4d3Mm, "S4D3_MM", Band::Real, Placement::Pe, {}, "opcode-research.md"},
     {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
     {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
@@ -274,7 +276,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xCD, "PSEUDO_TENSOR_STORE", "PseudoTensorStore", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D", Band::Pseudo},
     {0xCE, "PSEUDO_TENSOR_LOAD", "PseudoTensorLoad", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoMem2d, "PSEUDO_MEM_2D", Band::Pseudo},
     {0xCF, "PSEUDO_DMASWAP_QUEUE_SET", "PseudoDmaswapQueueSet", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_DMASWAP_QUEUE_SET record of libnrt's pseudo-instruction lowering: name only (opcode-research.md §A.2.10)"},
-    {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo},
+    {0xD0, "PSEUDO_SET_RNG_SEED", "PseudoSetRngSeed", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_SET_RNG_SEED record that NKI's set_rng_seed emits: name only (opcode-research.md §A.2.8, §A.2.10)"},
     {0xD1, "PSEUDO_FUNCTION_BEGIN", "PseudoFunctionBegin", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION", Band::Pseudo},
     {0xD2, "PSEUDO_FUNCTION_RETURN", "PseudoFunctionReturn", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunction, "PSEUDO_FUNCTION", Band::Pseudo},
     {0xD3, "PSEUDO_FUNCTION_CALL", "PseudoFunctionCall", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoFunctionCall, "PSEUDO_FUNCTION_CALL", Band::Pseudo},

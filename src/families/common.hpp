@@ -269,16 +269,16 @@ std::string explain_engine_placement(const Instruction& i, const CheckContext& c
 
 inline constexpr FieldRef fOpcodeField[] = {field_ref<RawWord>("header.opcode")};
 
-/// The engine-placement conjunct of every validator of the datapath, matmul, sync and seq families: one
-/// predicate over the catalog's placement column.
+/// The engine-placement conjunct of every validator of the datapath, matmul, sparse matmul, sync and seq families:
+/// one predicate over the catalog's placement column.
 inline constexpr Predicate kEnginePlacement{
     .name = "engine_placement",
     .convention = "PROJ-CONV-F1",
     .meaning =
         "when the word's stream engine is known (ValidateOptions::engine), the opcode may be issued from it "
-        "(PROJ-CONV-F1): LDWEIGHTS and MATMUL from PE; COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP from "
-        "ACT, DVE or POOL; the sequencer and synchronisation words from any engine; not applied while the "
-        "engine is unknown",
+        "(PROJ-CONV-F1): LDWEIGHTS, MATMUL and MATMUL_SPARSE from PE; COPY, CAST, MEMSET and "
+        "TENSOR_TENSOR_ARITH_OP from ACT, DVE or POOL; the sequencer and synchronisation words from any engine; "
+        "not applied while the engine is unknown",
     .gens = kGensAll,
     .fields = fOpcodeField,
     .holds = placed_on_allowed_engine,

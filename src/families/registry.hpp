@@ -18,6 +18,7 @@
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
 #include "seq/format.hpp"
+#include "sparse/format.hpp"
 #include "stt/format.hpp"
 #include "sync/format.hpp"
 #include "tensor_scalar/format.hpp"
@@ -48,6 +49,7 @@ using FamilyLines = TypeList<
     family::ActFamily,  // Activate, ActivateQuantize, ActivationReadAccumulator, Activate2, the table loads
     family::DmaFamily,  // DmaMemcpy, DmaIndirect, DmaTranspose, DmaGatherTranspose, PseudoDmaTrigger, PseudoTriggerCollective
     family::RngFamily,  // Dropout
+    family::SparseFamily,  // MatmulSparse
     EndOfFamilies>;
 // clang-format on
 

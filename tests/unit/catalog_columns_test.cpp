@@ -68,6 +68,7 @@ TEST(CatalogPlacement, TheConventionAsStated) {
   const std::map<uint8_t, std::set<Engine>> stated{
       {0x01, {Engine::Pe}},
       {0x02, {Engine::Pe}},
+      {0x07, {Engine::Pe}},  // MATMUL_SPARSE, as MATMUL (PROJ-CONV-SP3)
       {0x46, {Engine::Act, Engine::Dve, Engine::Pool}},
       {0x47, {Engine::Act, Engine::Dve, Engine::Pool}},
       {0x49, {Engine::Act, Engine::Dve, Engine::Pool}},

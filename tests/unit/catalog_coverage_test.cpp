@@ -51,7 +51,8 @@ std::vector<Word> valid_vectors(uint8_t opcode, Generation g) {
 /// Runs one word as a stream of the SP engine (a NEFF-mode stream, or a plain one as `tpbisa run prog.bin` runs).
 RunSummary run_word(const Word& w, Generation g, bool neff = true) {
   MachineOptions mo;
-  mo.engine = EngineId::Sp;
+  // SP, unless the opcode's placement column excludes it (MATMUL_SPARSE runs on PE only, PROJ-CONV-F1).
+  mo.engine = placement_of(w[0]).has(EngineId::Sp) ? EngineId::Sp : EngineId::Pe;
   mo.neff_mode = neff;
   Machine m(g, std::vector<Word>{w}, mo);
   return m.run(4);
@@ -78,19 +79,19 @@ TEST(CatalogCoverage, AgreesWithDecodeAndValidatorDispatch) {
 }
 
 TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
-  // opcode-research.md gives no layout for the PE opcodes 0x03-0x07 (§A.1 "—", §A.2.11), nor the public wiki one
+  // opcode-research.md gives no layout for the PE opcodes 0x03-0x06 (§A.1 "—", §A.2.11), nor the public wiki one
   // for 0x26, 0x4D, 0xE3, 0xF3, 0xF4 (the struct names only), the batch-norm training ops 0x63/0x65/0x8E/0x94 and
   // POOL_BUFFER_LOAD 0x67 (named, never quoted), MAVERICK's 0xB9/0xBA (§A.2: presence only) and the runtime pseudo
-  // band past 0xC1/0xC6/0xC8 (§A.2.10): they, and only rows the catalog marks so, are `layout not public`; decode
-  // says so by name, disassembly keeps the word exact as .raw.
+  // band past 0xC1/0xC6/0xC8, 0xD0 included (§A.2.8, §A.2.10): they, and only rows the catalog marks so, are `layout
+  // not public`; decode says so by name, disassembly keeps the word exact as .raw.
   std::vector<uint8_t> marked;
   for (const OpcodeInfo& op : kOpcodes)
     if (!op.layout_not_public.empty()) {
       marked.push_back(op.value);
       EXPECT_EQ(op.format, Format::NotModeled) << op.enum_name;  // a layout not public has no format
     }
-  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x07, 0x26, 0x4D, 0x63, 0x65, 0x67, 0x8E, 0x94,
-                                          0xB9, 0xBA, 0xC2, 0xC3, 0xC4, 0xC5, 0xC7, 0xC9, 0xCA, 0xCB, 0xCF, 0xD5,
+  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x26, 0x4D, 0x63, 0x65, 0x67, 0x8E, 0x94, 0xB9,
+                                          0xBA, 0xC2, 0xC3, 0xC4, 0xC5, 0xC7, 0xC9, 0xCA, 0xCB, 0xCF, 0xD0, 0xD5,
                                           0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xDB, 0xDC, 0xDE, 0xE3, 0xF3, 0xF4}));
   for (uint8_t v : marked)
     for (Generation g : kAllGenerations) {
