@@ -206,7 +206,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Iota, "D4_IOTA", Band::Real, Placement::Datapath},
     {0x7F, "DROPOUT", "Dropout", Affinity::PoolDve, Maint::Yes, GenSet{0xF}, Format::S3d3Dropout, "S3D3_DROPOUT", Band::Real, Placement::DvePool, {}, "opcode-research.md"},
     {0x81, "JPEG_DECODE", "JpegDecode", Affinity::Pool, Maint::No, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s2d2_jpeg.h: named in the header roster only; dormant (opcode-catalog-ledger.md §2.4)"},
-    {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x82, "TRANSPOSE_BATCH_NORM_STATS2", "TransposeBatchNormStats2", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath, {}, "opcode-research.md"},
     {0x83, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", "TransposeTensorReduceArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::DvePool},
     {0x84, "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", "TransposeTensorReduceBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::DvePool},
     {0x85, "CUSTOM_OP_HEADER", "CustomOpHeader", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of CUSTOM_OP_HEADER_STRUCT: named (SUNDA headers) without offsets (opcode-catalog-ledger.md §2.4)"},
