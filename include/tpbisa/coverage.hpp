@@ -30,6 +30,8 @@ struct OpcodeCoverage {
   /// Layout not public (the catalog's `layout_not_public`) or, with ExecutorKind::NotPublic, semantics not public:
   /// the source that would settle it.
   std::string_view not_public;
+  /// INVALID 0xFF, the header's invalid-opcode marker: no instruction, so nothing to model (PROJ-CONV-C20).
+  bool invalid_marker = false;
   bool layout_not_public() const { return present && !format && !not_public.empty(); }
   /// Format, validator and executor all present, the executor in any sense but None or NotPublic.
   bool modeled() const {

@@ -48,6 +48,7 @@ OpcodeCoverage coverage(const OpcodeInfo& op, Generation gen) {
   OpcodeCoverage c;
   c.present = op.gens.has(gen);
   if (!c.present) return c;
+  c.invalid_marker = is_invalid_marker(&op);
   c.format = layout_index(op.format, gen) != 0;
   if (!c.format) c.not_public = op.layout_not_public;
   c.validator = validator_for(op.value, gen).checked == Checked::Full;

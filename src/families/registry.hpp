@@ -13,6 +13,7 @@
 #include "mem2d/format.hpp"
 #include "pool/format.hpp"
 #include "predicated/format.hpp"
+#include "readidx/format.hpp"
 #include "reduce/format.hpp"
 #include "rng/format.hpp"
 #include "s2bn/format.hpp"
@@ -50,6 +51,7 @@ using FamilyLines = TypeList<
     family::DmaFamily,  // DmaMemcpy, DmaIndirect, DmaTranspose, DmaGatherTranspose, PseudoDmaTrigger, PseudoTriggerCollective
     family::RngFamily,  // Dropout
     family::SparseFamily,  // MatmulSparse
+    family::ReadIndicesFamily,  // DveReadIndices
     EndOfFamilies>;
 // clang-format on
 

@@ -141,6 +141,7 @@ std::string coverage_cell(const OpcodeCoverage& c) {
   if (!c.present) return ".";
   return std::string{c.format                ? 'F'
                      : c.layout_not_public() ? 'P'
+                     : c.invalid_marker      ? 'X'
                                              : '-',
                      c.validator ? 'V' : '-', executor_letter(c.executor), c.modeled() ? 'M' : '-'};
 }
@@ -233,7 +234,8 @@ CatalogTable coverage_table(std::optional<Generation> gen) {
                                   totals[static_cast<size_t>(g)].layout_not_public,
                                   totals[static_cast<size_t>(g)].semantics_not_public));
     t.summary = fmt::format(
-        "coverage: format (F; P layout not public), validator (V), executor (E runs, L after lowering, C refused by "
+        "coverage: format (F; P layout not public; X the invalid-opcode marker), validator (V), executor (E runs, L "
+        "after lowering, C refused by "
         "a convention, S semantics not public), modeled (M); modeled: {}",
         fmt::join(parts, ", "));
   }
@@ -246,6 +248,7 @@ CatalogTable coverage_table(std::optional<Generation> gen) {
       if (gen) {
         r.cells.insert(r.cells.end(), {c.format                ? std::string(to_string(op.format))
                                        : c.layout_not_public() ? "layout not public"
+                                       : c.invalid_marker      ? "invalid-opcode marker"
                                                                : "-",
                                        c.validator ? "yes" : "-", executor_cell(c), c.modeled() ? "yes" : "-"});
       } else {
@@ -255,6 +258,7 @@ CatalogTable coverage_table(std::optional<Generation> gen) {
       ojson cell = {{"format", c.format}, {"validator", c.validator}, {"executor", to_string(c.executor)}};
       if (c.executor == ExecutorKind::Convention) cell["convention"] = c.convention;
       if (c.layout_not_public()) cell["layout_not_public"] = c.not_public;
+      if (c.invalid_marker) cell["invalid_marker"] = true;
       if (c.executor == ExecutorKind::NotPublic) cell["semantics_not_public"] = c.not_public;
       cell["modeled"] = c.modeled();
       per[std::string(to_string(g))] = std::move(cell);
@@ -297,7 +301,8 @@ std::string coverage_markdown() {
       "# Opcode coverage\n\n"
       "What tpbisa models of every opcode on every generation, read from the family registry and the catalog\n"
       "(`tpbisa catalog --coverage` prints the same). A cell is F (format: the operands decode field by field; P: no\n"
-      "public source gives the layout, the word stays `.raw`), V (a full validator), E (executed; L after `tpbisa\n"
+      "public source gives the layout, the word stays `.raw`; X: INVALID 0xFF, the header's invalid-opcode marker,\n"
+      "which no instruction carries, PROJ-CONV-C20), V (a full validator), E (executed; L after `tpbisa\n"
       "lower`, C refused by a project convention, S refused because no public source gives the semantics) and M\n"
       "(modeled: format, validator and executor), `-` where a part is missing, `.` where the generation has no such\n"
       "opcode (PROJ-CONV-G6). This file is generated: `tests/unit/docs_coverage_test.cpp` fails when it differs from\n"
@@ -334,6 +339,18 @@ std::string coverage_markdown() {
   not_public("Layout not public", [](const OpcodeCoverage& c) { return c.layout_not_public(); });
   not_public("Semantics not public",
              [](const OpcodeCoverage& c) { return c.present && c.executor == ExecutorKind::NotPublic; });
+  // INVALID: present in every enum as the invalid-opcode marker, nothing to settle (PROJ-CONV-C20).
+  o += "\n## Not an instruction\n\n| Value | Name | Generations | Why |\n|---|---|---|---|\n";
+  for (const auto& op : kOpcodes) {
+    std::vector<std::string_view> gens;
+    for (Generation g : kAllGenerations)
+      if (coverage(op, g).invalid_marker) gens.push_back(to_string(g));
+    if (!gens.empty())
+      o += fmt::format(
+          "| {} | {} | {} | the header's invalid-opcode marker: decode keeps the word `.raw`, validation "
+          "rejects it (PROJ-CONV-C11, PROJ-CONV-C20) |\n",
+          hex_byte(op.value), op.enum_name, fmt::join(gens, ", "));
+  }
   o += "\n## Per opcode\n\n| Value | Name |";
   for (Generation g : kAllGenerations) o += fmt::format(" {} |", to_string(g));
   o += "\n|---|---|---|---|---|---|\n";

@@ -60,7 +60,7 @@ const ErrorCase kCases[] = {
     {"MnemonicOfAnotherGeneration", kMariana, "TensorScalarPtrMultiDualArith", 1, 1, 29,
      "TensorScalarPtrMultiDualArith is not an opcode of mariana (it is of sunda); assemble for that generation or write the word with .raw"},
     {"MnemonicNotModeled", kMariana, "EngineNop", 1, 1, 9,
-     "EngineNop: operands not modeled; write the word with .raw <128 hex digits>"},
+     "EngineNop: layout not public; write the word with .raw <128 hex digits>"},
     {"PunctuationForOperand", kMariana, "TensorLoad , dtype=u8", 1, 12, 1,
      "expected an operand name=value, got `,`"},
     {"MissingEquals", kMariana, "TensorLoad dtype u8", 1, 17, 1,

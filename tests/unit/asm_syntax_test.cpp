@@ -383,14 +383,14 @@ TEST(AsmRaw, NotesForWordsWrittenRaw) {
   nop[0] = 0x9f;
   nop[1] = 16;
   EXPECT_EQ(disassemble(std::span<const uint8_t, kWordBytes>(nop), kMariana),
-            ".raw 9f10" + std::string(124, '0') + "  ; EngineNop: operands not modeled");
+            ".raw 9f10" + std::string(124, '0') + "  ; EngineNop: layout not public");
   // The comment keeps what decode shows of a raw word: its mnemonic and its EVENTS.
   Word waits = nop;
   waits[4] = 0x05;  // SEM_GE_IMM on semaphore 4, comparand 2
   waits[5] = 4;
   waits[8] = 2;
   EXPECT_TRUE(disassemble(std::span<const uint8_t, kWordBytes>(waits), kMariana)
-                  .ends_with("  ; EngineNop $S[4]>=2: operands not modeled"));
+                  .ends_with("  ; EngineNop $S[4]>=2: layout not public"));
   Word dual = nop;
   dual[0] = opcode::kPtrMultiDualArith;
   DisasmOptions quiet;

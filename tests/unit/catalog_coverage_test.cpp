@@ -82,17 +82,21 @@ TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
   // opcode-research.md gives no layout for the PE opcodes 0x03-0x06 (§A.1 "—", §A.2.11), nor the public wiki one
   // for 0x26, 0x4D, 0xE3, 0xF3, 0xF4 (the struct names only), the batch-norm training ops 0x63/0x65/0x8E/0x94 and
   // POOL_BUFFER_LOAD 0x67 (named, never quoted), MAVERICK's 0xB9/0xBA (§A.2: presence only) and the runtime pseudo
-  // band past 0xC1/0xC6/0xC8, 0xD0 included (§A.2.8, §A.2.10): they, and only rows the catalog marks so, are `layout
-  // not public`; decode says so by name, disassembly keeps the word exact as .raw.
+  // band past 0xC1/0xC6/0xC8, 0xD0 included (§A.2.8, §A.2.10), and the rows whose struct the public wiki names without offsets or not at
+  // all (the MX matmul pair 0x09/0x0A, 0x74, 0x79, SUNDA's bf16 ops, the dormant 0x4A/0x4C/0x73/0x81/0x9C, ...):
+  // they, and only rows the catalog marks so, are `layout not public`; decode says so by name, disassembly keeps
+  // the word exact as .raw.
   std::vector<uint8_t> marked;
   for (const OpcodeInfo& op : kOpcodes)
     if (!op.layout_not_public.empty()) {
       marked.push_back(op.value);
       EXPECT_EQ(op.format, Format::NotModeled) << op.enum_name;  // a layout not public has no format
     }
-  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x26, 0x4D, 0x63, 0x65, 0x67, 0x8E, 0x94, 0xB9,
-                                          0xBA, 0xC2, 0xC3, 0xC4, 0xC5, 0xC7, 0xC9, 0xCA, 0xCB, 0xCF, 0xD0, 0xD5,
-                                          0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xDB, 0xDC, 0xDE, 0xE3, 0xF3, 0xF4}));
+  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x26, 0x4A, 0x4C, 0x4D, 0x63,
+                                          0x65, 0x66, 0x67, 0x73, 0x74, 0x79, 0x7A, 0x81, 0x85, 0x86, 0x8A, 0x8B,
+                                          0x8C, 0x8D, 0x8E, 0x8F, 0x94, 0x95, 0x9C, 0x9F, 0xB2, 0xB9, 0xBA, 0xC2,
+                                          0xC3, 0xC4, 0xC5, 0xC7, 0xC9, 0xCA, 0xCB, 0xCF, 0xD0, 0xD5, 0xD6, 0xD7, 0xD8,
+                                          0xD9, 0xDA, 0xDB, 0xDC, 0xDE, 0xE3, 0xF0, 0xF3, 0xF4}));
   for (uint8_t v : marked)
     for (Generation g : kAllGenerations) {
       const OpcodeInfo& op = *find_opcode(v);
@@ -119,6 +123,37 @@ TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
       ASSERT_FALSE(by_name.ok());
       EXPECT_NE(format_diagnostic(by_name.errors[0]).find("layout not public"), std::string::npos);
     }
+}
+
+TEST(CatalogCoverage, InvalidIsTheMarkerNoWordCarries) {
+  // PROJ-CONV-C20: INVALID 0xFF is the header's invalid-opcode marker on every generation: coverage counts it apart
+  // (neither a format nor a layout to settle), decode keeps its word raw and names it, validation rejects it (C11).
+  for (const OpcodeInfo& op : kOpcodes)
+    for (Generation g : kAllGenerations)
+      EXPECT_EQ(coverage(op, g).invalid_marker, op.value == 0xFF && op.gens.has(g)) << op.enum_name;
+  for (Generation g : kAllGenerations) {
+    SCOPED_TRACE(to_string(g));
+    const OpcodeCoverage c = coverage(*find_opcode(0xFF), g);
+    EXPECT_TRUE(c.present && c.invalid_marker);
+    EXPECT_FALSE(c.format || c.validator || c.layout_not_public() || c.modeled());
+    EXPECT_EQ(c.executor, ExecutorKind::None);
+    Word w{};
+    w[0] = 0xFF;
+    w[1] = 16;
+    w[20] = 0x3C;
+    const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(w), g);
+    EXPECT_EQ(inst.status, DecodeStatus::NotModeled);
+    EXPECT_EQ(raw_operands_note(inst.info), "invalid-opcode marker");
+    const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
+    EXPECT_TRUE(text.starts_with(".raw ")) << text;
+    EXPECT_NE(text.find(": invalid-opcode marker"), std::string::npos) << text;
+    const AsmResult back = assemble(text, "inv", g);
+    ASSERT_TRUE(back.ok() && back.words.size() == 1) << text;
+    EXPECT_EQ(back.words[0], w);
+    const Verdict v = validate(std::span<const uint8_t, kWordBytes>(w), g);
+    EXPECT_FALSE(v.valid);
+    EXPECT_TRUE(v.fails("has_valid_neuron_header"));
+  }
 }
 
 TEST(CatalogCoverage, SemanticsNotPublicRefusalsAreTheRunsRefusals) {

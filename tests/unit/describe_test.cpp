@@ -214,7 +214,12 @@ TEST(DescribeFields, UnknownAndNotModeledKeepRawOperands) {
   EXPECT_EQ(field(unknown, "operands").size, 52);
   w[0] = 0x9F;
   const auto nop = describe_fields(decode_word(w, Generation::Cayman));
-  EXPECT_EQ(field(nop, "operands").meaning, "operands not modeled");
+  EXPECT_TRUE(field(nop, "operands")
+                  .meaning.starts_with("layout not public; settled by the operand struct of "
+                                       "ENGINE_NOP"))
+      << field(nop, "operands").meaning;
+  w[0] = 0x4B;  // REG_STORE: its layout is public (D4_MR), no family models it yet
+  EXPECT_EQ(field(describe_fields(decode_word(w, Generation::Cayman)), "operands").meaning, "operands not modeled");
   EXPECT_EQ(describe_opcode(0x00, Generation::Cayman), "not an opcode of cayman (no generation has it)");
 }
 

@@ -30,7 +30,7 @@ using test::FailCase;
 
 Word engine_nop_word() {
   Word w{};
-  test::set_header(w, 0x9F);  // ENGINE_NOP: operands not modeled, judged by the header-only validator
+  test::set_header(w, 0x9F);  // ENGINE_NOP: layout not public, judged by the header-only validator
   return w;
 }
 

@@ -357,7 +357,20 @@ bool exec_match_replace8(const S4d4Mr& s, exec::Txn& txn) {
   return true;
 }
 
+/// TRANSPOSE_BATCH_NORM_STATS2 decodes and validates, but which source element feeds which partition's statistics
+/// is not stated: the run refuses it (PROJ-CONV-A31).
+constexpr Execution::NotPublic kNotPublic[] = {
+    {kTransposeBnStats2, kGensAll,
+     "the element order TRANSPOSE_BATCH_NORM_STATS2 reads its source in: the wiki gives STATS2 with 32-multiple "
+     "channels and elements and no transpose mapping (batchnorm-forward.md §2.3)"},
+};
+
 bool bn_execute(const Instruction& inst, exec::Txn& txn) {
+  for (const Execution::NotPublic& n : kNotPublic)
+    if (inst.opcode() == n.opcode)
+      return txn.fail(FaultKind::UnsupportedOpcode,
+                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-A31)",
+                                  inst.name(), inst.opcode(), n.source));
   if (!engine_runs(inst, txn)) return false;  // PROJ-CONV-A17, step 1b
   if (const auto* s = inst.as<S4d4Mr>(); s != nullptr && inst.opcode() == kMatchReplace8)
     return exec_match_replace8(*s, txn);
@@ -388,7 +401,8 @@ Footprint bn_footprint(const Instruction& inst, Generation g) {
 }  // namespace
 
 const Execution& BnSearchFamily::execution() {
-  static const Execution kExecution{.execute = bn_execute, .footprint = bn_footprint, .unit_state = unit_state()};
+  static const Execution kExecution{
+      .execute = bn_execute, .semantics_not_public = kNotPublic, .footprint = bn_footprint, .unit_state = unit_state()};
   return kExecution;
 }
 

@@ -1,5 +1,5 @@
-// Batch-norm statistics and search family format: BATCH_NORM_STATS/STATS2/AGGREGATE, MAX8, FIND_INDEX8 (S4D2_BN)
-// and MATCH_REPLACE8 (S4D4_MR), act-index-ops.md §14, §15.
+// Batch-norm statistics and search family format: BATCH_NORM_STATS/STATS2/AGGREGATE, TRANSPOSE_BATCH_NORM_STATS2,
+// MAX8, FIND_INDEX8 (S4D2_BN) and MATCH_REPLACE8 (S4D4_MR), act-index-ops.md §14, §15, batchnorm-forward.md §2.3.
 #pragma once
 
 #include "tpbisa/catalog.hpp"
@@ -78,18 +78,19 @@ namespace family {
 namespace bnsearch {
 inline constexpr uint8_t kBnStats = detail::opcode_named("BATCH_NORM_STATS");
 inline constexpr uint8_t kBnStats2 = detail::opcode_named("BATCH_NORM_STATS2");
+inline constexpr uint8_t kTransposeBnStats2 = detail::opcode_named("TRANSPOSE_BATCH_NORM_STATS2");
 inline constexpr uint8_t kBnAggregate = detail::opcode_named("BATCH_NORM_AGGREGATE");
 inline constexpr uint8_t kMax8 = detail::opcode_named("MAX8");
 inline constexpr uint8_t kFindIndex8 = detail::opcode_named("FIND_INDEX8");
 inline constexpr uint8_t kMatchReplace8 = detail::opcode_named("MATCH_REPLACE8");
 
-/// Which S4D2_BN count immediates an opcode reads: STATS writes even_count, STATS2 both (§14.3); the others
-/// require them zero and read neither. The validator, the executor and the syntax ask these.
+/// Which S4D2_BN count immediates an opcode reads: STATS writes even_count, STATS2 and its transposed form both
+/// (§14.3); the others require them zero and read neither. The validator, the executor and the syntax ask these.
 constexpr bool reads_even_count(uint8_t opcode) {
-  return opcode == kBnStats || opcode == kBnStats2;
+  return opcode == kBnStats || opcode == kBnStats2 || opcode == kTransposeBnStats2;
 }
 constexpr bool reads_odd_count(uint8_t opcode) {
-  return opcode == kBnStats2;
+  return opcode == kBnStats2 || opcode == kTransposeBnStats2;
 }
 /// Elements of a TENSOR2D pattern (t2d_count).
 constexpr uint64_t elements(const Tensor2d& t) {

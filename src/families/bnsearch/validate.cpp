@@ -1,5 +1,6 @@
 // Batch-norm statistics and search family validators (act-index-ops.md §14.2, §15.2; compositions PROJ-CONV-A29):
-// is_valid_batchnorm_stats / _stats2 / _aggregate, is_valid_max8, is_valid_find_index8, is_valid_match_replace8.
+// is_valid_batchnorm_stats / _stats2 / _aggregate, is_valid_transpose_batchnorm_stats2 (PROJ-CONV-A31),
+// is_valid_max8, is_valid_find_index8, is_valid_match_replace8.
 #include "families/bnsearch/format.hpp"
 #include "families/common.hpp"
 #include "families/operand_rules.hpp"
@@ -194,6 +195,30 @@ constexpr Predicate kFiniteOdd = finite_rule<&Bn::odd_count, "odd_count">("has_b
 constexpr auto kStats2 =
     concat_predicates(std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kStats2Opcode}, kBnCommon,
                       std::array{&kStats2Src, &kStats2Dst, &kStatsOutType, &kFiniteEven, &kFiniteOdd});
+// ---- TRANSPOSE_BATCH_NORM_STATS2 0x82 (PROJ-CONV-A31) ----
+// batchnorm-forward.md §2.3: STATS2's conjunction plus num_active_channels and the source's element count each a
+// multiple of 32 (the wiki names the validator, not these two conjuncts: the names are ours).
+
+constexpr Predicate kTStats2Opcode = opcode_clause<Bn, kTransposeBnStats2>(
+    "has_transpose_batchnorm_stats2_opcode", "PROJ-CONV-A31", "the opcode is TRANSPOSE_BATCH_NORM_STATS2 (0x82)");
+constexpr Predicate kTStats2Channels =
+    rule<Bn, [](const Bn& x, const CheckContext&) { return x.num_active_channels % 32 == 0; }>(
+        {.name = "transpose_bnstats2_channels_multiple_of_32",
+         .convention = "PROJ-CONV-A31",
+         .meaning = "num_active_channels is a multiple of 32",
+         .gens = kGensAll,
+         .fields = fChannels<Bn>,
+         .explain = explain_on_body<Bn, [](const Bn& x, const CheckContext&) {
+           return fmt::format("num_active_channels {} is not a multiple of 32", x.num_active_channels);
+         }>});
+constexpr Predicate kTStats2Src =
+    src_count_rule<Bn, 0, UINT64_MAX, 32>("transpose_bnstats2_src_element_cnt_multiple_of_32", "PROJ-CONV-A31",
+                                          "src's element count is a multiple of 32 (a register shape: PROJ-CONV-A18)");
+
+constexpr auto kTStats2 = concat_predicates(
+    std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kTStats2Opcode}, kBnCommon,
+    std::array{&kStats2Src, &kStats2Dst, &kStatsOutType, &kFiniteEven, &kFiniteOdd, &kTStats2Channels, &kTStats2Src});
+
 constexpr auto kStats =
     concat_predicates(std::array{&kHasValidNeuronHeader, &kHasValidNeuronEvents, &kStatsOpcode}, kBnCommon,
                       std::array{&kStatsSrc, &kStatsDst, &kStatsOutType, &kFiniteEven, &kFiniteOdd});
@@ -311,14 +336,20 @@ constexpr const Predicate* kMatchReplace[] = {
 
 constexpr Validator kStatsValidator = full_validator<kStats>("is_valid_batchnorm_stats");
 constexpr Validator kStats2Validator = full_validator<kStats2>("is_valid_batchnorm_stats2");
+constexpr Validator kTStats2Validator = full_validator<kTStats2>("is_valid_transpose_batchnorm_stats2");
 constexpr Validator kAggregateValidator = full_validator<kAggregate>("is_valid_batchnorm_aggregate");
 constexpr Validator kMax8Validator = full_validator<kMax8List>("is_valid_max8");
 constexpr Validator kFindValidator = full_validator<kFindList>("is_valid_find_index8");
 constexpr Validator kMatchReplaceValidator = full_validator<kMatchReplace>("is_valid_match_replace8");
 
 constexpr ValidatorRow kRows[] = {
-    {kBnStats, &kStatsValidator}, {kBnStats2, &kStats2Validator}, {kBnAggregate, &kAggregateValidator},
-    {kMax8, &kMax8Validator},     {kFindIndex8, &kFindValidator}, {kMatchReplace8, &kMatchReplaceValidator},
+    {kBnStats, &kStatsValidator},
+    {kBnStats2, &kStats2Validator},
+    {kBnAggregate, &kAggregateValidator},
+    {kMax8, &kMax8Validator},
+    {kFindIndex8, &kFindValidator},
+    {kMatchReplace8, &kMatchReplaceValidator},
+    {kTransposeBnStats2, &kTStats2Validator},
 };
 constexpr Validation kValidation = validator_table<BnSearchFamily, kRows>();
 

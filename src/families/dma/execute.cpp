@@ -4,6 +4,7 @@
 // PSEUDO_DMATRIGGER 0xC1 fires a NEFF's DMA queue block (PROJ-CONV-PS4); the collective trigger is lowered by the
 // runtime and refused here.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -365,6 +366,9 @@ bool queue_side(exec::Txn& txn, uint32_t var_id, uint64_t offset, uint64_t size,
   return true;
 }
 
+/// The bytes of one step of a PSEUDO_DMA_TRIGGER descriptor's copy (a stack buffer: no allocation per descriptor).
+constexpr size_t kTriggerChunk = 4096;
+
 /// Fires the next block of the named queue of the issuing engine: each descriptor copies its bytes (every read sees
 /// memory as it was before the block: the writes land at commit), then the queue's semaphore rises.
 bool exec_trigger(const PseudoDmaTrigger& t, exec::Txn& txn) {
@@ -397,24 +401,28 @@ bool exec_trigger(const PseudoDmaTrigger& t, exec::Txn& txn) {
     bytes += c.size;
   }
   if (too_many(txn, bytes)) return false;
-  std::vector<uint8_t>& buf = txn.scratch().bytes_a;
+  // A descriptor's bytes stream through a fixed buffer in bounded chunks: the hot path never sizes storage to a
+  // descriptor (staging copies each chunk at once, so the buffer is free again for the next one).
+  std::array<uint8_t, kTriggerChunk> buf;
   for (const DmaCopy& c : block) {
     QueueSide from, to;
     queue_side(txn, c.from, c.from_off, c.size, false, from);  // checked above: cannot fail
     queue_side(txn, c.to, c.to_off, c.size, true, to);
-    buf.resize(c.size);
-    if (from.var->state_buffer) {
-      txn.read_block(from.at, c.size, 1, buf.data());
-    } else {
-      std::memcpy(buf.data(), from.var->data + from.at, c.size);
-      txn.note_dram(from.var->data, from.at, c.size, false);
+    for (uint64_t done = 0; done < c.size; done += buf.size()) {
+      const uint64_t n = std::min<uint64_t>(buf.size(), c.size - done);
+      if (from.var->state_buffer) {
+        txn.read_block(from.at + done, n, 1, buf.data());
+      } else {
+        std::memcpy(buf.data(), from.var->data + from.at + done, n);
+      }
+      if (to.var->state_buffer) {
+        txn.stage_block(to.at + done, buf.data(), n, 1);
+      } else {
+        txn.stage_dram(to.var->writable + to.at + done, buf.data(), n);
+      }
     }
-    if (to.var->state_buffer) {
-      txn.stage_block(to.at, buf.data(), c.size, 1);
-    } else {
-      txn.stage_dram(to.var->writable + to.at, buf.data(), c.size);
-      txn.note_dram(to.var->data, to.at, c.size, true);
-    }
+    if (!from.var->state_buffer) txn.note_dram(from.var->data, from.at, c.size, false);
+    if (!to.var->state_buffer) txn.note_dram(to.var->data, to.at, c.size, true);
   }
   ++queue->fired;  // past every check: the queue's tail moves on (PROJ-CONV-PS4)
   txn.add_dma_bytes(bytes);

@@ -162,6 +162,54 @@ TEST(BnSearch, DisassemblyAssemblesBackToTheSameWord) {
   EXPECT_NE(stats2.find("odd_count=2.0"), std::string::npos) << stats2;
 }
 
+// ---- TRANSPOSE_BATCH_NORM_STATS2 0x82 (PROJ-CONV-A31) ----
+
+/// X14's operands as 0x82 on 32 channels and 32 source elements.
+constexpr std::string_view kXT =
+    "82100000000000000000000000100000 01000000000000002000010001000100 0a0a2000000000000000404000000040 "
+    "00200000010000000600010000000000";
+
+TEST(BnSearch, TransposeStats2DecodesValidatesAndRoundTripsButIsNotRun) {
+  const Word w = hex_word(kXT);
+  for (Generation g : kAllGenerations) {
+    SCOPED_TRACE(to_string(g));
+    const Instruction i = dec(w, g);
+    ASSERT_EQ(i.status, DecodeStatus::Modeled);
+    const auto& s = std::get<S4d2Bn>(i.body);
+    EXPECT_EQ(s.num_active_channels, 32);
+    EXPECT_EQ(s.src.num_elem, (std::array<uint16_t, 4>{32, 1, 1, 1}));
+    EXPECT_EQ(s.odd_count.as_fp32(), 2.0F);
+    const Verdict v = validate(i, g);
+    EXPECT_TRUE(v.valid);
+    ASSERT_NE(v.validator, nullptr);
+    EXPECT_EQ(v.validator->name, "is_valid_transpose_batchnorm_stats2");
+    const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
+    EXPECT_TRUE(text.starts_with("TransposeBatchNormStats2 ")) << text;
+    EXPECT_NE(text.find("odd_count=2.0"), std::string::npos) << text;  // both counts are its operands
+    const AsmResult r = assemble(text, "t.tasm", g);
+    ASSERT_EQ(r.words.size(), 1U) << text;
+    EXPECT_EQ(r.words[0], w);
+  }
+  // STATS2 on 16 channels and 48 elements is valid; transposed, both counts fail their multiple of 32.
+  Word bad = w;
+  bad[34] = 16;
+  bad[24] = 48;
+  const Verdict v = validate(dec(bad, Generation::Cayman), Generation::Cayman);
+  std::vector<std::string_view> names;
+  for (unsigned k = 0; k < v.n_failed; ++k) names.push_back(v.validator->conjuncts[v.failed_index[k]]->name);
+  EXPECT_EQ(names, (std::vector<std::string_view>{"transpose_bnstats2_channels_multiple_of_32",
+                                                  "transpose_bnstats2_src_element_cnt_multiple_of_32"}));
+  bad[0] = 0x61;
+  EXPECT_TRUE(validate(dec(bad, Generation::Cayman), Generation::Cayman).valid);
+  // The run refuses it and writes nothing: which element feeds which statistics is not public.
+  Machine m(Generation::Cayman, std::vector<Word>{w});
+  const RunSummary run = m.run(10);
+  ASSERT_TRUE(run.faulted);
+  EXPECT_EQ(run.fault.kind, FaultKind::UnsupportedOpcode);
+  EXPECT_NE(run.fault.detail.find("not public"), std::string::npos) << run.fault.detail;
+  EXPECT_EQ(m.state().memory.read(0x2000, 4), 0U);
+}
+
 // ---- Execution: the spec's hand values ----
 
 TEST(BnSearchExec, Stats2WritesCountsMeansAndNvarOfTheEvenAndOddHalves) {  // X14

@@ -8,6 +8,10 @@ namespace {
 constexpr std::string_view kX14 =
     "61100000000000000000000000100000010000000000000005000100010001000a0a0100000000000000404000000040002000000100000006"
     "00010000000000";
+/// X14 as TRANSPOSE_BATCH_NORM_STATS2 on 32 channels and 32 source elements (PROJ-CONV-A31).
+constexpr std::string_view kXT =
+    "82100000000000000000000000100000010000000000000020000100010001000a0a200000000000000040400000004000200000010000"
+    "000600010000000000";
 constexpr std::string_view kX15 =
     "62100000000000000000000000200000010000000000000006000100010001000a0a0100000000000000000000000000003000000100000002"
     "00010000000000";
@@ -64,6 +68,7 @@ PredicateCases family_cases() {
       .baselines =
           {
               {"is_valid_batchnorm_stats2", [] { return hex_word(kX14); }},
+              {"is_valid_transpose_batchnorm_stats2", [] { return hex_word(kXT); }},
               {"is_valid_batchnorm_aggregate", [] { return hex_word(kX15); }},
               {"is_valid_batchnorm_stats", [] { return hex_word(kX16); }},
               {"is_valid_max8", [] { return hex_word(kX17); }},
@@ -75,18 +80,22 @@ PredicateCases family_cases() {
           {
               {"is_valid_batchnorm_stats", "has_batchnorm_stats_opcode", "dispatch selects it by opcode 0x60"},
               {"is_valid_batchnorm_stats2", "has_batchnorm_stats2_opcode", "dispatch selects it by opcode 0x61"},
+              {"is_valid_transpose_batchnorm_stats2", "has_transpose_batchnorm_stats2_opcode",
+               "dispatch selects it by opcode 0x82"},
               {"is_valid_batchnorm_aggregate", "has_batchnorm_aggregate_opcode", "dispatch selects it by opcode 0x62"},
               {"is_valid_max8", "has_max8_opcode", "dispatch selects it by opcode 0x6c"},
               {"is_valid_find_index8", "has_find_index8_opcode", "dispatch selects it by opcode 0x6e"},
               {"is_valid_match_replace8", "has_match_replace8_opcode", "dispatch selects it by opcode 0x6f"},
           },
-      .vector_covered = {"is_valid_batchnorm_stats", "is_valid_batchnorm_stats2", "is_valid_batchnorm_aggregate",
-                         "is_valid_max8", "is_valid_find_index8", "is_valid_match_replace8"},
+      .vector_covered = {"is_valid_batchnorm_stats", "is_valid_batchnorm_stats2", "is_valid_transpose_batchnorm_stats2",
+                         "is_valid_batchnorm_aggregate", "is_valid_max8", "is_valid_find_index8",
+                         "is_valid_match_replace8"},
   };
   std::vector<FailCase>& f = c.fail_cases;
 
   // ---- STATS2 / STATS ----
-  for (std::string_view v : {"is_valid_batchnorm_stats2", "is_valid_batchnorm_stats"}) {
+  for (std::string_view v :
+       {"is_valid_batchnorm_stats2", "is_valid_batchnorm_stats", "is_valid_transpose_batchnorm_stats2"}) {
     add_common(f, v, {"s4d2_bn_stats_out_type"});
     f.push_back({v, "s4d2_bn_stats_out_type", 0, [](Word& w, Generation) { w[33] = dtype::kUint32; }});
     f.push_back({v, "has_bns_finite_even_count", 0, [](Word& w, Generation) { set_u32(w, 40, 0x7F800000); }});
@@ -96,6 +105,14 @@ PredicateCases family_cases() {
                [](Word& w, Generation) { set_u16(w, 24, 513); }});
   f.push_back(
       {"is_valid_batchnorm_stats2", "has_bnstats2_dst_element_cnt", 0, [](Word& w, Generation) { set_u16(w, 56, 7); }});
+  // TRANSPOSE_BATCH_NORM_STATS2: 544 elements are a multiple of 32 past 512; 48 elements and 16 channels are not
+  // multiples of 32.
+  const std::string_view t = "is_valid_transpose_batchnorm_stats2";
+  f.push_back({t, "has_bnstats2_src_element_cnt", 0, [](Word& w, Generation) { set_u16(w, 24, 544); }});
+  f.push_back({t, "has_bnstats2_dst_element_cnt", 0, [](Word& w, Generation) { set_u16(w, 56, 7); }});
+  f.push_back({t, "transpose_bnstats2_channels_multiple_of_32", 0, [](Word& w, Generation) { w[34] = 16; }});
+  f.push_back(
+      {t, "transpose_bnstats2_src_element_cnt_multiple_of_32", 0, [](Word& w, Generation) { set_u16(w, 24, 48); }});
   f.push_back(
       {"is_valid_batchnorm_stats", "has_bnstats_src_element_cnt", 0, [](Word& w, Generation) { set_u16(w, 24, 257); }});
   f.push_back(

@@ -26,7 +26,9 @@ FIND_SRC, FIND_DST, FIND_TYPE = ("has_find_index8_src_element_cnt", "has_find_in
                                  "has_find_index8_dst_type")
 MR_TYPES, MR_SRC, SAME = "match_replace_dtypes", "has_match_replace8_src_element_cnt", "same_element_count_t4d"
 
-STATS, STATS2, AGG, MAX8, FIND, MR = 0x60, 0x61, 0x62, 0x6C, 0x6E, 0x6F
+TCH, TSRC = "transpose_bnstats2_channels_multiple_of_32", "transpose_bnstats2_src_element_cnt_multiple_of_32"
+
+STATS, STATS2, AGG, MAX8, FIND, MR, TSTATS2 = 0x60, 0x61, 0x62, 0x6C, 0x6E, 0x6F, 0x82
 F2, F3, F4, F_INF, F_NAN, F_NEG0, F_NEG_INF = 0x40000000, 0x40400000, 0x40800000, 0x7F800000, 0x7FC00000, 0x80000000, 0xFF800000
 SHAPE_REG = 0x40000000  # ADDR4 marker bit 0x40: the shape comes from a register (CAYMAN+)
 
@@ -101,6 +103,12 @@ assert X18() == bytes.fromhex(SPEC_WORDS["X18"].replace(" ", ""))
 assert mr() == bytes.fromhex(SPEC_WORDS["X19"].replace(" ", ""))
 
 
+def XT(**kw):
+    """TRANSPOSE_BATCH_NORM_STATS2 (batchnorm-forward.md §2.3, PROJ-CONV-A31): X14's operands on 32 channels, 32
+    source elements."""
+    return bn(**{"opcode": TSTATS2, "even": F3, "odd": F2, "nac": 32, "src_num": (32, 1, 1, 1), **kw})
+
+
 def common(name, make, out_fail):
     """The conjuncts every S4D2_BN validator shares (common_s4d2_bn, §14.2). `out_fail`: the predicates an out_dtype
     of UINT64 fails besides is_valid_dtype."""
@@ -141,6 +149,38 @@ def add():
     vec("bn-stats2-src-shape-reg/sunda", S, [T4D], X14(src=SHAPE_REG | 0x1000, src_num=(0, 0, 0, 0)))
     vec("bn-stats2-dst-shape-reg", CMV, [], X14(dst=SHAPE_REG | 0x2000, dst_num=(0, 0)))
     vec("bn-stats2-dst-shape-reg/sunda", S, [T2D, STATS2_DST], X14(dst=SHAPE_REG | 0x2000, dst_num=(0, 0)))
+
+    # ---- TRANSPOSE_BATCH_NORM_STATS2 (PROJ-CONV-A31: STATS2's conjunction, channels and source a multiple of 32) ----
+    vec("bn-tstats2", ALL, [], XT())
+    vec("bn-tstats2-word-len", ALL, [HDR], XT(hdr={"word_len": 15}))
+    vec("bn-tstats2-wait-0x08", ALL, [EVT], XT(hdr={"wait_mode": 0x08}))
+    vec("bn-tstats2-reserved-37", ALL, [RES_BN], XT(pokes=[(37, 4)]))
+    vec("bn-tstats2-in-fp32r", ALL, [VDT], XT(in_dt=FP32R))
+    vec("bn-tstats2-out-u64", ALL, [VDT, OUT_TYPE], XT(out_dt=U64))
+    vec("bn-tstats2-out-u32", ALL, [OUT_TYPE], XT(out_dt=U32))
+    vec("bn-tstats2-out-fp16", ALL, [], XT(out_dt=FP16))
+    vec("bn-tstats2-nac-0", ALL, [CH], XT(nac=0))  # 0 is a multiple of 32: only the range check fails
+    vec("bn-tstats2-nac-16", ALL, [TCH], XT(nac=16))
+    vec("bn-tstats2-nac-33", ALL, [TCH], XT(nac=33))
+    vec("bn-tstats2-nac-128", ALL, [], XT(nac=128))
+    vec("bn-tstats2-nac-160", ALL, [CH, SACH], XT(nac=160))
+    vec("bn-tstats2-src-p1", SCM, [SACH], XT(nac=128, src=sb(1, 0x1000)))
+    vec("bn-tstats2-src-p1/maverick", V, [SACH], XT(nac=128, src=sb(1, 0x1000, True)))
+    vec("bn-tstats2-dst-p1", SCM, [SACH], XT(nac=128, dst=sb(1, 0x2000)))
+    vec("bn-tstats2-dst-p1/maverick", V, [SACH], XT(nac=128, dst=sb(1, 0x2000, True)))
+    vec("bn-tstats2-src-unaligned", ALL, [T4D], XT(src=0x1002))
+    vec("bn-tstats2-dst-unaligned", ALL, [T2D], XT(dst=0x2002))
+    vec("bn-tstats2-src-48", ALL, [TSRC], XT(src_num=(48, 1, 1, 1)))
+    vec("bn-tstats2-src-16x2", ALL, [], XT(src_num=(16, 2, 1, 1)))
+    vec("bn-tstats2-src-512", ALL, [], XT(src_num=(512, 1, 1, 1)))
+    vec("bn-tstats2-src-513", ALL, [STATS2_SRC, TSRC], XT(src_num=(513, 1, 1, 1)))
+    vec("bn-tstats2-src-544", ALL, [STATS2_SRC], XT(src_num=(544, 1, 1, 1)))
+    vec("bn-tstats2-dst-7", ALL, [STATS2_DST], XT(dst_num=(7, 1)))
+    vec("bn-tstats2-even-inf", ALL, [FIN_E], XT(even=F_INF))
+    vec("bn-tstats2-odd-nan", ALL, [FIN_O], XT(odd=F_NAN))
+    # PROJ-CONV-A18: a register-shaped source passes the count predicates, the multiple of 32 included (CAYMAN on).
+    vec("bn-tstats2-src-shape-reg", CMV, [], XT(src=SHAPE_REG | 0x1000, src_num=(0, 0, 0, 0)))
+    vec("bn-tstats2-src-shape-reg/sunda", S, [T4D], XT(src=SHAPE_REG | 0x1000, src_num=(0, 0, 0, 0)))
 
     # ---- BATCH_NORM_STATS (PROJ-CONV-A26: STATS2's predicate with the 256 / 3 limits) ----
     common("stats", X16, [OUT_TYPE])

@@ -2,21 +2,8 @@
 # DROPOUT end to end with `tpbisa run` (one DVE stream): per-partition BF16 thresholds outside the draw's range keep or
 # zero whole rows (PROJ-CONV-RN3), compared bit for bit with an independent NumPy model; a threshold inside the range
 # must fault and write nothing.
-set -u
-tool=${1:?usage: e2e_dropout_run.sh TPBISA_BINARY SOURCE_DIR}
-tool=$(realpath "$tool")
-py=/usr/bin/python3
-if ! "$py" -c 'import numpy' 2>/dev/null; then
-  echo "SKIP: NumPy is not installed"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$tool" "$tmp" <<'EOF'
-import json, struct, subprocess, sys
-import numpy as np
-
-tool, tmp = sys.argv[1], sys.argv[2]
+. "$(dirname "$0")/../../e2e/numpy_run.sh" "${1:?usage: e2e_dropout_run.sh TPBISA_BINARY SOURCE_DIR}"
+e2e_python <<'EOF'
 C, N = 128, 48
 rng = np.random.default_rng(7)
 x = rng.uniform(-50, 50, size=(C, N)).astype(np.float32)
@@ -26,28 +13,15 @@ choices = np.array([-1.0, 0.0, 2.0, 4.0], np.float32)
 thr = choices[rng.integers(0, 4, size=C)]
 thr_bf16 = (thr.view(np.uint32) >> 16).astype(np.uint16)
 
-def hexbits(a, fmt):
-    return [fmt % v for v in a]
-
 memory = [{"at": f"sbuf:{p}:0x0", "dtype": "fp32", "bits": hexbits(x[p].view(np.uint32), "0x%08x")} for p in range(C)]
 memory += [{"at": f"sbuf:{p}:0x400", "dtype": "bf16", "bits": ["0x%04x" % thr_bf16[p]]} for p in range(C)]
-with open(f"{tmp}/init.json", "w") as f:
-    json.dump({"memory": memory}, f)
-
-def t3(addr, n):
-    return struct.pack("<I3h3H", addr, 1, 0, 0, n, 1, 1)
+write_init(memory)
 
 def dropout(thr_type, thr_src, thr_dtype, thr_bits):
     w = struct.pack("<BBBB8x4x", 0x7F, 16, 0, 0) + t3(0x0, N)
     w += struct.pack("<BBBBB6xBI", 0x0A, 0x0A, C, thr_src, thr_dtype, thr_type, thr_bits) + t3(0x1000, N)
     assert len(w) == 64
     return w.hex()
-
-def run(words, dumps):
-    cmd = [tool, "run", "--gen", "cayman", "--init", f"{tmp}/init.json", "--json", "--hex"] + words
-    for d in dumps:
-        cmd += ["--dump", d]
-    return subprocess.run(cmd, capture_output=True, text=True)
 
 failures = 0
 out = run([dropout(0, 1, 0x06, 0x400)], ["sbuf:%d:0x1000:fp32:%d" % (p, N) for p in range(C)])

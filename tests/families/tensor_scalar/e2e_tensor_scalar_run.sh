@@ -2,38 +2,18 @@
 # The tensor-scalar family end to end with `tpbisa run` (one DVE stream): TensorScalar MULT/ADD with per-partition
 # pointer scalars, TensorScalarCacheReduce into the accumulators, DveReadAccumulator, compared bit for bit with an
 # independent NumPy model (fp32 rounding after every op, the accumulator summed in element order, PROJ-CONV-K12).
-set -u
-tool=${1:?usage: tensor_scalar_run.sh TPBISA_BINARY SOURCE_DIR}
-tool=$(realpath "$tool")
-py=/usr/bin/python3
-if ! "$py" -c 'import numpy' 2>/dev/null; then
-  echo "SKIP: NumPy is not installed"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$tool" "$tmp" <<'EOF'
-import json, struct, subprocess, sys
-import numpy as np
-
-tool, tmp = sys.argv[1], sys.argv[2]
+. "$(dirname "$0")/../../e2e/numpy_run.sh" "${1:?usage: e2e_tensor_scalar_run.sh TPBISA_BINARY SOURCE_DIR}"
+e2e_python <<'EOF'
 C, N = 128, 64
 rng = np.random.default_rng(38)
 x = rng.uniform(-100, 100, size=(C, N)).astype(np.float32)
 s0 = rng.uniform(-4, 4, size=C).astype(np.float32)   # per-partition scalars at +0x800
 s1 = rng.uniform(-4, 4, size=C).astype(np.float32)   # and +0x804
 
-def hexbits(a):
-    return ["0x%08x" % v for v in a.view(np.uint32)]
-
-memory = [{"at": f"sbuf:{p}:0x0", "dtype": "fp32", "bits": hexbits(x[p])} for p in range(C)]
-memory += [{"at": f"sbuf:{p}:0x800", "dtype": "fp32", "bits": hexbits(np.array([s0[p], s1[p]], np.float32))}
-           for p in range(C)]
-with open(f"{tmp}/init.json", "w") as f:
-    json.dump({"memory": memory}, f)
-
-def t3(addr, n):
-    return struct.pack("<I3h3H", addr, 1, 0, 0, n, 1, 1)
+memory = [{"at": f"sbuf:{p}:0x0", "dtype": "fp32", "bits": hexbits(x[p].view(np.uint32))} for p in range(C)]
+memory += [{"at": f"sbuf:{p}:0x800", "dtype": "fp32",
+            "bits": hexbits(np.array([s0[p], s1[p]], np.float32).view(np.uint32))} for p in range(C)]
+write_init(memory)
 
 def s3d3_ts(opcode, cmd, src, dst, imm0_src, op0, op1, rev, imm1_src, imm0, imm1):
     w = struct.pack("<BBBB8xB3x", opcode, 16, 0, 0, cmd) + t3(src, N)
@@ -54,10 +34,7 @@ words = [
 ]
 dumps = ["sbuf:0:0x1000:fp32:%d" % N, "sbuf:127:0x2000:fp32:%d" % N, "acc:5"]
 dumps += ["sbuf:%d:0x3000:fp32:1" % p for p in range(C)]
-cmd = [tool, "run", "--gen", "cayman", "--init", f"{tmp}/init.json", "--json", "--hex"] + words
-for d in dumps:
-    cmd += ["--dump", d]
-out = subprocess.run(cmd, capture_output=True, text=True)
+out = run(words, dumps)
 if out.returncode != 0:
     print("FAIL: tpbisa run exited", out.returncode, out.stderr)
     sys.exit(1)
