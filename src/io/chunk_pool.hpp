@@ -7,6 +7,7 @@
 #include <functional>
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
@@ -14,12 +15,16 @@
 namespace tpbisa::io {
 
 /// run(n, fn) calls fn(0) .. fn(n - 1), each once, and returns when every call has returned; the calls' writes are
-/// visible to the caller then. The chunks run in an arena of `jobs` slots (the caller's included), so a run never uses
-/// more threads than the --jobs limit; the arena's threads are oneTBB's, started at the first run of more than one
-/// chunk and kept between runs. `fn` must not throw.
+/// visible to the caller then. The chunks run in an arena of `jobs` slots (the caller's included; at most the CPUs the
+/// process may run on), so a run never uses more threads than the --jobs limit; the arena's threads are oneTBB's,
+/// started at the first run of more than one chunk and kept between runs. `fn` must not throw.
 class ChunkPool {
  public:
-  explicit ChunkPool(unsigned jobs) : jobs_(std::max(jobs, 1U)), arena_(static_cast<int>(jobs_)) {}
+  explicit ChunkPool(unsigned jobs)
+      : jobs_(std::max(jobs, 1U)),
+        // No more slots than the CPUs the process may run on: oneTBB has no more threads to give (and says so on
+        // stderr when asked); more threads than CPUs would only take turns.
+        arena_(std::min(static_cast<int>(jobs_), std::max(tbb::info::default_concurrency(), 1))) {}
   ChunkPool(const ChunkPool&) = delete;
   ChunkPool& operator=(const ChunkPool&) = delete;
 

@@ -69,7 +69,7 @@ std::string_view dram_variable(const neff::Run& run, unsigned core, const Effect
   return {};
 }
 
-/// How many entries the record shows of a list of `n` (its cap) and of the step's DRAM ranges.
+/// How many of the step's DRAM ranges the record shows (capped as every effect list; none outside a NEFF run).
 size_t dram_shown(const StepResult& s, const TraceStyle& style) {
   if (style.run == nullptr) return 0;
   return std::min(s.dram_ranges.size(), style.run->machine().options().max_recorded_effects);
