@@ -22,7 +22,7 @@ generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 WERROR := -DTPBISA_WERROR=ON
 # The optimised tree: -O2 as RelWithDebInfo, without the debug information (a quarter of the compile time).
 OPT_CONFIG := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" $(WERROR)
-DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 clang-tidy-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libopenblas-dev python3 \
+DEB_PACKAGES := cmake ninja-build g++ make clang clang-format-14 clang-tidy-14 libclang-rt-14-dev libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libarchive-dev zlib1g-dev libmd-dev libhwy-dev libtbb-dev libopenblas-dev python3 \
   python3-dev python3-venv python3-setuptools python3-build pybind11-dev python3-pybind11 python3-numpy python3-pytest \
   python3-jsonschema python3-dask python3-distributed
 

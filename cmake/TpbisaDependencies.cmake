@@ -1,10 +1,17 @@
 # The third-party libraries and how the library links them: fmt, nlohmann JSON, CLI11, libarchive (static where
-# it can be), zlib, libmd and Google Highway (opened at first use by default). Defines the interface targets
+# it can be), zlib, libmd, oneTBB and Google Highway (opened at first use by default). Defines the interface targets
 # tpbisa_libarchive and tpbisa_libmd, and TPBISA_HWY_LIBRARY (the file the kernels open, empty when linked).
 
 find_package(fmt REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(CLI11 REQUIRED)
+
+# oneTBB runs the data-parallel chunks (the streaming validator's --jobs, the NEFF program checks) on a bounded
+# number of threads; linked privately by the library.
+find_package(TBB CONFIG QUIET)
+if(NOT TBB_FOUND)
+  message(FATAL_ERROR "oneTBB not found (Debian: libtbb-dev): the library runs its parallel checks with it")
+endif()
 
 # The NEFF reader: libarchive for the gzip and tar layers, zlib for the gzip trailer's CRC-32, libmd for the hash
 # (MD5, SHA-256): a digest library with no start-up work, where OpenSSL's EVP loaded its configuration and

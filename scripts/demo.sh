@@ -12,6 +12,5 @@ step "Disassemble it back: the canonical form" "$tool" disasm --gen cayman "$out
 step "Validate every word" "$tool" validate --gen cayman "$out/demo.bin"
 step "Run it, writing a JSON-Lines trace" "$tool" run --gen cayman "$out/demo.bin" --trace "$out/demo-trace.jsonl" \
   --dump sbuf:0:0x400:fp32:8 --dump sbuf:1:0x400:fp32:8
-printf '\n== The trace, readable (each register, memory, DVE and semaphore write)\n'
-python3 scripts/show_trace.py "$out/demo-trace.jsonl"
+step "The trace, readable (each register, memory, DVE and semaphore write)" "$tool" trace show "$out/demo-trace.jsonl"
 printf '\nExpected: partition 0 holds 2 4 1.5 2 -5 -6 70 80, partition 1 holds 3 6 3 4 1.25 1.5 -14 -16.\n'

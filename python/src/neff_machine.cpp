@@ -146,8 +146,9 @@ npy::Array npy_header_of(const pb::array& a) {
 /// {"outputs": name -> array (owning its memory, the signature's dtype as raw .npy bits), "report": the document
 /// of `tpbisa run PROG.neff --json`}.
 pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& schedule, bool check_races,
-                  unsigned threads, const pb::object& trace, const pb::object& max_steps, const pb::object& max_memory,
-                  const pb::object& timeout, const pb::object& on_step) {
+                  unsigned threads, const pb::object& trace, const std::string& trace_format,
+                  const pb::object& max_steps, const pb::object& max_memory, const pb::object& timeout,
+                  const pb::object& on_step) {
   const neff::Neff& nf = n.get();
   io::NeffRunOptions ro;
   if (!io::parse_schedule(schedule, ro.machine))
@@ -161,6 +162,9 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   if (ro.trace && !pb::isinstance<pb::str>(trace))
     raise_usage(fmt::format("trace must be a file name (str or os.PathLike), not {}",
                             std::string(pb::str(trace.get_type().attr("__name__")))));
+  const std::optional<TraceFormat> format = parse_trace_format(trace_format);
+  if (!format) raise_usage(fmt::format("trace_format '{}' is not json or compact", trace_format));
+  ro.trace_format = *format;
   // Without max_steps the run is bounded as on the command line: a loop that never ends is stopped.
   ro.max_steps = max_steps.is_none() ? io::default_neff_max_steps(nf) : count_arg(max_steps, "max_steps");
   if (!max_memory.is_none()) ro.machine.max_memory = count_arg(max_memory, "max_memory");
@@ -574,9 +578,9 @@ void bind_neff_machine(pb::module_& m) {
                                return out;
                              })
       .def("_run", &run_neff, pb::arg("inputs"), pb::arg("schedule") = "default", pb::arg("check_races") = false,
-           pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("max_steps") = pb::none(),
-           pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(), pb::arg("on_step") = pb::none(),
-           "Runs the whole NEFF (use Neff.run).")
+           pb::arg("threads") = 1, pb::arg("trace") = pb::none(), pb::arg("trace_format") = "json",
+           pb::arg("max_steps") = pb::none(), pb::arg("max_memory") = pb::none(), pb::arg("timeout") = pb::none(),
+           pb::arg("on_step") = pb::none(), "Runs the whole NEFF (use Neff.run).")
       .def(
           "tables", [](const PyNeff& n) { return PyActTables(n.shared()); },
           "The activation-function sets the NEFF embeds, evaluable over arrays (docs/activation.md).")

@@ -300,6 +300,17 @@ def test_trace_file(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
     r = run_cli("run", str(matmul_neff), *paths, "--trace", str(tmp_path / "cli.txt"), "--quiet")
     assert r.returncode == 0, r.stderr.decode()
     assert (tmp_path / "cli.txt").read_text() == path.read_text()
+    # The compact lines (docs/trace.md, "Compact records"): the command line's, one per step.
+    compact = tmp_path / "trace.compact"
+    assert prog.run(**inputs, trace=compact, trace_format="compact").ok
+    r = run_cli("run", str(matmul_neff), *paths, "--trace", str(tmp_path / "cli.compact"), "--trace-format",
+                "compact", "--quiet")
+    assert r.returncode == 0, r.stderr.decode()
+    assert (tmp_path / "cli.compact").read_text() == compact.read_text()
+    assert len(compact.read_text().splitlines()) == len(lines)
+    assert all(json.loads(line)["v"] == 1 for line in compact.read_text().splitlines())
+    with pytest.raises(tpbisa.UsageError, match="trace_format 'yaml' is not json or compact"):
+        prog.run(**inputs, trace=compact, trace_format="yaml")
 
 
 def test_readme_example(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:

@@ -229,6 +229,7 @@ def _neff_run(
     check_races: bool = False,
     threads: int = 1,
     trace: str | _os.PathLike[str] | None = None,
+    trace_format: str = "json",
     max_steps: int | None = None,
     max_memory: int | None = None,
     timeout: float | None = None,
@@ -238,8 +239,9 @@ def _neff_run(
     """Runs the whole NEFF on NumPy inputs given by name (``prog.run(x=x, y=y)``), as ``tpbisa run PROG.neff``:
     inputs are read in place (C-contiguous arrays are not copied) and checked against the signature (ValueError
     naming the input and the expected dtype and shape); the run releases the GIL, and Ctrl-C stops it with
-    KeyboardInterrupt (no trace file is left). Without ``max_steps`` the run stops (status ``step-limit``) after
-    1,000 retired words per word of the program, at least 1,000,000. The inputs may also come as one mapping,
+    KeyboardInterrupt (no trace file is left). ``trace_format`` is ``json`` or ``compact`` (``--trace-format``).
+    Without ``max_steps`` the run stops (status ``step-limit``) after 1,000 retired words per word of the program, at
+    least 1,000,000. The inputs may also come as one mapping,
     ``prog.run({"x": x, "y": y})``, so that an input's name never collides with an option. ``max_memory`` bounds the
     run's simulated memory as ``--max-memory`` (default 1 GiB); ``timeout`` (seconds) stops the run at the next word
     after it with TimeoutError, on any thread. ``on_step`` is called for every retired (or faulting) word, in the
@@ -263,7 +265,8 @@ def _neff_run(
             if value.dtype == numpy_dtype(isa):
                 inputs[name] = value.view(_np.dtype(f"u{value.dtype.itemsize}"))
     raw = self._run(inputs, schedule=schedule, check_races=check_races, threads=threads, trace=trace,
-                    max_steps=max_steps, max_memory=max_memory, timeout=timeout, on_step=on_step)
+                    trace_format=trace_format, max_steps=max_steps, max_memory=max_memory, timeout=timeout,
+                    on_step=on_step)
     outputs = {}
     for name, array in raw["outputs"].items():
         isa = _SIGNATURE_DTYPES.get(self.outputs[name][0])

@@ -175,7 +175,7 @@ class Neff:
                  symmetric_clamp_arith: bool = True) -> list[Verdict] | list[dict[str, Verdict]]: ...
     def run(self, inputs: Mapping[str, Any] | None = None, /, *, schedule: str = "default",
             check_races: bool = False, threads: int = 1, trace: str | os.PathLike[str] | None = None,
-            max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
+            trace_format: str = "json", max_steps: int | None = None, max_memory: int | None = None, timeout: float | None = None,
             on_step: Callable[[dict[str, Any]], bool | None] | None = None, **named: Any) -> Result:
         """Runs the whole NEFF on NumPy inputs given by name, as ``tpbisa run PROG.neff``."""
 

@@ -65,39 +65,10 @@ NeffRunReport::Status status_of(const RunSummary& s) {
                          : S::Ok;
 }
 
-/// The DRAM side of a step's transfers in its trace record: `"dram":[{"variable","offset","size","access"}]`
-/// before the record's closing brace, one entry per range the step's DMAs read or wrote (a record without any has
-/// no `dram` key). The variable is the core's that holds the range's first byte.
-void append_dram_side(std::string& line, const StepResult& step, const neff::Run& run) {
-  if (step.dram_ranges.empty() || line.empty() || line.back() != '}') return;
-  line.pop_back();
-  line += ",\"dram\":[";
-  bool first = true;
-  // Capped as every effect list of a record (--trace-max-effects); the rest are counted in `dram_omitted`.
-  const size_t cap = run.machine().options().max_recorded_effects;
-  const size_t shown = std::min(step.dram_ranges.size(), cap);
-  for (const EffectLog::DramRange& d : step.dram_ranges.first(shown)) {
-    std::string_view name;
-    for (const DramVar& v : run.dram(step.core).vars)
-      if (v.present && v.data == d.base) {
-        name = v.name;
-        break;
-      }
-    fmt::format_to(std::back_inserter(line), "{}{{\"variable\":{},\"offset\":{},\"size\":{},\"access\":\"{}\"}}",
-                   first ? "" : ",", ojson(std::string(name)).dump(), d.offset, d.n, d.write ? "write" : "read");
-    first = false;
-  }
-  line += ']';
-  if (shown < step.dram_ranges.size())
-    fmt::format_to(std::back_inserter(line), ",\"dram_omitted\":{}", step.dram_ranges.size() - shown);
-  line += '}';
-}
-
 }  // namespace
 
-void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run) {
-  append_trace_line(out, step, run.machine(), TraceStyle{true});
-  append_dram_side(out, step, run);
+void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run, TraceFormat format) {
+  append_trace_line(out, step, run.machine(), TraceStyle{true, format, &run});
 }
 
 namespace {
@@ -111,7 +82,7 @@ NeffRunReport execute_serial(NeffRun& r, const NeffRunOptions& o, OutputFile* tr
     if (o.on_step) o.on_step(step);
     if (trace != nullptr && o.trace_filter.pass(step)) {
       line.clear();
-      append_neff_trace_line(line, step, run);
+      append_neff_trace_line(line, step, run, o.trace_format);
       line += '\n';
       trace->write(line);
     }
@@ -211,6 +182,9 @@ std::unordered_set<const uint8_t*> shared_writable(const neff::Run& run) {
 /// it says so. The report is merged from the per-core results. With `one_order`, it also says whether one order of
 /// steps gives that result (every core ran to its end, within max_steps in all, and no core wrote DRAM bytes another
 /// core read or wrote); the per-core step limit is then max_steps in all, not per core.
+/// The cores run on threads of their own (std::thread), not as tasks of a bounded pool (oneTBB, as the parallel
+/// checks): `--threads` runs every core at once, as the device does, and a core is one long run rather than a chunk,
+/// whose end the calling thread must stay free to wait for (reporting progress, telling the cores to stop).
 NeffRunReport execute_threads(NeffRun& r, const NeffRunOptions& o, size_t max_threads, bool* one_order) {
   neff::Run& run = *r.run;
   Machine& m = run.machine();

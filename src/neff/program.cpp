@@ -5,12 +5,12 @@
 #include <iterator>
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <tuple>
 #include <variant>
 
 #include <fmt/format.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include "families/family.hpp"
 #include "tpbisa/address.hpp"
@@ -451,9 +451,12 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
       words += e.stream.word_count();
     }
   // Each word's checks read that word and its subgraph alone: ranges of words checked apart and joined in order
-  // give the failures of one pass. A large program is split into a range per thread.
+  // give the failures of one pass. A large program is split into a part per thread of oneTBB's arena, checked as
+  // tasks of it.
   const unsigned threads =
-      words < kParallelCheckWords ? 1U : std::clamp(std::thread::hardware_concurrency(), 1U, kMaxCheckThreads);
+      words < kParallelCheckWords
+          ? 1U
+          : std::clamp(static_cast<unsigned>(tbb::this_task_arena::max_concurrency()), 1U, kMaxCheckThreads);
   const size_t per = (words + threads - 1) / threads;
   std::vector<std::vector<WordRange>> parts(threads);
   size_t stream = 0, at = 0;
@@ -472,17 +475,10 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
   const auto check_part = [&](size_t p) {
     for (const WordRange& r : parts[p]) check_range(r, gen, found[p]);
   };
-  std::vector<std::thread> pool;
-  for (size_t p = 1; p < threads; ++p) {
-    try {
-      pool.emplace_back(check_part, p);
-    } catch (const std::system_error&) {  // no thread to be had: checked here below
-      break;
-    }
-  }
-  check_part(0);
-  for (std::thread& t : pool) t.join();
-  for (size_t p = pool.size() + 1; p < threads; ++p) check_part(p);
+  if (threads == 1)
+    check_part(0);
+  else
+    tbb::parallel_for(size_t{0}, size_t{threads}, check_part);
   std::vector<ProgramFailure> out = std::move(found[0]);
   for (size_t p = 1; p < threads; ++p)
     out.insert(out.end(), std::make_move_iterator(found[p].begin()), std::make_move_iterator(found[p].end()));

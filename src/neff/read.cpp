@@ -873,6 +873,7 @@ Result<Neff> read_payload(const Header& h, uint64_t file_size, std::span<const u
   // building; its verdict and warning still come first, as when it ran before them.
   const bool hashed = options.hash || options.verify_hash;
   HashCheck hash;
+  // One job beside the calling thread's own work (not chunks of one): a thread of its own, not a pool's task.
   std::thread hasher;
   if (hashed && window.size() >= kHashThreadBytes) {
     try {

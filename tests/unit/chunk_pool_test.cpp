@@ -1,12 +1,11 @@
-// The streaming validator's chunk pool (validate --quiet --jobs): every chunk once per run, results visible after it.
+// The streaming validator's chunk runner on oneTBB (validate --quiet --jobs): every chunk once per run, results
+// visible after it, never more chunks at once than jobs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <mutex>
-#include <set>
 #include <thread>
 #include <vector>
 
@@ -39,24 +38,40 @@ TEST(ChunkPool, ResultsAreVisibleAfterTheRun) {
   }
 }
 
-// Chunks of very different lengths: a thread that is busy with a long one leaves the rest to the others, and a
-// worker that wakes after the run ended takes no chunk of the next one.
+// Chunks of very different lengths: a thread that is busy with a long one leaves the rest to the others, runs follow
+// each other back to back, and no more than `jobs` chunks ever run at once (the --jobs limit).
 TEST(ChunkPool, UnevenChunksAndBackToBackRuns) {
   ChunkPool pool(3);
-  std::set<std::thread::id> threads;
-  std::mutex m;
+  std::atomic<int> running{0}, most{0};
   for (size_t round = 0; round < 200; ++round) {
     std::vector<std::atomic<int>> hits(8);
     pool.run(hits.size(), [&](size_t c) {
+      const int now = running.fetch_add(1) + 1;
+      for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+      }
       if (c == round % 8) std::this_thread::sleep_for(std::chrono::microseconds(200));
       hits[c].fetch_add(1, std::memory_order_relaxed);
-      const std::lock_guard<std::mutex> lock(m);
-      threads.insert(std::this_thread::get_id());
+      running.fetch_sub(1);
     });
     for (const auto& h : hits) ASSERT_EQ(h.load(), 1);
   }
-  EXPECT_GE(threads.size(), 1U);
-  EXPECT_LE(threads.size(), 3U);
+  EXPECT_GE(most.load(), 1);
+  EXPECT_LE(most.load(), 3);
+}
+
+// The limit holds when the machine has more CPUs than jobs: two jobs never run three chunks at once.
+TEST(ChunkPool, NeverMoreChunksAtOnceThanJobs) {
+  ChunkPool pool(2);
+  std::atomic<int> running{0}, most{0};
+  for (size_t round = 0; round < 50; ++round)
+    pool.run(16, [&](size_t) {
+      const int now = running.fetch_add(1) + 1;
+      for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      running.fetch_sub(1);
+    });
+  EXPECT_LE(most.load(), 2);
 }
 
 TEST(ChunkPool, OneJobRunsOnTheCallingThread) {

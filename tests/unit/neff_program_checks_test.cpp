@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <oneapi/tbb/task_arena.h>
 #include <nlohmann/json.hpp>
 
 #include "tpbisa/describe.hpp"
@@ -184,6 +185,40 @@ TEST(NeffProgramChecks, SbufReservationUntouched) {
   json def = definition();
   def.erase("runtime_statebuffer_reservation");
   EXPECT_TRUE(failing(make_neff(word_of(d), word_of(copy(0x1000, 0x37FF0, 4)), def)).empty());
+}
+
+// A program large enough to be checked in parts on oneTBB's threads (2^16 words and more): the failures, their order
+// and their messages are those of one pass, whatever the number of threads the checks may use.
+TEST(NeffProgramChecks, LargeProgramsGiveTheSameFailuresOnAnyNumberOfThreads) {
+  PseudoDmaDirect2d bad = dma(8, 16);
+  bad.src.offset = 1;  // dma_src_in_variable
+  const std::vector<uint8_t> good_dma = word_of(dma(8, 16)), bad_dma = word_of(bad);
+  const std::vector<uint8_t> good_copy = word_of(copy(0x1000, 0x2000800, 4)),
+                             bad_copy = word_of(copy(0x1000, 0x37FF0, 4));  // sbuf_reservation_untouched
+  std::vector<uint8_t> sp, act;
+  for (size_t i = 0; i < 40000; ++i) {
+    // Runs of equal words (a word like the one before it is not checked again) broken by failing ones.
+    const std::vector<uint8_t>& w = i % 997 == 0 || i % 5003 == 1 ? bad_dma : good_dma;
+    sp.insert(sp.end(), w.begin(), w.end());
+    const std::vector<uint8_t>& c = i % 1009 == 3 || (i >= 20000 && i < 20004) ? bad_copy : good_copy;
+    act.insert(act.end(), c.begin(), c.end());
+  }
+  const neff::Neff n = make_neff(sp, act);
+  const auto listed = [&n] {
+    std::vector<std::string> out;
+    for (const auto& f : neff::check_program(n, Generation::Cayman))
+      out.push_back(fmt::format("{} {} {} {}", f.stream, f.word, f.predicate->name, f.message));
+    return out;
+  };
+  std::vector<std::string> one;
+  tbb::task_arena(1).execute([&] { one = listed(); });
+  // SP: i % 997 == 0 (41 words) or i % 5003 == 1 (8); Activation: i % 1009 == 3 (40) and 20000..20003 (4).
+  ASSERT_EQ(one.size(), 93U);
+  for (const int threads : {2, 3, 7, 16}) {
+    std::vector<std::string> many;
+    tbb::task_arena(threads).execute([&] { many = listed(); });
+    EXPECT_EQ(many, one) << threads << " threads";
+  }
 }
 
 TEST(NeffProgramChecks, PsumAccessOneBank) {

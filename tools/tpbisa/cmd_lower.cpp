@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,14 +40,20 @@ struct LowerCounts {
   uint64_t words = 0, lowered = 0, copied = 0, invalid = 0;
 };
 
+/// `"key": value` of the JSON report's outer object, key and value serialised by nlohmann. The report streams its
+/// `lowered` entries as the words are lowered, one per line, so its outer object is written a member at a time.
+std::string member(std::string_view key, const ojson& value) {
+  return io::dump_json(ojson(key)) + ": " + io::dump_json(value);
+}
+
 /// Reports as it goes: text lines, or one JSON document; to stderr when OUT is stdout.
 class LowerReport {
  public:
   LowerReport(const LowerCliOptions& o, std::string in, std::string out, Generation gen, bool to_stderr)
       : o_(o), out_(std::move(out)), gen_(gen), to_stderr_(to_stderr) {
     if (o_.json)
-      write(fmt::format("{{\"input\": {}, \"output\": {}, \"generation\": \"{}\", \"lowered\": [", io::dump_json(in),
-                        io::dump_json(out_ == "-" ? "<stdout>" : out_), to_string(gen_)));
+      write(fmt::format("{{{}, {}, {}, {}: [", member("input", in), member("output", out_ == "-" ? "<stdout>" : out_),
+                        member("generation", to_string(gen_)), io::dump_json(ojson("lowered"))));
   }
 
   void lowered(const io::WordSource& src, uint8_t pseudo_opcode, const LowerResult& r, const Instruction& inst,
@@ -74,8 +81,8 @@ class LowerReport {
   void finish(const LowerCounts& c, const ojson& error) {
     if (o_.json) {
       const ojson summary{{"words", c.words}, {"lowered", c.lowered}, {"copied", c.copied}, {"invalid", c.invalid}};
-      write(fmt::format("{}],\n\"summary\": {}", count_ == 0 ? "" : "\n", io::dump_json(summary)));
-      if (!error.is_null()) write(fmt::format(",\n\"error\": {}", io::dump_json(error)));
+      write(fmt::format("{}],\n{}", count_ == 0 ? "" : "\n", member("summary", summary)));
+      if (!error.is_null()) write(",\n" + member("error", error));
       write("}\n");
     } else if (error.is_null()) {
       write(fmt::format("{} word{}: {} lowered, {} copied; {} lowered word{} invalid on {}\n", c.words,

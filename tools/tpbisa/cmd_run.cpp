@@ -420,9 +420,10 @@ int run_stream(const RunCliOptions& o, const RunLimits& l, Generation gen, std::
       return kExitInput;
     }
     trace = std::move(*opened);
-    hooks.on_step = [&](const StepResult& r) {
+    const TraceStyle style{false, *parse_trace_format(o.trace_format)};
+    hooks.on_step = [&, style](const StepResult& r) {
       line.clear();
-      append_trace_line(line, r, m);
+      append_trace_line(line, r, m, style);
       line += '\n';
       trace->write(line);
     };
@@ -510,6 +511,11 @@ Command register_run(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Print one JSON document instead of text");
   app->add_option("--trace", opts->trace, "Write a JSON-Lines trace, one record per retired or faulting instruction")
       ->type_name("FILE.jsonl");
+  app->add_option("--trace-format", opts->trace_format,
+                  "The trace's records: json (default) or compact, one short line per step (docs/trace.md)")
+      ->check(CLI::IsMember({"json", "compact"}))
+      ->needs("--trace")
+      ->type_name("FORMAT");
   app->add_option(
          "--max-steps", opts->max_steps,
          "Stop after this many retired instructions (default: 1000000; a NEFF: 1000 per word of its streams, at "

@@ -25,6 +25,7 @@ struct RunCliOptions {
   std::vector<std::string> dumps;
   bool json = false;
   std::string trace;
+  std::string trace_format{"json"};  ///< json or compact (checked by the option)
   std::string max_steps{kDefaultMaxSteps};
   std::string max_memory{kDefaultMaxMemory};
   std::string max_elements{kDefaultMaxElements};

@@ -339,6 +339,7 @@ std::optional<int> prepare_neff(const RunCliOptions& o, const RunLimits& l, io::
                    : o.threads ? io::kMaxValidateJobs  // every core on its own thread, as --threads always said
                                : io::default_validate_jobs();
   ro.trace = !o.trace.empty();
+  ro.trace_format = *parse_trace_format(o.trace_format);
   if (!io::parse_schedule(o.schedule, ro.machine))
     return usage_error("run", fmt::format("--schedule '{}' is not default, reverse or random:SEED", o.schedule));
   for (const std::string& f : o.trace_filters)

@@ -1,10 +1,12 @@
-// `tpbisa trace show`: a JSON-Lines execution trace (docs/trace.md) as one readable block per record, with the core
-// and engine of a NEFF run's records and every location in the tool's one spelling.
+// `tpbisa trace show`: an execution trace (docs/trace.md; JSON or compact records) as one readable block per record,
+// with the core and engine of a NEFF run's records and every location in the tool's one spelling.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,6 +53,79 @@ void list(std::string& out, const json& r, const char* key, const char* what, si
   uint64_t more = it->size() - shown;
   if (const auto om = r.find("omitted"); om != r.end() && om->contains(key)) more += (*om)[key].get<uint64_t>();
   if (more != 0) out += fmt::format("    ... {} more {}\n", more, what);
+}
+
+/// `0x` and the hex digits of a compact record's value (`"0000803f"` -> `"0x0000803f"`).
+std::string prefixed(const json& v) {
+  return "0x" + v.get<std::string>();
+}
+
+/// A compact record's location (`s3+1a0`, `p0+800`, `d+80100`) as the JSON record's location keys.
+json location_of(const json& place) {
+  const std::string text = place.get<std::string>();
+  const size_t plus = text.find('+');
+  if (text.empty() || plus == std::string::npos) throw json::other_error::create(501, "not a location", &place);
+  const uint64_t offset = std::stoull(text.substr(plus + 1), nullptr, 16);
+  if (text[0] == 'd') return json{{"region", "dev"}, {"addr", fmt::format("{:#x}", offset)}};
+  return json{{"region", text[0] == 'p' ? "psum" : "sbuf"},
+              {"partition", std::stoull(text.substr(1, plus - 1))},
+              {"offset", offset}};
+}
+
+/// A compact record (docs/trace.md, "Compact records") in the JSON record's shape, so one printer reads both.
+json expand_compact(const json& c) {
+  json r{{"index", c.at("i")}, {"opcode", "0x" + c.at("o").get<std::string>()}, {"name", c.at("n")}};
+  if (c.contains("c")) {
+    r["core"] = c.at("c");
+    r["engine"] = c.at("e");
+  }
+  r["status"] = c.contains("x") ? "fault" : "retired";
+  const auto each = [&c](const char* key, auto f) {
+    json out = json::array();
+    if (const auto it = c.find(key); it != c.end())
+      for (const json& e : *it) out.push_back(f(e));
+    return out;
+  };
+  r["regs"] = each("r", [](const json& e) {
+    return json{{"reg", e.at(0)}, {"before", prefixed(e.at(1))}, {"after", prefixed(e.at(2))}};
+  });
+  r["mem"] = each("w", [](const json& e) {
+    json m = location_of(e.at(0));
+    m.update(json{{"size", e.at(1)}, {"before", prefixed(e.at(2))}, {"after", prefixed(e.at(3))}});
+    return m;
+  });
+  r["reads"] = each("m", [](const json& e) {
+    json m = location_of(e.at(0));
+    m.update(json{{"size", e.at(1)}, {"initialized", e.at(2).get<int>() != 0}});
+    return m;
+  });
+  r["dram"] = each("D", [](const json& e) {
+    return json{{"variable", e.at(0)},
+                {"offset", e.at(1)},
+                {"size", e.at(2)},
+                {"access", e.at(3).get<std::string>() == "w" ? "write" : "read"}};
+  });
+  r["dve"] = each("d", [](const json& e) {
+    return json{{"channel", e.at(0)},
+                {"field", e.at(1)},
+                {"slot", e.at(2)},
+                {"before", prefixed(e.at(3))},
+                {"after", prefixed(e.at(4))}};
+  });
+  r["sems"] = each("s", [](const json& e) {
+    const std::string label = e.at(0).get<std::string>();
+    return json{{label.rfind('E', 0) == 0 ? "event" : "semaphore", std::stoul(label.substr(1))},
+                {"before", e.at(1)},
+                {"after", e.at(2)}};
+  });
+  r["diagnostics"] = each("g", [](const json& e) { return json{{"kind", e.at(0)}}; });
+  static constexpr std::pair<const char*, const char*> kLists[] = {
+      {"r", "regs"}, {"w", "mem"}, {"m", "reads"}, {"d", "dve"}, {"s", "sems"}, {"D", "dram"}, {"g", "diagnostics"}};
+  if (const auto z = c.find("z"); z != c.end())
+    for (const auto& [key, name] : kLists)
+      if (z->contains(key)) r["omitted"][name] = (*z)[key];
+  if (const auto x = c.find("x"); x != c.end()) r["fault"] = *x;
+  return r;
 }
 
 std::string record_text(const json& r, size_t limit) {
@@ -110,13 +185,14 @@ int run_trace_show(const TraceShowOptions& o) {
     if (!line.empty()) {
       ++number;
       const json r = json::parse(line, nullptr, false);
-      if (r.is_discarded() || !r.is_object() || !r.contains("index")) {
+      const bool compact = r.is_object() && r.contains("i");
+      if (r.is_discarded() || !r.is_object() || !(r.contains("index") || compact)) {
         report_error(fmt::format("{}: line {}: not a trace record (docs/trace.md)", label, number));
         return kExitInput;
       }
       try {
-        out_write(record_text(r, o.limit));
-      } catch (const json::exception&) {
+        out_write(record_text(compact ? expand_compact(r) : r, o.limit));
+      } catch (const std::exception&) {  // a key missing or of another type, a malformed location
         report_error(fmt::format("{}: line {}: not a trace record (docs/trace.md)", label, number));
         return kExitInput;
       }

@@ -23,6 +23,7 @@
 #include "tpbisa/machine.hpp"
 #include "tpbisa/neff.hpp"
 #include "tpbisa/neff_run.hpp"
+#include "tpbisa/trace.hpp"
 
 namespace tpbisa::io {
 
@@ -72,7 +73,8 @@ std::string_view to_string(NeffRunReport::Status s);
 
 /// A NEFF run's trace record of `step` (docs/trace.md: `core` and `engine` on every record, `dram` on a DMA's),
 /// appended to `out` without a newline: what `tpbisa run --trace` writes and Python's `on_step` receives.
-void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run);
+void append_neff_trace_line(std::string& out, const StepResult& step, const neff::Run& run,
+                            TraceFormat format = TraceFormat::Json);
 
 /// How to run a NEFF (`tpbisa run PROG.neff`, Python's Neff.run).
 struct NeffRunOptions {
@@ -89,6 +91,7 @@ struct NeffRunOptions {
   unsigned max_threads = 1;
   bool trace = false;        ///< a trace will be written (effects recorded, at most machine.max_recorded_effects)
   TraceFilter trace_filter;  ///< the steps the trace keeps
+  TraceFormat trace_format = TraceFormat::Json;  ///< its records (--trace-format; docs/trace.md)
   /// On the calling thread, every `progress_words` retired words (with threads, about every 0.1 s) with the words
   /// retired so far; false stops the run (status Interrupted).
   std::function<bool(uint64_t retired)> on_progress;
