@@ -19,12 +19,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string hex_bytes(std::span<const uint8_t> bytes) {
-  std::string s;
-  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
-  return s;
-}
-
 std::string bracket_shape(const std::vector<uint64_t>& shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
@@ -190,6 +184,12 @@ std::string semaphore_edges(const neff::SubgraphSems& sg, const neff::SemaphoreU
 
 }  // namespace
 
+std::string hex_bytes(std::span<const uint8_t> bytes) {
+  std::string s;
+  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
+  return s;
+}
+
 std::string neff_info_text(const neff::Neff& n) {
   const neff::Header& h = n.header;
   std::string text;
@@ -302,11 +302,11 @@ nlohmann::ordered_json act_eval_json(const neff::Neff& n, const ActEvalResult& r
                       {"y", fmt::format("{:#010x}", row.out)},
                       {"y_value", fmt::format("{:.9g}", std::bit_cast<float>(row.out))}});
   ojson doc{{"file", n.file},
-           {"set", r.set},
-           {"function", r.function},
-           {"func_id", r.func_id},
-           {"result", r.exact ? "exact" : "reference model"},
-           {"values", values}};
+            {"set", r.set},
+            {"function", r.function},
+            {"func_id", r.func_id},
+            {"result", r.exact ? "exact" : "reference model"},
+            {"values", values}};
   escape_strings(doc);
   return doc;
 }

@@ -2,6 +2,8 @@
 // prints beside them (ls, act-eval); the other JSON forms are in tpbisa/io/neff_json.hpp.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,9 @@
 #include "tpbisa/neff.hpp"
 
 namespace tpbisa::io {
+
+/// Bytes as lower-case hex digits, two per byte (hashes, uuids).
+std::string hex_bytes(std::span<const uint8_t> bytes);
 
 /// `neff info`: the header, hash check, payload, target, inputs and outputs, and per subgraph its streams with their
 /// opcode counts, variables and queue sets.
