@@ -2,10 +2,15 @@
 #include "tpbisa/io/arguments.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "tpbisa/io/json.hpp"
 #include "tpbisa/location.hpp"
 
 namespace tpbisa::io {
@@ -99,6 +104,60 @@ bool TraceFilter::pass(const StepResult& r) const {
   const std::string hex = fmt::format("{:#04x}", r.opcode);
   return std::find(opcodes_.begin(), opcodes_.end(), name) != opcodes_.end() ||
          std::find(opcodes_.begin(), opcodes_.end(), hex) != opcodes_.end();
+}
+
+std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
+                                      std::string& error) {
+  uint64_t v = 0;
+  bool too_big = false;
+  if (!parse_u64_text(text, v, &too_big)) {
+    error = too_big ? fmt::format("{} '{}' is out of range {}..{}", option, text, min, max)
+                    : fmt::format("{} '{}' is not a number", option, text);
+    return std::nullopt;
+  }
+  if (v < min || v > max) {
+    error = fmt::format("{} '{}' is out of range {}..{}", option, text, min, max);
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<uint32_t> parse_fp32_operand(const std::string& text) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    uint64_t v = 0;
+    if (!parse_u64_text(text, v) || v > UINT32_MAX) return std::nullopt;
+    return static_cast<uint32_t>(v);
+  }
+  char* end = nullptr;
+  const float f = std::strtof(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+  return std::bit_cast<uint32_t>(f);
+}
+
+std::optional<std::string> parse_tolerances(const std::string& rtol, const std::string& atol, double& r, double& a) {
+  for (auto [text, value, flag] : {std::tuple{&rtol, &r, "--rtol"}, std::tuple{&atol, &a, "--atol"}}) {
+    char* end = nullptr;
+    *value = std::strtod(text->c_str(), &end);
+    if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(*value) || *value < 0)
+      return fmt::format("{} '{}' is not a number 0 or more", flag, *text);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> parse_dump_specs(std::span<const std::string> texts, Generation gen, uint64_t max_elements,
+                                            std::vector<DumpSpec>& dumps) {
+  uint64_t dumped = 0;
+  for (const std::string& text : texts) {
+    auto d = parse_dump_spec(text, gen);
+    if (!d) return fmt::format("--dump '{}': {}", printable(text), d.error().message);
+    dumped += d->kind == DumpSpec::Kind::Memory ? d->count : 0;
+    // The output of all dumps together is bounded, not only that of each.
+    if (dumped > max_elements)
+      return fmt::format("--dump '{}': the dumps show more than {} elements in all (--max-dump-elements)",
+                         printable(text), max_elements);
+    dumps.push_back(std::move(*d));
+  }
+  return std::nullopt;
 }
 
 }  // namespace tpbisa::io

@@ -1,6 +1,7 @@
 // The catalog's tables as rows with their cells and JSON forms, their coverage, and the catalog documents.
 #include "tpbisa/io/catalog_tables.hpp"
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <vector>
@@ -369,6 +370,53 @@ ojson coverage_json(std::optional<Generation> gen) {
   doc["totals"] = coverage_totals_json(gen);
   doc["entries"] = body["entries"];
   return doc;
+}
+
+namespace {
+
+std::string catalog_counts_line(const CatalogTable& t, std::optional<Generation> gen) {
+  if (gen) return fmt::format("{}: {} on {}", t.name, count_in(t, *gen), to_string(*gen));
+  std::vector<std::string> parts;
+  for (Generation g : kAllGenerations) parts.push_back(fmt::format("{} {}", to_string(g), count_in(t, g)));
+  return fmt::format("{}: {} values ({})", t.name, t.rows.size(), fmt::join(parts, ", "));
+}
+
+/// The cells shown for a row: the table's own, then one presence column per generation when no --gen.
+std::vector<std::string> catalog_shown_cells(const CatalogTable& t, const CatalogRow& r,
+                                             std::optional<Generation> gen) {
+  std::vector<std::string> cells = r.cells;
+  if (!gen && t.presence_columns)
+    for (Generation g : kAllGenerations)
+      cells.emplace_back(!r.gens.has(g) ? "-" : t.modeled_marks && r.modeled.has(g) ? "M" : "x");
+  return cells;
+}
+
+}  // namespace
+
+std::string catalog_table_text(const CatalogTable& t, std::optional<Generation> gen) {
+  std::string text;
+  std::vector<std::string> titles = t.columns;
+  if (!gen && t.presence_columns)
+    for (Generation g : kAllGenerations) titles.emplace_back(to_string(g));
+  std::vector<size_t> widths(titles.size());
+  for (size_t c = 0; c < titles.size(); ++c) widths[c] = titles[c].size();
+  std::vector<std::vector<std::string>> lines;
+  for (const auto& r : t.rows) {
+    if (gen && !r.gens.has(*gen)) continue;
+    lines.push_back(catalog_shown_cells(t, r, gen));
+    for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], lines.back()[c].size());
+  }
+  auto print_line = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (size_t c = 0; c < cells.size(); ++c)
+      line += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    text += line + '\n';
+  };
+  text += (t.summary.empty() ? catalog_counts_line(t, gen) : t.summary) + '\n';
+  print_line(titles);
+  for (const auto& cells : lines) print_line(cells);
+  return text;
 }
 
 }  // namespace tpbisa::io

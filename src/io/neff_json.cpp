@@ -11,17 +11,12 @@
 #include <fmt/format.h>
 
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/io/neff_text.hpp"
 
 namespace tpbisa::io {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-std::string hex(std::span<const uint8_t> bytes) {
-  std::string s;
-  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
-  return s;
-}
 
 std::vector<unsigned> set_bits(uint64_t v) {
   std::vector<unsigned> bits;
@@ -112,8 +107,8 @@ ojson neff_info_json(const neff::Neff& n) {
                {"neff_version_minor", h.neff_version_minor},
                {"neff_build_version", h.build_version_text()},
                {"num_tpb", h.num_tpb},
-               {"hash", hex(h.hash)},
-               {"uuid", hex(h.uuid)},
+               {"hash", hex_bytes(h.hash)},
+               {"uuid", hex_bytes(h.uuid)},
                {"name", h.name_text()},
                {"requested_tpb_count", h.requested_tpb_count},
                {"tpb_per_node", std::vector<unsigned>(h.tpb_per_node.begin(), h.tpb_per_node.end())},
@@ -121,8 +116,8 @@ ojson neff_info_json(const neff::Neff& n) {
                {"feature_bits_set", set_bits(h.feature_bits)},
                {"lnc_size", h.lnc_size}};
   ojson hash{{"algorithm", n.hash.algorithm},
-             {"computed", hex(n.hash.computed)},
-             {"stored", hex(n.hash.stored)},
+             {"computed", hex_bytes(n.hash.computed)},
+             {"stored", hex_bytes(n.hash.stored)},
              {"matched", n.hash.matched ? ojson(to_string(*n.hash.matched)) : ojson(nullptr)}};
   ojson payload{{"window_bytes", n.payload.window_bytes},
                 {"compressed_bytes", n.payload.compressed_bytes},

@@ -211,6 +211,41 @@ run validate "$tmp/missing.bin"
 expect_rc 3 "missing file"
 expect_err "tpbisa: error: $tmp/missing.bin: cannot open: No such file or directory" "missing file message"
 
+# ---- the progress line: on a terminal only, not with --quiet, with the total, percentage and time left ----
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], "rb").read() * 50000)' "$tmp/valid.bin" >"$tmp/big.bin"
+run validate "$tmp/big.bin"
+[ -s "$tmp/err" ] && fail "a progress line on a stderr that is not a terminal: $(head -c 200 "$tmp/err")"
+# stderr is a terminal (a pty); stdout is a pipe read only after 1.5 s, so the run (blocked on its writes meanwhile)
+# goes on past its first second with words left, and then shows where it is.
+progress() {
+  python3 - "$tool" "$@" <<'PY'
+import os, pty, subprocess, sys, time
+master, slave = os.openpty()
+p = subprocess.Popen([sys.argv[1], "validate", *sys.argv[2:]], stdout=subprocess.PIPE, stderr=slave)
+os.close(slave)
+time.sleep(1.5)
+out = p.stdout.read()
+rc = p.wait()
+err = b""
+while True:
+    try:
+        piece = os.read(master, 65536)
+    except OSError:
+        break
+    if not piece:
+        break
+    err += piece
+lines = out.count(b"\n")
+sys.stdout.write(f"rc {rc} lines {lines}\n" + err.decode(errors="replace").replace("\r", "\n"))
+PY
+}
+progress "$tmp/big.bin" >"$tmp/pty" 2>&1
+grep -q '^rc 0 lines 100001$' "$tmp/pty" || fail "validate on a terminal: $(head -c 300 "$tmp/pty")"
+grep -Eq '^[0-9]+ of 100000 words \([0-9]+%\), [0-9.]+ s, about [0-9]+ s left *$' "$tmp/pty" ||
+  fail "no progress line on a terminal: $(head -c 300 "$tmp/pty")"
+progress --quiet "$tmp/big.bin" >"$tmp/pty" 2>&1
+grep -q ' words' "$tmp/pty" && fail "--quiet shows a progress line: $(head -c 300 "$tmp/pty")"
+
 # ---- usage errors: exit 2 ----
 run validate --gen bogus --hex "$load"
 expect_rc 2 "unknown generation"

@@ -14,7 +14,6 @@
 namespace tpbisa::cli {
 namespace {
 
-using io::CatalogRow;
 using io::CatalogTable;
 
 struct CatalogOptions {
@@ -23,46 +22,6 @@ struct CatalogOptions {
   bool coverage = false;
   std::string table = "opcodes";
 };
-
-std::string counts_line(const CatalogTable& t, std::optional<Generation> gen) {
-  if (gen) return fmt::format("{}: {} on {}", t.name, io::count_in(t, *gen), to_string(*gen));
-  std::vector<std::string> parts;
-  for (Generation g : kAllGenerations) parts.push_back(fmt::format("{} {}", to_string(g), io::count_in(t, g)));
-  return fmt::format("{}: {} values ({})", t.name, t.rows.size(), fmt::join(parts, ", "));
-}
-
-/// The cells shown for a row: the table's own, then one presence column per generation when no --gen.
-std::vector<std::string> shown_cells(const CatalogTable& t, const CatalogRow& r, std::optional<Generation> gen) {
-  std::vector<std::string> cells = r.cells;
-  if (!gen && t.presence_columns)
-    for (Generation g : kAllGenerations)
-      cells.emplace_back(!r.gens.has(g) ? "-" : t.modeled_marks && r.modeled.has(g) ? "M" : "x");
-  return cells;
-}
-
-void print_text(const CatalogTable& t, std::optional<Generation> gen) {
-  std::vector<std::string> titles = t.columns;
-  if (!gen && t.presence_columns)
-    for (Generation g : kAllGenerations) titles.emplace_back(to_string(g));
-  std::vector<size_t> widths(titles.size());
-  for (size_t c = 0; c < titles.size(); ++c) widths[c] = titles[c].size();
-  std::vector<std::vector<std::string>> lines;
-  for (const auto& r : t.rows) {
-    if (gen && !r.gens.has(*gen)) continue;
-    lines.push_back(shown_cells(t, r, gen));
-    for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], lines.back()[c].size());
-  }
-  auto print_line = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (size_t c = 0; c < cells.size(); ++c)
-      line += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], widths[c]);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out("{}\n", line);
-  };
-  out("{}\n", t.summary.empty() ? counts_line(t, gen) : t.summary);
-  print_line(titles);
-  for (const auto& cells : lines) print_line(cells);
-}
 
 void print_tables(const CatalogOptions& o) {
   if (o.json) {
@@ -73,7 +32,7 @@ void print_tables(const CatalogOptions& o) {
       o.coverage ? std::vector<CatalogTable>{io::coverage_table(o.gen)} : io::catalog_tables(o.table, o.gen);
   for (size_t i = 0; i < tables.size(); ++i) {
     if (i > 0) out("\n");
-    print_text(tables[i], o.gen);
+    out_write(io::catalog_table_text(tables[i], o.gen));
   }
 }
 

@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exit_codes.hpp"
+#include "tpbisa/io/source_text.hpp"
 #include "tpbisa/location.hpp"
 
 namespace tpbisa::cli {
@@ -123,17 +123,7 @@ void add_stream_filters(CLI::App& app, WordInputs& in, const std::string& engine
 }
 
 std::optional<std::string> check_word_inputs(const WordInputs& in) {
-  if (in.hex.empty() && in.files.empty()) return "no input: give --hex HEX or FILE ('-' for stdin)";
-  if (!in.hex.empty() && !in.files.empty()) return "give either --hex words or FILE arguments, not both";
-  if (!in.hex.empty() && !in.subgraphs.empty()) return "--subgraph selects streams of a NEFF input, not --hex words";
-  // --hex takes every argument up to the next option, so `--hex WORD prog.bin` would read the file name as hex.
-  for (const std::string& arg : in.hex) {
-    struct stat st {};
-    const bool hexlike = arg.find_first_not_of("0123456789abcdefABCDEFxX_, \t\n") == std::string::npos;
-    if (!hexlike && ::stat(arg.c_str(), &st) == 0)
-      return fmt::format("'{}' after --hex is a file; give either --hex words or FILE arguments, not both", arg);
-  }
-  return std::nullopt;
+  return io::check_word_inputs(in.hex, in.files, !in.subgraphs.empty());
 }
 
 std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen) {
@@ -149,35 +139,8 @@ std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& 
   return sources;
 }
 
-Generation input_generation(io::WordSource& src, const std::optional<Generation>& given) {
-  if (given) return *given;
-  return src.generation().value_or(kDefaultGeneration);
-}
-
-std::string generation_note(const io::WordSource& src, const std::optional<Generation>& given, Generation gen) {
-  const neff::Neff* n = src.neff();
-  if (given || n == nullptr) return {};
-  if (n->generation)
-    return fmt::format("generation {}: the target of {} (PROJ-CONV-X7; --gen overrides)", to_string(gen), n->file);
-  return fmt::format("generation {} (the default): the target '{}' of {} names no generation; --gen overrides",
-                     to_string(gen), n->target, n->file);
-}
-
 void report_neff_warnings(const io::WordSource& src) {
-  const neff::Neff* n = src.neff();
-  if (n == nullptr) return;
-  for (const neff::Warning& w : n->warnings)
-    err_write(fmt::format("{}: warning: {}: {}\n", kToolName,
-                          w.member.empty() ? n->file : fmt::format("{}: {}", n->file, w.member), w.message));
-}
-
-std::string word_label(const io::WordSource& src) {
-  return word_label(src, src.index());
-}
-
-std::string word_label(const io::WordSource& src, uint64_t index) {
-  if (const io::StreamInfo* s = src.stream()) return fmt::format("{}#{}", s->label, index);
-  return fmt::format("#{}", index);
+  err_write(io::source_warnings_text(src, kToolName));
 }
 
 void buffer_stdout() {
@@ -237,99 +200,21 @@ int usage_error(std::string_view command, std::string_view message) {
   return kExitUsage;
 }
 
-namespace {
-
-constexpr size_t kShownErrors = 20;  // assembly diagnostics printed; the summary gives the full count
-
-/// Length of the valid UTF-8 sequence at text[i] (1..4), or 0 when the byte does not start one.
-size_t utf8_length(std::string_view text, size_t i) {
-  const auto u = static_cast<unsigned char>(text[i]);
-  const size_t n = u < 0x80 ? 1 : (u >> 5) == 0x6 ? 2 : (u >> 4) == 0xE ? 3 : (u >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  for (size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
-  return n;
-}
-
-/// The pieces a text is shown as, one per byte: the byte itself, or \xNN for control bytes and bytes that are
-/// not UTF-8 (a NUL in a source line must not reach the terminal raw). `keep_tabs` leaves tabs as they are.
-std::vector<std::string> shown_bytes(std::string_view text, bool keep_tabs) {
-  std::vector<std::string> out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    const auto u = static_cast<unsigned char>(text[i]);
-    const size_t n = utf8_length(text, i);
-    if ((u < 0x20 && !(keep_tabs && u == '\t')) || u == 0x7F || n == 0) {
-      out.push_back(fmt::format("\\x{:02x}", u));
-      ++i;
-      continue;
-    }
-    out.emplace_back(text.substr(i, 1));
-    for (size_t k = 1; k < n; ++k) out.emplace_back(text.substr(i + k, 1));
-    i += n;
-  }
-  return out;
-}
-
-std::string escape_text(std::string_view text) {
-  std::string out;
-  for (const std::string& s : shown_bytes(text, false)) out += s;
-  return out;
-}
-
-/// format_diagnostic's three lines with the source line escaped and the caret line kept under the same bytes.
-std::string escaped_diagnostic(const AsmDiagnostic& d) {
-  const std::vector<std::string> shown = shown_bytes(d.source_line, true);
-  std::string line, carets;
-  for (const std::string& s : shown) line += s;
-  // The caret line repeats the line's tabs so that the caret sits under the right byte however tabs are shown.
-  for (size_t i = 0; i + 1 < d.column && i < shown.size(); ++i)
-    carets += shown[i] == "\t" ? std::string("\t") : std::string(shown[i].size(), ' ');
-  size_t width = 0;
-  for (size_t i = d.column == 0 ? 0 : d.column - 1, k = 0; k < std::max<size_t>(d.length, 1); ++i, ++k)
-    width += i < shown.size() ? shown[i].size() : 1;
-  carets += '^';
-  carets.append(width - 1, '~');
-  return fmt::format("{}:{}:{}: error: {}\n{}\n{}\n", escape_text(d.file), d.line, d.column, escape_text(d.message),
-                     line, carets);
-}
-
-}  // namespace
-
 std::string print_diagnostics(std::span<const AsmDiagnostic> errors, size_t count) {
-  for (size_t i = 0; i < errors.size() && i < kShownErrors; ++i) err_write(escaped_diagnostic(errors[i]));
-  const std::string shown = count > kShownErrors ? fmt::format(" (the first {} shown)", kShownErrors) : "";
-  return fmt::format("{} error{}{}", count, count == 1 ? "" : "s", shown);
+  err_write(io::diagnostics_text(errors));
+  return io::diagnostics_summary(count);
 }
 
 void report_source_error(const io::WordSource& src) {
-  if (src.diagnostic_count() == 0) {
-    report_error(src.error());
-    return;
-  }
-  report_error(fmt::format("{}: {} in the assembly source", src.label(),
-                           print_diagnostics(src.diagnostics(), src.diagnostic_count())));
+  std::string diagnostics;
+  const Error e = io::source_error(src, diagnostics);
+  err_write(diagnostics);
+  report_error(e);
 }
 
 std::optional<uint64_t> parse_u64(std::string_view text) {
   uint64_t v = 0;
   if (!parse_u64_text(text, v)) return std::nullopt;
-  return v;
-}
-
-std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
-                                      std::string& error) {
-  uint64_t v = 0;
-  bool too_big = false;
-  if (!parse_u64_text(text, v, &too_big)) {
-    error = too_big ? fmt::format("{} '{}' is out of range {}..{}", option, text, min, max)
-                    : fmt::format("{} '{}' is not a number", option, text);
-    return std::nullopt;
-  }
-  if (v < min || v > max) {
-    error = fmt::format("{} '{}' is out of range {}..{}", option, text, min, max);
-    return std::nullopt;
-  }
   return v;
 }
 

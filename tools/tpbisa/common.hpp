@@ -16,10 +16,18 @@
 
 #include "tpbisa/expected.hpp"
 #include "tpbisa/generation.hpp"
+#include "tpbisa/io/arguments.hpp"
+#include "tpbisa/io/source_text.hpp"
+#include "tpbisa/io/text_out.hpp"
 #include "tpbisa/io/words.hpp"
 #include "tpbisa/validate.hpp"
 
 namespace tpbisa::cli {
+
+using io::generation_note;
+using io::input_generation;
+using io::number_option;
+using io::word_label;
 
 inline constexpr std::string_view kToolName = "tpbisa";
 inline constexpr std::string_view kToolVersion = "0.1.0";
@@ -66,18 +74,8 @@ std::optional<std::string> check_word_inputs(const WordInputs& in);
 /// The sources in order: the --hex words as one source, or one source per FILE (NEFF containers accepted).
 std::vector<std::unique_ptr<io::WordSource>> open_word_inputs(const WordInputs& in, Generation gen);
 
-/// The generation an input is read for: --gen when given, else the NEFF's target, else the default (mariana).
-Generation input_generation(io::WordSource& src, const std::optional<Generation>& given);
-/// What the output says about a generation that came from a NEFF input (empty when --gen was given or the input
-/// is no NEFF): "generation cayman: the target of in.neff (PROJ-CONV-X7; --gen overrides)".
-std::string generation_note(const io::WordSource& src, const std::optional<Generation>& given, Generation gen);
 /// Prints a NEFF input's warnings (a hash mismatch, trailing bytes) on stderr, as `tpbisa neff` does.
 void report_neff_warnings(const io::WordSource& src);
-/// A word's label: "sg00/PE#12" for a word of a NEFF stream, "#12" otherwise.
-std::string word_label(const io::WordSource& src);
-/// The label of word `index` of the source's current stream (a word of a block next_block handed out).
-std::string word_label(const io::WordSource& src, uint64_t index);
-
 // ---- output: stdout is written through these, never by fmt::print (which throws on a failed write) ----
 
 /// Gives stdout one large buffer (1 MiB) when it is not a terminal, so that printing many words costs few writes.
@@ -97,6 +95,14 @@ bool out_flush();
 bool stdout_failed();
 /// "<stdout>: write error: <OS error>".
 std::string stdout_error();
+
+/// Stdout as the library's streamed layouts see it (a failed write is kept and reported by main).
+class StdoutText final : public io::TextOut {
+ public:
+  void write(std::string_view text) override { out_write(text); }
+  void flush() override { out_flush(); }
+  bool failed() const override { return stdout_failed(); }
+};
 
 /// Prints "tpbisa: error: <message>" on stderr; never throws, whatever stderr is.
 void report_error(std::string_view message);
@@ -118,10 +124,5 @@ void report_source_error(const io::WordSource& src);
 /// Parses an unsigned number written in decimal or as 0x hex (no sign, no spaces); nullopt when it is
 /// not one or does not fit 64 bits.
 std::optional<uint64_t> parse_u64(std::string_view text);
-
-/// A number option in min..max: nullopt and `error` set to "OPTION 'TEXT' is not a number" or
-/// "OPTION 'TEXT' is out of range MIN..MAX".
-std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
-                                      std::string& error);
 
 }  // namespace tpbisa::cli

@@ -1,21 +1,12 @@
-// Text renderings of a validation verdict shared by validate, lower and run (the JSON form is the library's).
+// The library's verdict texts (tpbisa/io/verdict_text.hpp) under the names the commands use.
 #pragma once
 
-#include <string>
-
-#include "tpbisa/instruction.hpp"
-#include "tpbisa/validate.hpp"
+#include "tpbisa/io/verdict_text.hpp"
 
 namespace tpbisa::cli {
 
-/// "predicate [via x] (convention PROJ-CONV-..): message".
-std::string failure_line(const FailureReport& r);
-
-/// The failure lines of a verdict, each on its own line behind `indent`, plus a line when truncated.
-std::string failure_lines(const Verdict& v, const Instruction& inst, const ValidateOptions& options,
-                          std::string_view indent);
-
-/// "valid", "header-only", or "invalid (VALIDATOR: N failed)".
-std::string verdict_word(const Verdict& v);
+using io::failure_line;
+using io::failure_lines;
+using io::verdict_word;
 
 }  // namespace tpbisa::cli

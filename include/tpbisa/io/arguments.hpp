@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tpbisa/io/dump.hpp"
 #include "tpbisa/machine.hpp"
 
 namespace tpbisa::io {
@@ -37,5 +39,22 @@ class TraceFilter {
   std::vector<std::string> opcodes_;  ///< mnemonics in lower case, or "0x02"
   std::vector<unsigned> cores_;
 };
+
+/// A number option in min..max (decimal or 0x hex): nullopt and `error` set to "OPTION 'TEXT' is not a number" or
+/// "OPTION 'TEXT' is out of range MIN..MAX".
+std::optional<uint64_t> number_option(std::string_view option, std::string_view text, uint64_t min, uint64_t max,
+                                      std::string& error);
+
+/// An fp32 operand (`neff act-eval`): a decimal number (inf, nan included) or 0x-prefixed bits; nullopt otherwise.
+std::optional<uint32_t> parse_fp32_operand(const std::string& text);
+
+/// The tolerances of an output comparison (--rtol, --atol): numbers 0 or more, finite; the problem otherwise
+/// ("--rtol 'x' is not a number 0 or more").
+std::optional<std::string> parse_tolerances(const std::string& rtol, const std::string& atol, double& r, double& a);
+
+/// The --dump specs of a run for generation `gen`, the memory dumps together showing at most `max_elements`
+/// elements; the problem otherwise ("--dump 'SPEC': why").
+std::optional<std::string> parse_dump_specs(std::span<const std::string> texts, Generation gen, uint64_t max_elements,
+                                            std::vector<DumpSpec>& dumps);
 
 }  // namespace tpbisa::io

@@ -40,6 +40,10 @@ CatalogTable coverage_table(std::optional<Generation> gen);
 /// The rows of `t` present on `g`.
 size_t count_in(const CatalogTable& t, Generation g);
 
+/// A table as `tpbisa catalog` prints it: its summary (or counts) line, then aligned columns; without a generation,
+/// one presence column per generation (x, M for modeled, - absent); with one, only that generation's rows.
+std::string catalog_table_text(const CatalogTable& t, std::optional<Generation> gen);
+
 /// The document of `tpbisa catalog TABLE --json` (docs/cli.md): table, generation, count, counts, entries (or, for
 /// modes, enums).
 nlohmann::ordered_json catalog_json(std::string_view which, std::optional<Generation> gen);

@@ -1,9 +1,9 @@
 // Verdict text renderings built from the library's FailureReport, so every command words a failure the same way.
-#include "verdict_print.hpp"
+#include "tpbisa/io/verdict_text.hpp"
 
 #include <fmt/format.h>
 
-namespace tpbisa::cli {
+namespace tpbisa::io {
 
 std::string failure_line(const FailureReport& r) {
   std::string line(r.predicate);
@@ -29,4 +29,4 @@ std::string verdict_word(const Verdict& v) {
   return fmt::format("invalid ({}: {}{} failed)", name, v.n_failed, v.truncated ? "+" : "");
 }
 
-}  // namespace tpbisa::cli
+}  // namespace tpbisa::io
