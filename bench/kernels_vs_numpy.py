@@ -5,7 +5,9 @@ command's wall time, their ratio, and the check of the outputs (norms: largest d
 largest relative difference to float64 NumPy; mlp (SiLU) and attention: largest difference to float64 NumPy relative
 to the largest output; top-k and the causal mask: equal). Softmax carries the activation tables of
 ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent; mlp and attention
-carry tpbisa's own.
+carry tpbisa's own. The OpenBLAS kernel NumPy runs on is printed first; when OpenBLAS picked one narrower than the
+CPU's flags support (a generic fallback such as Prescott), the script runs itself again with OPENBLAS_CORETYPE naming
+the right one (bench/openblas_kernel.py), so that the baseline is not a slow one (the `tpbisa` commands run without it).
 
 usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...]
   (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter columns and hidden size, a quick look)
@@ -19,9 +21,30 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIN_MARK = "TPBISA_BENCH_OPENBLAS_PINNED"  # set in the environment of the run that pinned the kernel
 
-TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "matmul_small.neff")
+
+def pin_openblas():
+    """Runs this script again with OPENBLAS_CORETYPE set when NumPy's OpenBLAS runs a narrower kernel than the CPU's
+    (decided in a child process: the kernel is chosen when NumPy loads OpenBLAS, so this process must not load it)."""
+    if os.environ.get(PIN_MARK):
+        return
+    pin = subprocess.run([sys.executable, os.path.join(HERE, "openblas_kernel.py"), "--pin"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    if pin:
+        env = dict(os.environ, OPENBLAS_CORETYPE=pin, **{PIN_MARK: pin})
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+pin_openblas()
+
+import numpy as np  # noqa: E402  (after the kernel is pinned)
+
+sys.path.insert(0, HERE)
+import openblas_kernel  # noqa: E402
+
+TABLES = os.path.join(HERE, "..", "..", "shared", "data", "matmul_small.neff")
 SIZES = {  # kernel -> generator options at the benchmark size
     "layernorm": ["--rows", "256", "--cols", "8192"],
     "rmsnorm": ["--rows", "256", "--cols", "8192"],
@@ -106,6 +129,12 @@ def main():
     a = ap.parse_args()
     tool = os.path.abspath(a.tpbisa)
     env = dict(os.environ, TPBISA=tool)
+    pin = env.pop(PIN_MARK, "")
+    if pin:  # the pin is NumPy's alone
+        env.pop("OPENBLAS_CORETYPE", None)
+    best_cpu = openblas_kernel.best_kernel(openblas_kernel.cpu_flags())[0]
+    print(f"numpy's OpenBLAS kernel: {openblas_kernel.corename() or 'none (NumPy does not use OpenBLAS)'}"
+          f"{' (pinned with OPENBLAS_CORETYPE)' if pin else ''}; the CPU supports {best_cpu}")
     failed = 0
     print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10}  check")
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,7 +163,7 @@ def main():
                 best = min(best, time.perf_counter() - t)
             argv = [tool, "run", neff, "--out", f"{ind}/out"] + [f"--input={n}={ind}/{n}.npy" for n in arrays]
             t = time.perf_counter()
-            p = subprocess.run(argv, capture_output=True, text=True, check=False)
+            p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
             wall = time.perf_counter() - t
             m = re.search(r"retired in ([0-9.]+) s", p.stdout)
             if p.returncode != 0 or not m:
