@@ -266,12 +266,32 @@ uint8_t Machine::judge_word(std::span<const uint8_t, kWordBytes> w, Generation g
 namespace {
 
 /// What judging a word needs of its opcode, the same for every word of that opcode on a generation: its executor
-/// (family::executor_for, which reads only the opcode and the generation) and whether a family adds waits beyond
-/// EVENTS to it (an extra_waits hook, the one the registry resolves: the opcode's family's, else the format's).
+/// (family::executor_for, which reads only the opcode and the generation; none for a pseudo opcode, which is never
+/// plain) and whether a family adds waits beyond EVENTS to it (an extra_waits hook, the one the registry resolves:
+/// the opcode's family's, else the format's).
 struct OpcodeRoute {
   family::Executor executor = nullptr;
   bool extra_waits = false;
 };
+
+/// The EVENTS byte values of a plain word, by value: a wait mode that never blocks, an update mode with no action
+/// (the catalog's mode tables, looked up once instead of per word).
+struct QuietEvents {
+  std::array<bool, 256> wait{};
+  std::array<bool, 256> update{};
+};
+
+const QuietEvents& quiet_events() {
+  static const QuietEvents kQuiet = [] {
+    QuietEvents q;
+    for (unsigned v = 0; v < 256; ++v) {
+      q.wait[v] = wait_never_blocks(static_cast<uint8_t>(v));
+      q.update[v] = update_is_none(static_cast<uint8_t>(v));
+    }
+    return q;
+  }();
+  return kQuiet;
+}
 
 const OpcodeRoute& opcode_route(uint8_t opcode, Generation gen) {
   using Table = std::array<std::array<OpcodeRoute, 256>, kAllGenerations.size()>;
@@ -283,7 +303,7 @@ const OpcodeRoute& opcode_route(uint8_t opcode, Generation gen) {
         w[field_ref<RawWord>("header.opcode").offset] = static_cast<uint8_t>(op);
         const Instruction inst = decode(w, g);
         OpcodeRoute& r = t[static_cast<size_t>(g)][op];
-        r.executor = family::executor_for(inst);
+        r.executor = is_pseudo(static_cast<uint8_t>(op)) ? nullptr : family::executor_for(inst);
         if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) continue;
         const family::Family* by_opcode = family::opcode_family(inst.opcode());
         const family::Family* by_format = family::family_of(inst.info->format);
@@ -303,9 +323,10 @@ uint8_t Machine::judge_instruction(const Instruction& inst, std::span<const uint
   if (!fast_accepts(word, gen, vo) && !validate(inst, gen, vo).valid) return Sequencer::kInvalid;
   const uint8_t opcode = inst.opcode();
   const OpcodeRoute& route = opcode_route(opcode, gen);
-  if (route.executor == nullptr || is_pseudo(opcode)) return Sequencer::kValid;
+  if (route.executor == nullptr) return Sequencer::kValid;
   const Events& ev = inst.events();
-  const bool plain = wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) &&
+  const QuietEvents& quiet = quiet_events();
+  const bool plain = quiet.wait[ev.wait_mode] && quiet.update[ev.update_mode] &&
                      (!route.extra_waits || family::extra_waits(inst).count == 0);
   if (!plain) return Sequencer::kValid;
   const family::Executor executor = route.executor;
