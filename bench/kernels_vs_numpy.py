@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Kernel NEFFs of `tpbisa gen` at realistic sizes, run end to end by `tpbisa run`, against NumPy doing the same math
 in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
-command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; softmax:
+command's wall time, their ratio, the CPU times of both (NumPy's: the process's, every BLAS thread; the command's: the
+whole process, every thread) and their ratio — on a loaded machine wall times mostly measure waiting for a CPU —, and
+the check of the outputs (norms: largest difference to float64 NumPy; softmax:
 largest relative difference to float64 NumPy; mlp (SiLU) and attention: largest difference to float64 NumPy relative
 to the largest output; top-k and the causal mask: equal). Softmax carries the activation tables of
 ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent; mlp and attention
@@ -17,6 +19,7 @@ usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...] [--runs N]
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -64,6 +67,12 @@ def attention_math(q, k, v):
     s = np.where(np.arange(keys)[None, :] <= keys - rows + np.arange(rows)[:, None], s, -np.inf)
     p = np.exp(s - s.max(axis=1, keepdims=True))
     return (p / p.sum(axis=1, keepdims=True)) @ v
+
+
+def children_cpu():
+    """User + system CPU seconds of the finished child processes (every thread of each)."""
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
 
 
 def numpy_math(kernel, a, k):
@@ -138,7 +147,8 @@ def main():
     print(f"numpy's OpenBLAS kernel: {openblas_kernel.corename() or 'none (NumPy does not use OpenBLAS)'}"
           f"{' (pinned with OPENBLAS_CORETYPE)' if pin else ''}; the CPU supports {best_cpu}")
     failed = 0
-    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10}  check")
+    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10} "
+          f"{'numpy cpu':>10} {'run cpu':>8} {'cpu ratio':>10}  check")
     with tempfile.TemporaryDirectory() as tmp:
         for kernel, opts in SIZES.items():
             if a.only and kernel not in a.only:
@@ -158,17 +168,19 @@ def main():
             subprocess.run([sys.executable, "-m", "tpbisa.gen", kernel, *opts, "--out", neff, "--write-inputs", ind],
                            check=True, env=env, stdout=subprocess.DEVNULL)
             arrays = {f[:-4]: np.load(f"{ind}/{f}") for f in sorted(os.listdir(ind))}
-            best = float("inf")
+            best = best_cpu = float("inf")
             for _ in range(3):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 numpy_math(kernel, arrays, k)
                 best = min(best, time.perf_counter() - t)
+                best_cpu = min(best_cpu, time.process_time() - c)
             argv = [tool, "run", neff, "--out", f"{ind}/out"] + [f"--input={n}={ind}/{n}.npy" for n in arrays]
-            run_s = wall = float("inf")
+            run_s = wall = run_cpu = float("inf")
             for _ in range(a.runs):  # best of RUNS, as NumPy's best of 3: the machine's load varies by several times
-                t = time.perf_counter()
+                t, c = time.perf_counter(), children_cpu()
                 p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
                 w = time.perf_counter() - t
+                run_cpu = min(run_cpu, children_cpu() - c)
                 m = re.search(r"retired in ([0-9.]+) s", p.stdout)
                 if p.returncode != 0 or not m:
                     break
@@ -184,7 +196,8 @@ def main():
             shape = f"{first} " + "x".join(str(s) for s in arrays[first].shape) + (f" k {k}" if k else "")
             if kernel in ("mlp", "attention"):
                 shape += " " + " ".join(f"{n} " + "x".join(map(str, arrays[n].shape)) for n in arrays if n != first)
-            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f}  {what}")
+            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f} "
+                  f"{best_cpu:10.4f} {run_cpu:8.3f} {run_cpu / max(best_cpu, 1e-9):10.1f}  {what}")
     return 1 if failed else 0
 
 
