@@ -1,27 +1,54 @@
 #!/usr/bin/env python3
 """Kernel NEFFs of `tpbisa gen` at realistic sizes, run end to end by `tpbisa run`, against NumPy doing the same math
 in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
-command's wall time, their ratio, and the check of the outputs (norms: largest difference to float64 NumPy; softmax:
+command's wall time, their ratio, the CPU times of both (NumPy's: the process's, every BLAS thread; the command's: the
+whole process, every thread) and their ratio — on a loaded machine wall times mostly measure waiting for a CPU —, and
+the check of the outputs (norms: largest difference to float64 NumPy; softmax:
 largest relative difference to float64 NumPy; mlp (SiLU) and attention: largest difference to float64 NumPy relative
 to the largest output; top-k and the causal mask: equal). Softmax carries the activation tables of
 ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent; mlp and attention
-carry tpbisa's own.
+carry tpbisa's own. The OpenBLAS kernel NumPy runs on is printed first; when OpenBLAS picked one narrower than the
+CPU's flags support (a generic fallback such as Prescott), the script runs itself again with OPENBLAS_CORETYPE naming
+the right one (bench/openblas_kernel.py), so that the baseline is not a slow one (the `tpbisa` commands run without it).
 
-usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...]
-  (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter columns and hidden size, a quick look)
+usage: bench/kernels_vs_numpy.py TPBISA [--small] [--only KERNEL ...] [--runs N]
+  (the package tpbisa importable, e.g. PYTHONPATH=build/python; --small: quarter columns and hidden size, a quick look;
+  --runs: `tpbisa run` N times (default 3), its best run time and best wall time reported)
 """
 
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 
-import numpy as np
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIN_MARK = "TPBISA_BENCH_OPENBLAS_PINNED"  # set in the environment of the run that pinned the kernel
 
-TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "matmul_small.neff")
+
+def pin_openblas():
+    """Runs this script again with OPENBLAS_CORETYPE set when NumPy's OpenBLAS runs a narrower kernel than the CPU's
+    (decided in a child process: the kernel is chosen when NumPy loads OpenBLAS, so this process must not load it)."""
+    if os.environ.get(PIN_MARK):
+        return
+    pin = subprocess.run([sys.executable, os.path.join(HERE, "openblas_kernel.py"), "--pin"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    if pin:
+        env = dict(os.environ, OPENBLAS_CORETYPE=pin, **{PIN_MARK: pin})
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+pin_openblas()
+
+import numpy as np  # noqa: E402  (after the kernel is pinned)
+
+sys.path.insert(0, HERE)
+import openblas_kernel  # noqa: E402
+
+TABLES = os.path.join(HERE, "..", "..", "shared", "data", "matmul_small.neff")
 SIZES = {  # kernel -> generator options at the benchmark size
     "layernorm": ["--rows", "256", "--cols", "8192"],
     "rmsnorm": ["--rows", "256", "--cols", "8192"],
@@ -40,6 +67,12 @@ def attention_math(q, k, v):
     s = np.where(np.arange(keys)[None, :] <= keys - rows + np.arange(rows)[:, None], s, -np.inf)
     p = np.exp(s - s.max(axis=1, keepdims=True))
     return (p / p.sum(axis=1, keepdims=True)) @ v
+
+
+def children_cpu():
+    """User + system CPU seconds of the finished child processes (every thread of each)."""
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
 
 
 def numpy_math(kernel, a, k):
@@ -103,11 +136,19 @@ def main():
     ap.add_argument("tpbisa")
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
     tool = os.path.abspath(a.tpbisa)
     env = dict(os.environ, TPBISA=tool)
+    pin = env.pop(PIN_MARK, "")
+    if pin:  # the pin is NumPy's alone
+        env.pop("OPENBLAS_CORETYPE", None)
+    best_cpu = openblas_kernel.best_kernel(openblas_kernel.cpu_flags())[0]
+    print(f"numpy's OpenBLAS kernel: {openblas_kernel.corename() or 'none (NumPy does not use OpenBLAS)'}"
+          f"{' (pinned with OPENBLAS_CORETYPE)' if pin else ''}; the CPU supports {best_cpu}")
     failed = 0
-    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10}  check")
+    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10} "
+          f"{'numpy cpu':>10} {'run cpu':>8} {'cpu ratio':>10}  check")
     with tempfile.TemporaryDirectory() as tmp:
         for kernel, opts in SIZES.items():
             if a.only and kernel not in a.only:
@@ -127,21 +168,27 @@ def main():
             subprocess.run([sys.executable, "-m", "tpbisa.gen", kernel, *opts, "--out", neff, "--write-inputs", ind],
                            check=True, env=env, stdout=subprocess.DEVNULL)
             arrays = {f[:-4]: np.load(f"{ind}/{f}") for f in sorted(os.listdir(ind))}
-            best = float("inf")
+            best = best_cpu = float("inf")
             for _ in range(3):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 numpy_math(kernel, arrays, k)
                 best = min(best, time.perf_counter() - t)
+                best_cpu = min(best_cpu, time.process_time() - c)
             argv = [tool, "run", neff, "--out", f"{ind}/out"] + [f"--input={n}={ind}/{n}.npy" for n in arrays]
-            t = time.perf_counter()
-            p = subprocess.run(argv, capture_output=True, text=True, check=False)
-            wall = time.perf_counter() - t
-            m = re.search(r"retired in ([0-9.]+) s", p.stdout)
+            run_s = wall = run_cpu = float("inf")
+            for _ in range(a.runs):  # best of RUNS, as NumPy's best of 3: the machine's load varies by several times
+                t, c = time.perf_counter(), children_cpu()
+                p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+                w = time.perf_counter() - t
+                run_cpu = min(run_cpu, children_cpu() - c)
+                m = re.search(r"retired in ([0-9.]+) s", p.stdout)
+                if p.returncode != 0 or not m:
+                    break
+                run_s, wall = min(run_s, float(m.group(1))), min(wall, w)
             if p.returncode != 0 or not m:
                 print(f"{kernel}: run failed: {p.stdout[-500:]}{p.stderr[-500:]}")
                 failed += 1
                 continue
-            run_s = float(m.group(1))
             got = {f[:-4]: np.load(f"{ind}/out/{f}") for f in os.listdir(f"{ind}/out")}
             ok, what = check(kernel, got, arrays, k)
             failed += 0 if ok else 1
@@ -149,7 +196,8 @@ def main():
             shape = f"{first} " + "x".join(str(s) for s in arrays[first].shape) + (f" k {k}" if k else "")
             if kernel in ("mlp", "attention"):
                 shape += " " + " ".join(f"{n} " + "x".join(map(str, arrays[n].shape)) for n in arrays if n != first)
-            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f}  {what}")
+            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f} "
+                  f"{best_cpu:10.4f} {run_cpu:8.3f} {run_cpu / max(best_cpu, 1e-9):10.1f}  {what}")
     return 1 if failed else 0
 
 

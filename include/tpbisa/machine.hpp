@@ -269,7 +269,9 @@ class Machine {
   void judge_words();
   /// The kind of one word (Sequencer::kinds_); a plain word's executor is added to executors_.
   uint8_t judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo);
-  uint8_t judge_instruction(const Instruction& inst, Generation gen, const ValidateOptions& vo);
+  /// The kind of `inst`, decoded from `word` on `gen` (the raw-word acceptor judges most words from the bytes).
+  uint8_t judge_instruction(const Instruction& inst, std::span<const uint8_t, kWordBytes> word, Generation gen,
+                            const ValidateOptions& vo);
   /// The kind of word pc of `engine`, `inst` its decoded form, judged now if it was not yet (the same kind as when
   /// judged up front).
   uint8_t kind_at(Sequencer& engine, size_t pc, const Instruction& inst, Generation gen, const ValidateOptions& vo);

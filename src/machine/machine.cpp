@@ -260,16 +260,76 @@ ValidateOptions Machine::validate_options(EngineId e) const {
 }
 
 uint8_t Machine::judge_word(std::span<const uint8_t, kWordBytes> w, Generation gen, const ValidateOptions& vo) {
-  return judge_instruction(decode(w, gen), gen, vo);
+  return judge_instruction(decode(w, gen), w, gen, vo);
 }
 
-uint8_t Machine::judge_instruction(const Instruction& inst, Generation gen, const ValidateOptions& vo) {
-  if (!validate(inst, gen, vo).valid) return Sequencer::kInvalid;
+namespace {
+
+/// What judging a word needs of its opcode, the same for every word of that opcode on a generation: its executor
+/// (family::executor_for, which reads only the opcode and the generation; none for a pseudo opcode, which is never
+/// plain) and whether a family adds waits beyond EVENTS to it (an extra_waits hook, the one the registry resolves:
+/// the opcode's family's, else the format's).
+struct OpcodeRoute {
+  family::Executor executor = nullptr;
+  bool extra_waits = false;
+};
+
+/// The EVENTS byte values of a plain word, by value: a wait mode that never blocks, an update mode with no action
+/// (the catalog's mode tables, looked up once instead of per word).
+struct QuietEvents {
+  std::array<bool, 256> wait{};
+  std::array<bool, 256> update{};
+};
+
+const QuietEvents& quiet_events() {
+  static const QuietEvents kQuiet = [] {
+    QuietEvents q;
+    for (unsigned v = 0; v < 256; ++v) {
+      q.wait[v] = wait_never_blocks(static_cast<uint8_t>(v));
+      q.update[v] = update_is_none(static_cast<uint8_t>(v));
+    }
+    return q;
+  }();
+  return kQuiet;
+}
+
+const OpcodeRoute& opcode_route(uint8_t opcode, Generation gen) {
+  using Table = std::array<std::array<OpcodeRoute, 256>, kAllGenerations.size()>;
+  static const Table kTable = [] {
+    Table t{};
+    for (const Generation g : kAllGenerations)
+      for (unsigned op = 0; op < 256; ++op) {
+        Word w{};
+        w[field_ref<RawWord>("header.opcode").offset] = static_cast<uint8_t>(op);
+        const Instruction inst = decode(w, g);
+        OpcodeRoute& r = t[static_cast<size_t>(g)][op];
+        r.executor = is_pseudo(static_cast<uint8_t>(op)) ? nullptr : family::executor_for(inst);
+        if (inst.status != DecodeStatus::Modeled || inst.info == nullptr) continue;
+        const family::Family* by_opcode = family::opcode_family(inst.opcode());
+        const family::Family* by_format = family::family_of(inst.info->format);
+        r.extra_waits = (by_opcode != nullptr && by_opcode->execution.extra_waits != nullptr) ||
+                        (by_format != nullptr && by_format->execution.extra_waits != nullptr);
+      }
+    return t;
+  }();
+  return kTable[static_cast<size_t>(gen)][opcode];
+}
+
+}  // namespace
+
+uint8_t Machine::judge_instruction(const Instruction& inst, std::span<const uint8_t, kWordBytes> word, Generation gen,
+                                   const ValidateOptions& vo) {
+  // The raw-word acceptor accepts only words the full pass finds valid; a word it is not sure of is judged in full.
+  if (!fast_accepts(word, gen, vo) && !validate(inst, gen, vo).valid) return Sequencer::kInvalid;
+  const uint8_t opcode = inst.opcode();
+  const OpcodeRoute& route = opcode_route(opcode, gen);
+  if (route.executor == nullptr) return Sequencer::kValid;
   const Events& ev = inst.events();
-  const bool plain = wait_never_blocks(ev.wait_mode) && update_is_none(ev.update_mode) && !is_pseudo(inst.opcode()) &&
-                     family::extra_waits(inst).count == 0;
-  const family::Executor executor = plain ? family::executor_for(inst) : nullptr;
-  if (executor == nullptr) return Sequencer::kValid;
+  const QuietEvents& quiet = quiet_events();
+  const bool plain = quiet.wait[ev.wait_mode] && quiet.update[ev.update_mode] &&
+                     (!route.extra_waits || family::extra_waits(inst).count == 0);
+  if (!plain) return Sequencer::kValid;
+  const family::Executor executor = route.executor;
   const auto known = std::find(executors_.begin(), executors_.end(), executor);
   if (known != executors_.end()) return static_cast<uint8_t>(Sequencer::kPlain + (known - executors_.begin()));
   // No room for another executor: the scheduler's path.
@@ -308,7 +368,7 @@ uint8_t Machine::kind_at(Sequencer& engine, size_t pc, const Instruction& inst, 
   const bool like_before =
       pc > 0 && engine.kinds_[pc - 1] != Sequencer::kUnjudged &&
       std::memcmp(engine.bytes_ + pc * kWordBytes, engine.bytes_ + (pc - 1) * kWordBytes, kWordBytes) == 0;
-  kind = like_before ? engine.kinds_[pc - 1] : judge_instruction(inst, gen, vo);
+  kind = like_before ? engine.kinds_[pc - 1] : judge_instruction(inst, engine.word(pc), gen, vo);
   return kind;
 }
 

@@ -2,6 +2,8 @@
 // TENSOR_TENSOR_ARITH_OP (the shared ALU evaluator) and MEMSET (raw fill), per channel and pattern element.
 #include <array>
 #include <bit>
+#include <cmath>
+#include <cstring>
 
 #include "families/common.hpp"
 #include "families/datapath/format.hpp"
@@ -93,6 +95,33 @@ bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
 }
 
 /// §11.3: dst = ALU(op, src0, src1); floats in FP32, integer ops on 32-bit words when every dtype is an integer.
+/// alu_fp32's ADD, SUBTRACT or MULT (`Op`) over a row of `n` fp32 pairs into fp32, stored as it is (from_fp32_bits of
+/// fp32 is the identity): the same bits as the element path without its calls per element. A pair holding a NaN goes
+/// through alu_fp32 itself (which NaN's payload survives must not depend on how this loop is compiled); any other
+/// pair's NaN result is the one default NaN, already quiet.
+template <uint8_t Op>
+void fp32_pair_row(const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
+  for (uint64_t k = 0; k < n; ++k) {
+    float x = 0.0F, y = 0.0F;
+    std::memcpy(&x, a + 4 * k, 4);
+    std::memcpy(&y, b + 4 * k, 4);
+    float r = Op == aluop::kAdd ? x + y : (Op == aluop::kSubtract ? x - y : x * y);
+    if (std::isnan(x) || std::isnan(y)) [[unlikely]]
+      r = alu_fp32(Op, x, y);
+    std::memcpy(out + 4 * k, &r, 4);
+  }
+}
+
+/// The row of fp32_pair_row for `op`; false (nothing written) for another op.
+bool fp32_pair_row(uint8_t op, const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
+  switch (op) {
+    case aluop::kAdd: fp32_pair_row<aluop::kAdd>(a, b, out, n); return true;
+    case aluop::kSubtract: fp32_pair_row<aluop::kSubtract>(a, b, out, n); return true;
+    case aluop::kMult: fp32_pair_row<aluop::kMult>(a, b, out, n); return true;
+    default: return false;
+  }
+}
+
 bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
   const uint8_t d0 = datapath::pair_lo(t.in0_in1_dtype), d1 = datapath::pair_hi(t.in0_in1_dtype);
   if (!element_dtype_supported(txn, d0, "src0") || !element_dtype_supported(txn, d1, "src1") ||
@@ -106,40 +135,44 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
   const unsigned nac = t.num_active_channels;
   if (!within_bound(txn, count, nac)) return false;
   const unsigned z0 = dtype_size(d0), z1 = dtype_size(d1), zo = dtype_size(t.out_dtype);
+  // Rows that pass their run checks hold only accessible elements: the element checks below then cannot fault.
+  Rows r0{}, r1{}, rd{};
+  const bool rows = exec::forward_runs(txn, s0, t.src0, nac, count, z0, r0) &&
+                    exec::forward_runs(txn, s1, t.src1, nac, count, z1, r1) &&
+                    exec::forward_runs(txn, dst, t.dst, nac, count, zo, rd);
   uint64_t a = 0;
-  for (unsigned c = 0; c < nac; ++c)
+  for (unsigned c = 0; c < nac && !rows; ++c)
     for (uint64_t k = 0; k < count; ++k)
       if (!onchip_at(txn, s0, t.src0, c, k, z0, "src0", a) || !onchip_at(txn, s1, t.src1, c, k, z1, "src1", a) ||
           !onchip_at(txn, dst, t.dst, c, k, zo, "destination", a))
         return false;
   const AluOpInfo* op = find_aluop(t.op);
   const bool integer = op != nullptr && op->is(kAluInt) && is_integer(d0) && is_integer(d1) && is_integer(t.out_dtype);
-  auto apply = [&](uint64_t r0, uint64_t r1) -> uint64_t {
+  auto apply = [&](uint64_t v0, uint64_t v1) -> uint64_t {
     if (integer) {
-      const uint32_t x = is_signed(d0) ? exec::sign_extend(r0, z0) : static_cast<uint32_t>(r0);
-      const uint32_t y = is_signed(d1) ? exec::sign_extend(r1, z1) : static_cast<uint32_t>(r1);
+      const uint32_t x = is_signed(d0) ? exec::sign_extend(v0, z0) : static_cast<uint32_t>(v0);
+      const uint32_t y = is_signed(d1) ? exec::sign_extend(v1, z1) : static_cast<uint32_t>(v1);
       const uint32_t r = alu_int32(t.op, x, y, is_signed(d0));
       return zo >= 4 ? r : r & ((1U << (8 * zo)) - 1U);
     }
-    const float x = std::bit_cast<float>(to_fp32_bits(r0, d0));
-    const float y = std::bit_cast<float>(to_fp32_bits(r1, d1));
+    const float x = std::bit_cast<float>(to_fp32_bits(v0, d0));
+    const float y = std::bit_cast<float>(to_fp32_bits(v1, d1));
     return from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
   };
-  Rows r0{}, r1{}, rd{};
-  if (exec::forward_runs(txn, s0, t.src0, nac, count, z0, r0) &&
-      exec::forward_runs(txn, s1, t.src1, nac, count, z1, r1) &&
-      exec::forward_runs(txn, dst, t.dst, nac, count, zo, rd)) {
+  if (rows) {
     std::vector<uint8_t>& b0 = txn.scratch().bytes_a;
     std::vector<uint8_t>& b1 = txn.scratch().bytes_b;
     b0.resize(count * (z0 + zo));
     b1.resize(count * z1);
     uint8_t* bo = b0.data() + count * z0;
+    const bool fp32 = !integer && d0 == dtype::kFp32 && d1 == dtype::kFp32 && t.out_dtype == dtype::kFp32;
     for (unsigned c = 0; c < nac; ++c) {
       // Per element the two operands are read in turn; a row of each gives the same reads and diagnostics.
       txn.read_block(r0[c], count * z0, z0, b0.data());
       txn.read_block(r1[c], count * z1, z1, b1.data());
-      for (uint64_t k = 0; k < count; ++k)
-        set_element(bo, k, zo, apply(element(b0.data(), k, z0), element(b1.data(), k, z1)));
+      if (!fp32 || !fp32_pair_row(t.op, b0.data(), b1.data(), bo, count))
+        for (uint64_t k = 0; k < count; ++k)
+          set_element(bo, k, zo, apply(element(b0.data(), k, z0), element(b1.data(), k, z1)));
       txn.stage_block(rd[c], bo, count * zo, zo);
     }
     return true;
