@@ -102,14 +102,54 @@ size_t above(const float* x, size_t n, float threshold) {
   return n;
 }
 
+void max8_row(const float* x, size_t n, uint32_t* top) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  float last = 0.0F;
+  std::memcpy(&last, &top[7], 4);
+  // Element i enters (in order); returns the new last slot.
+  const auto enter = [&](size_t i) {
+    float e = x[i];
+    unsigned p = 0;
+    for (;; ++p) {
+      float t = 0.0F;
+      std::memcpy(&t, &top[p], 4);
+      if (e > t) break;
+    }
+    for (unsigned q = 7; q > p; --q) top[q] = top[q - 1];
+    std::memcpy(&top[p], &e, 4);
+    std::memcpy(&e, &top[7], 4);
+    return e;
+  };
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    if (hn::AllFalse(df, hn::Gt(hn::LoadU(df, x + i), hn::Set(df, last)))) continue;
+    for (size_t j = i; j < i + lanes; ++j)
+      if (x[j] > last) last = enter(j);
+  }
+  for (; i < n; ++i)
+    if (x[i] > last) last = enter(i);
+}
+
 size_t equal_any(const float* x, size_t n, const float* keys) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   const auto k0 = hn::Set(df, keys[0]), k1 = hn::Set(df, keys[1]), k2 = hn::Set(df, keys[2]), k3 = hn::Set(df, keys[3]),
              k4 = hn::Set(df, keys[4]), k5 = hn::Set(df, keys[5]), k6 = hn::Set(df, keys[6]), k7 = hn::Set(df, keys[7]);
+  // A value outside [lo, hi] of the keys that are not NaNs equals none (two compares instead of eight; -0 and +0
+  // are inside together).
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (unsigned k = 0; k < 8; ++k)
+    if (keys[k] == keys[k]) {
+      lo = std::min(lo, keys[k]);
+      hi = std::max(hi, keys[k]);
+    }
+  if (lo > hi) return n;  // every key a NaN
+  const auto vlo = hn::Set(df, lo), vhi = hn::Set(df, hi);
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     const auto v = hn::LoadU(df, x + i);
+    if (hn::AllFalse(df, hn::And(hn::Ge(v, vlo), hn::Le(v, vhi)))) continue;
     const auto m = hn::Or(hn::Or(hn::Or(hn::Eq(v, k0), hn::Eq(v, k1)), hn::Or(hn::Eq(v, k2), hn::Eq(v, k3))),
                           hn::Or(hn::Or(hn::Eq(v, k4), hn::Eq(v, k5)), hn::Or(hn::Eq(v, k6), hn::Eq(v, k7))));
     if (!hn::AllFalse(df, m)) return i + static_cast<size_t>(hn::FindFirstTrue(df, m));
@@ -172,10 +212,10 @@ struct Gatherer {
 };
 
 // The lanes' moments of one group (group_offsets held): see fp32_moments_rows.
-template <class DF>
-HWY_INLINE void moments_group(const Gatherer<DF>& g, size_t n, unsigned halves, float* mean, float* nvar) {
-  const DF df = g.df;
-  using V = hn::Vec<DF>;
+template <class G>
+HWY_INLINE void moments_group(const G& g, size_t n, unsigned halves, float* mean, float* nvar) {
+  const auto df = g.df;
+  using V = hn::Vec<decltype(g.df)>;
   if (halves == 1) {
     V s = hn::Zero(df);
     for (size_t k = 0; k < n; ++k) s = hn::Add(s, g(k));
@@ -218,10 +258,10 @@ HWY_INLINE void moments_group(const Gatherer<DF>& g, size_t n, unsigned halves, 
   hn::Store(v1, df, nvar + hn::Lanes(df));
 }
 
-template <class DF>
-HWY_INLINE void aggregate_group(const Gatherer<DF>& g, size_t tuples, float* mean, float* variance) {
-  const DF df = g.df;
-  using V = hn::Vec<DF>;
+template <class G>
+HWY_INLINE void aggregate_group(const G& g, size_t tuples, float* mean, float* variance) {
+  const auto df = g.df;
+  using V = hn::Vec<decltype(g.df)>;
   V total = hn::Zero(df), weighted = hn::Zero(df);
   for (size_t t = 0; t < tuples; ++t) {
     const V nt = g(3 * t), mt = g(3 * t + 1);
@@ -261,28 +301,107 @@ HWY_INLINE void for_groups(const float* const* rows, size_t row_count, const Bod
   }
 }
 
-void moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean, float* nvar) {
-  HWY_ALIGN float m[2 * (kMaxLanes)];
-  HWY_ALIGN float v[2 * (kMaxLanes)];
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+// The transposed path (256-bit vectors and wider): a group of kGroup rows is first written lane-major,
+// t[e * kGroup + j] = element e of row j, with 8 x 8 register transposes; the passes then load one vector of rows per
+// element instead of gathering it.
+constexpr size_t kGroup = 16;
+using D8 = hn::FixedTag<float, 8>;
+
+// Elements [k, k + 8) of rows r[0..8) into t[(k + i) * kGroup + lane0 ...] (eight lanes each).
+HWY_INLINE void transpose8(const float* const* r, size_t k, float* t) {
+  const D8 d;
+  const hn::Repartition<double, D8> dd;
+  const auto lo64 = [&](hn::Vec<D8> a, hn::Vec<D8> b) {
+    return hn::BitCast(d, hn::InterleaveLower(dd, hn::BitCast(dd, a), hn::BitCast(dd, b)));
+  };
+  const auto hi64 = [&](hn::Vec<D8> a, hn::Vec<D8> b) {
+    return hn::BitCast(d, hn::InterleaveUpper(dd, hn::BitCast(dd, a), hn::BitCast(dd, b)));
+  };
+  const auto r0 = hn::LoadU(d, r[0] + k), r1 = hn::LoadU(d, r[1] + k), r2 = hn::LoadU(d, r[2] + k),
+             r3 = hn::LoadU(d, r[3] + k), r4 = hn::LoadU(d, r[4] + k), r5 = hn::LoadU(d, r[5] + k),
+             r6 = hn::LoadU(d, r[6] + k), r7 = hn::LoadU(d, r[7] + k);
+  const auto t0 = hn::InterleaveLower(d, r0, r1), t1 = hn::InterleaveUpper(d, r0, r1);
+  const auto t2 = hn::InterleaveLower(d, r2, r3), t3 = hn::InterleaveUpper(d, r2, r3);
+  const auto t4 = hn::InterleaveLower(d, r4, r5), t5 = hn::InterleaveUpper(d, r4, r5);
+  const auto t6 = hn::InterleaveLower(d, r6, r7), t7 = hn::InterleaveUpper(d, r6, r7);
+  const auto u0 = lo64(t0, t2), u1 = hi64(t0, t2), u2 = lo64(t1, t3), u3 = hi64(t1, t3);
+  const auto u4 = lo64(t4, t6), u5 = hi64(t4, t6), u6 = lo64(t5, t7), u7 = hi64(t5, t7);
+  float* o = t + k * kGroup;
+  hn::StoreU(hn::ConcatLowerLower(d, u4, u0), d, o);
+  hn::StoreU(hn::ConcatLowerLower(d, u5, u1), d, o + kGroup);
+  hn::StoreU(hn::ConcatLowerLower(d, u6, u2), d, o + 2 * kGroup);
+  hn::StoreU(hn::ConcatLowerLower(d, u7, u3), d, o + 3 * kGroup);
+  hn::StoreU(hn::ConcatUpperUpper(d, u4, u0), d, o + 4 * kGroup);
+  hn::StoreU(hn::ConcatUpperUpper(d, u5, u1), d, o + 5 * kGroup);
+  hn::StoreU(hn::ConcatUpperUpper(d, u6, u2), d, o + 6 * kGroup);
+  hn::StoreU(hn::ConcatUpperUpper(d, u7, u3), d, o + 7 * kGroup);
+}
+
+// The group's rows (the missing ones repeating the last) lane-major into t: n * kGroup floats.
+HWY_INLINE void lane_major(const float* const* rows, size_t count, size_t n, float* t) {
+  const float* r[kGroup];
+  for (size_t j = 0; j < kGroup; ++j) r[j] = rows[std::min(j, count - 1)];
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    transpose8(r, k, t);
+    transpose8(r + 8, k, t + 8);
+  }
+  for (; k < n; ++k)
+    for (size_t j = 0; j < kGroup; ++j) t[k * kGroup + j] = r[j][k];
+}
+
+// A lane-major group read as the gather path reads rows: element k of the lanes [o, o + Lanes).
+struct LaneMajor {
+  hn::ScalableTag<float> df;
+  const float* t;
+  HWY_INLINE hn::Vec<hn::ScalableTag<float>> operator()(size_t k) const { return hn::LoadU(df, t + k * kGroup); }
+};
+
+template <class Body>
+HWY_INLINE void for_lane_major(const float* const* rows, size_t row_count, size_t n, float* scratch, const Body& body) {
   const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
-  for_groups(rows, row_count, [&](const auto& g, size_t first, size_t count) {
+  for (size_t r = 0; r < row_count; r += kGroup) {
+    const size_t count = std::min(kGroup, row_count - r);
+    lane_major(rows + r, count, n, scratch);
+    for (size_t o = 0; o < count; o += lanes)
+      body(LaneMajor{hn::ScalableTag<float>(), scratch + o}, r + o, std::min(lanes, count - o));
+  }
+}
+#endif
+
+void moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean, float* nvar,
+                  [[maybe_unused]] float* scratch) {
+  HWY_ALIGN float m[2 * kMaxLanes];
+  HWY_ALIGN float v[2 * kMaxLanes];
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  const auto out = [&](const auto& g, size_t first, size_t count) {
     moments_group(g, n, halves, m, v);
     for (size_t j = 0; j < count; ++j)
       for (unsigned h = 0; h < halves; ++h) {
         mean[(first + j) * halves + h] = m[h * lanes + j];
         nvar[(first + j) * halves + h] = v[h * lanes + j];
       }
-  });
+  };
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+  if (scratch != nullptr) return for_lane_major(rows, row_count, n, scratch, out);
+#endif
+  for_groups(rows, row_count, out);
 }
 
-void aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance) {
+void aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance,
+                    [[maybe_unused]] float* scratch) {
   HWY_ALIGN float m[kMaxLanes];
   HWY_ALIGN float v[kMaxLanes];
-  for_groups(rows, row_count, [&](const auto& g, size_t first, size_t count) {
+  const auto out = [&](const auto& g, size_t first, size_t count) {
     aggregate_group(g, tuples, m, v);
     std::copy(m, m + count, mean + first);
     std::copy(v, v + count, variance + first);
-  });
+  };
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+  if (scratch != nullptr) return for_lane_major(rows, row_count, 3 * tuples, scratch, out);
+#endif
+  for_groups(rows, row_count, out);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -295,6 +414,7 @@ namespace tpbisa::kernels {
 HWY_EXPORT(ramp_row);
 HWY_EXPORT(select_row);
 HWY_EXPORT(above);
+HWY_EXPORT(max8_row);
 HWY_EXPORT(equal_any);
 HWY_EXPORT(max_exact);
 HWY_EXPORT(moments_rows);
@@ -310,18 +430,22 @@ void select_by_ramp(const uint32_t* in, uint32_t* out, size_t n, uint32_t start,
 size_t first_above(const float* x, size_t n, float threshold) {
   return HWY_DYNAMIC_DISPATCH(above)(x, n, threshold);
 }
+void max8_update(const float* x, size_t n, uint32_t* top) {
+  HWY_DYNAMIC_DISPATCH(max8_row)(x, n, top);
+}
 size_t first_equal_any(const float* x, size_t n, const float* keys) {
   return HWY_DYNAMIC_DISPATCH(equal_any)(x, n, keys);
 }
 bool fp32_max_exact(const float* x, size_t n, float& out) {
   return HWY_DYNAMIC_DISPATCH(max_exact)(x, n, out);
 }
-void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean,
-                       float* nvar) {
-  HWY_DYNAMIC_DISPATCH(moments_rows)(rows, row_count, n, halves, mean, nvar);
+void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean, float* nvar,
+                       float* scratch) {
+  HWY_DYNAMIC_DISPATCH(moments_rows)(rows, row_count, n, halves, mean, nvar, scratch);
 }
-void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance) {
-  HWY_DYNAMIC_DISPATCH(aggregate_rows)(rows, row_count, tuples, mean, variance);
+void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance,
+                         float* scratch) {
+  HWY_DYNAMIC_DISPATCH(aggregate_rows)(rows, row_count, tuples, mean, variance, scratch);
 }
 
 }  // namespace tpbisa::kernels

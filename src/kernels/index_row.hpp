@@ -22,6 +22,11 @@ void select_by_ramp(const uint32_t* in, uint32_t* out, size_t n, uint32_t start,
 /// The first i < n with x[i] > threshold (an ordered compare: a NaN is never above), or n.
 size_t first_above(const float* x, size_t n, float threshold);
 
+/// MAX8's eight largest (§15.3, PROJ-CONV-A27) updated by x[0..n) in order: top holds fp32 bits in descending
+/// order; an element enters only when it is above the last slot (a NaN never is), at the first slot it is above,
+/// the slots below moving down one.
+void max8_update(const float* x, size_t n, uint32_t* top);
+
 /// The first i < n whose x[i] equals one of keys[0..8) under IEEE equality (+0 == -0, a NaN equals nothing), or n.
 size_t first_equal_any(const float* x, size_t n, const float* keys);
 
@@ -38,7 +43,13 @@ void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, uns
 
 /// For each of `rows` rows of `tuples` (count, mean, M2) triples of fp32 (rows[r], any alignment): the aggregate of
 /// §14.3 in element order: N = sum of counts, mean = (sum of count * mean) / N, variance = (sum of (M2 + count *
-/// (mean_t - mean)^2)) / N, into mean[r] and variance[r].
-void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance);
+/// (mean_t - mean)^2)) / N, into mean[r] and variance[r]; `scratch` as for fp32_moments_rows (n = 3 * tuples).
+void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance,
+                         float* scratch);
+
+/// The floats of the scratch the channel-lane statistics transpose a group of rows of n elements into.
+constexpr size_t lane_rows_scratch(size_t n) {
+  return 16 * n;
+}
 
 }  // namespace tpbisa::kernels

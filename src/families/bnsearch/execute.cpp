@@ -25,6 +25,9 @@ float as_float(uint32_t bits) {
 uint32_t bits_of(float f) {
   return std::bit_cast<uint32_t>(f);
 }
+bool is_nan_f(float f) {
+  return f != f;
+}
 
 /// The operands' start addresses, the dtype and bound checks of step 3 (§2.6), in source-then-destination order.
 template <class S>
@@ -207,6 +210,13 @@ const float* const* lane_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const
   return at.data();
 }
 
+/// The channel-lane kernels' scratch for rows of n elements (reused across steps: no allocation once warm).
+float* lane_scratch(exec::Txn& txn, uint64_t n) {
+  std::vector<uint8_t>& b = txn.scratch().bytes_b;
+  if (b.size() < 4 * kernels::lane_rows_scratch(n)) b.resize(4 * kernels::lane_rows_scratch(n));
+  return reinterpret_cast<float*>(b.data());
+}
+
 bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   const bool two = s.header.opcode == kBnStats2;
   const uint64_t n = s.src.elements(), m = two ? 6 : 3;
@@ -219,13 +229,23 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   std::array<float, 2 * kMaxChannels> mean{}, nvar{};
   const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
   LaneRows at{};
-  if (lanes) kernels::fp32_moments_rows(lane_rows(s, n, txn, rows, at), nac, n, halves, mean.data(), nvar.data());
+  if (lanes)
+    kernels::fp32_moments_rows(lane_rows(s, n, txn, rows, at), nac, n, halves, mean.data(), nvar.data(),
+                               lane_scratch(txn, n));
   uint32_t* x = lanes ? nullptr : scratch_words(txn, n);
   for (unsigned c = 0; c < nac; ++c) {
-    if (!lanes) {  // element by element, each half on its own (the differential test compares the two)
-      read_source(s, src, c, n, txn, x, rows);
+    // A NaN's payload depends on the order of each addition's operands, which the lanes need not keep: a channel
+    // with one is computed again as the element path computes it (the differential test compares the two).
+    const bool nan = lanes && (std::any_of(&mean[c * halves], &mean[c * halves] + halves, is_nan_f) ||
+                               std::any_of(&nvar[c * halves], &nvar[c * halves] + halves, is_nan_f));
+    if (!lanes || nan) {  // element by element, each half on its own
+      const uint32_t* v = x;
+      if (lanes)
+        v = reinterpret_cast<const uint32_t*>(at[c]);
+      else
+        read_source(s, src, c, n, txn, x, rows);
       for (unsigned h = 0; h < halves; ++h) {
-        const Moments a = moments(x, n, h, halves);
+        const Moments a = moments(v, n, h, halves);
         mean[c * halves + h] = a.mean;
         nvar[c * halves + h] = a.nvar;
       }
@@ -252,14 +272,20 @@ bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
   std::array<float, kMaxChannels> mean{}, variance{};
   const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
   LaneRows at{};
-  if (lanes) kernels::fp32_aggregate_rows(lane_rows(s, n, txn, rows, at), nac, tuples, mean.data(), variance.data());
+  if (lanes)
+    kernels::fp32_aggregate_rows(lane_rows(s, n, txn, rows, at), nac, tuples, mean.data(), variance.data(),
+                                 lane_scratch(txn, n));
   uint32_t* x = lanes ? nullptr : scratch_words(txn, n);
   for (unsigned c = 0; c < nac; ++c) {
-    if (!lanes) {
-      read_source(s, src, c, n, txn, x, rows);
+    if (!lanes || is_nan_f(mean[c]) || is_nan_f(variance[c])) {  // a NaN's payload: as in exec_stats
+      const uint32_t* v = x;
+      if (lanes)
+        v = reinterpret_cast<const uint32_t*>(at[c]);
+      else
+        read_source(s, src, c, n, txn, x, rows);
       float total = 0.0F, weighted = 0.0F;
       for (uint64_t t = 0; t < tuples; ++t) {
-        const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]);
+        const float nt = as_float(v[3 * t]), mt = as_float(v[3 * t + 1]);
         total = total + nt;
         const float p = nt * mt;
         weighted = weighted + p;
@@ -267,7 +293,7 @@ bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
       mean[c] = weighted / total;  // N = 0 gives NaN (0/0), PROJ-CONV-A25
       float m2 = 0.0F;
       for (uint64_t t = 0; t < tuples; ++t) {
-        const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]), vt = as_float(x[3 * t + 2]);
+        const float nt = as_float(v[3 * t]), mt = as_float(v[3 * t + 1]), vt = as_float(v[3 * t + 2]);
         const float d = mt - mean[c];
         const float d2 = d * d;
         const float spread = nt * d2;
@@ -298,18 +324,10 @@ bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
     // source order (+0 == -0) and the -Inf the slots start with is what a channel with fewer than 8 values keeps.
     std::array<uint32_t, kSlots> top;
     top.fill(kNegInf);
+    // NaN is ignored, and so is every value not above the smallest slot (the slots stay in descending order): the
+    // candidates are found in lanes.
     source_pieces(s, src, c, n, txn, x, rows, [&](const uint32_t* v, uint64_t, uint64_t len) {
-      // NaN is ignored, and so is every value not above the smallest slot (the slots stay in descending order): the
-      // next candidate is found in lanes.
-      for (uint64_t k = 0;; ++k) {
-        k += kernels::first_above(reinterpret_cast<const float*>(v) + k, len - k, as_float(top[kSlots - 1]));
-        if (k >= len) return;
-        const float e = as_float(v[k]);
-        unsigned p = 0;
-        while (!(e > as_float(top[p]))) ++p;  // p < kSlots: e is above the last slot
-        for (unsigned q = kSlots - 1; q > p; --q) top[q] = top[q - 1];
-        top[p] = v[k];
-      }
+      kernels::max8_update(reinterpret_cast<const float*>(v), len, top.data());
     });
     std::array<uint64_t, kSlots> values{};
     for (unsigned j = 0; j < kSlots; ++j) values[j] = convert_out(top[j], s.out_dtype, txn);

@@ -87,6 +87,15 @@ uint64_t row_element(const uint8_t* row, uint64_t k, unsigned size) {
 void set_row_element(uint8_t* row, uint64_t k, unsigned size, uint64_t v) {
   std::memcpy(row + k * size, &v, size);
 }
+/// `count` elements of `size` bytes, each v: a loop of fixed-size stores for the common sizes.
+void fill_elements(uint8_t* row, uint64_t count, unsigned size, uint64_t v) {
+  const auto fill = [&](auto x) {
+    for (uint64_t k = 0; k < count; ++k) std::memcpy(row + k * sizeof(x), &x, sizeof(x));
+  };
+  if (size == 4) return fill(static_cast<uint32_t>(v));
+  if (size == 2) return fill(static_cast<uint16_t>(v));
+  for (uint64_t k = 0; k < count; ++k) set_row_element(row, k, size, v);
+}
 
 /// A pointer operand's element of channel c (§2.2, PROJ-CONV-A8): at partition_of(ptr) + c, byte byte_off(ptr).
 bool pointer_element(exec::Txn& txn, uint32_t value, uint8_t src, unsigned c, unsigned size, std::string_view which,
@@ -396,7 +405,7 @@ bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
               if ((r % 2 == 0) == runs.first_keep) {
                 acc = kept_run(txn, sr[c] + j0 * zi, j1 - j0, in, out, reduce, acc, o);
               } else {
-                for (uint64_t i = 0; i < j1 - j0; ++i) set_row_element(o, i, zo, dropped);
+                fill_elements(o, j1 - j0, zo, dropped);
                 if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(ix::kNegFltMax));
               }
             }

@@ -53,13 +53,15 @@ uint32_t value_at(Values v, uint64_t p, uint64_t k) {
 }
 
 /// The machine's state: source rows of `count` fp32 elements at `src` on `channels` partitions (the last `unwritten`
-/// of each row never written), accumulators, and each channel's keys taken from its row (so that some match).
+/// of each row never written), accumulators, each channel's keys taken from its row (so that some match), and with
+/// `prefill` every other byte of the region written first (destination pages that exist: rows written in place).
 struct Setup {
   uint32_t src = 0;
   uint64_t count = 0;
   uint64_t unwritten = 0;
   Values values = Values::Mixed;
-  unsigned channels = 128;
+  unsigned channels = 40;
+  bool prefill = false;
 };
 
 struct Outcome {
@@ -77,6 +79,7 @@ Outcome run(const Word& w, EngineId e, const Setup& s, bool traced) {
   MachineState& st = m.mutable_state();
   const uint64_t stride = geometry(Generation::Mariana).sbuf_partition_size;
   for (uint64_t p = 0; p < 128; ++p) {
+    for (uint64_t a = 0; s.prefill && a < kRegion; a += 4) st.memory.write(p * stride + a, 4, 0xA5A5A5A5U ^ a);
     for (uint64_t k = 0; p < s.channels && k + s.unwritten < s.count; ++k)
       st.memory.write(p * stride + s.src + 4 * k, 4, value_at(s.values, p, k));
     st.dve[p].acc = std::bit_cast<uint32_t>(static_cast<float>(p) - 3.5F);
@@ -95,13 +98,18 @@ Outcome run(const Word& w, EngineId e, const Setup& s, bool traced) {
   return o;
 }
 
-void expect_same(const Word& w, EngineId e, const Setup& s) {
-  const Outcome fast = run(w, e, s, false), element = run(w, e, s, true);
-  EXPECT_EQ(fast.faulted, element.faulted);
-  EXPECT_TRUE(fast.memory == element.memory);
-  EXPECT_EQ(fast.acc, element.acc);
-  EXPECT_EQ(fast.match_index, element.match_index);
-  EXPECT_EQ(fast.diags, element.diags);
+/// The word on fresh destination pages (rows staged) and on written ones (rows in place where allowed).
+void expect_same(const Word& w, EngineId e, Setup s) {
+  for (const bool prefill : {false, true}) {
+    s.prefill = prefill;
+    SCOPED_TRACE(prefill ? "destination pages written" : "destination pages fresh");
+    const Outcome fast = run(w, e, s, false), element = run(w, e, s, true);
+    EXPECT_EQ(fast.faulted, element.faulted);
+    EXPECT_TRUE(fast.memory == element.memory);
+    EXPECT_EQ(fast.acc, element.acc);
+    EXPECT_EQ(fast.match_index, element.match_index);
+    EXPECT_EQ(fast.diags, element.diags);
+  }
 }
 
 /// Destination places: page-aligned apart from the source, mid-page (rows crossing a page), and the source itself.
@@ -113,13 +121,13 @@ TEST(IndexRowPaths, Iota) {
                            "0008020064000000000000000010000001000000000000000600010001000100"),
                    Generation::Mariana)
                 .as<D4Iota>();
-  t.num_active_channels = 128;
+  t.num_active_channels = 40;
   // A ramp whose inner runs are long (the lanes) and short (element by element), values across the int32 range
   // (fp32 rounding, wrap-around at 2^32).
   for (const std::array<uint16_t, 4> counts : {std::array<uint16_t, 4>{40, 3, 11, 1}, {1320, 1, 1, 1}, {5, 9, 7, 3}})
-    for (const int32_t base : {0, 0x7FFFFE00, -17})
+    for (const int32_t base : {0, 0x7FFFFE00})
       for (const uint8_t dt : {dtype::kInt32, dtype::kFp32, dtype::kInt16, dtype::kBfloat16})
-        for (const uint32_t dst : {0x3000U, 0x3F10U}) {
+        for (const uint32_t dst : {dt == dtype::kInt32 ? 0x3000U : 0x3F10U}) {
           t.src.num_elem = counts;
           t.src.step_elem = {3, -7, 1000, 5};
           t.src.base = base;
@@ -141,7 +149,7 @@ TEST(IndexRowPaths, AffineSelect) {
                    Generation::Mariana)
                 .as<S2d2TsAs>();
   constexpr uint16_t kN = 1300;
-  for (const unsigned channels : {128U, 13U})
+  for (const unsigned channels : {40U, 13U})
     for (const uint8_t mode : {uint8_t{0}, uint8_t{1}, uint8_t{2}, uint8_t{3}})
       for (const uint32_t dst : kDsts)
         for (const uint8_t pair : {uint8_t{0xAA}, uint8_t{0x6A}}) {  // fp32 -> fp32, fp32 -> bf16
@@ -176,9 +184,9 @@ TEST(IndexRowPaths, RangeSelect) {
   for (const Ops ops : {Ops{aluop::kIsGe, aluop::kIsLt, 100.0F, 1200.0F}, Ops{aluop::kIsGt, aluop::kIsLe, -5.0F, 9.0F},
                         Ops{aluop::kIsEq, aluop::kIsGe, 700.0F, 0.0F}, Ops{aluop::kIsGe, aluop::kIsLt, 5000.0F, 1.0F}})
     for (const uint8_t cmd : {accum_cmd::kIdle, accum_cmd::kAccumulate, accum_cmd::kZeroAccumulate})
-      for (const Values v : {Values::Mixed, Values::Zeros, Values::Ascending})
-        for (const uint32_t dst : kDsts) {
-          t.num_active_channels = 128;
+      for (const Values v : {Values::Mixed, Values::Zeros})
+        for (const uint32_t dst : {0x3F10U, kSrc}) {
+          t.num_active_channels = 40;
           t.comp_op0 = ops.op0;
           t.comp_op1 = ops.op1;
           t.bound0.raw = std::bit_cast<uint32_t>(ops.b0);
@@ -240,9 +248,9 @@ TEST(IndexRowPaths, Statistics) {
 
 TEST(IndexRowPaths, Max8AndFindIndex8) {
   for (const std::string_view hex : {kMax8, kFindIndex8})
-    for (const unsigned channels : {128U, 13U})
+    for (const unsigned channels : {40U, 13U})
       for (const Values v : {Values::Mixed, Values::Zeros, Values::Ascending})
-        for (const uint16_t n : {uint16_t{5}, uint16_t{300}, uint16_t{2000}}) expect_bn(hex, n, channels, v, 0);
+        for (const uint16_t n : {uint16_t{8}, uint16_t{300}, uint16_t{2000}}) expect_bn(hex, n, channels, v, 0);
   expect_bn(kMax8, 1500, 128, Values::Mixed, 7);
   expect_bn(kFindIndex8, 1500, 128, Values::Mixed, 7);
 }
@@ -257,7 +265,7 @@ TEST(IndexRowPaths, MatchReplace8) {
     for (const uint32_t dst : kDsts)
       for (const uint8_t out : {dtype::kFp32, dtype::kBfloat16}) {
         if (out != dtype::kFp32 && dst == kSrc) continue;  // in place only with equal sizes
-        t.num_active_channels = 128;
+        t.num_active_channels = 40;
         t.out_dtype = out;
         t.src.start_addr.raw = kSrc;
         t.src.num_elem = {kN, 1, 1, 1};
