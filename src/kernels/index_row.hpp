@@ -38,8 +38,11 @@ bool fp32_max_exact(const float* x, size_t n, float& out);
 /// For each of `rows` rows of n fp32 elements (rows[r], any alignment): the moments of §14.3 of the elements
 /// k = h, h + halves, ... (h < halves, halves 1 or 2), each a sequential fp32 sum in element order: mean = sum *
 /// (1 / count), nvar = the sum of (x - mean)^2 in element order; +0 and +0 for an empty set. Written to
-/// mean[r * halves + h] and nvar[r * halves + h]. Several rows are computed at once, one per SIMD lane.
-void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean, float* nvar);
+/// mean[r * halves + h] and nvar[r * halves + h]. Several rows are computed at once, one per SIMD lane: with
+/// `scratch` (lane_rows_scratch(n) floats) the rows are transposed into it on targets of 256-bit vectors and wider,
+/// else gathered.
+void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, unsigned halves, float* mean, float* nvar,
+                       float* scratch);
 
 /// For each of `rows` rows of `tuples` (count, mean, M2) triples of fp32 (rows[r], any alignment): the aggregate of
 /// §14.3 in element order: N = sum of counts, mean = (sum of count * mean) / N, variance = (sum of (M2 + count *
