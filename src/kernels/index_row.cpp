@@ -122,10 +122,14 @@ void max8_row(const float* x, size_t n, uint32_t* top) {
     return e;
   };
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    if (hn::AllFalse(df, hn::Gt(hn::LoadU(df, x + i), hn::Set(df, last)))) continue;
-    for (size_t j = i; j < i + lanes; ++j)
-      if (x[j] > last) last = enter(j);
+  while (i + lanes <= n) {  // from the first element above the last slot, the search starts again after it
+    const auto m = hn::Gt(hn::LoadU(df, x + i), hn::Set(df, last));
+    if (hn::AllFalse(df, m)) {
+      i += lanes;
+      continue;
+    }
+    i += static_cast<size_t>(hn::FindFirstTrue(df, m));
+    last = enter(i++);
   }
   for (; i < n; ++i)
     if (x[i] > last) last = enter(i);

@@ -205,8 +205,20 @@ using LaneRows = std::array<const float*, kMaxChannels>;
 const float* const* lane_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const SourceRows& rows, LaneRows& at) {
   std::vector<uint8_t>& image = txn.scratch().bytes_a;
   if (image.size() < s.num_active_channels * n * 4 + 4) image.resize(s.num_active_channels * n * 4 + 4);
-  for (unsigned c = 0; c < s.num_active_channels; ++c)
-    at[c] = reinterpret_cast<const float*>(txn.read_run(rows.at[c], n * 4, 4, image.data() + c * n * 4));
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    uint8_t* row = image.data() + c * n * 4;
+    if (n * 4 <= row_pieces::page_room(rows.at[c], 1)) {  // in one page: read where it lies
+      at[c] = reinterpret_cast<const float*>(txn.read_run(rows.at[c], n * 4, 4, row));
+      continue;
+    }
+    for (uint64_t k = 0; k < n;) {  // page by page, each piece where it lies copied into the image
+      const uint64_t len = std::min(n - k, row_pieces::page_room(rows.at[c] + 4 * k, 4));
+      const uint8_t* piece = txn.read_run(rows.at[c] + 4 * k, 4 * len, 4, row + 4 * k);
+      if (piece != row + 4 * k) std::memcpy(row + 4 * k, piece, 4 * len);
+      k += len;
+    }
+    at[c] = reinterpret_cast<const float*>(row);
+  }
   return at.data();
 }
 
