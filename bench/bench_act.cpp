@@ -1,6 +1,6 @@
-// The activation and index opcodes over long rows (act-index-ops.md): ACTIVATE exp with the real tables of
-// matmul_small.neff on fp32 and bf16 rows, and IOTA, AFFINE_SELECT, RANGE_SELECT, BATCH_NORM_STATS2 / _AGGREGATE,
-// MAX8, FIND_INDEX8 and MATCH_REPLACE8, untraced, each beside memcpy of the bytes it reads (or writes) in the same run.
+// The activation opcode over long rows (act-index-ops.md): ACTIVATE exp with the real tables of matmul_small.neff on
+// fp32 and bf16 rows, untraced, each beside memcpy of the bytes it reads in the same run (the index opcodes:
+// index_bench.cpp).
 #include <benchmark/benchmark.h>
 
 #include <bit>
@@ -22,7 +22,7 @@ namespace tpbisa::act_bench {
 
 constexpr unsigned kChannels = 128;
 constexpr uint16_t kRow = 2048;  // elements per channel
-constexpr uint32_t kSrc = 0x0, kDst = 0x8000, kAux = 0x10000;
+constexpr uint32_t kSrc = 0x0, kDst = 0x8000;
 
 /// The real set exp_and_others of matmul_small.neff's first subgraph; nullptr when the shared data are absent.
 std::shared_ptr<const act::TableSet> real_set() {
@@ -121,138 +121,6 @@ void BM_ActivateExpAccumulateFp32Rows(benchmark::State& state) {
 }
 BENCHMARK(BM_ActivateExpAccumulateFp32Rows);
 
-/// IOTA (§9.5 X9) writing kRow int32 elements per channel.
-void BM_IotaRows(benchmark::State& state) {
-  Instruction inst = decode(word_of("7e10000000000000000000000500000001000a00000000000300020001000100"
-                                    "0008020064000000000000000010000001000000000000000600010001000100"),
-                            Generation::Mariana);
-  auto t = *inst.as<D4Iota>();
-  t.src.num_elem = {kRow, 1, 1, 1};
-  t.src.step_elem = {1, 0, 0, 0};
-  t.dst.start_addr.raw = kDst;
-  t.dst.num_elem = {kRow, 1, 1, 1};
-  t.dst.step_elem = {1, 0, 0, 0};
-  t.out_dtype = dtype::kInt32;
-  t.num_active_channels = kChannels;
-  auto m = machine(encode(t), EngineId::Pool);
-  run_word(state, *m, uint64_t{kChannels} * kRow * 4);
-}
-BENCHMARK(BM_IotaRows);
-
-/// AFFINE_SELECT (§10.5 X10) over fp32 rows: the causal mask of a kRow-wide tile.
-void BM_AffineSelectRows(benchmark::State& state) {
-  Instruction inst = decode(word_of("92100000000000000000000004aa010500000000ffff00000000000004000100"
-                                    "0100010000100000010000000400010000200000010000000400010001000000"),
-                            Generation::Mariana);
-  auto t = *inst.as<S2d2TsAs>();
-  t.num_active_channels = kChannels;
-  t.mask.num_elem = {kRow, 1, 1, 1};
-  t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {kRow, 1};
-  t.dst.start_addr.raw = kDst;
-  t.dst.num_elem = {kRow, 1};
-  auto m = machine(encode(t), EngineId::Pool);
-  fill_rows(*m, kSrc, 4, [](uint64_t, uint64_t k) { return std::bit_cast<uint32_t>(static_cast<float>(k)); });
-  run_word(state, *m, uint64_t{kChannels} * kRow * 4);
-}
-BENCHMARK(BM_AffineSelectRows);
-
-/// RANGE_SELECT (§11.5 X11) over fp32 rows.
-void BM_RangeSelectRows(benchmark::State& state) {
-  Instruction inst = decode(word_of("bc100000000000000000000001aa030800000000ffff7fff0010000001000000"
-                                    "0800010014160000000000400000a04000200000010000000800010000000000"),
-                            Generation::Mariana);
-  auto t = *inst.as<S2d2Rs>();
-  t.num_active_channels = kChannels;
-  t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {kRow, 1};
-  t.dst.start_addr.raw = kDst;
-  t.dst.num_elem = {kRow, 1};
-  t.bound1.raw = std::bit_cast<uint32_t>(static_cast<float>(kRow / 2));
-  auto m = machine(encode(t), EngineId::Dve);
-  fill_rows(*m, kSrc, 4, [](uint64_t, uint64_t k) { return std::bit_cast<uint32_t>(static_cast<float>(k)); });
-  run_word(state, *m, uint64_t{kChannels} * kRow * 4);
-}
-BENCHMARK(BM_RangeSelectRows);
-
-/// One S4D2_BN word (§14.4, §15.4) over `count` fp32 source elements per channel.
-void run_bn(benchmark::State& state, std::string_view hex, EngineId e, uint16_t count = kRow) {
-  Instruction inst = decode(word_of(hex), Generation::Mariana);
-  auto t = *inst.as<S4d2Bn>();
-  t.num_active_channels = kChannels;
-  t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {count, 1, 1, 1};
-  t.dst.start_addr.raw = kAux;
-  t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
-  auto m = machine(encode(t), e);
-  fill_rows(*m, kSrc, 4, [](uint64_t p, uint64_t k) {
-    return std::bit_cast<uint32_t>(static_cast<float>((p * 977 + k * 131) % 4099) * 0.5F);
-  });
-  run_word(state, *m, uint64_t{kChannels} * count * 4);
-}
-
-void BM_BatchNormStats2Rows(benchmark::State& state) {
-  run_bn(state,
-         "61100000000000000000000000100000010000000000000005000100010001000a0a010000000000000040400000004000200000"
-         "0100000006",
-         EngineId::Dve, 512);  // the most STATS2 reads (has_bnstats2_src_element_cnt)
-}
-BENCHMARK(BM_BatchNormStats2Rows);
-
-void BM_Max8Rows(benchmark::State& state) {
-  run_bn(state,
-         "6c10000000000000000000000010000001000000000000000a000100010001000a0a010000000000000000000000000000200000"
-         "0100000008",
-         EngineId::Dve);
-}
-BENCHMARK(BM_Max8Rows);
-
-void BM_FindIndex8Rows(benchmark::State& state) {
-  run_bn(state,
-         "6e10000000000000000000000010000001000000000000000a000100010001000a09010000000000000000000000000000300000"
-         "0100000008",
-         EngineId::Dve);
-}
-BENCHMARK(BM_FindIndex8Rows);
-
-/// BATCH_NORM_AGGREGATE (§14.4 X15) over kRow / 3 (count, mean, M2) triples per channel.
-void BM_BatchNormAggregateRows(benchmark::State& state) {
-  Instruction inst = decode(word_of("62100000000000000000000000200000010000000000000006000100010001000a0a01000000000000"
-                                    "00000000000000003000000100000002"
-                                    "00010000000000"),
-                            Generation::Mariana);
-  auto t = *inst.as<S4d2Bn>();
-  constexpr uint16_t kTriples = kRow / 3 * 3;
-  t.num_active_channels = kChannels;
-  t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {kTriples, 1, 1, 1};
-  t.dst.start_addr.raw = kAux;
-  t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
-  auto m = machine(encode(t), EngineId::Dve);
-  fill_rows(*m, kSrc, 4, [](uint64_t, uint64_t k) {
-    return std::bit_cast<uint32_t>(k % 3 == 0 ? 4.0F : static_cast<float>(k % 7));
-  });
-  run_word(state, *m, uint64_t{kChannels} * kTriples * 4);
-}
-BENCHMARK(BM_BatchNormAggregateRows);
-
-/// MATCH_REPLACE8 (§15.4 X19) over fp32 rows, after MAX8 loaded nothing: the keys are the reset values.
-void BM_MatchReplace8Rows(benchmark::State& state) {
-  Instruction inst = decode(word_of("6f10000000000000000000000010000001000000000000000a000100010001000a0a0100000000"
-                                    "00000080ff0040000001000000000000000a"),
-                            Generation::Mariana);
-  auto t = *inst.as<S4d4Mr>();
-  t.num_active_channels = kChannels;
-  t.src.start_addr.raw = kSrc;
-  t.src.num_elem = {kRow, 1, 1, 1};
-  t.dst.start_addr.raw = kDst;
-  t.dst.num_elem = {kRow, 1, 1, 1};
-  auto m = machine(encode(t), EngineId::Dve);
-  fill_rows(*m, kSrc, 4, [](uint64_t, uint64_t k) { return std::bit_cast<uint32_t>(static_cast<float>(k)); });
-  run_word(state, *m, uint64_t{kChannels} * kRow * 4);
-}
-BENCHMARK(BM_MatchReplace8Rows);
-
 /// memcpy of kChannels rows of `row_bytes`, row by row (the bytes each benchmark above reads or writes).
 void memcpy_rows(benchmark::State& state, size_t row_bytes) {
   const size_t total = kChannels * row_bytes;
@@ -274,10 +142,5 @@ void BM_MemcpyActBf16Bytes(benchmark::State& state) {
   memcpy_rows(state, size_t{kRow} * 2);
 }
 BENCHMARK(BM_MemcpyActBf16Bytes);
-
-void BM_MemcpyActStats2Bytes(benchmark::State& state) {
-  memcpy_rows(state, size_t{512} * 4);
-}
-BENCHMARK(BM_MemcpyActStats2Bytes);
 
 }  // namespace tpbisa::act_bench

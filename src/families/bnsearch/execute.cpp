@@ -3,9 +3,12 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "families/bnsearch/format.hpp"
 #include "families/common.hpp"
+#include "families/index/row_pieces.hpp"
+#include "kernels/index_row.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -21,6 +24,9 @@ float as_float(uint32_t bits) {
 }
 uint32_t bits_of(float f) {
   return std::bit_cast<uint32_t>(f);
+}
+bool is_nan_f(float f) {
+  return f != f;
 }
 
 /// The operands' start addresses, the dtype and bound checks of step 3 (§2.6), in source-then-destination order.
@@ -78,16 +84,58 @@ void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& tx
   }
 }
 
+/// Channel c's source as fp32 bits, piece by piece in element order: body(x, first, len) with x[i] element first + i.
+/// An fp32 row is read where it lies a memory page at a time (Txn::read_run, no copy when its pages are written);
+/// any other is read whole into `scratch` (n words) as read_source reads it.
+template <class S, class Body>
+void source_pieces(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& txn, uint32_t* scratch,
+                   const SourceRows& rows, const Body& body) {
+  if (!rows.ok || s.in_dtype != dtype::kFp32) {
+    read_source(s, src, c, n, txn, scratch, rows);
+    body(static_cast<const uint32_t*>(scratch), uint64_t{0}, n);
+    return;
+  }
+  for (uint64_t k = 0; k < n;) {
+    const uint64_t at = rows.at[c] + 4 * k, len = std::min(n - k, row_pieces::page_room(at, 4));
+    body(reinterpret_cast<const uint32_t*>(txn.read_run(at, 4 * len, 4, reinterpret_cast<uint8_t*>(scratch + k))), k,
+         len);
+    k += len;
+  }
+}
+
+/// The elements a TENSOR pattern addresses before it wraps around (pattern_offset), every count 0 taken as 1.
+template <class T>
+uint64_t pattern_elements(const T& t) {
+  uint64_t n = 1;
+  for (const auto e : t.num_elem) n *= e == 0 ? 1 : e;
+  return n;
+}
+
+/// The row path's destination rows of m results: every channel's m elements one forward run (checked once, never
+/// when recording), staged whole by write_results; `ok` false sends the results element by element.
+struct DestRows {
+  std::array<uint64_t, kMaxChannels> at{};
+  bool ok = false;
+};
+
+template <class S>
+DestRows dest_rows(const S& s, uint32_t dst, uint64_t m, exec::Txn& txn) {
+  DestRows r;
+  r.ok = m <= pattern_elements(s.dst) &&
+         exec::forward_runs(txn, dst, s.dst, s.num_active_channels, m, dtype_size(s.out_dtype), r.at);
+  return r;
+}
+
 /// OutOfRange in the order of the pseudo-code (§2.6): channel by channel, the sources, then the destinations.
 template <class S>
 bool check_channels(const S& s, uint32_t src, uint64_t n, uint32_t dst, uint64_t m, exec::Txn& txn,
-                    const SourceRows& rows) {
+                    const SourceRows& rows, const DestRows& drows) {
   const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype);
   uint64_t a = 0;
-  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+  for (unsigned c = 0; c < s.num_active_channels && !(rows.ok && drows.ok); ++c) {
     for (uint64_t k = 0; k < n && !rows.ok; ++k)  // the rows' check is this one's verdict
       if (!onchip_at(txn, src, s.src, c, k, in, "source", a)) return false;
-    for (uint64_t j = 0; j < m; ++j)
+    for (uint64_t j = 0; j < m && !drows.ok; ++j)
       if (!onchip_at(txn, dst, s.dst, c, j, out, "destination", a)) return false;
   }
   return true;
@@ -100,6 +148,20 @@ void write_dst(const S& s, uint32_t dst, unsigned c, uint64_t j, uint64_t value,
   uint64_t a = 0;
   onchip_at(txn, dst, s.dst, c, j, size, "destination", a);
   txn.stage_mem(a, size, value);
+}
+
+/// Writes channel c's m results (already in out_dtype): its destination row staged whole when `drows` has it, else
+/// element by element.
+template <class S>
+void write_results(const S& s, uint32_t dst, unsigned c, const uint64_t* values, uint64_t m, const DestRows& drows,
+                   exec::Txn& txn) {
+  const unsigned size = dtype_size(s.out_dtype);
+  if (drows.ok) {
+    uint8_t* row = txn.stage_run(drows.at[c], m * size, size);
+    for (uint64_t j = 0; j < m; ++j) std::memcpy(row + j * size, &values[j], size);  // little-endian host
+    return;
+  }
+  for (uint64_t j = 0; j < m; ++j) write_dst(s, dst, c, j, values[j], txn);
 }
 
 uint64_t convert_out(uint32_t fp32, uint8_t out_dtype, exec::Txn& txn) {
@@ -137,33 +199,34 @@ Moments moments(const uint32_t* x, uint64_t n, uint64_t first, uint64_t stride) 
   return {mean, v};
 }
 
-/// moments() of the even and of the odd elements at once: the same two chains of fp32 sums, each in its own element
-/// order, interleaved so that one's latency hides the other's (STATS2's halves of a long row).
-std::array<Moments, 2> moments_even_odd(const uint32_t* x, uint64_t n) {
-  const uint64_t count[2] = {(n + 1) / 2, n / 2};
-  float sum[2] = {0.0F, 0.0F};
-  uint64_t k = 0;
-  for (; k + 1 < n; k += 2) {
-    sum[0] = sum[0] + as_float(x[k]);
-    sum[1] = sum[1] + as_float(x[k + 1]);
+/// Every channel's source row as fp32, for the channel-lane kernels: rows[c] where row c lies (Txn::read_run: in
+/// place when it is stored in one page, else copied into an image of n words a channel).
+using LaneRows = std::array<const float*, kMaxChannels>;
+const float* const* lane_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const SourceRows& rows, LaneRows& at) {
+  std::vector<uint8_t>& image = txn.scratch().bytes_a;
+  if (image.size() < s.num_active_channels * n * 4 + 4) image.resize(s.num_active_channels * n * 4 + 4);
+  for (unsigned c = 0; c < s.num_active_channels; ++c) {
+    uint8_t* row = image.data() + c * n * 4;
+    if (n * 4 <= row_pieces::page_room(rows.at[c], 1)) {  // in one page: read where it lies
+      at[c] = reinterpret_cast<const float*>(txn.read_run(rows.at[c], n * 4, 4, row));
+      continue;
+    }
+    for (uint64_t k = 0; k < n;) {  // page by page, each piece where it lies copied into the image
+      const uint64_t len = std::min(n - k, row_pieces::page_room(rows.at[c] + 4 * k, 4));
+      const uint8_t* piece = txn.read_run(rows.at[c] + 4 * k, 4 * len, 4, row + 4 * k);
+      if (piece != row + 4 * k) std::memcpy(row + 4 * k, piece, 4 * len);
+      k += len;
+    }
+    at[c] = reinterpret_cast<const float*>(row);
   }
-  if (k < n) sum[0] = sum[0] + as_float(x[k]);
-  float mean[2] = {0.0F, 0.0F};
-  for (unsigned h = 0; h < 2; ++h)
-    if (count[h] != 0) mean[h] = sum[h] * (1.0F / static_cast<float>(count[h]));
-  float v[2] = {0.0F, 0.0F};
-  for (k = 0; k + 1 < n; k += 2) {
-    const float d0 = as_float(x[k]) - mean[0], d1 = as_float(x[k + 1]) - mean[1];
-    const float sq0 = d0 * d0, sq1 = d1 * d1;
-    v[0] = v[0] + sq0;
-    v[1] = v[1] + sq1;
-  }
-  if (k < n) {
-    const float d0 = as_float(x[k]) - mean[0];
-    const float sq0 = d0 * d0;
-    v[0] = v[0] + sq0;
-  }
-  return {Moments{mean[0], count[0] != 0 ? v[0] : 0.0F}, Moments{mean[1], count[1] != 0 ? v[1] : 0.0F}};
+  return at.data();
+}
+
+/// The channel-lane kernels' scratch for rows of n elements (reused across steps: no allocation once warm).
+float* lane_scratch(exec::Txn& txn, uint64_t n) {
+  std::vector<uint8_t>& b = txn.scratch().bytes_b;
+  if (b.size() < 4 * kernels::lane_rows_scratch(n)) b.resize(4 * kernels::lane_rows_scratch(n));
+  return reinterpret_cast<float*>(b.data());
 }
 
 bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
@@ -172,23 +235,40 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  if (!check_channels(s, src, n, dst, m, txn, rows)) return false;
-  uint32_t* x = scratch_words(txn, n);
-  for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x, rows);
-    std::array<uint32_t, 6> out{};
-    if (two) {
-      // The row path interleaves the two halves; the element path keeps them apart (the differential test
-      // compares the two).
-      const std::array<Moments, 2> eo =
-          rows.ok ? moments_even_odd(x, n) : std::array<Moments, 2>{moments(x, n, 0, 2), moments(x, n, 1, 2)};
-      const Moments e = eo[0], o = eo[1];
-      out = {s.even_count.raw, bits_of(e.mean), bits_of(e.nvar), s.odd_count.raw, bits_of(o.mean), bits_of(o.nvar)};
-    } else {
-      const Moments a = moments(x, n, 0, 1);
-      out = {s.even_count.raw, bits_of(a.mean), bits_of(a.nvar)};
+  const DestRows drows = dest_rows(s, dst, m, txn);
+  if (!check_channels(s, src, n, dst, m, txn, rows, drows)) return false;
+  const unsigned nac = s.num_active_channels, halves = two ? 2 : 1;
+  std::array<float, 2 * kMaxChannels> mean{}, nvar{};
+  const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
+  LaneRows at{};
+  if (lanes)
+    kernels::fp32_moments_rows(lane_rows(s, n, txn, rows, at), nac, n, halves, mean.data(), nvar.data(),
+                               lane_scratch(txn, n));
+  uint32_t* x = lanes ? nullptr : scratch_words(txn, n);
+  for (unsigned c = 0; c < nac; ++c) {
+    // A NaN's payload depends on the order of each addition's operands, which the lanes need not keep: a channel
+    // with one is computed again as the element path computes it (the differential test compares the two).
+    const bool nan = lanes && (std::any_of(&mean[c * halves], &mean[c * halves] + halves, is_nan_f) ||
+                               std::any_of(&nvar[c * halves], &nvar[c * halves] + halves, is_nan_f));
+    if (!lanes || nan) {  // element by element, each half on its own
+      const uint32_t* v = x;
+      if (lanes)
+        v = reinterpret_cast<const uint32_t*>(at[c]);
+      else
+        read_source(s, src, c, n, txn, x, rows);
+      for (unsigned h = 0; h < halves; ++h) {
+        const Moments a = moments(v, n, h, halves);
+        mean[c * halves + h] = a.mean;
+        nvar[c * halves + h] = a.nvar;
+      }
     }
-    for (uint64_t j = 0; j < m; ++j) write_dst(s, dst, c, j, convert_out(out[j], s.out_dtype, txn), txn);
+    const std::array<uint32_t, 6> out =
+        two ? std::array<uint32_t, 6>{s.even_count.raw, bits_of(mean[2 * c]),     bits_of(nvar[2 * c]),
+                                      s.odd_count.raw,  bits_of(mean[2 * c + 1]), bits_of(nvar[2 * c + 1])}
+            : std::array<uint32_t, 6>{s.even_count.raw, bits_of(mean[c]), bits_of(nvar[c])};
+    std::array<uint64_t, 6> values{};
+    for (uint64_t j = 0; j < m; ++j) values[j] = convert_out(out[j], s.out_dtype, txn);
+    write_results(s, dst, c, values.data(), m, drows, txn);
   }
   return true;
 }
@@ -198,30 +278,45 @@ bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  if (!check_channels(s, src, n, dst, 2, txn, rows)) return false;
-  uint32_t* x = scratch_words(txn, n);
-  for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x, rows);
-    float total = 0.0F, weighted = 0.0F;
-    for (uint64_t t = 0; t < tuples; ++t) {
-      const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]);
-      total = total + nt;
-      const float p = nt * mt;
-      weighted = weighted + p;
+  const DestRows drows = dest_rows(s, dst, 2, txn);
+  if (!check_channels(s, src, n, dst, 2, txn, rows, drows)) return false;
+  const unsigned nac = s.num_active_channels;
+  std::array<float, kMaxChannels> mean{}, variance{};
+  const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
+  LaneRows at{};
+  if (lanes)
+    kernels::fp32_aggregate_rows(lane_rows(s, n, txn, rows, at), nac, tuples, mean.data(), variance.data(),
+                                 lane_scratch(txn, n));
+  uint32_t* x = lanes ? nullptr : scratch_words(txn, n);
+  for (unsigned c = 0; c < nac; ++c) {
+    if (!lanes || is_nan_f(mean[c]) || is_nan_f(variance[c])) {  // a NaN's payload: as in exec_stats
+      const uint32_t* v = x;
+      if (lanes)
+        v = reinterpret_cast<const uint32_t*>(at[c]);
+      else
+        read_source(s, src, c, n, txn, x, rows);
+      float total = 0.0F, weighted = 0.0F;
+      for (uint64_t t = 0; t < tuples; ++t) {
+        const float nt = as_float(v[3 * t]), mt = as_float(v[3 * t + 1]);
+        total = total + nt;
+        const float p = nt * mt;
+        weighted = weighted + p;
+      }
+      mean[c] = weighted / total;  // N = 0 gives NaN (0/0), PROJ-CONV-A25
+      float m2 = 0.0F;
+      for (uint64_t t = 0; t < tuples; ++t) {
+        const float nt = as_float(v[3 * t]), mt = as_float(v[3 * t + 1]), vt = as_float(v[3 * t + 2]);
+        const float d = mt - mean[c];
+        const float d2 = d * d;
+        const float spread = nt * d2;
+        const float term = vt + spread;
+        m2 = m2 + term;
+      }
+      variance[c] = m2 / total;
     }
-    const float mean = weighted / total;  // N = 0 gives NaN (0/0), PROJ-CONV-A25
-    float m2 = 0.0F;
-    for (uint64_t t = 0; t < tuples; ++t) {
-      const float nt = as_float(x[3 * t]), mt = as_float(x[3 * t + 1]), vt = as_float(x[3 * t + 2]);
-      const float d = mt - mean;
-      const float d2 = d * d;
-      const float spread = nt * d2;
-      const float term = vt + spread;
-      m2 = m2 + term;
-    }
-    const float variance = m2 / total;
-    write_dst(s, dst, c, 0, convert_out(bits_of(mean), s.out_dtype, txn), txn);
-    write_dst(s, dst, c, 1, convert_out(bits_of(variance), s.out_dtype, txn), txn);
+    const std::array<uint64_t, 2> values = {convert_out(bits_of(mean[c]), s.out_dtype, txn),
+                                            convert_out(bits_of(variance[c]), s.out_dtype, txn)};
+    write_results(s, dst, c, values.data(), 2, drows, txn);
   }
   return true;
 }
@@ -233,49 +328,27 @@ bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  if (!check_channels(s, src, n, dst, kSlots, txn, rows)) return false;
+  const DestRows drows = dest_rows(s, dst, kSlots, txn);
+  if (!check_channels(s, src, n, dst, kSlots, txn, rows, drows)) return false;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x, rows);
     // The eight largest, largest first; an element enters only above a strictly smaller one, so equal values keep
     // source order (+0 == -0) and the -Inf the slots start with is what a channel with fewer than 8 values keeps.
     std::array<uint32_t, kSlots> top;
     top.fill(kNegInf);
-    for (uint64_t k = 0; k < n; ++k) {
-      const float v = as_float(x[k]);
-      // NaN is ignored, and so is every value not above the smallest slot (the slots stay in descending order).
-      if (!(v > as_float(top[kSlots - 1]))) continue;
-      unsigned p = 0;
-      while (p < kSlots && !(v > as_float(top[p]))) ++p;
-      if (p == kSlots) continue;
-      for (unsigned q = kSlots - 1; q > p; --q) top[q] = top[q - 1];
-      top[p] = x[k];
-    }
-    for (unsigned j = 0; j < kSlots; ++j) write_dst(s, dst, c, j, convert_out(top[j], s.out_dtype, txn), txn);
+    // NaN is ignored, and so is every value not above the smallest slot (the slots stay in descending order): the
+    // candidates are found in lanes.
+    source_pieces(s, src, c, n, txn, x, rows, [&](const uint32_t* v, uint64_t, uint64_t len) {
+      kernels::max8_update(reinterpret_cast<const float*>(v), len, top.data());
+    });
+    std::array<uint64_t, kSlots> values{};
+    for (unsigned j = 0; j < kSlots; ++j) values[j] = convert_out(top[j], s.out_dtype, txn);
+    write_results(s, dst, c, values.data(), kSlots, drows, txn);
   }
   return true;
 }
 
 // ---- FIND_INDEX8 / MATCH_REPLACE8: the one match core (PROJ-CONV-A28) ----
-
-/// A quick test that an element can equal none of the eight keys (most elements of a long row): under IEEE
-/// equality a value equals a key only when their bits are equal, or both are zeros (+0 == -0), so a bit set by a
-/// hash of each key's bits (zeros hashed as +0) rules out every element whose own bit is clear. NaN keys match
-/// nothing but only add a bit; the exact claim() below decides.
-class KeyFilter {
- public:
-  explicit KeyFilter(const std::array<uint32_t, kSlots>& keys) {
-    for (const uint32_t k : keys) bits_ |= uint64_t{1} << slot(k);
-  }
-  bool may_match(uint32_t e) const { return ((bits_ >> slot(e)) & 1U) != 0; }
-
- private:
-  static unsigned slot(uint32_t v) {
-    const uint32_t canonical = (v & 0x7FFFFFFFU) == 0 ? 0U : v;
-    return static_cast<unsigned>((canonical * 0x9E3779B1U) >> 26);
-  }
-  uint64_t bits_ = 0;
-};
 
 /// The key slot element e claims: the lowest-numbered key not yet matched in this instruction that equals it
 /// (IEEE equality: NaN never matches, +0 matches -0); kSlots when none.
@@ -288,29 +361,45 @@ unsigned claim(float e, const std::array<uint32_t, kSlots>& keys, std::array<boo
   return kSlots;
 }
 
+/// The keys still to be matched, as the lanes' search compares them: a matched key is a NaN, which equals nothing.
+struct OpenKeys {
+  explicit OpenKeys(const std::array<uint32_t, kSlots>& keys) {
+    for (unsigned k = 0; k < kSlots; ++k) open[k] = as_float(keys[k]);
+  }
+  void close(unsigned slot) { open[slot] = std::numeric_limits<float>::quiet_NaN(); }
+  /// The first i < len from which x[i] equals an open key, or len.
+  uint64_t next(const uint32_t* x, uint64_t i, uint64_t len) const {
+    return i + kernels::first_equal_any(reinterpret_cast<const float*>(x) + i, len - i, open.data());
+  }
+  std::array<float, kSlots> open{};
+};
+
 bool exec_find_index8(const S4d2Bn& s, exec::Txn& txn) {
   const uint64_t n = s.src.elements();
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  if (!check_channels(s, src, n, dst, kSlots, txn, rows)) return false;
+  const DestRows drows = dest_rows(s, dst, kSlots, txn);
+  if (!check_channels(s, src, n, dst, kSlots, txn, rows, drows)) return false;
   const uint64_t miss = s.out_dtype == dtype::kUint16 ? 0xFFFFU : 0xFFFFFFFFU;
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x, rows);
     const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
     std::array<bool, kSlots> matched{};
     std::array<uint32_t, kSlots> index;
     index.fill(~0U);
-    const KeyFilter filter(keys);
-    for (uint64_t k = 0; k < n; ++k)
-      if (filter.may_match(x[k]))
-        if (const unsigned slot = claim(as_float(x[k]), keys, matched); slot < kSlots)
-          index[slot] = static_cast<uint32_t>(k);
-    for (unsigned j = 0; j < kSlots; ++j) {
-      write_dst(s, dst, c, j, index[j] == ~0U ? miss : index[j], txn);
-      txn.stage_dve(c, DveField::MatchIndex, j, index[j]);
-    }
+    OpenKeys open(keys);
+    source_pieces(s, src, c, n, txn, x, rows, [&](const uint32_t* v, uint64_t first, uint64_t len) {
+      for (uint64_t k = open.next(v, 0, len); k < len; k = open.next(v, k + 1, len)) {
+        const unsigned slot = claim(as_float(v[k]), keys, matched);  // < kSlots: v[k] equals an open key
+        index[slot] = static_cast<uint32_t>(first + k);
+        open.close(slot);
+      }
+    });
+    std::array<uint64_t, kSlots> values{};
+    for (unsigned j = 0; j < kSlots; ++j) values[j] = index[j] == ~0U ? miss : index[j];
+    write_results(s, dst, c, values.data(), kSlots, drows, txn);
+    for (unsigned j = 0; j < kSlots; ++j) txn.stage_dve(c, DveField::MatchIndex, j, index[j]);
   }
   return true;
 }
@@ -331,19 +420,40 @@ bool exec_match_replace8(const S4d4Mr& s, exec::Txn& txn) {
         return false;
   uint32_t* x = scratch_words(txn, n);
   const uint64_t replaced = convert_out(s.immediate.raw, s.out_dtype, txn);
+  const bool fp32 = s.in_dtype == dtype::kFp32 && s.out_dtype == dtype::kFp32;
+  // Past its checks MATCH_REPLACE8 cannot fault: fp32 rows go straight into memory when no source row still to be
+  // read is overwritten.
+  const bool in_place = row_path && fp32 && txn.may_write_runs_in_place(drows.data(), s.num_active_channels, n * 4) &&
+                        exec::rows_in_place_ok(rows.at.data(), n * 4, drows.data(), n * 4, s.num_active_channels, true);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
-    read_source(s, src, c, n, txn, x, rows);
     const std::array<uint32_t, kSlots>& keys = txn.engine().dve[c].match_key;
     std::array<bool, kSlots> matched{};
-    if (row_path) {  // the row's values converted in place, the claimed ones replaced, the row staged whole
-      const KeyFilter filter(keys);
+    OpenKeys open(keys);
+    if (row_path && fp32) {  // the row copied a page at a time where it lies, the claimed elements replaced
+      row_pieces::walk(
+          txn, rows.at[c], 4, drows[c], 4, n, in_place,
+          [&](uint64_t first, uint64_t len) {
+            return txn.read_run(rows.at[c] + 4 * first, 4 * len, 4, reinterpret_cast<uint8_t*>(x + first));
+          },
+          [&](const uint8_t* v, uint8_t* o, uint64_t first, uint64_t len) {
+            if (o != v) std::memcpy(o, v, 4 * len);
+            const auto* w = reinterpret_cast<const uint32_t*>(v);
+            for (uint64_t k = open.next(w, 0, len); k < len; k = open.next(w, k + 1, len)) {
+              const unsigned slot = claim(as_float(w[k]), keys, matched);  // < kSlots: an open key
+              open.close(slot);
+              txn.stage_dve(c, DveField::MatchIndex, slot, static_cast<uint32_t>(first + k));
+              std::memcpy(o + 4 * k, &replaced, 4);  // little-endian host
+            }
+          });
+      continue;
+    }
+    read_source(s, src, c, n, txn, x, rows);
+    if (row_path) {  // the row's values converted, the claimed ones replaced, the row staged whole
       uint8_t* row = txn.stage_run(drows[c], n * out, out);
       for (uint64_t k = 0; k < n; ++k) {
-        const unsigned slot = filter.may_match(x[k]) ? claim(as_float(x[k]), keys, matched) : kSlots;
+        const unsigned slot = claim(as_float(x[k]), keys, matched);
         if (slot < kSlots) txn.stage_dve(c, DveField::MatchIndex, slot, static_cast<uint32_t>(k));
-        const uint64_t v = slot < kSlots                 ? replaced
-                           : s.out_dtype == dtype::kFp32 ? x[k]
-                                                         : convert_out(x[k], s.out_dtype, txn);
+        const uint64_t v = slot < kSlots ? replaced : convert_out(x[k], s.out_dtype, txn);
         std::memcpy(row + k * out, &v, out);  // little-endian host
       }
       continue;

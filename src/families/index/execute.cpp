@@ -8,6 +8,8 @@
 
 #include "families/common.hpp"
 #include "families/index/format.hpp"
+#include "families/index/row_pieces.hpp"
+#include "kernels/index_row.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -85,6 +87,23 @@ uint64_t row_element(const uint8_t* row, uint64_t k, unsigned size) {
 void set_row_element(uint8_t* row, uint64_t k, unsigned size, uint64_t v) {
   std::memcpy(row + k * size, &v, size);
 }
+/// `count` elements of `size` bytes, each v: a loop of fixed-size stores for the common sizes.
+void fill_elements(uint8_t* row, uint64_t count, unsigned size, uint64_t v) {
+  const auto fill = [&](auto x) {
+    for (uint64_t k = 0; k < count; ++k) std::memcpy(row + k * sizeof(x), &x, sizeof(x));
+  };
+  if (size == 4) {  // sixteen at a time: fixed 64-byte copies are vector stores
+    std::array<uint32_t, 16> block;
+    block.fill(static_cast<uint32_t>(v));
+    uint64_t k = 0;
+    for (; k + 16 <= count; k += 16) std::memcpy(row + 4 * k, block.data(), sizeof block);
+    row += 4 * k;
+    count -= k;
+    return fill(static_cast<uint32_t>(v));
+  }
+  if (size == 2) return fill(static_cast<uint16_t>(v));
+  for (uint64_t k = 0; k < count; ++k) set_row_element(row, k, size, v);
+}
 
 /// A pointer operand's element of channel c (§2.2, PROJ-CONV-A8): at partition_of(ptr) + c, byte byte_off(ptr).
 bool pointer_element(exec::Txn& txn, uint32_t value, uint8_t src, unsigned c, unsigned size, std::string_view which,
@@ -127,6 +146,31 @@ bool register_ok(exec::Txn& txn, uint32_t value, uint8_t src, std::string_view w
 
 // ---- IOTA (§9.3) ----
 
+/// The innermost dimension of a DATA4D ramp: its count (0 counts 1) and its step, modulo 2^32.
+struct InnerRamp {
+  uint64_t count;
+  uint32_t step;
+};
+InnerRamp inner_ramp(const Data4d& d) {
+  return {d.num_elem[0] == 0 ? 1U : uint64_t{d.num_elem[0]},
+          static_cast<uint32_t>(static_cast<int32_t>(d.step_elem[0]))};
+}
+
+/// Calls run(i, len, start) over the flat elements [first, first + len) of channel c's ramp split at the innermost
+/// dimension's ends: elements first + i .. first + i + len - 1 take the values start + j * step (modulo 2^32).
+template <class F>
+void ramp_runs(const Data4d& d, int32_t channel_multiplier, unsigned c, uint64_t first, uint64_t len, const F& run) {
+  const uint64_t inner = inner_ramp(d).count;
+  for (uint64_t k = first; k < first + len;) {
+    const uint64_t m = std::min(inner - k % inner, first + len - k);
+    run(k - first, m, static_cast<uint32_t>(ramp(d, channel_multiplier, c, k)));
+    k += m;
+  }
+}
+
+/// Runs shorter than this go element by element (a vector call per run would cost more than it saves).
+constexpr uint64_t kMinSimdRun = 16;
+
 bool exec_iota(const D4Iota& t, exec::Txn& txn) {
   if (!element_dtype_supported(txn, t.out_dtype, "out")) return false;
   uint32_t dst = 0;
@@ -134,7 +178,24 @@ bool exec_iota(const D4Iota& t, exec::Txn& txn) {
   const uint64_t n = t.src.elements();
   const unsigned nac = t.num_active_channels, size = dtype_size(t.out_dtype);
   if (!within_bound(txn, n, nac)) return false;
-  if (Rows dr{}; exec::forward_runs(txn, dst, t.dst, nac, n, size, dr)) {  // the row path: rows staged whole
+  if (Rows dr{}; exec::forward_runs(txn, dst, t.dst, nac, n, size, dr)) {  // the row path: rows written whole
+    const bool simd =
+        (t.out_dtype == dtype::kInt32 || t.out_dtype == dtype::kFp32) && inner_ramp(t.src).count >= kMinSimdRun;
+    if (simd) {
+      // Past its checks IOTA cannot fault: its rows go straight into memory when their pages exist.
+      const bool in_place = txn.may_write_runs_in_place(dr.data(), nac, n * size);
+      const uint32_t step = inner_ramp(t.src).step;
+      for (unsigned c = 0; c < nac; ++c)
+        row_pieces::walk(
+            txn, dr[c], size, dr[c], size, n, in_place, [](uint64_t, uint64_t) { return nullptr; },
+            [&](const uint8_t*, uint8_t* out, uint64_t first, uint64_t len) {
+              ramp_runs(t.src, t.channel_multiplier, c, first, len, [&](uint64_t i, uint64_t m, uint32_t start) {
+                kernels::int32_ramp(reinterpret_cast<uint32_t*>(out + 4 * i), m, start, step,
+                                    t.out_dtype == dtype::kFp32);
+              });
+            });
+      return true;
+    }
     for (unsigned c = 0; c < nac; ++c) {
       uint8_t* row = txn.stage_run(dr[c], n * size, size);
       RampWalk r(t.src, t.channel_multiplier, c);
@@ -177,9 +238,32 @@ bool exec_affine_select(const S2d2TsAs& t, exec::Txn& txn) {
   const uint64_t fill = from_fp32_bits(txn.reg(t.fill_reg), out, txn.options().convert);  // register < 64 (A20)
   Rows sr{}, dr{};
   if (exec::forward_runs(txn, src, t.src, nac, n, zi, sr) && exec::forward_runs(txn, dst, t.dst, nac, n, zo, dr)) {
-    // The row path: each source row read whole (every element is read, kept or not), the result row staged whole.
+    // The row path: every element is read, kept or not, so each source row is read as it lies, a page at a time.
     std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
-    scratch.resize(n * zi);
+    if (scratch.size() < n * zi) scratch.resize(n * zi);
+    if (in == out && zi == 4 && inner_ramp(t.mask).count >= kMinSimdRun) {
+      // Past its checks AFFINE_SELECT cannot fault: its rows go straight into memory when no source row still to be
+      // read is overwritten.
+      const bool in_place = txn.may_write_runs_in_place(dr.data(), nac, n * zo) &&
+                            exec::rows_in_place_ok(sr.data(), n * zi, dr.data(), n * zo, nac, true);
+      const kernels::RampKeep keep = t.fill_mode == ix::kCmpGt   ? kernels::RampKeep::Gt
+                                     : t.fill_mode == ix::kCmpGe ? kernels::RampKeep::Ge
+                                     : t.fill_mode == ix::kCmpEq ? kernels::RampKeep::Eq
+                                                                 : kernels::RampKeep::Ne;
+      const uint32_t step = inner_ramp(t.mask).step;
+      for (unsigned c = 0; c < nac; ++c)
+        row_pieces::walk(
+            txn, sr[c], 4, dr[c], 4, n, in_place,
+            [&](uint64_t first, uint64_t len) { return txn.read_run(sr[c] + 4 * first, 4 * len, 4, scratch.data()); },
+            [&](const uint8_t* row, uint8_t* res, uint64_t first, uint64_t len) {
+              ramp_runs(t.mask, t.channel_multiplier, c, first, len, [&](uint64_t i, uint64_t m, uint32_t start) {
+                kernels::select_by_ramp(reinterpret_cast<const uint32_t*>(row + 4 * i),
+                                        reinterpret_cast<uint32_t*>(res + 4 * i), m, start, step, keep,
+                                        static_cast<uint32_t>(fill));
+              });
+            });
+      return true;
+    }
     for (unsigned c = 0; c < nac; ++c) {
       const uint8_t* row = txn.read_run(sr[c], n * zi, zi, scratch.data());
       uint8_t* res = txn.stage_run(dr[c], n * zo, zo);
@@ -212,6 +296,71 @@ bool exec_affine_select(const S2d2TsAs& t, exec::Txn& txn) {
 
 // ---- RANGE_SELECT (§11.3, PROJ-CONV-A21) ----
 
+/// Whether alu_fp32(op, idx, bound) is 1.0: the compare ops inline (a branch the predictor learns, not a call per
+/// element), any other op through alu_fp32.
+bool passes(uint8_t op, float idx, float bound) {
+  switch (op) {
+    case aluop::kIsEq: return idx == bound;
+    case aluop::kIsGt: return idx > bound;
+    case aluop::kIsGe: return idx >= bound;
+    case aluop::kIsLe: return idx <= bound;
+    case aluop::kIsLt: return idx < bound;
+    case aluop::kIsNe: return !(idx == bound);
+    default: return alu_fp32(op, idx, bound) == 1.0F;
+  }
+}
+
+/// A row's elements in runs that are all kept or all dropped, alternating from `first_keep`: run r ends before
+/// end[r], the last at the row's end. The index base + k rises with k, so a compare against a bound changes at most
+/// twice along a row and two such compares make few runs; more than fit send the row element by element.
+struct KeepRuns {
+  std::array<uint64_t, 16> end{};
+  unsigned count = 0;
+  bool first_keep = false;
+};
+
+bool keep_runs(uint8_t op0, uint8_t op1, float base, float f0, float f1, uint64_t n, KeepRuns& runs) {
+  runs.count = 0;
+  for (uint64_t k = 0; k < n;) {
+    const auto keep_at = [&](uint64_t j) {
+      const float idx = base + static_cast<float>(j);  // exact: base + N <= 2^24 (validated)
+      return passes(op0, idx, f0) && passes(op1, idx, f1);
+    };
+    const bool keep = keep_at(k);
+    if (k == 0) runs.first_keep = keep;
+    uint64_t end = k + 1;
+    while (end < n && keep_at(end) == keep) ++end;
+    if (runs.count == runs.end.size()) return false;
+    runs.end[runs.count++] = end;
+    k = end;
+  }
+  return true;
+}
+
+/// A kept run of `len` source elements at `at` (in_dtype `in`) into `o` (out_dtype `out`), folded into the running
+/// maximum `acc` when `reduce` (maxNum in element order, PROJ-CONV-T12); returns the maximum.
+float kept_run(exec::Txn& txn, uint64_t at, uint64_t len, uint8_t in, uint8_t out, bool reduce, float acc, uint8_t* o) {
+  const unsigned zi = dtype_size(in), zo = dtype_size(out);
+  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  if (scratch.size() < len * zi) scratch.resize(len * zi);
+  const uint8_t* row = txn.read_run(at, len * zi, zi, scratch.data());
+  if (in == dtype::kFp32 && out == dtype::kFp32) {
+    std::memcpy(o, row, len * 4);
+    float m = 0.0F;
+    if (!reduce) return acc;
+    if (kernels::fp32_max_exact(reinterpret_cast<const float*>(row), len, m)) return alu_fp32(aluop::kMax, acc, m);
+    for (uint64_t i = 0; i < len; ++i)
+      acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(static_cast<uint32_t>(row_element(row, i, 4))));
+    return acc;
+  }
+  for (uint64_t i = 0; i < len; ++i) {
+    const uint32_t y = to_fp32_bits(row_element(row, i, zi), in);
+    set_row_element(o, i, zo, from_fp32_bits(y, out, txn.options().convert));
+    if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(y));
+  }
+  return acc;
+}
+
 bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
   const uint8_t in = ix::pair_in(t.in_out_dtype), out = ix::pair_out(t.in_out_dtype);
   if (!element_dtype_supported(txn, in, "in") || !element_dtype_supported(txn, out, "out")) return false;
@@ -228,6 +377,15 @@ bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
   Rows sr{}, dr{};
   const bool rows =
       exec::forward_runs(txn, src, t.src, nac, n, zi, sr) && exec::forward_runs(txn, dst, t.dst, nac, n, zo, dr);
+  // With immediate bounds nothing can fault past the checks above: the rows then go straight into memory when no
+  // destination row is a source row (a kept element is read after its piece is claimed).
+  const bool in_place = rows && t.bound0_src == ix::kImmInstruction && t.bound1_src == ix::kImmInstruction &&
+                        txn.may_write_runs_in_place(dr.data(), nac, n * zo) &&
+                        exec::rows_in_place_ok(sr.data(), n * zi, dr.data(), n * zo, nac, false);
+  const uint64_t dropped = from_fp32_bits(ix::kNegFltMax, out, txn.options().convert);
+  KeepRuns runs;  // the keep runs of the last bounds, reused while a channel's bounds are the same
+  bool keep_valid = false;
+  uint32_t keep_b0 = 0, keep_b1 = 0;
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t b0 = 0, b1 = 0;
     if (!operand(txn, t.bound0.raw, t.bound0_src, c, 4, "bound0", b0) ||
@@ -237,27 +395,29 @@ bool exec_range_select(const S2d2Rs& t, exec::Txn& txn) {
     if (t.reduce_cmd == ix::kAccAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
     float acc = t.reduce_cmd == ix::kAccAccumulate ? std::bit_cast<float>(txn.engine().dve[c].acc)
                                                    : -std::numeric_limits<float>::infinity();
-    if (rows) {
-      // The row path: the kept elements read run by run (only they are read, as below), the row staged whole.
-      std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
-      scratch.resize(n * zi);
-      uint8_t* res = txn.stage_run(dr[c], n * zo, zo);
-      const auto keep_at = [&](uint64_t k) {
-        const float idx = base + static_cast<float>(k);
-        return alu_fp32(t.comp_op0, idx, f0) == 1.0F && alu_fp32(t.comp_op1, idx, f1) == 1.0F;
-      };
-      for (uint64_t k = 0; k < n;) {
-        const bool keep = keep_at(k);
-        uint64_t end = k + 1;
-        while (end < n && keep_at(end) == keep) ++end;
-        const uint8_t* row = keep ? txn.read_run(sr[c] + k * zi, (end - k) * zi, zi, scratch.data()) : nullptr;
-        for (uint64_t j = k; j < end; ++j) {
-          const uint32_t y = keep ? to_fp32_bits(row_element(row, j - k, zi), in) : ix::kNegFltMax;
-          set_row_element(res, j, zo, from_fp32_bits(y, out, txn.options().convert));
-          if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(y));
-        }
-        k = end;
-      }
+    if (rows && (keep_valid && b0 == keep_b0 && b1 == keep_b1
+                     ? true
+                     : (keep_valid = keep_runs(t.comp_op0, t.comp_op1, base, f0, f1, n, runs)))) {
+      keep_b0 = b0;
+      keep_b1 = b1;
+      // The row path: the kept elements read run by run where they lie (only they are read, as below), the
+      // others written with the fill; the maximum of a kept run taken in lanes when that cannot change it.
+      row_pieces::walk(
+          txn, sr[c], zi, dr[c], zo, n, in_place, [](uint64_t, uint64_t) { return nullptr; },
+          [&](const uint8_t*, uint8_t* res, uint64_t first, uint64_t len) {
+            uint64_t from = 0;
+            for (unsigned r = 0; r < runs.count; from = runs.end[r++]) {
+              const uint64_t j0 = std::max(from, first), j1 = std::min(runs.end[r], first + len);
+              if (j0 >= j1) continue;
+              uint8_t* o = res + (j0 - first) * zo;
+              if ((r % 2 == 0) == runs.first_keep) {
+                acc = kept_run(txn, sr[c] + j0 * zi, j1 - j0, in, out, reduce, acc, o);
+              } else {
+                fill_elements(o, j1 - j0, zo, dropped);
+                if (reduce) acc = alu_fp32(aluop::kMax, acc, std::bit_cast<float>(ix::kNegFltMax));
+              }
+            }
+          });
       if (reduce) txn.stage_dve(c, DveField::Acc, 0, std::bit_cast<uint32_t>(acc));
       continue;
     }
