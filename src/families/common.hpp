@@ -275,10 +275,10 @@ inline constexpr Predicate kEnginePlacement{
     .name = "engine_placement",
     .convention = "PROJ-CONV-F1",
     .meaning =
-        "when the word's stream engine is known (ValidateOptions::engine), the opcode may be issued from it "
-        "(PROJ-CONV-F1): LDWEIGHTS, MATMUL and MATMUL_SPARSE from PE; COPY, CAST, MEMSET and "
-        "TENSOR_TENSOR_ARITH_OP from ACT, DVE or POOL; the sequencer and synchronisation words from any engine; "
-        "not applied while the engine is unknown",
+        "when the word's stream engine is known (ValidateOptions::engine), the opcode may be issued from it, "
+        "as the placement column of its catalog row says (PROJ-CONV-F1): the PE opcodes (LDWEIGHTS, MATMUL, ...) "
+        "from PE; the datapath words (COPY, CAST, MEMSET, TENSOR_TENSOR_ARITH_OP, ...) from ACT, DVE or POOL; the "
+        "sequencer and synchronisation words from any engine; not applied while the engine is unknown",
     .gens = kGensAll,
     .fields = fOpcodeField,
     .holds = placed_on_allowed_engine,

@@ -110,19 +110,28 @@ TEST(CatalogPlacement, TheConventionAsStated) {
   EXPECT_EQ(placement_of(0xA0).allowed, "any engine");
 }
 
-TEST(CatalogPlacement, ThePredicateMeaningNamesEveryPlacedOpcode) {
-  // The meaning text (docs/predicates.md) is written by hand: a new placement row must be named there too.
+TEST(CatalogPlacement, ThePredicateMeaningNamesEveryPlacementItChecks) {
+  // The meaning text (docs/predicates.md) is written by hand: it names each placement the predicate checks by its
+  // engines, and points to the catalog column for the opcodes (so a new row of a known placement needs no edit).
   // Only the opcodes whose validators end with that predicate (PROJ-CONV-F1): the compute families' placement
   // (PROJ-CONV-K1, A17) is checked when the word runs, and their validators do not carry the predicate.
   const std::string meaning(family::kEnginePlacement.meaning);
+  EXPECT_NE(meaning.find("placement column of its catalog row"), std::string::npos) << meaning;
+  const std::map<Placement, std::string> engines{{Placement::Pe, "from PE"},
+                                                 {Placement::Datapath, "from ACT, DVE or POOL"}};
+  size_t checked = 0;
   for (const OpcodeInfo& r : kOpcodes) {
     if (r.placement == Placement::Any) continue;
     const Validator* v = family::validator_of(r.value, Generation::Cayman);
     if (v == nullptr ||
         std::find(v->conjuncts.begin(), v->conjuncts.end(), &family::kEnginePlacement) == v->conjuncts.end())
       continue;
-    EXPECT_NE(meaning.find(std::string(r.enum_name)), std::string::npos) << r.enum_name << ": " << meaning;
+    ++checked;
+    const auto named = engines.find(r.placement);
+    ASSERT_NE(named, engines.end()) << r.enum_name << ": a placement the meaning does not describe";
+    EXPECT_NE(meaning.find(named->second), std::string::npos) << r.enum_name << ": " << meaning;
   }
+  EXPECT_GE(checked, 6U);  // LDWEIGHTS, MATMUL, COPY, CAST, MEMSET, TENSOR_TENSOR_ARITH_OP at least
 }
 
 // ---------------------------------------------------------------- EVENTS modes (enums.md §9, §10)
