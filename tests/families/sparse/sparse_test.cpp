@@ -52,7 +52,8 @@ Word sparse_word() {
 
 std::vector<std::string> failing(const Word& w, Generation g) {
   std::vector<std::string> out;
-  for (const Predicate* p : validate(dec(w, g), g).failures()) out.emplace_back(p->name);
+  const Verdict v = validate(dec(w, g), g);  // alive while its failure list is walked
+  for (const Predicate* p : v.failures()) out.emplace_back(p->name);
   return out;
 }
 
