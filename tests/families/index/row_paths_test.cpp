@@ -98,9 +98,21 @@ Outcome run(const Word& w, EngineId e, const Setup& s, bool traced) {
   return o;
 }
 
+/// Under the sanitizers one case in four runs, on one kind of destination page (each case costs tens of times
+/// more there); the optimised tree runs every case on both.
+#if defined(TPBISA_ASAN)
+constexpr bool kSampled = true;
+#else
+constexpr bool kSampled = false;
+#endif
+
 /// The word on fresh destination pages (rows staged) and on written ones (rows in place where allowed).
 void expect_same(const Word& w, EngineId e, Setup s) {
+  static unsigned cases = 0;
+  const unsigned n = cases++;
+  if (kSampled && n % 4 != 0) return;
   for (const bool prefill : {false, true}) {
+    if (kSampled && prefill != (n % 8 == 0)) continue;
     s.prefill = prefill;
     SCOPED_TRACE(prefill ? "destination pages written" : "destination pages fresh");
     const Outcome fast = run(w, e, s, false), element = run(w, e, s, true);
