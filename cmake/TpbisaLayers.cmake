@@ -60,6 +60,7 @@ function(tpbisa_layer name)
   # Position-independent, so the Python extension (a shared object) can link the static library.
   set_target_properties(tpbisa_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(tpbisa_${name} PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
+  target_compile_options(tpbisa_${name} PRIVATE ${TPBISA_COVERAGE_FLAGS})
   if(TPBISA_LIBRARY_FLAGS)
     separate_arguments(flags UNIX_COMMAND "${TPBISA_LIBRARY_FLAGS}")
     target_compile_options(tpbisa_${name} PRIVATE ${flags})

@@ -1,12 +1,16 @@
-// Configure-time probe: prints the SIMD targets Highway would compile that this host cannot run (a bit mask).
+// Configure-time probe: prints the SIMD targets the sanitized tree leaves out (a bit mask): every target Highway
+// would compile except the best one this host runs and the static (baseline) one, which Highway always needs.
 #include <hwy/targets.h>
 
 #include <cstdint>
 #include <cstdio>
 
 int main() {
-  const int64_t unsupported = static_cast<int64_t>(HWY_ATTAINABLE_TARGETS) & ~hwy::SupportedTargets();
-  // The static (baseline) target is always kept: Highway needs one target compiled.
-  std::printf("%lld", static_cast<long long>(unsupported & ~static_cast<int64_t>(HWY_STATIC_TARGET)));
+  const int64_t attainable = static_cast<int64_t>(HWY_ATTAINABLE_TARGETS);
+  const int64_t runnable = attainable & static_cast<int64_t>(hwy::SupportedTargets());
+  // Highway orders its targets best first in the low bits: the lowest runnable bit is the host's best target.
+  const int64_t best = runnable & -runnable;
+  const int64_t kept = best | static_cast<int64_t>(HWY_STATIC_TARGET);
+  std::printf("%lld", static_cast<long long>(attainable & ~kept));
   return 0;
 }

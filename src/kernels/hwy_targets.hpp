@@ -3,7 +3,8 @@
 
 // Scalable-vector targets (SVE, RVV) are left out: the kernels keep arrays of vectors as register blocks, which
 // sizeless vector types cannot form. Those machines use their fixed-width target (NEON) instead.
-// The sanitized tree also leaves out the targets its host cannot run (CMakeLists.txt, TPBISA_HWY_HOST_UNSUPPORTED).
+// The sanitized tree keeps only the host's best target and the baseline (cmake/TpbisaBuildSpeed.cmake,
+// TPBISA_HWY_HOST_UNSUPPORTED names the others).
 #ifndef TPBISA_HWY_HOST_UNSUPPORTED
 #define TPBISA_HWY_HOST_UNSUPPORTED 0
 #endif

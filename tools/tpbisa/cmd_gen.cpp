@@ -10,18 +10,13 @@
 
 #include <fmt/format.h>
 
+#include "build_info.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
 
 namespace tpbisa::cli {
 namespace {
-
-#ifdef TPBISA_GEN_PYTHON
-constexpr const char* kPython = TPBISA_GEN_PYTHON;  // the interpreter the package is built for
-#else
-constexpr const char* kPython = "python3";
-#endif
 
 /// The running binary's path (/proc/self/exe), empty when the system does not say.
 std::string self_path() {
@@ -53,7 +48,7 @@ int run_gen(const std::vector<std::string>& args) {
     ::setenv("TPBISA", exe.c_str(), 0);
   }
   const char* env_python = std::getenv("TPBISA_PYTHON");
-  const std::string python = env_python != nullptr && *env_python != '\0' ? env_python : kPython;
+  const std::string python = env_python != nullptr && *env_python != '\0' ? env_python : build_info::kGenPython;
   std::vector<std::string> argv_s{python, "-m", "tpbisa.gen"};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;

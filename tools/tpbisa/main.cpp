@@ -13,20 +13,14 @@
 
 #include <fmt/format.h>
 
+#include "build_info.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
 #include "tpbisa/io/output_file.hpp"
 
-// The commit the build tree was configured from (CMakeLists.txt); "unknown" outside a git checkout.
-#ifndef TPBISA_GIT_COMMIT
-#define TPBISA_GIT_COMMIT "unknown"
-#endif
-
 namespace tpbisa::cli {
 namespace {
-
-constexpr std::string_view kGitCommit = TPBISA_GIT_COMMIT;
 
 /// The arguments CLI11 could not place, in command-line order, and the command they were given to (the tool
 /// itself or the subcommand that parsed); empty when every argument was used.
@@ -94,7 +88,7 @@ int run(int argc, char** argv) {
       "tpbisa: reference decoder, validator and simulator for the NeuronCore TPB 64-byte instruction set "
       "(sunda, cayman, mariana, maverick)",
       std::string(kToolName)};
-  app.set_version_flag("--version", fmt::format("{} {} (commit {})", kToolName, kToolVersion, kGitCommit));
+  app.set_version_flag("--version", fmt::format("{} {} (commit {})", kToolName, kToolVersion, build_info::kGitCommit));
   app.require_subcommand(1);
   const std::vector<Command> commands{
       register_decode(app), register_validate(app), register_lower(app), register_run(app), register_asm(app),
