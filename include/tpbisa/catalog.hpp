@@ -109,6 +109,8 @@ enum class Format : uint8_t {
   D3Rand,
   // Sparse matmul family (src/families/sparse):
   S4d3Mm,
+  // Public-layout family (src/families/publayout):
+  S3d3CpPredScalar,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -300,7 +302,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Ic, "S4D4_IC", Band::Real, Placement::Pool, {}, "opcode-research.md"},
-    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3CpPredScalar, "S3D3_CP_PRED_SCALAR", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for COPY_PREDICATED_SCALAR; the wiki's struct2opcode binds it to S3D3_CP_PRED_SCALAR alone (copypredicatedscalar.md §4.3)"},
     {0xE9, "DVE_READ_INDICES", "DveReadIndices", Affinity::PoolDve, Maint::Yes, GenSet{0xE}, Format::D4Mr, "D4_MR", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for DVE_READ_INDICES; the wiki's struct2opcode binds it to D4_MR (dve-read-state.md §3.2)"},
     {0xEA, "SELECT_REDUCE", "SelectReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xF0, "EXTENDED_INST", "ExtendedInst", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the per-spec operand structs of EXTENDED_INST, the POOL escape whose spec byte selects a kernel: the wiki gives the spec-to-kernel table, no field tables (pool-ext-0xf0.md)"},
