@@ -53,7 +53,7 @@ using FamilyLines = TypeList<
     family::RngFamily,  // Dropout
     family::SparseFamily,  // MatmulSparse
     family::ReadIndicesFamily,  // DveReadIndices
-    family::PublicLayoutFamily,  // CopyPredicatedScalar
+    family::PublicLayoutFamily,  // CopyPredicatedScalar, Sb2sbCollective, RegStore, MaxPoolSelect
     EndOfFamilies>;
 // clang-format on
 

@@ -1,9 +1,11 @@
-// Public-layout family: COPY_PREDICATED_SCALAR 0xE8 decoded field by field, validated with named failures, written
-// and read back, and run against hand values (s3d3_cp_pred_scalar.h's reference loop, copypredicatedscalar.md §7).
+// Public-layout family: COPY_PREDICATED_SCALAR 0xE8, SB2SB_COLLECTIVE 0xBF, REG_STORE 0x4B and MAX_POOL_SELECT 0x58
+// decoded field by field, validated with named failures, written and read back; 0xE8 and 0x58 run against hand
+// values (copypredicatedscalar.md §7, avg-max-pool.md §7), 0xBF and 0x4B refused as not public.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,124 @@ TEST(CopyPredicatedScalarExec, RunsOnDveOnlyAndAnOutOfRangeDestinationCommitsNot
   ASSERT_TRUE(r.faulted);
   EXPECT_EQ(r.fault.kind, FaultKind::OutOfRange);
   EXPECT_EQ(m.state().memory.read(0x3FFF8, 4), 0U);
+}
+
+// ---- SB2SB_COLLECTIVE, REG_STORE, MAX_POOL_SELECT ----
+
+/// 64 FP32 from SB p0+0x0 to SB p0+0x1000, LNC1, four channels.
+constexpr std::string_view kColl =
+    "bf1000000000000000000000 0a0a0000 00000000010000000000400001000100 00040000000000000000000000000000 "
+    "00100000010000000000400001000100";
+/// Eight UINT32 on four channels to SB p0+0x2000.
+constexpr std::string_view kRs =
+    "4b100000000000000000000000000000 00000000000000000000000008000000 09000400000000000000000000200000 "
+    "01000000000000000800010001000100";
+/// Three windows of four FP32 (pool_dim X) on two channels, UINT32 positions to SB p0+0x100.
+constexpr std::string_view kMps =
+    "58100000000000000000000000000000 01000400000000000400030001000100 0a090200000200000000803f00010000 "
+    "01000000000000000300010001000100";
+
+/// Decodes `w` as `Body` on every generation that has its opcode, checks it valid under `validator`, and its
+/// disassembly starting with `mnemonic` reads back to the same word.
+template <class Body>
+void expect_modeled_and_round_trips(const Word& w, std::string_view validator, std::string_view mnemonic) {
+  for (Generation g : kAllGenerations) {
+    SCOPED_TRACE(to_string(g));
+    const Instruction i = dec(w, g);
+    if (!find_opcode(w[0])->gens.has(g)) {
+      EXPECT_EQ(i.status, DecodeStatus::Unknown);
+      continue;
+    }
+    ASSERT_EQ(i.status, DecodeStatus::Modeled);
+    EXPECT_NE(std::get_if<Body>(&i.body), nullptr);
+    const Verdict v = validate(i, g);
+    EXPECT_TRUE(v.valid) << (v.valid ? "" : std::string(failing_names(v).front()));
+    ASSERT_NE(v.validator, nullptr);
+    EXPECT_EQ(v.validator->name, validator);
+    const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
+    EXPECT_TRUE(text.starts_with(std::string(mnemonic) + " ")) << text;
+    const AsmResult r = assemble(text, "t.tasm", g);
+    ASSERT_EQ(r.words.size(), 1U) << text;
+    EXPECT_EQ(r.words[0], w) << text;
+  }
+}
+
+TEST(Sb2sbCollective, DecodesValidatesAndRoundTripsOnCaymanAndLater) {
+  const Word w = hex_word(kColl);
+  expect_modeled_and_round_trips<S3d3Collective>(w, "is_valid_sb2sb_collective", "Sb2sbCollective");
+  const auto& t = std::get<S3d3Collective>(dec(w, Generation::Cayman).body);
+  EXPECT_EQ(t.in_dtype, dtype::kFp32);
+  EXPECT_EQ(t.src.num_elem[0], 64);
+  EXPECT_EQ(t.lnc_size_fmt, 0);
+  EXPECT_EQ(t.num_active_channels, 4);
+  EXPECT_EQ(t.dst.start_addr.raw, 0x1000U);
+  EXPECT_NE(disassemble(std::span<const uint8_t, kWordBytes>(w), Generation::Cayman).find("lnc_size_fmt=LNC1"),
+            std::string::npos);
+  Word bad = w;
+  bad[32] = 3;                 // LNC8
+  bad[13] = dtype::kBfloat16;  // not a raw copy
+  bad[28] = 5;                 // 320 source elements
+  EXPECT_EQ(failing_names(validate(dec(bad, Generation::Mariana), Generation::Mariana)),
+            (std::vector<std::string_view>{"has_valid_LncSizefmt", "size_check_src", "dtype_equality_check"}));
+}
+
+TEST(Sb2sbCollective, TheRunRefusesItAsNotPublic) {
+  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kColl)});
+  const RunSummary s = m.run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedOpcode);
+  EXPECT_NE(s.fault.detail.find("semantics are not public"), std::string::npos) << s.fault.detail;
+}
+
+TEST(RegStore, DecodesOnD4MrValidatesRoundTripsAndIsRefusedWhenRun) {
+  const Word w = hex_word(kRs);
+  expect_modeled_and_round_trips<D4Mr>(w, "is_valid_reg_store", "RegStore");
+  Word bad = w;
+  bad[36] = 1;                      // not Serial
+  store_le<uint32_t>(&bad[28], 9);  // nine elements, dst has eight
+  EXPECT_EQ(failing_names(validate(dec(bad, Generation::Sunda), Generation::Sunda)),
+            (std::vector<std::string_view>{"d4_mr_zero_serialization", "d4_mr_dst_element_count"}));
+  Machine m(Generation::Cayman, std::vector<Word>{w});
+  const RunSummary s = m.run(10);
+  ASSERT_TRUE(s.faulted);
+  EXPECT_EQ(s.fault.kind, FaultKind::UnsupportedOpcode);
+  EXPECT_NE(s.fault.detail.find("semantics are not public"), std::string::npos) << s.fault.detail;
+}
+
+TEST(MaxPoolSelect, DecodesOnS4d4PlValidatesAndRoundTrips) {
+  const Word w = hex_word(kMps);
+  expect_modeled_and_round_trips<S4d4Pl>(w, "is_valid_max_pool_select", "MaxPoolSelect");
+  Word bad = w;
+  bad[36] = 1;                                // MAX_POOL is POOL's
+  bad[33] = dtype::kFp32;                     // a value, not a position
+  store_le<uint32_t>(&bad[40], 0x3E800000U);  // 0.25
+  EXPECT_EQ(failing_names(validate(dec(bad, Generation::Cayman), Generation::Cayman)),
+            (std::vector<std::string_view>{"has_valid_pooltype", "s4d4_pl_dtype_check", "s4d4_pool_scale_valid"}));
+}
+
+TEST(MaxPoolSelectExec, WritesEachWindowsPositionOfItsMaximum) {
+  // Channel 0: {1, 5, 2, 5 | -3, -1, -2, -8 | nan, 0, 7, 6}: positions 1 (the first of two 5s), 1, 2 (NaN never
+  // chosen). Channel 1: {9, 9, 9, 9 | 0, 0, 0, 1 | nan, nan, nan, nan}: 0, 3, 0.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<std::vector<float>> src = {{1, 5, 2, 5, -3, -1, -2, -8, nan, 0, 7, 6},
+                                               {9, 9, 9, 9, 0, 0, 0, 1, nan, nan, nan, nan}};
+  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kMps)});
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t k = 0; k < 12; ++k)
+      ASSERT_TRUE(m.mutable_state().memory.write(c * 0x40000 + 4 * k, 4, std::bit_cast<uint32_t>(src[c][k])));
+  const RunSummary s = m.run(10);
+  ASSERT_FALSE(s.faulted) << s.fault.detail;
+  const std::vector<std::vector<uint64_t>> want = {{1, 1, 2}, {0, 3, 0}};
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t w = 0; w < 3; ++w) EXPECT_EQ(m.state().memory.read(c * 0x40000 + 0x100 + 4 * w, 4), want[c][w]);
+  // On DVE the row's placement (POOL) refuses it.
+  MachineOptions mo;
+  mo.engine = EngineId::Dve;
+  mo.neff_mode = true;
+  Machine dve(Generation::Cayman, std::vector<Word>{hex_word(kMps)}, mo);
+  const RunSummary r = dve.run(10);
+  ASSERT_TRUE(r.faulted);
+  EXPECT_EQ(r.fault.kind, FaultKind::WrongEngine);
 }
 
 }  // namespace
