@@ -43,6 +43,8 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   }
   if (const auto* m = inst.as<D4Mr>()) {
     if (path == "set_value") return "REG_STORE's reading of these bits is not public (PROJ-CONV-PU4)";
+    if (path == "serialization_mode")
+      return m->serialization_mode == datapath::kSerial ? "Serial (PROJ-CONV-F22)" : "not Serial: must be 0";
     if (path == "dst_element_count") return fmt::format("{} elements per partition", m->dst_element_count);
   }
   if (const auto* p = inst.as<S4d4Pl>()) {

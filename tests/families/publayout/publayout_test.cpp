@@ -18,7 +18,7 @@
 #include "tpbisa/text.hpp"
 #include "tpbisa/validate.hpp"
 
-namespace tpbisa {
+namespace tpbisa::publayout_tests {
 namespace {
 
 using test::dec;
@@ -302,4 +302,4 @@ TEST(MaxPoolSelectExec, WritesEachWindowsPositionOfItsMaximum) {
 }
 
 }  // namespace
-}  // namespace tpbisa
+}  // namespace tpbisa::publayout_tests

@@ -71,11 +71,11 @@ def coll(src=0x0, src_num=(64, 1, 1), in_dt=FP32, out_dt=FP32, res0=0, lnc=0, na
     return w
 
 
-def rs(count=8, dtype=U32, nac=4, serial=0, value=0, dst=0x2000, dst_num=(8, 1, 1, 1), res1=0):
+def rs(hdr=None, count=8, dtype=U32, nac=4, serial=0, value=0, dst=0x2000, dst_num=(8, 1, 1, 1), res1=0):
     """D4_MR for REG_STORE: count @28, dtype @32, reserved1 @33, channels @34, serialization @36, set_value @40,
     dst TENSOR4D @44. Baseline: eight UINT32 on four channels to SB p0+0x2000."""
     w = bytearray(64)
-    header(w, 0x4B)
+    header(w, 0x4B, **(hdr or {}))
     struct.pack_into("<I", w, 28, count)
     w[32], w[33], w[34], w[36] = dtype, res1, nac, serial
     struct.pack_into("<I", w, 40, value)
@@ -83,13 +83,13 @@ def rs(count=8, dtype=U32, nac=4, serial=0, value=0, dst=0x2000, dst_num=(8, 1, 
     return w
 
 
-def mps(src=0x0, src_num=(4, 3, 1, 1), in_dt=FP32, out_dt=U32, nac=2, res0=0, func=0, dim=2, res1=0,
+def mps(hdr=None, src=0x0, src_num=(4, 3, 1, 1), in_dt=FP32, out_dt=U32, nac=2, res0=0, func=0, dim=2, res1=0,
         scale=F1, dst=0x100, dst_num=(3, 1, 1, 1)):
     """S4D4_PL for MAX_POOL_SELECT: src T4D @12, in/out dtype @32/@33, channels @34, reserved0 @35, pool_func @36,
     pool_dim @37, reserved1 @38, pool_scale @40, dst T4D @44. Baseline: three windows of four FP32 (pool_dim X),
     two channels, UINT32 positions to SB p0+0x100."""
     w = bytearray(64)
-    header(w, 0x58)
+    header(w, 0x58, **(hdr or {}))
     struct.pack_into("<I4h4H", w, 12, src, 1, 4, 0, 0, *src_num)
     struct.pack_into("<BBBBBBBB", w, 32, in_dt, out_dt, nac, res0, func, dim, res1, 0)
     struct.pack_into("<I", w, 40, scale)
@@ -141,6 +141,7 @@ def add():
     vec("coll-256", CMV, [], coll(src_num=(64, 4, 1)))
     vec("coll-bf16", CMV, [], coll(in_dt=BF16, out_dt=BF16))
     vec("coll-word-len", CMV, [HDR], coll(hdr={"word_len": 15}))
+    vec("coll-wait-0x08", CMV, [EVT], coll(hdr={"wait_mode": 0x08}))
     vec("coll-lnc4", CMV, [LNC], coll(lnc=2))
     vec("coll-lnc8", CMV, [LNC], coll(lnc=3))
     vec("coll-lnc-4", CMV, [LNC], coll(lnc=4))
@@ -161,6 +162,8 @@ def add():
 
     # ---- REG_STORE 0x4B (PROJ-CONV-PU4) ----
     vec("rs-base", ALL, [], rs())
+    vec("rs-word-len", ALL, [HDR], rs(hdr={"word_len": 15}))
+    vec("rs-wait-0x08", ALL, [EVT], rs(hdr={"wait_mode": 0x08}))
     vec("rs-set-value", ALL, [], rs(value=0x1234))
     vec("rs-fp32r", ALL, [], rs(dtype=FP32R))
     vec("rs-res1", ALL, [MR_RES], rs(res1=1))
@@ -173,6 +176,8 @@ def add():
 
     # ---- MAX_POOL_SELECT 0x58 ----
     vec("mps-base", ALL, [], mps())
+    vec("mps-word-len", ALL, [HDR], mps(hdr={"word_len": 15}))
+    vec("mps-wait-0x08", ALL, [EVT], mps(hdr={"wait_mode": 0x08}))
     vec("mps-xy-u8", ALL, [], mps(src_num=(2, 2, 3, 1), dim=3, out_dt=U8))
     vec("mps-res0", ALL, [PL_RES], mps(res0=1))
     vec("mps-res1", ALL, [PL_RES], mps(res1=1))
