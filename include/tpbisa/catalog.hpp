@@ -109,6 +109,9 @@ enum class Format : uint8_t {
   D3Rand,
   // Sparse matmul family (src/families/sparse):
   S4d3Mm,
+  // Public-layout family (src/families/publayout):
+  S3d3CpPredScalar,
+  S3d3Collective,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -164,7 +167,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x48, "RECIPROCAL", "Reciprocal", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x49, "MEMSET", "Memset", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Mr, "D4_MR", Band::Real, Placement::Datapath},
     {0x4A, "REG_LOAD", "RegLoad", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "S4_RL", Band::Real, Placement::Any, "the field table of S4_RL, REG_LOAD: the struct is named beside the opcode (mem2d.md), never quoted; dormant on every generation (opcode-catalog-ledger.md §2.4)"},
-    {0x4B, "REG_STORE", "RegStore", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "D4_MR"},
+    {0x4B, "REG_STORE", "RegStore", Affinity::Pool, Maint::No, GenSet{0xF}, Format::D4Mr, "D4_MR", Band::Real, Placement::Pool, {}, "ours: opcode-research.md names no struct for REG_STORE; d4_mr.h binds it to D4_MR (real-programs.md §12.1)"},
     {0x4C, "REG_SHUFFLE", "RegShuffle", Affinity::Pool, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of REG_SHUFFLE: no struct is named; dormant on every generation (opcode-catalog-ledger.md §2.4)"},
     {0x4D, "RNG", "Rng", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the instruction_mapping.json binding of RNG 0x4D on every generation: the wiki binds D3_RAND to RAND2 alone (rng-seed-state-ops.md) and to RAND2 and RNG (rng-lfsr-dispatch.md), and d3_rand.h ships only for MARIANA and MAVERICK (opcode-research.md §A.2.8)"},
     {0x4E, "TENSOR_CUMULATIVE_ARITH_OP", "TensorCumulativeArithOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
@@ -173,7 +176,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x52, "TENSOR_REDUCE_BITVEC_OP", "TensorReduceBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::DvePool},
     {0x53, "TENSOR_SCALAR_BITVEC_OP", "TensorScalarBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::DvePool},
     {0x54, "TENSOR_SCALAR_PTR_BITVEC_OP", "TensorScalarPtrBitvecOp", Affinity::Pool, Maint::No, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::DvePool},
-    {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x58, "MAX_POOL_SELECT", "MaxPoolSelect", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Pl, "S4D4_PL", Band::Real, Placement::Pool, {}, "ours: opcode-research.md names no struct for MAX_POOL_SELECT; the wiki's struct2opcode binds it to S4D4_PL with POOL (avg-max-pool.md §3)"},
     {0x5E, "TENSOR_CUMULATIVE_BITVEC_OP", "TensorCumulativeBitvecOp", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Tr, "S4D4_TR", Band::Real, Placement::Dve},
     {0x5F, "TENSOR_SCALAR_PTR_MULTI_BITVEC", "TensorScalarPtrMultiBitvec", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d4Tsm, "S4D4_TSM"},
     {0x60, "BATCH_NORM_STATS", "BatchNormStats", Affinity::Dve, Maint::No, GenSet{0xF}, Format::S4d2Bn, "S4D2_BN", Band::Real, Placement::Datapath},
@@ -260,7 +263,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xBC, "RANGE_SELECT", "RangeSelect", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::S2d2Rs, "S2D2_RS", Band::Real, Placement::Datapath},
     {0xBD, "DMA_TRANSPOSE", "DmaTranspose", Affinity::NxDma, Maint::Yes, GenSet{0xE}, Format::DmaDirect2dXpose, "DMA_DIRECT2D_XPOSE", Band::Real, Placement::Any, {}, "opcode-research.md"},
     {0xBE, "GET_SEQUENCE_BOUNDS", "GetSequenceBounds", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S3d3SeqBounds, "S3D3_SEQ_BOUNDS", Band::Real, Placement::Datapath},
-    {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xBF, "SB2SB_COLLECTIVE", "Sb2sbCollective", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S3d3Collective, "S3D3_COLLECTIVE", Band::Real, Placement::Pool, {}, "ours: opcode-research.md names no struct for SB2SB_COLLECTIVE; the wiki decodes it against S3D3_COLLECTIVE (sb2sb-remote-copy.md §2)"},
     {0xC1, "PSEUDO_DMATRIGGER", "PseudoDmatrigger", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoDmaTrigger, "PSEUDO_DMA_TRIGGER", Band::Pseudo, Placement::Any, {}, "opcode-research.md"},
     {0xC2, "PSEUDO_DMAREARM", "PseudoDmarearm", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_DMAREARM record of libnrt's pseudo-instruction lowering: name only (opcode-research.md §A.2.10)"},
     {0xC3, "PSEUDO_DMABARRIER", "PseudoDmabarrier", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_DMABARRIER record of libnrt's pseudo-instruction lowering: name only (opcode-research.md §A.2.10)"},
@@ -300,7 +303,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Ic, "S4D4_IC", Band::Real, Placement::Pool, {}, "opcode-research.md"},
-    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0xE8, "COPY_PREDICATED_SCALAR", "CopyPredicatedScalar", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3CpPredScalar, "S3D3_CP_PRED_SCALAR", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for COPY_PREDICATED_SCALAR; the wiki's struct2opcode binds it to S3D3_CP_PRED_SCALAR alone (copypredicatedscalar.md §4.3)"},
     {0xE9, "DVE_READ_INDICES", "DveReadIndices", Affinity::PoolDve, Maint::Yes, GenSet{0xE}, Format::D4Mr, "D4_MR", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for DVE_READ_INDICES; the wiki's struct2opcode binds it to D4_MR (dve-read-state.md §3.2)"},
     {0xEA, "SELECT_REDUCE", "SelectReduce", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xF0, "EXTENDED_INST", "ExtendedInst", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the per-spec operand structs of EXTENDED_INST, the POOL escape whose spec byte selects a kernel: the wiki gives the spec-to-kernel table, no field tables (pool-ext-0xf0.md)"},

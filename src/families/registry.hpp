@@ -13,6 +13,7 @@
 #include "mem2d/format.hpp"
 #include "pool/format.hpp"
 #include "predicated/format.hpp"
+#include "publayout/format.hpp"
 #include "readidx/format.hpp"
 #include "reduce/format.hpp"
 #include "rng/format.hpp"
@@ -52,6 +53,7 @@ using FamilyLines = TypeList<
     family::RngFamily,  // Dropout
     family::SparseFamily,  // MatmulSparse
     family::ReadIndicesFamily,  // DveReadIndices
+    family::PublicLayoutFamily,  // CopyPredicatedScalar, Sb2sbCollective, RegStore, MaxPoolSelect
     EndOfFamilies>;
 // clang-format on
 
