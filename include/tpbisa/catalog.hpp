@@ -109,6 +109,8 @@ enum class Format : uint8_t {
   D3Rand,
   // Sparse matmul family (src/families/sparse):
   S4d3Mm,
+  // Tensor-dequantize family (src/families/dequant):
+  S3d3TensDequant,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -202,7 +204,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x78, "RAND_SET_STATE", "RandSetState", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S1Rand, "S1_RAND", Band::Real, Placement::DvePool, {}, "opcode-research.md"},
     {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of EMBEDDING_UPDATE: the wiki binds its struct to the pseudo 0xCA and names the SUNDA kernel pool_embedding_update without offsets (indirection-gather.md)"},
     {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of LOAD_POOL_ARGUMENT: only its builder name is public (opcode-catalog-ledger.md §2.4 lists no struct)"},
-    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3TensDequant, "S3D3_TENS_DEQUANT", Band::Real, Placement::Pool, {}, "ours: opcode-research.md names no struct for TENSOR_DEQUANTIZE; the wiki's tensor-dequantize page (§2) quotes s3d3_tens_dequant.h, bound to the opcode by its header comment"},
     {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool, {}, "opcode-research.md"},
     {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool, {}, "opcode-research.md"},
     {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Iota, "D4_IOTA", Band::Real, Placement::Datapath},

@@ -6,6 +6,7 @@
 #include "bnsearch/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "dequant/format.hpp"
 #include "dma/format.hpp"
 #include "index/format.hpp"
 #include "lanes/format.hpp"
@@ -52,6 +53,7 @@ using FamilyLines = TypeList<
     family::RngFamily,  // Dropout
     family::SparseFamily,  // MatmulSparse
     family::ReadIndicesFamily,  // DveReadIndices
+    family::DequantFamily,  // TensorDequantize
     EndOfFamilies>;
 // clang-format on
 
