@@ -111,6 +111,9 @@ enum class Format : uint8_t {
   S4d3Mm,
   // Tensor-dequantize family (src/families/dequant):
   S3d3TensDequant,
+  // Sparsity-compress family (src/families/sc):
+  S3d3Sc,
+  S2d2d2Sc,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -294,8 +297,8 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Affinity::Rt, Maint::None, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT", Band::Pseudo},
     {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_TENSOR_COMPLETION record of libnrt's pseudo-instruction lowering: name only (opcode-research.md §A.2.10)"},
     {0xDF, "PSEUDO_INST", "PseudoInst", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoInst, "PSEUDO_INST", Band::Pseudo},
-    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::S3d3Sc, "S3D3_SC", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for SPARSITY_COMPRESS; the wiki's sparsity-compress-tag page (§3a) quotes s3d3_sc.h, bound to the opcode by struct2opcode"},
+    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::S2d2d2Sc, "S2D2D2_SC", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for SPARSITY_COMPRESS_TAG; the wiki's sparsity-compress-tag page (§3b) quotes s2d2d2_sc.h, bound to the opcode by struct2opcode"},
     {0xE2, "RAND2", "Rand2", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::D3Rand, "D3_RAND", Band::Real, Placement::Dve, {}, "opcode-research.md"},
     {0xE3, "QUANTIZE_MX", "QuantizeMx", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3dmx1_quant.h (MARIANA, MAVERICK; the wiki names the header only, opcode-research.md §B.2)"},
     {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},

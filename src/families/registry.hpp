@@ -19,6 +19,7 @@
 #include "rng/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
+#include "sc/format.hpp"
 #include "seq/format.hpp"
 #include "sparse/format.hpp"
 #include "stt/format.hpp"
@@ -54,6 +55,7 @@ using FamilyLines = TypeList<
     family::SparseFamily,  // MatmulSparse
     family::ReadIndicesFamily,  // DveReadIndices
     family::DequantFamily,  // TensorDequantize
+    family::SparsityCompressFamily,  // SparsityCompress, SparsityCompressTag
     EndOfFamilies>;
 // clang-format on
 
