@@ -114,6 +114,8 @@ enum class Format : uint8_t {
   // Sparsity-compress family (src/families/sc):
   S3d3Sc,
   S2d2d2Sc,
+  // Conversion-LUT family (src/families/convlut):
+  S2Convlut,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -301,7 +303,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::S2d2d2Sc, "S2D2D2_SC", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for SPARSITY_COMPRESS_TAG; the wiki's sparsity-compress-tag page (§3b) quotes s2d2d2_sc.h, bound to the opcode by struct2opcode"},
     {0xE2, "RAND2", "Rand2", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::D3Rand, "D3_RAND", Band::Real, Placement::Dve, {}, "opcode-research.md"},
     {0xE3, "QUANTIZE_MX", "QuantizeMx", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3dmx1_quant.h (MARIANA, MAVERICK; the wiki names the header only, opcode-research.md §B.2)"},
-    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S2Convlut, "S2_CONVLUT", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for CONV_LUT_LOAD; the wiki's convlutload page (§4) quotes s2_convlut.h, bound to the opcode by instruction_mapping.json"},
     {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Ic, "S4D4_IC", Band::Real, Placement::Pool, {}, "opcode-research.md"},

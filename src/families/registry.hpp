@@ -4,6 +4,7 @@
 
 #include "act/format.hpp"
 #include "bnsearch/format.hpp"
+#include "convlut/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
 #include "dequant/format.hpp"
@@ -56,6 +57,7 @@ using FamilyLines = TypeList<
     family::ReadIndicesFamily,  // DveReadIndices
     family::DequantFamily,  // TensorDequantize
     family::SparsityCompressFamily,  // SparsityCompress, SparsityCompressTag
+    family::ConvLutFamily,  // ConvLutLoad
     EndOfFamilies>;
 // clang-format on
 
