@@ -116,6 +116,8 @@ enum class Format : uint8_t {
   S2d2d2Sc,
   // Conversion-LUT family (src/families/convlut):
   S2Convlut,
+  // PE seed family (src/families/peseed):
+  S2s1d2PeSeed,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -151,7 +153,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight shift (opcode-research.md §A.2.11)"},
     {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3_lt.h, S3_LT: the wiki's sparsity-compress-tag page (§6b) places five of its fields, not its source pattern or in_dtype (opcode-research.md §A.2.11, §F; PROJ-CONV-SP2)"},
     {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::S4d3Mm, "S4D3_MM", Band::Real, Placement::Pe, {}, "opcode-research.md"},
-    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::S2s1d2PeSeed, "S2S1D2_PE_SEED", Band::Real, Placement::Pe, {}, "ours: opcode-research.md names no struct for PE_MANAGE_SEED; the wiki's pe-matmul page (§4) quotes s2s1d2_pe_seed.h, bound to the opcode by struct2opcode"},
     {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_smx1_lw.h, SMX1_LW (MARIANA, MAVERICK; pe-matmul.md §5 names the struct and its MXMEM_PATTERN1D operand, no offsets)"},
     {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_smx1d3_mm.h, SMX1D3_MM (MARIANA, MAVERICK; pe-matmul.md §5 names the struct and its MXMEM_PATTERN1D operand, no offsets)"},
     {0x21, "ACTIVATE", "Activate", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::S3d3Ac, "S3D3_AC", Band::Real, Placement::Act},

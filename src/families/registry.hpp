@@ -13,6 +13,7 @@
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "peseed/format.hpp"
 #include "pool/format.hpp"
 #include "predicated/format.hpp"
 #include "readidx/format.hpp"
@@ -58,6 +59,7 @@ using FamilyLines = TypeList<
     family::DequantFamily,  // TensorDequantize
     family::SparsityCompressFamily,  // SparsityCompress, SparsityCompressTag
     family::ConvLutFamily,  // ConvLutLoad
+    family::PeSeedFamily,  // PeManageSeed
     EndOfFamilies>;
 // clang-format on
 
