@@ -118,6 +118,8 @@ enum class Format : uint8_t {
   S2Convlut,
   // PE seed family (src/families/peseed):
   S2s1d2PeSeed,
+  // Test-event-semaphore family (src/families/testsem):
+  CtrlTestEs,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -259,7 +261,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
     {0xB2, "MOVE_SHAPE", "MoveShape", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of MOVE_SHAPE: the ledger names only its sequencer control class (opcode-catalog-ledger.md §2.6)"},
     {0xB3, "POLL_SEM", "PollSem", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
-    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::CtrlTestEs, "CTRL_TEST_ES", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for TEST_EVENT_SEM; the wiki's dma-transpose-opcode-cluster page (§3f) quotes ctrl_test_es.h, bound to the opcode by struct2opcode"},
     {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
     {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Affinity::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xB8, "DMAMEMCPY", "Dmamemcpy", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::DmaDirect2d, "DMA_DIRECT2D", Band::Real, Placement::Any, {}, "opcode-research.md"},

@@ -27,6 +27,7 @@
 #include "stt/format.hpp"
 #include "sync/format.hpp"
 #include "tensor_scalar/format.hpp"
+#include "testsem/format.hpp"
 
 namespace tpbisa {
 
@@ -60,6 +61,7 @@ using FamilyLines = TypeList<
     family::SparsityCompressFamily,  // SparsityCompress, SparsityCompressTag
     family::ConvLutFamily,  // ConvLutLoad
     family::PeSeedFamily,  // PeManageSeed
+    family::TestSemFamily,  // TestEventSem
     EndOfFamilies>;
 // clang-format on
 
