@@ -1,33 +1,12 @@
 // The conversion-LUT family's cases for the generic predicate tests: the CONV_LUT_LOAD CPTC baseline (the leg every
 // generation admits), a failing-only mutation per predicate of is_valid_s2_convlut and the opcode clause dispatch
 // always satisfies.
-#include "../../support/predicate_cases.hpp"
+#include "words.hpp"
 
 namespace tpbisa::test::convlut_cases {
 namespace {
 
-/// The CPTC leg: a 4-unit UINT32 block from SBUF 0x0 on 128 rows, lut_dtype CPTC1 (0x19).
-Word base() {
-  Word w{};
-  set_header(w, 0xE4);
-  store_le<int16_t>(&w[20], 1);
-  store_le<uint16_t>(&w[24], 4);
-  store_le<uint16_t>(&w[26], 1);
-  w[32] = dtype::kUint32;
-  w[38] = 128;
-  w[39] = 128;
-  w[44] = 0x0F;
-  w[45] = 0x0F;
-  w[47] = 0x19;
-  return w;
-}
-
-/// The legacy leg on the baseline: lut_dtype INVALID, the 16-entry UINT16 table.
-void to_legacy(Word& w) {
-  w[47] = 0;
-  w[32] = dtype::kUint16;
-  store_le<uint16_t>(&w[24], 16);
-}
+using namespace convlut_words;
 
 PredicateCases family_cases() {
   constexpr std::string_view v = "is_valid_s2_convlut";

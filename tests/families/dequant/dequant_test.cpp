@@ -3,62 +3,32 @@
 // footprint hook and refused when it runs (its semantics are not public, PROJ-CONV-DQ3).
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../../support/family_checks.hpp"
 #include "../../support/layout_golden.hpp"
-#include "../../support/machine_builders.hpp"
-#include "../../support/test_util.hpp"
 #include "families/family.hpp"
-#include "tpbisa/describe.hpp"
-#include "tpbisa/machine.hpp"
-#include "tpbisa/text.hpp"
-#include "tpbisa/validate.hpp"
+#include "words.hpp"
 
 namespace tpbisa::dequant_test {
 namespace {
 
 using test::dec;
-using test::peek;
-using test::poke;
-using Status = StepResult::Status;
+using test::failing_names;
+using Names = std::vector<std::string>;
 
-constexpr Generation kGens[] = {Generation::Cayman, Generation::Mariana, Generation::Maverick};
+constexpr Generation kAll[] = {Generation::Sunda, Generation::Cayman, Generation::Mariana, Generation::Maverick};
 
-/// 32 UINT32 words of FP4 codes from SBUF 0x0 into 64 UINT32 words at SBUF 0x1000, 64 channels, E2M1TO_E5M2.
 Word dequant_word() {
-  Word w{};
-  w[0] = 0x7B;
-  w[1] = 0x10;
-  store_le<int16_t>(&w[16], 1);
-  store_le<uint16_t>(&w[22], 32);
-  store_le<uint16_t>(&w[24], 1);
-  store_le<uint16_t>(&w[26], 1);
-  w[32] = dtype::kUint32;
-  w[33] = dtype::kUint32;
-  w[34] = 64;
-  w[35] = 1;
-  store_le<uint32_t>(&w[44], 0x1000);
-  store_le<int16_t>(&w[48], 1);
-  store_le<uint16_t>(&w[54], 64);
-  store_le<uint16_t>(&w[56], 1);
-  store_le<uint16_t>(&w[58], 1);
-  return w;
-}
-
-std::vector<std::string> failing(const Word& w, Generation g) {
-  std::vector<std::string> out;
-  const Verdict v = validate(dec(w, g), g);  // alive while its failure list is walked
-  for (const Predicate* p : v.failures()) out.emplace_back(p->name);
-  return out;
+  return test::dequant_words::base();
 }
 
 // ---- Layout (the wiki's tensor-dequantize page §2): every field at its bytes, little-endian ----
 
 TEST(TensorDequantize, LayoutGoldenPlacesEveryFieldAtTheWikisOffsets) {
   const Word w = test::distinct_word(0x7B);
-  for (Generation g : {Generation::Sunda, Generation::Cayman, Generation::Mariana, Generation::Maverick}) {
+  for (Generation g : kAll) {
     const Instruction inst = decode(w, g);
     ASSERT_EQ(inst.status, DecodeStatus::Modeled) << to_string(g);
     const S3d3TensDequant* d = inst.as<S3d3TensDequant>();
@@ -83,25 +53,22 @@ TEST(TensorDequantize, LayoutGoldenPlacesEveryFieldAtTheWikisOffsets) {
 }
 
 TEST(TensorDequantize, DecodeNamesTheFormatAndTheGroup) {
-  const auto field = [](const Word& w, std::string_view name) {
-    for (const DescribedField& f : describe_fields(dec(w, Generation::Cayman)))
-      if (f.name == name) return format_value(f) + " | " + f.meaning;
-    return std::string("(absent)");
-  };
   Word w = dequant_word();
   w[35] = 3;
   w[36] = 8;
-  EXPECT_NE(field(w, "dequant_fmt").find("NF4TO_E4M3"), std::string::npos) << field(w, "dequant_fmt");
-  EXPECT_NE(field(w, "dequant_fmt").find("FP8 E4M3"), std::string::npos) << field(w, "dequant_fmt");
-  EXPECT_NE(field(w, "group_size").find("block of 8"), std::string::npos) << field(w, "group_size");
-  EXPECT_NE(field(w, "in_dtype").find("transport"), std::string::npos) << field(w, "in_dtype");
+  const Generation g = Generation::Cayman;
+  EXPECT_NE(test::field_text(w, g, "dequant_fmt").find("NF4TO_E4M3"), std::string::npos);
+  EXPECT_NE(test::field_text(w, g, "dequant_fmt").find("FP8 E4M3"), std::string::npos);
+  EXPECT_NE(test::field_text(w, g, "group_size").find("block of 8"), std::string::npos);
+  EXPECT_NE(test::field_text(w, g, "in_dtype").find("transport"), std::string::npos);
 }
 
 // ---- Validation: the verdict names the failing conjuncts, by their per-generation names ----
 
 TEST(TensorDequantize, ValidFromCaymanOnAndGatedOnSunda) {
-  for (Generation g : kGens) EXPECT_EQ(failing(dequant_word(), g), std::vector<std::string>{}) << to_string(g);
-  EXPECT_EQ(failing(dequant_word(), Generation::Sunda), std::vector<std::string>{"has_valid_nc_tens_dequant"});
+  for (Generation g : {Generation::Cayman, Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(dequant_word(), g), Names{}) << to_string(g);
+  EXPECT_EQ(failing_names(dequant_word(), Generation::Sunda), Names{"has_valid_nc_tens_dequant"});
 }
 
 TEST(TensorDequantize, VerdictsNameTheFailingPredicates) {
@@ -109,16 +76,16 @@ TEST(TensorDequantize, VerdictsNameTheFailingPredicates) {
   w[35] = 4;  // FP6 ...
   w[36] = 8;  // ... micro-scaled: never
   store_le<uint16_t>(&w[22], 40);
-  for (Generation g : kGens)
-    EXPECT_EQ(failing(w, g), (std::vector<std::string>{"has_valid_dequant_fmt_group_size",
-                                                       "s3d3_tens_dequant_element_count_check_t3d"}));
+  for (Generation g : {Generation::Cayman, Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(w, g),
+              (Names{"has_valid_dequant_fmt_group_size", "s3d3_tens_dequant_element_count_check_t3d"}));
   Word odd = dequant_word();
   store_le<uint32_t>(&odd[12], 0x2);  // src not aligned for UINT32
-  EXPECT_EQ(failing(odd, Generation::Cayman), std::vector<std::string>{"tensor3d_valid"});
-  EXPECT_EQ(failing(odd, Generation::Mariana), std::vector<std::string>{"mem3d_valid"});
+  EXPECT_EQ(failing_names(odd, Generation::Cayman), Names{"tensor3d_valid"});
+  EXPECT_EQ(failing_names(odd, Generation::Mariana), Names{"mem3d_valid"});
   Word dt = dequant_word();
   dt[33] = dtype::kFp8Exp5;  // the FP8 output named by its dtype: refused, UINT32 transport only
-  EXPECT_EQ(failing(dt, Generation::Maverick), std::vector<std::string>{"has_valid_tens_dequant_out_dtype"});
+  EXPECT_EQ(failing_names(dt, Generation::Maverick), Names{"has_valid_tens_dequant_out_dtype"});
 }
 
 // ---- Assembly: an exact round trip, valid and invalid words alike ----
@@ -133,21 +100,14 @@ TEST(TensorDequantize, WordsRoundTripThroughAssembly) {
   odd[30] = 0x55;
   Word reg = dequant_word();
   store_le<uint32_t>(&reg[12], 0x80000005);
-  for (const Word& w : {dequant_word(), mx, odd, reg, test::distinct_word(0x7B)})
-    for (Generation g : {Generation::Sunda, Generation::Cayman, Generation::Mariana, Generation::Maverick}) {
-      const std::string text = disassemble(dec(w, g), g);
-      const AsmResult a = assemble(text, "roundtrip", g);
-      ASSERT_TRUE(a.ok()) << text;
-      ASSERT_EQ(a.words.size(), 1U);
-      EXPECT_EQ(a.words[0], w) << text;
-    }
+  test::expect_round_trips({dequant_word(), mx, odd, reg, test::distinct_word(0x7B)},
+                           {Generation::Sunda, Generation::Cayman, Generation::Mariana, Generation::Maverick});
 }
 
 // ---- Footprint: both operands on num_active_channels SBUF partitions of 4-byte words ----
 
 TEST(TensorDequantize, FootprintPlacesBothOperands) {
-  const family::Footprint f = family::footprint(dec(dequant_word(), Generation::Cayman), Generation::Cayman);
-  const auto ops = f.all();
+  const auto ops = family::footprint(dec(dequant_word(), Generation::Cayman), Generation::Cayman).all();
   ASSERT_EQ(ops.size(), 2U);
   EXPECT_EQ(ops[0].operand, "src");
   EXPECT_EQ(ops[0].region, Region::Sbuf);
@@ -163,16 +123,8 @@ TEST(TensorDequantize, FootprintPlacesBothOperands) {
 // ---- Execution: refused, the semantics are not public (PROJ-CONV-DQ3) ----
 
 TEST(TensorDequantize, RunRefusesItNamingTheOpcodeAndChangesNothing) {
-  for (Generation g : kGens) {
-    Machine m(g, {dequant_word()}, test::recording());
-    poke(m.mutable_state(), *sbuf_address(g, 0, 0x1000), 8, 0x0123456789ABCDEFULL);
-    const StepResult r = m.step();
-    ASSERT_EQ(r.status, Status::Faulted) << to_string(g);
-    EXPECT_EQ(r.fault.kind, FaultKind::UnsupportedOpcode);
-    EXPECT_NE(r.fault.detail.find("TensorDequantize (0x7b)"), std::string::npos) << r.fault.detail;
-    EXPECT_NE(r.fault.detail.find("semantics are not public"), std::string::npos) << r.fault.detail;
-    EXPECT_EQ(peek(m.state(), *sbuf_address(g, 0, 0x1000), 8), 0x0123456789ABCDEFULL);
-  }
+  test::expect_refused(dequant_word(), {Generation::Cayman, Generation::Mariana, Generation::Maverick},
+                       "TensorDequantize (0x7b)", 0x1000);
 }
 
 }  // namespace

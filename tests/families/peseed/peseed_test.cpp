@@ -3,58 +3,28 @@
 // semantics are not public, PROJ-CONV-PS3).
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../../support/family_checks.hpp"
 #include "../../support/layout_golden.hpp"
-#include "../../support/machine_builders.hpp"
-#include "../../support/test_util.hpp"
 #include "families/family.hpp"
-#include "tpbisa/describe.hpp"
-#include "tpbisa/machine.hpp"
-#include "tpbisa/text.hpp"
-#include "tpbisa/validate.hpp"
+#include "words.hpp"
 
 namespace tpbisa::peseed_test {
 namespace {
 
 using test::dec;
-using test::peek;
-using test::poke;
-using Status = StepResult::Status;
+using test::failing_names;
+using Names = std::vector<std::string>;
 
-constexpr Generation kGens[] = {Generation::Mariana, Generation::Maverick};
-
-/// LOAD_SEED: 128 seeds per partition from SBUF 0x1000, a 16-element BF16 identity at SBUF 0x2000.
 Word seed_word() {
-  Word w{};
-  w[0] = 0x08;
-  w[1] = 0x10;
-  store_le<uint32_t>(&w[12], 0x1000);
-  store_le<int16_t>(&w[16], 1);
-  store_le<uint16_t>(&w[20], 128);
-  store_le<uint16_t>(&w[22], 1);
-  store_le<uint32_t>(&w[24], 0x2000);
-  store_le<int16_t>(&w[28], 1);
-  store_le<uint16_t>(&w[30], 16);
-  w[32] = dtype::kBfloat16;
-  w[33] = 1;
-  w[34] = 16;
-  w[35] = 128;
-  return w;
-}
-
-std::vector<std::string> failing(const Word& w, Generation g) {
-  std::vector<std::string> out;
-  const Verdict v = validate(dec(w, g), g);  // alive while its failure list is walked
-  for (const Predicate* p : v.failures()) out.emplace_back(p->name);
-  return out;
+  return test::peseed_words::base();
 }
 
 TEST(PeManageSeed, LayoutGoldenPlacesEveryFieldAtTheWikisOffsets) {
   const Word w = test::distinct_word(0x08);
-  for (Generation g : kGens) {
+  for (Generation g : {Generation::Mariana, Generation::Maverick}) {
     const Instruction inst = decode(w, g);
     ASSERT_EQ(inst.status, DecodeStatus::Modeled) << to_string(g);
     const S2s1d2PeSeed* s = inst.as<S2s1d2PeSeed>();
@@ -79,30 +49,26 @@ TEST(PeManageSeed, LayoutGoldenPlacesEveryFieldAtTheWikisOffsets) {
 }
 
 TEST(PeManageSeed, DecodeNamesTheMode) {
-  const auto field = [](const Word& w, std::string_view name) {
-    for (const DescribedField& f : describe_fields(dec(w, Generation::Mariana)))
-      if (f.name == name) return format_value(f) + " | " + f.meaning;
-    return std::string("(absent)");
-  };
   Word w = seed_word();
   w[33] = 2;
-  EXPECT_NE(field(w, "mode").find("SAVE_SEED"), std::string::npos) << field(w, "mode");
-  EXPECT_NE(field(w, "mode").find("save the PSUM"), std::string::npos) << field(w, "mode");
+  EXPECT_NE(test::field_text(w, Generation::Mariana, "mode").find("SAVE_SEED"), std::string::npos);
+  EXPECT_NE(test::field_text(w, Generation::Mariana, "mode").find("save the PSUM"), std::string::npos);
 }
 
 TEST(PeManageSeed, VerdictsNameTheFailingPredicates) {
-  for (Generation g : kGens) EXPECT_EQ(failing(seed_word(), g), std::vector<std::string>{}) << to_string(g);
+  for (Generation g : {Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(seed_word(), g), Names{}) << to_string(g);
   Word w = seed_word();
   w[34] = 32;                      // rows
   store_le<uint16_t>(&w[20], 64);  // 64 seeds per partition
-  for (Generation g : kGens)
-    EXPECT_EQ(failing(w, g), (std::vector<std::string>{"pe_seed_num_active_rows_16", "pe_seed_valid_src"}));
+  for (Generation g : {Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(w, g), (Names{"pe_seed_num_active_rows_16", "pe_seed_valid_src"}));
   Word save = seed_word();
   save[33] = 2;  // SAVE_SEED to SBUF partition 0: MAVERICK's destination region, not MARIANA's (PSUM)
   store_le<uint16_t>(&save[44], 16);
   store_le<uint16_t>(&save[46], 1);
-  EXPECT_EQ(failing(save, Generation::Mariana), std::vector<std::string>{"pe_seed_valid_dst"});
-  EXPECT_EQ(failing(save, Generation::Maverick), std::vector<std::string>{});
+  EXPECT_EQ(failing_names(save, Generation::Mariana), Names{"pe_seed_valid_dst"});
+  EXPECT_EQ(failing_names(save, Generation::Maverick), Names{});
   ValidateOptions on_act;
   on_act.engine = StreamEngine::Act;
   EXPECT_TRUE(validate(dec(seed_word(), Generation::Mariana), Generation::Mariana, on_act).fails("engine_placement"));
@@ -114,19 +80,12 @@ TEST(PeManageSeed, WordsRoundTripThroughAssembly) {
   Word odd = seed_word();
   odd[33] = 7;  // no PE_SEED_MODE name: written as a number
   odd[55] = 0x21;
-  for (const Word& w : {seed_word(), save, odd, test::distinct_word(0x08)})
-    for (Generation g : kGens) {
-      const std::string text = disassemble(dec(w, g), g);
-      const AsmResult a = assemble(text, "roundtrip", g);
-      ASSERT_TRUE(a.ok()) << text;
-      ASSERT_EQ(a.words.size(), 1U);
-      EXPECT_EQ(a.words[0], w) << text;
-    }
+  test::expect_round_trips({seed_word(), save, odd, test::distinct_word(0x08)},
+                           {Generation::Mariana, Generation::Maverick});
 }
 
 TEST(PeManageSeed, FootprintPlacesTheModesOperands) {
-  const family::Footprint f = family::footprint(dec(seed_word(), Generation::Mariana), Generation::Mariana);
-  const auto ops = f.all();
+  const auto ops = family::footprint(dec(seed_word(), Generation::Mariana), Generation::Mariana).all();
   ASSERT_EQ(ops.size(), 2U);
   EXPECT_EQ(ops[0].operand, "src");
   EXPECT_EQ(ops[0].partitions, 16U);
@@ -137,16 +96,7 @@ TEST(PeManageSeed, FootprintPlacesTheModesOperands) {
 }
 
 TEST(PeManageSeed, RunRefusesItNamingTheOpcodeAndChangesNothing) {
-  for (Generation g : kGens) {
-    Machine m(g, {seed_word()}, test::recording());
-    poke(m.mutable_state(), *sbuf_address(g, 0, 0x1000), 8, 0x1122334455667788ULL);
-    const StepResult r = m.step();
-    ASSERT_EQ(r.status, Status::Faulted) << to_string(g);
-    EXPECT_EQ(r.fault.kind, FaultKind::UnsupportedOpcode);
-    EXPECT_NE(r.fault.detail.find("PeManageSeed (0x08)"), std::string::npos) << r.fault.detail;
-    EXPECT_NE(r.fault.detail.find("semantics are not public"), std::string::npos) << r.fault.detail;
-    EXPECT_EQ(peek(m.state(), *sbuf_address(g, 0, 0x1000), 8), 0x1122334455667788ULL);
-  }
+  test::expect_refused(seed_word(), {Generation::Mariana, Generation::Maverick}, "PeManageSeed (0x08)", 0x1000);
 }
 
 }  // namespace

@@ -1,28 +1,11 @@
 // The PE seed family's cases for the generic predicate tests: the PE_MANAGE_SEED LOAD_SEED baseline, a failing-only
 // mutation per predicate of is_valid_s2s1d2_pe_seed and the opcode clause dispatch always satisfies.
-#include "../../support/predicate_cases.hpp"
+#include "words.hpp"
 
 namespace tpbisa::test::peseed_cases {
 namespace {
 
-/// LOAD_SEED: 128 seeds per partition from SBUF 0x1000, a 16-element BF16 identity at SBUF 0x2000, 16 rows, 128
-/// columns.
-Word base() {
-  Word w{};
-  set_header(w, 0x08);
-  store_le<uint32_t>(&w[12], 0x1000);
-  store_le<int16_t>(&w[16], 1);
-  store_le<uint16_t>(&w[20], 128);
-  store_le<uint16_t>(&w[22], 1);
-  store_le<uint32_t>(&w[24], 0x2000);
-  store_le<int16_t>(&w[28], 1);
-  store_le<uint16_t>(&w[30], 16);
-  w[32] = dtype::kBfloat16;
-  w[33] = 1;
-  w[34] = 16;
-  w[35] = 128;
-  return w;
-}
+using namespace peseed_words;
 
 PredicateCases family_cases() {
   constexpr std::string_view v = "is_valid_s2s1d2_pe_seed";

@@ -1,21 +1,11 @@
 // The test-event-semaphore family's cases for the generic predicate tests: the TEST_EVENT_SEM READ_SEM baseline, a
 // failing-only mutation per predicate of is_valid_ctrl_test_es and the opcode clause dispatch always satisfies.
-#include "../../support/predicate_cases.hpp"
+#include "words.hpp"
 
 namespace tpbisa::test::testsem_cases {
 namespace {
 
-/// READ_SEM: semaphores 3 and 7 into registers 1 and 2.
-Word base() {
-  Word w{};
-  set_header(w, 0xB4);
-  w[15] = 2;
-  w[16] = 3;
-  w[17] = 7;
-  w[32] = 1;
-  w[33] = 2;
-  return w;
-}
+using namespace testsem_words;
 
 PredicateCases family_cases() {
   constexpr std::string_view v = "is_valid_ctrl_test_es";

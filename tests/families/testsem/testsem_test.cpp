@@ -2,49 +2,26 @@
 // named failing predicates, round-tripped through assembly and refused when it runs (PROJ-CONV-TS3).
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../../support/family_checks.hpp"
 #include "../../support/layout_golden.hpp"
-#include "../../support/machine_builders.hpp"
-#include "../../support/test_util.hpp"
-#include "tpbisa/describe.hpp"
-#include "tpbisa/machine.hpp"
-#include "tpbisa/text.hpp"
-#include "tpbisa/validate.hpp"
+#include "words.hpp"
 
 namespace tpbisa::testsem_test {
 namespace {
 
-using test::dec;
-using Status = StepResult::Status;
+using test::failing_names;
+using Names = std::vector<std::string>;
 
-constexpr Generation kGens[] = {Generation::Mariana, Generation::Maverick};
-
-/// READ_SEM: semaphores 3 and 7 into registers 1 and 2.
 Word test_word() {
-  Word w{};
-  w[0] = 0xB4;
-  w[1] = 0x10;
-  w[15] = 2;
-  w[16] = 3;
-  w[17] = 7;
-  w[32] = 1;
-  w[33] = 2;
-  return w;
-}
-
-std::vector<std::string> failing(const Word& w, Generation g) {
-  std::vector<std::string> out;
-  const Verdict v = validate(dec(w, g), g);  // alive while its failure list is walked
-  for (const Predicate* p : v.failures()) out.emplace_back(p->name);
-  return out;
+  return test::testsem_words::base();
 }
 
 TEST(TestEventSem, LayoutGoldenPlacesEveryFieldAtTheWikisOffsets) {
   const Word w = test::distinct_word(0xB4);
-  for (Generation g : kGens) {
+  for (Generation g : {Generation::Mariana, Generation::Maverick}) {
     const Instruction inst = decode(w, g);
     ASSERT_EQ(inst.status, DecodeStatus::Modeled) << to_string(g);
     const CtrlTestEs* t = inst.as<CtrlTestEs>();
@@ -68,27 +45,23 @@ TEST(TestEventSem, DecodeNamesTheModeAndTheUpdate) {
   Word w = test_word();
   w[12] = 4;
   w[13] = 0x85;
-  const auto field = [&](std::string_view name) {
-    for (const DescribedField& f : describe_fields(dec(w, Generation::Mariana)))
-      if (f.name == name) return format_value(f) + " | " + f.meaning;
-    return std::string("(absent)");
-  };
-  EXPECT_NE(field("mode").find("COND_UPDATE_SEM"), std::string::npos) << field("mode");
-  EXPECT_NE(field("update_type").find("SEM_ADD_REG_READ"), std::string::npos) << field("update_type");
+  EXPECT_NE(test::field_text(w, Generation::Mariana, "mode").find("COND_UPDATE_SEM"), std::string::npos);
+  EXPECT_NE(test::field_text(w, Generation::Mariana, "update_type").find("SEM_ADD_REG_READ"), std::string::npos);
 }
 
 TEST(TestEventSem, VerdictsNameTheFailingPredicates) {
-  for (Generation g : kGens) EXPECT_EQ(failing(test_word(), g), std::vector<std::string>{}) << to_string(g);
+  for (Generation g : {Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(test_word(), g), Names{}) << to_string(g);
   Word w = test_word();
   w[13] = 0x09;  // SEM_WR_IMM_READ: an immediate form
   w[17] = 3;     // slot 1 repeats slot 0's semaphore
-  for (Generation g : kGens)
-    EXPECT_EQ(failing(w, g), (std::vector<std::string>{"has_valid_test_es_update_type", "test_es_unique_ids"}));
+  for (Generation g : {Generation::Mariana, Generation::Maverick})
+    EXPECT_EQ(failing_names(w, g), (Names{"has_valid_test_es_update_type", "test_es_unique_ids"}));
   Word evt = test_word();
   evt[12] = 3;
   evt[13] = 0x01;  // EVT_SET_READ: an UPDATE_MODE up to MARIANA
-  EXPECT_EQ(failing(evt, Generation::Mariana), std::vector<std::string>{});
-  EXPECT_EQ(failing(evt, Generation::Maverick), std::vector<std::string>{"has_valid_test_es_update_type"});
+  EXPECT_EQ(failing_names(evt, Generation::Mariana), Names{});
+  EXPECT_EQ(failing_names(evt, Generation::Maverick), Names{"has_valid_test_es_update_type"});
 }
 
 TEST(TestEventSem, WordsRoundTripThroughAssembly) {
@@ -100,25 +73,12 @@ TEST(TestEventSem, WordsRoundTripThroughAssembly) {
   Word odd = test_word();
   odd[12] = 9;
   odd[13] = 0x06;  // no UPDATE_MODE name: written as a number
-  for (const Word& w : {test_word(), cond, odd, test::distinct_word(0xB4)})
-    for (Generation g : kGens) {
-      const std::string text = disassemble(dec(w, g), g);
-      const AsmResult a = assemble(text, "roundtrip", g);
-      ASSERT_TRUE(a.ok()) << text;
-      ASSERT_EQ(a.words.size(), 1U);
-      EXPECT_EQ(a.words[0], w) << text;
-    }
+  test::expect_round_trips({test_word(), cond, odd, test::distinct_word(0xB4)},
+                           {Generation::Mariana, Generation::Maverick});
 }
 
 TEST(TestEventSem, RunRefusesItNamingTheOpcode) {
-  for (Generation g : kGens) {
-    Machine m(g, {test_word()}, test::recording());
-    const StepResult r = m.step();
-    ASSERT_EQ(r.status, Status::Faulted) << to_string(g);
-    EXPECT_EQ(r.fault.kind, FaultKind::UnsupportedOpcode);
-    EXPECT_NE(r.fault.detail.find("TestEventSem (0xb4)"), std::string::npos) << r.fault.detail;
-    EXPECT_NE(r.fault.detail.find("semantics are not public"), std::string::npos) << r.fault.detail;
-  }
+  test::expect_refused(test_word(), {Generation::Mariana, Generation::Maverick}, "TestEventSem (0xb4)");
 }
 
 }  // namespace
