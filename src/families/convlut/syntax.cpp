@@ -21,6 +21,10 @@ std::string meaning(const Instruction& inst, std::string_view path) {
     return cptc ? "the block's transport word (must be UINT32)" : "the table entries' SBUF width (must be UINT16)";
   if (path == "num_active_rows")
     return cptc ? "the source partitions" : "PE rows: 128, the table is loaded into every row";
+  if (path == "num_active_cols")
+    return cptc ? "the columns (not fixed on the CPTC leg)" : "PE columns: 128 (no meaning here, set for the hardware)";
+  if (path == "row_grp" || path == "col_grp")
+    return cptc ? "a quadrant mask (bit k: 32k..32k+31)" : "a quadrant mask: 0x0f, every row and column";
   if (path.starts_with("multiplicative_const") || path == "block_size")
     return cptc ? "a CPTC decode parameter" : "unused by the legacy leg, must be 0";
   return {};

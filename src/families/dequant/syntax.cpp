@@ -10,20 +10,9 @@
 namespace tpbisa::family {
 namespace {
 
-std::string_view fmt_meaning(uint8_t fmt) {
-  switch (fmt) {
-    case dequant::kFmtE2m1ToE5m2: return "FP4 E2M1 codes to FP8 E5M2";
-    case dequant::kFmtInt4ToE5m2: return "INT4 codes to FP8 E5M2";
-    case dequant::kFmtNf4ToE4m3: return "NF4 codes (a 16-entry table) to FP8 E4M3";
-    case dequant::kFmtE2m3ToE4m3: return "FP6 E2M3 codes to FP8 E4M3";
-    default: return "not a format (must be 1..4)";
-  }
-}
-
 std::string meaning(const Instruction& inst, std::string_view path) {
   const auto* d = inst.as<S3d3TensDequant>();
   if (d == nullptr) return {};
-  if (path == "dequant_fmt") return std::string(fmt_meaning(d->dequant_fmt));
   if (path == "group_size")
     return d->group_size == dequant::kNoGroup   ? "no scale: a plain format widening"
            : d->group_size == dequant::kMxGroup ? "one in-band scale per block of 8 codes (micro-scaling)"

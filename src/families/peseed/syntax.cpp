@@ -13,11 +13,6 @@ namespace {
 std::string meaning(const Instruction& inst, std::string_view path) {
   const auto* s = inst.as<S2s1d2PeSeed>();
   if (s == nullptr) return {};
-  if (path == "mode")
-    return s->mode == peseed::kModeLoad   ? "load the seeds from src (SBUF) into the PSUM stochastic rounding"
-           : s->mode == peseed::kModeSave ? "save the PSUM stochastic-rounding seeds to dst"
-           : s->mode == peseed::kModeNone ? "no seed transfer"
-                                          : "not a PE_SEED_MODE";
   if (path == "num_active_rows") return "PE rows: 16, the seeds' SBUF partitions (fixed)";
   if (path == "num_active_cols") return "PE columns: 128, the PSUM partitions (fixed)";
   if (path == "identity_dtype") return "the identity operand's dtype (BFLOAT16, FP16, FP32R or an FP8)";

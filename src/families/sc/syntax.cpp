@@ -11,8 +11,6 @@ namespace tpbisa::family {
 namespace {
 
 std::string meaning(const Instruction& inst, std::string_view path) {
-  if (path == "op") return "the four extremes kept: MIN/ABS_MIN largest first, MAX/ABS_MAX smallest first";
-  if (path == "op_dim") return "the group reduced to four {value, index} winners";
   if (path == "transpose_src") return "1: the source stream is transposed in 32 x 32 groups";
   if (inst.as<S3d3Sc>() != nullptr && path == "out_struct_dtype")
     return "the {data, tag} element: UINT16 for FP8 data, UINT32 for BFLOAT16/FP16";

@@ -13,18 +13,10 @@ namespace {
 std::string meaning(const Instruction& inst, std::string_view path) {
   const auto* t = inst.as<CtrlTestEs>();
   if (t == nullptr) return {};
-  if (path == "mode") switch (t->mode) {
-      case testsem::kReadSem: return "read each semaphore into its register";
-      case testsem::kReadEvt: return "read each event into its register";
-      case testsem::kUpdateSem: return "update each semaphore from its register by update_type";
-      case testsem::kUpdateEvt: return "update each event from its register";
-      case testsem::kCondUpdateSem:
-        return "where a semaphore is >= threshold, update it from its register and increment the register";
-      default: return "not a TEST_EVT_SEM_MODE";
-    }
   if (path == "num_evt_sem") return fmt::format("{} active slots (1..16)", t->num_evt_sem);
   if (path == "repeat_count") return "the conditional update's loop count";
   if (path == "threshold") return "the conditional update's threshold";
+  if (path == "setter_signature") return "the setter's id";
   if (path.starts_with("evt_sem_ids")) return "an event or semaphore id (unique among the active slots)";
   if (path.starts_with("value_registers")) return "the register paired with the slot";
   return {};

@@ -84,7 +84,8 @@ TEST(ConvLutLoad, WordsRoundTripThroughAssembly) {
 }
 
 TEST(ConvLutLoad, FootprintAndRefusedRun) {
-  const auto ops = family::footprint(dec(legacy_word(), Generation::Mariana), Generation::Mariana).all();
+  const family::Footprint f = family::footprint(dec(legacy_word(), Generation::Mariana), Generation::Mariana);
+  const auto ops = f.all();
   ASSERT_EQ(ops.size(), 1U);
   EXPECT_EQ(ops[0].operand, "src");
   EXPECT_EQ(ops[0].partitions, 128U);

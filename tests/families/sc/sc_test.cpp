@@ -91,7 +91,8 @@ TEST(SparsityCompress, WordsRoundTripThroughAssembly) {
 }
 
 TEST(SparsityCompress, FootprintAndRefusedRun) {
-  const auto ops = family::footprint(dec(sct_word(), Generation::Mariana), Generation::Mariana).all();
+  const family::Footprint f = family::footprint(dec(sct_word(), Generation::Mariana), Generation::Mariana);
+  const auto ops = f.all();
   ASSERT_EQ(ops.size(), 3U);
   EXPECT_EQ(ops[1].operand, "data_dst");
   EXPECT_EQ(ops[1].last, 0x1000 + 8 * 2 - 1);
