@@ -16,9 +16,9 @@ std::string meaning(const Instruction& inst, std::string_view path) {
   if (path == "num_active_rows") return "PE rows: 16, the seeds' SBUF partitions (fixed)";
   if (path == "num_active_cols") return "PE columns: 128, the PSUM partitions (fixed)";
   if (path == "identity_dtype") return "the identity operand's dtype (BFLOAT16, FP16, FP32R or an FP8)";
-  if (path.starts_with("src."))
+  if (path == "src.num_elem")
     return s->mode == peseed::kModeLoad ? "the 16 x 128 seeds to load" : "unused unless mode is LOAD_SEED";
-  if (path.starts_with("dst."))
+  if (path == "dst.num_elem")
     return s->mode == peseed::kModeSave ? "where the 128 x 16 seeds are saved" : "unused unless mode is SAVE_SEED";
   return {};
 }
