@@ -112,6 +112,17 @@ enum class Format : uint8_t {
   // Public-layout family (src/families/publayout):
   S3d3CpPredScalar,
   S3d3Collective,
+  // Tensor-dequantize family (src/families/dequant):
+  S3d3TensDequant,
+  // Sparsity-compress family (src/families/sc):
+  S3d3Sc,
+  S2d2d2Sc,
+  // Conversion-LUT family (src/families/convlut):
+  S2Convlut,
+  // PE seed family (src/families/peseed):
+  S2s1d2PeSeed,
+  // Test-event-semaphore family (src/families/testsem):
+  CtrlTestEs,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -147,7 +158,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x05, "WEIGHT_SHIFT", "WeightShift", Affinity::Pe, Maint::No, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the TONGA-era struct of the deprecated structured-sparsity weight shift (opcode-research.md §A.2.11)"},
     {0x06, "LDTAGS", "Ldtags", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3_lt.h, S3_LT: the wiki's sparsity-compress-tag page (§6b) places five of its fields, not its source pattern or in_dtype (opcode-research.md §A.2.11, §F; PROJ-CONV-SP2)"},
     {0x07, "MATMUL_SPARSE", "MatmulSparse", Affinity::Pe, Maint::Yes, GenSet{0xE}, Format::S4d3Mm, "S4D3_MM", Band::Real, Placement::Pe, {}, "opcode-research.md"},
-    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0x08, "PE_MANAGE_SEED", "PeManageSeed", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::S2s1d2PeSeed, "S2S1D2_PE_SEED", Band::Real, Placement::Pe, {}, "ours: opcode-research.md names no struct for PE_MANAGE_SEED; the wiki's pe-matmul page (§4) quotes s2s1d2_pe_seed.h, bound to the opcode by struct2opcode"},
     {0x09, "LDWEIGHTS_MX", "LdweightsMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_smx1_lw.h, SMX1_LW (MARIANA, MAVERICK; pe-matmul.md §5 names the struct and its MXMEM_PATTERN1D operand, no offsets)"},
     {0x0A, "MATMUL_MX", "MatmulMx", Affinity::Pe, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_smx1d3_mm.h, SMX1D3_MM (MARIANA, MAVERICK; pe-matmul.md §5 names the struct and its MXMEM_PATTERN1D operand, no offsets)"},
     {0x21, "ACTIVATE", "Activate", Affinity::Act, Maint::Yes, GenSet{0xF}, Format::S3d3Ac, "S3D3_AC", Band::Real, Placement::Act},
@@ -205,7 +216,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0x78, "RAND_SET_STATE", "RandSetState", Affinity::Dve, Maint::Yes, GenSet{0xF}, Format::S1Rand, "S1_RAND", Band::Real, Placement::DvePool, {}, "opcode-research.md"},
     {0x79, "EMBEDDING_UPDATE", "EmbeddingUpdate", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of EMBEDDING_UPDATE: the wiki binds its struct to the pseudo 0xCA and names the SUNDA kernel pool_embedding_update without offsets (indirection-gather.md)"},
     {0x7A, "LOAD_POOL_ARGUMENT", "LoadPoolArgument", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of LOAD_POOL_ARGUMENT: only its builder name is public (opcode-catalog-ledger.md §2.4 lists no struct)"},
-    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::NotModeled, ""},
+    {0x7B, "TENSOR_DEQUANTIZE", "TensorDequantize", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3TensDequant, "S3D3_TENS_DEQUANT", Band::Real, Placement::Pool, {}, "ours: opcode-research.md names no struct for TENSOR_DEQUANTIZE; the wiki's tensor-dequantize page (§2) quotes s3d3_tens_dequant.h, bound to the opcode by its header comment"},
     {0x7C, "CROSS_LANE_REDUCE_ARITH", "CrossLaneReduceArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool, {}, "opcode-research.md"},
     {0x7D, "CROSS_LANE_REDUCE_BITVEC", "CrossLaneReduceBitvec", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Cr, "S4D4_CR", Band::Real, Placement::Pool, {}, "opcode-research.md"},
     {0x7E, "IOTA", "Iota", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::D4Iota, "D4_IOTA", Band::Real, Placement::Datapath},
@@ -253,7 +264,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xB1, "SET_ORDERING_MODE", "SetOrderingMode", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::SetOrderingMode, "SET_ORDERING_MODE"},
     {0xB2, "MOVE_SHAPE", "MoveShape", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::NotModeled, "", Band::Real, Placement::Any, "the operand struct of MOVE_SHAPE: the ledger names only its sequencer control class (opcode-catalog-ledger.md §2.6)"},
     {0xB3, "POLL_SEM", "PollSem", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
-    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::CtrlTestEs, "CTRL_TEST_ES", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for TEST_EVENT_SEM; the wiki's dma-transpose-opcode-cluster page (§3f) quotes ctrl_test_es.h, bound to the opcode by struct2opcode"},
     {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
     {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Affinity::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
     {0xB8, "DMAMEMCPY", "Dmamemcpy", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::DmaDirect2d, "DMA_DIRECT2D", Band::Real, Placement::Any, {}, "opcode-research.md"},
@@ -295,11 +306,11 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xDD, "PSEUDO_BRANCH_PREFETCH_HINT", "PseudoBranchPrefetchHint", Affinity::Rt, Maint::None, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT", Band::Pseudo},
     {0xDE, "PSEUDO_TENSOR_COMPLETION", "PseudoTensorCompletion", Affinity::Rt, Maint::None, GenSet{0xF}, Format::NotModeled, "", Band::Pseudo, Placement::Any, "the PSEUDO_TENSOR_COMPLETION record of libnrt's pseudo-instruction lowering: name only (opcode-research.md §A.2.10)"},
     {0xDF, "PSEUDO_INST", "PseudoInst", Affinity::Rt, Maint::None, GenSet{0xF}, Format::PseudoInst, "PSEUDO_INST", Band::Pseudo},
-    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
-    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, ""},
+    {0xE0, "SPARSITY_COMPRESS", "SparsityCompress", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::S3d3Sc, "S3D3_SC", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for SPARSITY_COMPRESS; the wiki's sparsity-compress-tag page (§3a) quotes s3d3_sc.h, bound to the opcode by struct2opcode"},
+    {0xE1, "SPARSITY_COMPRESS_TAG", "SparsityCompressTag", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::S2d2d2Sc, "S2D2D2_SC", Band::Real, Placement::Dve, {}, "ours: opcode-research.md names no struct for SPARSITY_COMPRESS_TAG; the wiki's sparsity-compress-tag page (§3b) quotes s2d2d2_sc.h, bound to the opcode by struct2opcode"},
     {0xE2, "RAND2", "Rand2", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::D3Rand, "D3_RAND", Band::Real, Placement::Dve, {}, "opcode-research.md"},
     {0xE3, "QUANTIZE_MX", "QuantizeMx", Affinity::Dve, Maint::Yes, GenSet{0xC}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of aws_neuron_isa_tpb_s3dmx1_quant.h (MARIANA, MAVERICK; the wiki names the header only, opcode-research.md §B.2)"},
-    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::NotModeled, ""},
+    {0xE4, "CONV_LUT_LOAD", "ConvLutLoad", Affinity::Pool, Maint::Yes, GenSet{0xE}, Format::S2Convlut, "S2_CONVLUT", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for CONV_LUT_LOAD; the wiki's convlutload page (§4) quotes s2_convlut.h, bound to the opcode by instruction_mapping.json"},
     {0xE5, "TENSOR_TENSOR_SCAN_ARITH", "TensorTensorScanArith", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S2s2d2Stt, "S2S2D2_STT", Band::Real, Placement::Dve},
     {0xE6, "TENSOR_SCALAR_CACHE_CUMULATIVE", "TensorScalarCacheCumulative", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S3d3Ts, "S3D3_TS", Band::Real, Placement::Dve},
     {0xE7, "INDIRECT_COPY", "IndirectCopy", Affinity::Pool, Maint::Yes, GenSet{0xF}, Format::S4d4Ic, "S4D4_IC", Band::Real, Placement::Pool, {}, "opcode-research.md"},

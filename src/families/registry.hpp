@@ -4,13 +4,16 @@
 
 #include "act/format.hpp"
 #include "bnsearch/format.hpp"
+#include "convlut/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
+#include "dequant/format.hpp"
 #include "dma/format.hpp"
 #include "index/format.hpp"
 #include "lanes/format.hpp"
 #include "matmul/format.hpp"
 #include "mem2d/format.hpp"
+#include "peseed/format.hpp"
 #include "pool/format.hpp"
 #include "predicated/format.hpp"
 #include "publayout/format.hpp"
@@ -19,11 +22,13 @@
 #include "rng/format.hpp"
 #include "s2bn/format.hpp"
 #include "s4d4_tsm/format.hpp"
+#include "sc/format.hpp"
 #include "seq/format.hpp"
 #include "sparse/format.hpp"
 #include "stt/format.hpp"
 #include "sync/format.hpp"
 #include "tensor_scalar/format.hpp"
+#include "testsem/format.hpp"
 
 namespace tpbisa {
 
@@ -54,6 +59,11 @@ using FamilyLines = TypeList<
     family::SparseFamily,  // MatmulSparse
     family::ReadIndicesFamily,  // DveReadIndices
     family::PublicLayoutFamily,  // CopyPredicatedScalar, Sb2sbCollective, RegStore, MaxPoolSelect
+    family::DequantFamily,  // TensorDequantize
+    family::SparsityCompressFamily,  // SparsityCompress, SparsityCompressTag
+    family::ConvLutFamily,  // ConvLutLoad
+    family::PeSeedFamily,  // PeManageSeed
+    family::TestSemFamily,  // TestEventSem
     EndOfFamilies>;
 // clang-format on
 
