@@ -421,8 +421,8 @@ TEST(RowPaths, CopyPredicatedWith64BitPredicatesCopiesTheBitsOfEachPredicatedRun
     const Outcome o = expect_paths_agree(
         cat({"CopyPredicated in0_in1_dtype={u64,", data, "} out_dtype=", data,
              " op=BYPASS num_active_channels=20 src0.start_addr=sbuf[p0]+0x6004 src0.step_elem={1,0,0} src0.num_elem=",
-             n, " src1.start_addr=sbuf[p0]+0xf04 src1.step_elem={1,0,0} src1.num_elem=", n,
-             " dst.start_addr=sbuf[p0]+", wide ? "0x3008" : "0x5008", " dst.step_elem={1,0,0} dst.num_elem=", n}),
+             n, " src1.start_addr=sbuf[p0]+0xf04 src1.step_elem={1,0,0} src1.num_elem=", n, " dst.start_addr=sbuf[p0]+",
+             wide ? "0x3008" : "0x5008", " dst.step_elem={1,0,0} dst.num_elem=", n}),
         parts);
     for (unsigned c = 0; c < kChannels; ++c)
       for (unsigned k = 0; k < kCount; ++k) {
