@@ -428,7 +428,6 @@ void aggregate_pieces(const RowPieces& p, size_t tuples, float* mean, float* var
     std::copy(m, m + count, mean + first);
     std::copy(v, v + count, variance + first);
   };
-  const size_t n = 3 * tuples;
 #if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
   const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
   for (size_t r = 0; r < p.row_count; r += kGroup) {
@@ -438,12 +437,14 @@ void aggregate_pieces(const RowPieces& p, size_t tuples, float* mean, float* var
       out(LaneMajor{hn::ScalableTag<float>(), scratch + o}, r + o, std::min(lanes, count - o));
   }
 #else
-  // Up to lane_rows_scratch(n) / n = 16 rows at a time made whole in the scratch, then gathered as rows are.
+  // Up to 16 rows at a time made whole in the scratch (lane_rows_scratch of the rows' length), then gathered as
+  // rows are.
+  const size_t length = p.bounds[p.segments];
   const float* whole[16];
   for (size_t r = 0; r < p.row_count; r += 16) {
     const size_t count = std::min<size_t>(16, p.row_count - r);
     for (size_t j = 0; j < count; ++j) {
-      float* row = scratch + j * n;
+      float* row = scratch + j * length;
       for (size_t s = 0; s < p.segments; ++s)
         std::copy_n(p.pieces[s * p.row_count + r + j], p.bounds[s + 1] - p.bounds[s], row + p.bounds[s]);
       whole[j] = row;

@@ -60,7 +60,8 @@ struct RowPieces {
   size_t row_count = 0;
 };
 
-/// fp32_aggregate_rows over rows in pieces (n = 3 * tuples), bit for bit the same results.
+/// fp32_aggregate_rows over rows in pieces of n >= 3 * tuples elements, bit for bit the same results; `scratch` as
+/// for fp32_moments_rows of rows of n elements.
 void fp32_aggregate_pieces(const RowPieces& rows, size_t tuples, float* mean, float* variance, float* scratch);
 
 /// The floats of the scratch the channel-lane statistics transpose a group of rows of n elements into.
