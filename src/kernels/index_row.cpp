@@ -342,10 +342,8 @@ HWY_INLINE void transpose8(const float* const* r, size_t k, float* t) {
   hn::StoreU(hn::ConcatUpperUpper(d, u7, u3), d, o + 7 * kGroup);
 }
 
-// The group's rows (the missing ones repeating the last) lane-major into t: n * kGroup floats.
-HWY_INLINE void lane_major(const float* const* rows, size_t count, size_t n, float* t) {
-  const float* r[kGroup];
-  for (size_t j = 0; j < kGroup; ++j) r[j] = rows[std::min(j, count - 1)];
+// kGroup rows' elements [0, n) (r[j] element 0 of row j) lane-major into t: n * kGroup floats.
+HWY_INLINE void lane_major_of(const float* const* r, size_t n, float* t) {
   size_t k = 0;
   for (; k + 8 <= n; k += 8) {
     transpose8(r, k, t);
@@ -355,6 +353,20 @@ HWY_INLINE void lane_major(const float* const* rows, size_t count, size_t n, flo
     for (size_t j = 0; j < kGroup; ++j) t[k * kGroup + j] = r[j][k];
 }
 
+// The group's rows (the missing ones repeating the last) lane-major into t: n * kGroup floats.
+HWY_INLINE void lane_major(const float* const* rows, size_t count, size_t n, float* t) {
+  const float* r[kGroup];
+  for (size_t j = 0; j < kGroup; ++j) r[j] = rows[std::min(j, count - 1)];
+  lane_major_of(r, n, t);
+}
+// The same of the group's pieces (rows from `first`, as RowPieces places them), segment by segment.
+HWY_INLINE void lane_major_pieces(const RowPieces& p, size_t first, size_t count, float* t) {
+  const float* r[kGroup];
+  for (size_t s = 0; s < p.segments; ++s) {
+    for (size_t j = 0; j < kGroup; ++j) r[j] = p.pieces[s * p.row_count + first + std::min(j, count - 1)];
+    lane_major_of(r, p.bounds[s + 1] - p.bounds[s], t + p.bounds[s] * kGroup);
+  }
+}
 // A lane-major group read as the gather path reads rows: element k of the lanes [o, o + Lanes).
 struct LaneMajor {
   hn::ScalableTag<float> df;
@@ -408,6 +420,40 @@ void aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, f
   for_groups(rows, row_count, out);
 }
 
+void aggregate_pieces(const RowPieces& p, size_t tuples, float* mean, float* variance, float* scratch) {
+  HWY_ALIGN float m[kMaxLanes];
+  HWY_ALIGN float v[kMaxLanes];
+  const auto out = [&](const auto& g, size_t first, size_t count) {
+    aggregate_group(g, tuples, m, v);
+    std::copy(m, m + count, mean + first);
+    std::copy(v, v + count, variance + first);
+  };
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  for (size_t r = 0; r < p.row_count; r += kGroup) {
+    const size_t count = std::min(kGroup, p.row_count - r);
+    lane_major_pieces(p, r, count, scratch);
+    for (size_t o = 0; o < count; o += lanes)
+      out(LaneMajor{hn::ScalableTag<float>(), scratch + o}, r + o, std::min(lanes, count - o));
+  }
+#else
+  // Up to 16 rows at a time made whole in the scratch (lane_rows_scratch of the rows' length), then gathered as
+  // rows are.
+  const size_t length = p.bounds[p.segments];
+  const float* whole[16];
+  for (size_t r = 0; r < p.row_count; r += 16) {
+    const size_t count = std::min<size_t>(16, p.row_count - r);
+    for (size_t j = 0; j < count; ++j) {
+      float* row = scratch + j * length;
+      for (size_t s = 0; s < p.segments; ++s)
+        std::copy_n(p.pieces[s * p.row_count + r + j], p.bounds[s + 1] - p.bounds[s], row + p.bounds[s]);
+      whole[j] = row;
+    }
+    for_groups(whole, count, [&](const auto& g, size_t first, size_t c) { out(g, r + first, c); });
+  }
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace tpbisa::kernels
 HWY_AFTER_NAMESPACE();
@@ -423,6 +469,7 @@ HWY_EXPORT(equal_any);
 HWY_EXPORT(max_exact);
 HWY_EXPORT(moments_rows);
 HWY_EXPORT(aggregate_rows);
+HWY_EXPORT(aggregate_pieces);
 
 void int32_ramp(uint32_t* out, size_t n, uint32_t start, uint32_t step, bool as_fp32) {
   HWY_DYNAMIC_DISPATCH(ramp_row)(out, n, start, step, as_fp32);
@@ -450,6 +497,10 @@ void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, uns
 void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance,
                          float* scratch) {
   HWY_DYNAMIC_DISPATCH(aggregate_rows)(rows, row_count, tuples, mean, variance, scratch);
+}
+
+void fp32_aggregate_pieces(const RowPieces& rows, size_t tuples, float* mean, float* variance, float* scratch) {
+  HWY_DYNAMIC_DISPATCH(aggregate_pieces)(rows, tuples, mean, variance, scratch);
 }
 
 }  // namespace tpbisa::kernels

@@ -50,6 +50,20 @@ void fp32_moments_rows(const float* const* rows, size_t row_count, size_t n, uns
 void fp32_aggregate_rows(const float* const* rows, size_t row_count, size_t tuples, float* mean, float* variance,
                          float* scratch);
 
+/// Rows of n fp32 elements each stored in `segments` pieces that split every row at the same elements: element k of
+/// row r, for bounds[s] <= k < bounds[s + 1], is pieces[s * row_count + r][k - bounds[s]] (any alignment);
+/// bounds[0] = 0 and bounds[segments] = n. A row that crosses memory pages is so read where it lies, not copied.
+struct RowPieces {
+  const float* const* pieces = nullptr;
+  const size_t* bounds = nullptr;
+  size_t segments = 0;
+  size_t row_count = 0;
+};
+
+/// fp32_aggregate_rows over rows in pieces of n >= 3 * tuples elements, bit for bit the same results; `scratch` as
+/// for fp32_moments_rows of rows of n elements.
+void fp32_aggregate_pieces(const RowPieces& rows, size_t tuples, float* mean, float* variance, float* scratch);
+
 /// The floats of the scratch the channel-lane statistics transpose a group of rows of n elements into.
 constexpr size_t lane_rows_scratch(size_t n) {
   return 16 * n;

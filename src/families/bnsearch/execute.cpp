@@ -25,7 +25,7 @@ float as_float(uint32_t bits) {
 uint32_t bits_of(float f) {
   return std::bit_cast<uint32_t>(f);
 }
-bool is_nan_f(float f) {
+inline bool is_nan_f(float f) {
   return f != f;
 }
 
@@ -116,6 +116,7 @@ uint64_t pattern_elements(const T& t) {
 struct DestRows {
   std::array<uint64_t, kMaxChannels> at{};
   bool ok = false;
+  bool in_place = false;  ///< written straight into memory (write_results), decided by write_in_place
 };
 
 template <class S>
@@ -141,6 +142,16 @@ bool check_channels(const S& s, uint32_t src, uint64_t n, uint32_t dst, uint64_t
   return true;
 }
 
+/// Past the checks (nothing faults afterwards): the destination rows of m results are written in place, not staged
+/// and copied at commit, when commit can allocate nothing and no destination row overlaps a source row read after it
+/// (each channel's source is read before its results are written).
+template <class S>
+void write_in_place(const S& s, uint64_t n, uint64_t m, exec::Txn& txn, const SourceRows& rows, DestRows& drows) {
+  const unsigned in = dtype_size(s.in_dtype), out = dtype_size(s.out_dtype), nac = s.num_active_channels;
+  drows.in_place = rows.ok && drows.ok && txn.may_write_runs_in_place(drows.at.data(), nac, m * out) &&
+                   exec::rows_in_place_ok(rows.at.data(), n * in, drows.at.data(), m * out, nac, false);
+}
+
 /// Writes dst[c][j] = value (already in out_dtype).
 template <class S>
 void write_dst(const S& s, uint32_t dst, unsigned c, uint64_t j, uint64_t value, exec::Txn& txn) {
@@ -157,7 +168,8 @@ void write_results(const S& s, uint32_t dst, unsigned c, const uint64_t* values,
                    exec::Txn& txn) {
   const unsigned size = dtype_size(s.out_dtype);
   if (drows.ok) {
-    uint8_t* row = txn.stage_run(drows.at[c], m * size, size);
+    uint8_t* row = drows.in_place ? txn.write_run_in_place(drows.at[c], m * size, size) : nullptr;
+    if (row == nullptr) row = txn.stage_run(drows.at[c], m * size, size);
     for (uint64_t j = 0; j < m; ++j) std::memcpy(row + j * size, &values[j], size);  // little-endian host
     return;
   }
@@ -165,6 +177,7 @@ void write_results(const S& s, uint32_t dst, unsigned c, const uint64_t* values,
 }
 
 uint64_t convert_out(uint32_t fp32, uint8_t out_dtype, exec::Txn& txn) {
+  if (out_dtype == dtype::kFp32) return fp32;  // from_fp32_bits keeps FP32 bits as they are, NaNs included
   return from_fp32_bits(fp32, out_dtype, txn.options().convert);
 }
 
@@ -222,6 +235,50 @@ const float* const* lane_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const
   return at.data();
 }
 
+/// Every channel's source row (fp32) in pieces, for fp32_aggregate_pieces: when every row lies at the same offset in
+/// its memory pages (so that the pages split every row at the same elements) in at most kMaxSegments pages, each
+/// piece where it lies (Txn::read_run, channel by channel in element order as lane_rows reads them); else false and
+/// nothing read.
+constexpr size_t kMaxSegments = 4;
+struct PieceRows {
+  std::array<const float*, kMaxSegments * kMaxChannels> pieces{};
+  std::array<size_t, kMaxSegments + 1> bounds{};
+  kernels::RowPieces view;
+};
+bool piece_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const SourceRows& rows, PieceRows& p) {
+  const unsigned nac = s.num_active_channels;
+  const uint64_t offset = rows.at[0] % SparseMemory::kPageBytes;
+  for (unsigned c = 1; c < nac; ++c)
+    if (rows.at[c] % SparseMemory::kPageBytes != offset) return false;
+  size_t segments = 0;
+  for (uint64_t k = 0; k < n; ++segments) {
+    if (segments == kMaxSegments) return false;
+    p.bounds[segments] = k;
+    k += std::min(n - k, row_pieces::page_room(rows.at[0] + 4 * k, 4));
+  }
+  p.bounds[segments] = n;
+  std::vector<uint8_t>& image = txn.scratch().bytes_a;  // where a piece not all written is copied
+  if (image.size() < nac * n * 4 + 4) image.resize(nac * n * 4 + 4);
+  for (unsigned c = 0; c < nac; ++c)
+    for (size_t g = 0; g < segments; ++g) {
+      const uint64_t k = p.bounds[g], len = p.bounds[g + 1] - k;
+      p.pieces[g * nac + c] =
+          reinterpret_cast<const float*>(txn.read_run(rows.at[c] + 4 * k, 4 * len, 4, image.data() + (c * n + k) * 4));
+    }
+  p.view = {p.pieces.data(), p.bounds.data(), segments, nac};
+  return true;
+}
+
+/// Channel c's row from its pieces, whole in the image (the element recomputation of a NaN channel).
+const float* whole_row(const PieceRows& p, unsigned c, uint64_t n, exec::Txn& txn) {
+  float* row = reinterpret_cast<float*>(txn.scratch().bytes_a.data()) + c * n;
+  for (size_t g = 0; g < p.view.segments; ++g) {
+    const float* piece = p.pieces[g * p.view.row_count + c];
+    if (piece != row + p.bounds[g]) std::memmove(row + p.bounds[g], piece, 4 * (p.bounds[g + 1] - p.bounds[g]));
+  }
+  return row;
+}
+
 /// The channel-lane kernels' scratch for rows of n elements (reused across steps: no allocation once warm).
 float* lane_scratch(exec::Txn& txn, uint64_t n) {
   std::vector<uint8_t>& b = txn.scratch().bytes_b;
@@ -235,8 +292,9 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  const DestRows drows = dest_rows(s, dst, m, txn);
+  DestRows drows = dest_rows(s, dst, m, txn);
   if (!check_channels(s, src, n, dst, m, txn, rows, drows)) return false;
+  write_in_place(s, n, m, txn, rows, drows);
   const unsigned nac = s.num_active_channels, halves = two ? 2 : 1;
   std::array<float, 2 * kMaxChannels> mean{}, nvar{};
   const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
@@ -248,8 +306,8 @@ bool exec_stats(const S4d2Bn& s, exec::Txn& txn) {
   for (unsigned c = 0; c < nac; ++c) {
     // A NaN's payload depends on the order of each addition's operands, which the lanes need not keep: a channel
     // with one is computed again as the element path computes it (the differential test compares the two).
-    const bool nan = lanes && (std::any_of(&mean[c * halves], &mean[c * halves] + halves, is_nan_f) ||
-                               std::any_of(&nvar[c * halves], &nvar[c * halves] + halves, is_nan_f));
+    const bool nan = lanes && (is_nan_f(mean[c * halves]) || is_nan_f(nvar[c * halves]) ||
+                               (halves == 2 && (is_nan_f(mean[c * halves + 1]) || is_nan_f(nvar[c * halves + 1]))));
     if (!lanes || nan) {  // element by element, each half on its own
       const uint32_t* v = x;
       if (lanes)
@@ -278,20 +336,28 @@ bool exec_aggregate(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  const DestRows drows = dest_rows(s, dst, 2, txn);
+  DestRows drows = dest_rows(s, dst, 2, txn);
   if (!check_channels(s, src, n, dst, 2, txn, rows, drows)) return false;
+  write_in_place(s, n, 2, txn, rows, drows);
   const unsigned nac = s.num_active_channels;
   std::array<float, kMaxChannels> mean{}, variance{};
   const bool lanes = rows.ok && s.in_dtype == dtype::kFp32;
   LaneRows at{};
-  if (lanes)
+  PieceRows pieces;
+  // Rows across pages are read in pieces where they lie rather than copied whole (the copy was a third of the step).
+  const bool in_pieces = lanes && piece_rows(s, n, txn, rows, pieces);
+  if (in_pieces)
+    kernels::fp32_aggregate_pieces(pieces.view, tuples, mean.data(), variance.data(), lane_scratch(txn, n));
+  else if (lanes)
     kernels::fp32_aggregate_rows(lane_rows(s, n, txn, rows, at), nac, tuples, mean.data(), variance.data(),
                                  lane_scratch(txn, n));
   uint32_t* x = lanes ? nullptr : scratch_words(txn, n);
   for (unsigned c = 0; c < nac; ++c) {
     if (!lanes || is_nan_f(mean[c]) || is_nan_f(variance[c])) {  // a NaN's payload: as in exec_stats
       const uint32_t* v = x;
-      if (lanes)
+      if (in_pieces)
+        v = reinterpret_cast<const uint32_t*>(whole_row(pieces, c, n, txn));
+      else if (lanes)
         v = reinterpret_cast<const uint32_t*>(at[c]);
       else
         read_source(s, src, c, n, txn, x, rows);
@@ -328,8 +394,9 @@ bool exec_max8(const S4d2Bn& s, exec::Txn& txn) {
   uint32_t src = 0, dst = 0;
   if (!prepare(s, n, src, dst, txn)) return false;
   const SourceRows rows = source_rows(s, src, n, txn);
-  const DestRows drows = dest_rows(s, dst, kSlots, txn);
+  DestRows drows = dest_rows(s, dst, kSlots, txn);
   if (!check_channels(s, src, n, dst, kSlots, txn, rows, drows)) return false;
+  write_in_place(s, n, kSlots, txn, rows, drows);
   uint32_t* x = scratch_words(txn, n);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
     // The eight largest, largest first; an element enters only above a strictly smaller one, so equal values keep

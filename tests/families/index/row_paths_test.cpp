@@ -217,16 +217,17 @@ TEST(IndexRowPaths, RangeSelect) {
         }
 }
 
-/// One S4D2_BN word over `n` source elements at kSrc of `channels` channels, its results at 0x5000.
-void expect_bn(std::string_view hex, uint16_t n, unsigned channels, Values v, uint64_t unwritten) {
+/// One S4D2_BN word over `n` source elements at kSrc of `channels` channels, its results at `dst`.
+void expect_bn(std::string_view hex, uint16_t n, unsigned channels, Values v, uint64_t unwritten,
+               uint32_t dst = 0x5000) {
   auto t = *decode(word_of(hex), Generation::Mariana).as<S4d2Bn>();
   t.num_active_channels = static_cast<uint8_t>(channels);
   t.src.start_addr.raw = kSrc;
   t.src.num_elem = {n, 1, 1, 1};
-  t.dst.start_addr.raw = 0x5000;
+  t.dst.start_addr.raw = dst;
   t.dst.num_elem[1] = 1;  // the worked words' second count (bytes 58-59)
   SCOPED_TRACE(std::string(hex.substr(0, 2)) + " n " + std::to_string(n) + " channels " + std::to_string(channels) +
-               " values " + std::to_string(static_cast<int>(v)));
+               " values " + std::to_string(static_cast<int>(v)) + " dst " + std::to_string(dst));
   expect_same(encode(t), EngineId::Dve,
               {.src = kSrc, .count = n, .unwritten = unwritten, .values = v, .channels = channels});
 }
@@ -256,6 +257,14 @@ TEST(IndexRowPaths, Statistics) {
       expect_bn(kAggregate, n, channels, Values::Tuples, 0);
       expect_bn(kAggregate, n, channels, Values::Ascending, 0);
     }
+  // Rows read in pieces across pages, some of whose last elements were never written (those pieces copied); the
+  // results over the channel's own source row (then staged, not written in place) or a later channel's.
+  for (const unsigned channels : {128U, 13U}) {
+    expect_bn(kAggregate, 2046, channels, Values::Tuples, 5);
+    expect_bn(kAggregate, 2046, channels, Values::Tuples, 0, 0x1000);
+    expect_bn(kStats2, 512, channels, Values::Mixed, 0, 0x1000);
+    expect_bn(kMax8, 1500, channels, Values::Mixed, 0, 0x1000);
+  }
 }
 
 TEST(IndexRowPaths, Max8AndFindIndex8) {

@@ -396,6 +396,35 @@ TEST(RowPaths, CopyPredicatedWritesOnlyWherePredicated) {
     }
 }
 
+// A 64-bit predicate is refused by the validators (is_valid_dtype, s3s3d3_copy_pred_src0_dtype) on both paths, so
+// the row path has no 64-bit predicate branch: the word faults and changes nothing, whatever the predicates and the
+// data (NaN payloads among them), from an address that is a multiple of eight or not.
+TEST(RowPaths, CopyPredicatedWith64BitPredicatesFaultsAndChangesNothing) {
+  auto parts = random_memory(31, true);
+  std::mt19937 rng(32);
+  for (auto& p : parts)  // predicates at 0x6000: u64 runs, non-zero ones with their bits in any one byte
+    for (uint32_t k = 0; k < 700;) {
+      const auto len = static_cast<uint32_t>(1 + rng() % 12);
+      const uint64_t v = rng() % 2 == 0 ? 0 : uint64_t{1 + rng() % 255} << (8 * (rng() % 8));
+      for (uint32_t i = k; i < k + len && i < 700; ++i) std::memcpy(p.data() + 0x6000 + 8 * i, &v, 8);
+      k += len;
+    }
+  for (const char* pred : {"0x6000", "0x6004"})
+    for (const char* data : {"fp32", "u64"})
+      for (const bool record : {false, true}) {
+        const Outcome o = run(cat({"CopyPredicated in0_in1_dtype={u64,", data, "} out_dtype=", data,
+                                   " op=BYPASS num_active_channels=20 src0.start_addr=sbuf[p0]+", pred,
+                                   " src0.step_elem={1,0,0} src0.num_elem={700,1,1} src1.start_addr=sbuf[p0]+0xf08 "
+                                   "src1.step_elem={1,0,0} src1.num_elem={700,1,1} dst.start_addr=sbuf[p0]+0x3008 "
+                                   "dst.step_elem={1,0,0} dst.num_elem={700,1,1}"}),
+                              parts, record);
+        EXPECT_TRUE(o.faulted) << pred << " " << data;
+        for (unsigned c = 0; c < kChannels; ++c)
+          ASSERT_EQ(std::memcmp(o.memory.data() + size_t{c} * kBytes, parts[c].data(), kBytes), 0)
+              << pred << " " << data << " channel " << c;
+      }
+}
+
 // TensorTensorArith (0x41, the datapath family) of fp32 pairs into fp32: its ADD, SUBTRACT and MULT rows against the
 // element path, NaN payloads included, and against IEEE fp32 arithmetic written here.
 TEST(RowPaths, TensorTensorFp32PairsAgreeWithTheElementPathAndIeee) {
