@@ -426,11 +426,12 @@ TEST(ActTableChecks, EvaluationIndicesAreBounded) {
     if (set == &s2) continue;
     act::Bf16Memo memo;
     const act::RowInput bf16{.bf16 = true};
-    const uint16_t good[2] = {0x3F00, 0x3F00}, bad[2] = {0x3F00, 0x4080};  // 0.5; 4.0 reaches the bad index
+    // 2^80 takes the large slot; 4.0 reaches the bad index.
+    const uint16_t good[2] = {0x6780, 0x6780}, bad[2] = {0x6780, 0x4080};
     uint32_t out[2] = {};
     memo.begin(*set->set, set->set->profiles()[0], bf16, {}, false);
     EXPECT_TRUE(memo.row(good, out, 2));
-    EXPECT_EQ(out[0], act::evaluate(*set->set, set->set->profiles()[0], b(0.5F)).bits);
+    EXPECT_EQ(out[0], act::evaluate(*set->set, set->set->profiles()[0], 0x67800000).bits);
     EXPECT_FALSE(memo.row(bad, out, 2));
     EXPECT_FALSE(memo.row(good, out, 2));
     memo.begin(*set->set, set->set->profiles()[0], bf16, {}, false);
