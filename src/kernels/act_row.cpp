@@ -19,9 +19,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 /// Eight lanes of step 6 and 7: the records rec[0..7] loaded whole and transposed into their five fields, the cubic
 /// of the folded inputs `x` and the reconstruction for the negative inputs `v`.
-HWY_INLINE __m256 cubic8(const ActRowTables& t, const int32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
+HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
+  const auto* base = reinterpret_cast<const uint8_t*>(t.records);
+  // The eight offsets as four 64-bit loads (fewer loads; the split is integer work, which has room).
+  uint64_t q[4];
+  std::memcpy(q, rec, sizeof q);
   const auto record = [&](unsigned j) {
-    return _mm256_load_ps(t.records + kActRecordFloats * static_cast<size_t>(rec[j]));
+    return _mm256_load_ps(reinterpret_cast<const float*>(base + static_cast<uint32_t>(q[j / 2] >> (32 * (j % 2)))));
   };
   const __m256 r0 = record(0), r1 = record(1), r2 = record(2), r3 = record(3);
   const __m256 r4 = record(4), r5 = record(5), r6 = record(6), r7 = record(7);
@@ -61,19 +65,25 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
   const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF);
   const __m512i fold = _mm512_set1_epi32(t.fold_negative ? static_cast<int>(0x80000000U) : 0);
   const __m512i one = _mm512_set1_epi32(1), max_finite = _mm512_set1_epi32(0x7F7FFFFF);
-  const __m512i mantissa = _mm512_set1_epi32(0x7FFFFF), exponent = _mm512_set1_epi32(0xFF);
   const __m512i record_mask = _mm512_set1_epi32(static_cast<int>(kActLutRecordMask));
-  const __m512i shift_mask = _mm512_set1_epi32(31), zero = _mm512_setzero_si512();
   const __m512i last = _mm512_set1_epi32(static_cast<int>(kActWindow) - 1);
   const bool window = t.window != nullptr;
   const uint32_t* w = window ? t.window : t.lut;  // a valid address either way; only read when `window`
   const __m512i pos_lo = _mm512_loadu_si512(w), pos_hi = _mm512_loadu_si512(w + 16);
-  const __m512i neg_lo = window ? _mm512_loadu_si512(w + kActWindow) : zero;
-  const __m512i neg_hi = window ? _mm512_loadu_si512(w + kActWindow + 16) : zero;
-  const __m512i pos_base = _mm512_set1_epi32(t.window_base[0]), neg_base = _mm512_set1_epi32(t.window_base[1]);
+  const __m512i neg_lo = window ? _mm512_loadu_si512(w + kActWindow) : pos_lo;
+  const __m512i neg_hi = window ? _mm512_loadu_si512(w + kActWindow + 16) : pos_hi;
+  // The window index of biased exponent e is min(e - base, 31) saturated at 0: the sign's base, the negative one
+  // raised by 256 as the sign bit lands there in sel >> 23.
+  const __m512i pos_base = _mm512_set1_epi32(t.window_base[0]), neg_base = _mm512_set1_epi32(t.window_base[1] + 256);
   const __m256 point = _mm256_set1_ps(t.point), sign = _mm256_set1_ps(-0.0F);
   const auto* lut = reinterpret_cast<const int*>(t.lut);
-  alignas(64) int32_t rec[16];
+  const bool given = t.specials && window;
+  const __m512i zero_result = _mm512_set1_epi32(static_cast<int>(t.zero_result));
+  const __m512i pos_inf_result = _mm512_set1_epi32(static_cast<int>(t.pos_inf_result));
+  const __m512i neg_inf_result = _mm512_set1_epi32(static_cast<int>(t.neg_inf_result));
+  const __m512i nan_result = _mm512_set1_epi32(static_cast<int>(t.nan_result));
+  const __m512i pos_inf = _mm512_set1_epi32(0x7F800000), neg_inf = _mm512_set1_epi32(static_cast<int>(0xFF800000U));
+  alignas(64) uint32_t rec[16];
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512i v = in.bf16 ? _mm512_slli_epi32(
@@ -85,22 +95,28 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
     const __m512i sel = t.symmetric ? _mm512_or_si512(mag, fold) : v;
     // Zero, Inf and NaN: mag - 1 wraps for zero.
     __mmask16 special = _mm512_cmpge_epu32_mask(_mm512_sub_epi32(mag, one), max_finite);
+    const __m512i e9 = _mm512_srli_epi32(sel, 23);  // sign and biased exponent
     __m512i entry;
     if (window) {
-      const __m512i e = _mm512_and_si512(_mm512_srli_epi32(sel, 23), exponent);
-      const __m512i kp = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(e, pos_base), zero), last);
-      const __m512i kn = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(e, neg_base), zero), last);
-      entry = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(pos_lo, kp, pos_hi), _mm512_movepi32_mask(sel),
-                                    _mm512_permutex2var_epi32(neg_lo, kn, neg_hi));
+      const __mmask16 negative = _mm512_movepi32_mask(sel);
+      const __m512i base = _mm512_mask_mov_epi32(pos_base, negative, neg_base);
+      // e9 < 512 and base >= 0 fit the low 16 bits: the saturating 16-bit subtraction is max(e9 - base, 0).
+      const __m512i k = _mm512_min_epu32(_mm512_subs_epu16(e9, base), last);
+      entry = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(pos_lo, k, pos_hi), negative,
+                                    _mm512_permutex2var_epi32(neg_lo, k, neg_hi));
     } else {
-      entry = _mm512_i32gather_epi32(_mm512_srli_epi32(sel, 23), lut, 4);
+      entry = _mm512_i32gather_epi32(e9, lut, 4);
     }
-    special = _kor_mask16(special, _mm512_movepi32_mask(entry));  // bit 31: the reference procedure
-    if (special != 0) break;
-    const __m512i shift = _mm512_and_si512(_mm512_srli_epi32(entry, kActLutShiftAt), shift_mask);
-    _mm512_store_si512(rec, _mm512_add_epi32(_mm512_and_si512(entry, record_mask),
-                                             _mm512_srlv_epi32(_mm512_and_si512(sel, mantissa), shift)));
-    // The indices are read back through memory: the load ports are idle, while extracting sixteen lanes in
+    // Bit 31: the reference procedure. Zero, Inf and NaN take step 1's results below when the set gave them (their
+    // lookup, through the window's end entries, stays inside the records).
+    const __mmask16 reference = _mm512_movepi32_mask(entry);
+    if (_kor_mask16(reference, given ? 0 : special) != 0) break;
+    // The record's byte offset: (first record + (mantissa >> shift)) · 32. The mantissa is taken as sel << 9 shifted
+    // right by shift + 9; a shift count of 32 or more gives 0 (the saturation slots' shift of 31).
+    const __m512i shift = _mm512_add_epi32(_mm512_srli_epi32(entry, kActLutShiftAt), _mm512_set1_epi32(9));
+    const __m512i m = _mm512_srlv_epi32(_mm512_slli_epi32(sel, 9), shift);
+    _mm512_store_si512(rec, _mm512_slli_epi32(_mm512_add_epi32(_mm512_and_si512(entry, record_mask), m), 5));
+    // The offsets are read back through memory: the load ports are idle, while extracting sixteen lanes in
     // registers (what the compiler does unbidden) occupies the shuffle units the transposes need.
     asm volatile("" : : "r"(rec) : "memory");
     const __m512 y = _mm512_castsi512_ps(sel);
@@ -108,6 +124,12 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
                      cubic8(t, rec, _mm512_castps512_ps256(y), _mm512_castsi512_si256(v), point, sign));
     _mm256_storeu_ps(reinterpret_cast<float*>(out + i + 8),
                      cubic8(t, rec + 8, _mm512_extractf32x8_ps(y, 1), _mm512_extracti64x4_epi64(v, 1), point, sign));
+    if (special != 0) {  // step 1, which comes before everything above
+      __m512i r = _mm512_mask_mov_epi32(nan_result, _mm512_cmpeq_epi32_mask(v, pos_inf), pos_inf_result);
+      r = _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, neg_inf), neg_inf_result);
+      r = _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(mag, _mm512_setzero_si512()), zero_result);
+      _mm512_mask_storeu_epi32(out + i, special, r);
+    }
   }
   return i;
 }

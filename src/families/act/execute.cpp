@@ -11,6 +11,7 @@
 #include "families/act/format.hpp"
 #include "families/act/tables.hpp"
 #include "families/common.hpp"
+#include "families/index/row_pieces.hpp"
 #include "kernels/convert.hpp"
 #include "tpbisa/numerics.hpp"
 
@@ -124,21 +125,41 @@ void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
 }
 
 /// ACTIVATE's row path for one channel: f(RN32(RN32(x·s) + b)) over the row in one pass (act::evaluate_row: the
-/// widening, the affine step, the lookup and the cubic) into `y` (n fp32 bits, kept for the accumulators), then
-/// converted to the output dtype and staged.
+/// widening, the affine step, the lookup and the cubic; or the BF16 memo), the source read a memory page at a time
+/// where it lies. The fp32 results go to `y` (n fp32 bits) when `keep` (the accumulators read them), else straight
+/// into the staged row when the output is fp32; other outputs are converted from them and staged.
 bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, const Row& r, float s, float b,
-                  uint32_t alpha, uint32_t* y) {
+                  uint32_t alpha, uint32_t* y, bool keep, act::Bf16Memo* memo) {
+  // BF16 out of the memo: its narrowed results straight into the staged row.
+  const bool narrow_memo = memo != nullptr && r.out == dtype::kBfloat16 && !keep;
+  uint8_t* ob = nullptr;
+  if ((r.out == dtype::kFp32 || narrow_memo) && !keep) ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
+  if (r.out == dtype::kFp32 && !keep)
+    y = reinterpret_cast<uint32_t*>(ob);  // the staged bytes are 4-aligned: every run of this step is fp32
   std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
   scratch.resize(r.n * r.isz);
-  const uint8_t* ib = txn.read_run(r.src, r.n * r.isz, r.isz, scratch.data());
-  act::RowInput in{.data = ib, .bf16 = r.in == dtype::kBfloat16, .affine = true, .scale = s, .bias = b};
-  if (r.in != dtype::kFp32 && r.in != dtype::kBfloat16) {  // the other dtypes widened first, evaluated in place
-    for (uint64_t k = 0; k < r.n; ++k) y[k] = to_fp32_bits(row_element(ib, k, r.isz), r.in);
-    in.data = y;
+  const act::EvalOptions options = eval_options(txn);
+  for (uint64_t k = 0; k < r.n;) {
+    const uint64_t len = std::min(r.n - k, row_pieces::page_room(r.src + k * r.isz, r.isz));
+    const uint8_t* ib = txn.read_run(r.src + k * r.isz, len * r.isz, r.isz, scratch.data() + k * r.isz);
+    act::RowInput in{.data = ib, .bf16 = r.in == dtype::kBfloat16, .affine = true, .scale = s, .bias = b};
+    if (r.in != dtype::kFp32 && r.in != dtype::kBfloat16) {  // the other dtypes widened first, evaluated in place
+      for (uint64_t i = 0; i < len; ++i) y[k + i] = to_fp32_bits(row_element(ib, i, r.isz), r.in);
+      in.data = y + k;
+    }
+    const bool memo_done =
+        memo != nullptr && (narrow_memo ? memo->row_bf16(ib, ob + 2 * k, len) : memo->row(ib, y + k, len));
+    if (!memo_done) {  // a row the memo refuses faults here, at its element
+      const act::RowResult e = act::evaluate_row(set, p, in, y + k, len, alpha, options);
+      if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
+      if (narrow_memo)
+        kernels::fp32_to_bf16(reinterpret_cast<const float*>(y + k), reinterpret_cast<uint16_t*>(ob + 2 * k), len,
+                              txn.options().convert.sis);
+    }
+    k += len;
   }
-  const act::RowResult e = act::evaluate_row(set, p, in, y, r.n, alpha, eval_options(txn));
-  if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
-  uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
+  if (ob != nullptr) return true;
+  ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
   if (r.out == dtype::kFp32) {
     std::memcpy(ob, y, r.n * 4);
   } else if (r.out == dtype::kBfloat16) {  // narrowed in SIMD lanes (from_fp32_bits' bits)
@@ -150,6 +171,27 @@ bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& 
   }
   return true;
 }
+
+/// The row path's memo of BF16 patterns (act::Bf16Memo), one per thread, forgotten when the instruction ends.
+class MemoRun {
+ public:
+  MemoRun() = default;
+  MemoRun(const MemoRun&) = delete;
+  MemoRun& operator=(const MemoRun&) = delete;
+  ~MemoRun() {
+    if (memo_ != nullptr) memo_->end();
+  }
+  act::Bf16Memo* begin(const act::TableSet& set, const act::Profile& p, const act::RowInput& in,
+                       const act::EvalOptions& options, bool saturate) {
+    thread_local act::Bf16Memo memo;  // allocated at the thread's first BF16 row, reused after
+    memo_ = &memo;
+    memo_->begin(set, p, in, options, saturate);
+    return memo_;
+  }
+
+ private:
+  act::Bf16Memo* memo_ = nullptr;
+};
 
 /// The channels whose accumulations the row path runs side by side: each channel's sum is one chain of fp32
 /// additions in element order (PROJ-CONV-A9), a chain bound by the adder's latency; eight independent chains keep
@@ -217,10 +259,19 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   // scratch holds the fp32 bits (byte storage holds objects of any type, C++20 [intro.object]).
   uint32_t* ys = nullptr;
   float group_acc[kSumGroup] = {};
+  // BF16 rows whose scale and bias are the instruction's own (one affine step for every channel): each input pattern
+  // is evaluated once, every element looked up.
+  MemoRun memo_run;
+  act::Bf16Memo* memo = nullptr;
   if (rows) {
     std::vector<uint8_t>& y_bytes = txn.scratch().bytes_b;
     y_bytes.resize((accumulating ? kSumGroup : 1) * n * 4 + 4);
     ys = reinterpret_cast<uint32_t*>(y_bytes.data());
+    const auto immediate = [](uint8_t from) { return from != imm_src::kPointer && from != imm_src::kRegPointer; };
+    if (in == dtype::kBfloat16 && immediate(t.scale_src) && immediate(bias_src))
+      memo = memo_run.begin(*set, *p,
+                            {.bf16 = true, .affine = true, .scale = f32(t.scale_value.raw), .bias = f32(t.bias.raw)},
+                            eval_options(txn), txn.options().convert.sis);
   }
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t s = 0, b = 0, alpha = 0;
@@ -236,7 +287,8 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
                                                     : 0.0F;
     if (rows) {
       const unsigned slot = accumulating ? c % kSumGroup : 0;
-      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha, ys + slot * n))
+      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha, ys + slot * n,
+                        accumulating, memo))
         return false;
       if (cmd == accum_cmd::kZero) txn.stage_dve(c, DveField::Acc, 0, 0);
       if (accumulating) {  // the group's sums once its last row is in, staged in channel order

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/act_row.hpp"
+#include "kernels/convert.hpp"
 
 // The cubic's schedule (PROJ-CONV-A2) rounds after every operation: no contraction into fused multiply-adds.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -574,6 +575,11 @@ RowResult evaluate_row(const TableSet& t, const Profile& p, const RowInput& in, 
   k.fold_negative = p.symmetry_opt_use_neg_region;
   k.invert = p.sym_invert_sign_point;
   k.point = f32(p.symmetry_point);
+  k.specials = true;  // step 1's results (the row path takes no NaN fall-through)
+  k.zero_result = p.fzero_result;
+  k.pos_inf_result = p.fpinf_result;
+  k.neg_inf_result = p.fninf_result;
+  k.nan_result = p.fnan_result;
   // Whole vectors in SIMD lanes; the vector it stops at (a special input or a reference entry) and the tail one
   // element at a time, then SIMD again.
   constexpr size_t kScalarRun = 16;  // at least one vector of every target
@@ -586,6 +592,91 @@ RowResult evaluate_row(const TableSet& t, const Profile& p, const RowInput& in, 
     }
   }
   return {EvalStatus::Ok, 0, n};
+}
+
+// ---- Bf16Memo ----
+
+namespace {
+constexpr uint64_t kKnown = uint64_t{1} << 32;
+}  // namespace
+
+Bf16Memo::Bf16Memo()
+    : entries_(size_t{1} << 16, 0), seen_(size_t{1} << 16), fresh_(size_t{1} << 16), fresh16_(size_t{1} << 16) {}
+
+void Bf16Memo::begin(const TableSet& t, const Profile& p, const RowInput& in, const EvalOptions& options,
+                     bool saturate) noexcept {
+  end();
+  set_ = &t;
+  profile_ = &p;
+  in_ = in;
+  options_ = options;
+  saturate_ = saturate;
+}
+
+void Bf16Memo::end() noexcept {
+  for (size_t k = 0; k < seen_count_; ++k) entries_[seen_[k]] = 0;
+  seen_count_ = 0;
+  failed_ = false;
+}
+
+template <bool kNarrow>
+bool Bf16Memo::lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept {
+  // One load per element; the AND of the entries keeps bit 32 only when every pattern was known. The table's address
+  // is held here: the byte stores could otherwise alias the vector's own pointer and reload it per element.
+  const uint64_t* entries = entries_.data();
+  uint64_t all = ~uint64_t{0};
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t x = 0;
+    std::memcpy(&x, in + 2 * i, 2);  // little-endian host, as the machine's memory
+    const uint64_t e = entries[x];
+    all &= e;
+    if constexpr (kNarrow) {
+      const auto h = static_cast<uint16_t>(e >> 48);
+      std::memcpy(out + 2 * i, &h, 2);
+    } else {
+      const auto w = static_cast<uint32_t>(e);
+      std::memcpy(out + 4 * i, &w, 4);
+    }
+  }
+  return (all & kKnown) != 0;
+}
+
+bool Bf16Memo::learn(const uint8_t* in, size_t n) noexcept {
+  // The row's new patterns, each once (marked known while pending), evaluated as a row of their own.
+  const size_t first = seen_count_;
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t x = 0;
+    std::memcpy(&x, in + 2 * i, 2);
+    if ((entries_[x] & kKnown) != 0) continue;
+    entries_[x] = kKnown;
+    seen_[seen_count_++] = x;
+  }
+  const size_t fresh = seen_count_ - first;
+  RowInput patterns = in_;
+  patterns.data = seen_.data() + first;
+  const RowResult r = evaluate_row(*set_, *profile_, patterns, fresh_.data(), fresh, 0, options_);
+  if (r.status != EvalStatus::Ok) {
+    failed_ = true;
+    return false;
+  }
+  kernels::fp32_to_bf16(reinterpret_cast<const float*>(fresh_.data()), fresh16_.data(), fresh, saturate_);
+  for (size_t k = 0; k < fresh; ++k)
+    entries_[seen_[first + k]] = uint64_t{fresh16_[k]} << 48 | kKnown | uint64_t{fresh_[k]};
+  return true;
+}
+
+bool Bf16Memo::row(const void* in, uint32_t* out, size_t n) noexcept {
+  if (failed_ || set_ == nullptr) return false;
+  const auto* bytes = static_cast<const uint8_t*>(in);
+  auto* o = reinterpret_cast<uint8_t*>(out);
+  return lookup<false>(bytes, o, n) || (learn(bytes, n) && lookup<false>(bytes, o, n));
+}
+
+bool Bf16Memo::row_bf16(const void* in, void* out, size_t n) noexcept {
+  if (failed_ || set_ == nullptr) return false;
+  const auto* bytes = static_cast<const uint8_t*>(in);
+  auto* o = static_cast<uint8_t*>(out);
+  return lookup<true>(bytes, o, n) || (learn(bytes, n) && lookup<true>(bytes, o, n));
 }
 
 RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,

@@ -189,6 +189,54 @@ RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint
 RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const RowInput& in, uint32_t* out, size_t n,
                                  uint32_t alpha = 0, const EvalOptions& options = {}) noexcept;
 
+/// ACTIVATE over BF16 rows that share one affine step: the result depends only on the 16-bit input pattern, so each
+/// pattern is evaluated once (evaluate_row over the patterns a row meets first) and every element is a table lookup.
+/// The same bits as evaluate_row for every row it accepts (and, narrowed, as kernels::fp32_to_bf16 of them). Its
+/// storage is allocated once, when it is constructed; begin() and the rows allocate nothing, and forgetting costs one
+/// write per pattern evaluated.
+class Bf16Memo {
+ public:
+  Bf16Memo();
+  /// Starts a run of rows of `in`'s widening and affine step (in.bf16 must hold; in.data is not read) through profile
+  /// `p` of `t`, for which row_path_applies holds, narrowing to BF16 with `saturate` (ConvertOptions::sis); forgets
+  /// any earlier run.
+  void begin(const TableSet& t, const Profile& p, const RowInput& in, const EvalOptions& options,
+             bool saturate) noexcept;
+  /// out[i] = the evaluation of BF16 pattern i of the n at `in` (any alignment), as evaluate_row gives it. False when a
+  /// pattern of the row does not evaluate (a fault the caller reports by evaluate_row over the row); the run then
+  /// accepts no more rows.
+  bool row(const void* in, uint32_t* out, size_t n) noexcept;
+  /// The same results narrowed to BF16 (kernels::fp32_to_bf16), stored at `out` (n little-endian 16-bit elements, any
+  /// alignment).
+  bool row_bf16(const void* in, void* out, size_t n) noexcept;
+  /// Forgets the run (every pattern evaluated is unknown again).
+  void end() noexcept;
+  ~Bf16Memo() = default;
+  Bf16Memo(const Bf16Memo&) = delete;
+  Bf16Memo& operator=(const Bf16Memo&) = delete;
+
+ private:
+  /// Looks the row up into out (fp32 or BF16); false when some pattern was not yet evaluated.
+  template <bool kNarrow>
+  bool lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept;
+  /// Evaluates the row's patterns not yet evaluated; false when one does not evaluate.
+  bool learn(const uint8_t* in, size_t n) noexcept;
+
+  const TableSet* set_ = nullptr;
+  const Profile* profile_ = nullptr;
+  RowInput in_;
+  EvalOptions options_;
+  bool saturate_ = false;
+  bool failed_ = false;
+  /// 65536 entries, one per pattern: the fp32 result in bits 0..31, bit 32 set once evaluated, the BF16 narrowing in
+  /// bits 48..63; 0 until evaluated. One load gives a lookup both results and whether it may use them.
+  std::vector<uint64_t> entries_;
+  std::vector<uint16_t> seen_;  ///< the patterns evaluated in this run, to forget them
+  size_t seen_count_ = 0;
+  std::vector<uint32_t> fresh_;    ///< the results of a row's new patterns
+  std::vector<uint16_t> fresh16_;  ///< and their narrowing
+};
+
 /// Whether the row path's lookup applies to `p`: not for parametric ReLU, a multipass profile or the NaN
 /// fall-through, which take the reference procedure throughout.
 inline bool row_path_applies(const Profile& p, const EvalOptions& options) {

@@ -61,7 +61,12 @@ struct Outcome {
 
 /// Runs `w` on engine `e` of MARIANA, traced or not, with rows of `size`-byte elements at kSrc and every channel's
 /// keys set to values of its row; the destination region, accumulators and matched indices after it.
-Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set) {
+/// Where the source rows are written and the destination rows read (each channel's offset).
+struct Place {
+  uint32_t src = kSrc, dst = kDst;
+};
+
+Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set, Place at) {
   MachineOptions mo;
   mo.engine = e;
   mo.record_effects = traced;
@@ -72,7 +77,7 @@ Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::Ta
   for (uint64_t p = 0; p < kChannels; ++p) {
     for (uint64_t k = 0; k < kRow; ++k) {
       const uint32_t v = value_at(p, k);
-      st.memory.write(p * stride + kSrc + size * k, size, size == 4 ? v : v >> 16);
+      st.memory.write(p * stride + at.src + size * k, size, size == 4 ? v : v >> 16);
     }
     st.dve[p].acc = std::bit_cast<uint32_t>(static_cast<float>(p) - 3.5F);
     for (unsigned s = 0; s < 8; ++s) st.dve[p].match_key[s] = value_at(p, 5 * s + 1);
@@ -82,7 +87,7 @@ Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::Ta
   o.faulted = r.faulted;
   EXPECT_FALSE(r.faulted) << r.fault.detail;
   for (uint64_t p = 0; p < kChannels; ++p) {
-    for (uint64_t a = kDst; a < kDst + 4 * kRow; a += 4) o.memory.push_back(st.memory.read(p * stride + a, 4));
+    for (uint64_t a = at.dst; a < at.dst + 4 * kRow; a += 4) o.memory.push_back(st.memory.read(p * stride + a, 4));
     for (uint64_t a = kAux; a < kAux + 32; a += 4) o.memory.push_back(st.memory.read(p * stride + a, 4));
     o.acc.push_back(st.dve[p].acc);
     for (unsigned s = 0; s < 8; ++s) o.match_index.push_back(st.dve[p].match_index[s]);
@@ -90,8 +95,8 @@ Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::Ta
   return o;
 }
 
-void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* set = nullptr) {
-  const Outcome fast = run(w, e, size, false, set), element = run(w, e, size, true, set);
+void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* set = nullptr, Place at = {}) {
+  const Outcome fast = run(w, e, size, false, set, at), element = run(w, e, size, true, set, at);
   EXPECT_EQ(fast.faulted, element.faulted);
   EXPECT_EQ(fast.memory, element.memory);
   EXPECT_EQ(fast.acc, element.acc);
@@ -155,6 +160,23 @@ TEST(ActRowPaths, ActivateChannelGroupsDtypesAndScales) {
             expect_same(encode(t), EngineId::Act, dtype_size(d.in), set.get());
           }
   }
+}
+
+// Rows that cross a memory page: the source read a page at a time where it lies, the destination staged whole (an
+// fp32 output the evaluation writes itself), with and without the side-by-side sums, fp32 and BF16 (the memo).
+TEST(ActRowPaths, ActivateRowsAcrossPages) {
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  const Place at{.src = 0x0F00, .dst = 0x2E80};  // both rows cross a 4 KiB boundary
+  for (const char* fn : {"exp", "tanh"})
+    for (const uint8_t dt : {dtype::kFp32, dtype::kBfloat16})
+      for (const uint8_t cmd : {uint8_t{0}, uint8_t{3}}) {
+        S3d3Ac t = activate_rows(dt, dtype::kFp32, kChannels, set->profile_named(fn)->func_id, cmd, 0.75F, 0.125F);
+        t.src.start_addr.raw = at.src;
+        t.dst.start_addr.raw = at.dst;
+        SCOPED_TRACE(fmt::format("{} in {} cmd {}", fn, dt, cmd));
+        expect_same(encode(t), EngineId::Act, dtype_size(dt), set.get(), at);
+      }
 }
 
 TEST(ActRowPaths, IotaAndSelects) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -18,7 +19,9 @@
 #include "families/act/tables.hpp"
 #include "kernels/matmul.hpp"
 #include "neff/act_tables.hpp"
+#include "tpbisa/catalog.hpp"
 #include "tpbisa/neff.hpp"
+#include "tpbisa/numerics.hpp"
 
 namespace tpbisa::test::act_tables {
 namespace {
@@ -418,6 +421,22 @@ TEST(ActTableChecks, EvaluationIndicesAreBounded) {
     EXPECT_EQ(f.index, r2.index);
     EXPECT_EQ(f.at, r2.at);
     EXPECT_NE(f.status, EvalStatus::Ok);
+    // The BF16 memo refuses a row holding such a pattern (the caller's row path then reports it), and every row of
+    // the run after it; a new run accepts rows again.
+    if (set == &s2) continue;
+    act::Bf16Memo memo;
+    const act::RowInput bf16{.bf16 = true};
+    // 2^80 takes the large slot; 4.0 reaches the bad index.
+    const uint16_t good[2] = {0x6780, 0x6780}, bad[2] = {0x6780, 0x4080};
+    uint32_t out[2] = {};
+    memo.begin(*set->set, set->set->profiles()[0], bf16, {}, false);
+    EXPECT_TRUE(memo.row(good, out, 2));
+    EXPECT_EQ(out[0], act::evaluate(*set->set, set->set->profiles()[0], 0x67800000).bits);
+    EXPECT_FALSE(memo.row(bad, out, 2));
+    EXPECT_FALSE(memo.row(good, out, 2));
+    memo.begin(*set->set, set->set->profiles()[0], bf16, {}, false);
+    EXPECT_TRUE(memo.row(good, out, 2));
+    memo.end();
   }
 }
 
@@ -493,6 +512,53 @@ void expect_affine_row_path_equals_reference(const TableSet& t) {
   }
 }
 
+/// The BF16 memo (act::Bf16Memo) against the reference row by row, for every profile the row path takes and affine
+/// steps that keep, scale, overflow or shrink the input or make it NaN: a row of pseudo-random patterns, every one of
+/// the 65536 patterns (most new, some met), the first row again (all met), a short row, and a run begun again; the
+/// fp32 results and their BF16 narrowing (by the conversion module, without and with saturation).
+void expect_bf16_memo_equals_reference(const TableSet& t) {
+  std::vector<uint16_t> random_row(3000), all(1U << 16), tail = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC1};
+  uint32_t x = 12345;
+  for (uint16_t& r : random_row) {
+    x = x * 1103515245U + 12345U;
+    r = static_cast<uint16_t>(x >> 16);
+  }
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i * 40503U);  // every pattern once
+  const std::vector<const std::vector<uint16_t>*> rows = {&random_row, &all, &random_row, &tail};
+  std::vector<uint32_t> fast(all.size()), ref(all.size());
+  std::vector<uint16_t> fast16(all.size());
+  struct Affine {
+    float scale, bias;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  act::Bf16Memo memo;
+  for (const act::Profile& p : t.profiles()) {
+    if (!act::row_path_applies(p, {})) continue;
+    for (const Affine a : {Affine{1.0F, 0.0F}, Affine{1.5F, -0.25F}, Affine{1e30F, 0.0F}, Affine{1e-39F, -0.0F},
+                           Affine{inf, 1.0F}, Affine{1.0F, std::nanf("")}})
+      for (int run = 0; run < 2; ++run) {
+        const act::RowInput in{.bf16 = true, .affine = true, .scale = a.scale, .bias = a.bias};
+        memo.begin(t, p, in, {}, run == 1);
+        for (const std::vector<uint16_t>* row : rows) {
+          act::RowInput r = in;
+          r.data = row->data();
+          ASSERT_TRUE(memo.row(row->data(), fast.data(), row->size())) << p.func_name;
+          ASSERT_EQ(act::evaluate_row_reference(t, p, r, ref.data(), row->size()).status, EvalStatus::Ok);
+          for (size_t i = 0; i < row->size(); ++i)
+            ASSERT_EQ(fast[i], ref[i]) << p.func_name << " " << a.scale << "·x + " << a.bias << " pattern "
+                                       << fmt::format("{:#06x}", (*row)[i]);
+          // Narrowed (run 1 saturating): the conversion of the reference's results, element by element.
+          ASSERT_TRUE(memo.row_bf16(row->data(), fast16.data(), row->size())) << p.func_name;
+          const ConvertOptions convert{.sis = run == 1};
+          for (size_t i = 0; i < row->size(); ++i)
+            ASSERT_EQ(fast16[i], from_fp32_bits(ref[i], dtype::kBfloat16, convert))
+                << p.func_name << " narrowed, pattern " << fmt::format("{:#06x}", (*row)[i]);
+        }
+        if (run == 1) memo.end();  // the other run is forgotten by the next begin
+      }
+  }
+}
+
 /// A set whose one function has a different segment in every octave from 1 to 253 on both signs: its lookup fits no
 /// register window, so the row path takes the lookup from memory.
 const TableSet& wide_set() {
@@ -539,11 +605,44 @@ TEST(ActTables, RowPathEqualsReferenceOnTheBuiltinSet) {
   expect_affine_row_path_equals_reference(act::builtin_exact_set());
 }
 
+TEST(ActTables, Bf16MemoEqualsReference) {
+  REQUIRE_REAL_SET(t);
+  expect_bf16_memo_equals_reference(*t);
+  expect_bf16_memo_equals_reference(act::builtin_exact_set());
+  expect_bf16_memo_equals_reference(wide_set());
+}
+
 TEST(ActTables, RowPathEqualsReferenceWithoutAWindow) {
   const TableSet& t = wide_set();
   ASSERT_FALSE(t.lut_window(t.profiles()[0]).valid);
   expect_row_path_equals_reference(t);
   expect_affine_row_path_equals_reference(t);
+}
+
+// The row path against the reference over a sweep of the fp32 patterns, for exp and tanh (a folded function) of the
+// real set: every 257th pattern (every 65537th under the sanitizers), or all 2^32 with TPBISA_EXHAUSTIVE_SWEEP set
+// (about a minute per function).
+TEST(ActTables, RowPathSweepsFp32Patterns) {
+  REQUIRE_REAL_SET(t);
+#ifdef TPBISA_ASAN
+  constexpr uint64_t kSample = 65537;  // the sanitized tree samples; the optimised tree sweeps
+#else
+  constexpr uint64_t kSample = 257;
+#endif
+  const uint64_t step = std::getenv("TPBISA_EXHAUSTIVE_SWEEP") != nullptr ? 1 : kSample;
+  constexpr uint64_t kEnd = uint64_t{1} << 32;
+  std::vector<uint32_t> in(size_t{1} << 16), fast(in.size()), ref(in.size());
+  for (const char* fn : {"exp", "tanh"}) {
+    const act::Profile* p = t->profile_named(fn);
+    ASSERT_NE(p, nullptr) << fn;
+    for (uint64_t x = 0; x < kEnd;) {
+      size_t n = 0;
+      for (; n < in.size() && x < kEnd; ++n, x += step) in[n] = static_cast<uint32_t>(x);
+      ASSERT_EQ(act::evaluate_row(*t, *p, in.data(), fast.data(), n).status, EvalStatus::Ok);
+      ASSERT_EQ(act::evaluate_row_reference(*t, *p, in.data(), ref.data(), n).status, EvalStatus::Ok);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(fast[i], ref[i]) << fn << " at " << fmt::format("{:#010x}", in[i]);
+    }
+  }
 }
 
 // Every SIMD target this build has and the host supports gives the reference's bits: the AVX-512 targets' permuted
