@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/io/neff_text.hpp"
 #include "tpbisa/io/words.hpp"
 
 namespace tpbisa::py {
@@ -97,7 +98,7 @@ void raise_neff(const neff::Error& e) {
   attrs["check"] = std::string(neff::to_string(e.code));
   attrs["file"] = neff::escape_text(e.file, false);  // names are bytes; a Python str is UTF-8
   attrs["member"] = neff::escape_text(e.member, false);
-  raise(exceptions().neff, fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code)), attrs);
+  raise(exceptions().neff, io::neff_read_error(e).message, attrs);  // worded as the command line words it
 }
 
 Buffer::Buffer(pb::handle obj) {

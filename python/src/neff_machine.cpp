@@ -568,7 +568,7 @@ void bind_neff_machine(pb::module_& m) {
                                for (const neff::Stream* s : n.get().streams()) {
                                  pb::dict d;
                                  d["subgraph"] = s->subgraph;
-                                 d["engine"] = std::string(neff::engine_name(s->engine));
+                                 d["engine"] = std::string(to_string(s->engine));
                                  d["label"] = s->label();
                                  d["member"] = s->member;
                                  d["words"] = s->word_count();

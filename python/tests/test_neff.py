@@ -74,6 +74,10 @@ def test_broken_containers(tmp_path: pathlib.Path) -> None:
     with pytest.raises(tpbisa.NeffError) as info:
         tpbisa.Neff(str(missing))
     assert info.value.check == "io"
+    # Worded as the command line words a missing input: no check named (`tpbisa neff info missing.neff`).
+    assert str(info.value) == f"{missing}: cannot open: No such file or directory"
+    r = run_cli("neff", "info", str(missing))
+    assert r.returncode == 3 and r.stderr.decode() == f"tpbisa: error: {info.value}\n"
     small = tmp_path / "small.neff"
     small.write_bytes(b"\x02" + bytes(100))
     with pytest.raises(tpbisa.NeffError, match="check: too-small"):

@@ -383,3 +383,36 @@ def test_on_step_hook(tmp_path: pathlib.Path) -> None:
         prog.run(inputs, on_step=fail)
     with pytest.raises(tpbisa.UsageError, match="threads > 1 runs without on_step"):
         prog.run(inputs, on_step=print, threads=2)
+
+
+def test_errors_speak_the_cli_words_and_inputs_never_meet_options(matmul_neff: pathlib.Path,
+                                                                    tmp_path: pathlib.Path) -> None:
+    # Each message of Neff.run is the command line's, less the `tpbisa: error: PROG: ` that names the file there.
+    prog = tpbisa.Neff(str(matmul_neff))
+    inputs = random_inputs(prog, 5)
+    np.save(tmp_path / "x.npy", inputs["x"])
+    np.save(tmp_path / "y.npy", inputs["y"])
+    cases = [({"x": inputs["x"]}, ["--input", f"x={tmp_path / 'x.npy'}"]),
+             ({**inputs, "z": inputs["x"]},
+              ["--input", f"x={tmp_path / 'x.npy'}", "--input", f"y={tmp_path / 'y.npy'}", "--input",
+               f"z={tmp_path / 'x.npy'}"])]
+    for given, argv in cases:
+        with pytest.raises(tpbisa.Error) as e:
+            prog.run(given)
+        r = run_cli("run", str(matmul_neff), *argv)
+        line = r.stderr.decode().strip()
+        assert r.returncode == 3 and line == f"tpbisa: error: {matmul_neff}: {e.value}", (line, str(e.value))
+    # An input may be named as an option is: in the mapping it is an input (here one the program lacks), never the
+    # trace file.
+    with pytest.raises(tpbisa.Error, match=r"--input trace: the program has no input of that name"):
+        prog.run({**inputs, "trace": inputs["x"]})
+    assert not any(tmp_path.glob("trace*"))
+
+
+def test_reprs_say_what_they_hold(matmul_neff: pathlib.Path) -> None:
+    prog = tpbisa.Neff(str(matmul_neff))
+    out = prog.run(random_inputs(prog, 6))
+    assert repr(out).startswith("<Result ") and "ok" in repr(out) and "output0" in repr(out), repr(out)
+    ins = next(iter(prog.disasm(subgraph="sg00", engine="pe")))
+    assert repr(ins).startswith("<Instruction ") and ins.label in repr(ins), repr(ins)
+    assert ins.label == "sg00/PE#0" and ins.text.startswith(ins.mnemonic)

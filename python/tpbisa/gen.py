@@ -128,7 +128,7 @@ class Core:
         sem = self.sem_names[name]
         owner = self.sem_owner.setdefault(sem, engine)
         if owner != engine:
-            raise GenError(f"S[{sem}] ({name}) would have two producers ({owner}, {engine})")
+            raise GenError(f"$S[{sem}] ({name}) would have two producers ({owner}, {engine})")
         return sem
 
     def _queue_sem(self, name: str, engine: str) -> int:
@@ -278,7 +278,7 @@ def replay(core: Core) -> tuple[str | None, list[tuple[str, str, str]], dict[int
         parts = []
         for e in blocked:
             op = core.ops[e][pc[e]]
-            w = ", ".join(f"S[{s}]>={v} (is {sem_val.get(s, 0)})" for s, v in op["waits"] if sem_val.get(s, 0) < v)
+            w = ", ".join(f"$S[{s}]>={v} (is {sem_val.get(s, 0)})" for s, v in op["waits"] if sem_val.get(s, 0) < v)
             parts.append(f"{core.sg}/{e}#{pc[e]} {op['text']} waits {w}")
         deadlock = "; ".join(parts)
     return deadlock, races, sem_val

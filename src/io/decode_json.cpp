@@ -141,7 +141,7 @@ ojson decoded_json(const WordSource& src, uint64_t index, const Instruction& ins
   ojson j{{"input", src.label()}};
   if (const StreamInfo* s = src.stream()) {
     j["subgraph"] = s->subgraph;
-    j["engine"] = neff::engine_name(static_cast<neff::Engine>(s->engine));
+    j["engine"] = to_string(static_cast<Engine>(s->engine));  // PE, ACT, POOL, DVE, SP: as every report
     j["stream"] = s->label;
     j["generation"] = to_string(inst.gen);
   }

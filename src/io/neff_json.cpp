@@ -134,10 +134,10 @@ ojson neff_info_json(const neff::Neff& n) {
       ojson hist = ojson::object();
       for (const auto& [name, c] : opcode_histogram(e.stream, gen)) hist[name] = c;
       words += e.stream.word_count();
-      engines.push_back({{"engine", neff::engine_name(e.engine)},
+      engines.push_back({{"engine", to_string(e.engine)},
                          {"index", static_cast<unsigned>(e.engine)},
                          {"label", e.stream.label()},
-                         {"stream", e.stream.member},
+                         {"member", e.stream.member},
                          {"json", e.json_member},
                          {"words", e.stream.word_count()},
                          {"opcodes", hist},

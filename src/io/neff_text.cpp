@@ -137,7 +137,7 @@ void subgraph_info_text(std::string& text, const neff::Neff& n, const neff::Subg
 }
 
 std::string sem_use_text(const neff::SemUse& u) {
-  std::string s = fmt::format("{:<20} {:<18} {}", fmt::format("{}#{:02}", u.stream, u.word), u.mnemonic, u.text);
+  std::string s = fmt::format("{:<20} {:<18} {}", fmt::format("{}#{}", u.stream, u.word), u.mnemonic, u.text);
   if (!u.queue_set.empty()) s += fmt::format("  via {}", u.queue_set);
   if (!u.note.empty()) s += fmt::format("  ({})", u.note);
   return s;
@@ -261,7 +261,7 @@ std::string neff_sems_text(const neff::Neff& n, const std::vector<neff::Subgraph
     fmt::format_to(add, "subgraph {}: {} used\n", sg.subgraph, counted(sg.semaphores.size(), "semaphore"));
     for (const neff::SemaphoreUses& s : sg.semaphores) {
       fmt::format_to(
-          add, "  S[{}]{}\n", s.index,
+          add, "  $S[{}]{}\n", s.index,
           s.queue_sets.empty() ? std::string() : fmt::format("  (queue set {})", fmt::join(s.queue_sets, ", ")));
       for (const auto& u : s.increments) fmt::format_to(add, "    raised by  {}\n", sem_use_text(u));
       for (const auto& u : s.waits) fmt::format_to(add, "    waited by  {}\n", sem_use_text(u));
@@ -312,6 +312,8 @@ nlohmann::ordered_json act_eval_json(const neff::Neff& n, const ActEvalResult& r
 }
 
 Error neff_read_error(const neff::Error& e) {
+  // A file that cannot be opened or read is worded as every command words it, without a check of the container.
+  if (e.code == neff::ErrorCode::Io) return Error{ErrorKind::Invalid, e.to_string()};
   return Error{ErrorKind::Invalid, fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code))};
 }
 

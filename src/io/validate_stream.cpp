@@ -431,7 +431,7 @@ ojson judged_word_json(const WordSource& src, const JudgedWord& j) {
   ojson r{{"input", src.label()}};
   if (const StreamInfo* st = src.stream()) {
     r["subgraph"] = st->subgraph;
-    r["engine"] = neff::engine_name(static_cast<neff::Engine>(st->engine));
+    r["engine"] = to_string(static_cast<Engine>(st->engine));
     r["stream"] = st->label;
   }
   r.update(ojson{{"index", j.index},

@@ -13,6 +13,7 @@
 
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/json.hpp"
+#include "tpbisa/io/neff_text.hpp"
 
 namespace tpbisa::io {
 
@@ -44,11 +45,6 @@ std::string trailing_message(const std::string& label, uint64_t left, uint64_t o
 /// The message of a mapped or read input that failed at a word.
 std::string read_message(const std::string& label, uint64_t offset, uint64_t index, int err) {
   return fmt::format("{}: read error at offset {} (instruction {}): {}", label, offset, index, std::strerror(err));
-}
-
-/// The message of a container that failed a check, as `tpbisa neff` words it.
-std::string neff_message(const neff::Error& e) {
-  return fmt::format("{} (check: {})", e.to_string(), neff::to_string(e.code));
 }
 
 /// A file of words, streamed in constant memory; "-" is stdin. A regular file is mapped a window at a time (no
@@ -155,7 +151,7 @@ class FileWords final : public WordSource {
         file_, std::span<const uint8_t>(buffer_.data() + begin_, end_ - begin_), label_, options_.neff_read);
     buffer_ = {};
     if (!r) {
-      fail(ErrorKind::Malformed, neff_message(r.error()));
+      fail(ErrorKind::Malformed, neff_read_error(r.error()).message);
       return false;
     }
     neff_ = open_neff(std::make_shared<const neff::Neff>(std::move(*r)), options_);

@@ -50,7 +50,7 @@ want(info["header"]["lnc_size"] == lnc, f"lnc_size {info['header']['lnc_size']}"
 want([s["name"] for s in info["subgraphs"]] == [f"sg{c:02d}" for c in range(lnc)], "one subgraph per core")
 for sg in info["subgraphs"]:
     engines = {e["engine"]: e for e in sg["engines"]}
-    want(sorted(engines) == sorted(["PE", "Activation", "Pool", "DVE", "SP"]), f"{sg['name']}: five engines")
+    want(sorted(engines) == sorted(["PE", "ACT", "POOL", "DVE", "SP"]), f"{sg['name']}: five engines")
     pe = engines["PE"]["opcodes"]
     kt, nt = k // 128, n // lnc // 512
     want(pe.get("Ldweights") == kt + kt * nt and pe.get("Matmul") == kt + kt * nt,
@@ -58,7 +58,7 @@ for sg in info["subgraphs"]:
     dve = engines["DVE"]["opcodes"]
     want(dve.get("Cast") == nt and dve.get("Memset") == nt and dve.get("TensorTensorArithOp", 0) >= nt,
          f"{sg['name']}: DVE counts {dve}")
-    want(engines["Activation"]["opcodes"].get("Copy") == kt, f"{sg['name']}: Activation copies")
+    want(engines["ACT"]["opcodes"].get("Copy") == kt, f"{sg['name']}: Activation copies")
     for e in engines.values():
         want(e["opcodes"].get("SetOrderingMode") == 1 and e["opcodes"].get("PseudoBranchLabel") == 1,
              f"{e['label']}: one 0xb1 and one 0xcc")

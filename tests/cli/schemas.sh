@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The JSON schemas of docs/schemas/ against what the tool prints: decode, validate, run (a stream, a deadlock),
 # run PROG.neff (ok, a deadlock), neff sems/info/ls/tables/act-eval, catalog (and --coverage), lower (a report, an
-# error) and the timeline, on the examples, the golden fixtures and, where the
-# shared data folder has it, matmul_small.neff. Needs python3-jsonschema (skipped without it).
+# error) and the timeline (of matmul_small.neff and of a generated program), on the examples, the golden fixtures,
+# a generated program and, where the shared data folder has it, matmul_small.neff. Needs python3-jsonschema (skipped
+# without it).
 set -u
 tool=${1:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
@@ -41,7 +42,10 @@ golden="$src/tests/golden"
 "$tool" decode --json --gen cayman "$src/examples/stream.bin" >decode.json && check decode decode.json
 "$tool" decode --json "$golden/validate-neff/in.neff" >decode-neff.json && check decode decode-neff.json
 "$tool" validate --json --gen all "$src/examples/stream.bin" >validate.json; check validate validate.json
+"$tool" validate --json "$golden/validate-neff/in.neff" >validate-neff.json; check validate validate-neff.json
 "$tool" run --json --gen cayman "$src/examples/demo.tasm" >run.json && check run run.json
+"$tool" run --json "$src/tests/cli/data/pseudo.bin" >run-fault.json; check run run-fault.json
+grep -q '"kind": *"PseudoNotLowered"' run-fault.json || fail "the stream fault case did not fault"
 "$tool" run --json "$golden/_data/wait.bin" >run-deadlock.json; check run run-deadlock.json
 grep -q '"deadlock"' run-deadlock.json || fail "the stream deadlock case did not deadlock"
 "$tool" neff sems --json "$golden/validate-neff/in.neff" >sems.json && check neff-sems sems.json
@@ -59,6 +63,12 @@ echo '{"vars": {"7": {"base": "0x80100", "size": 64}}}' >vars.json
 "$tool" lower --json --vars vars.json var9.bin lowered9.bin >lower-error.json 2>/dev/null
 check lower lower-error.json
 grep -q '"error"' lower-error.json || fail "the lowering error case did not fail"
+
+# A generated program (examples/gen_matmul_neff.py): its run and its timeline.
+TPBISA="$tool" "$py" "$src/examples/gen_matmul_neff.py" --out gen.neff --k 256 --n 512 --lnc 1 --write-inputs gen \
+  >gen.txt 2>&1 || fail "gen_matmul_neff.py: $(cat gen.txt)"
+"$tool" run gen.neff --input x=gen/x.npy --input y=gen/y.npy --json --timeline gen-tl.json >gen-run.json &&
+  check run-neff gen-run.json && check timeline gen-tl.json
 
 neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
 if [ -f "$neff" ]; then

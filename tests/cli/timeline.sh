@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `tpbisa run PROG.neff --timeline FILE.json` on the real matmul_small.neff (skipped when ../shared/data is absent):
 # the file is trace-event JSON as ui.perfetto.dev and chrome://tracing read it (docs/trace.md, "Timeline"), with one
-# slice per retired word on its core's engine track, waits, flows from release to wait and DMA queue tracks; and
-# `tpbisa neff sems --dot`, rendered by Graphviz where it is installed.
+# slice per retired word on its core's engine track, waits, flows from release to wait and DMA queue tracks; the
+# same rules on a generated program's timeline; and `tpbisa neff sems --dot`, rendered by Graphviz where installed.
 set -u
 tool=${1:?usage: timeline.sh TPBISA_BINARY SOURCE_DIR}
 src=${2:?usage: timeline.sh TPBISA_BINARY SOURCE_DIR}
@@ -80,6 +80,34 @@ for i, f in ends.items():
 # A Matmul costs more than the issue time: its MACs are counted.
 mm = [e for e in words if e["name"] == "Matmul"]
 assert mm and all(e["args"]["macs"] > 0 and e["dur"] > 64 for e in mm), mm
+PY
+
+# ---- a generated program (examples/gen_matmul_neff.py, one core, 4 x 2 tiles): the same rules of the format ----
+TPBISA="$tool" "$py" "$src/examples/gen_matmul_neff.py" --out gen.neff --k 512 --n 1024 --lnc 1 --write-inputs gen \
+  >gen.txt 2>&1 ||
+  fail "gen_matmul_neff.py: $(cat gen.txt)"
+"$tool" run gen.neff --input x=gen/x.npy --input y=gen/y.npy --expect output0=gen/ref.npy --json --timeline gen.json \
+  >gen-run.json 2>err.txt || fail "run --timeline of the generated program: exit $? ($(cat err.txt))"
+"$py" - gen.json gen-run.json <<'PY' || fail "the generated program's timeline"
+import json, sys
+from collections import defaultdict
+doc, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+events = doc["traceEvents"]
+assert all(e["ph"] in {"X", "M", "s", "f"} and e["pid"] == 0 for e in events)
+slices = [e for e in events if e["ph"] == "X"]
+assert all(isinstance(e["ts"], int) and isinstance(e["dur"], int) and e["dur"] > 0 for e in slices)
+words = [e for e in slices if e["cat"] not in ("wait", "dma")]
+assert len(words) == run["retired"] and len({e["args"]["word"] for e in words}) == len(words), (len(words), run["retired"])
+assert sum(1 for e in words if e["name"] == "PseudoDmaDirect2d") == sum(1 for e in slices if e["cat"] == "dma")
+tracks = defaultdict(list)
+for e in slices:
+    tracks[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+for spans in tracks.values():
+    spans.sort()
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans
+starts = {e["id"] for e in events if e["ph"] == "s"}
+assert starts and starts == {e["id"] for e in events if e["ph"] == "f"}
+assert any(e["cat"] == "wait" for e in slices)
 PY
 
 # The SVG drawing of docs/images/matmul-timeline.svg: one box per slice of core 0.

@@ -273,6 +273,7 @@ Command register_neff(CLI::App& parent) {
   app->footer(
       "Exit codes: 0 success, 2 usage error, 3 input or output error (a container that fails a check: the "
       "message names the file, the member and the check).");
+  for (CLI::App* sub : {info, ls, extract, pack, sems, tables, act_eval}) sub->footer(app->get_footer());
   return {app, [o, info, ls, extract, pack, sems, tables, act_eval] {
             if (act_eval->parsed()) return run_act_eval(*o);
             if (tables->parsed()) return run_tables(*o);

@@ -39,7 +39,8 @@ std::string act_eval_text(const ActEvalResult& r);
 /// `neff act-eval --json`: {"file", "set", "function", "func_id", "result", "values": [{"x", "x_value", ...}]}.
 nlohmann::ordered_json act_eval_json(const neff::Neff& n, const ActEvalResult& r);
 
-/// A container error as every command words it: "FILE: what (check: NAME)".
+/// A container error as every command words it: "FILE: what (check: NAME)"; "FILE: cannot open: ..." (no check) when
+/// the file cannot be opened or read.
 Error neff_read_error(const neff::Error& e);
 
 /// Reads the NEFF `path` ("-": stdin, labelled <stdin>); the error as neff_read_error words it.

@@ -251,8 +251,8 @@ std::string meaning(const Instruction& inst, std::string_view path) {
 
 std::string more_events(const Instruction& inst) {
   if (const auto* es = inst.as<CtrlEs>()) return ctrl_es_more_events(*es, inst.gen);
-  if (const auto* d = inst.as<PseudoDmaDirect2d>())  // the completion increment, written as the update it is
-    return fmt::format("$S[{}]+={}@complete", d->semaphore, d->sem_increment);
+  if (const auto* d = inst.as<PseudoDmaDirect2d>())  // the completion increment, as neff sems and run reports write it
+    return fmt::format("$S[{}]+={}@dma-complete", d->semaphore, d->sem_increment);
   return "";
 }
 

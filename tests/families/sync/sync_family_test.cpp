@@ -434,7 +434,7 @@ TEST(SyncMeaning, BothWaitLanesAndTheUpdateInNeuronNotation) {
 
 TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
   const Instruction sp = sync_dec(spaced_hex_word(kSP02));
-  EXPECT_EQ(render_instruction_events(sp), "$S[8]+=16@complete");
+  EXPECT_EQ(render_instruction_events(sp), "$S[8]+=16@dma-complete");
   auto m = meanings(sp);
   EXPECT_EQ(m.at("src.id"), "variable id 4 (a def.json var_id)");
   EXPECT_EQ(m.at("dst.id"), "variable id 0: the state buffer (a def.json var_id)");
@@ -446,7 +446,7 @@ TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
             "0-127, bytes 0x37b00-0x37bff of each");
   EXPECT_EQ(m.at("semaphore"), "semaphore 8 is increased by sem_increment when the transfer completes");
   const Instruction pool5 = sync_dec(spaced_hex_word(kPool05));
-  EXPECT_EQ(render_instruction_events(pool5), "$S[4]>=2 $S[27]+=16@complete");
+  EXPECT_EQ(render_instruction_events(pool5), "$S[4]>=2 $S[27]+=16@dma-complete");
   m = meanings(pool5);
   EXPECT_EQ(m.at("dst.id"), "DGE-table entry 2 of the subgraph's dge-table list (PROJ-CONV-F12)");
   EXPECT_EQ(m.at("dst.mode"), "DGE_IMM: id is a DGE-table entry");
