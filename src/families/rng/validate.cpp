@@ -23,8 +23,6 @@ template <class S>
 constexpr auto kNacOk = channels_ok<S, false>;
 template <class S>
 constexpr auto kNacText = channels_text<S, false>;
-template <class S, auto P, Name Which>
-constexpr auto kStartText = start_text<S, P, false, Which, kRngWording>;
 /// A pattern read (Write false) or written in the dtype at D: non-zero counts (or a register shape) and a register or
 /// aligned SBUF/PSUM start (tensorNd_valid with PSUM and SBUF allowed).
 template <class S, auto P, auto D, bool Write>
@@ -178,12 +176,10 @@ constexpr Predicate kChannelsTile = dropout_rule<kNacOk<Dr>, kNacText<Dr>>(
     "(MAVERICK) num_active_channels is 1..128 (DVE_NUM_CHANNELS); the tile flags are not judged (PROJ-CONV-RN1)",
     kGensMaverickOnly, fChannels);
 
-constexpr Predicate kSrcStart = dropout_rule<start_ok<Dr, &Dr::src, false>, kStartText<Dr, &Dr::src, "src">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "src: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fSrcChannels);
-constexpr Predicate kDstStart = dropout_rule<start_ok<Dr, &Dr::dst, false>, kStartText<Dr, &Dr::dst, "dst">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fDstChannels);
+constexpr Predicate kSrcStart = start_rule<Dr, &Dr::src, "src", kRngWording>(
+    "src: a register start, or partition + num_active_channels <= 128", fSrcChannels);
+constexpr Predicate kDstStart = start_rule<Dr, &Dr::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fDstChannels);
 
 constexpr Predicate kSrcTensor = dropout_rule<kPatternOk<Dr, &Dr::src, &Dr::in_dtype, false>,
                                               kPatternText<Dr, &Dr::src, &Dr::in_dtype, false, "src">>(
@@ -354,16 +350,13 @@ constexpr Predicate kGetCombos =
                 "OUTPUT_CVT_LFSR 2 (any engine's arm, PROJ-CONV-RN4; rand_get_state_elem_cnt inside)",
                 kGensAll, fD4Combos);
 
-constexpr Predicate kD4Channels = rng_rule<D4, kNacOk<D4>, kNacText<D4>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensAll, fD4Channels);
-constexpr Predicate kD4DstStart = rng_rule<D4, start_ok<D4, &D4::dst, false>, kStartText<D4, &D4::dst, "dst">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fD4DstChannels);
-constexpr Predicate kD4DstTensor =
-    rng_rule<D4, kPatternOk<D4, &D4::dst, &D4::dtype, true>, kPatternText<D4, &D4::dst, &D4::dtype, true, "dst">>(
-        "tensor4d_valid", "",
-        "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start", kGensAll,
-        fD4DstTensor);
+constexpr Predicate kD4Channels =
+    channels_rule<D4>("has_valid_active_channel_range", "num_active_channels is 1..128", fD4Channels);
+constexpr Predicate kD4DstStart = start_rule<D4, &D4::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fD4DstChannels);
+constexpr Predicate kD4DstTensor = pattern_rule<D4, &D4::dst, &D4::dtype, true, "dst", kRngWording>(
+    "tensor4d_valid", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
+    fD4DstTensor);
 
 constexpr const Predicate* kRandList[] = {&kHasValidNeuronHeader,
                                           &kHasValidNeuronEvents,
@@ -446,11 +439,10 @@ constexpr Predicate kSetImm =
                                   x.update_state);
              }>("has_valid_rand_set_state_imm", "", "not SRC_TENSOR: rand_algorithm is PHILOX and imm_state[7] == 0",
                 kGensAll, fS1Imm);
-constexpr Predicate kS1Channels = rng_rule<S1, kNacOk<S1>, kNacText<S1>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensAll, fS1Channels);
-constexpr Predicate kS1SrcStart = rng_rule<S1, start_ok<S1, &S1::src, false>, kStartText<S1, &S1::src, "src">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "src: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fS1SrcChannels);
+constexpr Predicate kS1Channels =
+    channels_rule<S1>("has_valid_active_channel_range", "num_active_channels is 1..128", fS1Channels);
+constexpr Predicate kS1SrcStart = start_rule<S1, &S1::src, "src", kRngWording>(
+    "src: a register start, or partition + num_active_channels <= 128", fS1SrcChannels);
 constexpr Predicate kS1SrcTensor =
     rng_rule<S1,
              [](const S1& x, const CheckContext& c) {
@@ -530,14 +522,11 @@ constexpr Predicate kD3Channels = rng_rule<D3, kNacOk<D3>, kNacText<D3>>(
 constexpr Predicate kD3ChannelsTile = rng_rule<D3, kNacOk<D3>, kNacText<D3>>(
     "has_valid_active_channel_range_with_tile", "PROJ-CONV-RN1",
     "(MAVERICK) num_active_channels is 1..128; the tile flags are not judged", kGensMaverickOnly, fD3Channels);
-constexpr Predicate kD3DstStart = rng_rule<D3, start_ok<D3, &D3::dst, false>, kStartText<D3, &D3::dst, "dst">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fD3DstChannels);
-constexpr Predicate kD3DstTensor =
-    rng_rule<D3, kPatternOk<D3, &D3::dst, &D3::dtype, true>, kPatternText<D3, &D3::dst, &D3::dtype, true, "dst">>(
-        "tensor3d_valid", "",
-        "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start", kGensAll,
-        fD3DstTensor);
+constexpr Predicate kD3DstStart = start_rule<D3, &D3::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fD3DstChannels);
+constexpr Predicate kD3DstTensor = pattern_rule<D3, &D3::dst, &D3::dtype, true, "dst", kRngWording>(
+    "tensor3d_valid", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
+    fD3DstTensor);
 
 constexpr const Predicate* kRand2List[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kRand2Opcode, &kD3Reserved,     &kRand2Algo,  &kRand2Post,
