@@ -186,8 +186,10 @@ class Record {
   Record(std::string& out, bool compact, Generation gen) : w_(out), compact_(compact), gen_(gen) {}
 
   bool compact() const { return compact_; }
-  /// The member `json` (`compact` in the compact line) of the record, about to take its value.
-  LineWriter& member(std::string_view json, std::string_view compact) { return w_.key(compact_ ? compact : json); }
+  /// The member `json_key` (`short_key` in the compact line) of the record, about to take its value.
+  LineWriter& member(std::string_view json_key, std::string_view short_key) {
+    return w_.key(compact_ ? short_key : json_key);
+  }
   /// Where an entry's field `key` goes: its member in JSON, the next value of the row in compact.
   LineWriter& at(std::string_view key) { return compact_ ? w_ : w_.key(key); }
   void hex(std::string_view key, uint64_t v, unsigned digits) { at(key).hex(v, digits, !compact_); }
@@ -215,21 +217,21 @@ class Record {
     w_.key("offset").number(p.offset);
   }
   /// An activation-function set's name, or null for none.
-  void set(std::string_view key, const act::TableSet* set) {
+  void set(std::string_view key, const act::TableSet* loaded) {
     LineWriter& w = at(key);
-    if (set == nullptr)
+    if (loaded == nullptr)
       w.null();
     else
-      w.string(activation_set_name(set));
+      w.string(activation_set_name(loaded));
   }
   /// An entry (or a group of fields): an object in JSON, a row in compact.
   void begin() { compact_ ? w_.begin_array() : w_.begin_object(); }
   void end() { compact_ ? w_.end_array() : w_.end_object(); }
   /// A list of entries, each written by put(record, entry); in compact left out when empty, in JSON when not `shown`.
   template <class T, class F>
-  void list(std::string_view json, std::string_view compact, std::span<const T> xs, F put, bool shown = true) {
+  void list(std::string_view json_key, std::string_view short_key, std::span<const T> xs, F put, bool shown = true) {
     if (compact_ ? xs.empty() : !shown) return;
-    put_list(w_, compact_ ? compact : json, xs, [&](LineWriter&, const T& e) {
+    put_list(w_, compact_ ? short_key : json_key, xs, [&](LineWriter&, const T& e) {
       begin();
       put(*this, e);
       end();
