@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,9 +80,13 @@ inline CatalogExpectations catalog_expectations() {
     }
   }
   // A row a family states is the family's: its line in unmodeled.tsv, if one is left there, is superseded.
+  std::set<uint8_t> unmodeled;
   for (RowExpectation& r :
-       read_expectation_file(root / "tests/catalog/unmodeled.tsv", "tests/catalog/unmodeled.tsv", out.errors))
+       read_expectation_file(root / "tests/catalog/unmodeled.tsv", "tests/catalog/unmodeled.tsv", out.errors)) {
+    if (!unmodeled.insert(r.value).second)
+      out.errors.push_back(fmt::format("{:#04x} is stated twice by tests/catalog/unmodeled.tsv", r.value));
     out.rows.emplace(r.value, std::move(r));
+  }
   return out;
 }
 
