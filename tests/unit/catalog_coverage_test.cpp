@@ -142,7 +142,8 @@ TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
       marked.push_back(op.value);
       EXPECT_EQ(op.format, Format::NotModeled) << op.enum_name;  // a layout not public has no format
     }
-  for (const auto& [value, row] : test::catalog_expectations().rows)
+  const test::CatalogExpectations expected = test::catalog_expectations();
+  for (const auto& [value, row] : expected.rows)
     if (row.state == "layout not public") stated.push_back(value);
   EXPECT_EQ(marked, stated);
   for (uint8_t v : marked)
