@@ -13,6 +13,7 @@
 #include "families/act/tables.hpp"
 #include "memcpy_baseline.hpp"
 #include "neff/act_tables.hpp"
+#include "run_loop.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
@@ -54,16 +55,7 @@ void fill_rows(Machine& m, uint32_t at, unsigned size, F value) {
 
 /// Runs `w` on `engine` of MARIANA once per iteration; `bytes` per run for the throughput.
 void run_word(benchmark::State& state, Machine& m, uint64_t bytes) {
-  for (auto _ : state) {
-    m.rewind();
-    const RunSummary s = m.run(SIZE_MAX);
-    if (s.faulted) {
-      state.SkipWithError(s.fault.detail.c_str());
-      break;
-    }
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kChannels * kRow));
+  bench::run_rewound(state, m, bytes, uint64_t{kChannels} * kRow);
 }
 
 std::unique_ptr<Machine> machine(const Word& w, EngineId e) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memcpy_baseline.hpp"
+#include "run_loop.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
@@ -57,16 +58,7 @@ void run_word(benchmark::State& state, std::string_view hex, EngineId engine, ui
   const uint64_t stride = geometry(Generation::Mariana).sbuf_partition_size;
   for (uint64_t p = 0; value != nullptr && p < kChannels; ++p)
     for (uint64_t k = 0; k < count; ++k) m.mutable_state().memory.write(p * stride + kSrc + 4 * k, 4, value(p, k));
-  for (auto _ : state) {
-    m.rewind();
-    const RunSummary s = m.run(SIZE_MAX);
-    if (s.faulted) {
-      state.SkipWithError(s.fault.detail.c_str());
-      break;
-    }
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kChannels * count));
+  bench::run_rewound(state, m, bytes, uint64_t{kChannels} * count);
 }
 
 /// A source of `count` elements at kSrc and a destination of as many at `dst`, of a T whose operands are src/dst.

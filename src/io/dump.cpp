@@ -10,15 +10,21 @@
 
 namespace tpbisa::io {
 
-std::string dump_forms() {
-  std::string units;
+std::pair<std::string, std::string> dump_unit_help() {
+  std::string names, forms;
   for (const UnitState* u : unit_states()) {
-    std::string instance(u->instance);
+    std::string upper(u->name), instance(u->instance);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     for (char& c : instance) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    units += fmt::format(" or {}:{}", u->name, instance);
+    names += fmt::format("{}{}", names.empty() ? "" : "/", upper);
+    forms += fmt::format(" or {}:{}", u->name, instance);
   }
+  return {names, forms};
+}
+
+std::string dump_forms() {
   return "LOCATION:DTYPE:COUNT (LOCATION as sbuf[pP]+OFF, psum[pP].bankB+OFF, dev:ADDR, sbuf:P:OFF or psum:P:OFF)" +
-         units;
+         dump_unit_help().second;
 }
 
 namespace {

@@ -176,264 +176,213 @@ void put_list(LineWriter& w, std::string_view key, std::span<const T> xs, F put)
   w.end_array();
 }
 
-// ---- The JSON record -------------------------------------------------------------------------------------------
+// ---- The record -------------------------------------------------------------------------------------------------
 
-/// `"addr", "region"[, "partition", "offset"]` of a Neuron address, in the object being written.
-void put_location(LineWriter& w, uint64_t address, Generation gen) {
-  w.key("addr").hex(address, 0, true);
-  const Place p = place_of(address, gen);
-  if (!p.on_chip) {
-    w.key("region").token("dev");
-    return;
-  }
-  w.key("region").token(p.psum ? "psum" : "sbuf");
-  w.key("partition").number(p.partition);
-  w.key("offset").number(p.offset);
-}
+/// Writes a record's fields in one of its two forms: the JSON record (docs/trace.md: named members, entries as
+/// objects, `0x`-prefixed hex, a location as its parts) or the compact line (short keys, entries as rows of values,
+/// bare hex, a location as one string, empty lists left out). The record's fields are walked once, by append_record.
+class Record {
+ public:
+  Record(std::string& out, bool compact, Generation gen) : w_(out), compact_(compact), gen_(gen) {}
 
-/// An activation-function set's name, or null for none.
-void put_set(LineWriter& w, const act::TableSet* set) {
-  if (set == nullptr)
-    w.null();
-  else
-    w.string(activation_set_name(set));
-}
-
-void append_json(std::string& out, const StepResult& s, const Instruction& inst, const ValidateOptions& options,
-                 const TraceStyle& style) {
-  const Generation gen = inst.gen;
-  LineWriter w(out);
-  w.begin_object();
-  w.key("schema").number(kTraceSchemaVersion);
-  if (style.engine) {
-    w.key("core").number(s.core);
-    w.key("engine").token(to_string(s.engine));
+  bool compact() const { return compact_; }
+  /// The member `json_key` (`short_key` in the compact line) of the record, about to take its value.
+  LineWriter& member(std::string_view json_key, std::string_view short_key) {
+    return w_.key(compact_ ? short_key : json_key);
   }
-  w.key("index").number(s.index);
-  w.key("opcode").hex(s.opcode, 2, true);
-  w.key("name").string(s.name);
-  w.key("status").token(s.status == StepResult::Status::Retired ? "retired" : "fault");
-  put_list(w, "regs", s.reg_writes, [](LineWriter& x, const RegWrite& r) {
-    x.begin_object();
-    x.key("reg").number(r.reg);
-    x.key("before").hex(r.before, 8, true);
-    x.key("after").hex(r.after, 8, true);
-    x.end_object();
-  });
-  put_list(w, "mem", s.mem_writes, [gen](LineWriter& x, const MemWrite& m) {
-    x.begin_object();
-    put_location(x, m.address, gen);
-    x.key("size").number(m.size);
-    x.key("before").hex(m.before, 2U * m.size, true);
-    x.key("after").hex(m.after, 2U * m.size, true);
-    x.end_object();
-  });
-  put_list(w, "reads", s.mem_reads, [gen](LineWriter& x, const MemRead& r) {
-    x.begin_object();
-    put_location(x, r.address, gen);
-    x.key("size").number(r.size);
-    x.key("initialized").boolean(r.initialized);
-    x.end_object();
-  });
-  put_list(w, "dve", s.dve_writes, [](LineWriter& x, const DveWrite& d) {
-    x.begin_object();
-    x.key("channel").number(d.channel);
-    x.key("field").token(to_string(d.field));
-    x.key("slot").number(d.slot);
-    x.key("before").hex(d.before, 8, true);
-    x.key("after").hex(d.after, 8, true);
-    x.end_object();
-  });
-  // The ACT accumulators read and a table load's set change: keys only in the records that have them.
-  if (!s.dve_reads.empty())
-    put_list(w, "dve_reads", s.dve_reads, [](LineWriter& x, const DveRead& d) {
-      x.begin_object();
-      x.key("channel").number(d.channel);
-      x.key("field").token(to_string(d.field));
-      x.key("slot").number(d.slot);
-      x.key("value").hex(d.value, 8, true);
-      x.end_object();
-    });
-  if (s.act_set_loaded) {
-    w.key("act_set").begin_object();
-    put_set(w.key("before"), s.act_set_before);
-    put_set(w.key("after"), s.act_set_after);
-    w.end_object();
+  /// Where an entry's field `key` goes: its member in JSON, the next value of the row in compact.
+  LineWriter& at(std::string_view key) { return compact_ ? w_ : w_.key(key); }
+  void hex(std::string_view key, uint64_t v, unsigned digits) { at(key).hex(v, digits, !compact_); }
+  void flag(std::string_view key, bool v) {
+    if (compact_)
+      w_.number(v ? 1 : 0);
+    else
+      w_.key(key).boolean(v);
   }
-  put_list(w, "sems", s.sem_writes, [](LineWriter& x, const SemWrite& m) {
-    x.begin_object();
-    x.key(m.event ? "event" : "semaphore").number(m.index);
-    x.key("before").number(m.before);
-    x.key("after").number(m.after);
-    x.end_object();
-  });
-  put_list(w, "diagnostics", s.diagnostics, [](LineWriter& x, const Diagnostic& d) {
-    x.begin_object();
-    x.key("kind").token(to_string(d.kind));
-    if (d.kind == DiagKind::UnwrittenScalar || d.kind == DiagKind::ScalarClassMismatch) {
-      x.key("channel").number(d.address / 8);
-      x.key("slot").number(d.address % 8);
-    } else if (d.kind != DiagKind::FirmwareStub) {
-      x.key("addr").hex(d.address, 0, true);
-      x.key("size").number(d.size);
+  /// A Neuron address: `addr`, `region`[, `partition`, `offset`] in JSON; `s3+1a0` (SBUF partition 3, byte 0x1a0),
+  /// `p0+800` (PSUM) or `d+80100` (device memory) in compact.
+  void location(uint64_t address) {
+    const Place p = place_of(address, gen_);
+    if (compact_) {
+      if (p.on_chip)
+        fmt::format_to(w_.item(), "\"{}{}+{:x}\"", p.psum ? 'p' : 's', p.partition, p.offset);
+      else
+        fmt::format_to(w_.item(), "\"d+{:x}\"", address);
+      return;
     }
-    x.end_object();
+    w_.key("addr").hex(address, 0, true);
+    w_.key("region").token(!p.on_chip ? "dev" : p.psum ? "psum" : "sbuf");
+    if (!p.on_chip) return;
+    w_.key("partition").number(p.partition);
+    w_.key("offset").number(p.offset);
+  }
+  /// An activation-function set's name, or null for none.
+  void set(std::string_view key, const act::TableSet* loaded) {
+    LineWriter& w = at(key);
+    if (loaded == nullptr)
+      w.null();
+    else
+      w.string(activation_set_name(loaded));
+  }
+  /// An entry (or a group of fields): an object in JSON, a row in compact.
+  void begin() { compact_ ? w_.begin_array() : w_.begin_object(); }
+  void end() { compact_ ? w_.end_array() : w_.end_object(); }
+  /// A list of entries, each written by put(record, entry); in compact left out when empty, in JSON when not `shown`.
+  template <class T, class F>
+  void list(std::string_view json_key, std::string_view short_key, std::span<const T> xs, F put, bool shown = true) {
+    if (compact_ ? xs.empty() : !shown) return;
+    put_list(w_, compact_ ? short_key : json_key, xs, [&](LineWriter&, const T& e) {
+      begin();
+      put(*this, e);
+      end();
+    });
+  }
+  /// What the capped lists left out, `key` then each list's count by its name, those with none left out.
+  void omitted(std::string_view key, std::span<const std::pair<std::string_view, uint64_t>> counts) {
+    bool any = false;
+    for (const auto& [name, n] : counts) {
+      if (n == 0) continue;
+      if (!any) w_.key(key).begin_object();
+      any = true;
+      w_.key(name).number(n);
+    }
+    if (any) w_.end_object();
+  }
+  LineWriter& writer() { return w_; }
+
+ private:
+  LineWriter w_;
+  bool compact_;
+  Generation gen_;
+};
+
+/// A NEFF run's DRAM side of the step's transfers.
+void put_dram(Record& r, const StepResult& s, const TraceStyle& style) {
+  r.list(
+      "dram", "D", s.dram_ranges.first(dram_shown(s, style)),
+      [&](Record& x, const EffectLog::DramRange& d) {
+        x.at("variable").string(dram_variable(*style.run, s.core, d));
+        x.at("offset").number(d.offset);
+        x.at("size").number(d.n);
+        x.at("access").token(d.write ? (x.compact() ? "w" : "write") : (x.compact() ? "r" : "read"));
+      },
+      !s.dram_ranges.empty());
+}
+
+void append_record(std::string& out, const StepResult& s, const Instruction& inst, const ValidateOptions& options,
+                   const TraceStyle& style) {
+  Record r(out, style.format == TraceFormat::Compact, inst.gen);
+  const bool compact = r.compact();
+  r.writer().begin_object();
+  r.member("schema", "v").number(compact ? kCompactTraceVersion : kTraceSchemaVersion);
+  if (style.engine) {
+    r.member("core", "c").number(s.core);
+    r.member("engine", "e").token(to_string(s.engine));
+  }
+  r.member("index", "i").number(s.index);
+  r.member("opcode", "o").hex(s.opcode, 2, !compact);
+  r.member("name", "n").string(s.name);
+  if (!compact) r.member("status", "").token(s.status == StepResult::Status::Retired ? "retired" : "fault");
+  r.list("regs", "r", s.reg_writes, [](Record& x, const RegWrite& e) {
+    x.at("reg").number(e.reg);
+    x.hex("before", e.before, 8);
+    x.hex("after", e.after, 8);
   });
-  // Bounded records: the lists hold at most MachineOptions::max_recorded_effects entries; what a capped
-  // list left out is counted here (only the capped lists appear).
+  r.list("mem", "w", s.mem_writes, [](Record& x, const MemWrite& m) {
+    x.location(m.address);
+    x.at("size").number(m.size);
+    x.hex("before", m.before, 2U * m.size);
+    x.hex("after", m.after, 2U * m.size);
+  });
+  r.list("reads", "m", s.mem_reads, [](Record& x, const MemRead& m) {
+    x.location(m.address);
+    x.at("size").number(m.size);
+    x.flag("initialized", m.initialized);
+  });
+  r.list("dve", "d", s.dve_writes, [](Record& x, const DveWrite& d) {
+    x.at("channel").number(d.channel);
+    x.at("field").token(to_string(d.field));
+    x.at("slot").number(d.slot);
+    x.hex("before", d.before, 8);
+    x.hex("after", d.after, 8);
+  });
+  // The ACT accumulators read and a table load's set change: only in the records that have them.
+  r.list(
+      "dve_reads", "q", s.dve_reads,
+      [](Record& x, const DveRead& d) {
+        x.at("channel").number(d.channel);
+        x.at("field").token(to_string(d.field));
+        x.at("slot").number(d.slot);
+        x.hex("value", d.value, 8);
+      },
+      !s.dve_reads.empty());
+  if (s.act_set_loaded) {
+    r.member("act_set", "a");
+    r.begin();
+    r.set("before", s.act_set_before);
+    r.set("after", s.act_set_after);
+    r.end();
+  }
+  r.list("sems", "s", s.sem_writes, [](Record& x, const SemWrite& m) {
+    if (x.compact())
+      fmt::format_to(x.writer().item(), "\"{}{}\"", m.event ? 'E' : 'S', m.index);
+    else
+      x.at(m.event ? "event" : "semaphore").number(m.index);
+    x.at("before").number(m.before);
+    x.at("after").number(m.after);
+  });
+  if (compact && style.run != nullptr) put_dram(r, s, style);
+  r.list("diagnostics", "g", s.diagnostics, [](Record& x, const Diagnostic& d) {
+    x.at("kind").token(to_string(d.kind));
+    if (d.kind == DiagKind::UnwrittenScalar || d.kind == DiagKind::ScalarClassMismatch) {
+      x.at("channel").number(d.address / 8);
+      x.at("slot").number(d.address % 8);
+    } else if (d.kind != DiagKind::FirmwareStub) {
+      if (x.compact())
+        x.location(d.address);
+      else
+        x.hex("addr", d.address, 0);
+      x.at("size").number(d.size);
+    }
+  });
+  // Bounded records: the lists hold at most MachineOptions::max_recorded_effects entries; what a capped list left out
+  // is counted (only the capped lists appear).
   if (s.recorded) {
-    const std::pair<std::string_view, uint64_t> omitted[] = {
+    const uint64_t dram_left = s.dram_ranges.size() - dram_shown(s, style);
+    const std::pair<std::string_view, uint64_t> json[] = {
         {"regs", s.totals.regs - s.reg_writes.size()},  {"mem", s.totals.mem - s.mem_writes.size()},
         {"reads", s.totals.reads - s.mem_reads.size()}, {"dve", s.totals.dve - s.dve_writes.size()},
         {"sems", s.totals.sems - s.sem_writes.size()},  {"diagnostics", s.totals.diagnostics - s.diagnostics.size()}};
-    bool any = false;
-    for (const auto& [key, n] : omitted) {
-      if (n == 0) continue;
-      if (!any) w.key("omitted").begin_object();
-      any = true;
-      w.key(key).number(n);
-    }
-    if (any) w.end_object();
+    const std::pair<std::string_view, uint64_t> short_keys[] = {{"r", json[0].second},
+                                                                {"w", json[1].second},
+                                                                {"m", json[2].second},
+                                                                {"d", json[3].second},
+                                                                {"s", json[4].second},
+                                                                {"D", dram_left},
+                                                                {"g", s.totals.diagnostics - s.diagnostics.size()}};
+    if (compact)
+      r.omitted("z", short_keys);
+    else
+      r.omitted("omitted", json);
   }
   if (s.status == StepResult::Status::Faulted)
-    w.key("fault").json(io::fault_json(s.fault, inst, options));
-  else
-    w.key("fault").null();
-  // A NEFF run's DRAM side of its transfers, after the rest (a record without any has no `dram` key).
-  if (style.run != nullptr && !s.dram_ranges.empty()) {
-    const size_t shown = dram_shown(s, style);
-    put_list(w, "dram", s.dram_ranges.first(shown), [&](LineWriter& x, const EffectLog::DramRange& d) {
-      x.begin_object();
-      x.key("variable").string(dram_variable(*style.run, s.core, d));
-      x.key("offset").number(d.offset);
-      x.key("size").number(d.n);
-      x.key("access").token(d.write ? "write" : "read");
-      x.end_object();
-    });
-    if (shown < s.dram_ranges.size()) w.key("dram_omitted").number(s.dram_ranges.size() - shown);
+    r.member("fault", "x").json(io::fault_json(s.fault, inst, options));
+  else if (!compact)
+    r.member("fault", "x").null();
+  // A NEFF run's DRAM side of its transfers, after the rest of a JSON record (one without any has no `dram` key).
+  if (!compact && style.run != nullptr) {
+    put_dram(r, s, style);
+    if (!s.dram_ranges.empty() && dram_shown(s, style) < s.dram_ranges.size())
+      r.member("dram_omitted", "").number(s.dram_ranges.size() - dram_shown(s, style));
   }
-  w.end_object();
-}
-
-// ---- The compact line ------------------------------------------------------------------------------------------
-
-/// A location as one string: `s3+1a0` (SBUF partition 3, byte 0x1a0), `p0+800` (PSUM), `d+80100` (device memory).
-void put_place(LineWriter& w, uint64_t address, Generation gen) {
-  const Place p = place_of(address, gen);
-  if (p.on_chip)
-    fmt::format_to(w.item(), "\"{}{}+{:x}\"", p.psum ? 'p' : 's', p.partition, p.offset);
-  else
-    fmt::format_to(w.item(), "\"d+{:x}\"", address);
-}
-
-/// A compact list: `key: [[fields of each entry], …]`, left out when empty.
-template <class T, class F>
-void put_rows(LineWriter& w, std::string_view key, std::span<const T> xs, F put) {
-  if (xs.empty()) return;
-  put_list(w, key, xs, [&put](LineWriter& x, const T& e) {
-    x.begin_array();
-    put(x, e);
-    x.end_array();
-  });
-}
-
-void append_compact(std::string& out, const StepResult& s, const Instruction& inst, const ValidateOptions& options,
-                    const TraceStyle& style) {
-  const Generation gen = inst.gen;
-  LineWriter w(out);
-  w.begin_object();
-  w.key("v").number(kCompactTraceVersion);
-  if (style.engine) {
-    w.key("c").number(s.core);
-    w.key("e").token(to_string(s.engine));
-  }
-  w.key("i").number(s.index);
-  w.key("o").hex(s.opcode, 2, false);
-  w.key("n").string(s.name);
-  put_rows(w, "r", s.reg_writes, [](LineWriter& x, const RegWrite& r) {
-    x.number(r.reg);
-    x.hex(r.before, 8, false);
-    x.hex(r.after, 8, false);
-  });
-  put_rows(w, "w", s.mem_writes, [gen](LineWriter& x, const MemWrite& m) {
-    put_place(x, m.address, gen);
-    x.number(m.size);
-    x.hex(m.before, 2U * m.size, false);
-    x.hex(m.after, 2U * m.size, false);
-  });
-  put_rows(w, "m", s.mem_reads, [gen](LineWriter& x, const MemRead& r) {
-    put_place(x, r.address, gen);
-    x.number(r.size);
-    x.number(r.initialized ? 1 : 0);
-  });
-  put_rows(w, "d", s.dve_writes, [](LineWriter& x, const DveWrite& d) {
-    x.number(d.channel);
-    x.token(to_string(d.field));
-    x.number(d.slot);
-    x.hex(d.before, 8, false);
-    x.hex(d.after, 8, false);
-  });
-  put_rows(w, "q", s.dve_reads, [](LineWriter& x, const DveRead& d) {
-    x.number(d.channel);
-    x.token(to_string(d.field));
-    x.number(d.slot);
-    x.hex(d.value, 8, false);
-  });
-  if (s.act_set_loaded) {
-    w.key("a").begin_array();
-    put_set(w, s.act_set_before);
-    put_set(w, s.act_set_after);
-    w.end_array();
-  }
-  put_rows(w, "s", s.sem_writes, [](LineWriter& x, const SemWrite& m) {
-    fmt::format_to(x.item(), "\"{}{}\"", m.event ? 'E' : 'S', m.index);
-    x.number(m.before);
-    x.number(m.after);
-  });
-  if (style.run != nullptr)
-    put_rows(w, "D", s.dram_ranges.first(dram_shown(s, style)), [&](LineWriter& x, const EffectLog::DramRange& d) {
-      x.string(dram_variable(*style.run, s.core, d));
-      x.number(d.offset);
-      x.number(d.n);
-      x.token(d.write ? "w" : "r");
-    });
-  put_rows(w, "g", s.diagnostics, [gen](LineWriter& x, const Diagnostic& d) {
-    x.token(to_string(d.kind));
-    if (d.kind == DiagKind::UnwrittenScalar || d.kind == DiagKind::ScalarClassMismatch) {
-      x.number(d.address / 8);
-      x.number(d.address % 8);
-    } else if (d.kind != DiagKind::FirmwareStub) {
-      put_place(x, d.address, gen);
-      x.number(d.size);
-    }
-  });
-  if (s.recorded) {
-    const std::pair<std::string_view, uint64_t> omitted[] = {
-        {"r", s.totals.regs - s.reg_writes.size()},        {"w", s.totals.mem - s.mem_writes.size()},
-        {"m", s.totals.reads - s.mem_reads.size()},        {"d", s.totals.dve - s.dve_writes.size()},
-        {"s", s.totals.sems - s.sem_writes.size()},        {"D", s.dram_ranges.size() - dram_shown(s, style)},
-        {"g", s.totals.diagnostics - s.diagnostics.size()}};
-    bool any = false;
-    for (const auto& [key, n] : omitted) {
-      if (n == 0) continue;
-      if (!any) w.key("z").begin_object();
-      any = true;
-      w.key(key).number(n);
-    }
-    if (any) w.end_object();
-  }
-  if (s.status == StepResult::Status::Faulted) w.key("x").json(io::fault_json(s.fault, inst, options));
-  w.end_object();
+  r.writer().end_object();
 }
 
 }  // namespace
 
 void append_trace_line(std::string& out, const StepResult& s, const Instruction& inst, const ValidateOptions& options,
                        const TraceStyle& style) {
-  if (style.format == TraceFormat::Compact)
-    append_compact(out, s, inst, options, style);
-  else
-    append_json(out, s, inst, options, style);
+  append_record(out, s, inst, options, style);
 }
 
 std::string trace_line(const StepResult& s, const Instruction& inst, const ValidateOptions& options,

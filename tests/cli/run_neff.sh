@@ -2,26 +2,12 @@
 # CLI checks for `tpbisa run PROG.neff` on the real matmul_small.neff (skipped when ../shared/data is absent):
 # the README's NumPy tour, every schedule, --json, --out, input checks, --trace-filter, exit codes.
 set -u
-tool=${1:?usage: run_neff.sh TPBISA_BINARY SOURCE_DIR}
-src=${2:?usage: run_neff.sh TPBISA_BINARY SOURCE_DIR}
-tool=$(realpath "$tool")
-src=$(realpath "$src")
-# Exit 77: ctest reports the script as skipped (SKIP_RETURN_CODE, tests/CMakeLists.txt).
-neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
-if [ ! -f "$neff" ]; then
-  echo "SKIP: the shared data folder is absent"
-  exit 77
-fi
-py=/usr/bin/python3
-if ! "$py" -c 'import numpy' 2>/dev/null; then
-  echo "SKIP: NumPy is not installed"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=lib/scaffold.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scaffold.bash"
+cli_setup run_neff.sh "$@"
+[ -f "$neff" ] || cli_skip "the shared data folder is absent"
+cli_require_python numpy NumPy
+cli_scratch
 run() { "$tool" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 expect_rc() { [ "$rc" -eq "$1" ] || { fail "$2: exit $rc, expected $1"; sed 's/^/  stdout: /' "$tmp/out"; sed 's/^/  stderr: /' "$tmp/err"; }; }
 expect_out() { grep -qF -- "$1" "$tmp/out" || { fail "$2: stdout lacks '$1'"; sed 's/^/  stdout: /' "$tmp/out"; }; }

@@ -5,38 +5,11 @@
 # a generated program and, where the shared data folder has it, matmul_small.neff. Needs python3-jsonschema (skipped
 # without it).
 set -u
-tool=${1:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
-src=${2:?usage: schemas.sh TPBISA_BINARY SOURCE_DIR}
-tool=$(realpath "$tool")
-src=$(realpath "$src")
-py=/usr/bin/python3
-if ! "$py" -c 'import jsonschema, numpy' 2>/dev/null; then
-  echo "SKIP: python3-jsonschema or NumPy is not installed"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# check SCHEMA FILE: FILE validates against docs/schemas/SCHEMA.schema.json
-check() {
-  "$py" - "$src/docs/schemas" "$1" "$2" <<'PY' || fail "$2 does not validate against $1"
-import json, pathlib, sys
-import jsonschema
-folder, name, doc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-schemas = {p.name: json.loads(p.read_text()) for p in folder.glob("*.schema.json")}
-for s in schemas.values():
-    jsonschema.Draft7Validator.check_schema(s)
-resolver = jsonschema.RefResolver(base_uri=folder.as_uri() + "/", referrer=schemas[name + ".schema.json"],
-                                  store={k: v for k, v in schemas.items()})
-errors = list(jsonschema.Draft7Validator(schemas[name + ".schema.json"], resolver=resolver).iter_errors(
-    json.load(open(doc))))
-for e in errors[:5]:
-    print(f"  {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
-sys.exit(1 if errors else 0)
-PY
-}
+# shellcheck source=lib/scaffold.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scaffold.bash"
+cli_setup schemas.sh "$@"
+cli_require_python "jsonschema, numpy" "python3-jsonschema or NumPy"
+cli_scratch
 golden="$src/tests/golden"
 
 "$tool" decode --json --gen cayman "$src/examples/stream.bin" >decode.json && check decode decode.json
@@ -70,13 +43,8 @@ TPBISA="$tool" "$py" "$src/examples/gen_matmul_neff.py" --out gen.neff --k 256 -
 "$tool" run gen.neff --input x=gen/x.npy --input y=gen/y.npy --json --timeline gen-tl.json >gen-run.json &&
   check run-neff gen-run.json && check timeline gen-tl.json
 
-neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
 if [ -f "$neff" ]; then
-  "$py" -c "
-import numpy as np
-r = np.random.default_rng(0)
-np.save('x.npy', r.integers(-2, 3, (128, 256)).astype(np.float16))
-np.save('y.npy', r.integers(-2, 3, (256, 128)).astype(np.float16))"
+  cli_matmul_inputs
   "$tool" decode --json "$neff" >decode-matmul.json && check decode decode-matmul.json
   "$tool" neff sems --json "$neff" >sems-matmul.json && check neff-sems sems-matmul.json
   "$tool" neff info --json "$neff" >info-matmul.json && check neff-info info-matmul.json

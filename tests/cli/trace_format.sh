@@ -5,40 +5,12 @@
 # streams (effects of every kind, a fault, capped lists, diagnostics) and, where the shared data folder has it, on
 # matmul_small.neff (core, engine and the DRAM side). Needs python3-jsonschema (skipped without it).
 set -u
-tool=${1:?usage: trace_format.sh TPBISA_BINARY SOURCE_DIR}
-src=${2:?usage: trace_format.sh TPBISA_BINARY SOURCE_DIR}
-tool=$(realpath "$tool")
-src=$(realpath "$src")
-py=/usr/bin/python3
-if ! "$py" -c 'import jsonschema, numpy' 2>/dev/null; then
-  echo "SKIP: python3-jsonschema or NumPy is not installed"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=lib/scaffold.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/scaffold.bash"
+cli_setup trace_format.sh "$@"
+cli_require_python "jsonschema, numpy" "python3-jsonschema or NumPy"
+cli_scratch
 data="$src/tests/golden/_data"
-
-# check SCHEMA FILE: every line of FILE validates against docs/schemas/SCHEMA.schema.json
-check() {
-  "$py" - "$src/docs/schemas/$1.schema.json" "$2" <<'PY' || fail "$2 does not validate against $1"
-import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft7Validator.check_schema(schema)
-validator = jsonschema.Draft7Validator(schema)
-lines = open(sys.argv[2]).read().splitlines()
-assert lines, "no records"
-bad = 0
-for number, line in enumerate(lines, 1):
-    for e in list(validator.iter_errors(json.loads(line)))[:3]:
-        print(f"  line {number}: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
-        bad += 1
-sys.exit(1 if bad else 0)
-PY
-}
 
 # same NAME RUN-ARGS...: the run traced in both formats; both validate, show the same, and compact is smaller.
 same() {
@@ -51,8 +23,8 @@ same() {
   # The report, but for the seconds a run took.
   sed -i -E 's/[0-9.]+ s\b/T s/g; s/[0-9.e+]+ MAC\/s/R MAC\/s/' "$name.out" "$name.compact.out"
   cmp -s "$name.out" "$name.compact.out" || fail "$name: the run's report depends on the trace format"
-  check trace "$name.jsonl"
-  check trace-compact "$name.compact"
+  check trace "$name.jsonl" lines
+  check trace-compact "$name.compact" lines
   [ "$(wc -l <"$name.jsonl")" -eq "$(wc -l <"$name.compact")" ] || fail "$name: not one compact line per record"
   [ "$(wc -c <"$name.compact")" -lt "$(wc -c <"$name.jsonl")" ] || fail "$name: the compact trace is not smaller"
   "$tool" trace show --limit 0 "$name.jsonl" >"$name.show" || fail "$name: trace show of the JSON trace"
@@ -88,13 +60,8 @@ grep -q "trace-format" err.txt || fail "--trace-format yaml: the error does not 
 rc=$?
 [ "$rc" -eq 2 ] || fail "--trace-format without --trace: exit $rc, not 2"
 
-neff="${TPBISA_SHARED_DATA_DIR:-$src/../shared/data}/matmul_small.neff"
 if [ -f "$neff" ]; then
-  "$py" -c "
-import numpy as np
-r = np.random.default_rng(0)
-np.save('x.npy', r.integers(-2, 3, (128, 256)).astype(np.float16))
-np.save('y.npy', r.integers(-2, 3, (256, 128)).astype(np.float16))"
+  cli_matmul_inputs
   same matmul "$neff" --input x=x.npy --input y=y.npy
   grep -q '"c":0,"e":"PE"' matmul.compact || fail "the NEFF's compact records have no core and engine"
   grep -q '"D":\[\["output0",' matmul.compact || fail "the NEFF's compact records have no DRAM side"

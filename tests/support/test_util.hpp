@@ -1,4 +1,4 @@
-// Small header-only helpers shared by the unit tests (hex rendering, byte-set building, first difference).
+// Small header-only helpers shared by the unit tests (hex rendering and reading, byte-set building, first difference).
 #pragma once
 
 #include <bit>
@@ -9,7 +9,10 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include <gtest/gtest.h>
 
 #include "tpbisa/formats.hpp"
 #include "tpbisa/generation.hpp"
@@ -54,6 +57,15 @@ inline constexpr Generation kSu = Generation::Sunda, kCa = Generation::Cayman, k
 /// The decoded form of a word on g.
 inline Instruction dec(const Word& w, Generation g) {
   return decode(std::span<const uint8_t, kWordBytes>(w), g);
+}
+
+/// A word from 128 hex digits as `--hex` reads them (spaces, '_' and 0x groups allowed); the test fails when the text
+/// is not one word.
+inline Word hex_word_of(std::string_view text) {
+  Word w{};
+  HexError error;
+  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
+  return w;
 }
 
 /// The bits of an FP32 value and back.

@@ -7,12 +7,13 @@
 #include <bit>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <regex>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "../support/catalog_expectations.hpp"
 #include "../support/real_words.hpp"
 #include "families/common.hpp"
 #include "families/family.hpp"
@@ -50,59 +51,27 @@ TEST(CatalogEngines, OneEnumNumberedAsTheSequencer) {
 
 // ---------------------------------------------------------------- placement (PROJ-CONV-F1)
 
-/// The compute families' placements (PROJ-CONV-K1, A17): checked when the word runs (WrongEngine, each family's tests
-/// state its rows), not by the validators' engine_placement conjunct — a placed opcode whose validator does not
-/// carry that conjunct.
-bool compute_placement(uint8_t op) {
-  const OpcodeInfo* row = find_opcode(op);
-  if (row == nullptr || row->placement == Placement::Any) return false;
-  const Validator* v = family::validator_of(op, Generation::Cayman);
-  if (v == nullptr) v = family::validator_of(op, Generation::Sunda);
-  return v == nullptr ||
-         std::find(v->conjuncts.begin(), v->conjuncts.end(), &family::kEnginePlacement) == v->conjuncts.end();
-}
-
 TEST(CatalogPlacement, TheConventionAsStated) {
   // PROJ-CONV-F1 (docs/conventions.md): LDWEIGHTS and MATMUL on PE; COPY, CAST, MEMSET and TENSOR_TENSOR_ARITH_OP on
-  // ACT, DVE or POOL; the compute opcodes as PROJ-CONV-K1 places them; every other opcode on any engine.
-  const std::map<uint8_t, std::set<Engine>> stated{
-      {0x01, {Engine::Pe}},
-      {0x02, {Engine::Pe}},
-      {0x07, {Engine::Pe}},  // MATMUL_SPARSE, as MATMUL (PROJ-CONV-SP3)
-      {0x46, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x47, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x49, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x41, {Engine::Act, Engine::Dve, Engine::Pool}},
-      // The compute families' placement (PROJ-CONV-K1), checked when the word runs.
-      {0x42, {Engine::Dve, Engine::Pool}},
-      {0x52, {Engine::Dve, Engine::Pool}},
-      {0x83, {Engine::Dve, Engine::Pool}},
-      {0x84, {Engine::Dve, Engine::Pool}},
-      {0x4E, {Engine::Dve}},
-      {0x5E, {Engine::Dve}},
-      {0x48, {Engine::Dve}},
-      // PROJ-CONV-A17 (act-index-ops.md §1): the batch-norm statistics and search opcodes on ACT, DVE or POOL.
-      {0x60, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x61, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x62, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x6C, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x6E, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x6F, {Engine::Act, Engine::Dve, Engine::Pool}},
-      // PROJ-CONV-A17: the index opcodes (IOTA, the selects, the sequence bounds, the nonzero count) likewise.
-      {0x7E, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0x92, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0xBC, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0xBE, {Engine::Act, Engine::Dve, Engine::Pool}},
-      {0xF2, {Engine::Act, Engine::Dve, Engine::Pool}},
-  };
+  // ACT, DVE or POOL; the compute opcodes as PROJ-CONV-K1, A17 and G81 place them; every other opcode on any engine.
+  // Each family states its rows' engines in tests/families/<family>/catalog.tsv, unmodeled.tsv the other rows'.
+  const test::CatalogExpectations expected = test::catalog_expectations();
+  for (const std::string& e : expected.errors) ADD_FAILURE() << e;
   for (unsigned v = 0; v < 256; ++v) {
     const auto op = static_cast<uint8_t>(v);
-    const auto it = stated.find(op);
-    if (compute_placement(op)) continue;  // PROJ-CONV-K1 / A17: each compute family's tests state its rows
+    const auto it = expected.rows.find(op);
+    std::optional<uint8_t> want = engine_placement(Placement::Any).engines;  // a value with no row: any engine
+    if (it != expected.rows.end()) {
+      want = test::expected_engines(it->second.engines);
+      ASSERT_TRUE(want.has_value()) << it->second.file << ": '" << it->second.engines << "' names no engines";
+    } else {
+      EXPECT_EQ(find_opcode(op), nullptr)
+          << std::hex << v << ": a row with no expectation (EveryRowIsAsItsTestsExpect)";
+    }
     for (Engine e : kEngines) {
-      const bool want = it == stated.end() || it->second.count(e) == 1;
-      EXPECT_EQ(engine_may_issue(op, e), want) << std::hex << v << " on " << to_string(e);
-      EXPECT_EQ(placement_of(op).has(e), want) << std::hex << v << " on " << to_string(e);
+      const bool may = (*want >> static_cast<unsigned>(e) & 1U) != 0;
+      EXPECT_EQ(engine_may_issue(op, e), may) << std::hex << v << " on " << to_string(e);
+      EXPECT_EQ(placement_of(op).has(e), may) << std::hex << v << " on " << to_string(e);
     }
   }
   EXPECT_EQ(placement_of(0x46).allowed, "ACT, DVE or POOL");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/catalog_expectations.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/coverage.hpp"
 #include "tpbisa/instruction.hpp"
@@ -78,25 +79,73 @@ TEST(CatalogCoverage, AgreesWithDecodeAndValidatorDispatch) {
     }
 }
 
+/// What the tests expect of `op` on `g` (its row in a family's catalog.tsv or in unmodeled.tsv) holds of coverage().
+void expect_state(const OpcodeCoverage& c, const std::string& state) {
+  if (state == "executed" || state == "lowered") {
+    EXPECT_TRUE(c.modeled());
+    EXPECT_EQ(c.executor, state == "executed" ? ExecutorKind::Yes : ExecutorKind::Lowered);
+  } else if (state.starts_with("convention ")) {
+    EXPECT_TRUE(c.modeled());
+    EXPECT_EQ(c.executor, ExecutorKind::Convention);
+    EXPECT_EQ(c.convention, state.substr(std::string_view("convention ").size()));
+  } else if (state == "semantics not public") {
+    EXPECT_TRUE(c.format && c.validator);
+    EXPECT_EQ(c.executor, ExecutorKind::NotPublic);
+    EXPECT_FALSE(c.not_public.empty());
+  } else if (state == "layout not public" || state == "not modeled" || state == "invalid marker") {
+    EXPECT_FALSE(c.format || c.validator);
+    EXPECT_EQ(c.executor, ExecutorKind::None);
+    EXPECT_EQ(c.layout_not_public(), state == "layout not public");
+    EXPECT_EQ(c.invalid_marker, state == "invalid marker");
+  } else {
+    ADD_FAILURE() << "'" << state << "' is no coverage state";
+  }
+}
+
+TEST(CatalogCoverage, EveryRowIsAsItsTestsExpect) {
+  // Each family states the rows it models in tests/families/<family>/catalog.tsv and tests/catalog/unmodeled.tsv the
+  // rows no family models: every catalog row has exactly one expectation, and no expectation names another opcode.
+  const test::CatalogExpectations expected = test::catalog_expectations();
+  for (const std::string& e : expected.errors) ADD_FAILURE() << e;
+  for (const OpcodeInfo& op : kOpcodes) {
+    const auto it = expected.rows.find(op.value);
+    if (it == expected.rows.end()) {
+      ADD_FAILURE() << fmt::format(
+          "{:#04x} {}: no expectation; its family's tests/families/<family>/catalog.tsv, or "
+          "tests/catalog/unmodeled.tsv, states it",
+          op.value, op.enum_name);
+      continue;
+    }
+    const test::RowExpectation& row = it->second;
+    EXPECT_EQ(row.name, op.enum_name) << row.file;
+    for (Generation g : kAllGenerations) {
+      if (!op.gens.has(g)) continue;
+      SCOPED_TRACE(fmt::format("{} on {} ({}: {})", op.enum_name, to_string(g), row.file, row.state));
+      expect_state(coverage(op, g), row.state);
+    }
+  }
+  for (const auto& [value, row] : expected.rows)
+    EXPECT_NE(find_opcode(value), nullptr) << row.file << " states " << row.name << ", which the catalog lacks";
+}
+
 TEST(CatalogCoverage, TheLayoutsNotPublicAreTheResearchDigestsAndStayRaw) {
   // opcode-research.md gives no layout for the PE opcodes 0x03-0x06 (§A.1 "—", §A.2.11), nor the public wiki one
   // for 0x26, 0x4D, 0xE3, 0xF3, 0xF4 (the struct names only), the batch-norm training ops 0x63/0x65/0x8E/0x94 and
   // POOL_BUFFER_LOAD 0x67 (named, never quoted), MAVERICK's 0xB9/0xBA (§A.2: presence only) and the runtime pseudo
   // band past 0xC1/0xC6/0xC8, 0xD0 included (§A.2.8, §A.2.10), and the rows whose struct the public wiki names without
   // offsets or not at all (the MX matmul pair 0x09/0x0A, 0x74, 0x79, SUNDA's bf16 ops, the dormant
-  // 0x4A/0x4C/0x73/0x81/0x9C, ...): they, and only rows the catalog marks so, are `layout not public`; decode says so
-  // by name, disassembly keeps the word exact as .raw.
-  std::vector<uint8_t> marked;
+  // 0x4A/0x4C/0x73/0x81/0x9C, ...): they, the rows tests/catalog/unmodeled.tsv marks so, and only rows the catalog
+  // marks so, are `layout not public`; decode says so by name, disassembly keeps the word exact as .raw.
+  std::vector<uint8_t> marked, stated;
   for (const OpcodeInfo& op : kOpcodes)
     if (!op.layout_not_public.empty()) {
       marked.push_back(op.value);
       EXPECT_EQ(op.format, Format::NotModeled) << op.enum_name;  // a layout not public has no format
     }
-  EXPECT_EQ(marked, (std::vector<uint8_t>{0x03, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x26, 0x4A, 0x4C, 0x4D, 0x63, 0x65,
-                                          0x66, 0x67, 0x73, 0x74, 0x79, 0x7A, 0x81, 0x85, 0x86, 0x8A, 0x8B, 0x8C,
-                                          0x8D, 0x8E, 0x8F, 0x94, 0x95, 0x9C, 0x9F, 0xB2, 0xB9, 0xBA, 0xC2, 0xC3,
-                                          0xC4, 0xC5, 0xC7, 0xC9, 0xCA, 0xCB, 0xCF, 0xD0, 0xD5, 0xD6, 0xD7, 0xD8,
-                                          0xD9, 0xDA, 0xDB, 0xDC, 0xDE, 0xE3, 0xF0, 0xF3, 0xF4}));
+  const test::CatalogExpectations expected = test::catalog_expectations();
+  for (const auto& [value, row] : expected.rows)
+    if (row.state == "layout not public") stated.push_back(value);
+  EXPECT_EQ(marked, stated);
   for (uint8_t v : marked)
     for (Generation g : kAllGenerations) {
       const OpcodeInfo& op = *find_opcode(v);
@@ -171,22 +220,6 @@ TEST(CatalogCoverage, SemanticsNotPublicRefusalsAreTheRunsRefusals) {
         EXPECT_NE(s.fault.detail.find("not public"), std::string::npos) << s.fault.detail;
       }
     }
-}
-
-TEST(CatalogCoverage, ExecutorsAreTheFamilies) {
-  for (Generation g : kAllGenerations) {
-    EXPECT_EQ(coverage(*find_opcode(0xAA), g).executor, ExecutorKind::Yes);      // TensorLoad: the MEM_2D family
-    EXPECT_EQ(coverage(*find_opcode(0xA4), g).executor, ExecutorKind::Yes);      // Nop: CTRL_NO, events only
-    EXPECT_EQ(coverage(*find_opcode(0xCE), g).executor, ExecutorKind::Lowered);  // PseudoTensorLoad
-    EXPECT_EQ(coverage(*find_opcode(0xCD), g).executor, ExecutorKind::Lowered);  // PseudoTensorStore
-    for (uint8_t op : {uint8_t{0xD2}, uint8_t{0xD3}}) {  // PseudoFunctionReturn / Call: refused by PROJ-CONV-Q14
-      EXPECT_EQ(coverage(*find_opcode(op), g).executor, ExecutorKind::Convention) << int{op};
-      EXPECT_EQ(coverage(*find_opcode(op), g).convention, "PROJ-CONV-Q14") << int{op};
-    }
-    EXPECT_EQ(coverage(*find_opcode(0xD1), g).executor, ExecutorKind::Yes);   // PseudoFunctionBegin: a no-op (Q14)
-    EXPECT_EQ(coverage(*find_opcode(0x03), g).executor, ExecutorKind::None);  // PeRegWrite: not modeled at all
-    EXPECT_FALSE(coverage(*find_opcode(0x03), g).modeled());
-  }
 }
 
 TEST(CatalogCoverage, LoweredOpcodesRunOnlyAfterLowering) {

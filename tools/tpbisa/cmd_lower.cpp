@@ -14,16 +14,12 @@
 #include "output.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/io/decode_json.hpp"
-#include "tpbisa/io/json.hpp"
+#include "tpbisa/io/lower_report.hpp"
 #include "tpbisa/io/vars.hpp"
-#include "tpbisa/io/verdict_json.hpp"
 #include "tpbisa/lower.hpp"
-#include "verdict_print.hpp"
 
 namespace tpbisa::cli {
 namespace {
-
-using ojson = nlohmann::ordered_json;
 
 struct LowerCliOptions {
   std::string vars;
@@ -36,75 +32,12 @@ struct LowerCliOptions {
   ValidateOptions options;
 };
 
-struct LowerCounts {
-  uint64_t words = 0, lowered = 0, copied = 0, invalid = 0;
-};
-
-/// `"key": value` of the JSON report's outer object, key and value serialised by nlohmann. The report streams its
-/// `lowered` entries as the words are lowered, one per line, so its outer object is written a member at a time.
-std::string member(std::string_view key, const ojson& value) {
-  return io::dump_json(ojson(key)) + ": " + io::dump_json(value);
-}
-
-/// Reports as it goes: text lines, or one JSON document; to stderr when OUT is stdout.
-class LowerReport {
- public:
-  LowerReport(const LowerCliOptions& o, std::string in, std::string out, Generation gen, bool to_stderr)
-      : o_(o), out_(std::move(out)), gen_(gen), to_stderr_(to_stderr) {
-    if (o_.json)
-      write(fmt::format("{{{}, {}, {}, {}: [", member("input", in), member("output", out_ == "-" ? "<stdout>" : out_),
-                        member("generation", to_string(gen_)), io::dump_json(ojson("lowered"))));
-  }
-
-  void lowered(const io::WordSource& src, uint8_t pseudo_opcode, const LowerResult& r, const Instruction& inst,
-               const Verdict& v) {
-    if (o_.json) {
-      const ojson j{{"index", src.index()},
-                    {"offset", src.offset()},
-                    {"pseudo_opcode", fmt::format("{:#04x}", pseudo_opcode)},
-                    {"opcode", fmt::format("{:#04x}", r.word[0])},
-                    {"name", inst.name()},
-                    {"var_id", r.var_id},
-                    {"var_offset", r.var_offset},
-                    {"start_addr", fmt::format("{:#x}", load_le<uint64_t>(&r.word[16]))},
-                    {"verdict", io::verdict_json(v, inst, o_.options)}};
-      write(fmt::format("{}\n{}", count_ == 0 ? "" : ",", io::dump_json(j)));
-      ++count_;
-      return;
-    }
-    std::string line = fmt::format("#{} {:#x} {:#04x} -> {:#04x} {}  var {} + {:#x} = {:#x}  {}\n", src.index(),
-                                   src.offset(), pseudo_opcode, r.word[0], inst.name(), r.var_id, r.var_offset,
-                                   load_le<uint64_t>(&r.word[16]), verdict_word(v));
-    if (!v.valid) line += failure_lines(v, inst, o_.options, "    ");
-    write(line);
-  }
-  void finish(const LowerCounts& c, const ojson& error) {
-    if (o_.json) {
-      const ojson summary{{"words", c.words}, {"lowered", c.lowered}, {"copied", c.copied}, {"invalid", c.invalid}};
-      write(fmt::format("{}],\n{}", count_ == 0 ? "" : "\n", member("summary", summary)));
-      if (!error.is_null()) write(",\n" + member("error", error));
-      write("}\n");
-    } else if (error.is_null()) {
-      write(fmt::format("{} word{}: {} lowered, {} copied; {} lowered word{} invalid on {}\n", c.words,
-                        c.words == 1 ? "" : "s", c.lowered, c.copied, c.invalid, c.invalid == 1 ? "" : "s",
-                        to_string(gen_)));
-    }
-  }
-  /// True when everything reported so far reached its stream (stderr is not checked).
-  bool delivered() { return to_stderr_ || out_flush(); }
-
- private:
-  void write(const std::string& text) {
-    if (to_stderr_)
-      err_write(text);
-    else
-      out_write(text);
-  }
-  const LowerCliOptions& o_;
-  std::string out_;
-  Generation gen_;
-  bool to_stderr_;
-  uint64_t count_ = 0;
+/// Writes the report to stdout, or to stderr when OUT is stdout.
+struct ReportStream {
+  bool to_stderr;
+  void write(const std::string& text) const { to_stderr ? err_write(text) : out_write(text); }
+  /// True when everything written so far reached its stream (stderr is not checked).
+  bool delivered() const { return to_stderr || out_flush(); }
 };
 
 /// True when `text` can only be hex words (digits, separators, 0x prefixes), not a file name.
@@ -153,12 +86,14 @@ int run_lower(LowerCliOptions o) {
   input.neff_refusal = "lowering a NEFF's pseudo words against its own variables is not available yet";
   const auto src = o.hex.empty() ? io::open_input(in, input) : io::open_hex(o.hex);
   const std::string out_label = out_path == "-" ? "<stdout>" : out_path;
-  LowerReport report(o, src->label(), out_path, gen, out_path == "-");
-  LowerCounts c;
+  const ReportStream stream{out_path == "-"};
+  io::LowerReport report(o.json, o.options, gen);
+  stream.write(report.begin(src->label(), out_path));
+  io::LowerCounts c;
   Word word{};
   const auto input_error = [&](const std::string& message) {
     (*sink)->discard();
-    report.finish(c, io::input_error_json(*src, message));
+    stream.write(report.finish(c, io::input_error_json(*src, message)));
     report_error(message);
     return kExitInput;
   };
@@ -184,16 +119,16 @@ int run_lower(LowerCliOptions o) {
       const Instruction inst = decode(std::span<const uint8_t, kWordBytes>(r.word), gen);
       const Verdict v = validate(inst, gen, o.options);
       if (!v.valid) ++c.invalid;
-      report.lowered(*src, word[0], r, inst, v);
+      stream.write(report.lowered(*src, word[0], r, inst, v));
     } else {
       ++c.copied;
     }
     (*sink)->write(std::span<const uint8_t>(r.word));
     if (stdout_failed()) break;  // the report cannot be written: stop, OUT stays as it was
   }
-  report.finish(c, ojson());
+  stream.write(report.finish(c, nlohmann::ordered_json()));
   // OUT is replaced only after the whole report reached stdout: a report that failed leaves OUT untouched.
-  if (!report.delivered()) {
+  if (!stream.delivered()) {
     (*sink)->discard();
     return kExitInput;
   }

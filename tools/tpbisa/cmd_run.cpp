@@ -5,7 +5,6 @@
 #include "commands.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
 #include <string>
 #include <utility>
@@ -181,19 +180,6 @@ int run_run(const RunCliOptions& o) {
   return run_stream(o, limits, gen, std::move(opened));
 }
 
-/// The unit states a --dump may name, for its help: "DVE" and " or dve:CHANNEL".
-std::pair<std::string, std::string> unit_dump_help() {
-  std::string names, forms;
-  for (const UnitState* u : unit_states()) {
-    std::string upper(u->name), instance(u->instance);
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    for (char& c : instance) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    names += fmt::format("{}{}", names.empty() ? "" : "/", upper);
-    forms += fmt::format(" or {}:{}", u->name, instance);
-  }
-  return {names, forms};
-}
-
 /// The options of a NEFF program: its inputs, outputs and references, schedule, timeline, progress and threads.
 void add_neff_run_options(CLI::App* app, const std::shared_ptr<RunCliOptions>& opts) {
   app->add_option("--input", opts->inputs, "A NEFF: input NAME of the signature from FILE.npy (mapped); repeat")
@@ -289,7 +275,7 @@ Command register_run(CLI::App& parent) {
   app->add_option("--init", opts->init, "Initial registers, semaphores, events and memory (docs/cli.md)")
       ->type_name("STATE.json");
   app->add_option("--vars", opts->vars, "Lower pseudo words on load with this variable table")->type_name("VARS.json");
-  const auto [units, unit_forms] = unit_dump_help();
+  const auto [units, unit_forms] = io::dump_unit_help();
   app->add_option("--dump", opts->dumps,
                   fmt::format("Show memory or {} state at the end: LOCATION:DTYPE:COUNT (LOCATION sbuf[pP]+OFF, "
                               "psum[pP].bankB+OFF, dev:ADDR, or sbuf:P:OFF, psum:P:OFF){}; repeat for more",

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tpbisa/expected.hpp"
 #include "tpbisa/generation.hpp"
@@ -31,6 +32,9 @@ struct DumpSpec {
 
 /// The accepted forms, for messages: "LOCATION:DTYPE:COUNT (LOCATION as ...) or dve:CHANNEL".
 std::string dump_forms();
+/// The unit states a --dump may name, for a help text: their names upper-case, '/'-separated ("DVE"), and their
+/// NAME:INSTANCE forms (" or dve:CHANNEL").
+std::pair<std::string, std::string> dump_unit_help();
 
 /// Parses a spec on `g`: COUNT is 1..kMaxDumpElements and the whole range must be addressable; DTYPE must be
 /// numeric. The error says what is wrong without naming the spec (the caller quotes it).

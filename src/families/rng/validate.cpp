@@ -2,13 +2,33 @@
 // is_valid_rand_set_state (0x78) and is_valid_d3_rand (0xE2), their conjuncts named as the headers name them
 // (opcode-research.md §A.2.8); names the public quotes do not give are ours (PROJ-CONV-RN1, RN5).
 #include "families/common.hpp"
+#include "families/operand_rules.hpp"
 #include "families/rng/format.hpp"
 #include "families/validator_table.hpp"
 
 namespace tpbisa::family {
 namespace {
 
+using namespace operand_rules;
 using Dr = S3d3Dropout;
+
+/// The RNG words' wording of the shared operand rules: the compute families', with a zero count worded alike on SUNDA.
+constexpr Wording kRngWording{.start_limit = kPartitionWording.start_limit,
+                              .pattern_start = kPartitionWording.pattern_start,
+                              .written_note = kPartitionWording.written_note,
+                              .names_sunda_escape = false,
+                              .count_has = kPartitionWording.count_has};
+/// The shared rules' bodies and sentences, over layout S.
+template <class S>
+constexpr auto kNacOk = channels_ok<S, false>;
+template <class S>
+constexpr auto kNacText = channels_text<S, false>;
+/// A pattern read (Write false) or written in the dtype at D: non-zero counts (or a register shape) and a register or
+/// aligned SBUF/PSUM start (tensorNd_valid with PSUM and SBUF allowed).
+template <class S, auto P, auto D, bool Write>
+constexpr auto kPatternOk = pattern_ok<S, P, D, Write, kPsumOnAll>;
+template <class S, auto P, auto D, bool Write, Name Which>
+constexpr auto kPatternText = pattern_text<S, P, D, Write, Which, kRngWording>;
 
 // ---- Fields read, by name ----
 
@@ -53,62 +73,11 @@ bool threshold_dtype_ok(const Dr& x, const CheckContext&) {
 /// The threshold by its IMM_SRC: any fp32 bits inline; a pointer whose partition + channels fit, aligned for the
 /// threshold dtype; a register below 64 (PROJ-CONV-RN1).
 bool threshold_ok(const Dr& x, const CheckContext& c) {
-  switch (x.threshold_src) {
-    case imm_src::kInstruction: return true;
-    case imm_src::kPointer:
-      return pred::tpb_addr_active_channels(x.threshold.raw, x.num_active_channels, c.gen) &&
-             pred::addr_aligned_dtype(x.threshold.raw, rng::threshold_dtype_of(x.threshold_dtype));
-    case imm_src::kRegPointer: return pred::is_valid_imm_reg(x.threshold);
-    default: return false;
-  }
-}
-
-bool same_count(const Dr& x, const CheckContext& c) {
-  if (pred::has_shape_escape(c.gen) &&
-      (x.src.start_addr.shape_from_register() || x.dst.start_addr.shape_from_register()))
-    return true;
-  return x.src.elements() == x.dst.elements();
-}
-
-bool channels_ok(const Dr& x, const CheckContext&) {
-  return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-}
-
-template <bool Src>
-bool tensor_ok(const Dr& x, const CheckContext& c) {
-  const Tensor3d& t = Src ? x.src : x.dst;
-  return pred::counts_nonzero(t.num_elem, t.start_addr, c.gen) &&
-         pred::tensor_start_addr_valid(t.start_addr, Src ? x.in_dtype : x.out_dtype, !Src, true, true, c.gen);
-}
-
-template <bool Src>
-bool start_ok(const Dr& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((Src ? x.src : x.dst).start_addr, x.num_active_channels, c.gen);
+  return immediates_ok(x.threshold.raw, x.threshold_src, x.num_active_channels,
+                       rng::threshold_dtype_of(x.threshold_dtype), c.gen);
 }
 
 // ---- Explanations ----
-
-template <bool Src>
-std::string tensor_text(const Dr& x, const CheckContext& c) {
-  const Tensor3d& t = Src ? x.src : x.dst;
-  const std::string_view which = Src ? "src" : "dst";
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return fmt::format("{} has a zero element count and its shape does not come from a register", which);
-  const uint8_t d = Src ? x.in_dtype : x.out_dtype;
-  return fmt::format("{} start {} is not a {}-aligned SBUF/PSUM address for {}{}", which,
-                     addr4_label(t.start_addr, c.gen), dtype_size(d), dtype_label(d, c.gen),
-                     Src ? "" : " (a tensor written to PSUM must use a 4-byte dtype)");
-}
-
-template <bool Src>
-std::string start_text(const Dr& x, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     Src ? "src" : "dst", addr4_label((Src ? x.src : x.dst).start_addr, c.gen), x.num_active_channels);
-}
-
-std::string channels_text(const Dr& x, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", x.num_active_channels);
-}
 
 std::string threshold_text(const Dr& x, const CheckContext& c) {
   switch (x.threshold_src) {
@@ -121,17 +90,6 @@ std::string threshold_text(const Dr& x, const CheckContext& c) {
                          x.threshold.raw);
     default: return fmt::format("threshold_src is {}, not an IMM_SRC value", x.threshold_src);
   }
-}
-
-template <auto Member, bool AllowFp32r>
-bool dtype_ok(const Dr& x, const CheckContext& c) {
-  return dtype_accepts(x.*Member, AllowFp32r, c);
-}
-template <auto Member, bool AllowFp32r, Name Which>
-std::string dtype_text(const Dr& x, const CheckContext& c) {
-  std::string_view via;
-  pred::is_valid_dtype(x.*Member, AllowFp32r, c, &via);
-  return fmt::format("{} {} fails is_valid_dtype ({})", std::string_view{Which}, dtype_label(x.*Member, c.gen), via);
 }
 
 template <class S, auto Body, auto Text>
@@ -165,11 +123,9 @@ constexpr Predicate kReserved =
                                   }});
 
 constexpr Predicate kInDtype =
-    dropout_rule<dtype_ok<&Dr::in_dtype, false>, dtype_text<&Dr::in_dtype, false, "in_dtype">>(
-        "is_valid_dtype", "", "is_valid_dtype(in_dtype, FP32R not allowed)", kGensAll, fInDtype);
+    dtype_rule<Dr, &Dr::in_dtype, false, "in_dtype">("is_valid_dtype(in_dtype, FP32R not allowed)", fInDtype);
 constexpr Predicate kOutDtype =
-    dropout_rule<dtype_ok<&Dr::out_dtype, true>, dtype_text<&Dr::out_dtype, true, "out_dtype">>(
-        "is_valid_dtype", "", "is_valid_dtype(out_dtype, FP32R allowed)", kGensAll, fOutDtype);
+    dtype_rule<Dr, &Dr::out_dtype, true, "out_dtype">("is_valid_dtype(out_dtype, FP32R allowed)", fOutDtype);
 
 constexpr Predicate kSameType =
     dropout_rule<[](const Dr& x, const CheckContext&) { return x.in_dtype == x.out_dtype; },
@@ -178,13 +134,11 @@ constexpr Predicate kSameType =
                                       dtype_label(x.out_dtype, c.gen));
                  }>("s3d3_dropout_same_src_dst_type", "", "out_dtype == in_dtype", kGensAll, fTypes);
 
-constexpr Predicate kCount =
-    dropout_rule<same_count,
-                 [](const Dr& x, const CheckContext&) {
-                   return fmt::format("src has {} elements, dst has {}", x.src.elements(), x.dst.elements());
-                 }>("s3d3_dropout_src_dst_count_check", "",
-                    "same_element_count_t3d(src, dst): the same element count (skipped for a register shape, CAYMAN+)",
-                    kGensAll, fCount);
+constexpr Predicate kCount = dropout_rule<count_ok<Dr, &Dr::src, &Dr::dst, false, shape_escapes>,
+                                          count_text<Dr, &Dr::src, &Dr::dst, "src", "dst", kRngWording>>(
+    "s3d3_dropout_src_dst_count_check", "",
+    "same_element_count_t3d(src, dst): the same element count (skipped for a register shape, CAYMAN+)", kGensAll,
+    fCount);
 
 constexpr Predicate kThresholdType =
     dropout_rule<[](const Dr& x, const CheckContext&) { return x.threshold_type <= rng::kKeepRate; },
@@ -214,27 +168,27 @@ constexpr Predicate kThreshold = dropout_rule<threshold_ok, threshold_text>(
     "register (is_valid_imm_reg); another threshold_src fails",
     kGensAll, fThreshold);
 
-constexpr Predicate kChannels = dropout_rule<channels_ok, channels_text>(
+constexpr Predicate kChannels = dropout_rule<kNacOk<Dr>, kNacText<Dr>>(
     "has_valid_active_channel_range", "", "num_active_channels is 1..128 (POOLING_NUM_CHANNELS)", kGensNotMaverick,
     fChannels);
-constexpr Predicate kChannelsTile = dropout_rule<channels_ok, channels_text>(
+constexpr Predicate kChannelsTile = dropout_rule<kNacOk<Dr>, kNacText<Dr>>(
     "has_valid_active_channel_range_with_tile", "PROJ-CONV-RN1",
     "(MAVERICK) num_active_channels is 1..128 (DVE_NUM_CHANNELS); the tile flags are not judged (PROJ-CONV-RN1)",
     kGensMaverickOnly, fChannels);
 
-constexpr Predicate kSrcStart = dropout_rule<start_ok<true>, start_text<true>>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "src: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fSrcChannels);
-constexpr Predicate kDstStart = dropout_rule<start_ok<false>, start_text<false>>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fDstChannels);
+constexpr Predicate kSrcStart = start_rule<Dr, &Dr::src, "src", kRngWording>(
+    "src: a register start, or partition + num_active_channels <= 128", fSrcChannels);
+constexpr Predicate kDstStart = start_rule<Dr, &Dr::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fDstChannels);
 
-constexpr Predicate kSrcTensor = dropout_rule<tensor_ok<true>, tensor_text<true>>(
+constexpr Predicate kSrcTensor = dropout_rule<kPatternOk<Dr, &Dr::src, &Dr::in_dtype, false>,
+                                              kPatternText<Dr, &Dr::src, &Dr::in_dtype, false, "src">>(
     "tensor3d_valid", "PROJ-CONV-RN2",
     "src readable in in_dtype: non-zero counts (or a register shape, CAYMAN+) and a register or aligned SBUF/PSUM "
     "start (PROJ-CONV-RN2)",
     kGensAll, fSrcTensor);
-constexpr Predicate kDstTensor = dropout_rule<tensor_ok<false>, tensor_text<false>>(
+constexpr Predicate kDstTensor = dropout_rule<kPatternOk<Dr, &Dr::dst, &Dr::out_dtype, true>,
+                                              kPatternText<Dr, &Dr::dst, &Dr::out_dtype, true, "dst">>(
     "tensor3d_valid", "PROJ-CONV-RN2",
     "dst writable in out_dtype: as src; PSUM only with 4-byte dtypes (PROJ-CONV-RN2)", kGensAll, fDstTensor);
 
@@ -255,57 +209,6 @@ constexpr const Predicate* kDropout[] = {&kHasValidNeuronHeader,
                                          &kDstStart,
                                          &kSrcTensor,
                                          &kDstTensor};
-
-// ---- Shapes the RNG words share ----
-
-template <class S>
-bool nac_ok(const S& x, const CheckContext&) {
-  return pred::has_valid_active_channel_range(x.num_active_channels, 128);
-}
-template <class S>
-std::string nac_text(const S& x, const CheckContext&) {
-  return fmt::format("num_active_channels is {}, must be 1..128", x.num_active_channels);
-}
-template <class S, auto Operand>
-bool operand_start_ok(const S& x, const CheckContext& c) {
-  return pred::start_addr_active_channels((x.*Operand).start_addr, x.num_active_channels, c.gen);
-}
-template <class S, auto Operand, Name Which>
-std::string operand_start_text(const S& x, const CheckContext& c) {
-  return fmt::format("{} start {}: its partition + {} active channels must stay within 128 SBUF or PSUM partitions",
-                     std::string_view{Which}, addr4_label((x.*Operand).start_addr, c.gen), x.num_active_channels);
-}
-
-/// A written destination pattern in `dtype`: non-zero counts (or a register shape) and a register or aligned SBUF/PSUM
-/// start (tensor4d_valid / tensor3d_valid with PSUM and SBUF allowed).
-template <class S, auto Operand, auto Dtype>
-bool dst_ok(const S& x, const CheckContext& c) {
-  const auto& t = x.*Operand;
-  return pred::counts_nonzero(t.num_elem, t.start_addr, c.gen) &&
-         pred::tensor_start_addr_valid(t.start_addr, x.*Dtype, true, true, true, c.gen);
-}
-template <class S, auto Operand, auto Dtype>
-std::string dst_text(const S& x, const CheckContext& c) {
-  const auto& t = x.*Operand;
-  if (!pred::counts_nonzero(t.num_elem, t.start_addr, c.gen))
-    return "dst has a zero element count and its shape does not come from a register";
-  return fmt::format(
-      "dst start {} is not a {}-aligned SBUF/PSUM address for {} (a tensor written to PSUM must use a "
-      "4-byte dtype)",
-      addr4_label(t.start_addr, c.gen), dtype_size(x.*Dtype), dtype_label(x.*Dtype, c.gen));
-}
-
-/// An IMM_SRC-read fp32 operand: any bits inline; a pointer whose partition + channels fit, 4-byte aligned; a
-/// register below 64.
-bool fp32_operand_ok(uint8_t src, ImmVal v, unsigned nac, Generation g) {
-  switch (src) {
-    case imm_src::kInstruction: return true;
-    case imm_src::kPointer:
-      return pred::tpb_addr_active_channels(v.raw, nac, g) && pred::addr_aligned_dtype(v.raw, dtype::kFp32);
-    case imm_src::kRegPointer: return pred::is_valid_imm_reg(v);
-    default: return false;
-  }
-}
 
 /// One arm of rand_{get,set}_state_legal_combinations (the MARIANA headers as the wiki reads them): an engine's
 /// (RAND_SRC, RAND_ALGORITHM) pair and the state's u32 word count.
@@ -447,14 +350,13 @@ constexpr Predicate kGetCombos =
                 "OUTPUT_CVT_LFSR 2 (any engine's arm, PROJ-CONV-RN4; rand_get_state_elem_cnt inside)",
                 kGensAll, fD4Combos);
 
-constexpr Predicate kD4Channels = rng_rule<D4, nac_ok<D4>, nac_text<D4>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensAll, fD4Channels);
-constexpr Predicate kD4DstStart = rng_rule<D4, operand_start_ok<D4, &D4::dst>, operand_start_text<D4, &D4::dst, "dst">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fD4DstChannels);
-constexpr Predicate kD4DstTensor = rng_rule<D4, dst_ok<D4, &D4::dst, &D4::dtype>, dst_text<D4, &D4::dst, &D4::dtype>>(
-    "tensor4d_valid", "", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
-    kGensAll, fD4DstTensor);
+constexpr Predicate kD4Channels =
+    channels_rule<D4>("has_valid_active_channel_range", "num_active_channels is 1..128", fD4Channels);
+constexpr Predicate kD4DstStart = start_rule<D4, &D4::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fD4DstChannels);
+constexpr Predicate kD4DstTensor = pattern_rule<D4, &D4::dst, &D4::dtype, true, "dst", kRngWording>(
+    "tensor4d_valid", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
+    fD4DstTensor);
 
 constexpr const Predicate* kRandList[] = {&kHasValidNeuronHeader,
                                           &kHasValidNeuronEvents,
@@ -537,11 +439,10 @@ constexpr Predicate kSetImm =
                                   x.update_state);
              }>("has_valid_rand_set_state_imm", "", "not SRC_TENSOR: rand_algorithm is PHILOX and imm_state[7] == 0",
                 kGensAll, fS1Imm);
-constexpr Predicate kS1Channels = rng_rule<S1, nac_ok<S1>, nac_text<S1>>(
-    "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensAll, fS1Channels);
-constexpr Predicate kS1SrcStart = rng_rule<S1, operand_start_ok<S1, &S1::src>, operand_start_text<S1, &S1::src, "src">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "src: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fS1SrcChannels);
+constexpr Predicate kS1Channels =
+    channels_rule<S1>("has_valid_active_channel_range", "num_active_channels is 1..128", fS1Channels);
+constexpr Predicate kS1SrcStart = start_rule<S1, &S1::src, "src", kRngWording>(
+    "src: a register start, or partition + num_active_channels <= 128", fS1SrcChannels);
 constexpr Predicate kS1SrcTensor =
     rng_rule<S1,
              [](const S1& x, const CheckContext& c) {
@@ -604,8 +505,8 @@ constexpr Predicate kRand2Dtype =
 constexpr Predicate kRand2Bounds =
     rng_rule<D3,
              [](const D3& x, const CheckContext& c) {
-               return fp32_operand_ok(x.min_src, x.min, x.num_active_channels, c.gen) &&
-                      fp32_operand_ok(x.max_src, x.max, x.num_active_channels, c.gen);
+               return immediates_ok(x.min.raw, x.min_src, x.num_active_channels, dtype::kFp32, c.gen) &&
+                      immediates_ok(x.max.raw, x.max_src, x.num_active_channels, dtype::kFp32, c.gen);
              },
              [](const D3& x, const CheckContext&) {
                return fmt::format(
@@ -616,17 +517,16 @@ constexpr Predicate kRand2Bounds =
                 "min and max by their IMM_SRC: inline fp32, pointer (partition + channels fit, FP32-aligned) or "
                 "register (is_valid_imm_reg)",
                 kGensAll, fD3Bounds);
-constexpr Predicate kD3Channels = rng_rule<D3, nac_ok<D3>, nac_text<D3>>(
+constexpr Predicate kD3Channels = rng_rule<D3, kNacOk<D3>, kNacText<D3>>(
     "has_valid_active_channel_range", "", "num_active_channels is 1..128", kGensNotMaverick, fD3Channels);
-constexpr Predicate kD3ChannelsTile = rng_rule<D3, nac_ok<D3>, nac_text<D3>>(
+constexpr Predicate kD3ChannelsTile = rng_rule<D3, kNacOk<D3>, kNacText<D3>>(
     "has_valid_active_channel_range_with_tile", "PROJ-CONV-RN1",
     "(MAVERICK) num_active_channels is 1..128; the tile flags are not judged", kGensMaverickOnly, fD3Channels);
-constexpr Predicate kD3DstStart = rng_rule<D3, operand_start_ok<D3, &D3::dst>, operand_start_text<D3, &D3::dst, "dst">>(
-    "start_addr_active_channels", "PROJ-CONV-C15", "dst: a register start, or partition + num_active_channels <= 128",
-    kGensAll, fD3DstChannels);
-constexpr Predicate kD3DstTensor = rng_rule<D3, dst_ok<D3, &D3::dst, &D3::dtype>, dst_text<D3, &D3::dst, &D3::dtype>>(
-    "tensor3d_valid", "", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
-    kGensAll, fD3DstTensor);
+constexpr Predicate kD3DstStart = start_rule<D3, &D3::dst, "dst", kRngWording>(
+    "dst: a register start, or partition + num_active_channels <= 128", fD3DstChannels);
+constexpr Predicate kD3DstTensor = pattern_rule<D3, &D3::dst, &D3::dtype, true, "dst", kRngWording>(
+    "tensor3d_valid", "dst writable in dtype: non-zero counts (or a register shape) and an aligned SBUF/PSUM start",
+    fD3DstTensor);
 
 constexpr const Predicate* kRand2List[] = {
     &kHasValidNeuronHeader, &kHasValidNeuronEvents, &kRand2Opcode, &kD3Reserved,     &kRand2Algo,  &kRand2Post,

@@ -27,13 +27,6 @@ namespace {
 using test::dec;
 namespace fs = std::filesystem;
 
-Word hex_word(std::string_view text) {
-  Word w{};
-  HexError error;
-  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
-  return w;
-}
-
 constexpr std::string_view kX1 =
     "21100000000000000000000000000301 00100000010000000000040001000100 aa0a02070000803f0000000000000000 "
     "00200000010000000000040001000100";
@@ -84,7 +77,7 @@ const act::SetCatalog* real_catalog() {
 Machine act_machine(std::vector<std::string_view> hexes, const act::SetCatalog* catalog, MachineOptions mo = {},
                     Generation g = Generation::Cayman) {
   std::vector<Word> words;
-  for (std::string_view h : hexes) words.push_back(hex_word(h));
+  for (std::string_view h : hexes) words.push_back(test::hex_word_of(h));
   mo.engine = EngineId::Act;
   Machine m(g, words, mo);
   m.core(0).state().act_catalog = catalog;
@@ -112,22 +105,22 @@ TEST(ActFamily, WorkedWordsAreValidUnderTheirValidators) {
                                                                  {kX8, "is_valid_pseudo_load_act_func_set"}};
   for (Generation g : kAllGenerations)
     for (const auto& [hex, name] : cases) {
-      const Verdict v = validate(dec(hex_word(hex), g), g);
+      const Verdict v = validate(dec(test::hex_word_of(hex), g), g);
       EXPECT_TRUE(v.valid) << name << " on " << to_string(g);
       ASSERT_NE(v.validator, nullptr);
       EXPECT_EQ(v.validator->name, name);
     }
   for (Generation g : {Generation::Mariana, Generation::Maverick}) {
-    const Verdict v = validate(dec(hex_word(kX6), g), g);
+    const Verdict v = validate(dec(test::hex_word_of(kX6), g), g);
     EXPECT_TRUE(v.valid) << to_string(g);
     EXPECT_EQ(v.validator->name, "is_valid_activate2");
   }
   for (Generation g : {Generation::Sunda, Generation::Cayman})
-    EXPECT_FALSE(validate(dec(hex_word(kX6), g), g).valid) << "0x25 is absent on " << to_string(g);
+    EXPECT_FALSE(validate(dec(test::hex_word_of(kX6), g), g).valid) << "0x25 is absent on " << to_string(g);
 }
 
 TEST(ActFamily, X1DecodesToTheTabulatedFields) {
-  const Instruction x1 = dec(hex_word(kX1), Generation::Cayman);
+  const Instruction x1 = dec(test::hex_word_of(kX1), Generation::Cayman);
   ASSERT_EQ(x1.status, DecodeStatus::Modeled);
   const auto& s = std::get<S3d3Ac>(x1.body);
   EXPECT_EQ(s.imm_src, 0);
@@ -149,7 +142,7 @@ TEST(ActFamily, X1DecodesToTheTabulatedFields) {
       EXPECT_NE(f.meaning.find("exp"), std::string::npos) << f.meaning;
     }
   EXPECT_TRUE(seen);
-  const Instruction x6 = dec(hex_word(kX6), Generation::Mariana);
+  const Instruction x6 = dec(test::hex_word_of(kX6), Generation::Mariana);
   const auto& b = std::get<S2d2Ac>(x6.body);
   EXPECT_EQ(b.reduce_cmd, 3);
   EXPECT_EQ(b.op0, aluop::kMult);
@@ -160,7 +153,7 @@ TEST(ActFamily, X1DecodesToTheTabulatedFields) {
 }
 
 TEST(ActFamily, ValidateNamesTheFailingPredicates) {
-  Word w = hex_word(kX1);
+  Word w = test::hex_word_of(kX1);
   w[14] = 7;  // not an ACCUM_CMD
   w[15] = 4;  // not an IMM_SRC_N
   const Verdict v = validate(dec(w, Generation::Cayman), Generation::Cayman);
@@ -172,14 +165,14 @@ TEST(ActFamily, ValidateNamesTheFailingPredicates) {
 
 TEST(ActFamily, DisassemblyAssemblesBackToTheSameWord) {
   for (std::string_view hex : {kX1, kX2, kX4, kX5, kX7a, kX7b, kX8}) {
-    const Word w = hex_word(hex);
+    const Word w = test::hex_word_of(hex);
     const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), Generation::Cayman);
     const AsmResult r = assemble(text, "t.tasm", Generation::Cayman);
     ASSERT_EQ(r.error_count, 0U) << text << ": " << (r.errors.empty() ? "" : r.errors[0].message);
     ASSERT_EQ(r.words.size(), 1U);
     EXPECT_EQ(r.words[0], w) << text;
   }
-  const Word w = hex_word(kX6);
+  const Word w = test::hex_word_of(kX6);
   const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), Generation::Mariana);
   const AsmResult r = assemble(text, "t.tasm", Generation::Mariana);
   ASSERT_EQ(r.error_count, 0U) << text;
@@ -247,7 +240,7 @@ TEST(ActFamilyExec, X3NoSetLoadedFaults) {
 
 TEST(ActFamilyExec, FunctionNotInTheLoadedSetFaults) {
   REQUIRE_CATALOG(catalog);
-  Word x1 = hex_word(kX1);
+  Word x1 = test::hex_word_of(kX1);
   x1[35] = 5;  // sigmoid: not in exp_and_others
   std::string hex;
   for (uint8_t b : x1) hex += fmt::format("{:02x}", b);
@@ -270,7 +263,7 @@ TEST(ActFamilyExec, X7bSetNotInNeffLeavesTheLoadedSet) {
   ASSERT_NE(m.state().act_set, nullptr);
   EXPECT_EQ(m.state().act_set->name(), "exp_and_others");
   // An index beyond the 21 sets of act_info.json.
-  Word w = hex_word(kX7a);
+  Word w = test::hex_word_of(kX7a);
   w[35] = 21;
   std::string hex;
   for (uint8_t b : w) hex += fmt::format("{:02x}", b);
@@ -336,7 +329,7 @@ TEST(ActFamilyExec, X5ReadsTheAccumulators) {
 TEST(ActFamilyExec, PlacementIsActAndMaverickDve) {
   MachineOptions mo;
   mo.act_builtin_exact = true;
-  Word x2 = hex_word(kX2);
+  Word x2 = test::hex_word_of(kX2);
   x2[35] = 1;  // identity
   const std::vector<Word> words{x2};
   for (Generation g : {Generation::Cayman, Generation::Maverick}) {
@@ -388,7 +381,7 @@ TEST(ActFamilyPlacement, ProgramChecksAgreeWithTheExecutorPerGeneration) {
 // The executor, on each engine of each generation: ACTIVATE (identity, built-in set) runs where the check accepts it
 // and faults WrongEngine where it refuses it.
 TEST(ActFamilyPlacement, ExecutorRunsWhereTheCheckAccepts) {
-  Word x2 = hex_word(kX2);
+  Word x2 = test::hex_word_of(kX2);
   x2[35] = 1;  // identity
   for (Generation g : {Generation::Cayman, Generation::Mariana, Generation::Maverick})
     for (Engine e : kEngines) {
@@ -421,9 +414,10 @@ TEST(ActFamilyState, TracesAndDumpsShowTheActState) {
   MachineOptions mo;
   mo.record_effects = true;
   mo.engine = EngineId::Act;
-  Word x1 = hex_word(kX1);
+  Word x1 = test::hex_word_of(kX1);
   x1[14] = accum_cmd::kAccumulate;  // adds to the accumulators it reads
-  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kX7a), x1, hex_word(kX5), hex_word(kX7a)}, mo);
+  Machine m(Generation::Cayman,
+            std::vector<Word>{test::hex_word_of(kX7a), x1, test::hex_word_of(kX5), test::hex_word_of(kX7a)}, mo);
   m.core(0).state().act_catalog = catalog;
   put_fp32(m, 0x1000, {0.0F, 0.5F, 1.0F, -1.0F});
   put_fp32(m, kP1 + 0x1000, {2.0F, -2.0F, 10.0F, 1.0F});

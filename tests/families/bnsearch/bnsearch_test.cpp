@@ -29,13 +29,6 @@ namespace {
 
 using test::dec;
 
-Word hex_word(std::string_view text) {
-  Word w{};
-  HexError error;
-  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
-  return w;
-}
-
 constexpr std::string_view kX14 =
     "61100000000000000000000000100000 01000000000000000500010001000100 0a0a0100000000000000404000000040 "
     "00200000010000000600010000000000";
@@ -82,7 +75,7 @@ std::vector<uint32_t> fp32_bits(const std::vector<float>& v) {
 Machine run(std::vector<std::string_view> hexes, const std::vector<float>& src, MachineOptions mo = {},
             Generation g = Generation::Cayman) {
   std::vector<Word> words;
-  for (std::string_view h : hexes) words.push_back(hex_word(h));
+  for (std::string_view h : hexes) words.push_back(test::hex_word_of(h));
   Machine m(g, words, mo);
   put_fp32(m.mutable_state(), 0x1000, src);
   return m;
@@ -93,7 +86,7 @@ const std::vector<float> kSearchSource = {3, 9, -1, 7, 9, 0.5F, 2, 8, 6, 1};
 // ---- Decode, validate, text ----
 
 TEST(BnSearch, WorkedWordsDecodeToTheTabulatedFields) {
-  const Instruction x14 = dec(hex_word(kX14), Generation::Cayman);
+  const Instruction x14 = dec(test::hex_word_of(kX14), Generation::Cayman);
   ASSERT_EQ(x14.status, DecodeStatus::Modeled);
   const auto& s = std::get<S4d2Bn>(x14.body);
   EXPECT_EQ(s.src.start_addr.raw, 0x1000U);
@@ -104,7 +97,7 @@ TEST(BnSearch, WorkedWordsDecodeToTheTabulatedFields) {
   EXPECT_EQ(s.odd_count.as_fp32(), 2.0F);
   EXPECT_EQ(s.dst.start_addr.raw, 0x2000U);
   EXPECT_EQ(s.dst.num_elem, (std::array<uint16_t, 2>{6, 1}));
-  const Instruction x19 = dec(hex_word(kX19), Generation::Cayman);
+  const Instruction x19 = dec(test::hex_word_of(kX19), Generation::Cayman);
   const auto& r = std::get<S4d4Mr>(x19.body);
   EXPECT_EQ(r.immediate.raw, kNegInf);
   EXPECT_EQ(r.dst.start_addr.raw, 0x4000U);
@@ -126,7 +119,7 @@ TEST(BnSearch, WorkedWordsAreValidOnEveryGenerationUnderTheirValidators) {
       {kX18, "is_valid_find_index8"},      {kX19, "is_valid_match_replace8"}};
   for (Generation g : kAllGenerations)
     for (const auto& [hex, name] : cases) {
-      const Verdict v = validate(dec(hex_word(hex), g), g);
+      const Verdict v = validate(dec(test::hex_word_of(hex), g), g);
       EXPECT_TRUE(v.valid) << name << " on " << to_string(g);
       ASSERT_NE(v.validator, nullptr);
       EXPECT_EQ(v.validator->name, name);
@@ -135,7 +128,7 @@ TEST(BnSearch, WorkedWordsAreValidOnEveryGenerationUnderTheirValidators) {
 }
 
 TEST(BnSearch, ValidateNamesTheFailingPredicates) {
-  Word w = hex_word(kX17);
+  Word w = test::hex_word_of(kX17);
   w[24] = 7;     // 7 source elements: fewer than 8
   w[40] = 0x01;  // even_count not 0.0
   const Verdict v = validate(dec(w, Generation::Cayman), Generation::Cayman);
@@ -147,7 +140,7 @@ TEST(BnSearch, ValidateNamesTheFailingPredicates) {
 
 TEST(BnSearch, DisassemblyAssemblesBackToTheSameWord) {
   for (std::string_view hex : {kX14, kX15, kX16, kX17, kX18, kX19}) {
-    const Word w = hex_word(hex);
+    const Word w = test::hex_word_of(hex);
     const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), Generation::Cayman);
     const AsmResult r = assemble(text, "t.tasm", Generation::Cayman);
     ASSERT_EQ(r.error_count, 0U) << text << ": " << (r.errors.empty() ? "" : r.errors[0].message);
@@ -155,9 +148,11 @@ TEST(BnSearch, DisassemblyAssemblesBackToTheSameWord) {
     EXPECT_EQ(r.words[0], w) << text;
   }
   // The counts are operands only where the opcode reads them.
-  const std::string max8 = disassemble(std::span<const uint8_t, kWordBytes>(hex_word(kX17)), Generation::Cayman);
+  const std::string max8 =
+      disassemble(std::span<const uint8_t, kWordBytes>(test::hex_word_of(kX17)), Generation::Cayman);
   EXPECT_EQ(max8.find("even_count"), std::string::npos) << max8;
-  const std::string stats2 = disassemble(std::span<const uint8_t, kWordBytes>(hex_word(kX14)), Generation::Cayman);
+  const std::string stats2 =
+      disassemble(std::span<const uint8_t, kWordBytes>(test::hex_word_of(kX14)), Generation::Cayman);
   EXPECT_NE(stats2.find("even_count=3.0"), std::string::npos) << stats2;
   EXPECT_NE(stats2.find("odd_count=2.0"), std::string::npos) << stats2;
 }
@@ -170,7 +165,7 @@ constexpr std::string_view kXT =
     "00200000010000000600010000000000";
 
 TEST(BnSearch, TransposeStats2DecodesValidatesAndRoundTripsButIsNotRun) {
-  const Word w = hex_word(kXT);
+  const Word w = test::hex_word_of(kXT);
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     const Instruction i = dec(w, g);
@@ -273,9 +268,9 @@ TEST(BnSearchExec, FindIndex8MatchFlagsAreResetPerInstruction) {  // PROJ-CONV-A
 }
 
 TEST(BnSearchExec, FindIndex8MissIsAllOnesOfTheOutputType) {
-  Word w = hex_word(kX18);
+  Word w = test::hex_word_of(kX18);
   w[33] = dtype::kUint16;
-  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kX17), hex_word(kMvl), w});
+  Machine m(Generation::Cayman, std::vector<Word>{test::hex_word_of(kX17), test::hex_word_of(kMvl), w});
   put_fp32(m.mutable_state(), 0x1000, kSearchSource);
   // A key no element equals: MV[7] = 1 (the 8th largest) is replaced by 100 in the source after MAX8 ran.
   ASSERT_FALSE(m.run(2).faulted);
@@ -318,9 +313,9 @@ TEST(BnSearchExec, PeStreamIsRefusedWithWrongEngine) {  // PROJ-CONV-A17
 }
 
 TEST(BnSearchExec, AnOutOfRangeDestinationCommitsNothing) {
-  Word w = hex_word(kX19);
+  Word w = test::hex_word_of(kX19);
   store_le<uint32_t>(&w[44], 0x3FFF0);  // 10 fp32 elements from 16 bytes before partition 0's end
-  Machine m(Generation::Cayman, std::vector<Word>{hex_word(kX17), hex_word(kMvl), w});
+  Machine m(Generation::Cayman, std::vector<Word>{test::hex_word_of(kX17), test::hex_word_of(kMvl), w});
   put_fp32(m.mutable_state(), 0x1000, kSearchSource);
   ASSERT_FALSE(m.run(2).faulted);
   const RunSummary s = m.run(10);

@@ -23,13 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Word hex_word(std::string_view text) {
-  Word w{};
-  HexError error;
-  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
-  return w;
-}
-
 using test::dec;
 
 // real-programs.md §10.4 (Activation#03, #04 of matmul_small, sg00 = sg01) and the synthetic words.
@@ -71,11 +64,11 @@ void expect_copy_fields(const S4d4Tr& t, uint8_t wait_value, uint32_t src, uint1
 }
 
 TEST(Datapath, RealCopyWordsDecodeToTheTabulatedFieldsAndValidateOnCayman) {
-  const Instruction a3 = dec(hex_word(kAct03), Generation::Cayman);
+  const Instruction a3 = dec(test::hex_word_of(kAct03), Generation::Cayman);
   ASSERT_EQ(a3.status, DecodeStatus::Modeled);
   // PSUM p0+0x800 (bank 1), INT32 x 128 -> SB p0+0x4000.
   expect_copy_fields(std::get<S4d4Tr>(a3.body), 2, 0x2000800, 128, dtype::kInt32, 0x4000);
-  const Instruction a4 = dec(hex_word(kAct04), Generation::Cayman);
+  const Instruction a4 = dec(test::hex_word_of(kAct04), Generation::Cayman);
   expect_copy_fields(std::get<S4d4Tr>(a4.body), 4, 0x2000000, 64, dtype::kFp32, 0x4200);
   for (const Instruction* i : {&a3, &a4}) {
     const Verdict v = validate(*i, Generation::Cayman);
@@ -89,18 +82,18 @@ TEST(Datapath, SyntheticWordsPassWhereTheirAddressesExist) {
   // The synthetic TENSOR_TENSOR writes PSUM p0, which is SBUF partition 32 on MAVERICK (no PSUM there).
   for (Generation g : {Generation::Sunda, Generation::Cayman, Generation::Mariana}) {
     for (std::string_view hex : {kCast105, kTt114, kMemset124}) {
-      const Verdict v = validate(dec(hex_word(hex), g), g);
+      const Verdict v = validate(dec(test::hex_word_of(hex), g), g);
       EXPECT_TRUE(v.valid) << hex << " on " << to_string(g);
       EXPECT_EQ(v.checked, Checked::Full);
     }
   }
-  EXPECT_FALSE(validate(dec(hex_word(kTt114), Generation::Maverick)).valid);
-  EXPECT_TRUE(validate(dec(hex_word(kCast105), Generation::Maverick)).valid);
-  EXPECT_TRUE(validate(dec(hex_word(kMemset124), Generation::Maverick)).valid);
+  EXPECT_FALSE(validate(dec(test::hex_word_of(kTt114), Generation::Maverick)).valid);
+  EXPECT_TRUE(validate(dec(test::hex_word_of(kCast105), Generation::Maverick)).valid);
+  EXPECT_TRUE(validate(dec(test::hex_word_of(kMemset124), Generation::Maverick)).valid);
 }
 
 TEST(Datapath, TensorTensorOperandsAreInHeaderOrder) {  // PROJ-CONV-F20
-  const Instruction inst = dec(hex_word(kTt114), Generation::Cayman);
+  const Instruction inst = dec(test::hex_word_of(kTt114), Generation::Cayman);
   const S3s3d3Tt& t = std::get<S3s3d3Tt>(inst.body);
   EXPECT_EQ(t.src0.start_addr.raw, 0x1000U);
   EXPECT_EQ(t.src1.start_addr.raw, 0x2000U);
@@ -111,7 +104,7 @@ TEST(Datapath, TensorTensorOperandsAreInHeaderOrder) {  // PROJ-CONV-F20
 }
 
 TEST(Datapath, MemsetSerialIsZeroAndTheFillValueIsDescribedInItsDtype) {  // PROJ-CONV-F22
-  Word w = hex_word(kMemset124);
+  Word w = test::hex_word_of(kMemset124);
   const Instruction i = dec(w, Generation::Cayman);
   bool seen = false;
   for (const DescribedField& f : describe_fields(i)) {
@@ -130,7 +123,7 @@ TEST(Datapath, MemsetSerialIsZeroAndTheFillValueIsDescribedInItsDtype) {  // PRO
 
 TEST(Datapath, IndirectMemPatternArmIsJudgedByTheIndirectRuleOnMarianaOnly) {
   // CAST with src marker 0x20 (INDIRECT_IMM): index SB p0+0x4200, data word = step_elem[0..1] = 0x00010001.
-  Word w = hex_word(kCast105);
+  Word w = test::hex_word_of(kCast105);
   w[15] = 0x20;
   // SUNDA/CAYMAN: a TENSOR4D; the masked bits are SB p0+0x4200, so the word stays valid.
   EXPECT_TRUE(validate(dec(w, Generation::Cayman)).valid);
@@ -147,7 +140,7 @@ TEST(Datapath, IndirectMemPatternArmIsJudgedByTheIndirectRuleOnMarianaOnly) {
 }
 
 TEST(Datapath, IntegerOpsNeedOneSignednessTheOpAllows) {
-  Word w = hex_word(kTt114);
+  Word w = test::hex_word_of(kTt114);
   w[14] = 0xC4;  // ADD_INT: in both the signed and the unsigned sets
   w[12] = 0x88;  // INT32 / INT32
   w[13] = dtype::kInt32;
@@ -186,7 +179,7 @@ TEST(Datapath, NeffCopyWordsAreTheTabulatedWords) {
   fs::remove_all(dir);
   ASSERT_EQ(copies.size(), 4U);  // two per subgraph
   for (const Word& w : copies) {
-    EXPECT_TRUE(w == hex_word(kAct03) || w == hex_word(kAct04));
+    EXPECT_TRUE(w == test::hex_word_of(kAct03) || w == test::hex_word_of(kAct04));
     const Instruction i = dec(w, Generation::Cayman);
     EXPECT_EQ(encode(i), w);
     const Verdict v = validate(i, Generation::Cayman);

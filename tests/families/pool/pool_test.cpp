@@ -21,13 +21,6 @@ namespace {
 
 using test::dec;
 
-Word hex_word(std::string_view text) {
-  Word w{};
-  HexError error;
-  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
-  return w;
-}
-
 // The baselines of tests/families/pool/vectors.py.
 constexpr std::string_view kGt =
     "6810000000000000000000000010000001000000000000000800010001000100"
@@ -71,7 +64,7 @@ std::vector<uint64_t> fp32(const std::vector<float>& v) {
 // ---- Decode, validate, text ----
 
 TEST(Pool, BaselinesDecodeToTheirFields) {
-  const Instruction so = dec(hex_word(kSo), kGen);
+  const Instruction so = dec(test::hex_word_of(kSo), kGen);
   ASSERT_EQ(so.status, DecodeStatus::Modeled);
   const auto& s = std::get<S1d2Sort>(so.body);
   EXPECT_EQ(s.num_active_channels, 1);
@@ -82,23 +75,23 @@ TEST(Pool, BaselinesDecodeToTheirFields) {
   EXPECT_EQ(s.dst.num_elem, (std::array<uint16_t, 2>{2, 6}));
   EXPECT_EQ(s.index_offset, 100U);
   EXPECT_EQ(s.stable, 1);
-  const Instruction p_inst = dec(hex_word(kPl), kGen);
+  const Instruction p_inst = dec(test::hex_word_of(kPl), kGen);
   const auto& p = std::get<S4d4Pl>(p_inst.body);
   EXPECT_EQ(p.pool_func, 1);
   EXPECT_EQ(p.pool_dim, 3);
   EXPECT_EQ(p.pool_scale.as_fp32(), 1.0F);
-  const Instruction c_inst = dec(hex_word(kCr), kGen);
+  const Instruction c_inst = dec(test::hex_word_of(kCr), kGen);
   const auto& c = std::get<S4d4Cr>(c_inst.body);
   EXPECT_EQ(c.num_active_channels, 4);
   EXPECT_EQ(c.dst.start_addr.raw, 0x2000U);
-  const Instruction i_inst = dec(hex_word(kIc), kGen);
+  const Instruction i_inst = dec(test::hex_word_of(kIc), kGen);
   const auto& i = std::get<S4d4Ic>(i_inst.body);
   EXPECT_EQ(i.src.index_addr.raw, 0x1000U);
   EXPECT_EQ(i.src.data_addr.raw, 0x2000U);
   EXPECT_EQ(i.src.num_elem, 8);
   EXPECT_EQ(i.src_num_elem_per_idx, 2);
   EXPECT_EQ(i.src_buffer_size, 64);
-  const Instruction g_inst = dec(hex_word(kGt), kGen);
+  const Instruction g_inst = dec(test::hex_word_of(kGt), kGen);
   const auto& g = std::get<S4d4Gt>(g_inst.body);
   EXPECT_EQ(g.in_dtype, dtype::kUint32);
   EXPECT_EQ(g.num_active_channels, 2);
@@ -120,7 +113,7 @@ TEST(Pool, BaselinesAreValidOnEveryGenerationUnderTheirValidators) {
                                                                  {kCr, "is_valid_cross_lane_reduce"}};
   for (Generation g : kAllGenerations)
     for (const auto& [hex, name] : cases) {
-      const Verdict v = validate(dec(hex_word(hex), g), g);
+      const Verdict v = validate(dec(test::hex_word_of(hex), g), g);
       EXPECT_TRUE(v.valid) << name << " on " << to_string(g);
       ASSERT_NE(v.validator, nullptr);
       EXPECT_EQ(v.validator->name, name);
@@ -136,41 +129,46 @@ std::vector<std::string_view> failing(const Word& w, Generation g) {
 }
 
 TEST(Pool, ValidateNamesTheFailingPredicates) {
-  Word s = hex_word(kSo);
+  Word s = test::hex_word_of(kSo);
   s[15] = aluop::kAdd;  // not IS_LT / IS_GT
   s[40] = 3;            // stable not 0/1
   EXPECT_EQ(failing(s, kGen), (std::vector<std::string_view>{"sort_valid_aluop", "sort_valid_stable"}));
-  Word p = hex_word(kPl);
+  Word p = test::hex_word_of(kPl);
   p[36] = 0;  // NONE
   p[37] = 1;  // no TENSOR_SUBDIM 1
   EXPECT_EQ(failing(p, kGen), (std::vector<std::string_view>{"has_valid_pooltype", "is_valid_subdim"}));
-  Word c = hex_word(kCr);
+  Word c = test::hex_word_of(kCr);
   c[0] = 0x7D;  // BITVEC with ADD
   c[38] = 1;
   EXPECT_EQ(failing(c, kGen), (std::vector<std::string_view>{"s4d4_cr_reserved_zero", "cross_lane_reduce_valid_op"}));
-  Word i = hex_word(kIc);
+  Word i = test::hex_word_of(kIc);
   i[34] = 24;  // not a multiple of 16
   i[36] = 2;   // scatter
   EXPECT_EQ(failing(i, kGen),
             (std::vector<std::string_view>{"indirect_copy_active_channels", "indirect_copy_gather_only"}));
-  Word g = hex_word(kGt);
+  Word g = test::hex_word_of(kGt);
   g[32] = dtype::kInt32;  // not an unsigned index dtype
   EXPECT_EQ(failing(g, kGen), (std::vector<std::string_view>{"has_gather_index_dtype"}));
   // MAVERICK removed PSUM for GATHER (GATH §1).
-  Word gp = hex_word(kGt);
+  Word gp = test::hex_word_of(kGt);
   store_le<uint32_t>(&gp[44], 0x02000000U);
   EXPECT_TRUE(failing(gp, Generation::Mariana).empty());
 }
 
 TEST(Pool, DisassemblyAssemblesBackToTheSameWord) {
-  Word cr_bitvec = hex_word(kCr);
+  Word cr_bitvec = test::hex_word_of(kCr);
   cr_bitvec[0] = 0x7D;
   cr_bitvec[35] = 5;
-  Word gt_pads = hex_word(kGt);
+  Word gt_pads = test::hex_word_of(kGt);
   gt_pads[35] = 7;
   gt_pads[39] = 2;
-  std::vector<Word> words{hex_word(kGt), hex_word(kIc), hex_word(kSo), hex_word(kPl),
-                          hex_word(kCr), cr_bitvec,     gt_pads};
+  std::vector<Word> words{test::hex_word_of(kGt),
+                          test::hex_word_of(kIc),
+                          test::hex_word_of(kSo),
+                          test::hex_word_of(kPl),
+                          test::hex_word_of(kCr),
+                          cr_bitvec,
+                          gt_pads};
   for (const Word& w : words)
     for (Generation g : kAllGenerations) {
       const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
@@ -179,21 +177,21 @@ TEST(Pool, DisassemblyAssemblesBackToTheSameWord) {
       ASSERT_EQ(r.words.size(), 1U);
       EXPECT_EQ(r.words[0], w) << text;
     }
-  const std::string pl = disassemble(std::span<const uint8_t, kWordBytes>(hex_word(kPl)), kGen);
+  const std::string pl = disassemble(std::span<const uint8_t, kWordBytes>(test::hex_word_of(kPl)), kGen);
   EXPECT_NE(pl.find("pool_func=MAX_POOL"), std::string::npos) << pl;
   EXPECT_NE(pl.find("pool_dim=XY"), std::string::npos) << pl;
   const std::string bv = disassemble(std::span<const uint8_t, kWordBytes>(cr_bitvec), kGen);
   EXPECT_NE(bv.find("reduce_op=BITWISE_XOR"), std::string::npos) << bv;
   const std::string pads = disassemble(std::span<const uint8_t, kWordBytes>(gt_pads), kGen);
   EXPECT_NE(pads.find("pad35=7"), std::string::npos) << pads;
-  const std::string gt = disassemble(std::span<const uint8_t, kWordBytes>(hex_word(kGt)), kGen);
+  const std::string gt = disassemble(std::span<const uint8_t, kWordBytes>(test::hex_word_of(kGt)), kGen);
   EXPECT_EQ(gt.find("pad35"), std::string::npos) << gt;  // unnamed bytes written only when set
 }
 
 // ---- Execution: hand values ----
 
 Machine machine(std::string_view hex, Word (*edit)(Word) = nullptr) {
-  Word w = hex_word(hex);
+  Word w = test::hex_word_of(hex);
   if (edit != nullptr) w = edit(w);
   return Machine(kGen, std::vector<Word>{w});
 }
@@ -225,7 +223,7 @@ TEST(PoolExec, SortDescendingInt16KeepsTiesInSourceOrderAndWrapsIndicesAt16Bits)
 
 TEST(PoolExec, SortPutsNaNLastInBothDirections) {  // PROJ-CONV-G78
   for (uint8_t cmp : {aluop::kIsLt, aluop::kIsGt}) {
-    Word w = hex_word(kSo);
+    Word w = test::hex_word_of(kSo);
     w[15] = cmp;
     store_le<uint32_t>(&w[36], 0);
     Machine m(kGen, std::vector<Word>{w});
@@ -392,7 +390,7 @@ TEST(PoolExec, ADveStreamIsRefusedWithWrongEngineAndAPoolStreamRuns) {  // PROJ-
     MachineOptions mo;
     mo.engine = e;
     mo.neff_mode = true;
-    Machine m(kGen, std::vector<Word>{hex_word(kCr)}, mo);
+    Machine m(kGen, std::vector<Word>{test::hex_word_of(kCr)}, mo);
     const RunSummary s = m.run(10);
     EXPECT_EQ(s.faulted, e == EngineId::Dve);
     if (s.faulted) {

@@ -21,13 +21,6 @@ namespace {
 
 using test::dec;
 
-Word hex_word(std::string_view text) {
-  Word w{};
-  HexError error;
-  EXPECT_TRUE(parse_hex_word(text, w, error)) << text;
-  return w;
-}
-
 /// Four channels' eight UINT32 indices to SB p0+0x2000.
 constexpr std::string_view kBase =
     "e9100000000000000000000000000000 00000000000000000000000008000000 09000400000000000000000000200000 "
@@ -46,7 +39,7 @@ constexpr std::string_view kX18 =
 
 /// kBase on `nac` channels in `dtype`, to SB p0 + `dst`.
 Word read_indices(unsigned nac, uint8_t dtype, uint32_t dst) {
-  Word w = hex_word(kBase);
+  Word w = test::hex_word_of(kBase);
   w[34] = static_cast<uint8_t>(nac);
   w[32] = dtype;
   store_le<uint32_t>(&w[44], dst);
@@ -54,7 +47,7 @@ Word read_indices(unsigned nac, uint8_t dtype, uint32_t dst) {
 }
 
 TEST(ReadIndices, DecodesValidatesAndRoundTripsOnCaymanAndLater) {
-  const Word w = hex_word(kBase);
+  const Word w = test::hex_word_of(kBase);
   for (Generation g : kAllGenerations) {
     SCOPED_TRACE(to_string(g));
     const Instruction i = dec(w, g);
@@ -89,7 +82,7 @@ TEST(ReadIndices, DecodesValidatesAndRoundTripsOnCaymanAndLater) {
 }
 
 TEST(ReadIndices, ValidateNamesTheFailingPredicates) {
-  Word w = hex_word(kBase);
+  Word w = test::hex_word_of(kBase);
   w[32] = dtype::kFp32;              // not an index type
   store_le<uint32_t>(&w[28], 9);     // nine indices
   store_le<uint32_t>(&w[40], 0x10);  // a fill value
@@ -107,7 +100,8 @@ TEST(ReadIndicesExec, WritesTheIndicesFindIndex8LeftAndAllOnesWhereNoneWasFound)
   // no search: its MI is the reset all-ones, 0xFFFF as UINT16.
   for (const auto& [dtype, size] : {std::pair{dtype::kUint32, 4U}, std::pair{dtype::kUint16, 2U}}) {
     SCOPED_TRACE(size);
-    std::vector<Word> words = {hex_word(kX17), hex_word(kMvl), hex_word(kX18), read_indices(2, dtype, 0x5000)};
+    std::vector<Word> words = {test::hex_word_of(kX17), test::hex_word_of(kMvl), test::hex_word_of(kX18),
+                               read_indices(2, dtype, 0x5000)};
     Machine m(Generation::Cayman, words);
     const std::vector<float> src = {3, 9, -1, 7, 9, 0.5F, 2, 8, 6, 1};
     for (size_t k = 0; k < src.size(); ++k)
@@ -127,7 +121,7 @@ TEST(ReadIndicesExec, RunsOnDveOnlyAndAnOutOfRangeDestinationCommitsNothing) {
   MachineOptions mo;
   mo.engine = EngineId::Pool;  // PROJ-CONV-A17: the row's placement is DVE
   mo.neff_mode = true;
-  Machine pool(Generation::Cayman, std::vector<Word>{hex_word(kBase)}, mo);
+  Machine pool(Generation::Cayman, std::vector<Word>{test::hex_word_of(kBase)}, mo);
   const RunSummary s = pool.run(10);
   ASSERT_TRUE(s.faulted);
   EXPECT_EQ(s.fault.kind, FaultKind::WrongEngine);
