@@ -216,7 +216,7 @@ void expect_modeled_and_round_trips(const Word& w, std::string_view validator, s
     ASSERT_NE(v.validator, nullptr);
     EXPECT_EQ(v.validator->name, validator);
     const std::string text = disassemble(std::span<const uint8_t, kWordBytes>(w), g);
-    EXPECT_TRUE(text.starts_with(std::string(mnemonic) + " ")) << text;
+    EXPECT_TRUE(text.starts_with(mnemonic) && text.size() > mnemonic.size() && text[mnemonic.size()] == ' ') << text;
     const AsmResult r = assemble(text, "t.tasm", g);
     ASSERT_EQ(r.words.size(), 1U) << text;
     EXPECT_EQ(r.words[0], w) << text;
@@ -226,7 +226,8 @@ void expect_modeled_and_round_trips(const Word& w, std::string_view validator, s
 TEST(Sb2sbCollective, DecodesValidatesAndRoundTripsOnCaymanAndLater) {
   const Word w = hex_word(kColl);
   expect_modeled_and_round_trips<S3d3Collective>(w, "is_valid_sb2sb_collective", "Sb2sbCollective");
-  const auto& t = std::get<S3d3Collective>(dec(w, Generation::Cayman).body);
+  const Instruction decoded = dec(w, Generation::Cayman);  // the body is read from it: it must outlive `t`
+  const auto& t = std::get<S3d3Collective>(decoded.body);
   EXPECT_EQ(t.in_dtype, dtype::kFp32);
   EXPECT_EQ(t.src.num_elem[0], 64);
   EXPECT_EQ(t.lnc_size_fmt, 0);
