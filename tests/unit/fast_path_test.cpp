@@ -197,11 +197,14 @@ TEST(FastPath, VerdictEqualsFullPathOnRandomAndMutatedWords) {
         const size_t n = seen[std::make_pair(op.format, g)].first;
         EXPECT_GT(n, 0U) << to_string(op.format) << " on " << to_string(g);
       }
-  // Where a format has a raw acceptor, both of its branches ran: it accepted words and it declined words.
+  // Where a format has a raw acceptor, both of its branches ran: it accepted words and it declined words. A format
+  // no word of which is valid on a generation (TENSOR_DEQUANTIZE on SUNDA, PROJ-CONV-DQ1) can only decline there.
   EXPECT_FALSE(acceptor.empty());
   for (const auto& [key, counts] : acceptor) {
-    EXPECT_GT(counts.first, 0U) << "raw acceptor of " << to_string(key.first) << " on " << to_string(key.second)
-                                << " never accepted";
+    if (seen[key].second > 0) {
+      EXPECT_GT(counts.first, 0U) << "raw acceptor of " << to_string(key.first) << " on " << to_string(key.second)
+                                  << " never accepted";
+    }
     EXPECT_GT(counts.second, 0U) << "raw acceptor of " << to_string(key.first) << " on " << to_string(key.second)
                                  << " never declined";
   }
