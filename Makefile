@@ -2,12 +2,12 @@
 SHELL := /bin/bash
 BUILD ?= build
 BUILD_SAN ?= build-san
-FUZZ_SECONDS ?= 3
+FUZZ_SECONDS ?= 2
 # fuzz_word over the operand formats' seeds (about fifty folders): make test runs it once over all of them
 # (FUZZ_FORMATS=together, FUZZ_FORMAT_SECONDS in all), which replays every seed with one process start instead of
 # fifty; make fuzz runs it once per format (FUZZ_FORMATS=each, FUZZ_FORMAT_SECONDS each).
 FUZZ_FORMATS ?= together
-FUZZ_FORMAT_SECONDS ?= 12
+FUZZ_FORMAT_SECONDS ?= 8
 # The optimised tree's disassemble -> assemble property runs this many random words of each format on each
 # generation in make test (its budget); the test binary's own default, 10^5, runs in make test-fast and make test-full.
 ROUNDTRIP_WORDS ?= 10000
