@@ -175,10 +175,74 @@ constexpr Member<S, M> field(std::string_view name, uint8_t offset, M S::*ptr, R
   return {name, offset, ptr, role};
 }
 
+/// The field declarations of one format: a fixed list of Member values. Not std::tuple: its constrained
+/// constructors cost each translation unit that sees the hundred-odd declarations about four seconds of overload
+/// resolution; this aggregate costs a tenth of that (docs/performance.md, "Build time").
+template <size_t I, class M>
+struct FieldSlot {
+  M member;
+};
+template <class Seq, class... M>
+struct FieldDeclsOf;
+template <size_t... I, class... M>
+struct FieldDeclsOf<std::index_sequence<I...>, M...> : FieldSlot<I, M>... {
+  static constexpr size_t kCount = sizeof...(M);
+};
+template <class... M>
+using FieldDecls = FieldDeclsOf<std::index_sequence_for<M...>, M...>;
+
+namespace detail {
+template <size_t... I, class... M>
+constexpr FieldDecls<M...> make_field_decls(std::index_sequence<I...>, const M&... m) {
+  return {FieldSlot<I, M>{m}...};
+}
+}  // namespace detail
+
+/// The list of the given field declarations, in order.
+template <class... M>
+constexpr FieldDecls<M...> field_decls(const M&... m) {
+  return detail::make_field_decls(std::index_sequence_for<M...>{}, m...);
+}
+
+/// Declaration I of a list.
+template <size_t I, class M>
+constexpr const M& field_at(const FieldSlot<I, M>& slot) {
+  return slot.member;
+}
+
+/// f(declaration 0, declaration 1, ...).
+template <class F, size_t... I, class... M>
+constexpr decltype(auto) apply_fields(F&& f, const FieldDeclsOf<std::index_sequence<I...>, M...>& list) {
+  return std::forward<F>(f)(static_cast<const FieldSlot<I, M>&>(list).member...);
+}
+
+namespace detail {
+template <size_t... I, class... A, size_t... J, class... B>
+constexpr auto cat_two(const FieldDeclsOf<std::index_sequence<I...>, A...>& a,
+                       const FieldDeclsOf<std::index_sequence<J...>, B...>& b) {
+  return field_decls(static_cast<const FieldSlot<I, A>&>(a).member...,
+                     static_cast<const FieldSlot<J, B>&>(b).member...);
+}
+}  // namespace detail
+
+/// The declarations of each list in turn.
+template <class L>
+constexpr auto cat_fields(const L& list) {
+  return list;
+}
+template <class A, class B, class... Rest>
+constexpr auto cat_fields(const A& a, const B& b, const Rest&... rest) {
+  return cat_fields(detail::cat_two(a, b), rest...);
+}
+
+/// How many declarations a list holds.
+template <class L>
+inline constexpr size_t field_count = std::remove_cvref_t<L>::kCount;
+
 /// HEADER at byte 0 and EVENTS at byte 4: the opening of every 64-byte format.
 template <class S>
 constexpr auto header_and_events() {
-  return std::make_tuple(field("header", 0, &S::header), field("events", 4, &S::events));
+  return field_decls(field("header", 0, &S::header), field("events", 4, &S::events));
 }
 
 /// `fields_of<S>` is the one declaration of format S (a tuple of Member), specialised per format below.
@@ -253,14 +317,14 @@ struct Wire<S> {
   static constexpr size_t kCount = 1;
   static constexpr bool kSigned = false;
   static constexpr void read(S& s, const uint8_t* p) {
-    std::apply(
+    apply_fields(
         [&](const auto&... m) {
           (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::read(s.*(m.ptr), p + m.offset), ...);
         },
         fields_of<S>);
   }
   static constexpr void write(const S& s, uint8_t* p) {
-    std::apply(
+    apply_fields(
         [&](const auto&... m) {
           (Wire<std::remove_cvref_t<decltype(s.*(m.ptr))>>::write(s.*(m.ptr), p + m.offset), ...);
         },
@@ -305,7 +369,7 @@ constexpr const FormatDesc* sub_desc() {
 
 template <class S>
 constexpr auto make_field_descs() {
-  return std::apply(
+  return apply_fields(
       [](const auto&... m) {
         return std::array<FieldDesc, sizeof...(m)>{
             FieldDesc{m.name, m.offset,
@@ -487,10 +551,10 @@ struct Header {
 };
 template <>
 inline constexpr auto fields_of<Header> =
-    std::make_tuple(Member<Header, uint8_t>{"opcode", 0, &Header::opcode, Role::Opcode},
-                    Member<Header, uint8_t>{"inst_word_len", 1, &Header::inst_word_len, Role::WordLen},
-                    Member<Header, uint8_t>{"debug_cmd", 2, &Header::debug_cmd, Role::DebugCmd},
-                    Member<Header, uint8_t>{"debug_hint", 3, &Header::debug_hint, Role::DebugHint});
+    field_decls(Member<Header, uint8_t>{"opcode", 0, &Header::opcode, Role::Opcode},
+                Member<Header, uint8_t>{"inst_word_len", 1, &Header::inst_word_len, Role::WordLen},
+                Member<Header, uint8_t>{"debug_cmd", 2, &Header::debug_cmd, Role::DebugCmd},
+                Member<Header, uint8_t>{"debug_hint", 3, &Header::debug_hint, Role::DebugHint});
 
 /// Where MAVERICK's `inst_flags` lives (PROJ-CONV-C2): one constant, header byte 3.
 inline constexpr unsigned kInstFlagsHeaderByte = 3;
@@ -508,11 +572,11 @@ struct Events {
 };
 template <>
 inline constexpr auto fields_of<Events> =
-    std::make_tuple(Member<Events, uint8_t>{"wait_mode", 0, &Events::wait_mode, Role::WaitMode},
-                    Member<Events, uint8_t>{"wait_idx", 1, &Events::wait_idx, Role::WaitIdx},
-                    Member<Events, uint8_t>{"update_mode", 2, &Events::update_mode, Role::UpdateMode},
-                    Member<Events, uint8_t>{"update_idx", 3, &Events::update_idx, Role::UpdateIdx},
-                    Member<Events, uint32_t>{"semaphore_value", 4, &Events::semaphore_value, Role::SemValue});
+    field_decls(Member<Events, uint8_t>{"wait_mode", 0, &Events::wait_mode, Role::WaitMode},
+                Member<Events, uint8_t>{"wait_idx", 1, &Events::wait_idx, Role::WaitIdx},
+                Member<Events, uint8_t>{"update_mode", 2, &Events::update_mode, Role::UpdateMode},
+                Member<Events, uint8_t>{"update_idx", 3, &Events::update_idx, Role::UpdateIdx},
+                Member<Events, uint32_t>{"semaphore_value", 4, &Events::semaphore_value, Role::SemValue});
 
 /// NEURON_ISA_TPB_TENSOR2D (12 B).
 struct Tensor2d {
@@ -525,9 +589,9 @@ struct Tensor2d {
 };
 template <>
 inline constexpr auto fields_of<Tensor2d> =
-    std::make_tuple(Member<Tensor2d, Addr4>{"start_addr", 0, &Tensor2d::start_addr, Role::Addr4},
-                    Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
-                    Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
+    field_decls(Member<Tensor2d, Addr4>{"start_addr", 0, &Tensor2d::start_addr, Role::Addr4},
+                Member<Tensor2d, std::array<int16_t, 2>>{"step_elem", 4, &Tensor2d::step_elem, Role::Step},
+                Member<Tensor2d, std::array<uint16_t, 2>>{"num_elem", 8, &Tensor2d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_TENSOR3D (16 B).
 struct Tensor3d {
@@ -544,9 +608,9 @@ struct Tensor3d {
 };
 template <>
 inline constexpr auto fields_of<Tensor3d> =
-    std::make_tuple(Member<Tensor3d, Addr4>{"start_addr", 0, &Tensor3d::start_addr, Role::Addr4},
-                    Member<Tensor3d, std::array<int16_t, 3>>{"step_elem", 4, &Tensor3d::step_elem, Role::Step},
-                    Member<Tensor3d, std::array<uint16_t, 3>>{"num_elem", 10, &Tensor3d::num_elem, Role::NumElem});
+    field_decls(Member<Tensor3d, Addr4>{"start_addr", 0, &Tensor3d::start_addr, Role::Addr4},
+                Member<Tensor3d, std::array<int16_t, 3>>{"step_elem", 4, &Tensor3d::step_elem, Role::Step},
+                Member<Tensor3d, std::array<uint16_t, 3>>{"num_elem", 10, &Tensor3d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_TENSOR4D (20 B).
 struct Tensor4d {
@@ -561,9 +625,9 @@ struct Tensor4d {
 };
 template <>
 inline constexpr auto fields_of<Tensor4d> =
-    std::make_tuple(Member<Tensor4d, Addr4>{"start_addr", 0, &Tensor4d::start_addr, Role::Addr4},
-                    Member<Tensor4d, std::array<int16_t, 4>>{"step_elem", 4, &Tensor4d::step_elem, Role::Step},
-                    Member<Tensor4d, std::array<uint16_t, 4>>{"num_elem", 12, &Tensor4d::num_elem, Role::NumElem});
+    field_decls(Member<Tensor4d, Addr4>{"start_addr", 0, &Tensor4d::start_addr, Role::Addr4},
+                Member<Tensor4d, std::array<int16_t, 4>>{"step_elem", 4, &Tensor4d::step_elem, Role::Step},
+                Member<Tensor4d, std::array<uint16_t, 4>>{"num_elem", 12, &Tensor4d::num_elem, Role::NumElem});
 
 /// Any other opcode: header and events decoded, the 52 operand bytes kept raw ("operands not modeled").
 struct RawWord {
@@ -576,9 +640,9 @@ struct RawWord {
 };
 template <>
 inline constexpr auto fields_of<RawWord> =
-    std::make_tuple(Member<RawWord, Header>{"header", 0, &RawWord::header, Role::Plain},
-                    Member<RawWord, Events>{"events", 4, &RawWord::events, Role::Plain},
-                    Member<RawWord, std::array<uint8_t, 52>>{"operands", 12, &RawWord::operands, Role::Raw});
+    field_decls(Member<RawWord, Header>{"header", 0, &RawWord::header, Role::Plain},
+                Member<RawWord, Events>{"events", 4, &RawWord::events, Role::Plain},
+                Member<RawWord, std::array<uint8_t, 52>>{"operands", 12, &RawWord::operands, Role::Raw});
 
 /// The union arms of ADDR4, ADDR8 and IMM_VAL_INST_FIELD, for documentation and printers.
 struct UnionArm {

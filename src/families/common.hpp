@@ -104,7 +104,7 @@ constexpr bool member_zero(const M& v) {
 }
 template <class S, size_t I>
 constexpr bool reserved_member_zero(const S& s) {
-  constexpr auto f = std::get<I>(fields_of<S>);
+  constexpr auto f = field_at<I>(fields_of<S>);
   if constexpr (f.role == Role::Reserved)
     return member_zero(s.*(f.ptr));
   else
@@ -119,7 +119,7 @@ constexpr bool reserved_members_zero(const S& s, std::index_sequence<I...>) {
 /// The reserved-bytes rule: every field S's declaration gives Role::Reserved is zero.
 template <class S>
 bool reserved_fields_zero(const S& s, const CheckContext&) {
-  constexpr size_t kN = std::tuple_size_v<std::remove_cvref_t<decltype(fields_of<S>)>>;
+  constexpr size_t kN = field_count<decltype(fields_of<S>)>;
   return detail::reserved_members_zero(s, std::make_index_sequence<kN>{});
 }
 

@@ -64,11 +64,11 @@ template <class T>
 }
 template <class S, size_t... I>
 [[gnu::always_inline]] inline void read_members(S& s, const uint8_t* p, std::index_sequence<I...>) {
-  (read_member(s.*(std::get<I>(fields_of<S>).ptr), p + std::get<I>(fields_of<S>).offset), ...);
+  (read_member(s.*(field_at<I>(fields_of<S>).ptr), p + field_at<I>(fields_of<S>).offset), ...);
 }
 template <class S>
 inline void read_view(S& s, const uint8_t* p) {
-  read_members(s, p, std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(fields_of<S>)>>>{});
+  read_members(s, p, std::make_index_sequence<field_count<decltype(fields_of<S>)>>{});
 }
 }  // namespace detail
 

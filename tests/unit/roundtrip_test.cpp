@@ -154,7 +154,7 @@ class Rng {
 template <class T>
 void fill_value(T& v, Rng& r) {
   if constexpr (Composite<T>) {
-    std::apply(
+    apply_fields(
         [&](const auto&... m) {
           // The opcode is the caller's choice, not a random value.
           ((m.role == Role::Opcode ? void() : fill_value(v.*(m.ptr), r)), ...);

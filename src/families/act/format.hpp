@@ -36,21 +36,21 @@ struct S3d3Ac {
 };
 template <>
 inline constexpr auto fields_of<S3d3Ac> =
-    std::make_tuple(Member<S3d3Ac, Header>{"header", 0, &S3d3Ac::header, Role::Plain},
-                    Member<S3d3Ac, Events>{"events", 4, &S3d3Ac::events, Role::Plain},
-                    Member<S3d3Ac, uint8_t>{"imm_src", 12, &S3d3Ac::imm_src, Role::ImmSrc},
-                    Member<S3d3Ac, uint8_t>{"scale_src", 13, &S3d3Ac::scale_src, Role::ImmSrc},
-                    Member<S3d3Ac, uint8_t>{"accumulator_cmd", 14, &S3d3Ac::accumulator_cmd, Role::Custom},
-                    Member<S3d3Ac, uint8_t>{"bias_src_n", 15, &S3d3Ac::bias_src_n, Role::Custom},
-                    Member<S3d3Ac, Tensor3d>{"src", 16, &S3d3Ac::src, Role::Plain},
-                    Member<S3d3Ac, uint8_t>{"in_bias_dtype", 32, &S3d3Ac::in_bias_dtype, Role::Custom},
-                    Member<S3d3Ac, uint8_t>{"out_dtype", 33, &S3d3Ac::out_dtype, Role::Dtype},
-                    Member<S3d3Ac, uint8_t>{"num_active_channels", 34, &S3d3Ac::num_active_channels, Role::Channels},
-                    Member<S3d3Ac, uint8_t>{"activation_func", 35, &S3d3Ac::activation_func, Role::Plain},
-                    Member<S3d3Ac, ImmVal>{"scale_value", 36, &S3d3Ac::scale_value, Role::ImmVal},
-                    Member<S3d3Ac, ImmVal>{"bias", 40, &S3d3Ac::bias, Role::ImmVal},
-                    Member<S3d3Ac, ImmVal>{"imm", 44, &S3d3Ac::imm, Role::ImmVal},
-                    Member<S3d3Ac, Tensor3d>{"dst", 48, &S3d3Ac::dst, Role::Plain});
+    field_decls(Member<S3d3Ac, Header>{"header", 0, &S3d3Ac::header, Role::Plain},
+                Member<S3d3Ac, Events>{"events", 4, &S3d3Ac::events, Role::Plain},
+                Member<S3d3Ac, uint8_t>{"imm_src", 12, &S3d3Ac::imm_src, Role::ImmSrc},
+                Member<S3d3Ac, uint8_t>{"scale_src", 13, &S3d3Ac::scale_src, Role::ImmSrc},
+                Member<S3d3Ac, uint8_t>{"accumulator_cmd", 14, &S3d3Ac::accumulator_cmd, Role::Custom},
+                Member<S3d3Ac, uint8_t>{"bias_src_n", 15, &S3d3Ac::bias_src_n, Role::Custom},
+                Member<S3d3Ac, Tensor3d>{"src", 16, &S3d3Ac::src, Role::Plain},
+                Member<S3d3Ac, uint8_t>{"in_bias_dtype", 32, &S3d3Ac::in_bias_dtype, Role::Custom},
+                Member<S3d3Ac, uint8_t>{"out_dtype", 33, &S3d3Ac::out_dtype, Role::Dtype},
+                Member<S3d3Ac, uint8_t>{"num_active_channels", 34, &S3d3Ac::num_active_channels, Role::Channels},
+                Member<S3d3Ac, uint8_t>{"activation_func", 35, &S3d3Ac::activation_func, Role::Plain},
+                Member<S3d3Ac, ImmVal>{"scale_value", 36, &S3d3Ac::scale_value, Role::ImmVal},
+                Member<S3d3Ac, ImmVal>{"bias", 40, &S3d3Ac::bias, Role::ImmVal},
+                Member<S3d3Ac, ImmVal>{"imm", 44, &S3d3Ac::imm, Role::ImmVal},
+                Member<S3d3Ac, Tensor3d>{"dst", 48, &S3d3Ac::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S3D3_AQ_STRUCT (64 B), s3d3_aq.h: ACTIVATE_QUANTIZE 0x22, every generation (§5.1).
 struct S3d3Aq {
@@ -74,18 +74,18 @@ struct S3d3Aq {
 };
 template <>
 inline constexpr auto fields_of<S3d3Aq> =
-    std::make_tuple(Member<S3d3Aq, Header>{"header", 0, &S3d3Aq::header, Role::Plain},
-                    Member<S3d3Aq, Events>{"events", 4, &S3d3Aq::events, Role::Plain},
-                    Member<S3d3Aq, ImmVal>{"quant_scale_value", 12, &S3d3Aq::quant_scale_value, Role::ImmVal},
-                    Member<S3d3Aq, Tensor3d>{"src", 16, &S3d3Aq::src, Role::Plain},
-                    Member<S3d3Aq, uint8_t>{"in_bias_dtype", 32, &S3d3Aq::in_bias_dtype, Role::Custom},
-                    Member<S3d3Aq, uint8_t>{"out_dtype", 33, &S3d3Aq::out_dtype, Role::Dtype},
-                    Member<S3d3Aq, uint8_t>{"num_active_channels", 34, &S3d3Aq::num_active_channels, Role::Channels},
-                    Member<S3d3Aq, uint8_t>{"activation_func", 35, &S3d3Aq::activation_func, Role::Plain},
-                    Member<S3d3Aq, ImmVal>{"dequant_scale_value", 36, &S3d3Aq::dequant_scale_value, Role::ImmVal},
-                    Member<S3d3Aq, uint32_t>{"bias_addr", 40, &S3d3Aq::bias_addr, Role::Plain},
-                    Member<S3d3Aq, ImmVal>{"quant_zero_value", 44, &S3d3Aq::quant_zero_value, Role::ImmVal},
-                    Member<S3d3Aq, Tensor3d>{"dst", 48, &S3d3Aq::dst, Role::Plain});
+    field_decls(Member<S3d3Aq, Header>{"header", 0, &S3d3Aq::header, Role::Plain},
+                Member<S3d3Aq, Events>{"events", 4, &S3d3Aq::events, Role::Plain},
+                Member<S3d3Aq, ImmVal>{"quant_scale_value", 12, &S3d3Aq::quant_scale_value, Role::ImmVal},
+                Member<S3d3Aq, Tensor3d>{"src", 16, &S3d3Aq::src, Role::Plain},
+                Member<S3d3Aq, uint8_t>{"in_bias_dtype", 32, &S3d3Aq::in_bias_dtype, Role::Custom},
+                Member<S3d3Aq, uint8_t>{"out_dtype", 33, &S3d3Aq::out_dtype, Role::Dtype},
+                Member<S3d3Aq, uint8_t>{"num_active_channels", 34, &S3d3Aq::num_active_channels, Role::Channels},
+                Member<S3d3Aq, uint8_t>{"activation_func", 35, &S3d3Aq::activation_func, Role::Plain},
+                Member<S3d3Aq, ImmVal>{"dequant_scale_value", 36, &S3d3Aq::dequant_scale_value, Role::ImmVal},
+                Member<S3d3Aq, uint32_t>{"bias_addr", 40, &S3d3Aq::bias_addr, Role::Plain},
+                Member<S3d3Aq, ImmVal>{"quant_zero_value", 44, &S3d3Aq::quant_zero_value, Role::ImmVal},
+                Member<S3d3Aq, Tensor3d>{"dst", 48, &S3d3Aq::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S2D2_AC_STRUCT (64 B): ACTIVATE2 0x25, MARIANA and MAVERICK; src/dst are MEM_PATTERN2D, judged by
 /// their TENSOR2D bytes (§7.1, PROJ-CONV-A30).
@@ -119,27 +119,27 @@ struct S2d2Ac {
 };
 template <>
 inline constexpr auto fields_of<S2d2Ac> =
-    std::make_tuple(Member<S2d2Ac, Header>{"header", 0, &S2d2Ac::header, Role::Plain},
-                    Member<S2d2Ac, Events>{"events", 4, &S2d2Ac::events, Role::Plain},
-                    Member<S2d2Ac, Tensor2d>{"src", 12, &S2d2Ac::src, Role::Plain},
-                    Member<S2d2Ac, uint8_t>{"relu_param_src", 24, &S2d2Ac::relu_param_src, Role::ImmSrc},
-                    Member<S2d2Ac, uint8_t>{"imm0_src", 25, &S2d2Ac::imm0_src, Role::ImmSrc},
-                    Member<S2d2Ac, uint8_t>{"reduce_cmd", 26, &S2d2Ac::reduce_cmd, Role::Custom},
-                    Member<S2d2Ac, uint8_t>{"imm1_src", 27, &S2d2Ac::imm1_src, Role::ImmSrc},
-                    Member<S2d2Ac, uint8_t>{"imm_dtype", 28, &S2d2Ac::imm_dtype, Role::Dtype},
-                    Member<S2d2Ac, uint8_t>{"op0", 29, &S2d2Ac::op0, Role::AluOp},
-                    Member<S2d2Ac, uint8_t>{"op1", 30, &S2d2Ac::op1, Role::AluOp},
-                    Member<S2d2Ac, uint8_t>{"reduce_op", 31, &S2d2Ac::reduce_op, Role::AluOp},
-                    Member<S2d2Ac, uint8_t>{"in_dtype", 32, &S2d2Ac::in_dtype, Role::Dtype},
-                    Member<S2d2Ac, uint8_t>{"out_dtype", 33, &S2d2Ac::out_dtype, Role::Dtype},
-                    Member<S2d2Ac, uint8_t>{"num_active_channels", 34, &S2d2Ac::num_active_channels, Role::Channels},
-                    Member<S2d2Ac, uint8_t>{"activation_func", 35, &S2d2Ac::activation_func, Role::Plain},
-                    Member<S2d2Ac, ImmVal>{"imm0", 36, &S2d2Ac::imm0, Role::ImmVal},
-                    Member<S2d2Ac, ImmVal>{"imm1", 40, &S2d2Ac::imm1, Role::ImmVal},
-                    Member<S2d2Ac, ImmVal>{"relu_param", 44, &S2d2Ac::relu_param, Role::ImmVal},
-                    Member<S2d2Ac, Tensor2d>{"dst", 48, &S2d2Ac::dst, Role::Plain},
-                    Member<S2d2Ac, uint8_t>{"reverse_operands", 60, &S2d2Ac::reverse_operands, Role::RevOps},
-                    Member<S2d2Ac, std::array<uint8_t, 3>>{"reserved0", 61, &S2d2Ac::reserved0, Role::Reserved});
+    field_decls(Member<S2d2Ac, Header>{"header", 0, &S2d2Ac::header, Role::Plain},
+                Member<S2d2Ac, Events>{"events", 4, &S2d2Ac::events, Role::Plain},
+                Member<S2d2Ac, Tensor2d>{"src", 12, &S2d2Ac::src, Role::Plain},
+                Member<S2d2Ac, uint8_t>{"relu_param_src", 24, &S2d2Ac::relu_param_src, Role::ImmSrc},
+                Member<S2d2Ac, uint8_t>{"imm0_src", 25, &S2d2Ac::imm0_src, Role::ImmSrc},
+                Member<S2d2Ac, uint8_t>{"reduce_cmd", 26, &S2d2Ac::reduce_cmd, Role::Custom},
+                Member<S2d2Ac, uint8_t>{"imm1_src", 27, &S2d2Ac::imm1_src, Role::ImmSrc},
+                Member<S2d2Ac, uint8_t>{"imm_dtype", 28, &S2d2Ac::imm_dtype, Role::Dtype},
+                Member<S2d2Ac, uint8_t>{"op0", 29, &S2d2Ac::op0, Role::AluOp},
+                Member<S2d2Ac, uint8_t>{"op1", 30, &S2d2Ac::op1, Role::AluOp},
+                Member<S2d2Ac, uint8_t>{"reduce_op", 31, &S2d2Ac::reduce_op, Role::AluOp},
+                Member<S2d2Ac, uint8_t>{"in_dtype", 32, &S2d2Ac::in_dtype, Role::Dtype},
+                Member<S2d2Ac, uint8_t>{"out_dtype", 33, &S2d2Ac::out_dtype, Role::Dtype},
+                Member<S2d2Ac, uint8_t>{"num_active_channels", 34, &S2d2Ac::num_active_channels, Role::Channels},
+                Member<S2d2Ac, uint8_t>{"activation_func", 35, &S2d2Ac::activation_func, Role::Plain},
+                Member<S2d2Ac, ImmVal>{"imm0", 36, &S2d2Ac::imm0, Role::ImmVal},
+                Member<S2d2Ac, ImmVal>{"imm1", 40, &S2d2Ac::imm1, Role::ImmVal},
+                Member<S2d2Ac, ImmVal>{"relu_param", 44, &S2d2Ac::relu_param, Role::ImmVal},
+                Member<S2d2Ac, Tensor2d>{"dst", 48, &S2d2Ac::dst, Role::Plain},
+                Member<S2d2Ac, uint8_t>{"reverse_operands", 60, &S2d2Ac::reverse_operands, Role::RevOps},
+                Member<S2d2Ac, std::array<uint8_t, 3>>{"reserved0", 61, &S2d2Ac::reserved0, Role::Reserved});
 
 /// PSEUDO_LOAD_ACT_FUNC_SET 0xC6 (64 B): the set's name, which the runtime replaces by a table write (§8.4).
 struct PseudoLoadActFuncSet {
@@ -155,12 +155,12 @@ struct PseudoLoadActFuncSet {
 };
 template <>
 inline constexpr auto fields_of<PseudoLoadActFuncSet> =
-    std::make_tuple(Member<PseudoLoadActFuncSet, Header>{"header", 0, &PseudoLoadActFuncSet::header, Role::Plain},
-                    Member<PseudoLoadActFuncSet, Events>{"events", 4, &PseudoLoadActFuncSet::events, Role::Plain},
-                    Member<PseudoLoadActFuncSet, std::array<uint8_t, 32>>{
-                        "act_set_name", 12, &PseudoLoadActFuncSet::act_set_name, Role::Plain},
-                    Member<PseudoLoadActFuncSet, std::array<uint8_t, 20>>{
-                        "reserved0", 44, &PseudoLoadActFuncSet::reserved0, Role::Reserved});
+    field_decls(Member<PseudoLoadActFuncSet, Header>{"header", 0, &PseudoLoadActFuncSet::header, Role::Plain},
+                Member<PseudoLoadActFuncSet, Events>{"events", 4, &PseudoLoadActFuncSet::events, Role::Plain},
+                Member<PseudoLoadActFuncSet, std::array<uint8_t, 32>>{"act_set_name", 12,
+                                                                      &PseudoLoadActFuncSet::act_set_name, Role::Plain},
+                Member<PseudoLoadActFuncSet, std::array<uint8_t, 20>>{"reserved0", 44, &PseudoLoadActFuncSet::reserved0,
+                                                                      Role::Reserved});
 
 struct UnitState;  // tpbisa/unit_state.hpp
 

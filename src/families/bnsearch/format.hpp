@@ -29,17 +29,17 @@ struct S4d2Bn {
 };
 template <>
 inline constexpr auto fields_of<S4d2Bn> =
-    std::make_tuple(Member<S4d2Bn, Header>{"header", 0, &S4d2Bn::header, Role::Plain},
-                    Member<S4d2Bn, Events>{"events", 4, &S4d2Bn::events, Role::Plain},
-                    Member<S4d2Bn, Tensor4d>{"src", 12, &S4d2Bn::src, Role::Plain},
-                    Member<S4d2Bn, uint8_t>{"in_dtype", 32, &S4d2Bn::in_dtype, Role::Dtype},
-                    Member<S4d2Bn, uint8_t>{"out_dtype", 33, &S4d2Bn::out_dtype, Role::Dtype},
-                    Member<S4d2Bn, uint8_t>{"num_active_channels", 34, &S4d2Bn::num_active_channels, Role::Channels},
-                    Member<S4d2Bn, std::array<uint8_t, 5>>{"reserved0", 35, &S4d2Bn::reserved0, Role::Reserved},
-                    Member<S4d2Bn, ImmVal>{"even_count", 40, &S4d2Bn::even_count, Role::ImmVal},
-                    Member<S4d2Bn, ImmVal>{"odd_count", 44, &S4d2Bn::odd_count, Role::ImmVal},
-                    Member<S4d2Bn, Tensor2d>{"dst", 48, &S4d2Bn::dst, Role::Plain},
-                    Member<S4d2Bn, std::array<uint8_t, 4>>{"reserved1", 60, &S4d2Bn::reserved1, Role::Reserved});
+    field_decls(Member<S4d2Bn, Header>{"header", 0, &S4d2Bn::header, Role::Plain},
+                Member<S4d2Bn, Events>{"events", 4, &S4d2Bn::events, Role::Plain},
+                Member<S4d2Bn, Tensor4d>{"src", 12, &S4d2Bn::src, Role::Plain},
+                Member<S4d2Bn, uint8_t>{"in_dtype", 32, &S4d2Bn::in_dtype, Role::Dtype},
+                Member<S4d2Bn, uint8_t>{"out_dtype", 33, &S4d2Bn::out_dtype, Role::Dtype},
+                Member<S4d2Bn, uint8_t>{"num_active_channels", 34, &S4d2Bn::num_active_channels, Role::Channels},
+                Member<S4d2Bn, std::array<uint8_t, 5>>{"reserved0", 35, &S4d2Bn::reserved0, Role::Reserved},
+                Member<S4d2Bn, ImmVal>{"even_count", 40, &S4d2Bn::even_count, Role::ImmVal},
+                Member<S4d2Bn, ImmVal>{"odd_count", 44, &S4d2Bn::odd_count, Role::ImmVal},
+                Member<S4d2Bn, Tensor2d>{"dst", 48, &S4d2Bn::dst, Role::Plain},
+                Member<S4d2Bn, std::array<uint8_t, 4>>{"reserved1", 60, &S4d2Bn::reserved1, Role::Reserved});
 
 /// NEURON_ISA_TPB_S4D4_MR_STRUCT (64 B): MATCH_REPLACE8 0x6f, its sole occupant (act-index-ops.md §15.1).
 struct S4d4Mr {
@@ -60,15 +60,15 @@ struct S4d4Mr {
 };
 template <>
 inline constexpr auto fields_of<S4d4Mr> =
-    std::make_tuple(Member<S4d4Mr, Header>{"header", 0, &S4d4Mr::header, Role::Plain},
-                    Member<S4d4Mr, Events>{"events", 4, &S4d4Mr::events, Role::Plain},
-                    Member<S4d4Mr, Tensor4d>{"src", 12, &S4d4Mr::src, Role::Plain},
-                    Member<S4d4Mr, uint8_t>{"in_dtype", 32, &S4d4Mr::in_dtype, Role::Dtype},
-                    Member<S4d4Mr, uint8_t>{"out_dtype", 33, &S4d4Mr::out_dtype, Role::Dtype},
-                    Member<S4d4Mr, uint8_t>{"num_active_channels", 34, &S4d4Mr::num_active_channels, Role::Channels},
-                    Member<S4d4Mr, std::array<uint8_t, 5>>{"reserved0", 35, &S4d4Mr::reserved0, Role::Reserved},
-                    Member<S4d4Mr, ImmVal>{"immediate", 40, &S4d4Mr::immediate, Role::ImmVal},
-                    Member<S4d4Mr, Tensor4d>{"dst", 44, &S4d4Mr::dst, Role::Plain});
+    field_decls(Member<S4d4Mr, Header>{"header", 0, &S4d4Mr::header, Role::Plain},
+                Member<S4d4Mr, Events>{"events", 4, &S4d4Mr::events, Role::Plain},
+                Member<S4d4Mr, Tensor4d>{"src", 12, &S4d4Mr::src, Role::Plain},
+                Member<S4d4Mr, uint8_t>{"in_dtype", 32, &S4d4Mr::in_dtype, Role::Dtype},
+                Member<S4d4Mr, uint8_t>{"out_dtype", 33, &S4d4Mr::out_dtype, Role::Dtype},
+                Member<S4d4Mr, uint8_t>{"num_active_channels", 34, &S4d4Mr::num_active_channels, Role::Channels},
+                Member<S4d4Mr, std::array<uint8_t, 5>>{"reserved0", 35, &S4d4Mr::reserved0, Role::Reserved},
+                Member<S4d4Mr, ImmVal>{"immediate", 40, &S4d4Mr::immediate, Role::ImmVal},
+                Member<S4d4Mr, Tensor4d>{"dst", 44, &S4d4Mr::dst, Role::Plain});
 
 struct UnitState;  // tpbisa/unit_state.hpp
 

@@ -33,19 +33,19 @@ struct S2Convlut {
   bool operator==(const S2Convlut&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2Convlut> = std::tuple_cat(
+inline constexpr auto fields_of<S2Convlut> = cat_fields(
     header_and_events<S2Convlut>(),
-    std::make_tuple(field("reserved0", 12, &S2Convlut::reserved0, Role::Reserved), field("src", 16, &S2Convlut::src),
-                    field("reserved1", 28, &S2Convlut::reserved1, Role::Reserved),
-                    field("in_dtype", 32, &S2Convlut::in_dtype, Role::Dtype),
-                    field("reserved2", 33, &S2Convlut::reserved2, Role::Reserved),
-                    field("num_active_rows", 38, &S2Convlut::num_active_rows),
-                    field("num_active_cols", 39, &S2Convlut::num_active_cols),
-                    field("multiplicative_const", 40, &S2Convlut::multiplicative_const),
-                    field("row_grp", 44, &S2Convlut::row_grp), field("col_grp", 45, &S2Convlut::col_grp),
-                    field("block_size", 46, &S2Convlut::block_size),
-                    field("lut_dtype", 47, &S2Convlut::lut_dtype, Role::Dtype),
-                    field("reserved4", 48, &S2Convlut::reserved4, Role::Reserved)));
+    field_decls(field("reserved0", 12, &S2Convlut::reserved0, Role::Reserved), field("src", 16, &S2Convlut::src),
+                field("reserved1", 28, &S2Convlut::reserved1, Role::Reserved),
+                field("in_dtype", 32, &S2Convlut::in_dtype, Role::Dtype),
+                field("reserved2", 33, &S2Convlut::reserved2, Role::Reserved),
+                field("num_active_rows", 38, &S2Convlut::num_active_rows),
+                field("num_active_cols", 39, &S2Convlut::num_active_cols),
+                field("multiplicative_const", 40, &S2Convlut::multiplicative_const),
+                field("row_grp", 44, &S2Convlut::row_grp), field("col_grp", 45, &S2Convlut::col_grp),
+                field("block_size", 46, &S2Convlut::block_size),
+                field("lut_dtype", 47, &S2Convlut::lut_dtype, Role::Dtype),
+                field("reserved4", 48, &S2Convlut::reserved4, Role::Reserved)));
 
 namespace family {
 

@@ -23,12 +23,12 @@ struct CtrlNo {
 };
 template <>
 inline constexpr auto fields_of<CtrlNo> =
-    std::make_tuple(Member<CtrlNo, Header>{"header", 0, &CtrlNo::header, Role::Plain},
-                    Member<CtrlNo, Events>{"events", 4, &CtrlNo::events, Role::Plain},
-                    Member<CtrlNo, std::array<uint8_t, 27>>{"reserved0", 12, &CtrlNo::reserved0, Role::Reserved},
-                    Member<CtrlNo, uint8_t>{"notification", 39, &CtrlNo::notification, Role::Plain},
-                    Member<CtrlNo, uint8_t>{"drain_count", 40, &CtrlNo::drain_count, Role::Plain},
-                    Member<CtrlNo, std::array<uint8_t, 23>>{"reserved1", 41, &CtrlNo::reserved1, Role::Reserved});
+    field_decls(Member<CtrlNo, Header>{"header", 0, &CtrlNo::header, Role::Plain},
+                Member<CtrlNo, Events>{"events", 4, &CtrlNo::events, Role::Plain},
+                Member<CtrlNo, std::array<uint8_t, 27>>{"reserved0", 12, &CtrlNo::reserved0, Role::Reserved},
+                Member<CtrlNo, uint8_t>{"notification", 39, &CtrlNo::notification, Role::Plain},
+                Member<CtrlNo, uint8_t>{"drain_count", 40, &CtrlNo::drain_count, Role::Plain},
+                Member<CtrlNo, std::array<uint8_t, 23>>{"reserved1", 41, &CtrlNo::reserved1, Role::Reserved});
 
 namespace family {
 /// The CTRL_NO family (src/families/ctrl_no): its layout and the parts its folder defines.

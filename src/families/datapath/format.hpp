@@ -30,18 +30,18 @@ struct S4d4Tr {
 };
 template <>
 inline constexpr auto fields_of<S4d4Tr> =
-    std::make_tuple(Member<S4d4Tr, Header>{"header", 0, &S4d4Tr::header, Role::Plain},
-                    Member<S4d4Tr, Events>{"events", 4, &S4d4Tr::events, Role::Plain},
-                    Member<S4d4Tr, Tensor4d>{"src", 12, &S4d4Tr::src, Role::Plain},
-                    Member<S4d4Tr, uint8_t>{"in_dtype", 32, &S4d4Tr::in_dtype, Role::Dtype},
-                    Member<S4d4Tr, uint8_t>{"out_dtype", 33, &S4d4Tr::out_dtype, Role::Dtype},
-                    Member<S4d4Tr, uint8_t>{"num_active_channels", 34, &S4d4Tr::num_active_channels, Role::Channels},
-                    Member<S4d4Tr, uint8_t>{"negated", 35, &S4d4Tr::negated, Role::ZeroFlag},
-                    Member<S4d4Tr, uint8_t>{"op", 36, &S4d4Tr::op, Role::AluOp},
-                    Member<S4d4Tr, uint8_t>{"op_dim", 37, &S4d4Tr::op_dim, Role::Subdim},
-                    Member<S4d4Tr, uint8_t>{"mask_enable", 38, &S4d4Tr::mask_enable, Role::ZeroFlag},
-                    Member<S4d4Tr, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tr::reserved1, Role::Reserved},
-                    Member<S4d4Tr, Tensor4d>{"dst", 44, &S4d4Tr::dst, Role::Plain});
+    field_decls(Member<S4d4Tr, Header>{"header", 0, &S4d4Tr::header, Role::Plain},
+                Member<S4d4Tr, Events>{"events", 4, &S4d4Tr::events, Role::Plain},
+                Member<S4d4Tr, Tensor4d>{"src", 12, &S4d4Tr::src, Role::Plain},
+                Member<S4d4Tr, uint8_t>{"in_dtype", 32, &S4d4Tr::in_dtype, Role::Dtype},
+                Member<S4d4Tr, uint8_t>{"out_dtype", 33, &S4d4Tr::out_dtype, Role::Dtype},
+                Member<S4d4Tr, uint8_t>{"num_active_channels", 34, &S4d4Tr::num_active_channels, Role::Channels},
+                Member<S4d4Tr, uint8_t>{"negated", 35, &S4d4Tr::negated, Role::ZeroFlag},
+                Member<S4d4Tr, uint8_t>{"op", 36, &S4d4Tr::op, Role::AluOp},
+                Member<S4d4Tr, uint8_t>{"op_dim", 37, &S4d4Tr::op_dim, Role::Subdim},
+                Member<S4d4Tr, uint8_t>{"mask_enable", 38, &S4d4Tr::mask_enable, Role::ZeroFlag},
+                Member<S4d4Tr, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tr::reserved1, Role::Reserved},
+                Member<S4d4Tr, Tensor4d>{"dst", 44, &S4d4Tr::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S3S3D3_TT_STRUCT (64 B), s3s3d3_tt.h: TENSOR_TENSOR_ARITH_OP 0x41. Operand order as the
 /// header declares it, src0 @16, src1 @32, dst @48 (PROJ-CONV-F20). MARIANA+ types the tensors MEM_PATTERN3D.
@@ -62,16 +62,16 @@ struct S3s3d3Tt {
   bool operator==(const S3s3d3Tt&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3s3d3Tt> = std::make_tuple(
-    Member<S3s3d3Tt, Header>{"header", 0, &S3s3d3Tt::header, Role::Plain},
-    Member<S3s3d3Tt, Events>{"events", 4, &S3s3d3Tt::events, Role::Plain},
-    Member<S3s3d3Tt, uint8_t>{"in0_in1_dtype", 12, &S3s3d3Tt::in0_in1_dtype, Role::Custom},
-    Member<S3s3d3Tt, uint8_t>{"out_dtype", 13, &S3s3d3Tt::out_dtype, Role::Dtype},
-    Member<S3s3d3Tt, uint8_t>{"op", 14, &S3s3d3Tt::op, Role::AluOp},
-    Member<S3s3d3Tt, uint8_t>{"num_active_channels", 15, &S3s3d3Tt::num_active_channels, Role::Channels},
-    Member<S3s3d3Tt, Tensor3d>{"src0", 16, &S3s3d3Tt::src0, Role::Plain},
-    Member<S3s3d3Tt, Tensor3d>{"src1", 32, &S3s3d3Tt::src1, Role::Plain},
-    Member<S3s3d3Tt, Tensor3d>{"dst", 48, &S3s3d3Tt::dst, Role::Plain});
+inline constexpr auto fields_of<S3s3d3Tt> =
+    field_decls(Member<S3s3d3Tt, Header>{"header", 0, &S3s3d3Tt::header, Role::Plain},
+                Member<S3s3d3Tt, Events>{"events", 4, &S3s3d3Tt::events, Role::Plain},
+                Member<S3s3d3Tt, uint8_t>{"in0_in1_dtype", 12, &S3s3d3Tt::in0_in1_dtype, Role::Custom},
+                Member<S3s3d3Tt, uint8_t>{"out_dtype", 13, &S3s3d3Tt::out_dtype, Role::Dtype},
+                Member<S3s3d3Tt, uint8_t>{"op", 14, &S3s3d3Tt::op, Role::AluOp},
+                Member<S3s3d3Tt, uint8_t>{"num_active_channels", 15, &S3s3d3Tt::num_active_channels, Role::Channels},
+                Member<S3s3d3Tt, Tensor3d>{"src0", 16, &S3s3d3Tt::src0, Role::Plain},
+                Member<S3s3d3Tt, Tensor3d>{"src1", 32, &S3s3d3Tt::src1, Role::Plain},
+                Member<S3s3d3Tt, Tensor3d>{"dst", 48, &S3s3d3Tt::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_D4_MR_STRUCT (64 B), d4_mr.h: MEMSET 0x49 (REG_STORE 0x4b, RNG 0x4d and DVE_READ_INDICES
 /// 0xe9 share the struct and are not modeled). Same bytes on every generation (real-programs.md §12.1).
@@ -96,18 +96,18 @@ struct D4Mr {
 };
 template <>
 inline constexpr auto fields_of<D4Mr> =
-    std::make_tuple(Member<D4Mr, Header>{"header", 0, &D4Mr::header, Role::Plain},
-                    Member<D4Mr, Events>{"events", 4, &D4Mr::events, Role::Plain},
-                    Member<D4Mr, std::array<uint8_t, 16>>{"reserved0", 12, &D4Mr::reserved0, Role::Reserved},
-                    Member<D4Mr, uint32_t>{"dst_element_count", 28, &D4Mr::dst_element_count, Role::Plain},
-                    Member<D4Mr, uint8_t>{"dtype", 32, &D4Mr::dtype, Role::Dtype},
-                    Member<D4Mr, std::array<uint8_t, 1>>{"reserved1", 33, &D4Mr::reserved1, Role::Reserved},
-                    Member<D4Mr, uint8_t>{"num_active_channels", 34, &D4Mr::num_active_channels, Role::Channels},
-                    Member<D4Mr, std::array<uint8_t, 1>>{"reserved2", 35, &D4Mr::reserved2, Role::Reserved},
-                    Member<D4Mr, uint8_t>{"serialization_mode", 36, &D4Mr::serialization_mode, Role::Custom},
-                    Member<D4Mr, std::array<uint8_t, 3>>{"reserved3", 37, &D4Mr::reserved3, Role::Reserved},
-                    Member<D4Mr, uint32_t>{"set_value", 40, &D4Mr::set_value, Role::Custom},
-                    Member<D4Mr, Tensor4d>{"dst", 44, &D4Mr::dst, Role::Plain});
+    field_decls(Member<D4Mr, Header>{"header", 0, &D4Mr::header, Role::Plain},
+                Member<D4Mr, Events>{"events", 4, &D4Mr::events, Role::Plain},
+                Member<D4Mr, std::array<uint8_t, 16>>{"reserved0", 12, &D4Mr::reserved0, Role::Reserved},
+                Member<D4Mr, uint32_t>{"dst_element_count", 28, &D4Mr::dst_element_count, Role::Plain},
+                Member<D4Mr, uint8_t>{"dtype", 32, &D4Mr::dtype, Role::Dtype},
+                Member<D4Mr, std::array<uint8_t, 1>>{"reserved1", 33, &D4Mr::reserved1, Role::Reserved},
+                Member<D4Mr, uint8_t>{"num_active_channels", 34, &D4Mr::num_active_channels, Role::Channels},
+                Member<D4Mr, std::array<uint8_t, 1>>{"reserved2", 35, &D4Mr::reserved2, Role::Reserved},
+                Member<D4Mr, uint8_t>{"serialization_mode", 36, &D4Mr::serialization_mode, Role::Custom},
+                Member<D4Mr, std::array<uint8_t, 3>>{"reserved3", 37, &D4Mr::reserved3, Role::Reserved},
+                Member<D4Mr, uint32_t>{"set_value", 40, &D4Mr::set_value, Role::Custom},
+                Member<D4Mr, Tensor4d>{"dst", 44, &D4Mr::dst, Role::Plain});
 
 namespace family {
 

@@ -31,18 +31,18 @@ struct S3d3TensDequant {
   bool operator==(const S3d3TensDequant&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3TensDequant> = std::tuple_cat(
-    header_and_events<S3d3TensDequant>(),
-    std::make_tuple(field("src", 12, &S3d3TensDequant::src),
-                    field("reserved0", 28, &S3d3TensDequant::reserved0, Role::Reserved),
-                    field("in_dtype", 32, &S3d3TensDequant::in_dtype, Role::Dtype),
-                    field("out_dtype", 33, &S3d3TensDequant::out_dtype, Role::Dtype),
-                    field("num_active_channels", 34, &S3d3TensDequant::num_active_channels, Role::Channels),
-                    field("dequant_fmt", 35, &S3d3TensDequant::dequant_fmt, Role::Custom),
-                    field("group_size", 36, &S3d3TensDequant::group_size),
-                    field("reserved1", 37, &S3d3TensDequant::reserved1, Role::Reserved),
-                    field("dst", 44, &S3d3TensDequant::dst),
-                    field("reserved2", 60, &S3d3TensDequant::reserved2, Role::Reserved)));
+inline constexpr auto fields_of<S3d3TensDequant> =
+    cat_fields(header_and_events<S3d3TensDequant>(),
+               field_decls(field("src", 12, &S3d3TensDequant::src),
+                           field("reserved0", 28, &S3d3TensDequant::reserved0, Role::Reserved),
+                           field("in_dtype", 32, &S3d3TensDequant::in_dtype, Role::Dtype),
+                           field("out_dtype", 33, &S3d3TensDequant::out_dtype, Role::Dtype),
+                           field("num_active_channels", 34, &S3d3TensDequant::num_active_channels, Role::Channels),
+                           field("dequant_fmt", 35, &S3d3TensDequant::dequant_fmt, Role::Custom),
+                           field("group_size", 36, &S3d3TensDequant::group_size),
+                           field("reserved1", 37, &S3d3TensDequant::reserved1, Role::Reserved),
+                           field("dst", 44, &S3d3TensDequant::dst),
+                           field("reserved2", 60, &S3d3TensDequant::reserved2, Role::Reserved)));
 
 namespace family {
 

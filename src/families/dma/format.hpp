@@ -41,23 +41,23 @@ struct DmaDirect2d {
 };
 template <>
 inline constexpr auto fields_of<DmaDirect2d> =
-    std::tuple_cat(header_and_events<DmaDirect2d>(),
-                   std::make_tuple(field("dma_configs", 12, &DmaDirect2d::dma_configs, Role::Custom),
-                                   field("semaphore", 13, &DmaDirect2d::semaphore),
-                                   field("sem_increment", 14, &DmaDirect2d::sem_increment),
-                                   field("compute_op", 15, &DmaDirect2d::compute_op, Role::Custom),
-                                   field("src_start_addr", 16, &DmaDirect2d::src_start_addr, Role::Addr8),
-                                   field("src_step_elem", 24, &DmaDirect2d::src_step_elem, Role::Step),
-                                   field("src_num_elem", 32, &DmaDirect2d::src_num_elem, Role::NumElem),
-                                   field("src_elem_size", 36, &DmaDirect2d::src_elem_size),
-                                   field("src_bound_reg", 38, &DmaDirect2d::src_bound_reg, Role::Custom),
-                                   field("dst_bound_reg", 39, &DmaDirect2d::dst_bound_reg, Role::Custom),
-                                   field("dst_start_addr", 40, &DmaDirect2d::dst_start_addr, Role::Addr8),
-                                   field("dst_step_elem", 48, &DmaDirect2d::dst_step_elem, Role::Step),
-                                   field("dst_num_elem", 56, &DmaDirect2d::dst_num_elem, Role::NumElem),
-                                   field("dst_elem_size", 60, &DmaDirect2d::dst_elem_size),
-                                   field("in_dtype", 62, &DmaDirect2d::in_dtype, Role::Dtype),
-                                   field("out_dtype", 63, &DmaDirect2d::out_dtype, Role::Dtype)));
+    cat_fields(header_and_events<DmaDirect2d>(),
+               field_decls(field("dma_configs", 12, &DmaDirect2d::dma_configs, Role::Custom),
+                           field("semaphore", 13, &DmaDirect2d::semaphore),
+                           field("sem_increment", 14, &DmaDirect2d::sem_increment),
+                           field("compute_op", 15, &DmaDirect2d::compute_op, Role::Custom),
+                           field("src_start_addr", 16, &DmaDirect2d::src_start_addr, Role::Addr8),
+                           field("src_step_elem", 24, &DmaDirect2d::src_step_elem, Role::Step),
+                           field("src_num_elem", 32, &DmaDirect2d::src_num_elem, Role::NumElem),
+                           field("src_elem_size", 36, &DmaDirect2d::src_elem_size),
+                           field("src_bound_reg", 38, &DmaDirect2d::src_bound_reg, Role::Custom),
+                           field("dst_bound_reg", 39, &DmaDirect2d::dst_bound_reg, Role::Custom),
+                           field("dst_start_addr", 40, &DmaDirect2d::dst_start_addr, Role::Addr8),
+                           field("dst_step_elem", 48, &DmaDirect2d::dst_step_elem, Role::Step),
+                           field("dst_num_elem", 56, &DmaDirect2d::dst_num_elem, Role::NumElem),
+                           field("dst_elem_size", 60, &DmaDirect2d::dst_elem_size),
+                           field("in_dtype", 62, &DmaDirect2d::in_dtype, Role::Dtype),
+                           field("out_dtype", 63, &DmaDirect2d::out_dtype, Role::Dtype)));
 
 /// NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT (64 B): DMA_INDIRECT 0xBB, one layout on every generation. A 1-D walk on
 /// each side, either (or both) indexed by a UINT32 vector in SBUF (gather on the source, scatter on the destination).
@@ -94,28 +94,28 @@ struct DmaIndirect1d {
 };
 template <>
 inline constexpr auto fields_of<DmaIndirect1d> =
-    std::tuple_cat(header_and_events<DmaIndirect1d>(),
-                   std::make_tuple(field("semaphore", 12, &DmaIndirect1d::semaphore),
-                                   field("sem_increment", 13, &DmaIndirect1d::sem_increment),
-                                   field("idx_num_active_channels", 14, &DmaIndirect1d::idx_num_active_channels),
-                                   field("flags", 15, &DmaIndirect1d::flags, Role::Custom),
-                                   field("src_start_addr", 16, &DmaIndirect1d::src_start_addr, Role::Addr8),
-                                   field("src_step_elem", 24, &DmaIndirect1d::src_step_elem, Role::Step),
-                                   field("src_num_elem", 28, &DmaIndirect1d::src_num_elem, Role::NumElem),
-                                   field("src_elem_size", 30, &DmaIndirect1d::src_elem_size),
-                                   field("dst_start_addr", 32, &DmaIndirect1d::dst_start_addr, Role::Addr8),
-                                   field("dst_step_elem", 40, &DmaIndirect1d::dst_step_elem, Role::Step),
-                                   field("dst_num_elem", 44, &DmaIndirect1d::dst_num_elem, Role::NumElem),
-                                   field("dst_elem_size", 46, &DmaIndirect1d::dst_elem_size),
-                                   field("src_idx_start_addr", 48, &DmaIndirect1d::src_idx_start_addr, Role::Addr4),
-                                   field("dst_idx_start_addr", 52, &DmaIndirect1d::dst_idx_start_addr, Role::Addr4),
-                                   field("in_dtype", 56, &DmaIndirect1d::in_dtype, Role::Dtype),
-                                   field("out_dtype", 57, &DmaIndirect1d::out_dtype, Role::Dtype),
-                                   field("src_idx_bound_reg", 58, &DmaIndirect1d::src_idx_bound_reg, Role::Custom),
-                                   field("dst_idx_bound_reg", 59, &DmaIndirect1d::dst_idx_bound_reg, Role::Custom),
-                                   field("compute_op", 60, &DmaIndirect1d::compute_op, Role::Custom),
-                                   field("dma_configs", 61, &DmaIndirect1d::dma_configs, Role::Custom),
-                                   field("reserved", 62, &DmaIndirect1d::reserved, Role::Reserved)));
+    cat_fields(header_and_events<DmaIndirect1d>(),
+               field_decls(field("semaphore", 12, &DmaIndirect1d::semaphore),
+                           field("sem_increment", 13, &DmaIndirect1d::sem_increment),
+                           field("idx_num_active_channels", 14, &DmaIndirect1d::idx_num_active_channels),
+                           field("flags", 15, &DmaIndirect1d::flags, Role::Custom),
+                           field("src_start_addr", 16, &DmaIndirect1d::src_start_addr, Role::Addr8),
+                           field("src_step_elem", 24, &DmaIndirect1d::src_step_elem, Role::Step),
+                           field("src_num_elem", 28, &DmaIndirect1d::src_num_elem, Role::NumElem),
+                           field("src_elem_size", 30, &DmaIndirect1d::src_elem_size),
+                           field("dst_start_addr", 32, &DmaIndirect1d::dst_start_addr, Role::Addr8),
+                           field("dst_step_elem", 40, &DmaIndirect1d::dst_step_elem, Role::Step),
+                           field("dst_num_elem", 44, &DmaIndirect1d::dst_num_elem, Role::NumElem),
+                           field("dst_elem_size", 46, &DmaIndirect1d::dst_elem_size),
+                           field("src_idx_start_addr", 48, &DmaIndirect1d::src_idx_start_addr, Role::Addr4),
+                           field("dst_idx_start_addr", 52, &DmaIndirect1d::dst_idx_start_addr, Role::Addr4),
+                           field("in_dtype", 56, &DmaIndirect1d::in_dtype, Role::Dtype),
+                           field("out_dtype", 57, &DmaIndirect1d::out_dtype, Role::Dtype),
+                           field("src_idx_bound_reg", 58, &DmaIndirect1d::src_idx_bound_reg, Role::Custom),
+                           field("dst_idx_bound_reg", 59, &DmaIndirect1d::dst_idx_bound_reg, Role::Custom),
+                           field("compute_op", 60, &DmaIndirect1d::compute_op, Role::Custom),
+                           field("dma_configs", 61, &DmaIndirect1d::dma_configs, Role::Custom),
+                           field("reserved", 62, &DmaIndirect1d::reserved, Role::Reserved)));
 
 /// NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (64 B): DMA_TRANSPOSE 0xBD, CAYMAN and later. A crossbar transpose of
 /// 16-row tiles into SBUF; it carries no sem_increment byte.
@@ -145,22 +145,22 @@ struct DmaDirect2dXpose {
 };
 template <>
 inline constexpr auto fields_of<DmaDirect2dXpose> =
-    std::tuple_cat(header_and_events<DmaDirect2dXpose>(),
-                   std::make_tuple(field("src_bound_reg", 12, &DmaDirect2dXpose::src_bound_reg, Role::Custom),
-                                   field("dst_bound_reg", 13, &DmaDirect2dXpose::dst_bound_reg, Role::Custom),
-                                   field("in_dtype", 14, &DmaDirect2dXpose::in_dtype, Role::Dtype),
-                                   field("out_dtype", 15, &DmaDirect2dXpose::out_dtype, Role::Dtype),
-                                   field("src_start_addr", 16, &DmaDirect2dXpose::src_start_addr, Role::Addr8),
-                                   field("src_step_elem", 24, &DmaDirect2dXpose::src_step_elem, Role::Step),
-                                   field("src_num_elem", 32, &DmaDirect2dXpose::src_num_elem, Role::NumElem),
-                                   field("tile_src_row_step", 36, &DmaDirect2dXpose::tile_src_row_step, Role::Step),
-                                   field("dst_start_addr", 40, &DmaDirect2dXpose::dst_start_addr, Role::Addr8),
-                                   field("dst_step_elem", 48, &DmaDirect2dXpose::dst_step_elem, Role::Step),
-                                   field("dst_num_elem", 56, &DmaDirect2dXpose::dst_num_elem, Role::NumElem),
-                                   field("tile_src_rows", 60, &DmaDirect2dXpose::tile_src_rows),
-                                   field("tile_src_cols", 61, &DmaDirect2dXpose::tile_src_cols),
-                                   field("semaphore", 62, &DmaDirect2dXpose::semaphore),
-                                   field("dma_configs", 63, &DmaDirect2dXpose::dma_configs, Role::Custom)));
+    cat_fields(header_and_events<DmaDirect2dXpose>(),
+               field_decls(field("src_bound_reg", 12, &DmaDirect2dXpose::src_bound_reg, Role::Custom),
+                           field("dst_bound_reg", 13, &DmaDirect2dXpose::dst_bound_reg, Role::Custom),
+                           field("in_dtype", 14, &DmaDirect2dXpose::in_dtype, Role::Dtype),
+                           field("out_dtype", 15, &DmaDirect2dXpose::out_dtype, Role::Dtype),
+                           field("src_start_addr", 16, &DmaDirect2dXpose::src_start_addr, Role::Addr8),
+                           field("src_step_elem", 24, &DmaDirect2dXpose::src_step_elem, Role::Step),
+                           field("src_num_elem", 32, &DmaDirect2dXpose::src_num_elem, Role::NumElem),
+                           field("tile_src_row_step", 36, &DmaDirect2dXpose::tile_src_row_step, Role::Step),
+                           field("dst_start_addr", 40, &DmaDirect2dXpose::dst_start_addr, Role::Addr8),
+                           field("dst_step_elem", 48, &DmaDirect2dXpose::dst_step_elem, Role::Step),
+                           field("dst_num_elem", 56, &DmaDirect2dXpose::dst_num_elem, Role::NumElem),
+                           field("tile_src_rows", 60, &DmaDirect2dXpose::tile_src_rows),
+                           field("tile_src_cols", 61, &DmaDirect2dXpose::tile_src_cols),
+                           field("semaphore", 62, &DmaDirect2dXpose::semaphore),
+                           field("dma_configs", 63, &DmaDirect2dXpose::dma_configs, Role::Custom)));
 
 /// NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT (64 B): DMA_GATHER_TRANSPOSE 0xF1, CAYMAN and later. Rows gathered by a
 /// UINT32 index vector, then transposed by the crossbar into SBUF (the destination's dim-0 step is the dtype size).
@@ -191,23 +191,23 @@ struct DmaGatherXpose {
 };
 template <>
 inline constexpr auto fields_of<DmaGatherXpose> =
-    std::tuple_cat(header_and_events<DmaGatherXpose>(),
-                   std::make_tuple(field("semaphore", 12, &DmaGatherXpose::semaphore),
-                                   field("dma_configs", 13, &DmaGatherXpose::dma_configs, Role::Custom),
-                                   field("idx_num_active_channels", 14, &DmaGatherXpose::idx_num_active_channels),
-                                   field("src_idx_bound_reg", 15, &DmaGatherXpose::src_idx_bound_reg, Role::Custom),
-                                   field("src_start_addr", 16, &DmaGatherXpose::src_start_addr, Role::Addr8),
-                                   field("src_step_elem", 24, &DmaGatherXpose::src_step_elem, Role::Step),
-                                   field("src_num_elem", 32, &DmaGatherXpose::src_num_elem, Role::NumElem),
-                                   field("src_idx_start_addr", 36, &DmaGatherXpose::src_idx_start_addr, Role::Addr4),
-                                   field("dst_start_addr", 40, &DmaGatherXpose::dst_start_addr, Role::Addr8),
-                                   field("reserved", 48, &DmaGatherXpose::reserved, Role::Reserved),
-                                   field("dst_bound_reg", 51, &DmaGatherXpose::dst_bound_reg, Role::Custom),
-                                   field("dst_step_elem_1", 52, &DmaGatherXpose::dst_step_elem_1, Role::Step),
-                                   field("dst_num_elem", 56, &DmaGatherXpose::dst_num_elem, Role::NumElem),
-                                   field("elem_size", 60, &DmaGatherXpose::elem_size),
-                                   field("dtype", 62, &DmaGatherXpose::dtype, Role::Custom),
-                                   field("flags", 63, &DmaGatherXpose::flags, Role::Custom)));
+    cat_fields(header_and_events<DmaGatherXpose>(),
+               field_decls(field("semaphore", 12, &DmaGatherXpose::semaphore),
+                           field("dma_configs", 13, &DmaGatherXpose::dma_configs, Role::Custom),
+                           field("idx_num_active_channels", 14, &DmaGatherXpose::idx_num_active_channels),
+                           field("src_idx_bound_reg", 15, &DmaGatherXpose::src_idx_bound_reg, Role::Custom),
+                           field("src_start_addr", 16, &DmaGatherXpose::src_start_addr, Role::Addr8),
+                           field("src_step_elem", 24, &DmaGatherXpose::src_step_elem, Role::Step),
+                           field("src_num_elem", 32, &DmaGatherXpose::src_num_elem, Role::NumElem),
+                           field("src_idx_start_addr", 36, &DmaGatherXpose::src_idx_start_addr, Role::Addr4),
+                           field("dst_start_addr", 40, &DmaGatherXpose::dst_start_addr, Role::Addr8),
+                           field("reserved", 48, &DmaGatherXpose::reserved, Role::Reserved),
+                           field("dst_bound_reg", 51, &DmaGatherXpose::dst_bound_reg, Role::Custom),
+                           field("dst_step_elem_1", 52, &DmaGatherXpose::dst_step_elem_1, Role::Step),
+                           field("dst_num_elem", 56, &DmaGatherXpose::dst_num_elem, Role::NumElem),
+                           field("elem_size", 60, &DmaGatherXpose::elem_size),
+                           field("dtype", 62, &DmaGatherXpose::dtype, Role::Custom),
+                           field("flags", 63, &DmaGatherXpose::flags, Role::Custom)));
 
 /// PSEUDO_DMA_TRIGGER 0xC1 (64 B): fires the descriptor block of the named DMA queue (the engine JSON's `dma` list).
 /// Only the queue name's place is public (bytes 12-43); where block_id and use_raw_count sit is not (PROJ-CONV-PS1),
@@ -225,9 +225,9 @@ struct PseudoDmaTrigger {
 };
 template <>
 inline constexpr auto fields_of<PseudoDmaTrigger> =
-    std::tuple_cat(header_and_events<PseudoDmaTrigger>(),
-                   std::make_tuple(field("dma_queue_name", 12, &PseudoDmaTrigger::dma_queue_name, Role::Custom),
-                                   field("payload", 44, &PseudoDmaTrigger::payload, Role::Raw)));
+    cat_fields(header_and_events<PseudoDmaTrigger>(),
+               field_decls(field("dma_queue_name", 12, &PseudoDmaTrigger::dma_queue_name, Role::Custom),
+                           field("payload", 44, &PseudoDmaTrigger::payload, Role::Raw)));
 
 /// PSEUDO_TRIGGER_COLLECTIVE 0xC8 (64 B): a collective over two tensors of the NEFF, lowered by the runtime into an
 /// off-stream plan and one doorbell. Layout from the one public word (the runtime's embedded all-reduce NEFF, with
@@ -252,16 +252,16 @@ struct PseudoTriggerCollective {
 };
 template <>
 inline constexpr auto fields_of<PseudoTriggerCollective> =
-    std::tuple_cat(header_and_events<PseudoTriggerCollective>(),
-                   std::make_tuple(field("op", 12, &PseudoTriggerCollective::op, Role::AluOp),
-                                   field("dtype", 13, &PseudoTriggerCollective::dtype, Role::Dtype),
-                                   field("group_id", 14, &PseudoTriggerCollective::group_id),
-                                   field("unknown0", 15, &PseudoTriggerCollective::unknown0, Role::Raw),
-                                   field("input_tensor_id", 16, &PseudoTriggerCollective::input_tensor_id),
-                                   field("output_tensor_id", 20, &PseudoTriggerCollective::output_tensor_id),
-                                   field("num_elements", 24, &PseudoTriggerCollective::num_elements),
-                                   field("ctype", 32, &PseudoTriggerCollective::ctype, Role::Custom),
-                                   field("payload", 33, &PseudoTriggerCollective::payload, Role::Raw)));
+    cat_fields(header_and_events<PseudoTriggerCollective>(),
+               field_decls(field("op", 12, &PseudoTriggerCollective::op, Role::AluOp),
+                           field("dtype", 13, &PseudoTriggerCollective::dtype, Role::Dtype),
+                           field("group_id", 14, &PseudoTriggerCollective::group_id),
+                           field("unknown0", 15, &PseudoTriggerCollective::unknown0, Role::Raw),
+                           field("input_tensor_id", 16, &PseudoTriggerCollective::input_tensor_id),
+                           field("output_tensor_id", 20, &PseudoTriggerCollective::output_tensor_id),
+                           field("num_elements", 24, &PseudoTriggerCollective::num_elements),
+                           field("ctype", 32, &PseudoTriggerCollective::ctype, Role::Custom),
+                           field("payload", 33, &PseudoTriggerCollective::payload, Role::Raw)));
 
 namespace family {
 namespace dma {

@@ -21,9 +21,9 @@ struct Data4d {
 };
 template <>
 inline constexpr auto fields_of<Data4d> =
-    std::make_tuple(Member<Data4d, int32_t>{"base", 0, &Data4d::base, Role::Plain},
-                    Member<Data4d, std::array<int16_t, 4>>{"step_elem", 4, &Data4d::step_elem, Role::Step},
-                    Member<Data4d, std::array<uint16_t, 4>>{"num_elem", 12, &Data4d::num_elem, Role::NumElem});
+    field_decls(Member<Data4d, int32_t>{"base", 0, &Data4d::base, Role::Plain},
+                Member<Data4d, std::array<int16_t, 4>>{"step_elem", 4, &Data4d::step_elem, Role::Step},
+                Member<Data4d, std::array<uint16_t, 4>>{"num_elem", 12, &Data4d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_D4_IOTA_STRUCT (64 B): IOTA 0x7E, same bytes on every generation (§9.1).
 struct D4Iota {
@@ -45,16 +45,16 @@ struct D4Iota {
 };
 template <>
 inline constexpr auto fields_of<D4Iota> =
-    std::make_tuple(Member<D4Iota, Header>{"header", 0, &D4Iota::header, Role::Plain},
-                    Member<D4Iota, Events>{"events", 4, &D4Iota::events, Role::Plain},
-                    Member<D4Iota, Data4d>{"src", 12, &D4Iota::src, Role::Plain},
-                    Member<D4Iota, std::array<uint8_t, 1>>{"reserved0", 32, &D4Iota::reserved0, Role::Reserved},
-                    Member<D4Iota, uint8_t>{"out_dtype", 33, &D4Iota::out_dtype, Role::Dtype},
-                    Member<D4Iota, uint8_t>{"num_active_channels", 34, &D4Iota::num_active_channels, Role::Channels},
-                    Member<D4Iota, std::array<uint8_t, 1>>{"reserved1", 35, &D4Iota::reserved1, Role::Reserved},
-                    Member<D4Iota, int32_t>{"channel_multiplier", 36, &D4Iota::channel_multiplier, Role::Plain},
-                    Member<D4Iota, std::array<uint8_t, 4>>{"reserved2", 40, &D4Iota::reserved2, Role::Reserved},
-                    Member<D4Iota, Tensor4d>{"dst", 44, &D4Iota::dst, Role::Plain});
+    field_decls(Member<D4Iota, Header>{"header", 0, &D4Iota::header, Role::Plain},
+                Member<D4Iota, Events>{"events", 4, &D4Iota::events, Role::Plain},
+                Member<D4Iota, Data4d>{"src", 12, &D4Iota::src, Role::Plain},
+                Member<D4Iota, std::array<uint8_t, 1>>{"reserved0", 32, &D4Iota::reserved0, Role::Reserved},
+                Member<D4Iota, uint8_t>{"out_dtype", 33, &D4Iota::out_dtype, Role::Dtype},
+                Member<D4Iota, uint8_t>{"num_active_channels", 34, &D4Iota::num_active_channels, Role::Channels},
+                Member<D4Iota, std::array<uint8_t, 1>>{"reserved1", 35, &D4Iota::reserved1, Role::Reserved},
+                Member<D4Iota, int32_t>{"channel_multiplier", 36, &D4Iota::channel_multiplier, Role::Plain},
+                Member<D4Iota, std::array<uint8_t, 4>>{"reserved2", 40, &D4Iota::reserved2, Role::Reserved},
+                Member<D4Iota, Tensor4d>{"dst", 44, &D4Iota::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S2D2_TS_AS_STRUCT (64 B): TENSOR_SCALAR_AFFINE_SELECT 0x92, every generation (§10.1).
 struct S2d2TsAs {
@@ -75,17 +75,17 @@ struct S2d2TsAs {
   bool operator==(const S2d2TsAs&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2d2TsAs> = std::make_tuple(
-    Member<S2d2TsAs, Header>{"header", 0, &S2d2TsAs::header, Role::Plain},
-    Member<S2d2TsAs, Events>{"events", 4, &S2d2TsAs::events, Role::Plain},
-    Member<S2d2TsAs, uint8_t>{"num_active_channels", 12, &S2d2TsAs::num_active_channels, Role::Channels},
-    Member<S2d2TsAs, uint8_t>{"in_out_dtype", 13, &S2d2TsAs::in_out_dtype, Role::Custom},
-    Member<S2d2TsAs, uint8_t>{"fill_mode", 14, &S2d2TsAs::fill_mode, Role::Custom},
-    Member<S2d2TsAs, uint8_t>{"fill_reg", 15, &S2d2TsAs::fill_reg, Role::Plain},
-    Member<S2d2TsAs, Data4d>{"mask", 16, &S2d2TsAs::mask, Role::Plain},
-    Member<S2d2TsAs, Tensor2d>{"src", 36, &S2d2TsAs::src, Role::Plain},
-    Member<S2d2TsAs, Tensor2d>{"dst", 48, &S2d2TsAs::dst, Role::Plain},
-    Member<S2d2TsAs, int32_t>{"channel_multiplier", 60, &S2d2TsAs::channel_multiplier, Role::Plain});
+inline constexpr auto fields_of<S2d2TsAs> =
+    field_decls(Member<S2d2TsAs, Header>{"header", 0, &S2d2TsAs::header, Role::Plain},
+                Member<S2d2TsAs, Events>{"events", 4, &S2d2TsAs::events, Role::Plain},
+                Member<S2d2TsAs, uint8_t>{"num_active_channels", 12, &S2d2TsAs::num_active_channels, Role::Channels},
+                Member<S2d2TsAs, uint8_t>{"in_out_dtype", 13, &S2d2TsAs::in_out_dtype, Role::Custom},
+                Member<S2d2TsAs, uint8_t>{"fill_mode", 14, &S2d2TsAs::fill_mode, Role::Custom},
+                Member<S2d2TsAs, uint8_t>{"fill_reg", 15, &S2d2TsAs::fill_reg, Role::Plain},
+                Member<S2d2TsAs, Data4d>{"mask", 16, &S2d2TsAs::mask, Role::Plain},
+                Member<S2d2TsAs, Tensor2d>{"src", 36, &S2d2TsAs::src, Role::Plain},
+                Member<S2d2TsAs, Tensor2d>{"dst", 48, &S2d2TsAs::dst, Role::Plain},
+                Member<S2d2TsAs, int32_t>{"channel_multiplier", 60, &S2d2TsAs::channel_multiplier, Role::Plain});
 
 /// NEURON_ISA_TPB_S2D2_RS_STRUCT (64 B): RANGE_SELECT 0xBC, CAYMAN+ (§11.1).
 struct S2d2Rs {
@@ -114,23 +114,23 @@ struct S2d2Rs {
 };
 template <>
 inline constexpr auto fields_of<S2d2Rs> =
-    std::make_tuple(Member<S2d2Rs, Header>{"header", 0, &S2d2Rs::header, Role::Plain},
-                    Member<S2d2Rs, Events>{"events", 4, &S2d2Rs::events, Role::Plain},
-                    Member<S2d2Rs, uint8_t>{"num_active_channels", 12, &S2d2Rs::num_active_channels, Role::Channels},
-                    Member<S2d2Rs, uint8_t>{"in_out_dtype", 13, &S2d2Rs::in_out_dtype, Role::Custom},
-                    Member<S2d2Rs, uint8_t>{"reduce_cmd", 14, &S2d2Rs::reduce_cmd, Role::Custom},
-                    Member<S2d2Rs, uint8_t>{"reduce_op", 15, &S2d2Rs::reduce_op, Role::AluOp},
-                    Member<S2d2Rs, ImmVal>{"base", 16, &S2d2Rs::base, Role::ImmVal},
-                    Member<S2d2Rs, ImmVal>{"fill_val", 20, &S2d2Rs::fill_val, Role::ImmVal},
-                    Member<S2d2Rs, Tensor2d>{"src", 24, &S2d2Rs::src, Role::Plain},
-                    Member<S2d2Rs, uint8_t>{"comp_op0", 36, &S2d2Rs::comp_op0, Role::AluOp},
-                    Member<S2d2Rs, uint8_t>{"comp_op1", 37, &S2d2Rs::comp_op1, Role::AluOp},
-                    Member<S2d2Rs, uint8_t>{"bound0_src", 38, &S2d2Rs::bound0_src, Role::ImmSrc},
-                    Member<S2d2Rs, uint8_t>{"bound1_src", 39, &S2d2Rs::bound1_src, Role::ImmSrc},
-                    Member<S2d2Rs, ImmVal>{"bound0", 40, &S2d2Rs::bound0, Role::ImmVal},
-                    Member<S2d2Rs, ImmVal>{"bound1", 44, &S2d2Rs::bound1, Role::ImmVal},
-                    Member<S2d2Rs, Tensor2d>{"dst", 48, &S2d2Rs::dst, Role::Plain},
-                    Member<S2d2Rs, uint32_t>{"reserved1", 60, &S2d2Rs::reserved1, Role::Plain});
+    field_decls(Member<S2d2Rs, Header>{"header", 0, &S2d2Rs::header, Role::Plain},
+                Member<S2d2Rs, Events>{"events", 4, &S2d2Rs::events, Role::Plain},
+                Member<S2d2Rs, uint8_t>{"num_active_channels", 12, &S2d2Rs::num_active_channels, Role::Channels},
+                Member<S2d2Rs, uint8_t>{"in_out_dtype", 13, &S2d2Rs::in_out_dtype, Role::Custom},
+                Member<S2d2Rs, uint8_t>{"reduce_cmd", 14, &S2d2Rs::reduce_cmd, Role::Custom},
+                Member<S2d2Rs, uint8_t>{"reduce_op", 15, &S2d2Rs::reduce_op, Role::AluOp},
+                Member<S2d2Rs, ImmVal>{"base", 16, &S2d2Rs::base, Role::ImmVal},
+                Member<S2d2Rs, ImmVal>{"fill_val", 20, &S2d2Rs::fill_val, Role::ImmVal},
+                Member<S2d2Rs, Tensor2d>{"src", 24, &S2d2Rs::src, Role::Plain},
+                Member<S2d2Rs, uint8_t>{"comp_op0", 36, &S2d2Rs::comp_op0, Role::AluOp},
+                Member<S2d2Rs, uint8_t>{"comp_op1", 37, &S2d2Rs::comp_op1, Role::AluOp},
+                Member<S2d2Rs, uint8_t>{"bound0_src", 38, &S2d2Rs::bound0_src, Role::ImmSrc},
+                Member<S2d2Rs, uint8_t>{"bound1_src", 39, &S2d2Rs::bound1_src, Role::ImmSrc},
+                Member<S2d2Rs, ImmVal>{"bound0", 40, &S2d2Rs::bound0, Role::ImmVal},
+                Member<S2d2Rs, ImmVal>{"bound1", 44, &S2d2Rs::bound1, Role::ImmVal},
+                Member<S2d2Rs, Tensor2d>{"dst", 48, &S2d2Rs::dst, Role::Plain},
+                Member<S2d2Rs, uint32_t>{"reserved1", 60, &S2d2Rs::reserved1, Role::Plain});
 
 /// NEURON_ISA_TPB_S3D3_SEQ_BOUNDS_STRUCT (64 B): GET_SEQUENCE_BOUNDS 0xBE, CAYMAN+ (§12.1).
 struct S3d3SeqBounds {
@@ -150,7 +150,7 @@ struct S3d3SeqBounds {
   bool operator==(const S3d3SeqBounds&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3SeqBounds> = std::make_tuple(
+inline constexpr auto fields_of<S3d3SeqBounds> = field_decls(
     Member<S3d3SeqBounds, Header>{"header", 0, &S3d3SeqBounds::header, Role::Plain},
     Member<S3d3SeqBounds, Events>{"events", 4, &S3d3SeqBounds::events, Role::Plain},
     Member<S3d3SeqBounds, uint8_t>{"num_active_channels", 12, &S3d3SeqBounds::num_active_channels, Role::Channels},
@@ -184,7 +184,7 @@ struct S3d3NonzeroWithCount {
   bool operator==(const S3d3NonzeroWithCount&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3NonzeroWithCount> = std::make_tuple(
+inline constexpr auto fields_of<S3d3NonzeroWithCount> = field_decls(
     Member<S3d3NonzeroWithCount, Header>{"header", 0, &S3d3NonzeroWithCount::header, Role::Plain},
     Member<S3d3NonzeroWithCount, Events>{"events", 4, &S3d3NonzeroWithCount::events, Role::Plain},
     Member<S3d3NonzeroWithCount, uint8_t>{"num_active_channels", 12, &S3d3NonzeroWithCount::num_active_channels,

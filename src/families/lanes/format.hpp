@@ -22,9 +22,9 @@ struct LaneMap {
   bool operator==(const LaneMap&) const = default;
 };
 template <>
-inline constexpr auto fields_of<LaneMap> = std::tuple_cat(header_and_events<LaneMap>(),
-                                                          std::make_tuple(field("body", 12, &LaneMap::body),
-                                                                          field("mask", 32, &LaneMap::mask)));
+inline constexpr auto fields_of<LaneMap> = cat_fields(header_and_events<LaneMap>(),
+                                                      field_decls(field("body", 12, &LaneMap::body),
+                                                                  field("mask", 32, &LaneMap::mask)));
 
 struct UnitState;  // tpbisa/unit_state.hpp
 

@@ -69,39 +69,38 @@ struct PeMaverick : PeCommon {
 /// src TENSOR3D at 16, in_dtype and fp32_mode at 32-33: every layout.
 template <class S>
 constexpr auto src_fields() {
-  return std::make_tuple(field("src", 16, &S::src), field("in_dtype", 32, &S::in_dtype, Role::Dtype),
-                         field("fp32_mode", 33, &S::fp32_mode));
+  return field_decls(field("src", 16, &S::src), field("in_dtype", 32, &S::in_dtype, Role::Dtype),
+                     field("fp32_mode", 33, &S::fp32_mode));
 }
 /// Bytes 34-39 of the SUNDA/CAYMAN and MARIANA layouts of both opcodes.
 template <class S>
 constexpr auto cayman_body_fields() {
-  return std::make_tuple(field("transpose_mode", 34, &S::transpose_mode), field("perf_opt", 35, &S::perf_opt),
-                         field("reserved1", 36, &S::reserved1, Role::Reserved),
-                         field("num_active_rows", 38, &S::num_active_rows),
-                         field("num_active_cols", 39, &S::num_active_cols));
+  return field_decls(field("transpose_mode", 34, &S::transpose_mode), field("perf_opt", 35, &S::perf_opt),
+                     field("reserved1", 36, &S::reserved1, Role::Reserved),
+                     field("num_active_rows", 38, &S::num_active_rows),
+                     field("num_active_cols", 39, &S::num_active_cols));
 }
 /// The quadrant masks at 44-45 (SUNDA/CAYMAN and MARIANA).
 template <class S>
 constexpr auto group_fields() {
-  return std::make_tuple(field("row_grp", 44, &S::row_grp), field("col_grp", 45, &S::col_grp));
+  return field_decls(field("row_grp", 44, &S::row_grp), field("col_grp", 45, &S::col_grp));
 }
 /// MATMUL bytes 43-63 of the SUNDA/CAYMAN and MARIANA layouts.
 template <class S>
 constexpr auto matmul_tail_fields() {
-  return std::tuple_cat(
-      std::make_tuple(field("psum_accumulate_flags", 43, &S::psum_accumulate_flags)), group_fields<S>(),
-      std::make_tuple(field("active_row_mode", 46, &S::active_row_mode),
-                      field("psum_zero_region", 47, &S::psum_zero_region), field("dst", 48, &S::dst)));
+  return cat_fields(field_decls(field("psum_accumulate_flags", 43, &S::psum_accumulate_flags)), group_fields<S>(),
+                    field_decls(field("active_row_mode", 46, &S::active_row_mode),
+                                field("psum_zero_region", 47, &S::psum_zero_region), field("dst", 48, &S::dst)));
 }
 /// MAVERICK's six control bytes from `at` (34 for LDWEIGHTS; 35 for MATMUL, whose out_dtype takes byte 34).
 template <class S>
 constexpr auto maverick_fields(uint8_t at) {
-  return std::make_tuple(field("num_active_rows", at, &S::num_active_rows),
-                         field("num_active_cols", static_cast<uint8_t>(at + 1), &S::num_active_cols),
-                         field("tile_size", static_cast<uint8_t>(at + 2), &S::tile_size),
-                         field("tile_sel", static_cast<uint8_t>(at + 3), &S::tile_sel),
-                         field("flags", static_cast<uint8_t>(at + 4), &S::flags),
-                         field("perf_mode", static_cast<uint8_t>(at + 5), &S::perf_mode));
+  return field_decls(field("num_active_rows", at, &S::num_active_rows),
+                     field("num_active_cols", static_cast<uint8_t>(at + 1), &S::num_active_cols),
+                     field("tile_size", static_cast<uint8_t>(at + 2), &S::tile_size),
+                     field("tile_sel", static_cast<uint8_t>(at + 3), &S::tile_sel),
+                     field("flags", static_cast<uint8_t>(at + 4), &S::flags),
+                     field("perf_mode", static_cast<uint8_t>(at + 5), &S::perf_mode));
 }
 }  // namespace family::matmul
 
@@ -117,12 +116,12 @@ struct S3LwCayman : family::matmul::PeGrouped {
   bool operator==(const S3LwCayman&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwCayman> = std::tuple_cat(
-    header_and_events<S3LwCayman>(), std::make_tuple(field("reserved0", 12, &S3LwCayman::reserved0, Role::Reserved)),
+inline constexpr auto fields_of<S3LwCayman> = cat_fields(
+    header_and_events<S3LwCayman>(), field_decls(field("reserved0", 12, &S3LwCayman::reserved0, Role::Reserved)),
     family::matmul::src_fields<S3LwCayman>(), family::matmul::cayman_body_fields<S3LwCayman>(),
-    std::make_tuple(field("reserved2", 40, &S3LwCayman::reserved2, Role::Reserved)),
+    field_decls(field("reserved2", 40, &S3LwCayman::reserved2, Role::Reserved)),
     family::matmul::group_fields<S3LwCayman>(),
-    std::make_tuple(field("reserved3", 46, &S3LwCayman::reserved3, Role::Reserved)));
+    field_decls(field("reserved3", 46, &S3LwCayman::reserved3, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MARIANA: `bg_xpose_mode` at 12 and the LD_WEIGHT_FLAGS byte at 47.
 struct S3LwMariana : family::matmul::PeGrouped {
@@ -140,15 +139,15 @@ struct S3LwMariana : family::matmul::PeGrouped {
 };
 template <>
 inline constexpr auto fields_of<S3LwMariana> =
-    std::tuple_cat(header_and_events<S3LwMariana>(),
-                   std::make_tuple(field("bg_xpose_mode", 12, &S3LwMariana::bg_xpose_mode),
-                                   field("reserved0", 13, &S3LwMariana::reserved0, Role::Reserved)),
-                   family::matmul::src_fields<S3LwMariana>(), family::matmul::cayman_body_fields<S3LwMariana>(),
-                   std::make_tuple(field("reserved2", 40, &S3LwMariana::reserved2, Role::Reserved)),
-                   family::matmul::group_fields<S3LwMariana>(),
-                   std::make_tuple(field("reserved3", 46, &S3LwMariana::reserved3, Role::Reserved),
-                                   field("flags", 47, &S3LwMariana::flags),
-                                   field("reserved4", 48, &S3LwMariana::reserved4, Role::Reserved)));
+    cat_fields(header_and_events<S3LwMariana>(),
+               field_decls(field("bg_xpose_mode", 12, &S3LwMariana::bg_xpose_mode),
+                           field("reserved0", 13, &S3LwMariana::reserved0, Role::Reserved)),
+               family::matmul::src_fields<S3LwMariana>(), family::matmul::cayman_body_fields<S3LwMariana>(),
+               field_decls(field("reserved2", 40, &S3LwMariana::reserved2, Role::Reserved)),
+               family::matmul::group_fields<S3LwMariana>(),
+               field_decls(field("reserved3", 46, &S3LwMariana::reserved3, Role::Reserved),
+                           field("flags", 47, &S3LwMariana::flags),
+                           field("reserved4", 48, &S3LwMariana::reserved4, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3_LW_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256.
 struct S3LwMaverick : family::matmul::PeMaverick {
@@ -160,11 +159,10 @@ struct S3LwMaverick : family::matmul::PeMaverick {
   bool operator==(const S3LwMaverick&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3LwMaverick> =
-    std::tuple_cat(header_and_events<S3LwMaverick>(),
-                   std::make_tuple(field("reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved)),
-                   family::matmul::src_fields<S3LwMaverick>(), family::matmul::maverick_fields<S3LwMaverick>(34),
-                   std::make_tuple(field("reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved)));
+inline constexpr auto fields_of<S3LwMaverick> = cat_fields(
+    header_and_events<S3LwMaverick>(), field_decls(field("reserved0", 12, &S3LwMaverick::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3LwMaverick>(), family::matmul::maverick_fields<S3LwMaverick>(34),
+    field_decls(field("reserved1", 40, &S3LwMaverick::reserved1, Role::Reserved)));
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, SUNDA (PROJ-CONV-F19) and CAYMAN.
 struct S3d3MmCayman : family::matmul::MmGrouped<2> {
@@ -175,13 +173,12 @@ struct S3d3MmCayman : family::matmul::MmGrouped<2> {
   bool operator==(const S3d3MmCayman&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmCayman> =
-    std::tuple_cat(header_and_events<S3d3MmCayman>(),
-                   std::make_tuple(field("reserved0", 12, &S3d3MmCayman::reserved0, Role::Reserved)),
-                   family::matmul::src_fields<S3d3MmCayman>(), family::matmul::cayman_body_fields<S3d3MmCayman>(),
-                   std::make_tuple(field("out_dtype", 40, &S3d3MmCayman::out_dtype),
-                                   field("reserved2", 41, &S3d3MmCayman::reserved2, Role::Reserved)),
-                   family::matmul::matmul_tail_fields<S3d3MmCayman>());
+inline constexpr auto fields_of<S3d3MmCayman> = cat_fields(
+    header_and_events<S3d3MmCayman>(), field_decls(field("reserved0", 12, &S3d3MmCayman::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3d3MmCayman>(), family::matmul::cayman_body_fields<S3d3MmCayman>(),
+    field_decls(field("out_dtype", 40, &S3d3MmCayman::out_dtype),
+                field("reserved2", 41, &S3d3MmCayman::reserved2, Role::Reserved)),
+    family::matmul::matmul_tail_fields<S3d3MmCayman>());
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, MARIANA: the MATMUL_FLAGS byte at 42.
 struct S3d3MmMariana : family::matmul::MmGrouped<1> {
@@ -193,14 +190,13 @@ struct S3d3MmMariana : family::matmul::MmGrouped<1> {
   bool operator==(const S3d3MmMariana&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmMariana> =
-    std::tuple_cat(header_and_events<S3d3MmMariana>(),
-                   std::make_tuple(field("reserved0", 12, &S3d3MmMariana::reserved0, Role::Reserved)),
-                   family::matmul::src_fields<S3d3MmMariana>(), family::matmul::cayman_body_fields<S3d3MmMariana>(),
-                   std::make_tuple(field("out_dtype", 40, &S3d3MmMariana::out_dtype),
-                                   field("reserved2", 41, &S3d3MmMariana::reserved2, Role::Reserved),
-                                   field("matmul_flags", 42, &S3d3MmMariana::matmul_flags)),
-                   family::matmul::matmul_tail_fields<S3d3MmMariana>());
+inline constexpr auto fields_of<S3d3MmMariana> = cat_fields(
+    header_and_events<S3d3MmMariana>(), field_decls(field("reserved0", 12, &S3d3MmMariana::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3d3MmMariana>(), family::matmul::cayman_body_fields<S3d3MmMariana>(),
+    field_decls(field("out_dtype", 40, &S3d3MmMariana::out_dtype),
+                field("reserved2", 41, &S3d3MmMariana::reserved2, Role::Reserved),
+                field("matmul_flags", 42, &S3d3MmMariana::matmul_flags)),
+    family::matmul::matmul_tail_fields<S3d3MmMariana>());
 
 /// NEURON_ISA_TPB_S3D3_MM_STRUCT, MAVERICK: re-packed, no row/column groups, columns 0 = 256; `flags` holds the
 /// PSUM accumulate flags, with bit 2 BEGIN_ACCUM (PE convention 3).
@@ -215,13 +211,13 @@ struct S3d3MmMaverick : family::matmul::PeMaverick {
   bool operator==(const S3d3MmMaverick&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3MmMaverick> = std::tuple_cat(
+inline constexpr auto fields_of<S3d3MmMaverick> = cat_fields(
     header_and_events<S3d3MmMaverick>(),
-    std::make_tuple(field("reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved)),
-    family::matmul::src_fields<S3d3MmMaverick>(), std::make_tuple(field("out_dtype", 34, &S3d3MmMaverick::out_dtype)),
+    field_decls(field("reserved0", 12, &S3d3MmMaverick::reserved0, Role::Reserved)),
+    family::matmul::src_fields<S3d3MmMaverick>(), field_decls(field("out_dtype", 34, &S3d3MmMaverick::out_dtype)),
     family::matmul::maverick_fields<S3d3MmMaverick>(35),
-    std::make_tuple(field("reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved),
-                    field("dst", 48, &S3d3MmMaverick::dst)));
+    field_decls(field("reserved1", 41, &S3d3MmMaverick::reserved1, Role::Reserved),
+                field("dst", 48, &S3d3MmMaverick::dst)));
 
 namespace family {
 

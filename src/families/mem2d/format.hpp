@@ -26,14 +26,14 @@ struct Mem2d {
 };
 template <>
 inline constexpr auto fields_of<Mem2d> =
-    std::make_tuple(Member<Mem2d, Header>{"header", 0, &Mem2d::header, Role::Plain},
-                    Member<Mem2d, Events>{"events", 4, &Mem2d::events, Role::Plain},
-                    Member<Mem2d, uint8_t>{"dtype", 12, &Mem2d::dtype, Role::Dtype},
-                    Member<Mem2d, uint8_t>{"src_datasrc", 13, &Mem2d::src_datasrc, Role::DataSrc},
-                    Member<Mem2d, std::array<uint8_t, 2>>{"num_elem", 14, &Mem2d::num_elem, Role::NumElem},
-                    Member<Mem2d, Addr8>{"start_addr", 16, &Mem2d::start_addr, Role::Addr8},
-                    Member<Mem2d, std::array<int32_t, 2>>{"step_elem", 24, &Mem2d::step_elem, Role::Step},
-                    Member<Mem2d, Mem2dData>{"data", 32, &Mem2d::data, Role::MemData});
+    field_decls(Member<Mem2d, Header>{"header", 0, &Mem2d::header, Role::Plain},
+                Member<Mem2d, Events>{"events", 4, &Mem2d::events, Role::Plain},
+                Member<Mem2d, uint8_t>{"dtype", 12, &Mem2d::dtype, Role::Dtype},
+                Member<Mem2d, uint8_t>{"src_datasrc", 13, &Mem2d::src_datasrc, Role::DataSrc},
+                Member<Mem2d, std::array<uint8_t, 2>>{"num_elem", 14, &Mem2d::num_elem, Role::NumElem},
+                Member<Mem2d, Addr8>{"start_addr", 16, &Mem2d::start_addr, Role::Addr8},
+                Member<Mem2d, std::array<int32_t, 2>>{"step_elem", 24, &Mem2d::step_elem, Role::Step},
+                Member<Mem2d, Mem2dData>{"data", 32, &Mem2d::data, Role::MemData});
 
 /// NEURON_ISA_TPB_PSEUDO_MEM_2D_STRUCT (64 B): PseudoTensorStore 0xcd, PseudoTensorLoad 0xce.
 struct PseudoMem2d {
@@ -56,15 +56,15 @@ struct PseudoMem2d {
 };
 template <>
 inline constexpr auto fields_of<PseudoMem2d> =
-    std::make_tuple(Member<PseudoMem2d, Header>{"header", 0, &PseudoMem2d::header, Role::Plain},
-                    Member<PseudoMem2d, Events>{"events", 4, &PseudoMem2d::events, Role::Plain},
-                    Member<PseudoMem2d, uint8_t>{"dtype", 12, &PseudoMem2d::dtype, Role::Dtype},
-                    Member<PseudoMem2d, uint8_t>{"src_datasrc", 13, &PseudoMem2d::src_datasrc, Role::DataSrc},
-                    Member<PseudoMem2d, std::array<uint8_t, 2>>{"num_elem", 14, &PseudoMem2d::num_elem, Role::NumElem},
-                    Member<PseudoMem2d, uint32_t>{"var_id", 16, &PseudoMem2d::var_id, Role::VarId},
-                    Member<PseudoMem2d, uint32_t>{"var_offset", 20, &PseudoMem2d::var_offset, Role::VarOffset},
-                    Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
-                    Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
+    field_decls(Member<PseudoMem2d, Header>{"header", 0, &PseudoMem2d::header, Role::Plain},
+                Member<PseudoMem2d, Events>{"events", 4, &PseudoMem2d::events, Role::Plain},
+                Member<PseudoMem2d, uint8_t>{"dtype", 12, &PseudoMem2d::dtype, Role::Dtype},
+                Member<PseudoMem2d, uint8_t>{"src_datasrc", 13, &PseudoMem2d::src_datasrc, Role::DataSrc},
+                Member<PseudoMem2d, std::array<uint8_t, 2>>{"num_elem", 14, &PseudoMem2d::num_elem, Role::NumElem},
+                Member<PseudoMem2d, uint32_t>{"var_id", 16, &PseudoMem2d::var_id, Role::VarId},
+                Member<PseudoMem2d, uint32_t>{"var_offset", 20, &PseudoMem2d::var_offset, Role::VarOffset},
+                Member<PseudoMem2d, std::array<int32_t, 2>>{"step_elem", 24, &PseudoMem2d::step_elem, Role::Step},
+                Member<PseudoMem2d, Mem2dData>{"data", 32, &PseudoMem2d::data, Role::MemData});
 
 namespace family::mem2d {
 inline constexpr unsigned kDataBytes = std::tuple_size_v<decltype(Mem2dData::bytes)>;

@@ -29,14 +29,14 @@ struct S2s1d2PeSeed {
   bool operator==(const S2s1d2PeSeed&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2s1d2PeSeed> = std::tuple_cat(
+inline constexpr auto fields_of<S2s1d2PeSeed> = cat_fields(
     header_and_events<S2s1d2PeSeed>(),
-    std::make_tuple(field("src", 12, &S2s1d2PeSeed::src), field("identity", 24, &S2s1d2PeSeed::identity),
-                    field("identity_dtype", 32, &S2s1d2PeSeed::identity_dtype, Role::Dtype),
-                    field("mode", 33, &S2s1d2PeSeed::mode, Role::Custom),
-                    field("num_active_rows", 34, &S2s1d2PeSeed::num_active_rows),
-                    field("num_active_cols", 35, &S2s1d2PeSeed::num_active_cols), field("dst", 36, &S2s1d2PeSeed::dst),
-                    field("reserved", 48, &S2s1d2PeSeed::reserved, Role::Reserved)));
+    field_decls(field("src", 12, &S2s1d2PeSeed::src), field("identity", 24, &S2s1d2PeSeed::identity),
+                field("identity_dtype", 32, &S2s1d2PeSeed::identity_dtype, Role::Dtype),
+                field("mode", 33, &S2s1d2PeSeed::mode, Role::Custom),
+                field("num_active_rows", 34, &S2s1d2PeSeed::num_active_rows),
+                field("num_active_cols", 35, &S2s1d2PeSeed::num_active_cols), field("dst", 36, &S2s1d2PeSeed::dst),
+                field("reserved", 48, &S2s1d2PeSeed::reserved, Role::Reserved)));
 
 namespace family {
 

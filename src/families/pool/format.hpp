@@ -31,18 +31,18 @@ struct S4d4Gt {
 };
 template <>
 inline constexpr auto fields_of<S4d4Gt> =
-    std::make_tuple(Member<S4d4Gt, Header>{"header", 0, &S4d4Gt::header, Role::Plain},
-                    Member<S4d4Gt, Events>{"events", 4, &S4d4Gt::events, Role::Plain},
-                    Member<S4d4Gt, Tensor4d>{"src", 12, &S4d4Gt::src, Role::Plain},
-                    Member<S4d4Gt, uint8_t>{"in_dtype", 32, &S4d4Gt::in_dtype, Role::Dtype},
-                    Member<S4d4Gt, uint8_t>{"out_dtype", 33, &S4d4Gt::out_dtype, Role::Dtype},
-                    Member<S4d4Gt, uint8_t>{"num_active_channels", 34, &S4d4Gt::num_active_channels, Role::Channels},
-                    Member<S4d4Gt, uint8_t>{"pad35", 35, &S4d4Gt::pad35, Role::Plain},
-                    Member<S4d4Gt, uint8_t>{"index_miss_behavior", 36, &S4d4Gt::index_miss_behavior, Role::Plain},
-                    Member<S4d4Gt, uint8_t>{"free_pool_buffer", 37, &S4d4Gt::free_pool_buffer, Role::Plain},
-                    Member<S4d4Gt, uint16_t>{"pad38", 38, &S4d4Gt::pad38, Role::Plain},
-                    Member<S4d4Gt, uint32_t>{"immediate", 40, &S4d4Gt::immediate, Role::Custom},
-                    Member<S4d4Gt, Tensor4d>{"dst", 44, &S4d4Gt::dst, Role::Plain});
+    field_decls(Member<S4d4Gt, Header>{"header", 0, &S4d4Gt::header, Role::Plain},
+                Member<S4d4Gt, Events>{"events", 4, &S4d4Gt::events, Role::Plain},
+                Member<S4d4Gt, Tensor4d>{"src", 12, &S4d4Gt::src, Role::Plain},
+                Member<S4d4Gt, uint8_t>{"in_dtype", 32, &S4d4Gt::in_dtype, Role::Dtype},
+                Member<S4d4Gt, uint8_t>{"out_dtype", 33, &S4d4Gt::out_dtype, Role::Dtype},
+                Member<S4d4Gt, uint8_t>{"num_active_channels", 34, &S4d4Gt::num_active_channels, Role::Channels},
+                Member<S4d4Gt, uint8_t>{"pad35", 35, &S4d4Gt::pad35, Role::Plain},
+                Member<S4d4Gt, uint8_t>{"index_miss_behavior", 36, &S4d4Gt::index_miss_behavior, Role::Plain},
+                Member<S4d4Gt, uint8_t>{"free_pool_buffer", 37, &S4d4Gt::free_pool_buffer, Role::Plain},
+                Member<S4d4Gt, uint16_t>{"pad38", 38, &S4d4Gt::pad38, Role::Plain},
+                Member<S4d4Gt, uint32_t>{"immediate", 40, &S4d4Gt::immediate, Role::Custom},
+                Member<S4d4Gt, Tensor4d>{"dst", 44, &S4d4Gt::dst, Role::Plain});
 
 /// The indirect arm of S4D4_IC's MEM_PATTERN4D source (GATH §3b): NEURON_ISA_TPB_INDIRECT (12 B) and the 8 bytes
 /// of the 20-byte union the public table leaves unnamed (kept as written, PROJ-CONV-G71).
@@ -58,11 +58,11 @@ struct IndirectPattern {
 };
 template <>
 inline constexpr auto fields_of<IndirectPattern> =
-    std::make_tuple(Member<IndirectPattern, Addr4>{"index_addr", 0, &IndirectPattern::index_addr, Role::Addr4},
-                    Member<IndirectPattern, Addr4>{"data_addr", 4, &IndirectPattern::data_addr, Role::Addr4},
-                    Member<IndirectPattern, uint16_t>{"num_elem", 8, &IndirectPattern::num_elem, Role::Plain},
-                    Member<IndirectPattern, uint16_t>{"pad10", 10, &IndirectPattern::pad10, Role::Plain},
-                    Member<IndirectPattern, std::array<uint8_t, 8>>{"pad12", 12, &IndirectPattern::pad12, Role::Plain});
+    field_decls(Member<IndirectPattern, Addr4>{"index_addr", 0, &IndirectPattern::index_addr, Role::Addr4},
+                Member<IndirectPattern, Addr4>{"data_addr", 4, &IndirectPattern::data_addr, Role::Addr4},
+                Member<IndirectPattern, uint16_t>{"num_elem", 8, &IndirectPattern::num_elem, Role::Plain},
+                Member<IndirectPattern, uint16_t>{"pad10", 10, &IndirectPattern::pad10, Role::Plain},
+                Member<IndirectPattern, std::array<uint8_t, 8>>{"pad12", 12, &IndirectPattern::pad12, Role::Plain});
 
 /// NEURON_ISA_TPB_S4D4_IC_STRUCT (64 B): INDIRECT_COPY 0xE7, every generation (GATH §3b). Only the gather mode is
 /// defined: src is the indirect arm, dst the tensor arm. Bytes 37 and 42..43 are unnamed (PROJ-CONV-G71).
@@ -88,19 +88,19 @@ struct S4d4Ic {
 };
 template <>
 inline constexpr auto fields_of<S4d4Ic> =
-    std::make_tuple(Member<S4d4Ic, Header>{"header", 0, &S4d4Ic::header, Role::Plain},
-                    Member<S4d4Ic, Events>{"events", 4, &S4d4Ic::events, Role::Plain},
-                    Member<S4d4Ic, IndirectPattern>{"src", 12, &S4d4Ic::src, Role::Plain},
-                    Member<S4d4Ic, uint8_t>{"in_dtype", 32, &S4d4Ic::in_dtype, Role::Dtype},
-                    Member<S4d4Ic, uint8_t>{"out_dtype", 33, &S4d4Ic::out_dtype, Role::Dtype},
-                    Member<S4d4Ic, uint8_t>{"num_active_channels", 34, &S4d4Ic::num_active_channels, Role::Channels},
-                    Member<S4d4Ic, uint8_t>{"src_num_elem_per_idx", 35, &S4d4Ic::src_num_elem_per_idx, Role::Plain},
-                    Member<S4d4Ic, uint8_t>{"dst_num_elem_per_idx", 36, &S4d4Ic::dst_num_elem_per_idx, Role::Plain},
-                    Member<S4d4Ic, uint8_t>{"pad37", 37, &S4d4Ic::pad37, Role::Plain},
-                    Member<S4d4Ic, uint16_t>{"src_buffer_size", 38, &S4d4Ic::src_buffer_size, Role::Plain},
-                    Member<S4d4Ic, uint16_t>{"dst_buffer_size", 40, &S4d4Ic::dst_buffer_size, Role::Plain},
-                    Member<S4d4Ic, uint16_t>{"pad42", 42, &S4d4Ic::pad42, Role::Plain},
-                    Member<S4d4Ic, Tensor4d>{"dst", 44, &S4d4Ic::dst, Role::Plain});
+    field_decls(Member<S4d4Ic, Header>{"header", 0, &S4d4Ic::header, Role::Plain},
+                Member<S4d4Ic, Events>{"events", 4, &S4d4Ic::events, Role::Plain},
+                Member<S4d4Ic, IndirectPattern>{"src", 12, &S4d4Ic::src, Role::Plain},
+                Member<S4d4Ic, uint8_t>{"in_dtype", 32, &S4d4Ic::in_dtype, Role::Dtype},
+                Member<S4d4Ic, uint8_t>{"out_dtype", 33, &S4d4Ic::out_dtype, Role::Dtype},
+                Member<S4d4Ic, uint8_t>{"num_active_channels", 34, &S4d4Ic::num_active_channels, Role::Channels},
+                Member<S4d4Ic, uint8_t>{"src_num_elem_per_idx", 35, &S4d4Ic::src_num_elem_per_idx, Role::Plain},
+                Member<S4d4Ic, uint8_t>{"dst_num_elem_per_idx", 36, &S4d4Ic::dst_num_elem_per_idx, Role::Plain},
+                Member<S4d4Ic, uint8_t>{"pad37", 37, &S4d4Ic::pad37, Role::Plain},
+                Member<S4d4Ic, uint16_t>{"src_buffer_size", 38, &S4d4Ic::src_buffer_size, Role::Plain},
+                Member<S4d4Ic, uint16_t>{"dst_buffer_size", 40, &S4d4Ic::dst_buffer_size, Role::Plain},
+                Member<S4d4Ic, uint16_t>{"pad42", 42, &S4d4Ic::pad42, Role::Plain},
+                Member<S4d4Ic, Tensor4d>{"dst", 44, &S4d4Ic::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S1D2_SORT_STRUCT (64 B): SORT 0x96, compile-verified identical on every generation (SORT §3).
 struct S1d2Sort {
@@ -122,18 +122,18 @@ struct S1d2Sort {
   bool operator==(const S1d2Sort&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S1d2Sort> = std::make_tuple(
-    Member<S1d2Sort, Header>{"header", 0, &S1d2Sort::header, Role::Plain},
-    Member<S1d2Sort, Events>{"events", 4, &S1d2Sort::events, Role::Plain},
-    Member<S1d2Sort, uint8_t>{"num_active_channels", 12, &S1d2Sort::num_active_channels, Role::Channels},
-    Member<S1d2Sort, uint8_t>{"index_offset_src", 13, &S1d2Sort::index_offset_src, Role::ImmSrc},
-    Member<S1d2Sort, uint8_t>{"in_out_dtype", 14, &S1d2Sort::in_out_dtype, Role::Custom},
-    Member<S1d2Sort, uint8_t>{"comparison", 15, &S1d2Sort::comparison, Role::AluOp},
-    Member<S1d2Sort, Tensor1d>{"src", 16, &S1d2Sort::src, Role::Plain},
-    Member<S1d2Sort, Tensor2d>{"dst", 24, &S1d2Sort::dst, Role::Plain},
-    Member<S1d2Sort, uint32_t>{"index_offset", 36, &S1d2Sort::index_offset, Role::Custom},
-    Member<S1d2Sort, uint8_t>{"stable", 40, &S1d2Sort::stable, Role::Plain},
-    Member<S1d2Sort, std::array<uint8_t, 23>>{"reserved1", 41, &S1d2Sort::reserved1, Role::Reserved});
+inline constexpr auto fields_of<S1d2Sort> =
+    field_decls(Member<S1d2Sort, Header>{"header", 0, &S1d2Sort::header, Role::Plain},
+                Member<S1d2Sort, Events>{"events", 4, &S1d2Sort::events, Role::Plain},
+                Member<S1d2Sort, uint8_t>{"num_active_channels", 12, &S1d2Sort::num_active_channels, Role::Channels},
+                Member<S1d2Sort, uint8_t>{"index_offset_src", 13, &S1d2Sort::index_offset_src, Role::ImmSrc},
+                Member<S1d2Sort, uint8_t>{"in_out_dtype", 14, &S1d2Sort::in_out_dtype, Role::Custom},
+                Member<S1d2Sort, uint8_t>{"comparison", 15, &S1d2Sort::comparison, Role::AluOp},
+                Member<S1d2Sort, Tensor1d>{"src", 16, &S1d2Sort::src, Role::Plain},
+                Member<S1d2Sort, Tensor2d>{"dst", 24, &S1d2Sort::dst, Role::Plain},
+                Member<S1d2Sort, uint32_t>{"index_offset", 36, &S1d2Sort::index_offset, Role::Custom},
+                Member<S1d2Sort, uint8_t>{"stable", 40, &S1d2Sort::stable, Role::Plain},
+                Member<S1d2Sort, std::array<uint8_t, 23>>{"reserved1", 41, &S1d2Sort::reserved1, Role::Reserved});
 
 /// NEURON_ISA_TPB_S4D4_PL_STRUCT (64 B): POOL 0x45, compile-verified identical on every generation (POOL §3).
 /// MAX_POOL_SELECT 0x58 shares the struct and is not modeled.
@@ -158,18 +158,18 @@ struct S4d4Pl {
 };
 template <>
 inline constexpr auto fields_of<S4d4Pl> =
-    std::make_tuple(Member<S4d4Pl, Header>{"header", 0, &S4d4Pl::header, Role::Plain},
-                    Member<S4d4Pl, Events>{"events", 4, &S4d4Pl::events, Role::Plain},
-                    Member<S4d4Pl, Tensor4d>{"src", 12, &S4d4Pl::src, Role::Plain},
-                    Member<S4d4Pl, uint8_t>{"in_dtype", 32, &S4d4Pl::in_dtype, Role::Dtype},
-                    Member<S4d4Pl, uint8_t>{"out_dtype", 33, &S4d4Pl::out_dtype, Role::Dtype},
-                    Member<S4d4Pl, uint8_t>{"num_active_channels", 34, &S4d4Pl::num_active_channels, Role::Channels},
-                    Member<S4d4Pl, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Pl::reserved0, Role::Reserved},
-                    Member<S4d4Pl, uint8_t>{"pool_func", 36, &S4d4Pl::pool_func, Role::Custom},
-                    Member<S4d4Pl, uint8_t>{"pool_dim", 37, &S4d4Pl::pool_dim, Role::Subdim},
-                    Member<S4d4Pl, std::array<uint8_t, 2>>{"reserved1", 38, &S4d4Pl::reserved1, Role::Reserved},
-                    Member<S4d4Pl, ImmVal>{"pool_scale", 40, &S4d4Pl::pool_scale, Role::ImmVal},
-                    Member<S4d4Pl, Tensor4d>{"dst", 44, &S4d4Pl::dst, Role::Plain});
+    field_decls(Member<S4d4Pl, Header>{"header", 0, &S4d4Pl::header, Role::Plain},
+                Member<S4d4Pl, Events>{"events", 4, &S4d4Pl::events, Role::Plain},
+                Member<S4d4Pl, Tensor4d>{"src", 12, &S4d4Pl::src, Role::Plain},
+                Member<S4d4Pl, uint8_t>{"in_dtype", 32, &S4d4Pl::in_dtype, Role::Dtype},
+                Member<S4d4Pl, uint8_t>{"out_dtype", 33, &S4d4Pl::out_dtype, Role::Dtype},
+                Member<S4d4Pl, uint8_t>{"num_active_channels", 34, &S4d4Pl::num_active_channels, Role::Channels},
+                Member<S4d4Pl, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Pl::reserved0, Role::Reserved},
+                Member<S4d4Pl, uint8_t>{"pool_func", 36, &S4d4Pl::pool_func, Role::Custom},
+                Member<S4d4Pl, uint8_t>{"pool_dim", 37, &S4d4Pl::pool_dim, Role::Subdim},
+                Member<S4d4Pl, std::array<uint8_t, 2>>{"reserved1", 38, &S4d4Pl::reserved1, Role::Reserved},
+                Member<S4d4Pl, ImmVal>{"pool_scale", 40, &S4d4Pl::pool_scale, Role::ImmVal},
+                Member<S4d4Pl, Tensor4d>{"dst", 44, &S4d4Pl::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S4D4_CR_STRUCT (64 B): CROSS_LANE_REDUCE_ARITH 0x7C / _BITVEC 0x7D, identical on every generation.
 struct S4d4Cr {
@@ -192,17 +192,17 @@ struct S4d4Cr {
 };
 template <>
 inline constexpr auto fields_of<S4d4Cr> =
-    std::make_tuple(Member<S4d4Cr, Header>{"header", 0, &S4d4Cr::header, Role::Plain},
-                    Member<S4d4Cr, Events>{"events", 4, &S4d4Cr::events, Role::Plain},
-                    Member<S4d4Cr, Tensor4d>{"src", 12, &S4d4Cr::src, Role::Plain},
-                    Member<S4d4Cr, uint8_t>{"in_dtype", 32, &S4d4Cr::in_dtype, Role::Dtype},
-                    Member<S4d4Cr, uint8_t>{"out_dtype", 33, &S4d4Cr::out_dtype, Role::Dtype},
-                    Member<S4d4Cr, uint8_t>{"num_active_channels", 34, &S4d4Cr::num_active_channels, Role::Channels},
-                    Member<S4d4Cr, uint8_t>{"reduce_op", 35, &S4d4Cr::reduce_op, Role::Custom},
-                    Member<S4d4Cr, uint8_t>{"reduce_axis", 36, &S4d4Cr::reduce_axis, Role::Custom},
-                    Member<S4d4Cr, std::array<uint8_t, 3>>{"reserved0", 37, &S4d4Cr::reserved0, Role::Reserved},
-                    Member<S4d4Cr, ImmVal>{"scale", 40, &S4d4Cr::scale, Role::ImmVal},
-                    Member<S4d4Cr, Tensor4d>{"dst", 44, &S4d4Cr::dst, Role::Plain});
+    field_decls(Member<S4d4Cr, Header>{"header", 0, &S4d4Cr::header, Role::Plain},
+                Member<S4d4Cr, Events>{"events", 4, &S4d4Cr::events, Role::Plain},
+                Member<S4d4Cr, Tensor4d>{"src", 12, &S4d4Cr::src, Role::Plain},
+                Member<S4d4Cr, uint8_t>{"in_dtype", 32, &S4d4Cr::in_dtype, Role::Dtype},
+                Member<S4d4Cr, uint8_t>{"out_dtype", 33, &S4d4Cr::out_dtype, Role::Dtype},
+                Member<S4d4Cr, uint8_t>{"num_active_channels", 34, &S4d4Cr::num_active_channels, Role::Channels},
+                Member<S4d4Cr, uint8_t>{"reduce_op", 35, &S4d4Cr::reduce_op, Role::Custom},
+                Member<S4d4Cr, uint8_t>{"reduce_axis", 36, &S4d4Cr::reduce_axis, Role::Custom},
+                Member<S4d4Cr, std::array<uint8_t, 3>>{"reserved0", 37, &S4d4Cr::reserved0, Role::Reserved},
+                Member<S4d4Cr, ImmVal>{"scale", 40, &S4d4Cr::scale, Role::ImmVal},
+                Member<S4d4Cr, Tensor4d>{"dst", 44, &S4d4Cr::dst, Role::Plain});
 
 namespace family {
 

@@ -34,7 +34,7 @@ struct S3d3CpPredScalar {
   bool operator==(const S3d3CpPredScalar&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3CpPredScalar> = std::make_tuple(
+inline constexpr auto fields_of<S3d3CpPredScalar> = field_decls(
     Member<S3d3CpPredScalar, Header>{"header", 0, &S3d3CpPredScalar::header, Role::Plain},
     Member<S3d3CpPredScalar, Events>{"events", 4, &S3d3CpPredScalar::events, Role::Plain},
     Member<S3d3CpPredScalar, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3CpPredScalar::reserved0, Role::Reserved},
@@ -70,7 +70,7 @@ struct S3d3Collective {
   bool operator==(const S3d3Collective&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3Collective> = std::make_tuple(
+inline constexpr auto fields_of<S3d3Collective> = field_decls(
     Member<S3d3Collective, Header>{"header", 0, &S3d3Collective::header, Role::Plain},
     Member<S3d3Collective, Events>{"events", 4, &S3d3Collective::events, Role::Plain},
     Member<S3d3Collective, uint8_t>{"in_dtype", 12, &S3d3Collective::in_dtype, Role::Dtype},

@@ -31,7 +31,7 @@ struct S3d3Dropout {
   bool operator==(const S3d3Dropout&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3Dropout> = std::make_tuple(
+inline constexpr auto fields_of<S3d3Dropout> = field_decls(
     Member<S3d3Dropout, Header>{"header", 0, &S3d3Dropout::header, Role::Plain},
     Member<S3d3Dropout, Events>{"events", 4, &S3d3Dropout::events, Role::Plain},
     Member<S3d3Dropout, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3Dropout::reserved0, Role::Reserved},
@@ -69,18 +69,18 @@ struct D4Rand {
 };
 template <>
 inline constexpr auto fields_of<D4Rand> =
-    std::make_tuple(Member<D4Rand, Header>{"header", 0, &D4Rand::header, Role::Plain},
-                    Member<D4Rand, Events>{"events", 4, &D4Rand::events, Role::Plain},
-                    Member<D4Rand, uint8_t>{"rand_algorithm", 12, &D4Rand::rand_algorithm, Role::Custom},
-                    Member<D4Rand, uint8_t>{"rand_num_steps", 13, &D4Rand::rand_num_steps, Role::Plain},
-                    Member<D4Rand, uint8_t>{"post_process", 14, &D4Rand::post_process, Role::Custom},
-                    Member<D4Rand, uint8_t>{"rand_generator", 15, &D4Rand::rand_generator, Role::Custom},
-                    Member<D4Rand, std::array<uint32_t, 4>>{"params", 16, &D4Rand::params, Role::Plain},
-                    Member<D4Rand, uint8_t>{"dtype", 32, &D4Rand::dtype, Role::Dtype},
-                    Member<D4Rand, std::array<uint8_t, 1>>{"reserved1", 33, &D4Rand::reserved1, Role::Reserved},
-                    Member<D4Rand, uint8_t>{"num_active_channels", 34, &D4Rand::num_active_channels, Role::Channels},
-                    Member<D4Rand, std::array<uint8_t, 9>>{"reserved2", 35, &D4Rand::reserved2, Role::Reserved},
-                    Member<D4Rand, Tensor4d>{"dst", 44, &D4Rand::dst, Role::Plain});
+    field_decls(Member<D4Rand, Header>{"header", 0, &D4Rand::header, Role::Plain},
+                Member<D4Rand, Events>{"events", 4, &D4Rand::events, Role::Plain},
+                Member<D4Rand, uint8_t>{"rand_algorithm", 12, &D4Rand::rand_algorithm, Role::Custom},
+                Member<D4Rand, uint8_t>{"rand_num_steps", 13, &D4Rand::rand_num_steps, Role::Plain},
+                Member<D4Rand, uint8_t>{"post_process", 14, &D4Rand::post_process, Role::Custom},
+                Member<D4Rand, uint8_t>{"rand_generator", 15, &D4Rand::rand_generator, Role::Custom},
+                Member<D4Rand, std::array<uint32_t, 4>>{"params", 16, &D4Rand::params, Role::Plain},
+                Member<D4Rand, uint8_t>{"dtype", 32, &D4Rand::dtype, Role::Dtype},
+                Member<D4Rand, std::array<uint8_t, 1>>{"reserved1", 33, &D4Rand::reserved1, Role::Reserved},
+                Member<D4Rand, uint8_t>{"num_active_channels", 34, &D4Rand::num_active_channels, Role::Channels},
+                Member<D4Rand, std::array<uint8_t, 9>>{"reserved2", 35, &D4Rand::reserved2, Role::Reserved},
+                Member<D4Rand, Tensor4d>{"dst", 44, &D4Rand::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_S1_RAND_STRUCT (64 B), s1_rand.h: RAND_SET_STATE 0x78, the same bytes on every generation.
 struct S1Rand {
@@ -102,16 +102,16 @@ struct S1Rand {
 };
 template <>
 inline constexpr auto fields_of<S1Rand> =
-    std::make_tuple(Member<S1Rand, Header>{"header", 0, &S1Rand::header, Role::Plain},
-                    Member<S1Rand, Events>{"events", 4, &S1Rand::events, Role::Plain},
-                    Member<S1Rand, uint8_t>{"rand_algorithm", 12, &S1Rand::rand_algorithm, Role::Custom},
-                    Member<S1Rand, uint8_t>{"num_active_channels", 13, &S1Rand::num_active_channels, Role::Channels},
-                    Member<S1Rand, uint8_t>{"update_state", 14, &S1Rand::update_state, Role::Custom},
-                    Member<S1Rand, uint8_t>{"in_dtype", 15, &S1Rand::in_dtype, Role::Dtype},
-                    Member<S1Rand, Tensor1d>{"src", 16, &S1Rand::src, Role::Plain},
-                    Member<S1Rand, uint8_t>{"rand_generator", 24, &S1Rand::rand_generator, Role::Custom},
-                    Member<S1Rand, std::array<uint8_t, 7>>{"reserved", 25, &S1Rand::reserved, Role::Reserved},
-                    Member<S1Rand, std::array<uint32_t, 8>>{"imm_state", 32, &S1Rand::imm_state, Role::Plain});
+    field_decls(Member<S1Rand, Header>{"header", 0, &S1Rand::header, Role::Plain},
+                Member<S1Rand, Events>{"events", 4, &S1Rand::events, Role::Plain},
+                Member<S1Rand, uint8_t>{"rand_algorithm", 12, &S1Rand::rand_algorithm, Role::Custom},
+                Member<S1Rand, uint8_t>{"num_active_channels", 13, &S1Rand::num_active_channels, Role::Channels},
+                Member<S1Rand, uint8_t>{"update_state", 14, &S1Rand::update_state, Role::Custom},
+                Member<S1Rand, uint8_t>{"in_dtype", 15, &S1Rand::in_dtype, Role::Dtype},
+                Member<S1Rand, Tensor1d>{"src", 16, &S1Rand::src, Role::Plain},
+                Member<S1Rand, uint8_t>{"rand_generator", 24, &S1Rand::rand_generator, Role::Custom},
+                Member<S1Rand, std::array<uint8_t, 7>>{"reserved", 25, &S1Rand::reserved, Role::Reserved},
+                Member<S1Rand, std::array<uint32_t, 8>>{"imm_state", 32, &S1Rand::imm_state, Role::Plain});
 
 /// NEURON_ISA_TPB_D3_RAND_STRUCT (64 B), d3_rand.h (MARIANA and MAVERICK): RAND2 0xE2.
 struct D3Rand {
@@ -138,21 +138,21 @@ struct D3Rand {
 };
 template <>
 inline constexpr auto fields_of<D3Rand> =
-    std::make_tuple(Member<D3Rand, Header>{"header", 0, &D3Rand::header, Role::Plain},
-                    Member<D3Rand, Events>{"events", 4, &D3Rand::events, Role::Plain},
-                    Member<D3Rand, uint8_t>{"rand_algorithm", 12, &D3Rand::rand_algorithm, Role::Custom},
-                    Member<D3Rand, std::array<uint8_t, 1>>{"reserved0", 13, &D3Rand::reserved0, Role::Reserved},
-                    Member<D3Rand, uint8_t>{"post_process", 14, &D3Rand::post_process, Role::Custom},
-                    Member<D3Rand, std::array<uint8_t, 17>>{"reserved1", 15, &D3Rand::reserved1, Role::Reserved},
-                    Member<D3Rand, uint8_t>{"dtype", 32, &D3Rand::dtype, Role::Dtype},
-                    Member<D3Rand, std::array<uint8_t, 1>>{"reserved2", 33, &D3Rand::reserved2, Role::Reserved},
-                    Member<D3Rand, uint8_t>{"num_active_channels", 34, &D3Rand::num_active_channels, Role::Channels},
-                    Member<D3Rand, std::array<uint8_t, 3>>{"reserved3", 35, &D3Rand::reserved3, Role::Reserved},
-                    Member<D3Rand, uint8_t>{"min_src", 38, &D3Rand::min_src, Role::ImmSrc},
-                    Member<D3Rand, uint8_t>{"max_src", 39, &D3Rand::max_src, Role::ImmSrc},
-                    Member<D3Rand, ImmVal>{"min", 40, &D3Rand::min, Role::ImmVal},
-                    Member<D3Rand, ImmVal>{"max", 44, &D3Rand::max, Role::ImmVal},
-                    Member<D3Rand, Tensor3d>{"dst", 48, &D3Rand::dst, Role::Plain});
+    field_decls(Member<D3Rand, Header>{"header", 0, &D3Rand::header, Role::Plain},
+                Member<D3Rand, Events>{"events", 4, &D3Rand::events, Role::Plain},
+                Member<D3Rand, uint8_t>{"rand_algorithm", 12, &D3Rand::rand_algorithm, Role::Custom},
+                Member<D3Rand, std::array<uint8_t, 1>>{"reserved0", 13, &D3Rand::reserved0, Role::Reserved},
+                Member<D3Rand, uint8_t>{"post_process", 14, &D3Rand::post_process, Role::Custom},
+                Member<D3Rand, std::array<uint8_t, 17>>{"reserved1", 15, &D3Rand::reserved1, Role::Reserved},
+                Member<D3Rand, uint8_t>{"dtype", 32, &D3Rand::dtype, Role::Dtype},
+                Member<D3Rand, std::array<uint8_t, 1>>{"reserved2", 33, &D3Rand::reserved2, Role::Reserved},
+                Member<D3Rand, uint8_t>{"num_active_channels", 34, &D3Rand::num_active_channels, Role::Channels},
+                Member<D3Rand, std::array<uint8_t, 3>>{"reserved3", 35, &D3Rand::reserved3, Role::Reserved},
+                Member<D3Rand, uint8_t>{"min_src", 38, &D3Rand::min_src, Role::ImmSrc},
+                Member<D3Rand, uint8_t>{"max_src", 39, &D3Rand::max_src, Role::ImmSrc},
+                Member<D3Rand, ImmVal>{"min", 40, &D3Rand::min, Role::ImmVal},
+                Member<D3Rand, ImmVal>{"max", 44, &D3Rand::max, Role::ImmVal},
+                Member<D3Rand, Tensor3d>{"dst", 48, &D3Rand::dst, Role::Plain});
 
 namespace family {
 

@@ -32,18 +32,18 @@ struct S2Bn {
 };
 template <>
 inline constexpr auto fields_of<S2Bn> =
-    std::make_tuple(Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
-                    Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
-                    Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
-                    Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
-                    Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
-                    Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
-                    Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
-                    Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
-                    Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
-                    Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
-                    Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
-                    Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
+    field_decls(Member<S2Bn, Header>{"header", 0, &S2Bn::header, Role::Plain},
+                Member<S2Bn, Events>{"events", 4, &S2Bn::events, Role::Plain},
+                Member<S2Bn, std::array<uint8_t, 4>>{"reserved0", 12, &S2Bn::reserved0, Role::Reserved},
+                Member<S2Bn, Tensor2d>{"src_mem_pattern", 16, &S2Bn::src_mem_pattern, Role::Plain},
+                Member<S2Bn, ImmVal>{"imm1", 28, &S2Bn::imm1, Role::ImmVal},
+                Member<S2Bn, uint8_t>{"dtype", 32, &S2Bn::dtype, Role::Dtype},
+                Member<S2Bn, std::array<uint8_t, 1>>{"reserved1", 33, &S2Bn::reserved1, Role::Reserved},
+                Member<S2Bn, uint8_t>{"num_active_channels", 34, &S2Bn::num_active_channels, Role::Channels},
+                Member<S2Bn, std::array<uint8_t, 9>>{"reserved2", 35, &S2Bn::reserved2, Role::Reserved},
+                Member<S2Bn, ImmVal>{"imm0_ptr", 44, &S2Bn::imm0_ptr, Role::ImmVal},
+                Member<S2Bn, uint8_t>{"imm0_src", 48, &S2Bn::imm0_src, Role::ImmSrc},
+                Member<S2Bn, std::array<uint8_t, 15>>{"reserved3", 49, &S2Bn::reserved3, Role::Reserved});
 
 namespace family::s2bn {
 /// How imm0_ptr is read (common-formats.md §7.2, s2bn.md §3.3): IMM_SRC 1 is a pointer, 2 a register holding the

@@ -28,18 +28,18 @@ struct S4d4Tsm {
 };
 template <>
 inline constexpr auto fields_of<S4d4Tsm> =
-    std::make_tuple(Member<S4d4Tsm, Header>{"header", 0, &S4d4Tsm::header, Role::Plain},
-                    Member<S4d4Tsm, Events>{"events", 4, &S4d4Tsm::events, Role::Plain},
-                    Member<S4d4Tsm, Tensor4d>{"src_mem_pattern", 12, &S4d4Tsm::src_mem_pattern, Role::Plain},
-                    Member<S4d4Tsm, uint8_t>{"in_dtype", 32, &S4d4Tsm::in_dtype, Role::Dtype},
-                    Member<S4d4Tsm, uint8_t>{"out_dtype", 33, &S4d4Tsm::out_dtype, Role::Dtype},
-                    Member<S4d4Tsm, uint8_t>{"num_active_channels", 34, &S4d4Tsm::num_active_channels, Role::Channels},
-                    Member<S4d4Tsm, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Tsm::reserved0, Role::Reserved},
-                    Member<S4d4Tsm, uint8_t>{"op", 36, &S4d4Tsm::op, Role::AluOp},
-                    Member<S4d4Tsm, uint8_t>{"op_dim", 37, &S4d4Tsm::op_dim, Role::Subdim},
-                    Member<S4d4Tsm, uint8_t>{"reverse_operands", 38, &S4d4Tsm::reverse_operands, Role::RevOps},
-                    Member<S4d4Tsm, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tsm::reserved1, Role::Reserved},
-                    Member<S4d4Tsm, Tensor4d>{"dst_mem_pattern", 44, &S4d4Tsm::dst_mem_pattern, Role::Plain});
+    field_decls(Member<S4d4Tsm, Header>{"header", 0, &S4d4Tsm::header, Role::Plain},
+                Member<S4d4Tsm, Events>{"events", 4, &S4d4Tsm::events, Role::Plain},
+                Member<S4d4Tsm, Tensor4d>{"src_mem_pattern", 12, &S4d4Tsm::src_mem_pattern, Role::Plain},
+                Member<S4d4Tsm, uint8_t>{"in_dtype", 32, &S4d4Tsm::in_dtype, Role::Dtype},
+                Member<S4d4Tsm, uint8_t>{"out_dtype", 33, &S4d4Tsm::out_dtype, Role::Dtype},
+                Member<S4d4Tsm, uint8_t>{"num_active_channels", 34, &S4d4Tsm::num_active_channels, Role::Channels},
+                Member<S4d4Tsm, std::array<uint8_t, 1>>{"reserved0", 35, &S4d4Tsm::reserved0, Role::Reserved},
+                Member<S4d4Tsm, uint8_t>{"op", 36, &S4d4Tsm::op, Role::AluOp},
+                Member<S4d4Tsm, uint8_t>{"op_dim", 37, &S4d4Tsm::op_dim, Role::Subdim},
+                Member<S4d4Tsm, uint8_t>{"reverse_operands", 38, &S4d4Tsm::reverse_operands, Role::RevOps},
+                Member<S4d4Tsm, std::array<uint8_t, 5>>{"reserved1", 39, &S4d4Tsm::reserved1, Role::Reserved},
+                Member<S4d4Tsm, Tensor4d>{"dst_mem_pattern", 44, &S4d4Tsm::dst_mem_pattern, Role::Plain});
 
 namespace family::tsm {
 /// The Dual opcodes 0x87/0x88 (SUNDA only).

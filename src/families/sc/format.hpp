@@ -31,17 +31,17 @@ struct S3d3Sc {
   bool operator==(const S3d3Sc&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3Sc> = std::tuple_cat(
+inline constexpr auto fields_of<S3d3Sc> = cat_fields(
     header_and_events<S3d3Sc>(),
-    std::make_tuple(field("in_dtype", 12, &S3d3Sc::in_dtype, Role::Dtype),
-                    field("transpose_src", 13, &S3d3Sc::transpose_src),
-                    field("reserved0", 14, &S3d3Sc::reserved0, Role::Reserved), field("src", 16, &S3d3Sc::src),
-                    field("out_data_dtype", 32, &S3d3Sc::out_data_dtype, Role::Dtype),
-                    field("out_struct_dtype", 33, &S3d3Sc::out_struct_dtype, Role::Dtype),
-                    field("num_active_channels", 34, &S3d3Sc::num_active_channels, Role::Channels),
-                    field("reserved1", 35, &S3d3Sc::reserved1, Role::Reserved),
-                    field("op", 36, &S3d3Sc::op, Role::Custom), field("op_dim", 37, &S3d3Sc::op_dim, Role::Custom),
-                    field("reserved2", 38, &S3d3Sc::reserved2, Role::Reserved), field("dst", 48, &S3d3Sc::dst)));
+    field_decls(field("in_dtype", 12, &S3d3Sc::in_dtype, Role::Dtype),
+                field("transpose_src", 13, &S3d3Sc::transpose_src),
+                field("reserved0", 14, &S3d3Sc::reserved0, Role::Reserved), field("src", 16, &S3d3Sc::src),
+                field("out_data_dtype", 32, &S3d3Sc::out_data_dtype, Role::Dtype),
+                field("out_struct_dtype", 33, &S3d3Sc::out_struct_dtype, Role::Dtype),
+                field("num_active_channels", 34, &S3d3Sc::num_active_channels, Role::Channels),
+                field("reserved1", 35, &S3d3Sc::reserved1, Role::Reserved), field("op", 36, &S3d3Sc::op, Role::Custom),
+                field("op_dim", 37, &S3d3Sc::op_dim, Role::Custom),
+                field("reserved2", 38, &S3d3Sc::reserved2, Role::Reserved), field("dst", 48, &S3d3Sc::dst)));
 
 /// NEURON_ISA_TPB_S2D2D2_SC_STRUCT (64 B), s2d2d2_sc.h: the same reduction with the data and the tags in two
 /// destinations (the struct, not the header's byte-table comment, places them: 40 and 52). MARIANA and MAVERICK.
@@ -69,19 +69,18 @@ struct S2d2d2Sc {
   bool operator==(const S2d2d2Sc&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2d2d2Sc> = std::tuple_cat(
+inline constexpr auto fields_of<S2d2d2Sc> = cat_fields(
     header_and_events<S2d2d2Sc>(),
-    std::make_tuple(field("in_dtype", 12, &S2d2d2Sc::in_dtype, Role::Dtype),
-                    field("transpose_src", 13, &S2d2d2Sc::transpose_src),
-                    field("packed_tags", 14, &S2d2d2Sc::packed_tags),
-                    field("reserved0", 15, &S2d2d2Sc::reserved0, Role::Reserved), field("src", 20, &S2d2d2Sc::src),
-                    field("out_data_dtype", 32, &S2d2d2Sc::out_data_dtype, Role::Dtype),
-                    field("out_tag_dtype", 33, &S2d2d2Sc::out_tag_dtype, Role::Dtype),
-                    field("num_active_channels", 34, &S2d2d2Sc::num_active_channels, Role::Channels),
-                    field("reserved1", 35, &S2d2d2Sc::reserved1, Role::Reserved),
-                    field("op", 36, &S2d2d2Sc::op, Role::Custom), field("op_dim", 37, &S2d2d2Sc::op_dim, Role::Custom),
-                    field("reserved2", 38, &S2d2d2Sc::reserved2, Role::Reserved),
-                    field("data_dst", 40, &S2d2d2Sc::data_dst), field("tag_dst", 52, &S2d2d2Sc::tag_dst)));
+    field_decls(field("in_dtype", 12, &S2d2d2Sc::in_dtype, Role::Dtype),
+                field("transpose_src", 13, &S2d2d2Sc::transpose_src), field("packed_tags", 14, &S2d2d2Sc::packed_tags),
+                field("reserved0", 15, &S2d2d2Sc::reserved0, Role::Reserved), field("src", 20, &S2d2d2Sc::src),
+                field("out_data_dtype", 32, &S2d2d2Sc::out_data_dtype, Role::Dtype),
+                field("out_tag_dtype", 33, &S2d2d2Sc::out_tag_dtype, Role::Dtype),
+                field("num_active_channels", 34, &S2d2d2Sc::num_active_channels, Role::Channels),
+                field("reserved1", 35, &S2d2d2Sc::reserved1, Role::Reserved),
+                field("op", 36, &S2d2d2Sc::op, Role::Custom), field("op_dim", 37, &S2d2d2Sc::op_dim, Role::Custom),
+                field("reserved2", 38, &S2d2d2Sc::reserved2, Role::Reserved),
+                field("data_dst", 40, &S2d2d2Sc::data_dst), field("tag_dst", 52, &S2d2d2Sc::tag_dst)));
 
 namespace family {
 

@@ -26,11 +26,11 @@ struct CtrlWr {
   bool operator==(const CtrlWr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlWr> = std::tuple_cat(
+inline constexpr auto fields_of<CtrlWr> = cat_fields(
     header_and_events<CtrlWr>(),
-    std::make_tuple(field("wr_size", 12, &CtrlWr::wr_size), field("reserved0", 13, &CtrlWr::reserved0, Role::Reserved),
-                    field("address", 16, &CtrlWr::address), field("value", 24, &CtrlWr::value),
-                    field("reserved1", 28, &CtrlWr::reserved1, Role::Reserved)));
+    field_decls(field("wr_size", 12, &CtrlWr::wr_size), field("reserved0", 13, &CtrlWr::reserved0, Role::Reserved),
+                field("address", 16, &CtrlWr::address), field("value", 24, &CtrlWr::value),
+                field("reserved1", 28, &CtrlWr::reserved1, Role::Reserved)));
 
 /// NEURON_ISA_TPB_CTRL_MV_STRUCT (64 B, ctrl_mv.h): Move 0xa7.
 struct CtrlMv {
@@ -51,13 +51,13 @@ struct CtrlMv {
   bool operator==(const CtrlMv&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlMv> = std::tuple_cat(
+inline constexpr auto fields_of<CtrlMv> = cat_fields(
     header_and_events<CtrlMv>(),
-    std::make_tuple(field("num_mov", 12, &CtrlMv::num_mov), field("dtype", 13, &CtrlMv::dtype, Role::Dtype),
-                    field("move_source", 14, &CtrlMv::move_source, Role::DataSrc),
-                    field("reserved0", 15, &CtrlMv::reserved0, Role::Reserved),
-                    field("src_registers", 16, &CtrlMv::src_registers),
-                    field("dst_registers", 24, &CtrlMv::dst_registers), field("immediate", 32, &CtrlMv::immediate)));
+    field_decls(field("num_mov", 12, &CtrlMv::num_mov), field("dtype", 13, &CtrlMv::dtype, Role::Dtype),
+                field("move_source", 14, &CtrlMv::move_source, Role::DataSrc),
+                field("reserved0", 15, &CtrlMv::reserved0, Role::Reserved),
+                field("src_registers", 16, &CtrlMv::src_registers), field("dst_registers", 24, &CtrlMv::dst_registers),
+                field("immediate", 32, &CtrlMv::immediate)));
 
 /// NEURON_ISA_TPB_CTRL_AL_STRUCT (64 B, runtime DWARF order, PROJ-CONV-Q8): AluOp 0xa8.
 struct CtrlAl {
@@ -83,16 +83,16 @@ struct CtrlAl {
   bool operator==(const CtrlAl&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlAl> = std::tuple_cat(
+inline constexpr auto fields_of<CtrlAl> = cat_fields(
     header_and_events<CtrlAl>(),
-    std::make_tuple(field("op", 12, &CtrlAl::op, Role::AluOp), field("dtype", 13, &CtrlAl::dtype, Role::Dtype),
-                    field("src1_datasrc", 14, &CtrlAl::src1_datasrc, Role::DataSrc),
-                    field("dst_dtype", 15, &CtrlAl::dst_dtype, Role::Dtype), field("src0_lo", 16, &CtrlAl::src0_lo),
-                    field("src0_hi", 17, &CtrlAl::src0_hi), field("src1_lo", 18, &CtrlAl::src1_lo),
-                    field("src1_hi", 19, &CtrlAl::src1_hi), field("dst_lo", 20, &CtrlAl::dst_lo),
-                    field("dst_hi", 21, &CtrlAl::dst_hi), field("reserved1", 22, &CtrlAl::reserved1, Role::Reserved),
-                    field("immediate", 24, &CtrlAl::immediate),
-                    field("reserved2", 32, &CtrlAl::reserved2, Role::Reserved)));
+    field_decls(field("op", 12, &CtrlAl::op, Role::AluOp), field("dtype", 13, &CtrlAl::dtype, Role::Dtype),
+                field("src1_datasrc", 14, &CtrlAl::src1_datasrc, Role::DataSrc),
+                field("dst_dtype", 15, &CtrlAl::dst_dtype, Role::Dtype), field("src0_lo", 16, &CtrlAl::src0_lo),
+                field("src0_hi", 17, &CtrlAl::src0_hi), field("src1_lo", 18, &CtrlAl::src1_lo),
+                field("src1_hi", 19, &CtrlAl::src1_hi), field("dst_lo", 20, &CtrlAl::dst_lo),
+                field("dst_hi", 21, &CtrlAl::dst_hi), field("reserved1", 22, &CtrlAl::reserved1, Role::Reserved),
+                field("immediate", 24, &CtrlAl::immediate),
+                field("reserved2", 32, &CtrlAl::reserved2, Role::Reserved)));
 
 /// NEURON_ISA_TPB_CTRL_BR_STRUCT (64 B, compiler encoder and runtime builders): CompareBranch 0xa9.
 struct CtrlBr {
@@ -118,9 +118,9 @@ struct CtrlBr {
   bool operator==(const CtrlBr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlBr> = std::tuple_cat(
+inline constexpr auto fields_of<CtrlBr> = cat_fields(
     header_and_events<CtrlBr>(),
-    std::make_tuple(
+    field_decls(
         field("cmp_op", 12, &CtrlBr::cmp_op), field("dtype", 13, &CtrlBr::dtype, Role::Dtype),
         field("target_mode", 14, &CtrlBr::target_mode), field("reserved0", 15, &CtrlBr::reserved0, Role::Reserved),
         field("cmp_immediate", 16, &CtrlBr::cmp_immediate), field("reserved1", 20, &CtrlBr::reserved1, Role::Reserved),
@@ -145,11 +145,11 @@ struct CtrlEr {
   bool operator==(const CtrlEr&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlEr> = std::tuple_cat(
+inline constexpr auto fields_of<CtrlEr> = cat_fields(
     header_and_events<CtrlEr>(),
-    std::make_tuple(field("clear_mode", 12, &CtrlEr::clear_mode), field("range_first", 13, &CtrlEr::range_first),
-                    field("range_last", 14, &CtrlEr::range_last),
-                    field("reserved0", 15, &CtrlEr::reserved0, Role::Reserved), field("mask", 32, &CtrlEr::mask)));
+    field_decls(field("clear_mode", 12, &CtrlEr::clear_mode), field("range_first", 13, &CtrlEr::range_first),
+                field("range_last", 14, &CtrlEr::range_last),
+                field("reserved0", 15, &CtrlEr::reserved0, Role::Reserved), field("mask", 32, &CtrlEr::mask)));
 
 /// PollSem 0xb3 (sequencer.md §8.2, runtime builder add_poll_sem). The ISA struct name is UNKNOWN; POLL_SEM is
 /// tpbisa's name for it.
@@ -170,14 +170,13 @@ struct PollSem {
   bool operator==(const PollSem&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PollSem> =
-    std::tuple_cat(header_and_events<PollSem>(),
-                   std::make_tuple(field("n_read", 12, &PollSem::n_read), field("result_reg", 13, &PollSem::result_reg),
-                                   field("combine_op", 14, &PollSem::combine_op, Role::AluOp),
-                                   field("reserved0", 15, &PollSem::reserved0, Role::Reserved),
-                                   field("address", 16, &PollSem::address),
-                                   field("writeback_address", 24, &PollSem::writeback_address),
-                                   field("reserved1", 32, &PollSem::reserved1, Role::Reserved)));
+inline constexpr auto fields_of<PollSem> = cat_fields(
+    header_and_events<PollSem>(),
+    field_decls(field("n_read", 12, &PollSem::n_read), field("result_reg", 13, &PollSem::result_reg),
+                field("combine_op", 14, &PollSem::combine_op, Role::AluOp),
+                field("reserved0", 15, &PollSem::reserved0, Role::Reserved), field("address", 16, &PollSem::address),
+                field("writeback_address", 24, &PollSem::writeback_address),
+                field("reserved1", 32, &PollSem::reserved1, Role::Reserved)));
 
 /// BranchPrefetchHint 0xb5 and PseudoBranchPrefetchHint 0xdd (sequencer.md §8.3). Struct name and layout are
 /// UNKNOWN: the relative target sits where CTRL_BR keeps br_immediate (PROJ-CONV-SQ2); the other bytes are kept
@@ -195,10 +194,10 @@ struct BranchPrefetchHint {
   bool operator==(const BranchPrefetchHint&) const = default;
 };
 template <>
-inline constexpr auto fields_of<BranchPrefetchHint> = std::tuple_cat(
-    header_and_events<BranchPrefetchHint>(), std::make_tuple(field("payload0", 12, &BranchPrefetchHint::payload0),
-                                                             field("target", 48, &BranchPrefetchHint::target),
-                                                             field("payload1", 56, &BranchPrefetchHint::payload1)));
+inline constexpr auto fields_of<BranchPrefetchHint> = cat_fields(
+    header_and_events<BranchPrefetchHint>(),
+    field_decls(field("payload0", 12, &BranchPrefetchHint::payload0), field("target", 48, &BranchPrefetchHint::target),
+                field("payload1", 56, &BranchPrefetchHint::payload1)));
 
 /// PseudoFunctionBegin 0xd1 and PseudoFunctionReturn 0xd2 (sequencer.md §8.4): consumed by the runtime's
 /// lowering; the payload is UNKNOWN and kept opaque. PSEUDO_FUNCTION is tpbisa's name.
@@ -213,9 +212,8 @@ struct PseudoFunction {
   bool operator==(const PseudoFunction&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoFunction> = std::tuple_cat(header_and_events<PseudoFunction>(),
-                                                                 std::make_tuple(field("payload", 12,
-                                                                                       &PseudoFunction::payload)));
+inline constexpr auto fields_of<PseudoFunction> =
+    cat_fields(header_and_events<PseudoFunction>(), field_decls(field("payload", 12, &PseudoFunction::payload)));
 
 /// PseudoFunctionCall 0xd3 (sequencer.md §8.4): callee name (at most 35 characters, NUL-terminated) at byte 12,
 /// the args-table variable id at byte 48. PSEUDO_FUNCTION_CALL is tpbisa's name.
@@ -234,10 +232,10 @@ struct PseudoFunctionCall {
 };
 template <>
 inline constexpr auto fields_of<PseudoFunctionCall> =
-    std::tuple_cat(header_and_events<PseudoFunctionCall>(),
-                   std::make_tuple(field("callee", 12, &PseudoFunctionCall::callee),
-                                   field("args_var_id", 48, &PseudoFunctionCall::args_var_id, Role::VarId),
-                                   field("payload", 52, &PseudoFunctionCall::payload)));
+    cat_fields(header_and_events<PseudoFunctionCall>(),
+               field_decls(field("callee", 12, &PseudoFunctionCall::callee),
+                           field("args_var_id", 48, &PseudoFunctionCall::args_var_id, Role::VarId),
+                           field("payload", 52, &PseudoFunctionCall::payload)));
 
 /// PseudoInst 0xdf (sequencer.md §8.4): byte 12 selects the pseudo instruction (1 = exit execution); the rest is
 /// UNKNOWN and kept opaque. PSEUDO_INST is tpbisa's name.
@@ -253,9 +251,9 @@ struct PseudoInst {
   bool operator==(const PseudoInst&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoInst> =
-    std::tuple_cat(header_and_events<PseudoInst>(),
-                   std::make_tuple(field("kind", 12, &PseudoInst::kind), field("payload", 13, &PseudoInst::payload)));
+inline constexpr auto fields_of<PseudoInst> = cat_fields(header_and_events<PseudoInst>(),
+                                                         field_decls(field("kind", 12, &PseudoInst::kind),
+                                                                     field("payload", 13, &PseudoInst::payload)));
 
 namespace family {
 /// The sequencer control block family (src/families/seq): its layouts and the parts its folder defines.

@@ -36,9 +36,9 @@ struct S4d3Mm {
   bool operator==(const S4d3Mm&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S4d3Mm> = std::tuple_cat(
+inline constexpr auto fields_of<S4d3Mm> = cat_fields(
     header_and_events<S4d3Mm>(),
-    std::make_tuple(
+    field_decls(
         field("src", 12, &S4d3Mm::src), field("in_dtype", 32, &S4d3Mm::in_dtype, Role::Dtype),
         field("fp32_mode", 33, &S4d3Mm::fp32_mode), field("out_dtype", 34, &S4d3Mm::out_dtype),
         field("perf_opt", 35, &S4d3Mm::perf_opt), field("reserved_quant", 36, &S4d3Mm::reserved_quant, Role::Reserved),

@@ -33,23 +33,23 @@ struct S2s2d2Stt {
   bool operator==(const S2s2d2Stt&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S2s2d2Stt> = std::make_tuple(
-    Member<S2s2d2Stt, Header>{"header", 0, &S2s2d2Stt::header, Role::Plain},
-    Member<S2s2d2Stt, Events>{"events", 4, &S2s2d2Stt::events, Role::Plain},
-    Member<S2s2d2Stt, Tensor2d>{"src0", 12, &S2s2d2Stt::src0, Role::Plain},
-    Member<S2s2d2Stt, Tensor2d>{"src1", 24, &S2s2d2Stt::src1, Role::Plain},
-    Member<S2s2d2Stt, uint8_t>{"op0", 36, &S2s2d2Stt::op0, Role::AluOp},
-    Member<S2s2d2Stt, uint8_t>{"op1", 37, &S2s2d2Stt::op1, Role::AluOp},
-    Member<S2s2d2Stt, uint8_t>{"reverse_operands", 38, &S2s2d2Stt::reverse_operands, Role::RevOps},
-    Member<S2s2d2Stt, uint8_t>{"imm0_src", 39, &S2s2d2Stt::imm0_src, Role::ImmSrc},
-    Member<S2s2d2Stt, uint8_t>{"in0_in1_dtype", 40, &S2s2d2Stt::in0_in1_dtype, Role::Custom},
-    Member<S2s2d2Stt, uint8_t>{"out_dtype", 41, &S2s2d2Stt::out_dtype, Role::Dtype},
-    Member<S2s2d2Stt, uint8_t>{"num_active_channels", 42, &S2s2d2Stt::num_active_channels, Role::Channels},
-    Member<S2s2d2Stt, uint8_t>{"imm0_dtype", 43, &S2s2d2Stt::imm0_dtype, Role::Dtype},
-    Member<S2s2d2Stt, uint8_t>{"accumulator_cmd", 44, &S2s2d2Stt::accumulator_cmd, Role::Custom},
-    Member<S2s2d2Stt, std::array<uint8_t, 3>>{"reserved", 45, &S2s2d2Stt::reserved, Role::Reserved},
-    Member<S2s2d2Stt, Tensor2d>{"dst", 48, &S2s2d2Stt::dst, Role::Plain},
-    Member<S2s2d2Stt, ImmVal>{"imm0", 60, &S2s2d2Stt::imm0, Role::ImmVal});
+inline constexpr auto fields_of<S2s2d2Stt> =
+    field_decls(Member<S2s2d2Stt, Header>{"header", 0, &S2s2d2Stt::header, Role::Plain},
+                Member<S2s2d2Stt, Events>{"events", 4, &S2s2d2Stt::events, Role::Plain},
+                Member<S2s2d2Stt, Tensor2d>{"src0", 12, &S2s2d2Stt::src0, Role::Plain},
+                Member<S2s2d2Stt, Tensor2d>{"src1", 24, &S2s2d2Stt::src1, Role::Plain},
+                Member<S2s2d2Stt, uint8_t>{"op0", 36, &S2s2d2Stt::op0, Role::AluOp},
+                Member<S2s2d2Stt, uint8_t>{"op1", 37, &S2s2d2Stt::op1, Role::AluOp},
+                Member<S2s2d2Stt, uint8_t>{"reverse_operands", 38, &S2s2d2Stt::reverse_operands, Role::RevOps},
+                Member<S2s2d2Stt, uint8_t>{"imm0_src", 39, &S2s2d2Stt::imm0_src, Role::ImmSrc},
+                Member<S2s2d2Stt, uint8_t>{"in0_in1_dtype", 40, &S2s2d2Stt::in0_in1_dtype, Role::Custom},
+                Member<S2s2d2Stt, uint8_t>{"out_dtype", 41, &S2s2d2Stt::out_dtype, Role::Dtype},
+                Member<S2s2d2Stt, uint8_t>{"num_active_channels", 42, &S2s2d2Stt::num_active_channels, Role::Channels},
+                Member<S2s2d2Stt, uint8_t>{"imm0_dtype", 43, &S2s2d2Stt::imm0_dtype, Role::Dtype},
+                Member<S2s2d2Stt, uint8_t>{"accumulator_cmd", 44, &S2s2d2Stt::accumulator_cmd, Role::Custom},
+                Member<S2s2d2Stt, std::array<uint8_t, 3>>{"reserved", 45, &S2s2d2Stt::reserved, Role::Reserved},
+                Member<S2s2d2Stt, Tensor2d>{"dst", 48, &S2s2d2Stt::dst, Role::Plain},
+                Member<S2s2d2Stt, ImmVal>{"imm0", 60, &S2s2d2Stt::imm0, Role::ImmVal});
 
 /// NEURON_ISA_TPB_S3D3_TS_SELECT_STRUCT (64 B), s3d3_ts_select.h: TENSOR_SCALAR_SELECT 0x98. The same bytes on
 /// every generation (alu-ops.md §6.5).
@@ -75,7 +75,7 @@ struct S3d3TsSelect {
   bool operator==(const S3d3TsSelect&) const = default;
 };
 template <>
-inline constexpr auto fields_of<S3d3TsSelect> = std::make_tuple(
+inline constexpr auto fields_of<S3d3TsSelect> = field_decls(
     Member<S3d3TsSelect, Header>{"header", 0, &S3d3TsSelect::header, Role::Plain},
     Member<S3d3TsSelect, Events>{"events", 4, &S3d3TsSelect::events, Role::Plain},
     Member<S3d3TsSelect, std::array<uint8_t, 4>>{"reserved0", 12, &S3d3TsSelect::reserved0, Role::Reserved},

@@ -21,7 +21,7 @@ struct EventsExtended {
   bool operator==(const EventsExtended&) const = default;
 };
 template <>
-inline constexpr auto fields_of<EventsExtended> = std::make_tuple(
+inline constexpr auto fields_of<EventsExtended> = field_decls(
     field("wait_mode", 0, &EventsExtended::wait_mode, Role::Custom), field("wait_idx", 1, &EventsExtended::wait_idx),
     field("update_mode", 2, &EventsExtended::update_mode, Role::Custom),
     field("update_idx", 3, &EventsExtended::update_idx), field("sem_wait_value", 4, &EventsExtended::sem_wait_value),
@@ -41,10 +41,10 @@ struct CtrlEs {
   bool operator==(const CtrlEs&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlEs> = std::tuple_cat(
-    header_and_events<CtrlEs>(),
-    std::make_tuple(field("reserved0", 12, &CtrlEs::reserved0, Role::Reserved), field("ext", 32, &CtrlEs::ext),
-                    field("reserved1", 44, &CtrlEs::reserved1, Role::Reserved)));
+inline constexpr auto fields_of<CtrlEs> =
+    cat_fields(header_and_events<CtrlEs>(),
+               field_decls(field("reserved0", 12, &CtrlEs::reserved0, Role::Reserved), field("ext", 32, &CtrlEs::ext),
+                           field("reserved1", 44, &CtrlEs::reserved1, Role::Reserved)));
 
 /// SET_ORDERING_MODE 0xb1 body (64 B; the header's struct name is UNKNOWN, named after the opcode:
 /// PROJ-CONV-F6 and docs/conventions.md).
@@ -61,9 +61,9 @@ struct SetOrderingMode {
 };
 template <>
 inline constexpr auto fields_of<SetOrderingMode> =
-    std::tuple_cat(header_and_events<SetOrderingMode>(),
-                   std::make_tuple(field("ordering_mode", 12, &SetOrderingMode::ordering_mode),
-                                   field("reserved", 13, &SetOrderingMode::reserved, Role::Reserved)));
+    cat_fields(header_and_events<SetOrderingMode>(),
+               field_decls(field("ordering_mode", 12, &SetOrderingMode::ordering_mode),
+                           field("reserved", 13, &SetOrderingMode::reserved, Role::Reserved)));
 
 /// PSEUDO_BRANCH_LABEL 0xcc body (64 B; payload UNKNOWN, label id u32 at byte 12 by PROJ-CONV-F7).
 struct PseudoBranchLabel {
@@ -78,10 +78,9 @@ struct PseudoBranchLabel {
   bool operator==(const PseudoBranchLabel&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoBranchLabel> =
-    std::tuple_cat(header_and_events<PseudoBranchLabel>(),
-                   std::make_tuple(field("label_id", 12, &PseudoBranchLabel::label_id),
-                                   field("payload", 16, &PseudoBranchLabel::payload, Role::Raw)));
+inline constexpr auto fields_of<PseudoBranchLabel> = cat_fields(
+    header_and_events<PseudoBranchLabel>(), field_decls(field("label_id", 12, &PseudoBranchLabel::label_id),
+                                                        field("payload", 16, &PseudoBranchLabel::payload, Role::Raw)));
 
 /// PSEUDO_ADDR8 (8 B): a DMA operand as the compiler writes it (real-programs.md §2.4).
 struct PseudoAddr8 {
@@ -94,9 +93,10 @@ struct PseudoAddr8 {
   bool operator==(const PseudoAddr8&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoAddr8> = std::make_tuple(
-    field("offset", 0, &PseudoAddr8::offset, Role::VarOffset), field("id", 4, &PseudoAddr8::id, Role::VarId),
-    field("id_hi", 6, &PseudoAddr8::id_hi), field("mode", 7, &PseudoAddr8::mode, Role::Custom));
+inline constexpr auto fields_of<PseudoAddr8> = field_decls(field("offset", 0, &PseudoAddr8::offset, Role::VarOffset),
+                                                           field("id", 4, &PseudoAddr8::id, Role::VarId),
+                                                           field("id_hi", 6, &PseudoAddr8::id_hi),
+                                                           field("mode", 7, &PseudoAddr8::mode, Role::Custom));
 
 /// PSEUDO_DMA_DIRECT2D (64 B): PseudoDmaDirect2d 0xd4 (real-programs.md §7.1).
 struct PseudoDmaDirect2d {
@@ -125,23 +125,23 @@ struct PseudoDmaDirect2d {
   bool operator==(const PseudoDmaDirect2d&) const = default;
 };
 template <>
-inline constexpr auto fields_of<PseudoDmaDirect2d> = std::tuple_cat(
-    header_and_events<PseudoDmaDirect2d>(),
-    std::make_tuple(field("qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Custom),
-                    field("semaphore", 13, &PseudoDmaDirect2d::semaphore),
-                    field("sem_increment", 14, &PseudoDmaDirect2d::sem_increment),
-                    field("command", 15, &PseudoDmaDirect2d::command), field("src", 16, &PseudoDmaDirect2d::src),
-                    field("src_step", 24, &PseudoDmaDirect2d::src_step, Role::Step),
-                    field("src_num", 32, &PseudoDmaDirect2d::src_num, Role::NumElem),
-                    field("src_elem_size", 36, &PseudoDmaDirect2d::src_elem_size),
-                    field("src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Custom),
-                    field("dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Custom),
-                    field("dst", 40, &PseudoDmaDirect2d::dst),
-                    field("dst_step", 48, &PseudoDmaDirect2d::dst_step, Role::Step),
-                    field("dst_num", 56, &PseudoDmaDirect2d::dst_num, Role::NumElem),
-                    field("dst_elem_size", 60, &PseudoDmaDirect2d::dst_elem_size),
-                    field("src_dtype", 62, &PseudoDmaDirect2d::src_dtype, Role::Dtype),
-                    field("dst_dtype", 63, &PseudoDmaDirect2d::dst_dtype, Role::Dtype)));
+inline constexpr auto fields_of<PseudoDmaDirect2d> =
+    cat_fields(header_and_events<PseudoDmaDirect2d>(),
+               field_decls(field("qos_flags", 12, &PseudoDmaDirect2d::qos_flags, Role::Custom),
+                           field("semaphore", 13, &PseudoDmaDirect2d::semaphore),
+                           field("sem_increment", 14, &PseudoDmaDirect2d::sem_increment),
+                           field("command", 15, &PseudoDmaDirect2d::command), field("src", 16, &PseudoDmaDirect2d::src),
+                           field("src_step", 24, &PseudoDmaDirect2d::src_step, Role::Step),
+                           field("src_num", 32, &PseudoDmaDirect2d::src_num, Role::NumElem),
+                           field("src_elem_size", 36, &PseudoDmaDirect2d::src_elem_size),
+                           field("src_offset_reg", 38, &PseudoDmaDirect2d::src_offset_reg, Role::Custom),
+                           field("dst_offset_reg", 39, &PseudoDmaDirect2d::dst_offset_reg, Role::Custom),
+                           field("dst", 40, &PseudoDmaDirect2d::dst),
+                           field("dst_step", 48, &PseudoDmaDirect2d::dst_step, Role::Step),
+                           field("dst_num", 56, &PseudoDmaDirect2d::dst_num, Role::NumElem),
+                           field("dst_elem_size", 60, &PseudoDmaDirect2d::dst_elem_size),
+                           field("src_dtype", 62, &PseudoDmaDirect2d::src_dtype, Role::Dtype),
+                           field("dst_dtype", 63, &PseudoDmaDirect2d::dst_dtype, Role::Dtype)));
 
 namespace family {
 /// The synchronisation and DMA family (src/families/sync): its layouts and the parts its folder defines.

@@ -19,9 +19,9 @@ struct Tensor1d {
 };
 template <>
 inline constexpr auto fields_of<Tensor1d> =
-    std::make_tuple(Member<Tensor1d, Addr4>{"start_addr", 0, &Tensor1d::start_addr, Role::Addr4},
-                    Member<Tensor1d, std::array<int16_t, 1>>{"step_elem", 4, &Tensor1d::step_elem, Role::Step},
-                    Member<Tensor1d, std::array<uint16_t, 1>>{"num_elem", 6, &Tensor1d::num_elem, Role::NumElem});
+    field_decls(Member<Tensor1d, Addr4>{"start_addr", 0, &Tensor1d::start_addr, Role::Addr4},
+                Member<Tensor1d, std::array<int16_t, 1>>{"step_elem", 4, &Tensor1d::step_elem, Role::Step},
+                Member<Tensor1d, std::array<uint16_t, 1>>{"num_elem", 6, &Tensor1d::num_elem, Role::NumElem});
 
 /// NEURON_ISA_TPB_S3D3_TS_STRUCT (64 B), s3d3_ts.h: 0x43/0x53, 0x44/0x54, 0x93, 0x9A, 0xE6, 0x30. The bytes are
 /// the same on every generation; MARIANA+ types src/dst as MEM_PATTERN3D, judged by their TENSOR3D bytes
@@ -51,22 +51,22 @@ struct S3d3Ts {
 };
 template <>
 inline constexpr auto fields_of<S3d3Ts> =
-    std::make_tuple(Member<S3d3Ts, Header>{"header", 0, &S3d3Ts::header, Role::Plain},
-                    Member<S3d3Ts, Events>{"events", 4, &S3d3Ts::events, Role::Plain},
-                    Member<S3d3Ts, uint8_t>{"accumulator_cmd", 12, &S3d3Ts::accumulator_cmd, Role::Custom},
-                    Member<S3d3Ts, std::array<uint8_t, 3>>{"reserved0", 13, &S3d3Ts::reserved0, Role::Reserved},
-                    Member<S3d3Ts, Tensor3d>{"src", 16, &S3d3Ts::src, Role::Plain},
-                    Member<S3d3Ts, uint8_t>{"in_dtype", 32, &S3d3Ts::in_dtype, Role::Dtype},
-                    Member<S3d3Ts, uint8_t>{"out_dtype", 33, &S3d3Ts::out_dtype, Role::Dtype},
-                    Member<S3d3Ts, uint8_t>{"num_active_channels", 34, &S3d3Ts::num_active_channels, Role::Channels},
-                    Member<S3d3Ts, uint8_t>{"imm0_src", 35, &S3d3Ts::imm0_src, Role::ImmSrc},
-                    Member<S3d3Ts, uint8_t>{"op0", 36, &S3d3Ts::op0, Role::AluOp},
-                    Member<S3d3Ts, uint8_t>{"op1", 37, &S3d3Ts::op1, Role::AluOp},
-                    Member<S3d3Ts, uint8_t>{"reverse_operands", 38, &S3d3Ts::reverse_operands, Role::RevOps},
-                    Member<S3d3Ts, uint8_t>{"imm1_src", 39, &S3d3Ts::imm1_src, Role::ImmSrc},
-                    Member<S3d3Ts, ImmVal>{"imm0", 40, &S3d3Ts::imm0, Role::ImmVal},
-                    Member<S3d3Ts, ImmVal>{"imm1", 44, &S3d3Ts::imm1, Role::ImmVal},
-                    Member<S3d3Ts, Tensor3d>{"dst", 48, &S3d3Ts::dst, Role::Plain});
+    field_decls(Member<S3d3Ts, Header>{"header", 0, &S3d3Ts::header, Role::Plain},
+                Member<S3d3Ts, Events>{"events", 4, &S3d3Ts::events, Role::Plain},
+                Member<S3d3Ts, uint8_t>{"accumulator_cmd", 12, &S3d3Ts::accumulator_cmd, Role::Custom},
+                Member<S3d3Ts, std::array<uint8_t, 3>>{"reserved0", 13, &S3d3Ts::reserved0, Role::Reserved},
+                Member<S3d3Ts, Tensor3d>{"src", 16, &S3d3Ts::src, Role::Plain},
+                Member<S3d3Ts, uint8_t>{"in_dtype", 32, &S3d3Ts::in_dtype, Role::Dtype},
+                Member<S3d3Ts, uint8_t>{"out_dtype", 33, &S3d3Ts::out_dtype, Role::Dtype},
+                Member<S3d3Ts, uint8_t>{"num_active_channels", 34, &S3d3Ts::num_active_channels, Role::Channels},
+                Member<S3d3Ts, uint8_t>{"imm0_src", 35, &S3d3Ts::imm0_src, Role::ImmSrc},
+                Member<S3d3Ts, uint8_t>{"op0", 36, &S3d3Ts::op0, Role::AluOp},
+                Member<S3d3Ts, uint8_t>{"op1", 37, &S3d3Ts::op1, Role::AluOp},
+                Member<S3d3Ts, uint8_t>{"reverse_operands", 38, &S3d3Ts::reverse_operands, Role::RevOps},
+                Member<S3d3Ts, uint8_t>{"imm1_src", 39, &S3d3Ts::imm1_src, Role::ImmSrc},
+                Member<S3d3Ts, ImmVal>{"imm0", 40, &S3d3Ts::imm0, Role::ImmVal},
+                Member<S3d3Ts, ImmVal>{"imm1", 44, &S3d3Ts::imm1, Role::ImmVal},
+                Member<S3d3Ts, Tensor3d>{"dst", 48, &S3d3Ts::dst, Role::Plain});
 
 /// NEURON_ISA_TPB_D1_RD_STRUCT (64 B): DVE_READ_ACCUMULATOR 0x9B (ACTIVATION_READ_ACCUMULATOR 0x24 shares the struct
 /// and is not modeled here). Same bytes on every generation (alu-ops.md §5.7).
@@ -89,16 +89,16 @@ struct D1Rd {
 };
 template <>
 inline constexpr auto fields_of<D1Rd> =
-    std::make_tuple(Member<D1Rd, Header>{"header", 0, &D1Rd::header, Role::Plain},
-                    Member<D1Rd, Events>{"events", 4, &D1Rd::events, Role::Plain},
-                    Member<D1Rd, std::array<uint8_t, 16>>{"reserved0", 12, &D1Rd::reserved0, Role::Reserved},
-                    Member<D1Rd, uint32_t>{"dst_element_count", 28, &D1Rd::dst_element_count, Role::Plain},
-                    Member<D1Rd, uint8_t>{"dtype", 32, &D1Rd::dtype, Role::Dtype},
-                    Member<D1Rd, uint8_t>{"negated", 33, &D1Rd::negated, Role::Plain},
-                    Member<D1Rd, uint8_t>{"num_active_channels", 34, &D1Rd::num_active_channels, Role::Channels},
-                    Member<D1Rd, std::array<uint8_t, 9>>{"reserved1", 35, &D1Rd::reserved1, Role::Reserved},
-                    Member<D1Rd, Tensor1d>{"dst", 44, &D1Rd::dst, Role::Plain},
-                    Member<D1Rd, std::array<uint8_t, 12>>{"reserved2", 52, &D1Rd::reserved2, Role::Reserved});
+    field_decls(Member<D1Rd, Header>{"header", 0, &D1Rd::header, Role::Plain},
+                Member<D1Rd, Events>{"events", 4, &D1Rd::events, Role::Plain},
+                Member<D1Rd, std::array<uint8_t, 16>>{"reserved0", 12, &D1Rd::reserved0, Role::Reserved},
+                Member<D1Rd, uint32_t>{"dst_element_count", 28, &D1Rd::dst_element_count, Role::Plain},
+                Member<D1Rd, uint8_t>{"dtype", 32, &D1Rd::dtype, Role::Dtype},
+                Member<D1Rd, uint8_t>{"negated", 33, &D1Rd::negated, Role::Plain},
+                Member<D1Rd, uint8_t>{"num_active_channels", 34, &D1Rd::num_active_channels, Role::Channels},
+                Member<D1Rd, std::array<uint8_t, 9>>{"reserved1", 35, &D1Rd::reserved1, Role::Reserved},
+                Member<D1Rd, Tensor1d>{"dst", 44, &D1Rd::dst, Role::Plain},
+                Member<D1Rd, std::array<uint8_t, 12>>{"reserved2", 52, &D1Rd::reserved2, Role::Reserved});
 
 struct UnitState;  // tpbisa/unit_state.hpp
 

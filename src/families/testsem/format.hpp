@@ -28,16 +28,16 @@ struct CtrlTestEs {
   bool operator==(const CtrlTestEs&) const = default;
 };
 template <>
-inline constexpr auto fields_of<CtrlTestEs> = std::tuple_cat(
-    header_and_events<CtrlTestEs>(), std::make_tuple(field("mode", 12, &CtrlTestEs::mode, Role::Custom),
-                                                     field("update_type", 13, &CtrlTestEs::update_type, Role::Custom),
-                                                     field("repeat_count", 14, &CtrlTestEs::repeat_count),
-                                                     field("num_evt_sem", 15, &CtrlTestEs::num_evt_sem),
-                                                     field("evt_sem_ids", 16, &CtrlTestEs::evt_sem_ids),
-                                                     field("value_registers", 32, &CtrlTestEs::value_registers),
-                                                     field("threshold", 48, &CtrlTestEs::threshold),
-                                                     field("setter_signature", 52, &CtrlTestEs::setter_signature),
-                                                     field("reserved0", 53, &CtrlTestEs::reserved0, Role::Reserved)));
+inline constexpr auto fields_of<CtrlTestEs> = cat_fields(
+    header_and_events<CtrlTestEs>(),
+    field_decls(field("mode", 12, &CtrlTestEs::mode, Role::Custom),
+                field("update_type", 13, &CtrlTestEs::update_type, Role::Custom),
+                field("repeat_count", 14, &CtrlTestEs::repeat_count),
+                field("num_evt_sem", 15, &CtrlTestEs::num_evt_sem), field("evt_sem_ids", 16, &CtrlTestEs::evt_sem_ids),
+                field("value_registers", 32, &CtrlTestEs::value_registers),
+                field("threshold", 48, &CtrlTestEs::threshold),
+                field("setter_signature", 52, &CtrlTestEs::setter_signature),
+                field("reserved0", 53, &CtrlTestEs::reserved0, Role::Reserved)));
 
 namespace family {
 
