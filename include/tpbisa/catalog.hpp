@@ -123,6 +123,8 @@ enum class Format : uint8_t {
   S2s1d2PeSeed,
   // Test-event-semaphore family (src/families/testsem):
   CtrlTestEs,
+  // Compact-control family (src/families/cci):
+  CtrlCci,
 };
 
 /// Pseudo-ness of an opcode (enums.md §1.1): the runtime band 0xC1-0xDF is lowered or patched by the runtime and
@@ -266,7 +268,7 @@ inline constexpr std::array<OpcodeInfo, 172> kOpcodes{{
     {0xB3, "POLL_SEM", "PollSem", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::PollSem, "POLL_SEM"},
     {0xB4, "TEST_EVENT_SEM", "TestEventSem", Affinity::Nx, Maint::Yes, GenSet{0xC}, Format::CtrlTestEs, "CTRL_TEST_ES", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for TEST_EVENT_SEM; the wiki's dma-transpose-opcode-cluster page (§3f) quotes ctrl_test_es.h, bound to the opcode by struct2opcode"},
     {0xB5, "BRANCH_PREFETCH_HINT", "BranchPrefetchHint", Affinity::Nx, Maint::Yes, GenSet{0xF}, Format::BranchPrefetchHint, "BRANCH_PREFETCH_HINT"},
-    {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Affinity::Nx, Maint::Yes, GenSet{0x8}, Format::NotModeled, ""},
+    {0xB6, "COMPACT_CONTROL_INST", "CompactControlInst", Affinity::Nx, Maint::Yes, GenSet{0x8}, Format::CtrlCci, "CTRL_CCI", Band::Real, Placement::Any, {}, "ours: opcode-research.md names no struct for COMPACT_CONTROL_INST; the wiki's dma-transpose-opcode-cluster page (§2, §3g) quotes ctrl_cci.h, bound to the opcode by struct2opcode"},
     {0xB8, "DMAMEMCPY", "Dmamemcpy", Affinity::NxDma, Maint::Yes, GenSet{0xF}, Format::DmaDirect2d, "DMA_DIRECT2D", Band::Real, Placement::Any, {}, "opcode-research.md"},
     {0xB9, "DMA_MEMCPY2", "DmaMemcpy2", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of DMA_COPY2D, DMA_MEMCPY2's MAVERICK struct: named with its presence only (opcode-research.md §A.2; no offsets are quoted)"},
     {0xBA, "DMA_IMMEDIATE", "DmaImmediate", Affinity::NxDma, Maint::Yes, GenSet{0x8}, Format::NotModeled, "", Band::Real, Placement::Any, "the field table of DMA_IMMEDIATE's MAVERICK struct: named with its presence only (opcode-research.md §A.2; no offsets are quoted)"},

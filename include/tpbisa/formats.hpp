@@ -95,6 +95,27 @@ inline constexpr size_t kFamilyCount = detail::count_of(Families{});
 /// Row k describes the variant alternative k + 1.
 inline constexpr auto kLayoutRows = detail::make_layout_rows(Families{}, std::make_index_sequence<kFamilyCount>{});
 
+/// Whether layout S has EVENTS at bytes 4-11: every layout but one that says it has none (`kNoEvents`, e.g.
+/// COMPACT_CONTROL_INST, whose bytes 4-11 are instructions of its own). Such a layout keeps an `events` member that
+/// is always zero and not part of the word: it waits for nothing and updates nothing.
+template <class S>
+constexpr bool carries_events() {
+  if constexpr (requires { S::kNoEvents; })
+    return !S::kNoEvents;
+  else
+    return true;
+}
+
+namespace detail {
+template <size_t... I>
+constexpr std::array<bool, kOperandKinds> make_carries_events(std::index_sequence<I...>) {
+  return {carries_events<Alternative<I>>()...};
+}
+}  // namespace detail
+
+/// carries_events of each variant alternative, indexed like Operands.
+inline constexpr auto kCarriesEvents = detail::make_carries_events(std::make_index_sequence<kOperandKinds>{});
+
 /// One more than the largest catalog format a layout decodes (the size of the per-format tables).
 inline constexpr size_t kFormatSlots = [] {
   size_t n = 1;
@@ -130,9 +151,11 @@ namespace detail {
 
 template <size_t... I>
 constexpr bool all_layouts(std::index_sequence<I...>) {
-  // Every layout is a 64-byte format that tiles its word and starts with the header and the events.
+  // Every layout is a 64-byte format that tiles its word and starts with the header and the events; a layout that
+  // says it carries no EVENTS declares none.
   return ((Layout<Alternative<I + 1>> && tiles_exactly<Alternative<I + 1>>() &&
-           offset_of<Alternative<I + 1>>("header") == 0 && offset_of<Alternative<I + 1>>("events") == 4) &&
+           offset_of<Alternative<I + 1>>("header") == 0 &&
+           offset_of<Alternative<I + 1>>("events") == (carries_events<Alternative<I + 1>>() ? 4U : 0xFFU)) &&
           ...);
 }
 

@@ -26,7 +26,10 @@ struct Instruction {
   Operands body{};
 
   const Header& header() const;
+  /// The word's EVENTS; all zero (no wait, no update) for a layout whose bytes 4-11 are not EVENTS.
   const Events& events() const;
+  /// Whether bytes 4-11 of the word are its EVENTS (every layout but those that declare kNoEvents).
+  bool carries_events() const { return kCarriesEvents[body.index()]; }
   uint8_t opcode() const { return header().opcode; }
   /// Catalog mnemonic for known opcodes, "unknown" otherwise.
   std::string_view name() const;

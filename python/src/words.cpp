@@ -385,7 +385,8 @@ void bind_words(pb::module_& m) {
                              })
       .def_property_readonly("events", [](const PyInstruction& p) { return render_instruction_events(p.inst); })
       .def_property_readonly("events_fields",
-                             [](const PyInstruction& p) {
+                             [](const PyInstruction& p) -> pb::object {
+                               if (!p.inst.carries_events()) return pb::none();  // COMPACT_CONTROL_INST
                                const Events& e = p.inst.events();
                                const Generation g = p.inst.gen;
                                pb::dict d;

@@ -31,6 +31,10 @@ std::string explain_opcode(const Instruction& i, const CheckContext&) {
   return fmt::format("opcode {:#04x} is not the opcode this validator requires", i.opcode());
 }
 
+std::string explain_tile_idx(const Instruction& i, const CheckContext&) {
+  return fmt::format("inst_flags is {:#04x}; {} requires tile index 0 on maverick", i.header().debug_hint, i.name());
+}
+
 std::string explain_events(const Instruction& i, const CheckContext& ctx) {
   const Events& e = i.events();
   std::string why;

@@ -255,6 +255,23 @@ inline constexpr Predicate kHasValidNeuronEvents{
     .accepts = events_accepts,
 };
 
+/// PROJ-CONV-SQ6: the tile index (header byte 3, PROJ-CONV-C2) is 0 on MAVERICK; MOVE and COMPACT_CONTROL_INST.
+constexpr bool tile_idx_zero(const Header& h) {
+  return h.debug_hint == 0;
+}
+inline constexpr FieldRef fTileIdx[] = {field_ref<RawWord>("header.debug_hint")};
+std::string explain_tile_idx(const Instruction& i, const CheckContext&);
+
+inline constexpr Predicate kHasTileIdxZero{
+    .name = "has_tile_idx_zero",
+    .convention = "PROJ-CONV-SQ6",
+    .meaning = "(MAVERICK) the tile index in inst_flags (header byte 3, PROJ-CONV-C2) is 0",
+    .gens = kGensMaverickOnly,
+    .fields = fTileIdx,
+    .holds = [](const Instruction& i, const CheckContext&) { return tile_idx_zero(i.header()); },
+    .explain = explain_tile_idx,
+    .accepts = [](const uint8_t* w, const CheckContext&) { return tile_idx_zero(view<RawWord>(w).header); }};
+
 inline constexpr const Predicate* kHeaderOnlyConjuncts[] = {&kHasValidNeuronHeader, &kHasValidNeuronEvents};
 inline constexpr Validator kHeaderOnlyValidator{"header-only", Checked::HeaderOnly, kHeaderOnlyConjuncts,
                                                 &evaluate_conjuncts<kHeaderOnlyConjuncts>,

@@ -4,6 +4,7 @@
 
 #include "act/format.hpp"
 #include "bnsearch/format.hpp"
+#include "cci/format.hpp"
 #include "convlut/format.hpp"
 #include "ctrl_no/format.hpp"
 #include "datapath/format.hpp"
@@ -64,6 +65,7 @@ using FamilyLines = TypeList<
     family::ConvLutFamily,  // ConvLutLoad
     family::PeSeedFamily,  // PeManageSeed
     family::TestSemFamily,  // TestEventSem
+    family::CompactControlFamily,  // CompactControlInst
     EndOfFamilies>;
 // clang-format on
 

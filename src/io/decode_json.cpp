@@ -154,7 +154,8 @@ ojson decoded_json(const WordSource& src, uint64_t index, const Instruction& ins
                  {"status", decode_status_name(inst.status)}});
   if (inst.status != DecodeStatus::Modeled) j["note"] = decode_status_note(inst);
   j["header"] = header_json(inst.header());
-  j["events"] = events_json(inst.events(), inst.gen);
+  // null for a word whose bytes 4-11 are not EVENTS (COMPACT_CONTROL_INST)
+  j["events"] = inst.carries_events() ? events_json(inst.events(), inst.gen) : ojson(nullptr);
   j["fields"] = std::move(fields);
   if (const auto source = word_source(src, index)) j["source"] = source_json(*source);
   return j;

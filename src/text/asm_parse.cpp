@@ -210,6 +210,11 @@ class Assembler {
     probe_ = &probe;
     plain_used_ = indirect_used_ = 0;
     if (!scan_operands(at + 1, *row, fields, events, error)) return false;
+    if (events.any() && !probe.carries_events()) {
+      error = error_at(events.has_wait ? events.wait : events.update,
+                       fmt::format("{} takes no wait or update: its bytes 4-11 are not EVENTS", row->mnemonic));
+      return false;
+    }
     if (events.any()) write_events(events.events, fields, word);
     if (!assign_values(fields, word, error)) return false;
     mark_indirect(fields, word);

@@ -104,29 +104,10 @@ constexpr const Predicate* kWrite[] = {
 
 // ================================================================ MOVE 0xa7 (ctrl_mv.h, H/O)
 
-constexpr FieldRef fTile[] = {field_ref<CtrlMv>("header.debug_hint")};
 constexpr FieldRef fMvNum[] = {field_ref<CtrlMv>("num_mov")};
 constexpr FieldRef fMvReserved[] = {field_ref<CtrlMv>("reserved0")};
 constexpr FieldRef fMvDtype[] = {field_ref<CtrlMv>("dtype")};
 constexpr FieldRef fMvSource[] = {field_ref<CtrlMv>("move_source")};
-
-/// PROJ-CONV-SQ6: the tile index (header byte 3, PROJ-CONV-C2) of a MAVERICK MOVE is 0.
-constexpr bool tile_idx_zero(const Header& h) {
-  return h.debug_hint == 0;
-}
-
-constexpr Predicate kTileIdxZero{
-    .name = "has_tile_idx_zero",
-    .convention = "PROJ-CONV-SQ6",
-    .meaning = "(MAVERICK) the tile index in inst_flags (header byte 3, PROJ-CONV-C2) is 0",
-    .gens = kGensMaverickOnly,
-    .fields = fTile,
-    .holds = holds_on_header<tile_idx_zero>,
-    .explain =
-        [](const Instruction& i, const CheckContext&) {
-          return fmt::format("inst_flags is {:#04x}; MOVE requires tile index 0 on maverick", i.header().debug_hint);
-        },
-    .accepts = header_view_accepts<tile_idx_zero>};
 
 constexpr Predicate kMoveOpcode = opcode_clause<opcode::kMove>("has_move_opcode", "", "header.opcode is 0xa7 (MOVE)");
 
@@ -227,7 +208,7 @@ constexpr Predicate kMvSlot = rule<CtrlMv, mv_slot_ok<K>>(
 
 constexpr const Predicate* kMove[] = {&kHasValidNeuronHeader,
                                       &kHasValidNeuronEvents,
-                                      &kTileIdxZero,
+                                      &kHasTileIdxZero,
                                       &kMoveOpcode,
                                       &kMvNum,
                                       &kMvReserved,
