@@ -111,4 +111,22 @@ bool element_dtype_supported(exec::Txn& txn, uint8_t d, std::string_view which) 
                                                            which, dtype_label(d, txn.gen())));
 }
 
+const Execution::NotPublic* not_public_row(const Instruction& inst, std::span<const Execution::NotPublic> rows) {
+  for (const Execution::NotPublic& n : rows)
+    if (n.opcode == inst.opcode()) return &n;
+  return nullptr;
+}
+
+bool refuse_not_public(const Instruction& inst, exec::Txn& txn, const Execution::NotPublic& row,
+                       std::string_view convention) {
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}{}{})", inst.name(),
+                              inst.opcode(), row.source, convention.empty() ? "" : "; ", convention));
+}
+
+bool refuse_not_modeled(const Instruction& inst, exec::Txn& txn) {
+  return txn.fail(FaultKind::UnsupportedOpcode,
+                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+}
+
 }  // namespace tpbisa::family

@@ -354,6 +354,15 @@ void add_tensor_footprint(Footprint& f, std::string_view name, const T& t, unsig
          int64_t{a.target.offset} + hi * esz + esz - 1, write});
 }
 
+/// The row of a family's `semantics_not_public` list for the word's opcode, or nullptr.
+const Execution::NotPublic* not_public_row(const Instruction& inst, std::span<const Execution::NotPublic> rows);
+/// Refuses the run of a word whose semantics are not public: an UnsupportedOpcode fault naming the opcode, what would
+/// settle it (`row.source`) and the convention that decided the refusal (none when empty). Returns false.
+bool refuse_not_public(const Instruction& inst, exec::Txn& txn, const Execution::NotPublic& row,
+                       std::string_view convention);
+/// Refuses the run of a word whose execution the family does not model. Returns false.
+bool refuse_not_modeled(const Instruction& inst, exec::Txn& txn);
+
 /// Resolves an on-chip pattern's start (immediate or register; indirect and shape-register forms refused).
 bool onchip_start(exec::Txn& txn, const Addr4& a, uint32_t& base, std::string_view which);
 

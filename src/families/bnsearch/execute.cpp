@@ -543,11 +543,8 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool bn_execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-A31)",
-                                  inst.name(), inst.opcode(), n.source));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic))
+    return refuse_not_public(inst, txn, *n, "PROJ-CONV-A31");
   if (!engine_runs(inst, txn)) return false;  // PROJ-CONV-A17, step 1b
   if (const auto* s = inst.as<S4d4Mr>(); s != nullptr && inst.opcode() == kMatchReplace8)
     return exec_match_replace8(*s, txn);
@@ -558,8 +555,7 @@ bool bn_execute(const Instruction& inst, exec::Txn& txn) {
     if (op == kMax8) return exec_max8(*s, txn);
     if (op == kFindIndex8) return exec_find_index8(*s, txn);
   }
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  return refuse_not_modeled(inst, txn);
 }
 
 /// The source read in in_dtype and the destination written in out_dtype, on num_active_channels partitions.

@@ -17,13 +17,9 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-DQ3)",
-                                  inst.name(), inst.opcode(), n.source));
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic))
+    return refuse_not_public(inst, txn, *n, "PROJ-CONV-DQ3");
+  return refuse_not_modeled(inst, txn);
 }
 
 /// src and dst: num_active_channels SBUF partitions of 4-byte transport words. A register start is placed at run time.

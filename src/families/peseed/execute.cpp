@@ -15,13 +15,9 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-PS3)",
-                                  inst.name(), inst.opcode(), n.source));
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic))
+    return refuse_not_public(inst, txn, *n, "PROJ-CONV-PS3");
+  return refuse_not_modeled(inst, txn);
 }
 
 /// LOAD_SEED reads src (16 SBUF partitions of 4-byte seeds) and the identity; SAVE_SEED reads the identity and

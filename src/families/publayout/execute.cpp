@@ -157,11 +157,7 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({})", inst.name(),
-                                  inst.opcode(), n.source));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic)) return refuse_not_public(inst, txn, *n, "");
   if (!engine_runs(inst, txn)) return false;  // PROJ-CONV-A17: 0xE8 on DVE, 0x58 on POOL
   if (const auto* t = inst.as<Cps>(); t != nullptr && inst.opcode() == publayout::kCopyPredicatedScalar)
     return exec_copy_predicated_scalar(*t, txn);

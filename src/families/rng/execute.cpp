@@ -145,15 +145,11 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-RN3)",
-                                  inst.name(), inst.opcode(), n.source));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic))
+    return refuse_not_public(inst, txn, *n, "PROJ-CONV-RN3");
   if (!engine_runs(inst, txn)) return false;
   if (const auto* d = inst.as<S3d3Dropout>()) return exec_dropout(*d, txn);
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  return refuse_not_modeled(inst, txn);
 }
 
 /// src and dst in their element width on num_active_channels partitions, and an instruction-encoded threshold

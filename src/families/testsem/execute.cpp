@@ -16,13 +16,9 @@ constexpr Execution::NotPublic kNotPublic[] = {
 };
 
 bool execute(const Instruction& inst, exec::Txn& txn) {
-  for (const Execution::NotPublic& n : kNotPublic)
-    if (inst.opcode() == n.opcode)
-      return txn.fail(FaultKind::UnsupportedOpcode,
-                      fmt::format("{} ({:#04x}) is not executed: its semantics are not public ({}; PROJ-CONV-TS3)",
-                                  inst.name(), inst.opcode(), n.source));
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  if (const Execution::NotPublic* n = not_public_row(inst, kNotPublic))
+    return refuse_not_public(inst, txn, *n, "PROJ-CONV-TS3");
+  return refuse_not_modeled(inst, txn);
 }
 
 constexpr Execution kExecution{.execute = execute, .semantics_not_public = kNotPublic};
