@@ -109,7 +109,7 @@ class Program:
         """Records an increment; returns (sem, value reached) -- the token a consumer waits for."""
         owner = self.producer.setdefault(sem, who)
         if owner != who:
-            raise GenError(f"S[{sem}] would have two producers ({owner}, {who})")
+            raise GenError(f"$S[{sem}] would have two producers ({owner}, {who})")
         self.count[sem] = self.count.get(sem, 0) + amount
         self.raised[sem] = self.raised.get(sem, 0) + 1
         return (sem, self.count[sem])
@@ -266,7 +266,7 @@ def check_program(prog):
         parts = []
         for e in blocked:
             op = prog.ops[e][pc[e]]
-            w = ", ".join(f"S[{s}]>={v} (is {sem_val.get(s, 0)})" for s, v in op["waits"] if sem_val.get(s, 0) < v)
+            w = ", ".join(f"$S[{s}]>={v} (is {sem_val.get(s, 0)})" for s, v in op["waits"] if sem_val.get(s, 0) < v)
             parts.append(f"{prog.sg}/{e}#{pc[e]} {op['text']} waits {w}")
         deadlock = "; ".join(parts)
     return deadlock, races, sem_val
@@ -425,7 +425,7 @@ def drop_one_increment(args, core, spill_vars, full):
     sem = args.drop_increment
     n = full.raised.get(sem, 0)
     if n == 0:
-        raise GenError(f"--drop-increment {sem}: no word of core {core} raises S[{sem}]")
+        raise GenError(f"--drop-increment {sem}: no word of core {core} raises $S[{sem}]")
     amount = full.count[sem] // n
     waited = [v for ops in full.ops.values() for op in ops for s, v in op["waits"] if s == sem]
     candidates = [0] + ([max(waited) // amount - 1] if waited else []) + [n - 1]
@@ -434,7 +434,7 @@ def drop_one_increment(args, core, spill_vars, full):
         deadlock, _, _ = check_program(prog)
         if deadlock:
             return prog, deadlock
-    raise GenError(f"--drop-increment {sem}: without any one increment of S[{sem}] the program still completes "
+    raise GenError(f"--drop-increment {sem}: without any one increment of $S[{sem}] the program still completes "
                    f"(its producer runs ahead of every wait on it); choose another semaphore (--print-sems)")
 
 
@@ -624,7 +624,7 @@ def main(argv):
                 prog, deadlock = drop_one_increment(args, core, spill_vars, prog)
             where = f"core {core} (sg{core:02d})"
             if args.drop_increment is not None:
-                print(f"{where}: dropped the S[{args.drop_increment}] increment of {prog.dropped}; "
+                print(f"{where}: dropped the $S[{args.drop_increment}] increment of {prog.dropped}; "
                       f"the program deadlocks: {deadlock}")
             elif deadlock:
                 raise GenError(f"{where}: the program deadlocks: {deadlock}")
@@ -636,7 +636,7 @@ def main(argv):
             elif races:
                 raise GenError(f"{where}: unordered accesses: " + "; ".join(f"{a} and {b} on {k}" for a, b, k in races[:3]))
             if args.print_sems:
-                print(f"{where}: final semaphores " + " ".join(f"S[{s}]={v}" for s, v in sorted(sems.items())))
+                print(f"{where}: final semaphores " + " ".join(f"$S[{s}]={v}" for s, v in sorted(sems.items())))
             with open(os.path.join(sg, "def.json"), "w") as f:
                 json.dump(def_json(args, variables), f, indent=1)
             write_npy_identity(os.path.join(sg, "value_identity_CRSM.npy"))

@@ -9,6 +9,7 @@
 
 #include "families/common.hpp"
 #include "families/pool/format.hpp"
+#include "families/pool/windows.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -159,20 +160,11 @@ bool exec_sort(const S1d2Sort& t, exec::Txn& txn) {
 // ---- POOL (POOL §3-§6; PROJ-CONV-G79) ----
 
 bool exec_pool(const S4d4Pl& t, exec::Txn& txn) {
-  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
-    return false;
-  uint32_t src = 0, dst = 0;
-  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
-    return false;
-  uint64_t period = 1;
-  for (unsigned k = 0; k < pl::window_dims(t.pool_dim); ++k) period *= t.src.num_elem[k];
-  const uint64_t total = pl::count_of(t.src), windows = period == 0 ? 0 : total / period;
-  if (pl::count_of(t.dst) != windows)
-    return txn.fail(FaultKind::OutOfRange, fmt::format("{} windows of {} elements but dst has {} elements "
-                                                       "(PROJ-CONV-G79)",
-                                                       windows, period, pl::count_of(t.dst)));
-  const unsigned nac = t.num_active_channels, zi = dtype_size(t.in_dtype), zo = dtype_size(t.out_dtype);
-  if (!within_bound(txn, total, nac)) return false;
+  PoolWindows ws;
+  if (!pool_windows(t, txn, ws)) return false;
+  const uint32_t src = ws.src, dst = ws.dst;
+  const uint64_t period = ws.period, windows = ws.count;
+  const unsigned nac = ws.channels, zi = ws.in_size, zo = ws.out_size;
   const bool avg = t.pool_func == pl::kPoolAvg;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t w = 0; w < windows; ++w) {
@@ -295,6 +287,24 @@ constexpr Execution kExecution{.execute = execute,
                                .footprint = footprint};
 
 }  // namespace
+bool pool_windows(const S4d4Pl& t, exec::Txn& txn, PoolWindows& out) {
+  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
+    return false;
+  if (!onchip_start(txn, t.src.start_addr, out.src, "src") || !onchip_start(txn, t.dst.start_addr, out.dst, "dst"))
+    return false;
+  out.period = 1;
+  for (unsigned k = 0; k < pool::window_dims(t.pool_dim); ++k) out.period *= t.src.num_elem[k];
+  const uint64_t total = pool::count_of(t.src);
+  out.count = out.period == 0 ? 0 : total / out.period;
+  if (pool::count_of(t.dst) != out.count)
+    return txn.fail(FaultKind::OutOfRange, fmt::format("{} windows of {} elements but dst has {} elements "
+                                                       "(PROJ-CONV-G79)",
+                                                       out.count, out.period, pool::count_of(t.dst)));
+  out.channels = t.num_active_channels;
+  out.in_size = dtype_size(t.in_dtype);
+  out.out_size = dtype_size(t.out_dtype);
+  return within_bound(txn, total, out.channels);
+}
 
 const Execution& PoolFamily::execution() {
   return kExecution;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "families/common.hpp"
+#include "families/pool/windows.hpp"
 #include "families/publayout/format.hpp"
 
 namespace tpbisa::family {
@@ -108,23 +109,11 @@ bool exec_copy_predicated_scalar(const Cps& t, exec::Txn& txn) {
 /// window's elements in fp32; dst element w of channel c gets the position (0..N-1) in window w of its maximum: the
 /// first element, then each later one strictly greater (IEEE), a NaN never chosen over a number (PROJ-CONV-PU6).
 bool exec_max_pool_select(const S4d4Pl& t, exec::Txn& txn) {
-  if (!element_dtype_supported(txn, t.in_dtype, "in") || !element_dtype_supported(txn, t.out_dtype, "out"))
-    return false;
-  uint32_t src = 0, dst = 0;
-  if (!onchip_start(txn, t.src.start_addr, src, "src") || !onchip_start(txn, t.dst.start_addr, dst, "dst"))
-    return false;
-  uint64_t period = 1;
-  for (unsigned k = 0; k < pool::window_dims(t.pool_dim); ++k) period *= t.src.num_elem[k];
-  const uint64_t total = t.src.elements(), windows = period == 0 ? 0 : total / period;
-  if (t.dst.elements() != windows)
-    return txn.fail(FaultKind::OutOfRange, fmt::format("{} windows of {} elements but dst has {} elements "
-                                                       "(PROJ-CONV-G79)",
-                                                       windows, period, t.dst.elements()));
-  const unsigned nac = t.num_active_channels, zi = dtype_size(t.in_dtype), zo = dtype_size(t.out_dtype);
-  if (total * nac > txn.options().max_elements_per_instruction)
-    return txn.fail(FaultKind::ResourceLimit,
-                    fmt::format("{} elements x {} channels exceed the per-instruction bound of {}", total, nac,
-                                txn.options().max_elements_per_instruction));
+  PoolWindows ws;
+  if (!pool_windows(t, txn, ws)) return false;
+  const uint32_t src = ws.src, dst = ws.dst;
+  const uint64_t period = ws.period, windows = ws.count;
+  const unsigned nac = ws.channels, zi = ws.in_size, zo = ws.out_size;
   for (unsigned c = 0; c < nac; ++c)
     for (uint64_t w = 0; w < windows; ++w) {
       float best = 0.0F;
@@ -163,8 +152,7 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
     return exec_copy_predicated_scalar(*t, txn);
   if (const auto* t = inst.as<S4d4Pl>(); t != nullptr && inst.opcode() == publayout::kMaxPoolSelect)
     return exec_max_pool_select(*t, txn);
-  return txn.fail(FaultKind::UnsupportedOpcode,
-                  fmt::format("execution of {} ({:#04x}) is not modeled", inst.name(), inst.opcode()));
+  return refuse_not_modeled(inst, txn);
 }
 
 /// A pointer immediate's footprint: one element on each active channel's partition from the pointer's.

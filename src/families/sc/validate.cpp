@@ -109,11 +109,21 @@ bool sc_dtypes_ok(const Sc& x, const CheckContext&) {
 
 constexpr Predicate kScOpcode = opcode_clause<Sc, sc::kSparsityCompress>(
     "has_sparsity_compress_opcode", "PROJ-CONV-SC2", "the opcode is SPARSITY_COMPRESS (0xe0)");
-constexpr Predicate kScCore =
-    text_rule<Sc, [](const Sc&, const CheckContext& c) { return kGensMarianaUp.has(c.gen); },
-              [](const Sc&, const CheckContext& c) {
-                return fmt::format("{} is before NeuronCore V4", to_string(c.gen));
-              }>("check_core_version", "", "the NeuronCore is V4 (MARIANA) or later", kOpcodeFieldOf<Sc>);
+/// The header's check_core_version, one rule for both structs: it reads the generation only.
+constexpr bool core_v4(const CheckContext& c) {
+  return kGensMarianaUp.has(c.gen);
+}
+constexpr FieldRef fCoreOpcode[] = {field_ref<RawWord>("header.opcode")};
+constexpr Predicate kCoreVersion{
+    .name = "check_core_version",
+    .convention = "",
+    .meaning = "the NeuronCore is V4 (MARIANA) or later",
+    .gens = kGensAll,
+    .fields = fCoreOpcode,
+    .holds = [](const Instruction&, const CheckContext& c) { return core_v4(c); },
+    .explain = [](const Instruction&,
+                  const CheckContext& c) { return fmt::format("{} is before NeuronCore V4", to_string(c.gen)); },
+    .accepts = [](const uint8_t*, const CheckContext& c) { return core_v4(c); }};
 constexpr Predicate kScReserved =
     reserved_rule<Sc, fScReserved>({.name = "has_s3d3_sc_reserved_zero",
                                     .convention = "PROJ-CONV-SC2",
@@ -164,7 +174,7 @@ constexpr Predicate kScDst = pattern_rule<Sc, &Sc::dst, &Sc::out_struct_dtype, t
 constexpr const Predicate* kSc[] = {&kHasValidNeuronHeader,
                                     &kHasValidNeuronEvents,
                                     &kScOpcode,
-                                    &kScCore,
+                                    &kCoreVersion,
                                     &kScReserved,
                                     &kScChannels,
                                     &kScIn,
@@ -232,11 +242,6 @@ bool quadrants_ok(const Sct& x, const CheckContext& c) {
 
 constexpr Predicate kSctOpcode = opcode_clause<Sct, sc::kSparsityCompressTag>(
     "has_sparsity_compress_tag_opcode", "PROJ-CONV-SC2", "the opcode is SPARSITY_COMPRESS_TAG (0xe1)");
-constexpr Predicate kSctCore =
-    text_rule<Sct, [](const Sct&, const CheckContext& c) { return kGensMarianaUp.has(c.gen); },
-              [](const Sct&, const CheckContext& c) {
-                return fmt::format("{} is before NeuronCore V4", to_string(c.gen));
-              }>("check_core_version", "", "the NeuronCore is V4 (MARIANA) or later", kOpcodeFieldOf<Sct>);
 constexpr Predicate kSctReserved = reserved_rule<Sct, fSctReserved>(
     {.name = "has_s2d2d2_sc_reserved_zero",
      .convention = "PROJ-CONV-SC2",
@@ -313,7 +318,7 @@ constexpr Predicate kSctQuadrants =
 constexpr const Predicate* kSct[] = {&kHasValidNeuronHeader,
                                      &kHasValidNeuronEvents,
                                      &kSctOpcode,
-                                     &kSctCore,
+                                     &kCoreVersion,
                                      &kSctReserved,
                                      &kSctChannels,
                                      &kSctIn,

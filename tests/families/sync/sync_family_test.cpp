@@ -31,16 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::kCa;
 
-Word spaced_hex_word(std::string_view hex) {
-  std::string digits;
-  for (char c : hex)
-    if (c != ' ') digits += c;
-  Word w{};
-  HexError e;
-  EXPECT_TRUE(parse_hex_word(digits, w, e)) << hex;
-  return w;
-}
-
 Instruction sync_dec(const Word& w, Generation g = kCa) {
   return decode(std::span<const uint8_t, kWordBytes>(w), g);
 }
@@ -174,7 +164,7 @@ const std::vector<DmaExpect>& dma_table() {
 TEST(SyncRealWords, DmaWordsDecodeToTheTabulatedFields) {
   for (const DmaExpect& e : dma_table()) {
     SCOPED_TRACE(e.hex);
-    const Instruction inst = sync_dec(spaced_hex_word(e.hex));
+    const Instruction inst = sync_dec(test::hex_word_of(e.hex));
     const PseudoDmaDirect2d* d = inst.as<PseudoDmaDirect2d>();
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->events.wait_mode, e.wait_mode);
@@ -212,7 +202,7 @@ TEST(SyncRealWords, DmaWordsDecodeToTheTabulatedFields) {
 
 TEST(SyncRealWords, EventSemaphoreSetOrderingModeAndLabelDecodeAsTabulated) {
   for (const auto& [hex, sem] : {std::pair{kPE02, 24}, std::pair{kPE07, 25}}) {
-    const Instruction inst = sync_dec(spaced_hex_word(hex));
+    const Instruction inst = sync_dec(test::hex_word_of(hex));
     const CtrlEs* s = inst.as<CtrlEs>();
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->events.wait_mode, 0x05);  // SEM_GE_IMM
@@ -224,11 +214,11 @@ TEST(SyncRealWords, EventSemaphoreSetOrderingModeAndLabelDecodeAsTabulated) {
     EXPECT_TRUE(validate(inst, kCa).valid);
     EXPECT_EQ(validate(inst, kCa).validator->name, "is_valid_ctrl_es");
   }
-  const Instruction som = sync_dec(spaced_hex_word(kSom));
+  const Instruction som = sync_dec(test::hex_word_of(kSom));
   ASSERT_NE(som.as<SetOrderingMode>(), nullptr);
   EXPECT_EQ(som.as<SetOrderingMode>()->ordering_mode, 0);
   EXPECT_TRUE(validate(som, kCa).valid);
-  const Instruction label = sync_dec(spaced_hex_word(kLabel));
+  const Instruction label = sync_dec(test::hex_word_of(kLabel));
   ASSERT_NE(label.as<PseudoBranchLabel>(), nullptr);
   EXPECT_EQ(label.as<PseudoBranchLabel>()->label_id, 0U);
   EXPECT_TRUE(validate(label, kCa).valid);
@@ -310,7 +300,7 @@ TEST_F(SyncNeff, EveryWordOfTheFamilyIsTabulatedModeledAndValidOnCayman) {
       ++count[op];
       const std::string want = tabulated(sg, engine, k);
       ASSERT_FALSE(want.empty()) << "a word the spec does not tabulate";
-      EXPECT_EQ(w, spaced_hex_word(want));
+      EXPECT_EQ(w, test::hex_word_of(want));
       const Instruction inst = sync_dec(w);
       EXPECT_EQ(inst.status, DecodeStatus::Modeled);
       const Verdict v = validate(inst, kCa);
@@ -335,29 +325,29 @@ bool fails_only(const Word& w, std::string_view predicate, Generation g = kCa) {
 
 TEST(SyncConventions, SetOrderingModeByte12TakesAnyValue) {  // PROJ-CONV-F6
   for (unsigned b = 0; b < 256; ++b) {
-    Word w = spaced_hex_word(kSom);
+    Word w = test::hex_word_of(kSom);
     w[12] = static_cast<uint8_t>(b);
     EXPECT_TRUE(validate(sync_dec(w), kCa).valid) << b;
   }
-  Word w = spaced_hex_word(kSom);
+  Word w = test::hex_word_of(kSom);
   w[40] = 1;
   EXPECT_TRUE(fails_only(w, "set_ordering_mode_reserved_zero"));
 }
 
 TEST(SyncConventions, BranchLabelPayloadIsNotInspected) {  // PROJ-CONV-F7
-  Word w = spaced_hex_word(kLabel);
+  Word w = test::hex_word_of(kLabel);
   for (size_t i = 12; i < kWordBytes; ++i) w[i] = static_cast<uint8_t>(i * 7 + 1);
   for (Generation g : kAllGenerations) EXPECT_TRUE(validate(sync_dec(w, g), g).valid) << to_string(g);
 }
 
 TEST(SyncConventions, ElementCountsAreComparedOnlyWhenBothAreDefined) {
-  Word zero = spaced_hex_word(kSP02);
+  Word zero = test::hex_word_of(kSP02);
   store_le<uint16_t>(&zero[34], 0);  // src_num[1] = 0: no element count
   EXPECT_TRUE(fails_only(zero, "pseudo_dma_counts_nonzero"));
-  Word unsized = spaced_hex_word(kSP02);
+  Word unsized = test::hex_word_of(kSP02);
   unsized[63] = 0;  // INVALID has no size
   EXPECT_TRUE(fails_only(unsized, "is_valid_dtype"));
-  Word sized = spaced_hex_word(kSP02);
+  Word sized = test::hex_word_of(kSP02);
   sized[63] = 0x0C;  // INT64: sized, so the counts are compared (32768 / 2 vs 32768 / 8)
   const Verdict v = validate(sync_dec(sized), kCa);
   EXPECT_TRUE(v.fails("is_valid_dtype"));
@@ -365,7 +355,7 @@ TEST(SyncConventions, ElementCountsAreComparedOnlyWhenBothAreDefined) {
 }
 
 TEST(SyncConventions, ElemSizeZeroMeans65536Bytes) {
-  Word w = spaced_hex_word(kSP02);
+  Word w = test::hex_word_of(kSP02);
   store_le<uint16_t>(&w[32], 1);  // 1 x 1 x 65536 bytes on both sides
   store_le<uint16_t>(&w[36], 0);
   store_le<uint16_t>(&w[56], 1);
@@ -376,7 +366,7 @@ TEST(SyncConventions, ElemSizeZeroMeans65536Bytes) {
 }
 
 TEST(SyncConventions, MaverickHasNoEventModesInTheExtendedLane) {
-  Word w = spaced_hex_word(kPE02);
+  Word w = test::hex_word_of(kPE02);
   w[34] = 0x01;  // EVT_SET_READ
   EXPECT_TRUE(validate(sync_dec(w, Generation::Mariana), Generation::Mariana).valid);
   EXPECT_TRUE(fails_only(w, "ctrl_es_valid_extended_events", Generation::Maverick));
@@ -390,7 +380,7 @@ TEST(SyncConventions, BodiesWithoutAHeaderStructNameAreNamedAfterTheirOpcode) {
 }
 
 TEST(SyncConventions, FailuresNameTheFieldsTheyReadFromTheDeclarations) {
-  Word w = spaced_hex_word(kSP02);
+  Word w = test::hex_word_of(kSP02);
   w[47] = 0x30;  // dst.mode
   const Instruction inst = sync_dec(w);
   const Verdict v = validate(inst, kCa);
@@ -414,7 +404,7 @@ std::map<std::string, std::string> meanings(const Instruction& inst) {
 }
 
 TEST(SyncMeaning, BothWaitLanesAndTheUpdateInNeuronNotation) {
-  Word w = spaced_hex_word(kPE02);
+  Word w = test::hex_word_of(kPE02);
   w[32] = 0x05;  // second wait S[25] >= 16
   w[33] = 25;
   store_le<uint32_t>(&w[36], 16);
@@ -433,7 +423,7 @@ TEST(SyncMeaning, BothWaitLanesAndTheUpdateInNeuronNotation) {
 }
 
 TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
-  const Instruction sp = sync_dec(spaced_hex_word(kSP02));
+  const Instruction sp = sync_dec(test::hex_word_of(kSP02));
   EXPECT_EQ(render_instruction_events(sp), "$S[8]+=16@dma-complete");
   auto m = meanings(sp);
   EXPECT_EQ(m.at("src.id"), "variable id 4 (a def.json var_id)");
@@ -445,7 +435,7 @@ TEST(SyncMeaning, DmaSourceDestinationAndCompletion) {
             "256 contiguous bytes per chunk; writes 128 x 1 chunks = 32768 bytes (16384 elements): SBUF partitions "
             "0-127, bytes 0x37b00-0x37bff of each");
   EXPECT_EQ(m.at("semaphore"), "semaphore 8 is increased by sem_increment when the transfer completes");
-  const Instruction pool5 = sync_dec(spaced_hex_word(kPool05));
+  const Instruction pool5 = sync_dec(test::hex_word_of(kPool05));
   EXPECT_EQ(render_instruction_events(pool5), "$S[4]>=2 $S[27]+=16@dma-complete");
   m = meanings(pool5);
   EXPECT_EQ(m.at("dst.id"), "DGE-table entry 2 of the subgraph's dge-table list (PROJ-CONV-F12)");
@@ -462,7 +452,7 @@ TEST(SyncMeaning, DescriptionAndValidatorAgreeOnEveryVectorWord) {
   size_t checked = 0;
   for (std::string line; std::getline(in, line);) {
     if (!line.starts_with("sync-")) continue;
-    const Word w = spaced_hex_word(line.substr(line.rfind('\t') + 1));
+    const Word w = test::hex_word_of(line.substr(line.rfind('\t') + 1));
     for (Generation g : kAllGenerations) {
       const Instruction inst = sync_dec(w, g);
       const Verdict v = validate(inst, g);
@@ -491,10 +481,10 @@ TEST(SyncMeaning, DescriptionAndValidatorAgreeOnEveryVectorWord) {
 // ---- Syntax ----
 
 TEST(SyncSyntax, CanonicalLinesOfTheRealWordsAndBothLanes) {
-  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kPE02)), kCa), "EventSemaphore $S[24]>=16");
-  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kSom)), kCa), "SetOrderingMode ordering_mode=0");
-  EXPECT_EQ(disassemble(sync_dec(spaced_hex_word(kLabel)), kCa), "PseudoBranchLabel label_id=0");
-  Word w = spaced_hex_word(kPE02);
+  EXPECT_EQ(disassemble(sync_dec(test::hex_word_of(kPE02)), kCa), "EventSemaphore $S[24]>=16");
+  EXPECT_EQ(disassemble(sync_dec(test::hex_word_of(kSom)), kCa), "SetOrderingMode ordering_mode=0");
+  EXPECT_EQ(disassemble(sync_dec(test::hex_word_of(kLabel)), kCa), "PseudoBranchLabel label_id=0");
+  Word w = test::hex_word_of(kPE02);
   w[32] = 0x05;
   w[33] = 25;
   store_le<uint32_t>(&w[36], 16);
@@ -506,7 +496,7 @@ TEST(SyncSyntax, CanonicalLinesOfTheRealWordsAndBothLanes) {
 }
 
 TEST(SyncSyntax, AnInvalidWordRoundTripsAndNamesItsFailure) {
-  Word w = spaced_hex_word(kSP02);
+  Word w = test::hex_word_of(kSP02);
   w[6] = 0x13;   // an update on a pseudo DMA
   w[23] = 0x30;  // unknown src mode
   DisasmOptions options;
@@ -540,15 +530,15 @@ TEST(SyncSyntax, ErrorsNameTheOperandAndItsColumn) {
 // ---- Execution outside a NEFF run: EventSemaphore and SetOrderingMode retire, pseudo words are refused ----
 
 TEST(SyncExecution, EventsOnlyWordsRetirePseudoWordsAreRefused) {
-  Word es = spaced_hex_word(kPE02);
+  Word es = test::hex_word_of(kPE02);
   es[4] = 0;  // no wait: the word reaches its executor
-  for (const Word& w : {es, spaced_hex_word(kSom)}) {
+  for (const Word& w : {es, test::hex_word_of(kSom)}) {
     Machine m(kCa, {w});
     const StepResult r = m.step();
     EXPECT_EQ(r.status, StepResult::Status::Retired) << r.fault.detail;
   }
   for (const std::string& hex : {kLabel, kSP02}) {  // pseudo words: NEFF mode only (PROJ-CONV-C12, F7, F9)
-    Machine m(kCa, {spaced_hex_word(hex)});
+    Machine m(kCa, {test::hex_word_of(hex)});
     const StepResult r = m.step();
     EXPECT_EQ(r.status, StepResult::Status::Faulted);
     EXPECT_EQ(r.fault.kind, FaultKind::PseudoNotLowered);
