@@ -74,6 +74,9 @@ class SparseMemory {
 
  private:
   struct Page {
+    /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one line next to
+    /// the page's bytes, instead of the eight lines of its bitmap (the executors' runs read and write whole rows).
+    uint64_t full_words = 0;
     std::array<uint8_t, kPageBytes> bytes{};
     std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
     bool is_written(size_t at) const { return (written[at / 64] >> (at % 64) & 1U) != 0; }
@@ -97,17 +100,22 @@ inline const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
   return it == pages_.end() ? nullptr : it->second.get();
 }
 
+/// Bits a..b of a word (a <= b < 64).
+constexpr uint64_t bit_range(size_t a, size_t b) {
+  return (~uint64_t{0} >> (63 - b)) & (~uint64_t{0} << a);
+}
+
 inline bool SparseMemory::Page::all_written(size_t at, size_t n) const {
-  if (n == 0) return true;
-  // Partial first and last bitmap words by mask; the whole words between AND-reduced without an early exit (a
-  // run of a row is usually all written, so the loop is read straight through).
+  static_assert(kPageBytes / 64 == 64, "full_words holds a bit per bitmap word");
+  if (n == 0 || full_words == ~uint64_t{0}) return true;
+  // The partial first and last bitmap words by mask, the whole words between by their bits in full_words.
   const size_t first = at / 64, last = (at + n - 1) / 64;
   const uint64_t head = ~uint64_t{0} << (at % 64);
   const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
   if (first == last) return (written[first] & (head & tail)) == (head & tail);
-  uint64_t all = (written[first] | ~head) & (written[last] | ~tail);
-  for (size_t w = first + 1; w < last; ++w) all &= written[w];
-  return all == ~uint64_t{0};
+  const uint64_t between = last - first > 1 ? bit_range(first + 1, last - 1) : 0;
+  return (full_words & between) == between && (written[first] | ~head) == ~uint64_t{0} &&
+         (written[last] | ~tail) == ~uint64_t{0};
 }
 
 inline const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) const {

@@ -3,7 +3,9 @@
 // and SparseMemory's block reads and writes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,61 @@ TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {
   std::vector<uint8_t> none(5000, 0xAA);  // a never-touched range (pages absent)
   EXPECT_FALSE(m.read_block(0x100000, none.size(), none.data()));
   EXPECT_EQ(none, std::vector<uint8_t>(5000, 0));
+}
+
+// The written bits against a byte-per-byte model: random runs written into two pages through every write form, each
+// answer of written_span, initialized and read_block checked after each write (the pages' summary of whole bitmap
+// words must agree with the bits, for ranges inside one word, spanning words, and whole pages).
+TEST(SparseMemoryBlock, WrittenBitsFollowAByteModelThroughEveryWriteForm) {
+  constexpr uint64_t kBase = 0x10000;  // two pages: kBase and kBase + 4096
+  constexpr uint64_t kSpan = 2 * SparseMemory::kPageBytes;
+  SparseMemory m;
+  std::vector<bool> model(kSpan, false);
+  uint64_t rng = 0x9E3779B97F4A7C15ULL;
+  auto next = [&rng](uint64_t bound) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng % bound;
+  };
+  const std::vector<uint8_t> ones(kSpan, 0xA5);
+  auto check = [&](uint64_t at, uint64_t n) {
+    bool all = true;
+    for (uint64_t i = 0; i < n; ++i) all = all && model[at + i];
+    const bool one_page = at / SparseMemory::kPageBytes == (at + n - 1) / SparseMemory::kPageBytes;
+    EXPECT_EQ(m.written_span(kBase + at, n) != nullptr, all && one_page) << at << "+" << n;
+    EXPECT_EQ(m.initialized(kBase + at, n), all) << at << "+" << n;
+    std::vector<uint8_t> out(n);
+    EXPECT_EQ(m.read_block(kBase + at, n, out.data()), all) << at << "+" << n;
+  };
+  for (int step = 0; step < 400; ++step) {
+    // Mostly short runs, some of several words, a few whole pages, so that pages fill up part way through.
+    const uint64_t kind = next(10);
+    const uint64_t n = kind < 5 ? 1 + next(8) : kind < 9 ? 1 + next(700) : SparseMemory::kPageBytes;
+    const uint64_t at = next(kSpan - n + 1);
+    switch (step % 3) {
+      case 0: ASSERT_TRUE(m.write_block(kBase + at, n, ones.data())); break;
+      case 1:
+        for (uint64_t i = 0; i < n; i += 8)
+          ASSERT_TRUE(m.write(kBase + at + i, static_cast<unsigned>(std::min<uint64_t>(8, n - i)), 0x5A));
+        break;
+      default:
+        if (uint8_t* p = m.claim_span(kBase + at, n)) {
+          std::memset(p, 0x3C, n);
+        } else {
+          ASSERT_TRUE(m.write_block(kBase + at, n, ones.data()));  // a range over two pages, or a page not yet there
+        }
+        break;
+    }
+    for (uint64_t i = 0; i < n; ++i) model[at + i] = true;
+    for (int q = 0; q < 8; ++q) {
+      const uint64_t qn = 1 + next(q < 4 ? 130 : SparseMemory::kPageBytes);
+      check(next(kSpan - qn + 1), qn);
+    }
+    check(0, SparseMemory::kPageBytes);
+    check(SparseMemory::kPageBytes, SparseMemory::kPageBytes);
+  }
+  check(0, kSpan);
 }
 
 TEST(SparseMemoryBlock, WriteBlockBeyondTheLimitWritesNothing) {
