@@ -74,11 +74,11 @@ class SparseMemory {
 
  private:
   struct Page {
-    /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one line next to
-    /// the page's bytes, instead of the eight lines of its bitmap (the executors' runs read and write whole rows).
-    uint64_t full_words = 0;
     std::array<uint8_t, kPageBytes> bytes{};
     std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
+    /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one word instead
+    /// of the eight lines of the bitmap (the executors' runs read and write whole rows).
+    uint64_t full_words = 0;
     bool is_written(size_t at) const { return (written[at / 64] >> (at % 64) & 1U) != 0; }
     /// True when bytes [at, at + n) of the page have all been written (word-wise).
     bool all_written(size_t at, size_t n) const;
@@ -107,12 +107,14 @@ constexpr uint64_t bit_range(size_t a, size_t b) {
 
 inline bool SparseMemory::Page::all_written(size_t at, size_t n) const {
   static_assert(kPageBytes / 64 == 64, "full_words holds a bit per bitmap word");
-  if (n == 0 || full_words == ~uint64_t{0}) return true;
-  // The partial first and last bitmap words by mask, the whole words between by their bits in full_words.
+  if (n == 0) return true;
+  // A run within one bitmap word reads that word alone (an element's access touches no further line); a longer one
+  // takes its partial first and last words by mask and the whole words between by their bits in full_words.
   const size_t first = at / 64, last = (at + n - 1) / 64;
   const uint64_t head = ~uint64_t{0} << (at % 64);
   const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
   if (first == last) return (written[first] & (head & tail)) == (head & tail);
+  if (full_words == ~uint64_t{0}) return true;
   const uint64_t between = last - first > 1 ? bit_range(first + 1, last - 1) : 0;
   return (full_words & between) == between && (written[first] | ~head) == ~uint64_t{0} &&
          (written[last] | ~tail) == ~uint64_t{0};

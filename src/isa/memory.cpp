@@ -111,18 +111,23 @@ bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
 }
 
 void SparseMemory::Page::mark_written(size_t at, size_t n) {
-  if (n == 0 || full_words == ~uint64_t{0}) return;
+  if (n == 0) return;
   const size_t first = at / 64, last = (at + n - 1) / 64;
   const uint64_t head = ~uint64_t{0} << (at % 64);
   const uint64_t tail = ~uint64_t{0} >> (63 - (at + n - 1) % 64);
+  // full_words is read or written only when a word becomes all ones or the run is longer than one word, so an
+  // element's write touches no further line.
   auto edge = [&](size_t w, uint64_t mask) {
-    written[w] |= mask;
-    if (written[w] == ~uint64_t{0}) full_words |= uint64_t{1} << w;
+    const uint64_t was = written[w];
+    if ((was | mask) == was) return;
+    written[w] = was | mask;
+    if ((was | mask) == ~uint64_t{0}) full_words |= uint64_t{1} << w;
   };
   if (first == last) {
     edge(first, head & tail);
     return;
   }
+  if (full_words == ~uint64_t{0}) return;
   edge(first, head);
   for (size_t w = first + 1; w < last; ++w) written[w] = ~uint64_t{0};
   if (last - first > 1) full_words |= bit_range(first + 1, last - 1);
