@@ -41,6 +41,17 @@ def test_decode_matches_cli_json(demo_words: bytes) -> None:
                 assert f.value == e["value"]
 
 
+def test_a_word_without_events_has_none() -> None:
+    # COMPACT_CONTROL_INST: bytes 4-11 are its first two compact instructions (MOV_IMM_LO, ADD), not EVENTS.
+    word = bytes([0xB6, 16, 0, 0, 0x02, 3, 0x34, 0x12, 0x10, 3, 4, 5]) + bytes(52)
+    ins = tpbisa.decode(word, gen="maverick")
+    assert ins.format == "CTRL_CCI"
+    assert ins.events_fields is None
+    assert ins.events == ""
+    doc = cli_json("decode", "--gen", "maverick", "--json", "--hex", word.hex())
+    assert doc["instructions"][0]["events"] is None
+
+
 def test_decode_events_text() -> None:
     words = tpbisa.asm("TensorLoad $S[1]>=1 dtype=u32 num_elem={4,1} start_addr=sbuf[p0]+0x0 step_elem={1,0} "
                        "data={r0,r1,r2,r3}", gen="cayman")
