@@ -219,6 +219,35 @@ TEST(BlockPath, LdWeightsAndMatmulGroupsEqualTheElementPath) {
   expect_same({kLwX0, kMmT0}, EngineId::Pe);                    // transpose
 }
 
+// Four-byte and one-byte LdWeights rows (FP32 stored bits taken whole, FP8 bytes) on both walks, and FP32
+// moving tiles (their rows copied as they are): assembled from the text in each comment's place (tpbisa asm, cayman).
+const std::vector<std::string> kWideAndNarrowPe = {
+    "01100000000000000000000000000000fc200000ffff0000e0ff200001000400"
+    "0a03000000008080000000000f0f000000000000000000000000000000000000",  // LW FP32 SB 0x20fc walking backwards
+    "0210000000000000000000000000000000200000010000000000400001000100"
+    "0a03000000008080000000010f0f000000000002010000000000400001000100",  // MM FP32 SB 0x2000 num 64, BEGIN, dst PSUM p0+0
+    "0110000000000000000000000000000000100000010000002000200001000400"
+    "0a03000000008080000000000f0f000000000000000000000000000000000000",  // LW FP32 SB 0x1000 walking forwards
+    "0210000000000000000000000000000000210000010000000000400001000100"
+    "0a03000000008080000000020f0f000000000002010000000000400001000100",  // MM FP32 SB 0x2100, END (accumulate)
+    "0110000000000000000000000000000000300000010000002000200001000400"
+    "0e00000000008080000000000f0f000000000000000000000000000000000000",  // LW FP8_EXP4 SB 0x3000 forwards
+    "011000000000000000000000000000007f300000ffff0000e0ff200001000400"
+    "0e00000000008080000000000f0f000000000000000000000000000000000000",  // LW FP8_EXP4 SB 0x307f backwards
+    "0210000000000000000000000000000000310000010000000000400001000100"
+    "0e00000000008080000000030f0f000000080002010000000000400001000100",  // MM FP8_EXP4 SB 0x3100, BEGIN and END, dst PSUM p0 bank 1
+};
+
+TEST(BlockPath, Fp32AndFp8WeightsAndMovingRowsEqualTheElementPath) {
+  expect_same({kWideAndNarrowPe[0], kWideAndNarrowPe[1], kWideAndNarrowPe[2], kWideAndNarrowPe[3]}, EngineId::Pe);
+  expect_same({kWideAndNarrowPe[4], kWideAndNarrowPe[6]}, EngineId::Pe);
+  expect_same({kWideAndNarrowPe[5], kWideAndNarrowPe[6]}, EngineId::Pe);
+  const Outcome fast = run({kWideAndNarrowPe[0], kWideAndNarrowPe[1]}, EngineId::Pe, false);
+  ASSERT_EQ(fast.status.size(), 2U);
+  EXPECT_EQ(fast.status[1], StepResult::Status::Retired) << fast.faults[1];
+  EXPECT_EQ(fast.totals[1].mem, 128U * 64);  // every output element of the FP32 product written
+}
+
 TEST(BlockPath, FaultsAreTheElementPathsAndChangeNothing) {
   // MEMSET started 0x80 bytes before the end of partition 0's active bytes: its 64 FP32 elements leave them at
   // element 32, on either path, and nothing is written.

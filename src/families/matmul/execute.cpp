@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 
 #include "families/common.hpp"
 #include "families/matmul/format.hpp"
@@ -118,11 +119,41 @@ void row_to_f32(const uint8_t* bytes, size_t n, uint8_t dtype, unsigned size, fl
       kernels::bf16_to_fp32(h, out, n);
     return;
   }
+  if (dtype == dtype::kFp32 || dtype == dtype::kFp32r) {  // to_fp32_bits is the identity on these (N17)
+    std::memcpy(out, bytes, n * sizeof(float));
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     uint64_t raw = 0;
     for (unsigned b = 0; b < size; ++b) raw |= uint64_t{bytes[i * size + b]} << (8 * b);
     out[i] = std::bit_cast<float>(to_fp32_bits(raw, dtype));
   }
+}
+
+/// The little-endian element of `kSize` bytes at `p`.
+template <unsigned kSize>
+uint32_t element_at(const uint8_t* p) {
+  static_assert(std::endian::native == std::endian::little);
+  if constexpr (kSize == 1) {
+    return *p;
+  } else if constexpr (kSize == 2) {
+    uint16_t v = 0;
+    std::memcpy(&v, p, 2);
+    return v;
+  } else {
+    static_assert(kSize == 4);
+    uint32_t v = 0;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+}
+
+/// One weights row: element e of the row's bytes (position e on a forward walk, cols - 1 - e on a backward one)
+/// into column e of `out` (cols - 1 - e when `reversed`).
+template <unsigned kSize>
+void unpack_weights_row(const uint8_t* bytes, unsigned cols, bool forward, bool reversed, uint32_t* out) {
+  for (unsigned e = 0; e < cols; ++e)
+    out[reversed ? cols - 1 - e : e] = element_at<kSize>(bytes + size_t{forward ? e : cols - 1 - e} * kSize);
 }
 
 /// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST; FIRST_COL_FIRST: W[k][e]), as stored bits.
@@ -153,12 +184,13 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
     bytes.resize(size_t{cols} * size);
     for (unsigned k = 0; k < rows; ++k) {
       txn.read_block(run[k], uint64_t{cols} * size, size, bytes.data());
-      for (unsigned e = 0; e < cols; ++e) {
-        const size_t at = size_t{walk > 0 ? e : cols - 1 - e} * size;
-        uint32_t v = 0;
-        for (unsigned b = 0; b < size; ++b) v |= uint32_t{bytes[at + b]} << (8 * b);
-        w.bits[size_t{k} * PeWeights::kCols + (reversed ? cols - 1 - e : e)] = v;
-      }
+      uint32_t* row = w.bits.data() + size_t{k} * PeWeights::kCols;
+      if (size == 1)
+        unpack_weights_row<1>(bytes.data(), cols, walk > 0, reversed, row);
+      else if (size == 2)
+        unpack_weights_row<2>(bytes.data(), cols, walk > 0, reversed, row);
+      else
+        unpack_weights_row<4>(bytes.data(), cols, walk > 0, reversed, row);
     }
     return true;
   }
@@ -239,6 +271,10 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
       row_to_f32(bytes.data(), cols, w.dtype, 2, wf.data() + size_t{k} * cols);
     }
+  } else if (w_ok && (w.dtype == dtype::kFp32 || w.dtype == dtype::kFp32r) && rows <= w.rows && cols <= w.cols) {
+    // FP32 weights are their stored bits (to_fp32_bits is the identity, N17).
+    for (unsigned k = 0; k < rows; ++k)
+      std::memcpy(wf.data() + size_t{k} * cols, w.bits.data() + size_t{k} * PeWeights::kCols, size_t{cols} * 4);
   } else {
     for (unsigned k = 0; k < rows; ++k)
       for (unsigned m = 0; m < cols; ++m)
