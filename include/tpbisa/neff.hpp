@@ -518,10 +518,15 @@ struct SubgraphSems {
   std::vector<SemaphoreUses> semaphores;  ///< every semaphore some word waits on or raises, by index
 };
 
+/// Words of a stream the semaphore picture looks at as one task (a large program's ranges run on oneTBB's threads).
+inline constexpr size_t kSemaphorePictureRangeWords = size_t{1} << 16;
+
 /// For every subgraph and semaphore: which words wait on it and which increment it (event updates, the
 /// extended lane of EventSemaphore, PseudoDmaDirect2d completions with their queue set). Generation:
-/// the NEFF's, or `fallback` when its target names none.
-std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback = kDefaultGeneration);
+/// the NEFF's, or `fallback` when its target names none. `range_words` (at least 1) splits each stream into
+/// ranges looked at apart and joined in order: the picture is the same for every value.
+std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback = kDefaultGeneration,
+                                            size_t range_words = kSemaphorePictureRangeWords);
 
 // ---- program-level checks (docs/neff.md, "Program checks") ----
 

@@ -1,6 +1,9 @@
 // The static semaphore picture of a NEFF: per subgraph, the words that wait on each semaphore and those that raise it.
 #include <algorithm>
 #include <map>
+#include <memory>
+
+#include <oneapi/tbb/parallel_for.h>
 
 #include <fmt/format.h>
 
@@ -19,17 +22,30 @@ bool updates_semaphore(uint8_t mode) {
   return m != nullptr && m->action != UpdateAction::None && !updates_event(m->action);
 }
 
+/// Where a use is: built into a SemUse only when the word has one.
+struct WordAt {
+  const std::string& stream;
+  size_t word;
+  std::string_view mnemonic;
+  SemUse use() const {
+    SemUse u;
+    u.stream = stream;
+    u.word = word;
+    u.mnemonic = std::string(mnemonic);
+    return u;
+  }
+};
+
 class Picture {
  public:
   Picture(const Subgraph& sg, Generation gen) : sg_(sg), gen_(gen) {}
 
-  void word(const Stream& s, size_t i) {
+  /// Word i of stream s, whose label is `label` (made once per stream: most words use no semaphore, and a program
+  /// may hold ten million of them).
+  void word(const Stream& s, const std::string& label, size_t i) {
     const auto w = s.word(i);
     const Instruction inst = decode(w, gen_);
-    SemUse base;
-    base.stream = s.label();
-    base.word = i;
-    base.mnemonic = std::string(inst.name());
+    const WordAt base{label, i, inst.name()};
     lane(base, inst.events());
     // The lanes a family declares beyond EVENTS (EVENT_SEMAPHORE's second wait and update, PROJ-CONV-F3), and a
     // transfer's completion.
@@ -38,6 +54,17 @@ class Picture {
     const family::ExtraWaits updates = family::extra_updates(inst);
     for (const Events& e : updates.all()) lane(base, e);
     if (const family::Completion c = family::completion(inst); c.present) dma(base, s.engine, c.semaphore, c.increment);
+  }
+
+  /// Appends the uses `later` found (in words after this one's) semaphore by semaphore: pictures of consecutive
+  /// word ranges joined in order are the picture of one pass.
+  void absorb(Picture& later) {
+    for (auto& [index, uses] : later.sems_) {
+      SemaphoreUses& mine = sems_[index];
+      for (SemUse& u : uses.waits) mine.waits.push_back(std::move(u));
+      for (SemUse& u : uses.increments) mine.increments.push_back(std::move(u));
+    }
+    later.sems_.clear();
   }
 
   SubgraphSems finish() {
@@ -54,9 +81,9 @@ class Picture {
   }
 
  private:
-  void lane(const SemUse& base, const Events& e) {
+  void lane(const WordAt& base, const Events& e) {
     if (waits_on_semaphore(e.wait_mode)) {
-      SemUse u = base;
+      SemUse u = base.use();
       u.kind = SemUse::Kind::Wait;
       u.mode = e.wait_mode;
       u.value = e.semaphore_value;
@@ -64,7 +91,7 @@ class Picture {
       sems_[e.wait_idx].waits.push_back(std::move(u));
     }
     if (updates_semaphore(e.update_mode)) {
-      SemUse u = base;
+      SemUse u = base.use();
       u.kind = SemUse::Kind::Update;
       u.mode = e.update_mode;
       u.value = e.semaphore_value;
@@ -73,8 +100,8 @@ class Picture {
     }
   }
 
-  void dma(const SemUse& base, Engine issuer, uint8_t sem, uint8_t increment) {
-    SemUse u = base;
+  void dma(const WordAt& base, Engine issuer, uint8_t sem, uint8_t increment) {
+    SemUse u = base.use();
     u.kind = SemUse::Kind::DmaCompletion;
     u.value = increment;
     u.text = fmt::format("$S[{}]+={}@dma-complete", sem, increment);
@@ -108,14 +135,45 @@ class Picture {
 
 }  // namespace
 
-std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback) {
+std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback, size_t range_words) {
   const Generation gen = neff.generation.value_or(fallback);
+  range_words = std::max<size_t>(range_words, 1);
+  // Each range of words gets a picture of its own, as tasks of oneTBB's current arena; joined in stream and word
+  // order they are the picture of one pass.
+  struct Range {
+    size_t subgraph;
+    const Stream* stream;
+    const std::string* label;
+    size_t begin, end;
+  };
+  std::vector<std::string> labels;
+  for (const Subgraph& sg : neff.subgraphs)
+    for (const EngineDef& e : sg.engines) labels.push_back(e.stream.label());
+  std::vector<Range> ranges;
+  size_t stream = 0;
+  for (size_t k = 0; k < neff.subgraphs.size(); ++k)
+    for (const EngineDef& e : neff.subgraphs[k].engines) {
+      for (size_t i = 0; i < e.stream.word_count(); i += range_words)
+        ranges.push_back({k, &e.stream, &labels[stream], i, std::min(e.stream.word_count(), i + range_words)});
+      ++stream;
+    }
+  std::vector<std::unique_ptr<Picture>> parts;
+  parts.reserve(ranges.size());
+  for (const Range& r : ranges) parts.push_back(std::make_unique<Picture>(neff.subgraphs[r.subgraph], gen));
+  const auto look = [&](size_t k) {
+    const Range& r = ranges[k];
+    for (size_t i = r.begin; i < r.end; ++i) parts[k]->word(*r.stream, *r.label, i);
+  };
+  if (ranges.size() > 1)
+    tbb::parallel_for(size_t{0}, ranges.size(), look);
+  else if (!ranges.empty())
+    look(0);
   std::vector<SubgraphSems> out;
-  for (const Subgraph& sg : neff.subgraphs) {
-    Picture p(sg, gen);
-    for (const EngineDef& e : sg.engines)
-      for (size_t i = 0; i < e.stream.word_count(); ++i) p.word(e.stream, i);
-    out.push_back(p.finish());
+  size_t next = 0;
+  for (size_t k = 0; k < neff.subgraphs.size(); ++k) {
+    Picture whole(neff.subgraphs[k], gen);
+    for (; next < ranges.size() && ranges[next].subgraph == k; ++next) whole.absorb(*parts[next]);
+    out.push_back(whole.finish());
   }
   return out;
 }

@@ -347,6 +347,43 @@ TEST_F(RealNeff, VariablesAndQueueSetsOfSection6) {
   }
 }
 
+// The picture of ranges looked at apart (on oneTBB's threads) and joined is the picture of one pass, use for use.
+TEST_F(RealNeff, SemaphorePictureIsTheSameForEveryRangeSize) {
+  const auto flat = [](const std::vector<SubgraphSems>& p) {
+    std::vector<std::string> out;
+    for (const SubgraphSems& sg : p)
+      for (const SemaphoreUses& s : sg.semaphores) {
+        std::string queue_sets;
+        for (const std::string& q : s.queue_sets) queue_sets += q + ",";
+        out.push_back(sg.subgraph + " $S[" + std::to_string(s.index) + "] in " + queue_sets);
+        for (const auto* list : {&s.waits, &s.increments})
+          for (const SemUse& u : *list)
+            out.push_back(std::to_string(static_cast<int>(u.kind)) + " " + u.stream + "#" + std::to_string(u.word) +
+                          " " + u.mnemonic + " " + std::to_string(u.mode) + " " + std::to_string(u.value) + " " +
+                          u.text + " " + u.queue_set + " " + u.note);
+      }
+    return out;
+  };
+  // Every list in stream then word order (the order of one pass), checked on the picture of single-word ranges.
+  const std::vector<SubgraphSems> single = semaphore_picture(n_, kDefaultGeneration, 1);
+  ASSERT_EQ(single.size(), n_.subgraphs.size());
+  for (size_t k = 0; k < single.size(); ++k) {
+    std::map<std::string, size_t> stream_at;
+    for (const EngineDef& e : n_.subgraphs[k].engines) stream_at.emplace(e.stream.label(), stream_at.size());
+    for (const SemaphoreUses& s : single[k].semaphores)
+      for (const auto* list : {&s.waits, &s.increments})
+        for (size_t i = 1; i < list->size(); ++i) {
+          const SemUse &a = (*list)[i - 1], &b = (*list)[i];
+          EXPECT_LT(std::make_pair(stream_at.at(a.stream), a.word), std::make_pair(stream_at.at(b.stream), b.word))
+              << "$S[" << s.index << "] " << a.stream << "#" << a.word << " before " << b.stream << "#" << b.word;
+        }
+  }
+  const std::vector<std::string> whole = flat(semaphore_picture(n_, kDefaultGeneration, SIZE_MAX));
+  ASSERT_GT(whole.size(), 20U);
+  for (const size_t range : {size_t{1}, size_t{3}, size_t{64}, kSemaphorePictureRangeWords})
+    EXPECT_EQ(flat(semaphore_picture(n_, kDefaultGeneration, range)), whole) << range;
+}
+
 TEST_F(RealNeff, SemaphorePictureMatchesTheDmaWordsOfRealPrograms7) {
   const std::vector<SubgraphSems> p = semaphore_picture(n_);
   ASSERT_EQ(p.size(), 2U);
