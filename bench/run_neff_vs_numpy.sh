@@ -92,11 +92,11 @@ ref = np.load(os.path.join(sys.argv[8], "ref.npy"))
 equal = out.dtype == ref.dtype and out.shape == ref.shape and bool((out.view(np.uint16) == ref.view(np.uint16)).all())
 macs = 128 * k * n
 print(f"shape: x fp16 [128, {k}] . y fp16 [{k}, {n}], {macs:.3g} MACs")
-print(f"tpbisa run: {wall:.2f} s wall, {macs / wall / 1e9:.2f} GMAC/s, peak RSS {rss / 2**30:.2f} GiB "
+print(f"tpbisa run: {wall:.3g} s wall, {macs / wall / 1e9:.2f} GMAC/s, peak RSS {rss / 2**30:.2f} GiB "
       f"(inputs {inputs / 2**30:.2f} GiB mapped), output equals NumPy: {'yes' if equal else 'NO'}")
 pinned = f", pinned by OPENBLAS_CORETYPE={sys.argv[11]}: OpenBLAS's own pick was narrower" if sys.argv[11] else ""
 print(f"numpy's OpenBLAS kernel: {sys.argv[10]}{pinned}")
-print(f"numpy f32 products: {np_products:.2f} s ({macs / np_products / 1e9:.2f} GMAC/s); with the widening "
+print(f"numpy f32 products: {np_products:.3g} s ({macs / np_products / 1e9:.2f} GMAC/s); with the widening "
       f"{np_total:.2f} s; NumPy's result equals the reference: {'yes' if np_same else 'NO'}")
 print(f"ratio tpbisa / numpy products: {wall / np_products:.2f}")
 np_cpu, cpu = float(sys.argv[12]), float(sys.argv[13]) + float(sys.argv[14])
