@@ -41,8 +41,9 @@ class Picture {
   Picture(const Subgraph& sg, Generation gen) : sg_(sg), gen_(gen) {}
 
   /// Word i of stream s, whose label is `label` (made once per stream: most words use no semaphore, and a program
-  /// may hold ten million of them).
-  void word(const Stream& s, const std::string& label, size_t i) {
+  /// may hold ten million of them). True when the word uses a semaphore.
+  bool word(const Stream& s, const std::string& label, size_t i) {
+    const size_t before = uses_;
     const auto w = s.word(i);
     const Instruction inst = decode(w, gen_);
     const WordAt base{label, i, inst.name()};
@@ -54,6 +55,7 @@ class Picture {
     const family::ExtraWaits updates = family::extra_updates(inst);
     for (const Events& e : updates.all()) lane(base, e);
     if (const family::Completion c = family::completion(inst); c.present) dma(base, s.engine, c.semaphore, c.increment);
+    return uses_ != before;
   }
 
   /// Appends the uses `later` found (in words after this one's) semaphore by semaphore: pictures of consecutive
@@ -89,6 +91,7 @@ class Picture {
       u.value = e.semaphore_value;
       u.text = render_wait(e, gen_);
       sems_[e.wait_idx].waits.push_back(std::move(u));
+      ++uses_;
     }
     if (updates_semaphore(e.update_mode)) {
       SemUse u = base.use();
@@ -97,6 +100,7 @@ class Picture {
       u.value = e.semaphore_value;
       u.text = render_update(e, gen_);
       sems_[e.update_idx].increments.push_back(std::move(u));
+      ++uses_;
     }
   }
 
@@ -126,11 +130,13 @@ class Picture {
         u.note = fmt::format("increment {} differs from the queue set's num_queues {}", increment, holder->num_queues);
     }
     sems_[sem].increments.push_back(std::move(u));
+    ++uses_;
   }
 
   const Subgraph& sg_;
   Generation gen_;
   std::map<uint32_t, SemaphoreUses> sems_;
+  size_t uses_ = 0;  ///< uses found so far
 };
 
 }  // namespace
@@ -138,8 +144,8 @@ class Picture {
 std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallback, size_t range_words) {
   const Generation gen = neff.generation.value_or(fallback);
   range_words = std::max<size_t>(range_words, 1);
-  // Each range of words gets a picture of its own, as tasks of oneTBB's current arena; joined in stream and word
-  // order they are the picture of one pass.
+  // Each range of words gets a picture of its own (for a large program, as tasks of oneTBB's current arena); joined
+  // in stream and word order they are the picture of one pass.
   struct Range {
     size_t subgraph;
     const Stream* stream;
@@ -150,11 +156,12 @@ std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallbac
   for (const Subgraph& sg : neff.subgraphs)
     for (const EngineDef& e : sg.engines) labels.push_back(e.stream.label());
   std::vector<Range> ranges;
-  size_t stream = 0;
+  size_t stream = 0, words = 0;
   for (size_t k = 0; k < neff.subgraphs.size(); ++k)
     for (const EngineDef& e : neff.subgraphs[k].engines) {
       for (size_t i = 0; i < e.stream.word_count(); i += range_words)
         ranges.push_back({k, &e.stream, &labels[stream], i, std::min(e.stream.word_count(), i + range_words)});
+      words += e.stream.word_count();
       ++stream;
     }
   std::vector<std::unique_ptr<Picture>> parts;
@@ -162,12 +169,19 @@ std::vector<SubgraphSems> semaphore_picture(const Neff& neff, Generation fallbac
   for (const Range& r : ranges) parts.push_back(std::make_unique<Picture>(neff.subgraphs[r.subgraph], gen));
   const auto look = [&](size_t k) {
     const Range& r = ranges[k];
-    for (size_t i = r.begin; i < r.end; ++i) parts[k]->word(*r.stream, *r.label, i);
+    bool used = true;
+    for (size_t i = r.begin; i < r.end; ++i) {
+      // A word like the one before it, which used no semaphore, uses none (a stream of Nops).
+      const auto w = r.stream->word(i);
+      if (!used && std::equal(w.begin(), w.end(), r.stream->word(i - 1).begin())) continue;
+      used = parts[k]->word(*r.stream, *r.label, i);
+    }
   };
-  if (ranges.size() > 1)
+  // A small program stays on the calling thread (oneTBB's threads cost more to start than its words take).
+  if (ranges.size() > 1 && words >= 2 * kSemaphorePictureRangeWords)
     tbb::parallel_for(size_t{0}, ranges.size(), look);
-  else if (!ranges.empty())
-    look(0);
+  else
+    for (size_t k = 0; k < ranges.size(); ++k) look(k);
   std::vector<SubgraphSems> out;
   size_t next = 0;
   for (size_t k = 0; k < neff.subgraphs.size(); ++k) {

@@ -221,6 +221,36 @@ TEST(NeffProgramChecks, LargeProgramsGiveTheSameFailuresOnAnyNumberOfThreads) {
   }
 }
 
+// The semaphore picture of a program large enough for its ranges to run on threads, with runs of equal words: every
+// transfer that raises a semaphore is listed, in word order, however many equal words precede it, and a run of
+// equal words that use none (skipped after the first) adds nothing.
+TEST(NeffProgramChecks, SemaphorePictureOfALargeProgramListsEveryUseInOrder) {
+  const std::vector<uint8_t> raise = word_of(dma(8, 16)), quiet = word_of(copy(0x1000, 0x2000800, 4));
+  std::vector<uint8_t> sp;
+  std::vector<size_t> raising;  // the words of SP that raise $S[8], counted here
+  for (size_t i = 0; i < 3 * neff::kSemaphorePictureRangeWords; ++i) {
+    const bool r = (i / 700) % 3 == 1 || i % 4099 == 5;  // runs of 700 raising words, and lone ones among the quiet
+    sp.insert(sp.end(), (r ? raise : quiet).begin(), (r ? raise : quiet).end());
+    if (r) raising.push_back(i);
+  }
+  const neff::Neff n = make_neff(sp, quiet);
+  for (const size_t range : {neff::kSemaphorePictureRangeWords, size_t{1000}, SIZE_MAX}) {
+    const std::vector<neff::SubgraphSems> p = neff::semaphore_picture(n, Generation::Cayman, range);
+    ASSERT_EQ(p.size(), 1U);
+    ASSERT_EQ(p[0].semaphores.size(), 1U) << range;
+    const neff::SemaphoreUses& s8 = p[0].semaphores[0];
+    EXPECT_EQ(s8.index, 8U);
+    EXPECT_TRUE(s8.waits.empty());
+    std::vector<size_t> listed;
+    for (const neff::SemUse& u : s8.increments) {
+      EXPECT_EQ(u.stream, "sg00/SP");
+      EXPECT_EQ(u.kind, neff::SemUse::Kind::DmaCompletion);
+      listed.push_back(u.word);
+    }
+    EXPECT_EQ(listed, raising) << range;
+  }
+}
+
 TEST(NeffProgramChecks, PsumAccessOneBank) {
   // 4 FP32 elements from PSUM byte 0x7f8: bytes 0x7f8..0x807 cross from bank 0 into bank 1.
   const neff::Neff n = make_neff(word_of(dma(8, 16)), word_of(copy(0x2000000 + 0x7F8, 0x1000, 4)));
