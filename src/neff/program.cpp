@@ -365,20 +365,21 @@ std::optional<uint64_t> highest_reachable(const SemaphoreUses& uses) {
 }
 
 /// The subgraph has a branch word (a loop may repeat its raises): its waits are not judged.
-bool branches(const Subgraph& sg, Generation gen) {
+bool branches(const Subgraph& sg) {
+  // A word's catalog row is its opcode byte's whatever the generation (decode's `info`): no decode needed.
   for (const EngineDef& e : sg.engines)
     for (size_t i = 0; i < e.stream.word_count(); ++i) {
-      const Instruction inst = decode(e.stream.word(i), gen);
-      if (inst.info != nullptr && inst.info->format == Format::CtrlBr) return true;
+      const OpcodeInfo* info = find_opcode(e.stream.word(i)[0]);
+      if (info != nullptr && info->format == Format::CtrlBr) return true;
     }
   return false;
 }
 
 /// Every semaphore wait of `sg` whose immediate comparand no raise of the picture reaches, as failures of the
 /// waiting words; `first_stream` is the index of the subgraph's first stream in Neff::streams().
-void check_waits(const Subgraph& sg, const SubgraphSems& picture, Generation gen, size_t first_stream,
+void check_waits(const Subgraph& sg, const SubgraphSems& picture, size_t first_stream,
                  std::vector<ProgramFailure>& out) {
-  if (branches(sg, gen)) return;
+  if (branches(sg)) return;
   for (const SemaphoreUses& uses : picture.semaphores) {
     const std::optional<uint64_t> top = highest_reachable(uses);
     if (!top) continue;
@@ -486,7 +487,7 @@ std::vector<ProgramFailure> check_program(const Neff& neff, Generation gen) {
   const std::vector<SubgraphSems> picture = semaphore_picture(neff, gen);
   size_t first_stream = 0;
   for (size_t k = 0; k < neff.subgraphs.size(); ++k) {
-    if (k < picture.size()) check_waits(neff.subgraphs[k], picture[k], gen, first_stream, out);
+    if (k < picture.size()) check_waits(neff.subgraphs[k], picture[k], first_stream, out);
     first_stream += neff.subgraphs[k].engines.size();
   }
   std::stable_sort(out.begin(), out.end(), [](const ProgramFailure& a, const ProgramFailure& b) {

@@ -251,6 +251,25 @@ TEST(NeffProgramChecks, SemaphorePictureOfALargeProgramListsEveryUseInOrder) {
   }
 }
 
+// sem_wait_reachable (PROJ-CONV-G8): a wait above every raise fails; a subgraph with a branch word (here a
+// COMPARE_BRANCH 0xa9 opcode byte, in any stream) is not judged, since a loop may repeat its raises.
+TEST(NeffProgramChecks, WaitsAboveEveryRaiseFailUnlessTheSubgraphBranches) {
+  S4d4Tr waiting = copy(0x1000, 0x2000800, 4);
+  waiting.events.wait_mode = 0x05;  // SEM_GE_IMM: $S[8] >= 17, raised by +16 only
+  waiting.events.wait_idx = 8;
+  waiting.events.semaphore_value = 17;
+  const std::vector<uint8_t> raise = word_of(dma(8, 16)), wait = word_of(waiting);
+  EXPECT_EQ(failing(make_neff(raise, wait)), std::multiset<std::string>{"sem_wait_reachable"});
+  waiting.events.semaphore_value = 16;  // reachable
+  EXPECT_TRUE(failing(make_neff(raise, word_of(waiting))).empty());
+  std::vector<uint8_t> act = wait;
+  act.resize(2 * kWordBytes, 0);
+  act[kWordBytes] = 0xa9;
+  EXPECT_TRUE(failing(make_neff(raise, act)).empty()) << messages(make_neff(raise, act));
+  act[kWordBytes] = 0xa8;  // not a branch opcode: judged again
+  EXPECT_EQ(failing(make_neff(raise, act)).count("sem_wait_reachable"), 1U);
+}
+
 TEST(NeffProgramChecks, PsumAccessOneBank) {
   // 4 FP32 elements from PSUM byte 0x7f8: bytes 0x7f8..0x807 cross from bank 0 into bank 1.
   const neff::Neff n = make_neff(word_of(dma(8, 16)), word_of(copy(0x2000000 + 0x7F8, 0x1000, 4)));
