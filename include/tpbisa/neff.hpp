@@ -516,6 +516,7 @@ struct SemaphoreUses {
 struct SubgraphSems {
   std::string subgraph;
   std::vector<SemaphoreUses> semaphores;  ///< every semaphore some word waits on or raises, by index
+  bool branches = false;  ///< some word of the subgraph is a branch (a CTRL_BR opcode): a loop may repeat its raises
 };
 
 /// Words of a stream the semaphore picture looks at as one task (a large program's ranges run on oneTBB's threads).

@@ -364,22 +364,11 @@ std::optional<uint64_t> highest_reachable(const SemaphoreUses& uses) {
   return top;
 }
 
-/// The subgraph has a branch word (a loop may repeat its raises): its waits are not judged.
-bool branches(const Subgraph& sg) {
-  // A word's catalog row is its opcode byte's whatever the generation (decode's `info`): no decode needed.
-  for (const EngineDef& e : sg.engines)
-    for (size_t i = 0; i < e.stream.word_count(); ++i) {
-      const OpcodeInfo* info = find_opcode(e.stream.word(i)[0]);
-      if (info != nullptr && info->format == Format::CtrlBr) return true;
-    }
-  return false;
-}
-
 /// Every semaphore wait of `sg` whose immediate comparand no raise of the picture reaches, as failures of the
 /// waiting words; `first_stream` is the index of the subgraph's first stream in Neff::streams().
 void check_waits(const Subgraph& sg, const SubgraphSems& picture, size_t first_stream,
                  std::vector<ProgramFailure>& out) {
-  if (branches(sg)) return;
+  if (picture.branches) return;  // a loop may repeat the raises: the waits are not judged
   for (const SemaphoreUses& uses : picture.semaphores) {
     const std::optional<uint64_t> top = highest_reachable(uses);
     if (!top) continue;

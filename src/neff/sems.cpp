@@ -46,6 +46,7 @@ class Picture {
     const size_t before = uses_;
     const auto w = s.word(i);
     const Instruction inst = decode(w, gen_);
+    if (inst.info != nullptr && inst.info->format == Format::CtrlBr) branches_ = true;
     const WordAt base{label, i, inst.name()};
     lane(base, inst.events());
     // The lanes a family declares beyond EVENTS (EVENT_SEMAPHORE's second wait and update, PROJ-CONV-F3), and a
@@ -67,11 +68,13 @@ class Picture {
       for (SemUse& u : uses.increments) mine.increments.push_back(std::move(u));
     }
     later.sems_.clear();
+    branches_ = branches_ || later.branches_;
   }
 
   SubgraphSems finish() {
     SubgraphSems out;
     out.subgraph = sg_.name;
+    out.branches = branches_;
     for (auto& [index, uses] : sems_) {
       uses.index = index;
       for (const QueueSet& q : sg_.queue_sets)
@@ -136,7 +139,8 @@ class Picture {
   const Subgraph& sg_;
   Generation gen_;
   std::map<uint32_t, SemaphoreUses> sems_;
-  size_t uses_ = 0;  ///< uses found so far
+  size_t uses_ = 0;        ///< uses found so far
+  bool branches_ = false;  ///< a branch word was seen
 };
 
 }  // namespace
