@@ -17,7 +17,6 @@ if [ -z "$dir" ]; then
   trap 'rm -rf "$dir"' EXIT
 fi
 mkdir -p "$dir"
-field() { sed -n "s/.*$1//p" | head -1; }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); CPUs: $(nproc)"
 echo
@@ -27,7 +26,6 @@ echo "|---|---|---:|---:|---:|---:|"
 for shape in "512 1024" "2048 4096" "8192 8192" "32768 32768"; do
   read -r k n <<<"$shape"
   out=$("$here/run_neff_vs_numpy.sh" "$tool" "$k" "$n" 2 "" "$dir/mm_${k}_$n")
-  macs=$(field 'MACs' <<<"$(grep '^shape:' <<<"$out" | sed 's/.*, \(.*\) MACs/\1MACs/')")
   wall=$(grep '^tpbisa run:' <<<"$out" | sed 's/tpbisa run: \([0-9.]*\) s wall.*/\1/')
   np=$(grep '^numpy f32 products:' <<<"$out" | sed 's/numpy f32 products: \([0-9.]*\) s.*/\1/')
   kernel=$(grep "^numpy's OpenBLAS kernel:" <<<"$out" | sed "s/numpy's OpenBLAS kernel: //")

@@ -185,12 +185,20 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
     for (unsigned k = 0; k < rows; ++k) {
       txn.read_block(run[k], uint64_t{cols} * size, size, bytes.data());
       uint32_t* row = w.bits.data() + size_t{k} * PeWeights::kCols;
-      if (size == 1)
+      if (size == 1) {
         unpack_weights_row<1>(bytes.data(), cols, walk > 0, reversed, row);
-      else if (size == 2)
+      } else if (size == 2) {
         unpack_weights_row<2>(bytes.data(), cols, walk > 0, reversed, row);
-      else
+      } else if (size == 4) {
         unpack_weights_row<4>(bytes.data(), cols, walk > 0, reversed, row);
+      } else {  // no such element size today (element_dtype_supported): byte by byte, in bounds whatever it is
+        for (unsigned e = 0; e < cols; ++e) {
+          const size_t at = size_t{walk > 0 ? e : cols - 1 - e} * size;
+          uint32_t v = 0;
+          for (unsigned b = 0; b < size && b < 4; ++b) v |= uint32_t{bytes[at + b]} << (8 * b);
+          row[reversed ? cols - 1 - e : e] = v;
+        }
+      }
     }
     return true;
   }
