@@ -17,37 +17,42 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 
-/// Eight lanes of step 6 and 7: the records rec[0..7] loaded whole and transposed into their five fields, the cubic
-/// of the folded inputs `x` and the reconstruction for the negative inputs `v`.
+/// Eight lanes of step 6 and 7: the records rec[0..7] (byte offsets) loaded in 16-byte halves and transposed into
+/// their five fields, the cubic of the folded inputs `x` and the reconstruction for the negative inputs `v`.
 HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
   const auto* base = reinterpret_cast<const uint8_t*>(t.records);
   // The eight offsets as four 64-bit loads (fewer loads; the split is integer work, which has room).
   uint64_t q[4];
   std::memcpy(q, rec, sizeof q);
-  const auto record = [&](unsigned j) {
-    return _mm256_load_ps(reinterpret_cast<const float*>(base + static_cast<uint32_t>(q[j / 2] >> (32 * (j % 2)))));
+  const auto record = [&](unsigned r) { return base + static_cast<uint32_t>(q[r / 2] >> (32 * (r % 2))); };
+  // Two 16-byte halves side by side in a 256-bit register: a load and an insert from memory, no shuffle.
+  const auto halves = [](const void* lo, const void* hi) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(static_cast<const float*>(lo))),
+                                _mm_load_ps(static_cast<const float*>(hi)), 1);
   };
-  const __m256 r0 = record(0), r1 = record(1), r2 = record(2), r3 = record(3);
-  const __m256 r4 = record(4), r5 = record(5), r6 = record(6), r7 = record(7);
-  // Transpose: s0..s3 hold fields 0..3 of records 0..3 in their low 128 bits (field 4 in s0's high half).
-  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  const __m256 x0 = _mm256_permute2f128_ps(s0, s4, 0x20), d0 = _mm256_permute2f128_ps(s1, s5, 0x20);
-  const __m256 d1 = _mm256_permute2f128_ps(s2, s6, 0x20), d2 = _mm256_permute2f128_ps(s3, s7, 0x20);
-  const __m256 d3 = _mm256_permute2f128_ps(s0, s4, 0x31);
+  // x0, d0, d1 (the records' first halves): records j and j + 4 side by side, so the transpose stays within 128-bit
+  // lanes and lane 0 holds elements 0..3, lane 1 elements 4..7.
+  const __m256 a0 = halves(record(0), record(4)), a1 = halves(record(1), record(5));
+  const __m256 a2 = halves(record(2), record(6)), a3 = halves(record(3), record(7));
+  const __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpacklo_ps(a2, a3);
+  const __m256 h0 = _mm256_unpackhi_ps(a0, a1), h1 = _mm256_unpackhi_ps(a2, a3);
+  const __m256 x0 = _mm256_shuffle_ps(u0, u1, 0x44), d0 = _mm256_shuffle_ps(u0, u1, 0xEE);
+  const __m256 d1 = _mm256_shuffle_ps(h0, h1, 0x44);
+  // d2 and d3, binary64 in the second halves: records 0, 2, 4, 6 and 1, 3, 5, 7 side by side, then one unpack each
+  // gives the eight elements in order, already widened.
+  const auto quad = [&](unsigned j) {
+    const __m256 lo = halves(record(j) + 16, record(j + 2) + 16), hi = halves(record(j + 4) + 16, record(j + 6) + 16);
+    return _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1);
+  };
+  const __m512d p0 = quad(0), p1 = quad(1);
+  const __m512d d2 = _mm512_unpacklo_pd(p0, p1), d3 = _mm512_unpackhi_pd(p0, p1);
   // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
   const __m256 tf = _mm256_sub_ps(x, x0);
   const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
   const __m512d td = _mm512_cvtps_pd(tf);
   const __m512d t2d = _mm512_mul_pd(td, td);
-  __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, _mm512_cvtps_pd(d2)));
-  sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), _mm512_cvtps_pd(d3)));
+  __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, d2));
+  sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), d3));
   const __m256 res = _mm512_cvtpd_ps(sum);
   if (!t.symmetric) return res;
   // Step 7 for the negative inputs (the sign bit of v selects).
@@ -55,9 +60,22 @@ HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, _
   return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
 }
 
-// AVX-512: sixteen elements per step. The lookup is a register permute when the function's window fits (no memory
-// access), and each lane's BUCKET record is one 32-byte load, the eight loads transposed into the five fields: the
-// gathers this replaces cost several times as much per element.
+/// The first pass's results over a chunk of a row, read by the second: per element the byte offset of its BUCKET
+/// record, the folded input and the input after the affine step; per vector of sixteen, its zero, Inf and NaN lanes.
+constexpr size_t kActChunk = 256;
+struct alignas(64) ActChunk {
+  uint32_t offset[kActChunk];
+  uint32_t sel[kActChunk];
+  uint32_t v[kActChunk];
+  __mmask16 special[kActChunk / 16];
+};
+
+// AVX-512: sixteen elements per step, in two passes over a chunk of the row. The first computes each element's lookup
+// and record offset; the second loads the records and evaluates the cubic. Each record load then depends on a load
+// from the chunk rather than on the long chain before it, so the core keeps several vectors' loads and arithmetic in
+// flight (one pass holding both chains ran 1.5 times as long, bound by that chain's latency). The lookup is a
+// register permute when the function's window fits (no memory access), and each lane's BUCKET record is read as two
+// 16-byte halves, transposed into the five fields: the gathers this replaces cost several times as much per element.
 size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
   const auto* in32 = static_cast<const uint32_t*>(in.data);
   const auto* in16 = static_cast<const uint16_t*>(in.data);
@@ -67,6 +85,7 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
   const __m512i one = _mm512_set1_epi32(1), max_finite = _mm512_set1_epi32(0x7F7FFFFF);
   const __m512i record_mask = _mm512_set1_epi32(static_cast<int>(kActLutRecordMask));
   const __m512i last = _mm512_set1_epi32(static_cast<int>(kActWindow) - 1);
+  const __m512i nine = _mm512_set1_epi32(9);
   const bool window = t.window != nullptr;
   const uint32_t* w = window ? t.window : t.lut;  // a valid address either way; only read when `window`
   const __m512i pos_lo = _mm512_loadu_si512(w), pos_hi = _mm512_loadu_si512(w + 16);
@@ -83,53 +102,67 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
   const __m512i neg_inf_result = _mm512_set1_epi32(static_cast<int>(t.neg_inf_result));
   const __m512i nan_result = _mm512_set1_epi32(static_cast<int>(t.nan_result));
   const __m512i pos_inf = _mm512_set1_epi32(0x7F800000), neg_inf = _mm512_set1_epi32(static_cast<int>(0xFF800000U));
-  alignas(64) uint32_t rec[16];
+  ActChunk c;
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512i v = in.bf16 ? _mm512_slli_epi32(
-                              _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in16 + i))), 16)
-                        : _mm512_loadu_si512(in32 + i);
-    if (in.affine)  // two roundings (PROJ-CONV-A8): the kernels are compiled without contraction
-      v = _mm512_castps_si512(_mm512_add_ps(_mm512_mul_ps(_mm512_castsi512_ps(v), scale), bias));
-    const __m512i mag = _mm512_and_si512(v, abs_mask);
-    const __m512i sel = t.symmetric ? _mm512_or_si512(mag, fold) : v;
-    // Zero, Inf and NaN: mag - 1 wraps for zero.
-    __mmask16 special = _mm512_cmpge_epu32_mask(_mm512_sub_epi32(mag, one), max_finite);
-    const __m512i e9 = _mm512_srli_epi32(sel, 23);  // sign and biased exponent
-    __m512i entry;
-    if (window) {
-      const __mmask16 negative = _mm512_movepi32_mask(sel);
-      const __m512i base = _mm512_mask_mov_epi32(pos_base, negative, neg_base);
-      // e9 < 512 and base >= 0 fit the low 16 bits: the saturating 16-bit subtraction is max(e9 - base, 0).
-      const __m512i k = _mm512_min_epu32(_mm512_subs_epu16(e9, base), last);
-      entry = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(pos_lo, k, pos_hi), negative,
-                                    _mm512_permutex2var_epi32(neg_lo, k, neg_hi));
-    } else {
-      entry = _mm512_i32gather_epi32(e9, lut, 4);
+  while (i + 16 <= n) {
+    // Pass 1: the lookups of up to kActChunk elements, up to the first vector that must stop.
+    const size_t chunk = std::min(kActChunk, (n - i) / 16 * 16);
+    size_t done = 0;
+    for (; done < chunk; done += 16) {
+      const size_t at = i + done;
+      __m512i v = in.bf16
+                      ? _mm512_slli_epi32(
+                            _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in16 + at))), 16)
+                      : _mm512_loadu_si512(in32 + at);
+      if (in.affine)  // two roundings (PROJ-CONV-A8): the kernels are compiled without contraction
+        v = _mm512_castps_si512(_mm512_add_ps(_mm512_mul_ps(_mm512_castsi512_ps(v), scale), bias));
+      const __m512i mag = _mm512_and_si512(v, abs_mask);
+      const __m512i sel = t.symmetric ? _mm512_or_si512(mag, fold) : v;
+      // Zero, Inf and NaN: mag - 1 wraps for zero.
+      const __mmask16 special = _mm512_cmpge_epu32_mask(_mm512_sub_epi32(mag, one), max_finite);
+      const __m512i e9 = _mm512_srli_epi32(sel, 23);  // sign and biased exponent
+      __m512i entry;
+      if (window) {
+        const __mmask16 negative = _mm512_movepi32_mask(sel);
+        const __m512i base = _mm512_mask_mov_epi32(pos_base, negative, neg_base);
+        // e9 < 512 and base >= 0 fit the low 16 bits: the saturating 16-bit subtraction is max(e9 - base, 0).
+        const __m512i k = _mm512_min_epu32(_mm512_subs_epu16(e9, base), last);
+        entry = _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(pos_lo, k, pos_hi), negative,
+                                      _mm512_permutex2var_epi32(neg_lo, k, neg_hi));
+      } else {
+        entry = _mm512_i32gather_epi32(e9, lut, 4);
+      }
+      // Bit 31: the reference procedure. Zero, Inf and NaN take step 1's results in pass 2 when the set gave them
+      // (their lookup, through the window's end entries, stays inside the records).
+      const __mmask16 reference = _mm512_movepi32_mask(entry);
+      if (_kor_mask16(reference, given ? 0 : special) != 0) break;
+      // The record's byte offset: (first record + (mantissa >> shift)) · 32. The mantissa is taken as sel << 9
+      // shifted right by shift + 9; a shift count of 32 or more gives 0 (the saturation slots' shift of 31).
+      const __m512i shift = _mm512_add_epi32(_mm512_srli_epi32(entry, kActLutShiftAt), nine);
+      const __m512i m = _mm512_srlv_epi32(_mm512_slli_epi32(sel, 9), shift);
+      _mm512_store_si512(c.offset + done,
+                         _mm512_slli_epi32(_mm512_add_epi32(_mm512_and_si512(entry, record_mask), m), 5));
+      _mm512_store_si512(c.sel + done, sel);
+      _mm512_store_si512(c.v + done, v);
+      c.special[done / 16] = special;
     }
-    // Bit 31: the reference procedure. Zero, Inf and NaN take step 1's results below when the set gave them (their
-    // lookup, through the window's end entries, stays inside the records).
-    const __mmask16 reference = _mm512_movepi32_mask(entry);
-    if (_kor_mask16(reference, given ? 0 : special) != 0) break;
-    // The record's byte offset: (first record + (mantissa >> shift)) · 32. The mantissa is taken as sel << 9 shifted
-    // right by shift + 9; a shift count of 32 or more gives 0 (the saturation slots' shift of 31).
-    const __m512i shift = _mm512_add_epi32(_mm512_srli_epi32(entry, kActLutShiftAt), _mm512_set1_epi32(9));
-    const __m512i m = _mm512_srlv_epi32(_mm512_slli_epi32(sel, 9), shift);
-    _mm512_store_si512(rec, _mm512_slli_epi32(_mm512_add_epi32(_mm512_and_si512(entry, record_mask), m), 5));
-    // The offsets are read back through memory: the load ports are idle, while extracting sixteen lanes in
-    // registers (what the compiler does unbidden) occupies the shuffle units the transposes need.
-    asm volatile("" : : "r"(rec) : "memory");
-    const __m512 y = _mm512_castsi512_ps(sel);
-    _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
-                     cubic8(t, rec, _mm512_castps512_ps256(y), _mm512_castsi512_si256(v), point, sign));
-    _mm256_storeu_ps(reinterpret_cast<float*>(out + i + 8),
-                     cubic8(t, rec + 8, _mm512_extractf32x8_ps(y, 1), _mm512_extracti64x4_epi64(v, 1), point, sign));
-    if (special != 0) {  // step 1, which comes before everything above
-      __m512i r = _mm512_mask_mov_epi32(nan_result, _mm512_cmpeq_epi32_mask(v, pos_inf), pos_inf_result);
-      r = _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, neg_inf), neg_inf_result);
-      r = _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(mag, _mm512_setzero_si512()), zero_result);
-      _mm512_mask_storeu_epi32(out + i, special, r);
+    // Pass 2: the records and the cubic, then step 1's results, which come before everything else.
+    for (size_t k = 0; k < done; k += 16) {
+      uint32_t* o = out + i + k;
+      for (size_t h = 0; h < 16; h += 8)
+        _mm256_storeu_ps(reinterpret_cast<float*>(o + h),
+                         cubic8(t, c.offset + k + h, _mm256_load_ps(reinterpret_cast<const float*>(c.sel + k + h)),
+                                _mm256_load_si256(reinterpret_cast<const __m256i*>(c.v + k + h)), point, sign));
+      if (const __mmask16 special = c.special[k / 16]; special != 0) {
+        const __m512i v = _mm512_load_si512(c.v + k);
+        __m512i r = _mm512_mask_mov_epi32(nan_result, _mm512_cmpeq_epi32_mask(v, pos_inf), pos_inf_result);
+        r = _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, neg_inf), neg_inf_result);
+        r = _mm512_mask_mov_epi32(r, _mm512_testn_epi32_mask(v, abs_mask), zero_result);
+        _mm512_mask_storeu_epi32(o, special, r);
+      }
     }
+    i += done;
+    if (done < chunk) break;  // a vector the caller takes element by element
   }
   return i;
 }
@@ -196,15 +229,19 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
     const auto x0 = hn::GatherIndex(df, t.records, at);
     const auto d0 = hn::GatherIndex(df, t.records + 1, at);
     const auto d1 = hn::GatherIndex(df, t.records + 2, at);
-    const auto d2 = hn::GatherIndex(df, t.records + 3, at);
-    const auto d3 = hn::GatherIndex(df, t.records + 4, at);
+    // d2 and d3 are binary64 values at doubles 2 and 3 of the record.
+    const hn::Rebind<int64_t, decltype(dd)> d64;
+    const auto at64 = hn::PromoteTo(d64, hn::BitCast(di, hn::ShiftLeft<2>(rec)));
+    const auto* record64 = reinterpret_cast<const double*>(t.records);
+    const auto d2 = hn::GatherIndex(dd, record64 + 2, at64);
+    const auto d3 = hn::GatherIndex(dd, record64 + 3, at64);
     // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
     const auto tf = hn::Sub(hn::BitCast(df, sel), x0);
     const auto a = hn::Add(hn::Mul(tf, d1), d0);
     const auto td = hn::PromoteTo(dd, tf);
     const auto t2 = hn::Mul(td, td);
-    auto r = hn::Add(hn::PromoteTo(dd, a), hn::Mul(t2, hn::PromoteTo(dd, d2)));
-    r = hn::Add(r, hn::Mul(hn::Mul(t2, td), hn::PromoteTo(dd, d3)));
+    auto r = hn::Add(hn::PromoteTo(dd, a), hn::Mul(t2, d2));
+    r = hn::Add(r, hn::Mul(hn::Mul(t2, td), d3));
     auto res = round_to_f32(df, r);
     if (t.symmetric) {  // step 7 for the negative inputs
       const auto negative = hn::RebindMask(df, hn::Lt(hn::BitCast(di, v), zero_i));
@@ -225,7 +262,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace tpbisa::kernels {
 
-static_assert(kActRecordFloats == 8, "the kernels address a record as index << 3");
+static_assert(kActRecordFloats == 8, "the kernels address a record as index << 3 (floats) or << 2 (doubles)");
 
 HWY_EXPORT(eval_row);
 

@@ -9,8 +9,8 @@
 
 namespace tpbisa::kernels {
 
-/// The floats of one BUCKET record in the row evaluation's layout: x0, d0, d1, d2, d3, then three zero pads, so a
-/// record is one aligned 32-byte load.
+/// The floats of one BUCKET record in the row evaluation's layout: x0, d0, d1 as binary32 and a zero pad, then d2 and
+/// d3 widened to binary64 (exactly; the cubic's t² and t³ terms are binary64), so a record is 32 aligned bytes.
 inline constexpr size_t kActRecordFloats = 8;
 
 /// The entries of one sign's lookup window (ActRowTables::window).

@@ -307,8 +307,14 @@ TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> pro
     set->windows_.push_back(build_window(set->luts_.back()));
   }
   set->records_.reserve(set->buckets_.size());
-  for (const Bucket& b : set->buckets_)
-    set->records_.push_back({{f32(b.x0), f32(b.d0), f32(b.d1), f32(b.d2), f32(b.d3), 0.0F, 0.0F, 0.0F}});
+  for (const Bucket& b : set->buckets_) {
+    TableSet::RowRecord r;
+    r.f = {f32(b.x0), f32(b.d0), f32(b.d1), 0.0F, 0.0F, 0.0F, 0.0F, 0.0F};
+    const double d2 = f32(b.d2), d3 = f32(b.d3);
+    std::memcpy(&r.f[4], &d2, 8);
+    std::memcpy(&r.f[6], &d3, 8);
+    set->records_.push_back(r);
+  }
   return {std::move(set), {}};
 }
 

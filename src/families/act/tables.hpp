@@ -106,8 +106,8 @@ class TableSet {
     std::array<uint32_t, 64> entries{};
   };
   const LutWindow& lut_window(const Profile& p) const { return windows_[static_cast<size_t>(&p - profiles_.data())]; }
-  /// One BUCKET record as the vectorised row path reads it: x0, d0, d1, d2, d3 as fp32 values and three zeros, one
-  /// aligned 32-byte load.
+  /// One BUCKET record as the vectorised row path reads it (kernels::kActRecordFloats): x0, d0, d1 as fp32 values and
+  /// a zero, then d2 and d3 as binary64 values, 32 aligned bytes.
   struct alignas(32) RowRecord {
     std::array<float, 8> f{};
   };
