@@ -204,6 +204,9 @@ struct RegWriteList {
 /// The effect log the executors fill through exec::Txn. Staged writes are always kept (commit applies
 /// them); reads and diagnostics are kept only when recording, at most `cap` of each; every kind is counted.
 struct EffectLog {
+  /// The byte buffers that keep their high-water size across steps (staged bytes, executor scratch): a large row
+  /// fills them from fresh memory once, so large ones take huge pages where the system gives them.
+  using Bytes = std::vector<uint8_t, detail::HugeAdvisedAllocator<uint8_t>>;
   RegWriteList regs;
   std::vector<MemWrite> mem;
   std::vector<MemRead> reads;
@@ -241,7 +244,7 @@ struct EffectLog {
     uint64_t address, from, n;
   };
   std::vector<MemBlock> blocks;
-  std::vector<uint8_t> block_bytes;
+  Bytes block_bytes;
   uint64_t block_used = 0;
   uint64_t block_elems = 0;
 
@@ -251,7 +254,7 @@ struct EffectLog {
     uint64_t from, n;
   };
   std::vector<DramWrite> dram;
-  std::vector<uint8_t> dram_bytes;
+  Bytes dram_bytes;
   /// LdWeights' new stationary matrix, applied to the PE's state at commit when `pe_staged`.
   bool pe_staged = false;
   PeWeights pe_pending{};
@@ -274,7 +277,7 @@ struct EffectLog {
   uint64_t dma_bytes = 0;  ///< DMA bytes of the step, added to the core's DRAM counters at commit
   /// Executor scratch reused across steps (so the hot path allocates only while it grows).
   std::vector<float> f32a, f32b, f32c;
-  std::vector<uint8_t> bytes_a, bytes_b;
+  Bytes bytes_a, bytes_b;
 
   void clear() {
     regs.clear();

@@ -3,8 +3,10 @@
 
 #include <array>
 #include <bitset>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +23,44 @@ class SetCatalog;
 }  // namespace tpbisa::act
 
 namespace tpbisa {
+
+namespace detail {
+/// Fresh zeroed memory of `bytes` (a multiple of 4 KiB) on a 2 MiB boundary with transparent huge pages advised, so
+/// that filling it costs one fault per 2 MiB instead of one per 4 KiB (about 2 µs each on a virtual machine); where
+/// the system has no huge page to give, or they are off, it is ordinary memory. nullptr when the system refuses.
+void* map_huge_advised(size_t bytes) noexcept;
+void unmap_huge_advised(void* p, size_t bytes) noexcept;
+
+/// std::allocator, except that blocks of kFrom bytes or more come from map_huge_advised: for the buffers that keep
+/// their high-water size (the staged bytes of a step), which a large row fills from fresh memory once.
+template <class T>
+struct HugeAdvisedAllocator {
+  using value_type = T;
+  static constexpr size_t kFrom = size_t{2} << 20;
+  static constexpr size_t kRound = size_t{2} << 20;
+  HugeAdvisedAllocator() = default;
+  template <class U>
+  explicit HugeAdvisedAllocator(const HugeAdvisedAllocator<U>&) noexcept {}
+  static size_t mapped_bytes(size_t n) { return (n * sizeof(T) + kRound - 1) / kRound * kRound; }
+  T* allocate(size_t n) {
+    if (n * sizeof(T) < kFrom) return std::allocator<T>().allocate(n);
+    void* p = map_huge_advised(mapped_bytes(n));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) noexcept {
+    if (n * sizeof(T) < kFrom) {
+      std::allocator<T>().deallocate(p, n);
+      return;
+    }
+    unmap_huge_advised(p, mapped_bytes(n));
+  }
+  template <class U>
+  bool operator==(const HugeAdvisedAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+}  // namespace detail
 
 /// A sparse, byte-addressed 64-bit space. Pages are allocated on first write; never-written bytes read
 /// as 0 and are reported as uninitialised. Following PROJ-CONV-N4, addresses in the low SBUF/PSUM region
@@ -73,7 +113,7 @@ class SparseMemory {
   static constexpr uint64_t kDenseLimit = uint64_t{1} << 27;
 
  private:
-  struct Page {
+  struct alignas(64) Page {  // whole cache lines: a row's copy starts on a line
     std::array<uint8_t, kPageBytes> bytes{};
     std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
     /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one word instead
@@ -84,20 +124,51 @@ class SparseMemory {
     bool all_written(size_t at, size_t n) const;
     void mark_written(size_t at, size_t n);
   };
+  /// Where the pages live: chunks of fresh mapped memory carved in order, released together with the memory (a page
+  /// is never freed alone). Why: a page allocated alone cost a heap allocation and, on a virtual machine, a fault of
+  /// about 2 µs for each 4 KiB it first touches; from kHugeChunkBytes of pages on, chunks are 2 MiB-aligned and
+  /// advised for transparent huge pages, one fault per 2 MiB (docs/performance.md, "Memory of a run").
+  class PageArena {
+   public:
+    PageArena() = default;
+    PageArena(const PageArena&) = delete;
+    PageArena& operator=(const PageArena&) = delete;
+    PageArena(PageArena&& other) noexcept;
+    PageArena& operator=(PageArena&& other) noexcept;
+    ~PageArena();
+    /// A zeroed page; nullptr when the system refuses the memory.
+    Page* make();
+    /// A copy of `page`; nullptr when the system refuses the memory.
+    Page* copy(const Page& page);
+    /// Chunks up to this total are mapped with the system's page size; those after it with huge pages advised.
+    static constexpr size_t kHugeChunkBytes = size_t{2} << 20;
+
+   private:
+    void release() noexcept;
+    struct Chunk {
+      void* base;
+      size_t bytes;
+    };
+    std::vector<Chunk> chunks_;
+    std::byte* next_ = nullptr;
+    size_t left_ = 0;    ///< bytes left in the newest chunk
+    size_t mapped_ = 0;  ///< bytes of every chunk
+  };
   /// Inline (below): the executors' runs look a page up two or three times per step.
   const Page* find(uint64_t page) const;
   Page* slot_for_write(uint64_t page);
-  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
-  std::vector<std::unique_ptr<Page>> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
-  uint64_t low_pages_ = 0;                  ///< pages allocated in `low_`
+  PageArena arena_;  // declared before the tables that point into it
+  std::unordered_map<uint64_t, Page*> pages_;
+  std::vector<Page*> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
+  uint64_t low_pages_ = 0;  ///< pages allocated in `low_`
   uint64_t max_bytes_;
 };
 
 // The look-ups of every run the executors read or stage, inline so that a step does not pay a call for each.
 inline const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
-  if (page < kDenseLimit / kPageBytes) return page < low_.size() ? low_[page].get() : nullptr;
+  if (page < kDenseLimit / kPageBytes) return page < low_.size() ? low_[page] : nullptr;
   const auto it = pages_.find(page);
-  return it == pages_.end() ? nullptr : it->second.get();
+  return it == pages_.end() ? nullptr : it->second;
 }
 
 /// Bits a..b of a word (a <= b < 64).

@@ -1,17 +1,154 @@
 // The sparse Neuron memory and the (partition, offset) view of its SBUF/PSUM region.
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <new>
 
 #include "tpbisa/state.hpp"
 
 namespace tpbisa {
 
+namespace {
+
+/// Fresh zeroed memory of `bytes` (a multiple of 4 KiB), aligned to `align` (a power of two, at least 4 KiB), or
+/// nullptr.
+void* map_chunk(size_t bytes, size_t align) {
+  const size_t extra = align > 4096 ? align : 0;
+  void* raw = mmap(nullptr, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  auto* base = static_cast<std::byte*>(raw);
+  if (extra != 0) {  // keep the aligned `bytes` and give the rest back
+    const uintptr_t at = reinterpret_cast<uintptr_t>(raw);
+    const size_t head = static_cast<size_t>(((at + align - 1) & ~(uintptr_t{align} - 1)) - at);
+    if (head != 0) munmap(raw, head);
+    if (extra - head != 0) munmap(base + head + bytes, extra - head);
+    base += head;
+  }
+  return base;
+}
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+// Under AddressSanitizer each page is a heap allocation of its own, so that the sanitizer sees every page's bounds
+// (mapped chunks are invisible to it).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPagePerAllocation = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPagePerAllocation = true;
+#else
+constexpr bool kPagePerAllocation = false;
+#endif
+#else
+constexpr bool kPagePerAllocation = false;
+#endif
+
+}  // namespace
+
+namespace detail {
+
+void* map_huge_advised(size_t bytes) noexcept {
+  if constexpr (kPagePerAllocation) return ::operator new (bytes, std::align_val_t{64}, std::nothrow);
+  void* p = map_chunk(bytes, kHugePage);
+  if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice: its failure leaves ordinary memory
+  return p;
+}
+
+void unmap_huge_advised(void* p, size_t bytes) noexcept {
+  if (p == nullptr) return;
+  if constexpr (kPagePerAllocation)
+    ::operator delete (p, std::align_val_t{64});
+  else
+    munmap(p, bytes);
+}
+
+}  // namespace detail
+
+SparseMemory::PageArena::PageArena(PageArena&& other) noexcept
+    : chunks_(std::move(other.chunks_)), next_(other.next_), left_(other.left_), mapped_(other.mapped_) {
+  other.chunks_.clear();
+  other.next_ = nullptr;
+  other.left_ = 0;
+  other.mapped_ = 0;
+}
+
+SparseMemory::PageArena& SparseMemory::PageArena::operator=(PageArena&& other) noexcept {
+  if (this != &other) {
+    release();
+    chunks_ = std::move(other.chunks_);
+    next_ = other.next_;
+    left_ = other.left_;
+    mapped_ = other.mapped_;
+    other.chunks_.clear();
+    other.next_ = nullptr;
+    other.left_ = 0;
+    other.mapped_ = 0;
+  }
+  return *this;
+}
+
+SparseMemory::PageArena::~PageArena() {
+  release();
+}
+
+void SparseMemory::PageArena::release() noexcept {
+  for (const Chunk& c : chunks_) {
+    if constexpr (kPagePerAllocation)
+      delete static_cast<Page*>(c.base);
+    else
+      munmap(c.base, c.bytes);
+  }
+  chunks_.clear();
+}
+
+SparseMemory::Page* SparseMemory::PageArena::make() {
+  if constexpr (kPagePerAllocation) {
+    chunks_.reserve(chunks_.size() + 1);
+    Page* p = new (std::nothrow) Page();
+    if (p != nullptr) chunks_.push_back({p, sizeof(Page)});
+    return p;
+  }
+  if (left_ < sizeof(Page)) {
+    // Chunks double from 64 KiB until kHugeChunkBytes are mapped (a small program maps little), then are 4 MiB on
+    // 2 MiB boundaries with huge pages advised. The advice is only that: where the system has none to give, or
+    // transparent huge pages are off, the chunk is ordinary memory.
+    const bool huge = mapped_ >= kHugeChunkBytes;
+    const size_t bytes = huge ? 2 * kHugeChunkBytes : std::max<size_t>(size_t{64} << 10, mapped_);
+    chunks_.reserve(chunks_.size() + 1);  // the one step that may throw, before anything is mapped
+    void* base = huge ? detail::map_huge_advised(bytes) : map_chunk(bytes, 4096);
+    if (base == nullptr) return nullptr;
+    chunks_.push_back({base, bytes});
+    next_ = static_cast<std::byte*>(base);
+    left_ = bytes;
+    mapped_ += bytes;
+  }
+  static_assert(alignof(Page) <= 64 && sizeof(Page) % alignof(Page) == 0);
+  Page* p = ::new (next_) Page();  // the chunk is zero already; value-initialising writes it once more
+  next_ += sizeof(Page);
+  left_ -= sizeof(Page);
+  return p;
+}
+
+SparseMemory::Page* SparseMemory::PageArena::copy(const Page& page) {
+  Page* p = make();
+  if (p != nullptr) *p = page;
+  return p;
+}
+
 SparseMemory::SparseMemory(const SparseMemory& other) : low_pages_(other.low_pages_), max_bytes_(other.max_bytes_) {
-  for (const auto& [page, data] : other.pages_) pages_.emplace(page, std::make_unique<Page>(*data));
+  const auto copy_of = [this](const Page& page) {
+    Page* p = arena_.copy(page);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  };
+  for (const auto& [page, data] : other.pages_) pages_.emplace(page, copy_of(*data));
   if (!other.low_.empty()) {
-    low_.resize(other.low_.size());
+    low_.resize(other.low_.size(), nullptr);
     for (size_t i = 0; i < low_.size(); ++i)
-      if (other.low_[i]) low_[i] = std::make_unique<Page>(*other.low_[i]);
+      if (other.low_[i] != nullptr) low_[i] = copy_of(*other.low_[i]);
   }
 }
 
@@ -24,18 +161,23 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
 }
 
 SparseMemory::Page* SparseMemory::slot_for_write(uint64_t page) {
+  const auto fresh = [this] {
+    Page* p = arena_.make();
+    if (p == nullptr) throw std::bad_alloc();  // as the heap allocation it replaces
+    return p;
+  };
   if (page < kDenseLimit / kPageBytes) {
-    if (low_.empty()) low_.resize(kDenseLimit / kPageBytes);
-    std::unique_ptr<Page>& slot = low_[page];
-    if (!slot) {
-      slot = std::make_unique<Page>();
+    if (low_.empty()) low_.resize(kDenseLimit / kPageBytes, nullptr);
+    Page*& slot = low_[page];
+    if (slot == nullptr) {
+      slot = fresh();
       ++low_pages_;
     }
-    return slot.get();
+    return slot;
   }
-  auto& slot = pages_[page];
-  if (!slot) slot = std::make_unique<Page>();
-  return slot.get();
+  Page*& slot = pages_[page];
+  if (slot == nullptr) slot = fresh();
+  return slot;
 }
 
 uint64_t SparseMemory::read(uint64_t address, unsigned n, bool* initialized) const {

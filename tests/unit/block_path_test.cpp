@@ -12,6 +12,7 @@
 #include "../support/real_words.hpp"
 #include "../support/test_util.hpp"
 #include "tpbisa/catalog.hpp"
+#include "tpbisa/effects.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/machine.hpp"
 #include "tpbisa/numerics.hpp"
@@ -47,6 +48,63 @@ TEST(SparseMemoryBlock, ReadsAndWritesAcrossPages) {
   EXPECT_TRUE(m.initialized(at, in.size()));
   EXPECT_FALSE(m.initialized(at - 1, 1));
   EXPECT_FALSE(m.initialized(at + in.size(), 1));
+}
+
+// Pages come from chunks of mapped memory, the later ones with huge pages advised: 12 MiB of pages (every kind of
+// chunk, dense and hashed addresses), each page's bytes its own, and copies and moves that keep them.
+TEST(SparseMemoryBlock, PagesAcrossEveryChunkKeepTheirBytesThroughCopiesAndMoves) {
+  constexpr uint64_t kPages = 3000;
+  const auto byte_at = [](uint64_t page, uint64_t i) { return static_cast<uint8_t>(page * 131 + i * 7 + 3); };
+  const auto address_of = [](uint64_t page) {  // half below the dense limit, half in the hashed pages above it
+    return page % 2 == 0 ? page * SparseMemory::kPageBytes
+                         : SparseMemory::kDenseLimit + page * SparseMemory::kPageBytes;
+  };
+  SparseMemory m(uint64_t{64} << 20);
+  std::vector<uint8_t> page(SparseMemory::kPageBytes);
+  for (uint64_t p = 0; p < kPages; ++p) {
+    for (uint64_t i = 0; i < page.size(); ++i) page[i] = byte_at(p, i);
+    ASSERT_TRUE(m.write_block(address_of(p), page.size(), page.data())) << p;
+  }
+  EXPECT_EQ(m.allocated_bytes(), kPages * SparseMemory::kPageBytes);
+  const auto check = [&](const SparseMemory& mem) {
+    std::vector<uint8_t> out(SparseMemory::kPageBytes);
+    for (uint64_t p = 0; p < kPages; ++p) {
+      ASSERT_TRUE(mem.read_block(address_of(p), out.size(), out.data())) << p;
+      for (uint64_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], byte_at(p, i)) << p << " " << i;
+    }
+  };
+  check(m);
+  SparseMemory copy(m);
+  ASSERT_TRUE(copy.write(address_of(5), 1, 0xFF));  // the copy's pages are its own
+  EXPECT_EQ(m.read(address_of(5), 1), byte_at(5, 0));
+  ASSERT_TRUE(copy.write(address_of(5), 1, byte_at(5, 0)));
+  check(copy);
+  SparseMemory moved(std::move(copy));
+  check(moved);
+  SparseMemory assigned;
+  assigned = moved;
+  check(assigned);
+  assigned = std::move(moved);
+  check(assigned);
+  check(m);
+}
+
+// The high-water buffers take blocks of 2 MiB or more from mapped memory: they grow, keep their bytes and shrink as
+// vectors do.
+TEST(SparseMemoryBlock, HugeAdvisedBuffersBehaveAsVectors) {
+  EffectLog::Bytes b;
+  for (size_t n : {size_t{1000}, size_t{3} << 20, size_t{9} << 20}) {
+    const size_t before = b.size();
+    b.resize(n);
+    for (size_t i = before; i < n; ++i) ASSERT_EQ(b[i], 0) << i;  // value-initialised, as a vector's
+    for (size_t i = 0; i < n; i += 4099) b[i] = static_cast<uint8_t>(i / 4099 + 1);
+    for (size_t i = 0; i < n; i += 4099) ASSERT_EQ(b[i], static_cast<uint8_t>(i / 4099 + 1)) << i;
+  }
+  EffectLog::Bytes copy = b;
+  EXPECT_EQ(copy, b);
+  b.clear();
+  b.shrink_to_fit();
+  EXPECT_EQ(copy.size(), size_t{9} << 20);
 }
 
 TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {

@@ -136,7 +136,7 @@ bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& 
   if ((r.out == dtype::kFp32 || narrow_memo) && !keep) ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
   if (r.out == dtype::kFp32 && !keep)
     y = reinterpret_cast<uint32_t*>(ob);  // the staged bytes are 4-aligned: every run of this step is fp32
-  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   scratch.resize(r.n * r.isz);
   const act::EvalOptions options = eval_options(txn);
   for (uint64_t k = 0; k < r.n;) {
@@ -264,7 +264,7 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   MemoRun memo_run;
   act::Bf16Memo* memo = nullptr;
   if (rows) {
-    std::vector<uint8_t>& y_bytes = txn.scratch().bytes_b;
+    EffectLog::Bytes& y_bytes = txn.scratch().bytes_b;
     y_bytes.resize((accumulating ? kSumGroup : 1) * n * 4 + 4);
     ys = reinterpret_cast<uint32_t*>(y_bytes.data());
     const auto immediate = [](uint8_t from) { return from != imm_src::kPointer && from != imm_src::kRegPointer; };

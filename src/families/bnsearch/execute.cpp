@@ -67,7 +67,7 @@ void read_source(const S& s, uint32_t src, unsigned c, uint64_t n, exec::Txn& tx
       txn.read_block(rows.at[c], n * 4, 4, reinterpret_cast<uint8_t*>(out));
       return;
     }
-    std::vector<uint8_t>& raw = txn.scratch().bytes_b;
+    EffectLog::Bytes& raw = txn.scratch().bytes_b;
     raw.resize(n * size);
     txn.read_block(rows.at[c], n * size, size, raw.data());
     for (uint64_t k = 0; k < n; ++k) {
@@ -183,7 +183,7 @@ uint64_t convert_out(uint32_t fp32, uint8_t out_dtype, exec::Txn& txn) {
 
 /// A scratch buffer of n fp32 words (reused across steps: no allocation once warm).
 uint32_t* scratch_words(exec::Txn& txn, uint64_t n) {
-  std::vector<uint8_t>& b = txn.scratch().bytes_a;
+  EffectLog::Bytes& b = txn.scratch().bytes_a;
   if (b.size() < n * 4 + 4) b.resize(n * 4 + 4);
   return reinterpret_cast<uint32_t*>(b.data());
 }
@@ -216,7 +216,7 @@ Moments moments(const uint32_t* x, uint64_t n, uint64_t first, uint64_t stride) 
 /// place when it is stored in one page, else copied into an image of n words a channel).
 using LaneRows = std::array<const float*, kMaxChannels>;
 const float* const* lane_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const SourceRows& rows, LaneRows& at) {
-  std::vector<uint8_t>& image = txn.scratch().bytes_a;
+  EffectLog::Bytes& image = txn.scratch().bytes_a;
   if (image.size() < s.num_active_channels * n * 4 + 4) image.resize(s.num_active_channels * n * 4 + 4);
   for (unsigned c = 0; c < s.num_active_channels; ++c) {
     uint8_t* row = image.data() + c * n * 4;
@@ -257,7 +257,7 @@ bool piece_rows(const S4d2Bn& s, uint64_t n, exec::Txn& txn, const SourceRows& r
     k += std::min(n - k, row_pieces::page_room(rows.at[0] + 4 * k, 4));
   }
   p.bounds[segments] = n;
-  std::vector<uint8_t>& image = txn.scratch().bytes_a;  // where a piece not all written is copied
+  EffectLog::Bytes& image = txn.scratch().bytes_a;  // where a piece not all written is copied
   if (image.size() < nac * n * 4 + 4) image.resize(nac * n * 4 + 4);
   for (unsigned c = 0; c < nac; ++c)
     for (size_t g = 0; g < segments; ++g) {
@@ -281,7 +281,7 @@ const float* whole_row(const PieceRows& p, unsigned c, uint64_t n, exec::Txn& tx
 
 /// The channel-lane kernels' scratch for rows of n elements (reused across steps: no allocation once warm).
 float* lane_scratch(exec::Txn& txn, uint64_t n) {
-  std::vector<uint8_t>& b = txn.scratch().bytes_b;
+  EffectLog::Bytes& b = txn.scratch().bytes_b;
   if (b.size() < 4 * kernels::lane_rows_scratch(n)) b.resize(4 * kernels::lane_rows_scratch(n));
   return reinterpret_cast<float*>(b.data());
 }

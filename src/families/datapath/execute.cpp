@@ -57,8 +57,8 @@ bool exec_copy_cast(const S4d4Tr& t, exec::Txn& txn) {
   Rows sr{}, dr{};
   if (exec::forward_runs(txn, src, t.src, nac, count, in, sr) &&
       exec::forward_runs(txn, dst, t.dst, nac, count, out, dr)) {
-    std::vector<uint8_t>& ib = txn.scratch().bytes_a;
-    std::vector<uint8_t>& ob = txn.scratch().bytes_b;
+    EffectLog::Bytes& ib = txn.scratch().bytes_a;
+    EffectLog::Bytes& ob = txn.scratch().bytes_b;
     ib.resize(count * in);
     ob.resize(count * out);
     for (unsigned c = 0; c < nac; ++c) {
@@ -160,8 +160,8 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
     return from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
   };
   if (rows) {
-    std::vector<uint8_t>& b0 = txn.scratch().bytes_a;
-    std::vector<uint8_t>& b1 = txn.scratch().bytes_b;
+    EffectLog::Bytes& b0 = txn.scratch().bytes_a;
+    EffectLog::Bytes& b1 = txn.scratch().bytes_b;
     b0.resize(count * (z0 + zo));
     b1.resize(count * z1);
     uint8_t* bo = b0.data() + count * z0;
@@ -203,7 +203,7 @@ bool exec_memset(const D4Mr& t, exec::Txn& txn) {
   const uint64_t v = size >= 4 ? t.set_value : t.set_value & ((1U << (8 * size)) - 1U);
   Rows rd{};
   if (exec::forward_runs(txn, dst, t.dst, nac, count, size, rd)) {
-    std::vector<uint8_t>& row = txn.scratch().bytes_a;
+    EffectLog::Bytes& row = txn.scratch().bytes_a;
     row.resize(count * size);
     for (uint64_t k = 0; k < count; ++k) set_element(row.data(), k, size, v);
     for (unsigned c = 0; c < nac; ++c) txn.stage_block(rd[c], row.data(), count * size, size);

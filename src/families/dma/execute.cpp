@@ -45,7 +45,7 @@ class Moves {
   }
 
  private:
-  std::vector<uint8_t>& bytes_;
+  EffectLog::Bytes& bytes_;
 };
 
 /// What each element of a transfer does: its dtypes and sizes, and the reduce into the destination.
@@ -108,7 +108,7 @@ class Written {
  private:
   static constexpr size_t kSlot = 16;
   size_t hash(uint64_t a) const { return static_cast<size_t>((a * 0x9E3779B97F4A7C15ULL) >> 32) & mask_; }
-  std::vector<uint8_t>& slots_;
+  EffectLog::Bytes& slots_;
   size_t mask_ = 0;
 };
 
@@ -129,7 +129,7 @@ bool transfer(exec::Txn& txn, const Moves& moves, const Unit& u, std::string_vie
                                      u.out_size, m.dst));
   }
   // Source values, in walk order, kept in the value half of each record's slot of a second list.
-  std::vector<uint8_t>& values = txn.scratch().bytes_b;
+  EffectLog::Bytes& values = txn.scratch().bytes_b;
   values.resize(n * 8);
   for (size_t k = 0; k < n; ++k) {
     const uint64_t v = txn.read_mem(moves[k].src, u.in_size);
@@ -145,7 +145,7 @@ bool transfer(exec::Txn& txn, const Moves& moves, const Unit& u, std::string_vie
     return true;
   }
   // A reduce reads the destination too: the values are moved out of the way of the table of written elements.
-  std::vector<uint8_t> sources;  // only on the reduce path, which the DMA's compute engine takes
+  EffectLog::Bytes sources;  // only on the reduce path, which the DMA's compute engine takes
   sources.swap(values);
   Written written(txn, n);
   for (size_t k = 0; k < n; ++k) {

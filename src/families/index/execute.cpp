@@ -239,7 +239,7 @@ bool exec_affine_select(const S2d2TsAs& t, exec::Txn& txn) {
   Rows sr{}, dr{};
   if (exec::forward_runs(txn, src, t.src, nac, n, zi, sr) && exec::forward_runs(txn, dst, t.dst, nac, n, zo, dr)) {
     // The row path: every element is read, kept or not, so each source row is read as it lies, a page at a time.
-    std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+    EffectLog::Bytes& scratch = txn.scratch().bytes_a;
     if (scratch.size() < n * zi) scratch.resize(n * zi);
     if (in == out && zi == 4 && inner_ramp(t.mask).count >= kMinSimdRun) {
       // Past its checks AFFINE_SELECT cannot fault: its rows go straight into memory when no source row still to be
@@ -341,7 +341,7 @@ bool keep_runs(uint8_t op0, uint8_t op1, float base, float f0, float f1, uint64_
 /// maximum `acc` when `reduce` (maxNum in element order, PROJ-CONV-T12); returns the maximum.
 float kept_run(exec::Txn& txn, uint64_t at, uint64_t len, uint8_t in, uint8_t out, bool reduce, float acc, uint8_t* o) {
   const unsigned zi = dtype_size(in), zo = dtype_size(out);
-  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   if (scratch.size() < len * zi) scratch.resize(len * zi);
   const uint8_t* row = txn.read_run(at, len * zi, zi, scratch.data());
   if (in == dtype::kFp32 && out == dtype::kFp32) {
@@ -446,7 +446,7 @@ bool exec_sequence_bounds(const S3d3SeqBounds& t, exec::Txn& txn) {
     return false;
   const uint64_t n = t.src.elements();
   if (!within_bound(txn, 2 * n, 1)) return false;
-  std::vector<uint8_t>& ids = txn.scratch().bytes_a;  // the n ids, 4 bytes each
+  EffectLog::Bytes& ids = txn.scratch().bytes_a;  // the n ids, 4 bytes each
   ids.resize(4 * n);
   for (uint64_t k = 0; k < n; ++k) {
     uint64_t a = 0;

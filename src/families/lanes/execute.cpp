@@ -85,7 +85,7 @@ bool exec_stream(const Tr& t, exec::Txn& txn) {
     for (uint64_t k = 0; k < m; ++k)
       if (!onchip_at(txn, dst, t.dst, c, k, size, "destination", a)) return false;
   // The source image, channel after channel in flat order.
-  std::vector<uint8_t>& image = txn.scratch().bytes_a;
+  EffectLog::Bytes& image = txn.scratch().bytes_a;
   image.resize(nac * n * size);
   for (unsigned c = 0; c < nac; ++c) {
     uint8_t* row = image.data() + c * n * size;
@@ -100,7 +100,7 @@ bool exec_stream(const Tr& t, exec::Txn& txn) {
     }
   }
   const std::array<uint8_t, 32>& mask = txn.engine().mask_select;
-  std::vector<uint8_t>& out = txn.scratch().bytes_b;
+  EffectLog::Bytes& out = txn.scratch().bytes_b;
   out.resize(m * size);
   // Every check has passed and the sources are all in `image`: where the destination pages exist, the untraced
   // shuffle writes its rows straight into memory (nothing after this can fault, and no source is read again).

@@ -180,7 +180,7 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
   int walk = 0;
   if (exec::row_runs(txn, base, lw.src, rows, cols, size, run, walk)) {
     // The row's bytes hold element e at position e (forward walk) or cols - 1 - e (backward walk).
-    std::vector<uint8_t>& bytes = txn.scratch().bytes_a;
+    EffectLog::Bytes& bytes = txn.scratch().bytes_a;
     bytes.resize(size_t{cols} * size);
     for (unsigned k = 0; k < rows; ++k) {
       txn.read_block(run[k], uint64_t{cols} * size, size, bytes.data());
@@ -250,7 +250,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     for (unsigned k = 0; k < rows; ++k)
       txn.read_block(src_rows[k], N * 4, 4, reinterpret_cast<uint8_t*>(x.data() + k * N));  // NOLINT: FP32 bits
   } else if (blocks) {
-    std::vector<uint8_t>& bytes = s.bytes_a;
+    EffectLog::Bytes& bytes = s.bytes_a;
     bytes.resize(N * in_size);
     for (unsigned k = 0; k < rows; ++k) {
       txn.read_block(src_rows[k], N * in_size, in_size, bytes.data());
@@ -273,7 +273,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   const bool w_ok = w.loaded && convertible(w.dtype);
   if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
     // The block path of the weights: each row's stored 2-byte patterns through the row conversion.
-    std::vector<uint8_t>& bytes = s.bytes_b;
+    EffectLog::Bytes& bytes = s.bytes_b;
     bytes.resize(size_t{cols} * 2);
     for (unsigned k = 0; k < rows; ++k) {
       for (unsigned m = 0; m < cols; ++m) {

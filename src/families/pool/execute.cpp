@@ -107,8 +107,8 @@ bool exec_sort(const S1d2Sort& t, exec::Txn& txn) {
   const uint64_t k_out = std::min<uint64_t>(n, t.dst.num_elem[1]);  // a short Y keeps the first K (top-K)
   if (!within_bound(txn, n, nac)) return false;
   const bool ascending = t.comparison == aluop::kIsLt;
-  std::vector<uint8_t>& raw = txn.scratch().bytes_a;    // n raw values, 4 bytes each
-  std::vector<uint8_t>& order = txn.scratch().bytes_b;  // n source positions, 4 bytes each
+  EffectLog::Bytes& raw = txn.scratch().bytes_a;    // n raw values, 4 bytes each
+  EffectLog::Bytes& order = txn.scratch().bytes_b;  // n source positions, 4 bytes each
   raw.resize(4 * n);
   order.resize(4 * n);
   for (unsigned c = 0; c < nac; ++c) {

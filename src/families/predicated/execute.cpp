@@ -148,7 +148,7 @@ bool copy_predicated_rows(const Tt& t, exec::Txn& txn, const std::array<uint32_t
       !exec::forward_runs(txn, base[1], t.src1, nac, count, z1, r1) ||
       !exec::forward_runs(txn, base[2], t.dst, nac, count, zo, rd))
     return false;
-  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   scratch.resize(count * (z0 + z1));
   // Past its checks the step cannot fault: when no destination row overlaps a source row read after it and commit
   // can allocate nothing, the runs are written in place, not staged and copied at commit.
@@ -208,7 +208,7 @@ bool exec_tt(const Tt& t, exec::Txn& txn) {
     for (uint64_t k = 0; k < count; ++k)
       if (!onchip_at(txn, base[2], t.dst, c, k, zo, "destination", a)) return false;
   // Inputs first (K2): both operands of every element, in channel and flat order.
-  std::vector<uint8_t>& in = txn.scratch().bytes_a;
+  EffectLog::Bytes& in = txn.scratch().bytes_a;
   in.resize(2 * nac * count * sizeof(uint64_t));
   const auto put = [&in](uint64_t at, uint64_t x) { std::memcpy(in.data() + at * sizeof x, &x, sizeof x); };
   const auto get = [&in](uint64_t at) {

@@ -80,7 +80,7 @@ bool exec_copy_predicated_scalar(const Cps& t, exec::Txn& txn) {
     for (uint64_t k = 0; k < count; ++k)
       if (!onchip_at(txn, dst, t.dst, c, k, zo, "destination", a)) return false;
   // Inputs: each channel's scalar (the low out_dtype bytes of its bits: no conversion), then which elements take it.
-  std::vector<uint8_t>& take = txn.scratch().bytes_a;
+  EffectLog::Bytes& take = txn.scratch().bytes_a;
   take.resize(nac * count);
   std::array<uint64_t, kMaxChannels> scalar{};
   for (unsigned c = 0; c < nac; ++c) {

@@ -194,8 +194,7 @@ bool within_bound(exec::Txn& txn, uint64_t count, unsigned channels) {
 /// [c stride, c stride + n size) of `image`; OutOfRange at the first element that leaves its partition (every element
 /// is checked before any is read).
 using SourceRows = std::array<const uint8_t*, kMaxChannels>;
-bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::vector<uint8_t>& image,
-                  SourceRows& rows) {
+bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, EffectLog::Bytes& image, SourceRows& rows) {
   const unsigned size = dtype_size(t.in_dtype), nac = t.num_active_channels;
   // Rows a multiple of 4 KiB apart would share cache sets, and the block fold reads sixteen of them at once.
   const uint64_t stride = n * size + 256;
@@ -220,7 +219,7 @@ bool read_sources(const Tr& t, uint32_t base, uint64_t n, exec::Txn& txn, std::v
 }
 
 /// Stages channel c's m elements (bytes [c m size, ...) of `values`) to dst elements 0..m-1, channel by channel.
-bool write_destinations(const Tr& t, uint32_t base, uint64_t m, exec::Txn& txn, const std::vector<uint8_t>& values) {
+bool write_destinations(const Tr& t, uint32_t base, uint64_t m, exec::Txn& txn, const EffectLog::Bytes& values) {
   const unsigned size = dtype_size(t.out_dtype), nac = t.num_active_channels;
   Rows rows{};
   if (exec::forward_runs(txn, base, t.dst, nac, m, size, rows)) {
@@ -274,7 +273,7 @@ bool block_fold_applies(const Tr& t, kernels::FoldOp& op, kernels::FoldElement& 
 /// Computes every output of every channel from the source rows into `out` (channel c's outputs at c m).
 /// Reductions write one element per group, scans and RECIPROCAL one per source element. TRANSPOSE_TENSOR_REDUCE
 /// reads channel c's sequence from the transposed image (PROJ-CONV-K7).
-uint64_t compute(const Tr& t, uint64_t n, const SourceRows& rows, std::vector<uint8_t>& out,
+uint64_t compute(const Tr& t, uint64_t n, const SourceRows& rows, EffectLog::Bytes& out,
                  const ConvertOptions& convert) {
   const unsigned in = dtype_size(t.in_dtype), zo = dtype_size(t.out_dtype), nac = t.num_active_channels;
   const uint8_t opcode = t.header.opcode;
@@ -353,8 +352,8 @@ bool execute(const Instruction& inst, exec::Txn& txn) {
     return false;
   const uint64_t n = t->src.elements();
   if (!within_bound(txn, n, t->num_active_channels)) return false;
-  std::vector<uint8_t>& image = txn.scratch().bytes_a;
-  std::vector<uint8_t>& values = txn.scratch().bytes_b;
+  EffectLog::Bytes& image = txn.scratch().bytes_a;
+  EffectLog::Bytes& values = txn.scratch().bytes_b;
   SourceRows rows{};
   if (!read_sources(*t, src, n, txn, image, rows)) return false;
   const uint64_t m = compute(*t, n, rows, values, txn.options().convert);

@@ -116,7 +116,7 @@ bool execute_rows(const S4d4Tsm& t, uint32_t src, uint32_t dst, uint64_t count, 
   const uint64_t slices = per_slice == 0 ? 0 : count / per_slice;
   const bool whole_slices =
       slices != 0 && slices * per_slice == count && slices <= std::tuple_size_v<decltype(DveChannel::imm)>;
-  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   if (scratch.size() < count * in_size) scratch.resize(count * in_size);
   const ConvertOptions& convert = txn.options().convert;
   // Past its checks a PtrMulti cannot fault, and its elements are computed one by one: when no destination row

@@ -245,7 +245,7 @@ std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3
   if (accumulate) v.resize(stride * kernels::kFoldLanes);
   std::vector<float>& tmp = txn.scratch().f32a;
   tmp.resize(count);
-  std::vector<uint8_t>& scratch = txn.scratch().bytes_a;
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   scratch.resize(count * (z0 + z1));
   // Past its checks the step cannot fault: when no destination row overlaps a source row of a later channel and
   // commit can allocate nothing, the rows are written in place, not staged and copied at commit.

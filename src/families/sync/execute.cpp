@@ -187,8 +187,8 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
   // write of a step is: SBUF, or DRAM the source may overlap).
   const bool stage_dram = !dst.var->state_buffer && may_overlap(src, dst);
   EffectLog& s = txn.scratch();
-  std::vector<uint8_t>& in = s.bytes_a;   // source bytes not converted yet (less than an element between chunks)
-  std::vector<uint8_t>& out = s.bytes_b;  // bytes for the destination from `pending` on
+  EffectLog::Bytes& in = s.bytes_a;   // source bytes not converted yet (less than an element between chunks)
+  EffectLog::Bytes& out = s.bytes_b;  // bytes for the destination from `pending` on
   in.clear();
   out.clear();
   size_t pending = 0;
@@ -217,7 +217,7 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
   };
   for (Walk w{src}; !w.done(); w.next()) {
     chunk_at(txn, src, w.j0, w.j1, "source", at);  // checked above: cannot fail
-    std::vector<uint8_t>& to = convert ? in : out;
+    EffectLog::Bytes& to = convert ? in : out;
     const size_t k = to.size();
     to.resize(k + src.chunk);
     if (!src.var->state_buffer) {

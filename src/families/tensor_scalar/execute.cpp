@@ -354,8 +354,8 @@ bool exec_tensor_scalar(const S3d3Ts& t, exec::Txn& txn) {
   const uint64_t in_bytes = o.count * o.in_size, out_bytes = o.count * o.out_size;
   RowForm form;
   const bool kernel = !transpose && src_rows && dst_rows && row_form(t, path, form);
-  std::vector<uint8_t>& ib = txn.scratch().bytes_a;
-  std::vector<uint8_t>& ob = txn.scratch().bytes_b;
+  EffectLog::Bytes& ib = txn.scratch().bytes_a;
+  EffectLog::Bytes& ob = txn.scratch().bytes_b;
   // The transposed form reads every channel's row before it forms T (K7).
   ib.resize(transpose ? in_bytes * o.nac * 2 : in_bytes);
   ob.resize(out_bytes);
