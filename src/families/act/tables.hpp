@@ -192,8 +192,8 @@ RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const RowI
 /// ACTIVATE over BF16 rows that share one affine step: the result depends only on the 16-bit input pattern, so each
 /// pattern is evaluated once (evaluate_row over the patterns a row meets first) and every element is a table lookup.
 /// The same bits as evaluate_row for every row it accepts (and, narrowed, as kernels::fp32_to_bf16 of them). Its
-/// storage is allocated once, when it is constructed; begin() and the rows allocate nothing, and forgetting costs one
-/// write per pattern evaluated.
+/// storage is allocated once, when it is constructed; begin() and the rows allocate nothing, and forgetting costs two
+/// writes per pattern evaluated.
 class Bf16Memo {
  public:
   Bf16Memo();
@@ -216,9 +216,10 @@ class Bf16Memo {
   Bf16Memo& operator=(const Bf16Memo&) = delete;
 
  private:
-  /// Looks the row up into out (fp32 or BF16); false when some pattern was not yet evaluated.
-  template <bool kNarrow>
+  /// Looks the row up into out (the fp32 results; lookup_narrow: their BF16 narrowing); false when some pattern was
+  /// not yet evaluated.
   bool lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept;
+  bool lookup_narrow(const uint8_t* in, uint8_t* out, size_t n) const noexcept;
   /// Evaluates the row's patterns not yet evaluated; false when one does not evaluate.
   bool learn(const uint8_t* in, size_t n) noexcept;
 
@@ -231,6 +232,9 @@ class Bf16Memo {
   /// 65536 entries, one per pattern: the fp32 result in bits 0..31, bit 32 set once evaluated, the BF16 narrowing in
   /// bits 48..63; 0 until evaluated. One load gives a lookup both results and whether it may use them.
   std::vector<uint64_t> entries_;
+  /// The BF16 narrowing again, 4 bytes an entry (bits 0..15, bit 16 set once evaluated), for the rows that store
+  /// BF16: half the bytes of `entries_`, so a row's patterns stay in the first-level cache.
+  std::vector<uint32_t> narrow_;
   std::vector<uint16_t> seen_;  ///< the patterns evaluated in this run, to forget them
   size_t seen_count_ = 0;
   std::vector<uint32_t> fresh_;    ///< the results of a row's new patterns
