@@ -630,37 +630,36 @@ void Bf16Memo::end() noexcept {
   failed_ = false;
 }
 
-bool Bf16Memo::lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept {
-  // One load per element; the AND of the entries keeps bit 32 only when every pattern was known. The table's address
-  // is held here: the byte stores could otherwise alias the vector's own pointer and reload it per element.
-  const uint64_t* entries = entries_.data();
-  uint64_t all = ~uint64_t{0};
+namespace {
+
+/// One table load per element: out[i] = the low bytes (a Stored) of the entry of pattern i; true when every entry
+/// read carries `known` (their AND keeps it only then). The table's address is a parameter, held in a register: the
+/// byte stores could otherwise alias the vector's own pointer and reload it per element.
+template <class Stored, class Entry>
+bool lookup_row(const Entry* entries, Entry known, const uint8_t* in, uint8_t* out, size_t n) noexcept {
+  Entry all = ~Entry{0};
   for (size_t i = 0; i < n; ++i) {
     uint16_t x = 0;
     std::memcpy(&x, in + 2 * i, 2);  // little-endian host, as the machine's memory
-    const uint64_t e = entries[x];
+    const Entry e = entries[x];
     all &= e;
-    const auto w = static_cast<uint32_t>(e);
-    std::memcpy(out + 4 * i, &w, 4);
+    const auto v = static_cast<Stored>(e);
+    std::memcpy(out + sizeof(Stored) * i, &v, sizeof(Stored));
   }
-  return (all & kKnown) != 0;
+  return (all & known) != 0;
+}
+
+}  // namespace
+
+bool Bf16Memo::lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept {
+  return lookup_row<uint32_t>(entries_.data(), kKnown, in, out, n);
 }
 
 bool Bf16Memo::lookup_narrow(const uint8_t* in, uint8_t* out, size_t n) const noexcept {
-  // As lookup, from the 4-byte table: the entries a row meets stay in the first-level cache, where the 8-byte ones
-  // spill out of it (the benchmark's bf16 row 151 to 128 µs). Tried and slower here: four elements a step, and two
-  // read and written as one 32-bit word.
-  const uint32_t* entries = narrow_.data();
-  uint32_t all = ~uint32_t{0};
-  for (size_t i = 0; i < n; ++i) {
-    uint16_t x = 0;
-    std::memcpy(&x, in + 2 * i, 2);  // little-endian host, as the machine's memory
-    const uint32_t e = entries[x];
-    all &= e;
-    const auto h = static_cast<uint16_t>(e);
-    std::memcpy(out + 2 * i, &h, 2);
-  }
-  return (all & kKnownNarrow) != 0;
+  // The 4-byte table: the entries a row meets stay in the first-level cache, where the 8-byte ones spill out of it
+  // (the benchmark's bf16 row 151 to 128 µs). Tried and slower here: four elements a step, and two read and written
+  // as one 32-bit word.
+  return lookup_row<uint16_t>(narrow_.data(), kKnownNarrow, in, out, n);
 }
 
 bool Bf16Memo::learn(const uint8_t* in, size_t n) noexcept {
