@@ -124,6 +124,48 @@ void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
   std::memcpy(row + i * size, &w, size);
 }
 
+/// activate_row written where the results go (exec_activate decided that it may: see there): each piece of the row
+/// that lies in one source page and one destination page is evaluated straight into the destination's memory, an
+/// fp32 output by the row pass or the memo, a BF16 one by the memo. `y` is scratch for n fp32 values.
+bool activate_row_in_place(exec::Txn& txn, const act::TableSet& set, const act::Profile& p, const Row& r, float s,
+                           float b, uint32_t alpha, uint32_t* y, act::Bf16Memo* memo) {
+  EffectLog::Bytes& scratch = txn.scratch().bytes_a;
+  scratch.resize(r.n * r.isz);
+  const act::EvalOptions options = eval_options(txn);
+  for (uint64_t k = 0; k < r.n;) {
+    const uint64_t len = std::min(
+        {r.n - k, row_pieces::page_room(r.src + k * r.isz, r.isz), row_pieces::page_room(r.dst + k * r.osz, r.osz)});
+    const uint8_t* ib = txn.read_run(r.src + k * r.isz, len * r.isz, r.isz, scratch.data() + k * r.isz);
+    uint8_t* ob = txn.write_run_in_place(r.dst + k * r.osz, len * r.osz, r.osz);
+    if (ob == nullptr) ob = txn.stage_run(r.dst + k * r.osz, len * r.osz, r.osz);  // not met: the piece is one page
+    // The memo writes a row while it looks it up and looks it up again after learning its new patterns: a row
+    // written over its own source is read from a copy.
+    if (memo != nullptr && ib == ob) {
+      std::memcpy(scratch.data() + k * r.isz, ib, len * r.isz);
+      ib = scratch.data() + k * r.isz;
+    }
+    act::RowInput in{.data = ib, .bf16 = r.in == dtype::kBfloat16, .affine = true, .scale = s, .bias = b};
+    if (r.in != dtype::kFp32 && r.in != dtype::kBfloat16) {  // the other dtypes widened first
+      for (uint64_t i = 0; i < len; ++i) y[k + i] = to_fp32_bits(row_element(ib, i, r.isz), r.in);
+      in.data = y + k;
+    }
+    if (r.out == dtype::kFp32) {
+      auto* o = reinterpret_cast<uint32_t*>(ob);  // 4-aligned: exec_activate checked every destination row
+      if (memo == nullptr || !memo->row(ib, o, len)) {
+        const act::RowResult e = act::evaluate_row(set, p, in, o, len, alpha, options);
+        if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);  // not met: never_faults
+      }
+    } else if (!memo->row_bf16(ib, ob, len)) {  // BF16 out of the memo (exec_activate required one)
+      const act::RowResult e = act::evaluate_row(set, p, in, y + k, len, alpha, options);
+      if (e.status != act::EvalStatus::Ok) return table_fault(txn, set, p, e.index);
+      kernels::fp32_to_bf16(reinterpret_cast<const float*>(y + k), reinterpret_cast<uint16_t*>(ob), len,
+                            txn.options().convert.sis);
+    }
+    k += len;
+  }
+  return true;
+}
+
 /// ACTIVATE's row path for one channel: f(RN32(RN32(x·s) + b)) over the row in one pass (act::evaluate_row: the
 /// widening, the affine step, the lookup and the cubic; or the BF16 memo), the source read a memory page at a time
 /// where it lies. The fp32 results go to `y` (n fp32 bits) when `keep` (the accumulators read them), else straight
@@ -263,16 +305,26 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   // is evaluated once, every element looked up.
   MemoRun memo_run;
   act::Bf16Memo* memo = nullptr;
+  const auto immediate = [](uint8_t from) { return from != imm_src::kPointer && from != imm_src::kRegPointer; };
   if (rows) {
     EffectLog::Bytes& y_bytes = txn.scratch().bytes_b;
     y_bytes.resize((accumulating ? kSumGroup : 1) * n * 4 + 4);
     ys = reinterpret_cast<uint32_t*>(y_bytes.data());
-    const auto immediate = [](uint8_t from) { return from != imm_src::kPointer && from != imm_src::kRegPointer; };
     if (in == dtype::kBfloat16 && immediate(t.scale_src) && immediate(bias_src))
       memo = memo_run.begin(*set, *p,
                             {.bf16 = true, .affine = true, .scale = f32(t.scale_value.raw), .bias = f32(t.bias.raw)},
                             eval_options(txn), txn.options().convert.sis);
   }
+  // The rows written where they go instead of staged and copied at commit. Past this point nothing can fault: the
+  // function reaches no index outside the tables (Profile::never_faults) and every operand is the instruction's own
+  // (no per-channel pointer read), so no result written is ever one a fault would drop. Besides: no accumulator reads
+  // the results, the output is fp32 (4-aligned rows) or BF16 out of the memo, the destination pages exist and no
+  // destination row overlaps a source row read after it (the step's commit then allocates nothing and cannot fail).
+  const bool in_place = rows && !accumulating && p->never_faults && immediate(t.scale_src) && immediate(bias_src) &&
+                        (out == dtype::kFp32 || (out == dtype::kBfloat16 && memo != nullptr)) &&
+                        std::all_of(dr.begin(), dr.begin() + nac, [osz](uint64_t a) { return a % osz == 0; }) &&
+                        txn.may_write_runs_in_place(dr.data(), nac, n * osz) &&
+                        exec::rows_in_place_ok(sr.data(), n * isz, dr.data(), n * osz, nac, isz == osz);
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t s = 0, b = 0, alpha = 0;
     if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||
@@ -287,8 +339,9 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
                                                     : 0.0F;
     if (rows) {
       const unsigned slot = accumulating ? c % kSumGroup : 0;
-      if (!activate_row(txn, *set, *p, {in, out, isz, osz, n, sr[c], dr[c]}, f32(s), f32(b), alpha, ys + slot * n,
-                        accumulating, memo))
+      const Row row{in, out, isz, osz, n, sr[c], dr[c]};
+      if (in_place ? !activate_row_in_place(txn, *set, *p, row, f32(s), f32(b), alpha, ys, memo)
+                   : !activate_row(txn, *set, *p, row, f32(s), f32(b), alpha, ys + slot * n, accumulating, memo))
         return false;
       if (cmd == accum_cmd::kZero) txn.stage_dve(c, DveField::Acc, 0, 0);
       if (accumulating) {  // the group's sums once its last row is in, staged in channel order

@@ -259,6 +259,55 @@ TableSet::Lut build_lut(const TableSet& t, const Profile& p) {
   return lut;
 }
 
+/// Whether evaluate() of profile `p` can report BadIndex for some input other than a NaN (Profile::never_faults):
+/// every sign the fold leaves and every biased exponent below 255, the mantissas of each octave split as steps 4 and
+/// 5 split them (the large saturation slot from the large threshold up, the small one below the small threshold and
+/// at its zero mantissa, the segment between), the segment's records up to its largest mantissa's.
+namespace {
+bool reaches_outside(const TableSet& t, const Profile& p) {
+  if (p.use_multipass) return true;     // faults anyway (Multipass), before any record is read
+  if (p.parametric_relu) return false;  // never reads the tables
+  const auto nb = static_cast<int64_t>(t.buckets().size());
+  const auto slot_outside = [nb](int64_t rec) { return rec < 0 || rec >= nb; };
+  constexpr int64_t kMantissaMax = 0x7FFFFF;
+  for (const bool neg : {false, true}) {
+    if (p.symmetry_opt_en && neg != p.symmetry_opt_use_neg_region) continue;  // the fold leaves one sign
+    const int64_t large_e = neg ? p.large_neg_signal_exp_threshold : p.large_pos_signal_exp_threshold;
+    const int64_t large_m = neg ? p.large_neg_signal_mantissa_threshold : p.large_pos_signal_mantissa_threshold;
+    const int64_t small_e = neg ? p.small_neg_signal_exp_threshold : p.small_pos_signal_exp_threshold;
+    const int64_t large_rec = neg ? p.neg_large_signal_pwl_control : p.pos_large_signal_pwl_control;
+    const int64_t small_rec = neg ? p.neg_small_signal_pwl_control : p.pos_small_signal_pwl_control;
+    for (int64_t e = 0; e < 255; ++e) {
+      int64_t lo = e == 0 ? 1 : 0, hi = kMantissaMax;  // a zero takes step 1
+      if (e > large_e) {
+        if (slot_outside(large_rec)) return true;
+        continue;
+      }
+      if (e == large_e) {
+        if (std::max(large_m, lo) <= hi && slot_outside(large_rec)) return true;
+        hi = std::min(hi, large_m - 1);
+        if (lo > hi) continue;
+      }
+      if (e < small_e) {
+        if (slot_outside(small_rec)) return true;
+        continue;
+      }
+      if (e == small_e) {
+        if (lo == 0 && slot_outside(small_rec)) return true;
+        lo = std::max<int64_t>(lo, 1);
+        if (lo > hi) continue;
+      }
+      const int64_t at = (neg ? p.pwl_control_base_neg : p.pwl_control_base_pos) + (e - 127 - p.exp_offset);
+      if (at < 0 || at >= static_cast<int64_t>(t.control().size())) return true;
+      const uint32_t w = t.control()[static_cast<size_t>(at)];
+      if ((w >> 24) != 0) return true;
+      if (static_cast<int64_t>(w & 0x7FFU) + (hi >> ((w >> 11) & 31U)) >= nb) return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 /// The lookup `lut` as two register windows (TableSet::LutWindow), when each sign's entries are constant below and
 /// above some run of 32 biased exponents. Exponent 255 (Inf, NaN) never reaches the lookup and is left out.
 TableSet::LutWindow build_window(const TableSet::Lut& lut) {
@@ -306,6 +355,7 @@ TableSet::Parsed TableSet::from_parts(std::string name, std::vector<Profile> pro
     set->luts_.push_back(build_lut(*set, p));
     set->windows_.push_back(build_window(set->luts_.back()));
   }
+  for (Profile& p : set->profiles_) p.never_faults = !reaches_outside(*set, p);
   set->records_.reserve(set->buckets_.size());
   for (const Bucket& b : set->buckets_) {
     TableSet::RowRecord r;
@@ -634,7 +684,8 @@ namespace {
 
 /// One table load per element: out[i] = the low bytes (a Stored) of the entry of pattern i; true when every entry
 /// read carries `known` (their AND keeps it only then). The table's address is a parameter, held in a register: the
-/// byte stores could otherwise alias the vector's own pointer and reload it per element.
+/// byte stores could otherwise alias the vector's own pointer and reload it per element. (Giving up early, at the end
+/// of a block of 256 that met a pattern not yet evaluated, was slower here.)
 template <class Stored, class Entry>
 bool lookup_row(const Entry* entries, Entry known, const uint8_t* in, uint8_t* out, size_t n) noexcept {
   Entry all = ~Entry{0};

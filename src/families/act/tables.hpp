@@ -41,6 +41,10 @@ struct Profile {
   bool use_multipass = false;
   bool parametric_relu = false;  ///< base_name == "parametric_relu" (PROJ-CONV-A4)
   bool exact = false;            ///< one of the exactly-known functions of §3.7, by base name
+  /// No input reaches an index outside the set's tables (set with the set, from its CONTROL words, saturation slots
+  /// and octave thresholds): evaluate() never reports BadIndex for this profile, a NaN taking step 1's result. An
+  /// executor past its other checks may then write results where they go instead of staging them.
+  bool never_faults = false;
 };
 
 /// The fault a set load raises (§3.3.6, §2.6 step 4b).

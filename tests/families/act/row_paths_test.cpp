@@ -64,6 +64,7 @@ struct Outcome {
 /// Where the source rows are written and the destination rows read (each channel's offset).
 struct Place {
   uint32_t src = kSrc, dst = kDst;
+  bool dst_written = false;  ///< the destination rows hold values before the word runs (their pages exist)
 };
 
 Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set, Place at) {
@@ -75,6 +76,8 @@ Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::Ta
   st.act_set = set;
   const uint32_t stride = geometry(Generation::Mariana).sbuf_partition_size;
   for (uint64_t p = 0; p < kChannels; ++p) {
+    if (at.dst_written)
+      for (uint64_t k = 0; k < kRow; ++k) st.memory.write(p * stride + at.dst + 4 * k, 4, 0xA5A50000U + k);
     for (uint64_t k = 0; k < kRow; ++k) {
       const uint32_t v = value_at(p, k);
       st.memory.write(p * stride + at.src + size * k, size, size == 4 ? v : v >> 16);
@@ -189,6 +192,32 @@ TEST(ActRowPaths, ActivateRowsAcrossPages) {
         SCOPED_TRACE(fmt::format("{} in {} cmd {}", fn, dt, cmd));
         expect_same(encode(t), EngineId::Act, dtype_size(dt), set.get(), at);
       }
+}
+
+// Rows written where they go instead of staged (untraced; the function never faults, the operands are the
+// instruction's own, no accumulator reads the results, the destination pages exist) against the element path:
+// destinations written before the word, rows that cross a page, and the source rows themselves (in place, one dtype).
+TEST(ActRowPaths, ActivateWritesRowsInPlace) {
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  struct Dtypes {
+    uint8_t in, out;
+  };
+  unsigned case_index = 0;
+  for (const char* fn : {"exp", "tanh", "identity", "square"})
+    for (const uint8_t cmd : {accum_cmd::kIdle, accum_cmd::kZero})
+      for (const Dtypes d : {Dtypes{dtype::kFp32, dtype::kFp32}, Dtypes{dtype::kBfloat16, dtype::kBfloat16},
+                             Dtypes{dtype::kBfloat16, dtype::kFp32}, Dtypes{dtype::kFp32, dtype::kBfloat16}})
+        for (const Place at : {Place{kSrc, kDst, true}, Place{0x0F00, 0x2E80, true}, Place{kSrc, kSrc, true},
+                               Place{0x0F00, 0x0F00, true}}) {
+          if (at.src == at.dst && d.in != d.out) continue;  // the element path reads each source before its write
+          if (case_index++ % kSampleEvery != 0) continue;
+          S3d3Ac t = activate_rows(d.in, d.out, kChannels, set->profile_named(fn)->func_id, cmd, 0.75F, 0.125F);
+          t.src.start_addr.raw = at.src;
+          t.dst.start_addr.raw = at.dst;
+          SCOPED_TRACE(fmt::format("{} in {} out {} cmd {} src {:#x} dst {:#x}", fn, d.in, d.out, cmd, at.src, at.dst));
+          expect_same(encode(t), EngineId::Act, dtype_size(d.in), set.get(), at);
+        }
 }
 
 TEST(ActRowPaths, IotaAndSelects) {

@@ -567,10 +567,14 @@ void expect_bf16_memo_equals_reference(const TableSet& t) {
   }
 }
 
-/// A set whose one function has a different segment in every octave from 1 to 253 on both signs: its lookup fits no
-/// register window, so the row path takes the lookup from memory.
-const TableSet& wide_set() {
-  static const std::shared_ptr<const TableSet> kSet = [] {
+/// The parts of wide_set(): its one profile, BUCKET records and CONTROL words.
+struct WideParts {
+  act::Profile p;
+  std::vector<act::Bucket> buckets;
+  std::vector<uint32_t> control;
+};
+WideParts wide_parts() {
+  {
     act::Profile p;
     p.func_name = "wide_1p";
     p.func_id = 7;
@@ -597,7 +601,16 @@ const TableSet& wide_set() {
       const uint32_t base = i % 6 * 2;  // two segments per octave: extract_size 1, lsb 22
       control[i] = base | 22U << 11 | 1U << 16;
     }
-    return TableSet::from_parts("wide", {p}, std::move(buckets), std::move(control)).set;
+    return {p, std::move(buckets), std::move(control)};
+  }
+}
+
+/// A set whose one function has a different segment in every octave from 1 to 253 on both signs: its lookup fits no
+/// register window, so the row path takes the lookup from memory.
+const TableSet& wide_set() {
+  static const std::shared_ptr<const TableSet> kSet = [] {
+    WideParts w = wide_parts();
+    return TableSet::from_parts("wide", {w.p}, std::move(w.buckets), std::move(w.control)).set;
   }();
   return *kSet;
 }
@@ -625,6 +638,68 @@ TEST(ActTables, RowPathEqualsReferenceWithoutAWindow) {
   ASSERT_FALSE(t.lut_window(t.profiles()[0]).valid);
   expect_row_path_equals_reference(t);
   expect_affine_row_path_equals_reference(t);
+}
+
+/// Whether evaluate() reports BadIndex for some input of `p`: every sign and biased exponent below 255 at the
+/// mantissas where a verdict can change (each octave's ends, each threshold and its neighbours). The largest record
+/// of an octave's segment is its largest mantissa's, which is among them.
+bool some_input_faults(const TableSet& t, const act::Profile& p) {
+  for (const uint32_t sign : {0U, 1U})
+    for (uint32_t e = 0; e < 255; ++e) {
+      const int64_t lm = sign != 0 ? p.large_neg_signal_mantissa_threshold : p.large_pos_signal_mantissa_threshold;
+      for (const int64_t m : {int64_t{0}, int64_t{1}, lm - 1, lm, lm + 1, int64_t{0x7FFFFF}}) {
+        if (m < 0 || m > 0x7FFFFF || (e == 0 && m == 0)) continue;
+        const uint32_t v = sign << 31 | e << 23 | static_cast<uint32_t>(m);
+        if (act::evaluate(t, p, v).status == EvalStatus::BadIndex) return true;
+      }
+    }
+  return false;
+}
+
+// Profile::never_faults (the executors' license to write results in place) against the reference procedure: true
+// for the real set's functions and the built-in set's, and false exactly where some input reaches an index outside
+// the tables, for each way a profile can: a saturation slot, a CONTROL index, a CONTROL word's high byte, a segment
+// whose last record lies past the table.
+TEST(ActTables, NeverFaultsWhereNoInputLeavesTheTables) {
+  const auto expect_agrees = [](const TableSet& t) {
+    for (const act::Profile& p : t.profiles())
+      EXPECT_EQ(p.never_faults, !some_input_faults(t, p)) << t.name() << " " << p.func_name;
+  };
+  expect_agrees(act::builtin_exact_set());
+  for (const act::Profile& p : act::builtin_exact_set().profiles()) EXPECT_TRUE(p.never_faults) << p.func_name;
+  expect_agrees(wide_set());
+  EXPECT_TRUE(wide_set().profiles()[0].never_faults);
+  if (const TableSet* t = real_set(); t != nullptr) {
+    expect_agrees(*t);
+    EXPECT_TRUE(t->profile_named("exp")->never_faults);
+    EXPECT_TRUE(t->profile_named("tanh")->never_faults);
+  }
+  struct Mutation {
+    const char* what;
+    void (*apply)(WideParts&);
+  };
+  const Mutation mutations[] = {
+      {"large positive slot past the records", [](WideParts& w) { w.p.pos_large_signal_pwl_control = 16; }},
+      {"small negative slot below zero", [](WideParts& w) { w.p.neg_small_signal_pwl_control = -1; }},
+      {"CONTROL index past the words", [](WideParts& w) { w.p.pwl_control_base_pos = 400; }},
+      {"a CONTROL word's high byte set", [](WideParts& w) { w.control[200] |= 1U << 24; }},
+      {"a segment whose last record is past the table",
+       [](WideParts& w) { w.control[300] = 15U | 22U << 11; }},  // records 15 and 16 of 16
+      {"the large slot reached by the top octave's last mantissa alone",
+       [](WideParts& w) {
+         w.p.large_pos_signal_mantissa_threshold = 0x7FFFFF;  // the threshold octave is 254, the last finite one
+         w.p.pos_large_signal_pwl_control = 99;
+       }},
+  };
+  for (const Mutation& m : mutations) {
+    WideParts w = wide_parts();
+    m.apply(w);
+    const TableSet::Parsed set = TableSet::from_parts("wide", {w.p}, std::move(w.buckets), std::move(w.control));
+    ASSERT_TRUE(set.ok()) << m.what << ": " << set.error.message;
+    const act::Profile& p = set.set->profiles()[0];
+    EXPECT_FALSE(p.never_faults) << m.what;
+    EXPECT_TRUE(some_input_faults(*set.set, p)) << m.what;
+  }
 }
 
 // The row path against the reference over a sweep of the fp32 patterns, for exp and tanh (a folded function) of the
