@@ -678,6 +678,7 @@ void Bf16Memo::end() noexcept {
   for (size_t k = 0; k < seen_count_; ++k) entries_[seen_[k]] = narrow_[seen_[k]] = 0;
   seen_count_ = 0;
   failed_ = false;
+  learned_last_ = false;
 }
 
 namespace {
@@ -740,18 +741,26 @@ bool Bf16Memo::learn(const uint8_t* in, size_t n) noexcept {
   return true;
 }
 
-bool Bf16Memo::row(const void* in, uint32_t* out, size_t n) noexcept {
+template <class Lookup>
+bool Bf16Memo::row_through(const uint8_t* in, uint8_t* out, size_t n, Lookup lookup_row_of) noexcept {
   if (failed_ || set_ == nullptr) return false;
-  const auto* bytes = static_cast<const uint8_t*>(in);
-  auto* o = reinterpret_cast<uint8_t*>(out);
-  return lookup(bytes, o, n) || (learn(bytes, n) && lookup(bytes, o, n));
+  // A row right after one that met new patterns likely meets some too: it learns first and is looked up once, where
+  // looking it up first would look it up twice. Otherwise the lookup comes first and learns only when it must.
+  if (!learned_last_ && lookup_row_of(in, out, n)) return true;
+  const size_t before = seen_count_;
+  if (!learn(in, n)) return false;
+  learned_last_ = seen_count_ != before;
+  return lookup_row_of(in, out, n);
+}
+
+bool Bf16Memo::row(const void* in, uint32_t* out, size_t n) noexcept {
+  return row_through(static_cast<const uint8_t*>(in), reinterpret_cast<uint8_t*>(out), n,
+                     [this](const uint8_t* i, uint8_t* o, size_t k) { return lookup(i, o, k); });
 }
 
 bool Bf16Memo::row_bf16(const void* in, void* out, size_t n) noexcept {
-  if (failed_ || set_ == nullptr) return false;
-  const auto* bytes = static_cast<const uint8_t*>(in);
-  auto* o = static_cast<uint8_t*>(out);
-  return lookup_narrow(bytes, o, n) || (learn(bytes, n) && lookup_narrow(bytes, o, n));
+  return row_through(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), n,
+                     [this](const uint8_t* i, uint8_t* o, size_t k) { return lookup_narrow(i, o, k); });
 }
 
 RowResult evaluate_row_reference(const TableSet& t, const Profile& p, const uint32_t* in, uint32_t* out, size_t n,

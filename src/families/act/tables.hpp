@@ -224,6 +224,10 @@ class Bf16Memo {
   /// not yet evaluated.
   bool lookup(const uint8_t* in, uint8_t* out, size_t n) const noexcept;
   bool lookup_narrow(const uint8_t* in, uint8_t* out, size_t n) const noexcept;
+  /// A row through `lookup_row_of` (lookup or lookup_narrow), learning its new patterns first or when the lookup
+  /// meets one.
+  template <class Lookup>
+  bool row_through(const uint8_t* in, uint8_t* out, size_t n, Lookup lookup_row_of) noexcept;
   /// Evaluates the row's patterns not yet evaluated; false when one does not evaluate.
   bool learn(const uint8_t* in, size_t n) noexcept;
 
@@ -233,6 +237,7 @@ class Bf16Memo {
   EvalOptions options_;
   bool saturate_ = false;
   bool failed_ = false;
+  bool learned_last_ = false;  ///< the last row met patterns not yet evaluated
   /// 65536 entries, one per pattern: the fp32 result in bits 0..31, bit 32 set once evaluated, the BF16 narrowing in
   /// bits 48..63; 0 until evaluated. One load gives a lookup both results and whether it may use them.
   std::vector<uint64_t> entries_;
