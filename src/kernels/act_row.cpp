@@ -1,5 +1,5 @@
 // Activation-table rows per SIMD target: the input widened and scaled, the lookup, the BUCKET records fetched and the
-// cubic in binary32 and binary64 lanes in the reference's order, one pass over the row (act_row.hpp).
+// cubic in binary32 and binary64 lanes in the reference's order (act_row.hpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/act_row.cpp"
 #include "kernels/hwy_targets.hpp"
@@ -160,6 +160,143 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
         r = _mm512_mask_mov_epi32(r, _mm512_testn_epi32_mask(v, abs_mask), zero_result);
         _mm512_mask_storeu_epi32(o, special, r);
       }
+    }
+    i += done;
+    if (done < chunk) break;  // a vector the caller takes element by element
+  }
+  return i;
+}
+
+#elif HWY_TARGET == HWY_AVX2
+
+/// Eight lanes of step 6 and 7 on AVX2: the records rec[0..7] (byte offsets) loaded in 16-byte halves and transposed
+/// into their five fields, the cubic of the folded inputs `x` and the reconstruction for the negative inputs `v`
+/// (the AVX-512 kernel's cubic8 with the binary64 part in two vectors of four).
+HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
+  const auto* base = reinterpret_cast<const uint8_t*>(t.records);
+  uint64_t q[4];
+  std::memcpy(q, rec, sizeof q);
+  const auto record = [&](unsigned r) { return base + static_cast<uint32_t>(q[r / 2] >> (32 * (r % 2))); };
+  const auto halves = [](const void* lo, const void* hi) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(static_cast<const float*>(lo))),
+                                _mm_load_ps(static_cast<const float*>(hi)), 1);
+  };
+  // x0, d0, d1: records j and j + 4 side by side, the transpose within 128-bit lanes.
+  const __m256 a0 = halves(record(0), record(4)), a1 = halves(record(1), record(5));
+  const __m256 a2 = halves(record(2), record(6)), a3 = halves(record(3), record(7));
+  const __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpacklo_ps(a2, a3);
+  const __m256 h0 = _mm256_unpackhi_ps(a0, a1), h1 = _mm256_unpackhi_ps(a2, a3);
+  const __m256 x0 = _mm256_shuffle_ps(u0, u1, 0x44), d0 = _mm256_shuffle_ps(u0, u1, 0xEE);
+  const __m256 d1 = _mm256_shuffle_ps(h0, h1, 0x44);
+  // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
+  const __m256 tf = _mm256_sub_ps(x, x0);
+  const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
+  // d2 and d3 of elements j..j+3, binary64 in the records' second halves: records j, j + 2 and j + 1, j + 3 side by
+  // side, so one unpack each gives the four in order.
+  const auto cubic4 = [&](unsigned j, __m128 tq, __m128 aq) {
+    const __m256d p0 = _mm256_castps_pd(halves(record(j) + 16, record(j + 2) + 16));
+    const __m256d p1 = _mm256_castps_pd(halves(record(j + 1) + 16, record(j + 3) + 16));
+    const __m256d d2 = _mm256_unpacklo_pd(p0, p1), d3 = _mm256_unpackhi_pd(p0, p1);
+    const __m256d td = _mm256_cvtps_pd(tq);
+    const __m256d t2d = _mm256_mul_pd(td, td);
+    __m256d sum = _mm256_add_pd(_mm256_cvtps_pd(aq), _mm256_mul_pd(t2d, d2));
+    sum = _mm256_add_pd(sum, _mm256_mul_pd(_mm256_mul_pd(t2d, td), d3));
+    return _mm256_cvtpd_ps(sum);
+  };
+  const __m128 lo = cubic4(0, _mm256_castps256_ps128(tf), _mm256_castps256_ps128(a));
+  const __m128 hi = cubic4(4, _mm256_extractf128_ps(tf, 1), _mm256_extractf128_ps(a, 1));
+  const __m256 res = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+  if (!t.symmetric) return res;
+  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
+  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+}
+
+/// The first pass's results over a chunk of a row (as the AVX-512 kernel's ActChunk), the special lanes of each
+/// vector of eight as a bit mask.
+constexpr size_t kActChunk = 256;
+struct alignas(32) ActChunk {
+  uint32_t offset[kActChunk];
+  uint32_t sel[kActChunk];
+  uint32_t v[kActChunk];
+  uint8_t special[kActChunk / 8];
+};
+
+/// Lanes of x at or above c, unsigned (AVX2 compares signed only).
+HWY_INLINE __m256i at_least_u32(__m256i x, __m256i c) {
+  return _mm256_cmpeq_epi32(_mm256_max_epu32(x, c), x);
+}
+
+// AVX2: eight elements per step in the AVX-512 kernel's two passes. The lookup is a gather from the window (or the
+// full table), from a few cache lines (eight permutes and seven blends over the window in registers were no faster);
+// the records are read as 16-byte halves as there.
+size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n) {
+  const auto* in32 = static_cast<const uint32_t*>(in.data);
+  const auto* in16 = static_cast<const uint16_t*>(in.data);
+  const __m256 scale = _mm256_set1_ps(in.scale), bias = _mm256_set1_ps(in.bias);
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
+  const __m256i fold = _mm256_set1_epi32(t.fold_negative ? static_cast<int>(0x80000000U) : 0);
+  const __m256i one = _mm256_set1_epi32(1), max_finite = _mm256_set1_epi32(0x7F7FFFFF);
+  const __m256i record_mask = _mm256_set1_epi32(static_cast<int>(kActLutRecordMask));
+  const __m256i last = _mm256_set1_epi32(static_cast<int>(kActWindow) - 1);
+  const __m256i nine = _mm256_set1_epi32(9);
+  const bool window = t.window != nullptr;
+  const auto* table = reinterpret_cast<const int*>(window ? t.window : t.lut);
+  // The window index as in the AVX-512 kernel, the negative sign's entries kActWindow further on.
+  const __m256i pos_base = _mm256_set1_epi32(t.window_base[0]), neg_base = _mm256_set1_epi32(t.window_base[1] + 256);
+  const __m256i neg_offset = _mm256_set1_epi32(static_cast<int>(kActWindow));
+  const __m256 point = _mm256_set1_ps(t.point), sign = _mm256_set1_ps(-0.0F);
+  const bool given = t.specials && window;
+  const __m256i zero_result = _mm256_set1_epi32(static_cast<int>(t.zero_result));
+  const __m256i pos_inf_result = _mm256_set1_epi32(static_cast<int>(t.pos_inf_result));
+  const __m256i neg_inf_result = _mm256_set1_epi32(static_cast<int>(t.neg_inf_result));
+  const __m256i nan_result = _mm256_set1_epi32(static_cast<int>(t.nan_result));
+  const __m256i pos_inf = _mm256_set1_epi32(0x7F800000), neg_inf = _mm256_set1_epi32(static_cast<int>(0xFF800000U));
+  ActChunk c;
+  size_t i = 0;
+  while (i + 8 <= n) {
+    const size_t chunk = std::min(kActChunk, (n - i) / 8 * 8);
+    size_t done = 0;
+    for (; done < chunk; done += 8) {
+      const size_t at = i + done;
+      __m256i v = in.bf16 ? _mm256_slli_epi32(
+                                _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in16 + at))), 16)
+                          : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in32 + at));
+      if (in.affine)  // two roundings (PROJ-CONV-A8): the kernels are compiled without contraction
+        v = _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(_mm256_castsi256_ps(v), scale), bias));
+      const __m256i mag = _mm256_and_si256(v, abs_mask);
+      const __m256i sel = t.symmetric ? _mm256_or_si256(mag, fold) : v;
+      const __m256i special = at_least_u32(_mm256_sub_epi32(mag, one), max_finite);  // zero, Inf, NaN
+      const __m256i e9 = _mm256_srli_epi32(sel, 23);
+      __m256i index = e9;
+      if (window) {
+        const __m256i negative = _mm256_srai_epi32(sel, 31);
+        const __m256i base = _mm256_blendv_epi8(pos_base, neg_base, negative);
+        const __m256i k = _mm256_min_epu32(_mm256_subs_epu16(e9, base), last);
+        index = _mm256_add_epi32(k, _mm256_and_si256(negative, neg_offset));
+      }
+      const __m256i entry = _mm256_i32gather_epi32(table, index, 4);
+      const int stop = _mm256_movemask_ps(_mm256_castsi256_ps(given ? entry : _mm256_or_si256(entry, special)));
+      if (stop != 0) break;
+      const __m256i shift = _mm256_add_epi32(_mm256_srli_epi32(entry, kActLutShiftAt), nine);
+      const __m256i m = _mm256_srlv_epi32(_mm256_slli_epi32(sel, 9), shift);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(c.offset + done),
+                         _mm256_slli_epi32(_mm256_add_epi32(_mm256_and_si256(entry, record_mask), m), 5));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(c.sel + done), sel);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(c.v + done), v);
+      c.special[done / 8] = static_cast<uint8_t>(_mm256_movemask_ps(_mm256_castsi256_ps(special)));
+    }
+    for (size_t k = 0; k < done; k += 8) {
+      const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(c.v + k));
+      __m256 res = cubic8(t, c.offset + k, _mm256_load_ps(reinterpret_cast<const float*>(c.sel + k)), v, point, sign);
+      if (c.special[k / 8] != 0) {  // step 1's results, which come before everything else
+        __m256i r = _mm256_blendv_epi8(nan_result, pos_inf_result, _mm256_cmpeq_epi32(v, pos_inf));
+        r = _mm256_blendv_epi8(r, neg_inf_result, _mm256_cmpeq_epi32(v, neg_inf));
+        const __m256i mag = _mm256_and_si256(v, abs_mask);
+        r = _mm256_blendv_epi8(r, zero_result, _mm256_cmpeq_epi32(mag, _mm256_setzero_si256()));
+        const __m256i special = at_least_u32(_mm256_sub_epi32(mag, one), max_finite);
+        res = _mm256_blendv_ps(res, _mm256_castsi256_ps(r), _mm256_castsi256_ps(special));
+      }
+      _mm256_storeu_ps(reinterpret_cast<float*>(out + i + k), res);
     }
     i += done;
     if (done < chunk) break;  // a vector the caller takes element by element

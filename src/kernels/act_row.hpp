@@ -33,7 +33,7 @@ struct ActRowTables {
   bool invert = false;         ///< sym_invert_sign_point
   float point = 0.0F;          ///< symmetry_point
   /// The results of step 1 for +-0, +Inf, -Inf and NaN (fzero, fpinf, fninf, fnan), when `specials`: the AVX-512
-  /// kernel then gives them itself instead of stopping before them.
+  /// and AVX2 kernels then give them themselves instead of stopping before them.
   bool specials = false;
   uint32_t zero_result = 0, pos_inf_result = 0, neg_inf_result = 0, nan_result = 0;
 };
@@ -72,9 +72,9 @@ struct ActRowInput {
 /// Evaluates out[i] = f(y[i]) (fp32 bits) for i = 0, 1, ... in whole vectors, y the input after the affine step, the
 /// cubic computed exactly as act::evaluate does (t and d0 + d1·t in binary32, the t² and t³ terms in binary64, one
 /// rounding to binary32). Stops before the first vector holding a y whose lookup entry says reference, or that is
-/// zero, Inf or NaN (unless t.specials and the lookup is a window: the AVX-512 kernel then gives step 1's results),
-/// and before the tail shorter than a vector: returns how many elements it evaluated (the caller
-/// evaluates the next element with the reference procedure and calls again after it). `out` may equal the input.
+/// zero, Inf or NaN (unless t.specials and the lookup is a window: the AVX-512 and AVX2 kernels then give step 1's
+/// results), and before the tail shorter than a vector: returns how many elements it evaluated (the caller evaluates
+/// the next element with the reference procedure and calls again after it). `out` may equal the input.
 size_t act_eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, size_t n);
 
 }  // namespace tpbisa::kernels

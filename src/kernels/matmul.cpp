@@ -21,16 +21,17 @@ namespace hn = hwy::HWY_NAMESPACE;
 // One output register block: rows [0, kRows) of `out` x columns [0, kVecs * Lanes(d)), each element its own
 // running sum from +0.0f over k ascending (PROJ-CONV-F17). kFused selects MulAdd (one rounding; equal to the
 // reference only when every product is exact) or Mul then Add (two roundings, exactly the reference).
+// `resume`: the sums start from `out` instead (the running sums of earlier k, stored by a block over them).
 template <size_t kRows, size_t kVecs, bool kFused, class D>
 HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float* HWY_RESTRICT x, size_t ldx,
-                      float* HWY_RESTRICT out, size_t ldo, size_t K, bool accumulate) {
+                      float* HWY_RESTRICT out, size_t ldo, size_t K, bool accumulate, bool resume = false) {
   using V = hn::Vec<D>;
   const size_t lanes = hn::Lanes(d);
   V acc[kRows][kVecs];
 #pragma GCC unroll 16
   for (size_t i = 0; i < kRows; ++i)
 #pragma GCC unroll 16
-    for (size_t j = 0; j < kVecs; ++j) acc[i][j] = hn::Zero(d);
+    for (size_t j = 0; j < kVecs; ++j) acc[i][j] = resume ? hn::LoadU(d, out + i * ldo + j * lanes) : hn::Zero(d);
   for (size_t k = 0; k < K; ++k) {
     const float* xk = x + k * ldx;
     const float* wk = w + k * ldw;
@@ -64,14 +65,16 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float*
 // All of M for one column strip of width kVecs * Lanes(d): blocks of kMr rows, then the row tail by 4, 2, 1.
 template <size_t kMr, size_t kVecs, bool kFused, class D>
 HWY_INLINE void strip(D d, const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
-                      size_t M, bool accumulate) {
+                      size_t M, bool accumulate, bool resume = false) {
   size_t m = 0;
-  for (; m + kMr <= M; m += kMr) block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+  for (; m + kMr <= M; m += kMr)
+    block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
   if constexpr (kMr > 4) {
-    for (; m + 4 <= M; m += 4) block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+    for (; m + 4 <= M; m += 4)
+      block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
   }
-  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
-  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate);
+  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
+  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
 }
 
 // Column strips of one narrower vector type (the tail after the full-width strips); returns the next column.
@@ -93,17 +96,40 @@ constexpr size_t kRowsPerBlock = 6;
 constexpr size_t kVecsPerBlock = 2;
 #endif
 
+// The packed copy of one strip of `x`: rows of the strip side by side, at most this many floats (on the stack).
+constexpr size_t kPackFloats = 8192;
+
 // Loop order: column strips outside, rows inside, so a strip of `x` (K x strip width) stays in L1/L2 while every
-// block of rows reuses it; the k loop is innermost and each accumulator stays in a register for all of K.
+// block of rows reuses it; the k loop is innermost and each accumulator stays in a register for all of K. The strip
+// is first copied into a contiguous buffer: in place its rows lie ldx apart, and at a power-of-two ldx (a 512- or
+// 1024-column tile) every row falls into the same few cache sets, so the strip does not stay in any cache. A strip
+// longer than the buffer goes in runs of k, each block storing its running sums and the next run resuming them
+// (exact: the sums are fp32 either way); with `accumulate` the sums must start from zero, not from `out`, so such a
+// strip is read in place.
 template <bool kFused>
 void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
                  size_t N, bool accumulate) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t wide = kVecsPerBlock * lanes;
+  const size_t run = kPackFloats / wide;
+  HWY_ALIGN float pack[kPackFloats];
   size_t n = 0;
-  for (; n + wide <= N; n += wide)
-    strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+  for (; n + wide <= N; n += wide) {
+    if (K == 0 || (K > run && accumulate)) {
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+      continue;
+    }
+    for (size_t k0 = 0; k0 < K; k0 += run) {
+      const size_t ks = K - k0 < run ? K - k0 : run;
+      for (size_t k = 0; k < ks; ++k)
+#pragma GCC unroll 4
+        for (size_t j = 0; j < kVecsPerBlock; ++j)
+          hn::Store(hn::LoadU(d, x + (k0 + k) * ldx + n + j * lanes), d, pack + k * wide + j * lanes);
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w + k0 * ldw, ldw, pack, wide, out + n, ldo, ks, M, accumulate,
+                                                  k0 != 0);
+    }
+  }
   for (; n + lanes <= N; n += lanes)
     strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
   n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);

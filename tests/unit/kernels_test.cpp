@@ -180,6 +180,10 @@ std::vector<Shape> shapes(std::mt19937& rng) {
         list.push_back({k, m, n, m + pad, n + (pad == 0 ? 0 : pad + 2), n + (pad == 0 ? 0 : 2 * pad + 1)});
       }
   if (kLargeShapes) list.push_back({128, 128, 512, 128, 512, 512});
+  // Deep contractions, past the packed strip's run of k on every target (170, 512 and 1024 rows: the runs resume
+  // the stored sums), and a power-of-two stride as in a 1024-column tile.
+  for (const size_t k : {171, 513, 1025}) list.push_back({k, 7, 97, 8, 100, 102});
+  list.push_back({300, 13, 64, 1024, 1024, 64});
   const size_t max_k = kLargeShapes ? 130 : 33, max_m = kLargeShapes ? 130 : 33, max_n = kLargeShapes ? 600 : 100;
   for (int i = 0; i < 40; ++i) {
     const size_t k = 1 + rng() % max_k, m = 1 + rng() % max_m, n = 1 + rng() % max_n;
