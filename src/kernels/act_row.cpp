@@ -15,6 +15,30 @@ namespace tpbisa::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+
+/// Two 16-byte halves side by side in a 256-bit register: a load and an insert from memory, no shuffle.
+HWY_INLINE __m256 halves(const void* lo, const void* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(static_cast<const float*>(lo))),
+                              _mm_load_ps(static_cast<const float*>(hi)), 1);
+}
+
+/// x0, d0 and d1 of eight lanes from their BUCKET records' first halves (the AVX-512 and AVX2 kernels' second pass):
+/// records j and j + 4 side by side, so the transpose stays within 128-bit lanes and lane 0 holds elements 0..3,
+/// lane 1 elements 4..7. `record(r)` is lane r's record.
+template <class Record>
+HWY_INLINE void first_halves(const Record& record, __m256& x0, __m256& d0, __m256& d1) {
+  const __m256 a0 = halves(record(0), record(4)), a1 = halves(record(1), record(5));
+  const __m256 a2 = halves(record(2), record(6)), a3 = halves(record(3), record(7));
+  const __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpacklo_ps(a2, a3);
+  const __m256 h0 = _mm256_unpackhi_ps(a0, a1), h1 = _mm256_unpackhi_ps(a2, a3);
+  x0 = _mm256_shuffle_ps(u0, u1, 0x44);
+  d0 = _mm256_shuffle_ps(u0, u1, 0xEE);
+  d1 = _mm256_shuffle_ps(h0, h1, 0x44);
+}
+
+#endif
+
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 
 /// Eight lanes of step 6 and 7: the records rec[0..7] (byte offsets) loaded in 16-byte halves and transposed into
@@ -25,23 +49,13 @@ HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, _
   uint64_t q[4];
   std::memcpy(q, rec, sizeof q);
   const auto record = [&](unsigned r) { return base + static_cast<uint32_t>(q[r / 2] >> (32 * (r % 2))); };
-  // Two 16-byte halves side by side in a 256-bit register: a load and an insert from memory, no shuffle.
-  const auto halves = [](const void* lo, const void* hi) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(static_cast<const float*>(lo))),
-                                _mm_load_ps(static_cast<const float*>(hi)), 1);
-  };
-  // x0, d0, d1 (the records' first halves): records j and j + 4 side by side, so the transpose stays within 128-bit
-  // lanes and lane 0 holds elements 0..3, lane 1 elements 4..7.
-  const __m256 a0 = halves(record(0), record(4)), a1 = halves(record(1), record(5));
-  const __m256 a2 = halves(record(2), record(6)), a3 = halves(record(3), record(7));
-  const __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpacklo_ps(a2, a3);
-  const __m256 h0 = _mm256_unpackhi_ps(a0, a1), h1 = _mm256_unpackhi_ps(a2, a3);
-  const __m256 x0 = _mm256_shuffle_ps(u0, u1, 0x44), d0 = _mm256_shuffle_ps(u0, u1, 0xEE);
-  const __m256 d1 = _mm256_shuffle_ps(h0, h1, 0x44);
+  __m256 x0, d0, d1;
+  first_halves(record, x0, d0, d1);
   // d2 and d3, binary64 in the second halves: records 0, 2, 4, 6 and 1, 3, 5, 7 side by side, then one unpack each
   // gives the eight elements in order, already widened.
   const auto quad = [&](unsigned j) {
-    const __m256 lo = halves(record(j) + 16, record(j + 2) + 16), hi = halves(record(j + 4) + 16, record(j + 6) + 16);
+    const __m256 lo = halves(record(j) + 16, record(j + 2) + 16);
+    const __m256 hi = halves(record(j + 4) + 16, record(j + 6) + 16);
     return _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1);
   };
   const __m512d p0 = quad(0), p1 = quad(1);
@@ -174,20 +188,12 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
 /// (the AVX-512 kernel's cubic8 with the binary64 part in two vectors of four).
 HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, __m256i v, __m256 point, __m256 sign) {
   const auto* base = reinterpret_cast<const uint8_t*>(t.records);
+  // The eight offsets as four 64-bit loads (fewer loads; the split is integer work, which has room).
   uint64_t q[4];
   std::memcpy(q, rec, sizeof q);
   const auto record = [&](unsigned r) { return base + static_cast<uint32_t>(q[r / 2] >> (32 * (r % 2))); };
-  const auto halves = [](const void* lo, const void* hi) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(static_cast<const float*>(lo))),
-                                _mm_load_ps(static_cast<const float*>(hi)), 1);
-  };
-  // x0, d0, d1: records j and j + 4 side by side, the transpose within 128-bit lanes.
-  const __m256 a0 = halves(record(0), record(4)), a1 = halves(record(1), record(5));
-  const __m256 a2 = halves(record(2), record(6)), a3 = halves(record(3), record(7));
-  const __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpacklo_ps(a2, a3);
-  const __m256 h0 = _mm256_unpackhi_ps(a0, a1), h1 = _mm256_unpackhi_ps(a2, a3);
-  const __m256 x0 = _mm256_shuffle_ps(u0, u1, 0x44), d0 = _mm256_shuffle_ps(u0, u1, 0xEE);
-  const __m256 d1 = _mm256_shuffle_ps(h0, h1, 0x44);
+  __m256 x0, d0, d1;
+  first_halves(record, x0, d0, d1);
   // Step 6 (PROJ-CONV-A2): t and d0 + d1·t in binary32, the rest in binary64, one final rounding.
   const __m256 tf = _mm256_sub_ps(x, x0);
   const __m256 a = _mm256_add_ps(_mm256_mul_ps(tf, d1), d0);
