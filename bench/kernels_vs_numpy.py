@@ -3,7 +3,9 @@
 in the same run: prints, per kernel, the NumPy time (best of 3), the run's own time ("retired in"), the whole
 command's wall time, their ratio, the CPU times of both (NumPy's: the process's, every BLAS thread; the command's: the
 whole process, every thread) and their ratio — on a loaded machine wall times mostly measure waiting for a CPU —, and
-the check of the outputs (norms: largest difference to float64 NumPy; softmax:
+the same NEFF run in this process through the Python package (`Neff.run`, every core, best of RUNS after a warm-up
+run: what a kernel author scripting tpbisa waits for, with no process start or files) and its ratio, and the check of
+the outputs (norms: largest difference to float64 NumPy; softmax:
 largest relative difference to float64 NumPy; mlp (SiLU) and attention: largest difference to float64 NumPy relative
 to the largest output; top-k and the causal mask: equal). Softmax carries the activation tables of
 ../shared/data/matmul_small.neff (relative to the project root) and is left out when it is absent; mlp and attention
@@ -47,6 +49,7 @@ import numpy as np  # noqa: E402  (after the kernel is pinned)
 
 sys.path.insert(0, HERE)
 import openblas_kernel  # noqa: E402
+import tpbisa  # noqa: E402
 
 TABLES = os.path.join(HERE, "..", "..", "shared", "data", "matmul_small.neff")
 SIZES = {  # kernel -> generator options at the benchmark size
@@ -147,8 +150,8 @@ def main():
     print(f"numpy's OpenBLAS kernel: {openblas_kernel.corename() or 'none (NumPy does not use OpenBLAS)'}"
           f"{' (pinned with OPENBLAS_CORETYPE)' if pin else ''}; the CPU supports {best_cpu}")
     failed = 0
-    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'run/numpy':>10} "
-          f"{'numpy cpu':>10} {'run cpu':>8} {'cpu ratio':>10}  check")
+    print(f"{'kernel':12} {'shape':26} {'numpy s':>9} {'run s':>8} {'wall s':>8} {'wall ratio':>10} "
+          f"{'numpy cpu':>10} {'run cpu':>8} {'cpu ratio':>10} {'python s':>8} {'py ratio':>8}  check")
     with tempfile.TemporaryDirectory() as tmp:
         for kernel, opts in SIZES.items():
             if a.only and kernel not in a.only:
@@ -191,13 +194,27 @@ def main():
                 continue
             got = {f[:-4]: np.load(f"{ind}/out/{f}") for f in os.listdir(f"{ind}/out")}
             ok, what = check(kernel, got, arrays, k)
+            # The same program run in this process through the Python package, as a kernel author scripts it: the
+            # inputs read in place, no process start, no files; best of RUNS after one warm-up run, as NumPy's.
+            prog = tpbisa.Neff(neff)
+            threads = os.cpu_count() or 1
+            prog.run(arrays, threads=threads)
+            inproc = float("inf")
+            for _ in range(a.runs):
+                t = time.perf_counter()
+                result = prog.run(arrays, threads=threads)
+                inproc = min(inproc, time.perf_counter() - t)
+            same = all(np.array_equal(np.asarray(result[n]).view(got[n].dtype), got[n]) for n in got)
+            if not (result.ok and same):
+                ok, what = False, what + "; the in-process run differs from the command's"
             failed += 0 if ok else 1
             first = "x" if "x" in arrays else "q"
             shape = f"{first} " + "x".join(str(s) for s in arrays[first].shape) + (f" k {k}" if k else "")
             if kernel in ("mlp", "attention"):
                 shape += " " + " ".join(f"{n} " + "x".join(map(str, arrays[n].shape)) for n in arrays if n != first)
-            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {run_s / best:10.1f} "
-                  f"{best_cpu:10.4f} {run_cpu:8.3f} {run_cpu / max(best_cpu, 1e-9):10.1f}  {what}")
+            print(f"{kernel:12} {shape:26} {best:9.4f} {run_s:8.3f} {wall:8.3f} {wall / best:10.1f} "
+                  f"{best_cpu:10.4f} {run_cpu:8.3f} {run_cpu / max(best_cpu, 1e-9):10.1f} {inproc:8.4f} "
+                  f"{inproc / best:8.1f}  {what}")
     return 1 if failed else 0
 
 

@@ -102,6 +102,40 @@ size_t above(const float* x, size_t n, float threshold) {
   return n;
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+
+// x86 with AVX2: the eight slots in one register, an element entering by a compare, a permute and two blends (the
+// slots are in descending order, so the slots it is above are the last ones: they move down one and it takes the
+// first of them); each candidate of a vector tried in turn against the slots as they are then.
+void max8_row(const float* x, size_t n, uint32_t* top) {
+  __m256 slots = _mm256_loadu_ps(reinterpret_cast<const float*>(top));
+  const __m256i down = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256 last = _mm256_permutevar8x32_ps(slots, _mm256_set1_epi32(7));
+  const auto enter = [&](float e) {
+    const __m256 ev = _mm256_set1_ps(e);
+    const __m256 above = _mm256_cmp_ps(ev, slots, _CMP_GT_OQ);  // a suffix of the slots; not empty: e > last
+    const auto at = static_cast<int>(__builtin_ctz(static_cast<unsigned>(_mm256_movemask_ps(above))));
+    slots = _mm256_blendv_ps(slots, _mm256_permutevar8x32_ps(slots, down), above);
+    slots = _mm256_blendv_ps(slots, ev, _mm256_castsi256_ps(_mm256_cmpeq_epi32(lane, _mm256_set1_epi32(at))));
+    last = _mm256_permutevar8x32_ps(slots, _mm256_set1_epi32(7));
+  };
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    auto candidates = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(v, last, _CMP_GT_OQ)));
+    for (; candidates != 0; candidates &= candidates - 1) {
+      const float e = x[i + static_cast<size_t>(__builtin_ctz(candidates))];
+      if (e > _mm256_cvtss_f32(last)) enter(e);
+    }
+  }
+  for (; i < n; ++i)
+    if (x[i] > _mm256_cvtss_f32(last)) enter(x[i]);
+  _mm256_storeu_ps(reinterpret_cast<float*>(top), slots);
+}
+
+#else
+
 void max8_row(const float* x, size_t n, uint32_t* top) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
@@ -134,6 +168,8 @@ void max8_row(const float* x, size_t n, uint32_t* top) {
   for (; i < n; ++i)
     if (x[i] > last) last = enter(i);
 }
+
+#endif
 
 size_t equal_any(const float* x, size_t n, const float* keys) {
   const hn::ScalableTag<float> df;

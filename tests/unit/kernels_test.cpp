@@ -2,6 +2,7 @@
 // target the host supports: bit for bit over many shapes, strides and special values; the FMA-exactness claim checked.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "kernels/alu_row.hpp"
 #include "kernels/convert.hpp"
+#include "kernels/index_row.hpp"
 #include "kernels/matmul.hpp"
 #include "tpbisa/catalog.hpp"
 #include "tpbisa/numerics.hpp"
@@ -284,6 +286,46 @@ TEST(KernelsMatmul, AllocatesNothing) {
   EXPECT_EQ(out[0], 48.0F);  // 16, accumulated twice, and back through FP16 unchanged
 }
 #endif
+
+// ---- MAX8's slots ----
+
+// max8_update against the rule written out here (§15.3, PROJ-CONV-A27) on every target: rows of few distinct values
+// (ties), both zeros, infinities and NaNs, rising and falling runs, every length up to three vectors and long rows,
+// from the reset slots and from slots already holding values; the slots compared as bits (+0 and -0 kept apart).
+TEST(KernelsMax8, EqualsTheRuleOnEveryTarget) {
+  const auto model = [](const std::vector<float>& x, std::array<uint32_t, 8> top) {
+    for (const float e : x) {
+      if (!(e > std::bit_cast<float>(top[7]))) continue;
+      unsigned p = 0;
+      while (!(e > std::bit_cast<float>(top[p]))) ++p;
+      for (unsigned q = 7; q > p; --q) top[q] = top[q - 1];
+      top[p] = std::bit_cast<uint32_t>(e);
+    }
+    return top;
+  };
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float pool[] = {0.0F, -0.0F, 1.0F, -1.0F, 2.5F, inf, -inf, nan, 3.0F, 1e-45F, -2.0F, 7.0F};
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    std::mt19937 rng(99);
+    for (int round = 0; round < 3000; ++round) {
+      const size_t n = round < 40 ? static_cast<size_t>(round) : 1 + rng() % (round % 10 == 0 ? 3000 : 40);
+      std::vector<float> x(n);
+      const int kind = round % 4;
+      for (size_t i = 0; i < n; ++i)
+        x[i] = kind == 0   ? pool[rng() % std::size(pool)]
+               : kind == 1 ? static_cast<float>((i * 131 + static_cast<size_t>(round)) % 97) * 0.5F
+               : kind == 2 ? static_cast<float>(n - i) - static_cast<float>(rng() % 3)
+                           : std::bit_cast<float>(static_cast<uint32_t>(rng()));
+      std::array<uint32_t, 8> top;
+      top.fill(std::bit_cast<uint32_t>(-inf));
+      if (round % 3 == 1) top = model({9.0F, 4.0F, 4.0F, 0.0F, -0.0F, -3.0F}, top);
+      const std::array<uint32_t, 8> want = model(x, top);
+      max8_update(x.data(), n, top.data());
+      ASSERT_EQ(top, want) << simd_target_name() << " round " << round << " n " << n;
+    }
+  }
+}
 
 // ---- the FMA claim: for FP16 and in-range BF16 operands, fma(w, x, acc) == acc + w*x for every acc ----
 
