@@ -57,12 +57,12 @@ build-for-test: deps
 
 # One clang tree under ASan+UBSan holds both the unit suite and the libFuzzer targets (see docs/robustness.md),
 # the tests at -O0 (a few heavy ones at -O1, tests/CMakeLists.txt) and the library at -O1 (its SIMD kernels at -O2;
-# its text, NEFF and JSON layers at -O0, TPBISA_PRESENTATION_FLAGS):
+# its reports and JSON layer, io, at -O0: TPBISA_IO_FLAGS):
 # the library is compiled once, with the fuzzer's coverage hooks, for both. The command-line scripts run in the
 # optimised tree.
 build-san: deps
 	cmake -S . -B $(BUILD_SAN) $(call generator,$(BUILD_SAN)) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" $(WERROR) -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_PRESENTATION_FLAGS=-O0 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" $(WERROR) -DTPBISA_LIBRARY_FLAGS=-O1 -DTPBISA_IO_FLAGS=-O0 -DTPBISA_FUZZ=ON -DTPBISA_BUILD_BENCH=OFF -DTPBISA_BUILD_CLI=OFF -DTPBISA_CLI_TESTS=OFF \
 	  -DTPBISA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  -DTPBISA_FUZZ_FORMAT_SECONDS=$(FUZZ_FORMAT_SECONDS) -DTPBISA_FUZZ_FORMATS=$(FUZZ_FORMATS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)

@@ -21,11 +21,12 @@ option(TPBISA_UNITY_PYTHON "Compile the Python module's files as two unity sourc
 # to build) and the library they exercise at -O1 (fast to run).
 set(TPBISA_LIBRARY_FLAGS "" CACHE STRING "Compile options added to the library's sources only")
 
-# Extra flags for the text, neff and io layers alone, after TPBISA_LIBRARY_FLAGS: the sanitized tree of `make test`
-# compiles these at -O0. They hold the JSON, text and container code (its fmt and JSON templates took half of that
-# tree's library compile time at -O1, and compile in half the time at -O0), none of the machine's hot paths, and their
-# fuzz targets run for a fixed time.
-set(TPBISA_PRESENTATION_FLAGS "" CACHE STRING "Compile options added to the text, neff and io layers only")
+# Extra flags for the io layer alone, after TPBISA_LIBRARY_FLAGS: the sanitized tree of `make test` compiles it at
+# -O0. It is the reports, JSON and traces (its fmt and JSON templates took a sixth of that tree's compile time at
+# -O1, 108 s of one core, and take 48 s at -O0), none of the machine's hot paths. The text and NEFF layers were
+# tried at -O0 too: the fuzz targets' seed replays and the real-program tests then ran longer than their compiles
+# got shorter.
+set(TPBISA_IO_FLAGS "" CACHE STRING "Compile options added to the io layer only")
 
 # The library's unity sources and precompiled header (its layers' targets, cmake/TpbisaLayers.cmake).
 # Each family folder is compiled as one unity source (its syntax.cpp, in the text layer, as one of its own): its
@@ -56,17 +57,13 @@ function(tpbisa_library_build_speed)
   target_precompile_headers(tpbisa_families PRIVATE <fmt/format.h> <nlohmann/json.hpp>
                             ${PROJECT_SOURCE_DIR}/src/families/common.hpp)
   set(reusing text machine neff io)
-  if(TPBISA_PRESENTATION_FLAGS)
-    # A precompiled header serves only sources compiled with its options: the three layers share one of their own.
-    separate_arguments(flags UNIX_COMMAND "${TPBISA_PRESENTATION_FLAGS}")
-    foreach(layer text neff io)
-      target_compile_options(tpbisa_${layer} PRIVATE ${flags})
-    endforeach()
-    target_precompile_headers(tpbisa_text PRIVATE <fmt/format.h> <nlohmann/json.hpp>
+  if(TPBISA_IO_FLAGS)
+    # A precompiled header serves only sources compiled with its options: the io layer has one of its own.
+    separate_arguments(flags UNIX_COMMAND "${TPBISA_IO_FLAGS}")
+    target_compile_options(tpbisa_io PRIVATE ${flags})
+    target_precompile_headers(tpbisa_io PRIVATE <fmt/format.h> <nlohmann/json.hpp>
                               ${PROJECT_SOURCE_DIR}/src/families/common.hpp)
-    target_precompile_headers(tpbisa_neff REUSE_FROM tpbisa_text)
-    target_precompile_headers(tpbisa_io REUSE_FROM tpbisa_text)
-    set(reusing machine)
+    set(reusing text machine neff)
   endif()
   foreach(layer ${reusing})
     target_precompile_headers(tpbisa_${layer} REUSE_FROM tpbisa_families)
