@@ -25,9 +25,11 @@ class SetCatalog;
 namespace tpbisa {
 
 namespace detail {
-/// Fresh zeroed memory of `bytes` (a multiple of 4 KiB) on a 2 MiB boundary with transparent huge pages advised, so
-/// that filling it costs one fault per 2 MiB instead of one per 4 KiB (about 2 µs each on a virtual machine); where
-/// the system has no huge page to give, or they are off, it is ordinary memory. nullptr when the system refuses.
+/// Memory of `bytes` (a multiple of 4 KiB) on a 2 MiB boundary with transparent huge pages advised, so that filling
+/// it costs one fault per 2 MiB instead of one per 4 KiB (about 2 µs each on a virtual machine); where the system has
+/// no huge page to give, or they are off, it is ordinary memory. Not necessarily zero: a block of the same size given
+/// back earlier in the process (up to 256 MiB of them are kept) is reused, already resident. nullptr when the system
+/// refuses.
 void* map_huge_advised(size_t bytes) noexcept;
 void unmap_huge_advised(void* p, size_t bytes) noexcept;
 
@@ -127,7 +129,8 @@ class SparseMemory {
   /// Where the pages live: chunks of fresh mapped memory carved in order, released together with the memory (a page
   /// is never freed alone). Why: a page allocated alone cost a heap allocation and, on a virtual machine, a fault of
   /// about 2 µs for each 4 KiB it first touches; from kHugeChunkBytes of pages on, chunks are 2 MiB-aligned and
-  /// advised for transparent huge pages, one fault per 2 MiB (docs/performance.md, "Memory of a run").
+  /// advised for transparent huge pages, one fault per 2 MiB (docs/performance.md, "Memory of a run"). Released
+  /// chunks are kept for the process's next memories (detail::map_huge_advised), already resident.
   class PageArena {
    public:
     PageArena() = default;

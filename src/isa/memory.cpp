@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 #include "tpbisa/state.hpp"
@@ -46,12 +47,65 @@ constexpr bool kPagePerAllocation = false;
 constexpr bool kPagePerAllocation = false;
 #endif
 
+/// The mapped blocks given back (huge-advised ones, and the page chunks under 2 MiB, which never share a size with
+/// them), kept for the next ones of the same size: a process that runs programs one
+/// after another (the Python package, a benchmark) then writes memory it has touched before instead of taking a fault
+/// and a zeroed page from the kernel for every 4 KiB or 2 MiB again. At most kHeldBytes are kept; the oldest go first.
+class MapCache {
+ public:
+  static constexpr size_t kHeldBytes = size_t{256} << 20;
+  void* take(size_t bytes) noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = count_; i-- > 0;)
+      if (blocks_[i].bytes == bytes) {
+        void* p = blocks_[i].base;
+        held_ -= bytes;
+        std::copy(blocks_ + i + 1, blocks_ + count_, blocks_ + i);
+        --count_;
+        return p;
+      }
+    return nullptr;
+  }
+  /// Keeps the block, or unmaps it (and any older ones in the way) when it does not fit.
+  void give(void* p, size_t bytes) noexcept {
+    if (bytes > kHeldBytes) {
+      munmap(p, bytes);
+      return;
+    }
+    const std::lock_guard<std::mutex> lock(mutex_);
+    while (count_ > 0 && (held_ + bytes > kHeldBytes || count_ == kBlocks)) {
+      munmap(blocks_[0].base, blocks_[0].bytes);
+      held_ -= blocks_[0].bytes;
+      std::copy(blocks_ + 1, blocks_ + count_, blocks_);
+      --count_;
+    }
+    blocks_[count_++] = {p, bytes};
+    held_ += bytes;
+  }
+
+ private:
+  struct Block {
+    void* base;
+    size_t bytes;
+  };
+  static constexpr size_t kBlocks = 128;  // a fixed table: giving back never allocates
+  std::mutex mutex_;
+  Block blocks_[kBlocks] = {};
+  size_t count_ = 0, held_ = 0;
+};
+
+MapCache& map_cache() {
+  static MapCache cache;  // never destroyed before its users: function-local, and trivially destructible blocks
+  return cache;
+}
+
 }  // namespace
 
 namespace detail {
 
 void* map_huge_advised(size_t bytes) noexcept {
   if constexpr (kPagePerAllocation) return ::operator new (bytes, std::align_val_t{64}, std::nothrow);
+  if (void* kept = map_cache().take(bytes)) return kept;
   void* p = map_chunk(bytes, kHugePage);
   if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice: its failure leaves ordinary memory
   return p;
@@ -62,7 +116,7 @@ void unmap_huge_advised(void* p, size_t bytes) noexcept {
   if constexpr (kPagePerAllocation)
     ::operator delete (p, std::align_val_t{64});
   else
-    munmap(p, bytes);
+    map_cache().give(p, bytes);
 }
 
 }  // namespace detail
@@ -99,7 +153,7 @@ void SparseMemory::PageArena::release() noexcept {
     if constexpr (kPagePerAllocation)
       delete static_cast<Page*>(c.base);
     else
-      munmap(c.base, c.bytes);
+      map_cache().give(c.base, c.bytes);  // a chunk of under 2 MiB, or a huge-advised one: either is kept by size
   }
   chunks_.clear();
 }
@@ -118,7 +172,8 @@ SparseMemory::Page* SparseMemory::PageArena::make() {
     const bool huge = mapped_ >= kHugeChunkBytes;
     const size_t bytes = huge ? 2 * kHugeChunkBytes : std::max<size_t>(size_t{64} << 10, mapped_);
     chunks_.reserve(chunks_.size() + 1);  // the one step that may throw, before anything is mapped
-    void* base = huge ? detail::map_huge_advised(bytes) : map_chunk(bytes, 4096);
+    void* base = huge ? detail::map_huge_advised(bytes) : map_cache().take(bytes);
+    if (base == nullptr && !huge) base = map_chunk(bytes, 4096);
     if (base == nullptr) return nullptr;
     chunks_.push_back({base, bytes});
     next_ = static_cast<std::byte*>(base);
@@ -126,7 +181,7 @@ SparseMemory::Page* SparseMemory::PageArena::make() {
     mapped_ += bytes;
   }
   static_assert(alignof(Page) <= 64 && sizeof(Page) % alignof(Page) == 0);
-  Page* p = ::new (next_) Page();  // the chunk is zero already; value-initialising writes it once more
+  Page* p = ::new (next_) Page();  // value-initialised: a huge chunk may be one given back earlier, not zero
   next_ += sizeof(Page);
   left_ -= sizeof(Page);
   return p;
