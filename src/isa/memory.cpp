@@ -95,8 +95,9 @@ class MapCache {
 };
 
 MapCache& map_cache() {
-  static MapCache cache;  // never destroyed before its users: function-local, and trivially destructible blocks
-  return cache;
+  // Never destroyed: a memory released by another static object's destructor at exit still finds it.
+  static MapCache* const cache = new MapCache;
+  return *cache;
 }
 
 }  // namespace

@@ -107,34 +107,6 @@ TEST(SparseMemoryBlock, HugeAdvisedBuffersBehaveAsVectors) {
   EXPECT_EQ(copy.size(), size_t{9} << 20);
 }
 
-// Released chunks and buffers are kept for the process's next memories (detail::map_huge_advised): a memory or a
-// buffer made after others were filled with ones and released must still start all zero and all unwritten.
-TEST(SparseMemoryBlock, MemoryKeptFromEarlierRunsStartsZeroAndUnwritten) {
-  constexpr uint64_t kPages = 3000;  // past the small chunks into the huge-advised ones (12 MiB)
-  for (int round = 0; round < 3; ++round) {
-    {
-      SparseMemory filled;
-      std::vector<uint8_t> ones(SparseMemory::kPageBytes, 0xFF);
-      for (uint64_t p = 0; p < kPages; ++p)
-        ASSERT_TRUE(filled.write_block(p * SparseMemory::kPageBytes, ones.size(), ones.data()));
-      EffectLog::Bytes b(size_t{5} << 20, 0xFF);
-      ASSERT_EQ(b.back(), 0xFF);
-    }
-    SparseMemory fresh;
-    for (uint64_t p = 0; p < kPages; p += 7) ASSERT_TRUE(fresh.write(p * SparseMemory::kPageBytes + 100, 1, 0x5A));
-    for (uint64_t p = 0; p < kPages; p += 7) {
-      std::vector<uint8_t> out(SparseMemory::kPageBytes, 0xAA);
-      EXPECT_FALSE(fresh.read_block(p * SparseMemory::kPageBytes, out.size(), out.data())) << p;
-      for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], i == 100 ? 0x5A : 0) << p << " " << i;
-      ASSERT_TRUE(fresh.initialized(p * SparseMemory::kPageBytes + 100, 1));
-      ASSERT_FALSE(fresh.initialized(p * SparseMemory::kPageBytes + 101, 1));
-    }
-    EffectLog::Bytes b;
-    b.resize(size_t{5} << 20);
-    for (size_t i = 0; i < b.size(); i += 509) ASSERT_EQ(b[i], 0) << i;
-  }
-}
-
 TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {
   SparseMemory m;
   ASSERT_TRUE(m.write(0x1000 + 70, 2, 0xBEEF));
