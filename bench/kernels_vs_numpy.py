@@ -197,7 +197,7 @@ def main():
             # The same program run in this process through the Python package, as a kernel author scripts it: the
             # inputs read in place, no process start, no files; best of RUNS after one warm-up run, as NumPy's.
             prog = tpbisa.Neff(neff)
-            threads = os.cpu_count() or 1
+            threads = len(os.sched_getaffinity(0))  # every core the process may run on, as the command
             prog.run(arrays, threads=threads)
             inproc = float("inf")
             for _ in range(a.runs):

@@ -48,9 +48,9 @@ constexpr bool kPagePerAllocation = false;
 #endif
 
 /// The mapped blocks given back (huge-advised ones, and the page chunks under 2 MiB, which never share a size with
-/// them), kept for the next ones of the same size: a process that runs programs one
-/// after another (the Python package, a benchmark) then writes memory it has touched before instead of taking a fault
-/// and a zeroed page from the kernel for every 4 KiB or 2 MiB again. At most kHeldBytes are kept; the oldest go first.
+/// them), kept for the next ones of the same size: a process that runs programs one after another (the Python package,
+/// a benchmark) then writes memory it has touched before instead of taking a fault and a zeroed page from the kernel
+/// for every 4 KiB or 2 MiB again. At most kHeldBytes are kept; the oldest go first.
 class MapCache {
  public:
   static constexpr size_t kHeldBytes = size_t{256} << 20;
@@ -182,7 +182,7 @@ SparseMemory::Page* SparseMemory::PageArena::make() {
     mapped_ += bytes;
   }
   static_assert(alignof(Page) <= 64 && sizeof(Page) % alignof(Page) == 0);
-  Page* p = ::new (next_) Page();  // value-initialised: a huge chunk may be one given back earlier, not zero
+  Page* p = ::new (next_) Page();  // value-initialised: the chunk may be one given back earlier, not zero
   next_ += sizeof(Page);
   left_ -= sizeof(Page);
   return p;
