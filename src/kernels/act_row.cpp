@@ -37,6 +37,25 @@ HWY_INLINE void first_halves(const Record& record, __m256& x0, __m256& d0, __m25
   d1 = _mm256_shuffle_ps(h0, h1, 0x44);
 }
 
+/// Step 7 for the negative inputs of a symmetric function (the sign bit of v selects): the result reflected about the
+/// symmetry point.
+HWY_INLINE __m256 reconstruct(const ActRowTables& t, __m256 res, __m256i v, __m256 point, __m256 sign) {
+  if (!t.symmetric) return res;
+  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
+  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+}
+
+/// The first pass's results over a chunk of a row, read by the second: per element the byte offset of its BUCKET
+/// record, the folded input and the input after the affine step; per vector of kLanes, its zero, Inf and NaN lanes.
+constexpr size_t kActChunk = 256;
+template <class Mask, size_t kLanes>
+struct alignas(64) ActChunk {
+  uint32_t offset[kActChunk];
+  uint32_t sel[kActChunk];
+  uint32_t v[kActChunk];
+  Mask special[kActChunk / kLanes];
+};
+
 #endif
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
@@ -67,22 +86,8 @@ HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, _
   const __m512d t2d = _mm512_mul_pd(td, td);
   __m512d sum = _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_mul_pd(t2d, d2));
   sum = _mm512_add_pd(sum, _mm512_mul_pd(_mm512_mul_pd(t2d, td), d3));
-  const __m256 res = _mm512_cvtpd_ps(sum);
-  if (!t.symmetric) return res;
-  // Step 7 for the negative inputs (the sign bit of v selects).
-  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
-  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+  return reconstruct(t, _mm512_cvtpd_ps(sum), v, point, sign);
 }
-
-/// The first pass's results over a chunk of a row, read by the second: per element the byte offset of its BUCKET
-/// record, the folded input and the input after the affine step; per vector of sixteen, its zero, Inf and NaN lanes.
-constexpr size_t kActChunk = 256;
-struct alignas(64) ActChunk {
-  uint32_t offset[kActChunk];
-  uint32_t sel[kActChunk];
-  uint32_t v[kActChunk];
-  __mmask16 special[kActChunk / 16];
-};
 
 // AVX-512: sixteen elements per step, in two passes over a chunk of the row. The first computes each element's lookup
 // and record offset; the second loads the records and evaluates the cubic. Each record load then depends on a load
@@ -116,7 +121,7 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
   const __m512i neg_inf_result = _mm512_set1_epi32(static_cast<int>(t.neg_inf_result));
   const __m512i nan_result = _mm512_set1_epi32(static_cast<int>(t.nan_result));
   const __m512i pos_inf = _mm512_set1_epi32(0x7F800000), neg_inf = _mm512_set1_epi32(static_cast<int>(0xFF800000U));
-  ActChunk c;
+  ActChunk<__mmask16, 16> c;
   size_t i = 0;
   while (i + 16 <= n) {
     // Pass 1: the lookups of up to kActChunk elements, up to the first vector that must stop.
@@ -211,21 +216,8 @@ HWY_INLINE __m256 cubic8(const ActRowTables& t, const uint32_t* rec, __m256 x, _
   };
   const __m128 lo = cubic4(0, _mm256_castps256_ps128(tf), _mm256_castps256_ps128(a));
   const __m128 hi = cubic4(4, _mm256_extractf128_ps(tf, 1), _mm256_extractf128_ps(a, 1));
-  const __m256 res = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-  if (!t.symmetric) return res;
-  const __m256 back = _mm256_add_ps(t.invert ? _mm256_xor_ps(res, sign) : res, point);
-  return _mm256_blendv_ps(res, back, _mm256_castsi256_ps(v));
+  return reconstruct(t, _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1), v, point, sign);
 }
-
-/// The first pass's results over a chunk of a row (as the AVX-512 kernel's ActChunk), the special lanes of each
-/// vector of eight as a bit mask.
-constexpr size_t kActChunk = 256;
-struct alignas(32) ActChunk {
-  uint32_t offset[kActChunk];
-  uint32_t sel[kActChunk];
-  uint32_t v[kActChunk];
-  uint8_t special[kActChunk / 8];
-};
 
 /// Lanes of x at or above c, unsigned (AVX2 compares signed only).
 HWY_INLINE __m256i at_least_u32(__m256i x, __m256i c) {
@@ -257,7 +249,7 @@ size_t eval_row(const ActRowTables& t, const ActRowInput& in, uint32_t* out, siz
   const __m256i neg_inf_result = _mm256_set1_epi32(static_cast<int>(t.neg_inf_result));
   const __m256i nan_result = _mm256_set1_epi32(static_cast<int>(t.nan_result));
   const __m256i pos_inf = _mm256_set1_epi32(0x7F800000), neg_inf = _mm256_set1_epi32(static_cast<int>(0xFF800000U));
-  ActChunk c;
+  ActChunk<uint8_t, 8> c;
   size_t i = 0;
   while (i + 8 <= n) {
     const size_t chunk = std::min(kActChunk, (n - i) / 8 * 8);
