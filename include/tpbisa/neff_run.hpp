@@ -48,8 +48,9 @@ uint64_t core_state_bytes(size_t words);
 /// never counted. nullopt when it fits, else one sentence naming the core or variable that passes the limit.
 std::optional<std::string> check_run_memory(const Neff& neff, uint64_t limit);
 
-/// `n` zero bytes of anonymous memory, resident only where written: a 4 GiB scratch of which a program touches a few
-/// rows costs those rows (PROJ-CONV-X8), and a variable's written-byte map only the words its writes reach.
+/// `n` zero bytes of memory. Up to 16 MiB, memory kept from the process's earlier runs, zeroed (an output or its
+/// written-byte map, which a run fills); larger, anonymous memory resident only where written: a 4 GiB scratch of which
+/// a program touches a few rows costs those rows (PROJ-CONV-X8).
 class ZeroPages {
  public:
   ZeroPages() = default;
@@ -64,8 +65,10 @@ class ZeroPages {
   uint64_t size() const { return size_; }
 
  private:
+  void release() noexcept;
   uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
+  size_t kept_bytes_ = 0;  ///< the kept block's size, when it is one (else the mapping is unmapped)
 };
 
 /// A NEFF loaded on a Machine: the cores, their DRAM views and the variable buffers the run owns (outputs,

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tpbisa/address.hpp"
@@ -57,6 +58,16 @@ struct HugeAdvisedAllocator {
     }
     unmap_huge_advised(p, mapped_bytes(n));
   }
+  /// A resize default-initialises (leaves bytes as they are) rather than zero-fills: every user writes the bytes it
+  /// grows by before reading them, and zero-filling a staged row of megabytes costs as much as writing it.
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   template <class U>
   bool operator==(const HugeAdvisedAllocator<U>&) const noexcept {
     return true;
@@ -97,14 +108,14 @@ class SparseMemory {
   /// write_block for a range whose pages all exist (pages_present(address, n) is true: the caller has checked it,
   /// as commit does for every block): no page is counted or allocated.
   void write_present(uint64_t address, uint64_t n, const uint8_t* in);
-  /// The stored bytes of [address, address + n) when they lie in one page and have all been written, else
-  /// nullptr (the caller then reads through read_block). Valid until the next write.
+  /// The stored bytes of [address, address + n) when they lie in one page, or in one block of the dense region, and
+  /// have all been written, else nullptr (the caller then reads through read_block). Valid until the next write.
   const uint8_t* written_span(uint64_t address, uint64_t n) const;
   /// True when writing [address, address + n) allocates no page (each page it touches exists already).
   bool pages_present(uint64_t address, uint64_t n) const;
-  /// The stored bytes of [address, address + n), marked written, when they lie in one page that exists; else
-  /// nullptr, nothing marked. For a writer that then writes every one of the n bytes before anything reads them
-  /// (the executors' in-place runs).
+  /// The stored bytes of [address, address + n), marked written, when they lie in one page that exists, or in one
+  /// block of the dense region whose pages all exist; else nullptr, nothing marked. For a writer that then writes
+  /// every one of the n bytes before anything reads them (the executors' in-place runs).
   uint8_t* claim_span(uint64_t address, uint64_t n);
 
   uint64_t allocated_bytes() const { return (pages_.size() + low_pages_) * kPageBytes; }
@@ -113,14 +124,20 @@ class SparseMemory {
   /// Pages below this address (the on-chip SBUF/PSUM region of every generation) are kept in a dense table
   /// indexed by page number, so the executors' element accesses never hash; the rest are in the page map.
   static constexpr uint64_t kDenseLimit = uint64_t{1} << 27;
+  /// The dense region's bytes are stored in blocks of this size, each contiguous: a run within one block (an
+  /// SBUF/PSUM partition's row: partition strides are powers of two no larger) is read and written in place however
+  /// many pages it spans. A block is mapped on its first write.
+  static constexpr uint64_t kDenseBlockBytes = uint64_t{2} << 20;
 
  private:
   struct alignas(64) Page {  // whole cache lines: a row's copy starts on a line
-    std::array<uint8_t, kPageBytes> bytes{};
     std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
     /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one word instead
     /// of the eight lines of the bitmap (the executors' runs read and write whole rows).
     uint64_t full_words = 0;
+    /// The page's kPageBytes bytes: stored right after this header, or in the dense region's block. A byte not
+    /// written is never read (it reads as 0 by its bit), so the bytes are not zeroed when the page is made.
+    uint8_t* bytes = nullptr;
     bool is_written(size_t at) const { return (written[at / 64] >> (at % 64) & 1U) != 0; }
     /// True when bytes [at, at + n) of the page have all been written (word-wise).
     bool all_written(size_t at, size_t n) const;
@@ -139,10 +156,11 @@ class SparseMemory {
     PageArena(PageArena&& other) noexcept;
     PageArena& operator=(PageArena&& other) noexcept;
     ~PageArena();
-    /// A zeroed page; nullptr when the system refuses the memory.
-    Page* make();
-    /// A copy of `page`; nullptr when the system refuses the memory.
-    Page* copy(const Page& page);
+    /// A page with nothing written, its bytes at `bytes` (a page of the dense region) or, for nullptr, stored after
+    /// its header; nullptr when the system refuses the memory.
+    Page* make(uint8_t* bytes);
+    /// A copy of `page`, its bytes at `bytes` as for make(); nullptr when the system refuses the memory.
+    Page* copy(const Page& page, uint8_t* bytes);
     /// Chunks up to this total are mapped with the system's page size; those after it with huge pages advised.
     static constexpr size_t kHugeChunkBytes = size_t{2} << 20;
 
@@ -157,9 +175,20 @@ class SparseMemory {
     size_t left_ = 0;    ///< bytes left in the newest chunk
     size_t mapped_ = 0;  ///< bytes of every chunk
   };
+  /// A block of the dense region's bytes, given back (kept for the process's next memories) with the memory.
+  struct BlockRelease {
+    void operator()(uint8_t* p) const noexcept { detail::unmap_huge_advised(p, kDenseBlockBytes); }
+  };
+  using Block = std::unique_ptr<uint8_t, BlockRelease>;
   /// Inline (below): the executors' runs look a page up two or three times per step.
   const Page* find(uint64_t page) const;
   Page* slot_for_write(uint64_t page);
+  /// Where the bytes of dense page `page` live, mapping its block on first use (nullptr when refused).
+  uint8_t* dense_bytes(uint64_t page);
+  /// written_span and claim_span for a run past its first page: within one dense block, else nullptr.
+  const uint8_t* written_run(uint64_t address, uint64_t n) const;
+  uint8_t* claim_run(uint64_t address, uint64_t n);
+  std::array<Block, kDenseLimit / kDenseBlockBytes> blocks_;  // declared before the pages that point into them
   PageArena arena_;  // declared before the tables that point into it
   std::unordered_map<uint64_t, Page*> pages_;
   std::vector<Page*> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
@@ -196,18 +225,20 @@ inline bool SparseMemory::Page::all_written(size_t at, size_t n) const {
 
 inline const uint8_t* SparseMemory::written_span(uint64_t address, uint64_t n) const {
   const size_t at = address % kPageBytes;
-  if (n == 0 || n > kPageBytes - at) return nullptr;
+  if (n == 0) return nullptr;
+  if (n > kPageBytes - at) return written_run(address, n);
   const Page* p = find(address / kPageBytes);
-  return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes.data() + at : nullptr;
+  return p != nullptr && p->all_written(at, static_cast<size_t>(n)) ? p->bytes + at : nullptr;
 }
 
 inline uint8_t* SparseMemory::claim_span(uint64_t address, uint64_t n) {
   const size_t at = address % kPageBytes;
-  if (n == 0 || n > kPageBytes - at) return nullptr;
+  if (n == 0) return nullptr;
+  if (n > kPageBytes - at) return claim_run(address, n);
   Page* p = const_cast<Page*>(find(address / kPageBytes));  // this memory is not const, nor its pages
   if (p == nullptr) return nullptr;
   p->mark_written(at, static_cast<size_t>(n));
-  return p->bytes.data() + at;
+  return p->bytes + at;
 }
 
 inline bool SparseMemory::pages_present(uint64_t address, uint64_t n) const {

@@ -61,8 +61,15 @@ const uint8_t* Txn::read_run(uint64_t address, uint64_t n, unsigned elem, uint8_
 
 uint8_t* Txn::stage_run(uint64_t address, uint64_t n, unsigned elem) {
   const uint64_t at = log_.block_used;
-  if (log_.block_bytes.size() < at + n)
-    log_.block_bytes.resize(std::max<uint64_t>(at + n, 2 * log_.block_bytes.size()));
+  if (log_.block_bytes.size() < at + n) {
+    // Grown into a fresh buffer with this step's staged bytes copied as one block (a vector's own growth copies
+    // them byte by byte through its allocator, which was a tenth of a large row's run).
+    EffectLog::Bytes grown;
+    grown.reserve(std::max<uint64_t>(at + n, 2 * log_.block_bytes.size()));
+    grown.resize(grown.capacity());  // not zeroed: HugeAdvisedAllocator default-initialises
+    if (at != 0) std::memcpy(grown.data(), log_.block_bytes.data(), at);
+    log_.block_bytes.swap(grown);
+  }
   log_.block_used = at + n;
   log_.blocks.push_back({address, at, n});
   log_.block_elems += n / elem;

@@ -152,60 +152,108 @@ SparseMemory::PageArena::~PageArena() {
 void SparseMemory::PageArena::release() noexcept {
   for (const Chunk& c : chunks_) {
     if constexpr (kPagePerAllocation)
-      delete static_cast<Page*>(c.base);
+      ::operator delete (c.base, std::align_val_t{alignof(Page)});
     else
       map_cache().give(c.base, c.bytes);  // a chunk of under 2 MiB, or a huge-advised one: either is kept by size
   }
   chunks_.clear();
 }
 
-SparseMemory::Page* SparseMemory::PageArena::make() {
+SparseMemory::Page* SparseMemory::PageArena::make(uint8_t* bytes) {
+  static_assert(alignof(Page) <= 64 && sizeof(Page) % alignof(Page) == 0 && kPageBytes % alignof(Page) == 0);
+  // A page of the dense region is its header; any other stores its bytes after it.
+  const size_t size = sizeof(Page) + (bytes == nullptr ? kPageBytes : 0);
   if constexpr (kPagePerAllocation) {
     chunks_.reserve(chunks_.size() + 1);
-    Page* p = new (std::nothrow) Page();
-    if (p != nullptr) chunks_.push_back({p, sizeof(Page)});
+    void* raw = ::operator new (size, std::align_val_t{alignof(Page)}, std::nothrow);
+    if (raw == nullptr) return nullptr;
+    chunks_.push_back({raw, size});
+    Page* p = ::new (raw) Page();
+    p->bytes = bytes != nullptr ? bytes : reinterpret_cast<uint8_t*>(p + 1);
     return p;
   }
-  if (left_ < sizeof(Page)) {
+  if (left_ < size) {
     // Chunks double from 64 KiB until kHugeChunkBytes are mapped (a small program maps little), then are 4 MiB on
     // 2 MiB boundaries with huge pages advised. The advice is only that: where the system has none to give, or
     // transparent huge pages are off, the chunk is ordinary memory.
     const bool huge = mapped_ >= kHugeChunkBytes;
-    const size_t bytes = huge ? 2 * kHugeChunkBytes : std::max<size_t>(size_t{64} << 10, mapped_);
+    const size_t chunk = huge ? 2 * kHugeChunkBytes : std::max<size_t>(size_t{64} << 10, mapped_);
     chunks_.reserve(chunks_.size() + 1);  // the one step that may throw, before anything is mapped
-    void* base = huge ? detail::map_huge_advised(bytes) : map_cache().take(bytes);
-    if (base == nullptr && !huge) base = map_chunk(bytes, 4096);
+    void* base = huge ? detail::map_huge_advised(chunk) : map_cache().take(chunk);
+    if (base == nullptr && !huge) base = map_chunk(chunk, 4096);
     if (base == nullptr) return nullptr;
-    chunks_.push_back({base, bytes});
+    chunks_.push_back({base, chunk});
     next_ = static_cast<std::byte*>(base);
-    left_ = bytes;
-    mapped_ += bytes;
+    left_ = chunk;
+    mapped_ += chunk;
   }
-  static_assert(alignof(Page) <= 64 && sizeof(Page) % alignof(Page) == 0);
-  Page* p = ::new (next_) Page();  // value-initialised: the chunk may be one given back earlier, not zero
-  next_ += sizeof(Page);
-  left_ -= sizeof(Page);
+  // The header is value-initialised (the chunk may be one given back earlier, not zero); the bytes are left as
+  // they are, as nothing reads a byte not written.
+  Page* p = ::new (next_) Page();
+  p->bytes = bytes != nullptr ? bytes : reinterpret_cast<uint8_t*>(p + 1);
+  next_ += size;
+  left_ -= size;
   return p;
 }
 
-SparseMemory::Page* SparseMemory::PageArena::copy(const Page& page) {
-  Page* p = make();
-  if (p != nullptr) *p = page;
+SparseMemory::Page* SparseMemory::PageArena::copy(const Page& page, uint8_t* bytes) {
+  Page* p = make(bytes);
+  if (p == nullptr) return nullptr;
+  p->written = page.written;
+  p->full_words = page.full_words;
+  std::memcpy(p->bytes, page.bytes, kPageBytes);
   return p;
 }
 
 SparseMemory::SparseMemory(const SparseMemory& other) : low_pages_(other.low_pages_), max_bytes_(other.max_bytes_) {
-  const auto copy_of = [this](const Page& page) {
-    Page* p = arena_.copy(page);
+  const auto copy_of = [this](const Page& page, uint8_t* bytes) {
+    Page* p = arena_.copy(page, bytes);
     if (p == nullptr) throw std::bad_alloc();
     return p;
   };
-  for (const auto& [page, data] : other.pages_) pages_.emplace(page, copy_of(*data));
+  for (const auto& [page, data] : other.pages_) pages_.emplace(page, copy_of(*data, nullptr));
   if (!other.low_.empty()) {
     low_.resize(other.low_.size(), nullptr);
     for (size_t i = 0; i < low_.size(); ++i)
-      if (other.low_[i] != nullptr) low_[i] = copy_of(*other.low_[i]);
+      if (other.low_[i] != nullptr) {
+        uint8_t* bytes = dense_bytes(i);
+        if (bytes == nullptr) throw std::bad_alloc();
+        low_[i] = copy_of(*other.low_[i], bytes);
+      }
   }
+}
+
+uint8_t* SparseMemory::dense_bytes(uint64_t page) {
+  constexpr uint64_t kPagesPerBlock = kDenseBlockBytes / kPageBytes;
+  Block& block = blocks_[page / kPagesPerBlock];
+  if (!block) block.reset(static_cast<uint8_t*>(detail::map_huge_advised(kDenseBlockBytes)));
+  return block ? block.get() + page % kPagesPerBlock * kPageBytes : nullptr;
+}
+
+const uint8_t* SparseMemory::written_run(uint64_t address, uint64_t n) const {
+  const uint64_t last = address + n - 1;
+  if (last < address || last >= kDenseLimit || address / kDenseBlockBytes != last / kDenseBlockBytes) return nullptr;
+  for (uint64_t a = address; a <= last;) {
+    const size_t at = a % kPageBytes;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, last - a + 1));
+    const Page* p = find(a / kPageBytes);
+    if (p == nullptr || !p->all_written(at, take)) return nullptr;
+    a += take;
+  }
+  return find(address / kPageBytes)->bytes + address % kPageBytes;  // the block's bytes are contiguous
+}
+
+uint8_t* SparseMemory::claim_run(uint64_t address, uint64_t n) {
+  const uint64_t last = address + n - 1;
+  if (last < address || last >= kDenseLimit || address / kDenseBlockBytes != last / kDenseBlockBytes) return nullptr;
+  if (!pages_present(address, n)) return nullptr;
+  for (uint64_t a = address; a <= last;) {
+    const size_t at = a % kPageBytes;
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, last - a + 1));
+    low_[a / kPageBytes]->mark_written(at, take);
+    a += take;
+  }
+  return low_[address / kPageBytes]->bytes + address % kPageBytes;
 }
 
 SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
@@ -217,8 +265,8 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
 }
 
 SparseMemory::Page* SparseMemory::slot_for_write(uint64_t page) {
-  const auto fresh = [this] {
-    Page* p = arena_.make();
+  const auto fresh = [this](uint8_t* bytes) {
+    Page* p = arena_.make(bytes);
     if (p == nullptr) throw std::bad_alloc();  // as the heap allocation it replaces
     return p;
   };
@@ -226,13 +274,15 @@ SparseMemory::Page* SparseMemory::slot_for_write(uint64_t page) {
     if (low_.empty()) low_.resize(kDenseLimit / kPageBytes, nullptr);
     Page*& slot = low_[page];
     if (slot == nullptr) {
-      slot = fresh();
+      uint8_t* bytes = dense_bytes(page);
+      if (bytes == nullptr) throw std::bad_alloc();
+      slot = fresh(bytes);
       ++low_pages_;
     }
     return slot;
   }
   Page*& slot = pages_[page];
-  if (slot == nullptr) slot = fresh();
+  if (slot == nullptr) slot = fresh(nullptr);
   return slot;
 }
 
@@ -342,7 +392,7 @@ bool SparseMemory::read_block(uint64_t address, uint64_t n, uint8_t* out) const 
       std::memset(out, 0, take);
       all = false;
     } else if (p->all_written(at, take)) {
-      std::memcpy(out, p->bytes.data() + at, take);
+      std::memcpy(out, p->bytes + at, take);
     } else {
       all = false;
       for (size_t i = 0; i < take; ++i) out[i] = p->is_written(at + i) ? p->bytes[at + i] : 0;
@@ -367,7 +417,7 @@ bool SparseMemory::write_block(uint64_t address, uint64_t n, const uint8_t* in) 
     const size_t at = address % kPageBytes;
     const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
     Page* p = slot_for_write(address / kPageBytes);
-    std::memcpy(p->bytes.data() + at, in, take);
+    std::memcpy(p->bytes + at, in, take);
     p->mark_written(at, take);
     address += take;
     in += take;
@@ -382,7 +432,7 @@ void SparseMemory::write_present(uint64_t address, uint64_t n, const uint8_t* in
     const size_t take = static_cast<size_t>(std::min<uint64_t>(kPageBytes - at, n));
     // find() of this (non-const) memory's page: the page itself is not const.
     Page* p = const_cast<Page*>(find(address / kPageBytes));
-    std::memcpy(p->bytes.data() + at, in, take);
+    std::memcpy(p->bytes + at, in, take);
     p->mark_written(at, take);
     address += take;
     in += take;

@@ -90,13 +90,13 @@ TEST(SparseMemoryBlock, PagesAcrossEveryChunkKeepTheirBytesThroughCopiesAndMoves
 }
 
 // The high-water buffers take blocks of 2 MiB or more from mapped memory: they grow, keep their bytes and shrink as
-// vectors do.
+// vectors do (a plain resize leaves the new bytes as they are; one with a value fills them).
 TEST(SparseMemoryBlock, HugeAdvisedBuffersBehaveAsVectors) {
   EffectLog::Bytes b;
   for (size_t n : {size_t{1000}, size_t{3} << 20, size_t{9} << 20}) {
     const size_t before = b.size();
-    b.resize(n);
-    for (size_t i = before; i < n; ++i) ASSERT_EQ(b[i], 0) << i;  // value-initialised, as a vector's
+    b.resize(n, uint8_t{0x5C});
+    for (size_t i = before; i < n; ++i) ASSERT_EQ(b[i], 0x5C) << i;
     for (size_t i = 0; i < n; i += 4099) b[i] = static_cast<uint8_t>(i / 4099 + 1);
     for (size_t i = 0; i < n; i += 4099) ASSERT_EQ(b[i], static_cast<uint8_t>(i / 4099 + 1)) << i;
   }
@@ -121,9 +121,14 @@ TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {
 
 // The written bits against a byte-per-byte model: random runs written into two pages through every write form, each
 // answer of written_span, initialized and read_block checked after each write (the pages' summary of whole bitmap
-// words must agree with the bits, for ranges inside one word, spanning words, and whole pages).
-TEST(SparseMemoryBlock, WrittenBitsFollowAByteModelThroughEveryWriteForm) {
-  constexpr uint64_t kBase = 0x10000;  // two pages: kBase and kBase + 4096
+// words must agree with the bits, for ranges inside one word, spanning words, and whole pages). In the dense region a
+// run over both pages is in place (one block); above it, only a run within one page is.
+class WrittenBits : public ::testing::TestWithParam<uint64_t> {};
+INSTANTIATE_TEST_SUITE_P(SparseMemoryBlock, WrittenBits,
+                         ::testing::Values(uint64_t{0x10000}, SparseMemory::kDenseLimit + 0x10000));
+TEST_P(WrittenBits, FollowAByteModelThroughEveryWriteForm) {
+  const uint64_t kBase = GetParam();  // two pages: kBase and kBase + 4096
+  const bool dense = kBase < SparseMemory::kDenseLimit;
   constexpr uint64_t kSpan = 2 * SparseMemory::kPageBytes;
   SparseMemory m;
   std::vector<bool> model(kSpan, false);
@@ -139,7 +144,10 @@ TEST(SparseMemoryBlock, WrittenBitsFollowAByteModelThroughEveryWriteForm) {
     bool all = true;
     for (uint64_t i = 0; i < n; ++i) all = all && model[at + i];
     const bool one_page = at / SparseMemory::kPageBytes == (at + n - 1) / SparseMemory::kPageBytes;
-    EXPECT_EQ(m.written_span(kBase + at, n) != nullptr, all && one_page) << at << "+" << n;
+    EXPECT_EQ(m.written_span(kBase + at, n) != nullptr, all && (one_page || dense)) << at << "+" << n;
+    if (all && dense) {
+      EXPECT_EQ(m.written_span(kBase + at, n), m.written_span(kBase + at, 1));  // the block's bytes, in place
+    }
     EXPECT_EQ(m.initialized(kBase + at, n), all) << at << "+" << n;
     std::vector<uint8_t> out(n);
     EXPECT_EQ(m.read_block(kBase + at, n, out.data()), all) << at << "+" << n;
@@ -172,6 +180,28 @@ TEST(SparseMemoryBlock, WrittenBitsFollowAByteModelThroughEveryWriteForm) {
     check(SparseMemory::kPageBytes, SparseMemory::kPageBytes);
   }
   check(0, kSpan);
+}
+
+// A run in the dense region is in place only within one block: across a block's end it is read and written through
+// copies, with the same bytes and written bits; claiming it marks nothing.
+TEST(SparseMemoryBlock, DenseRunsAcrossABlockEndAreCopied) {
+  constexpr uint64_t kEnd = 3 * SparseMemory::kDenseBlockBytes;  // a block boundary
+  SparseMemory m;
+  std::vector<uint8_t> in(3 * SparseMemory::kPageBytes);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7 + 1);
+  const uint64_t at = kEnd - SparseMemory::kPageBytes - 100;
+  ASSERT_TRUE(m.write_block(at, in.size(), in.data()));
+  EXPECT_EQ(m.written_span(at, in.size()), nullptr);
+  EXPECT_EQ(m.claim_span(at - 1, in.size()), nullptr);
+  EXPECT_FALSE(m.initialized(at - 1, 1));  // the refused claim marked nothing
+  ASSERT_NE(m.written_span(at, kEnd - at), nullptr);  // the part before the end, in place
+  EXPECT_EQ(std::memcmp(m.written_span(at, kEnd - at), in.data(), kEnd - at), 0);
+  std::vector<uint8_t> out(in.size());
+  EXPECT_TRUE(m.read_block(at, out.size(), out.data()));
+  EXPECT_EQ(out, in);
+  uint8_t* claimed = m.claim_span(at, kEnd - at);  // within the block: in place, marked written
+  ASSERT_NE(claimed, nullptr);
+  EXPECT_EQ(claimed, m.written_span(at, kEnd - at));
 }
 
 TEST(SparseMemoryBlock, WriteBlockBeyondTheLimitWritesNothing) {
