@@ -130,7 +130,7 @@ class SparseMemory {
   static constexpr uint64_t kDenseBlockBytes = uint64_t{2} << 20;
 
  private:
-  struct alignas(64) Page {  // whole cache lines: a row's copy starts on a line
+  struct alignas(64) Page {                           // whole cache lines: a row's copy starts on a line
     std::array<uint64_t, kPageBytes / 64> written{};  ///< bit b of word w: byte 64 w + b has been written
     /// Bit w: word w of `written` has all 64 bits set. A run's whole words are answered from this one word instead
     /// of the eight lines of the bitmap (the executors' runs read and write whole rows).
@@ -189,7 +189,7 @@ class SparseMemory {
   const uint8_t* written_run(uint64_t address, uint64_t n) const;
   uint8_t* claim_run(uint64_t address, uint64_t n);
   std::array<Block, kDenseLimit / kDenseBlockBytes> blocks_;  // declared before the pages that point into them
-  PageArena arena_;  // declared before the tables that point into it
+  PageArena arena_;                                           // declared before the tables that point into it
   std::unordered_map<uint64_t, Page*> pages_;
   std::vector<Page*> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
   uint64_t low_pages_ = 0;  ///< pages allocated in `low_`

@@ -193,7 +193,7 @@ TEST(SparseMemoryBlock, DenseRunsAcrossABlockEndAreCopied) {
   ASSERT_TRUE(m.write_block(at, in.size(), in.data()));
   EXPECT_EQ(m.written_span(at, in.size()), nullptr);
   EXPECT_EQ(m.claim_span(at - 1, in.size()), nullptr);
-  EXPECT_FALSE(m.initialized(at - 1, 1));  // the refused claim marked nothing
+  EXPECT_FALSE(m.initialized(at - 1, 1));             // the refused claim marked nothing
   ASSERT_NE(m.written_span(at, kEnd - at), nullptr);  // the part before the end, in place
   EXPECT_EQ(std::memcmp(m.written_span(at, kEnd - at), in.data(), kEnd - at), 0);
   std::vector<uint8_t> out(in.size());
