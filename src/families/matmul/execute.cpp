@@ -327,37 +327,56 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       txn.stage_block(dst_rows[m], reinterpret_cast<const uint8_t*>(out.data() + m * N), N * 4, 4);  // NOLINT
     return true;
   }
-  for (size_t n = 0; n < N; ++n) {
-    // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged.
+  // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged. A column's
+  // selection is its selected row, -1 for none, -2 for a column that is not a selection.
+  const auto selection = [&](size_t n) {
     int sel = -1;
-    if (transpose)
-      for (unsigned k = 0; k < rows; ++k) {
-        const uint32_t b = std::bit_cast<uint32_t>(x[k * N + n]);
-        if (b == kOneF32 && sel == -1) {
-          sel = static_cast<int>(k);
-        } else if ((b & 0x7FFFFFFFU) != 0) {
-          sel = -2;
-          break;
-        }
+    for (unsigned k = 0; k < rows; ++k) {
+      const uint32_t b = std::bit_cast<uint32_t>(x[k * N + n]);
+      if (b == kOneF32 && sel == -1) {
+        sel = static_cast<int>(k);
+      } else if ((b & 0x7FFFFFFFU) != 0) {
+        return -2;
       }
+    }
+    return sel;
+  };
+  const auto transposed = [&](int sel, unsigned m, size_t n) -> uint64_t {
+    if (sel >= 0) {
+      const uint32_t stored = w_ok && static_cast<unsigned>(sel) < w.rows && m < w.cols
+                                  ? w.bits[static_cast<size_t>(sel) * PeWeights::kCols + m]
+                                  : 0;
+      return out_size == in_size ? stored : to_fp32_bits(stored, w.dtype);
+    }
+    const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
+    return out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
+  };
+  if (blocks) {  // a transpose: each output row is one run, its elements the bytes the element path stages
+    EffectLog::Bytes& sels = s.bytes_a;
+    EffectLog::Bytes& row = s.bytes_b;
+    sels.resize(N * sizeof(int));
+    row.resize(N * out_size);
+    int* sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
+    for (size_t n = 0; n < N; ++n) sel[n] = selection(n);
+    for (unsigned m = 0; m < cols; ++m) {
+      for (size_t n = 0; n < N; ++n) {
+        const uint64_t bits = transposed(sel[n], m, n);
+        for (unsigned b = 0; b < out_size; ++b) row[n * out_size + b] = static_cast<uint8_t>(bits >> (8 * b));
+      }
+      txn.stage_block(dst_rows[m], row.data(), N * out_size, out_size);
+    }
+    return true;
+  }
+  for (size_t n = 0; n < N; ++n) {
+    const int sel = transpose ? selection(n) : -1;
     for (unsigned m = 0; m < cols; ++m) {
       uint64_t a = 0;
       onchip_at(txn, dst, mm.dst, m, n, out_size, "destination", a);
-      const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
       if (!transpose) {
-        txn.stage_mem(a, 4, acc);
+        txn.stage_mem(a, 4, std::bit_cast<uint32_t>(out[m * N + n]));
         continue;
       }
-      uint64_t bits = 0;
-      if (sel >= 0) {
-        const uint32_t stored = w_ok && static_cast<unsigned>(sel) < w.rows && m < w.cols
-                                    ? w.bits[static_cast<size_t>(sel) * PeWeights::kCols + m]
-                                    : 0;
-        bits = out_size == in_size ? stored : to_fp32_bits(stored, w.dtype);
-      } else {
-        bits = out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
-      }
-      txn.stage_mem(a, out_size, bits);
+      txn.stage_mem(a, out_size, transposed(sel, m, n));
     }
   }
   return true;
