@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -244,7 +245,8 @@ struct Outcome {
   std::vector<uint8_t> bytes;  ///< every preset range afterwards, with a byte per byte telling if it was written
 };
 
-Outcome run(const std::vector<std::string>& words, EngineId e, bool record) {
+Outcome run(const std::vector<std::string>& words, EngineId e, bool record,
+            const std::function<void(MachineState&)>& also = {}) {
   std::vector<Word> program;
   for (const std::string& w : words) program.push_back(hex(w));
   MachineOptions mo;
@@ -252,6 +254,7 @@ Outcome run(const std::vector<std::string>& words, EngineId e, bool record) {
   mo.record_effects = record;
   Machine m(kC, program, mo);
   preset(m.mutable_state());
+  if (also) also(m.mutable_state());
   Outcome o;
   for (int i = 0; i < 10; ++i) {
     const StepResult r = m.step();
@@ -278,9 +281,10 @@ Outcome run(const std::vector<std::string>& words, EngineId e, bool record) {
 }
 
 /// The block path's outcome of `words`, checked equal to the element path's.
-Outcome expect_same(const std::vector<std::string>& words, EngineId e) {
-  Outcome fast = run(words, e, false);
-  const Outcome traced = run(words, e, true);
+Outcome expect_same(const std::vector<std::string>& words, EngineId e,
+                    const std::function<void(MachineState&)>& also = {}) {
+  Outcome fast = run(words, e, false, also);
+  const Outcome traced = run(words, e, true, also);
   EXPECT_EQ(fast.status, traced.status);
   if (fast.status != traced.status) return fast;
   for (size_t i = 0; i < fast.totals.size(); ++i) {
@@ -309,6 +313,26 @@ TEST(BlockPath, TensorTensorReadsHolesAsTheElementPathDoes) {
 TEST(BlockPath, LdWeightsAndMatmulGroupsEqualTheElementPath) {
   expect_same({kLwT0, kMmBegin, kLwT1, kMmEnd}, EngineId::Pe);  // backward LDWEIGHTS walks, BEGIN then END
   expect_same({kLwX0, kMmT0}, EngineId::Pe);                    // transpose
+}
+
+// A transpose whose moving tile is the identity (PROJ-CONV-F18: its selection columns pass the weights' stored bits),
+// with a column that is not a selection (a 2.0 under its 1.0) and the zero columns past the identity: the block path
+// stages what the element path does.
+TEST(BlockPath, TransposeSelectionColumnsEqualTheElementPath) {
+  constexpr uint64_t kIdentity = 0x37b00;  // kMmT0's moving tile: 640 FP16 elements per partition
+  const auto identity = [](MachineState& s) {
+    for (uint64_t p = 0; p < 128; ++p)
+      for (uint64_t n = 0; n < 640; ++n) {
+        // 1.0 on the diagonal, +0.0 and -0.0 elsewhere: the weights LdWeights takes from the same bytes then hold
+        // -0.0, which a selection passes as stored and the sum of products turns into +0.0.
+        uint64_t bits = n == p ? 0x3C00 : (n + p) % 2 == 1 ? 0x8000 : 0;
+        if (p == 9 && n == 5) bits = 0x4000;  // 2.0: column 5 is no selection
+        s.memory.write(p * kStride + kIdentity + 2 * n, 2, bits);
+      }
+  };
+  const Outcome fast = expect_same({kLwX0, kMmT0}, EngineId::Pe, identity);
+  ASSERT_EQ(fast.status.size(), 2U);
+  EXPECT_EQ(fast.status[1], StepResult::Status::Retired) << fast.faults[1];
 }
 
 // Four-byte and one-byte LdWeights rows (FP32 stored bits taken whole, FP8 bytes) on both walks, and FP32
