@@ -38,6 +38,10 @@ struct MachineOptions {
   /// log-only stubs (no operand state change). Default: the header contract.
   bool firmware_stubs = false;
   ValidateOptions validate{};
+  /// Threads one step's long product may use: a Matmul's moving columns are split across them, each column computed
+  /// exactly as on one thread, so every count gives the same bits. A NEFF run sets it from the threads its cores
+  /// leave free (io::NeffRunOptions::max_threads over the cores).
+  unsigned kernel_threads = 1;
   ConvertOptions convert{};
   /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
   uint64_t max_memory = uint64_t{1} << 30;

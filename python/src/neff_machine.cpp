@@ -158,6 +158,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
     raise_usage("threads > 1 runs without trace and check_races (they follow one order of steps)");
   ro.check_races = check_races;
   ro.threads = threads > 1;
+  ro.max_threads = threads;  // with one core, its long products take the other threads
   ro.trace = !trace.is_none();
   if (ro.trace && !pb::isinstance<pb::str>(trace))
     raise_usage(fmt::format("trace must be a file name (str or os.PathLike), not {}",

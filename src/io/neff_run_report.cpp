@@ -287,6 +287,9 @@ Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::R
                                    const NeffRunOptions& options) {
   MachineOptions mo = options.machine;
   mo.record_effects = options.trace || options.check_races;
+  // The threads the cores leave free go to each step's long products (the same bits for any count).
+  const unsigned cores = static_cast<unsigned>(std::max<size_t>(nf.subgraphs.size(), 1));
+  mo.kernel_threads = std::max(mo.kernel_threads, options.max_threads / cores);
   // The race check needs every access of every step: nothing is capped then.
   if (options.check_races) mo.max_recorded_effects = SIZE_MAX;
   std::string error;

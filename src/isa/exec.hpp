@@ -4,12 +4,27 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "tpbisa/effects.hpp"
 #include "tpbisa/instruction.hpp"
 #include "tpbisa/state.hpp"
 
 namespace tpbisa::exec {
+
+/// Runs part(i) for every i < parts on at most `threads` threads (oneTBB, an arena per thread count), returning when
+/// all are done; on the calling thread alone when threads or parts is 1. The parts must be independent.
+void run_parts(unsigned threads, size_t parts, void (*part)(void* context, size_t i), void* context);
+template <class F>
+void for_parts(unsigned threads, size_t parts, F&& part) {
+  if (threads <= 1 || parts <= 1) {
+    for (size_t i = 0; i < parts; ++i) part(i);
+    return;
+  }
+  using Part = std::remove_reference_t<F>;
+  run_parts(
+      threads, parts, [](void* context, size_t i) { (*static_cast<Part*>(context))(i); }, &part);
+}
 
 /// What an executing instruction sees, named as in MachineState: its core's memory, semaphores and events
 /// and its own engine's registers and unit state (the references stay valid while the machine lives).

@@ -246,12 +246,13 @@ struct Outcome {
 };
 
 Outcome run(const std::vector<std::string>& words, EngineId e, bool record,
-            const std::function<void(MachineState&)>& also = {}) {
+            const std::function<void(MachineState&)>& also = {}, unsigned kernel_threads = 1) {
   std::vector<Word> program;
   for (const std::string& w : words) program.push_back(hex(w));
   MachineOptions mo;
   mo.engine = e;
   mo.record_effects = record;
+  mo.kernel_threads = kernel_threads;
   Machine m(kC, program, mo);
   preset(m.mutable_state());
   if (also) also(m.mutable_state());
@@ -362,6 +363,26 @@ TEST(BlockPath, Fp32AndFp8WeightsAndMovingRowsEqualTheElementPath) {
   EXPECT_EQ(fast.totals[1].mem, 128U * 64);  // every output element of the FP32 product written
   // The FP8 weights forwards, then backwards, each multiplied.
   expect_same({kWideAndNarrowPe[4], kWideAndNarrowPe[6], kWideAndNarrowPe[5], kWideAndNarrowPe[6]}, EngineId::Pe);
+}
+
+// Products of 2^20 multiply-adds and more are split across the kernel threads (their moving columns): every count
+// leaves the bytes, counts and diagnostics of one thread, for FP16 and FP32 (fused and generic kernels), BEGIN then
+// END, and transposes.
+TEST(BlockPath, MatmulsSplitAcrossKernelThreadsEqualOneThread) {
+  const std::vector<std::vector<std::string>> programs = {
+      {kLwT0, kMmBegin, kLwT1, kMmEnd},
+      {kLwX0, kMmT0},
+      {kWideAndNarrowPe[0], kWideAndNarrowPe[1], kWideAndNarrowPe[2], kWideAndNarrowPe[3]}};
+  for (const auto& words : programs) {
+    const Outcome one = run(words, EngineId::Pe, false);
+    for (const unsigned threads : {2U, 3U, 8U}) {
+      const Outcome split = run(words, EngineId::Pe, false, {}, threads);
+      EXPECT_EQ(split.status, one.status) << threads;
+      EXPECT_EQ(split.totals, one.totals) << threads;
+      EXPECT_EQ(split.diags, one.diags) << threads;
+      EXPECT_TRUE(split.bytes == one.bytes) << threads;
+    }
+  }
 }
 
 TEST(BlockPath, FaultsAreTheElementPathsAndChangeNothing) {

@@ -17,6 +17,9 @@ namespace tpbisa::family {
 namespace {
 
 constexpr uint32_t kOneF32 = 0x3F800000U;
+/// A Matmul of at least this many multiply-adds is split across the kernel threads (smaller ones cost less than
+/// handing parts to other threads).
+constexpr uint64_t kSplitMacs = uint64_t{1} << 20;
 
 /// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
 /// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
@@ -317,10 +320,18 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   const bool fp16_only = mm.in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
   const bool exact_products = fp16_only || (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
                                             kernels::fma_exact_operands(x.data(), N, rows, N));
-  if (exact_products)
-    kernels::matmul_f32(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
-  else
-    kernels::matmul_f32_generic(wf.data(), cols, x.data(), N, out.data(), N, rows, cols, N, accumulate);
+  // A long product's moving columns are split across the step's kernel threads: a column's sums are the same on any
+  // thread, so the bits do not depend on the split.
+  const size_t parts =
+      uint64_t{rows} * cols * N >= kSplitMacs ? std::clamp<size_t>(txn.options().kernel_threads, 1, N / 32 + 1) : 1;
+  exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
+    const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
+    if (exact_products)
+      kernels::matmul_f32(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from, accumulate);
+    else
+      kernels::matmul_f32_generic(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
+                                  accumulate);
+  });
   txn.add_macs(uint64_t{rows} * cols * N);
   if (blocks && !transpose) {
     for (unsigned m = 0; m < cols; ++m)
