@@ -113,6 +113,9 @@ class SparseMemory {
   const uint8_t* written_span(uint64_t address, uint64_t n) const;
   /// True when writing [address, address + n) allocates no page (each page it touches exists already).
   bool pages_present(uint64_t address, uint64_t n) const;
+  /// Makes every page [address, address + n) touches, nothing written in them (they read as before); false, nothing
+  /// made, when the range wraps past 2^64 or the pages would exceed the memory limit.
+  bool make_pages(uint64_t address, uint64_t n);
   /// The stored bytes of [address, address + n), marked written, when they lie in one page that exists, or in one
   /// block of the dense region whose pages all exist; else nullptr, nothing marked. For a writer that then writes
   /// every one of the n bytes before anything reads them (the executors' in-place runs).

@@ -108,12 +108,21 @@ class Txn {
   }
   /// True when the untraced block path may write the `channels` runs of `n` bytes at rows[0..channels) straight
   /// into memory (write_run_in_place), decided before the step's first write: may_write_in_place() holds and every
-  /// page the runs touch exists, so that the step's commit, which then allocates nothing, cannot fail. Writing a
-  /// run in place is not undone: the executor must also know that nothing it does afterwards can fault.
-  bool may_write_runs_in_place(const uint64_t* rows, unsigned channels, uint64_t n) const {
+  /// page the runs touch exists, or is made now within the memory bound, so that the step's commit, which then
+  /// allocates nothing, cannot fail. A page made here holds nothing written (it reads as before); it is the page the
+  /// commit would have made. Writing a run in place is not undone: the executor calls this past its last check and
+  /// must know that nothing it does afterwards can fault.
+  bool may_write_runs_in_place(const uint64_t* rows, unsigned channels, uint64_t n) {
     if (!may_write_in_place()) return false;
-    for (unsigned c = 0; c < channels; ++c)
-      if (!core_.memory.pages_present(rows[c], n)) return false;
+    // Every page the runs need is counted first (a page two runs share, twice): all are made, or none.
+    uint64_t need = 0;
+    for (unsigned c = 0; c < channels; ++c) {
+      if (n != 0 && rows[c] + (n - 1) < rows[c]) return false;  // wraps: the staged path decides
+      if (!core_.memory.pages_present(rows[c], n)) need += core_.memory.new_bytes_for(rows[c], n);
+    }
+    if (need == 0) return true;
+    if (core_.memory.allocated_bytes() + need > core_.memory.max_bytes()) return false;
+    for (unsigned c = 0; c < channels; ++c) core_.memory.make_pages(rows[c], n);  // within the bound: each is made
     return true;
   }
   /// The run of n bytes (n / elem elements) at `address`, written in place: where the caller writes them, marked
@@ -314,6 +323,14 @@ bool forward_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, 
 /// must be ascending and disjoint, as runs of consecutive partitions are; lists that are not are refused.
 bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
                       bool same_size);
+
+/// The elements of `size` bytes from `address` on (at most `left`, at least one) that lie in one stored span of
+/// memory: a page, or below SparseMemory::kDenseLimit a dense block, which is read and written in place whole.
+inline uint64_t span_piece(uint64_t address, unsigned size, uint64_t left) {
+  const uint64_t span = address < SparseMemory::kDenseLimit ? SparseMemory::kDenseBlockBytes : SparseMemory::kPageBytes;
+  const uint64_t room = (span - address % span) / size;
+  return std::min(left, std::max<uint64_t>(room, 1));
+}
 
 /// The address an element would have, for fault reports: start + channel partitions + byte offset.
 uint64_t nominal_element_address(Generation g, uint32_t start, unsigned channel, int64_t elem_byte_offset);

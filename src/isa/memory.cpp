@@ -426,6 +426,14 @@ bool SparseMemory::write_block(uint64_t address, uint64_t n, const uint8_t* in) 
   return true;
 }
 
+bool SparseMemory::make_pages(uint64_t address, uint64_t n) {
+  if (n == 0) return true;
+  const uint64_t last = address + n - 1;
+  if (last < address || allocated_bytes() + new_bytes_for(address, n) > max_bytes_) return false;
+  for (uint64_t page = address / kPageBytes; page <= last / kPageBytes; ++page) slot_for_write(page);
+  return true;
+}
+
 void SparseMemory::write_present(uint64_t address, uint64_t n, const uint8_t* in) {
   while (n != 0) {
     const size_t at = address % kPageBytes;

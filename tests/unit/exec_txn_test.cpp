@@ -2,6 +2,7 @@
 // set it, and diagnostic counts to the step that counted them.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
 #include "isa/exec.hpp"
@@ -141,32 +142,59 @@ TEST(ExecRowsInPlace, ARowReadLaterOrAPartialOverlapIsRefused) {
   EXPECT_FALSE(exec::rows_in_place_ok(src, 0x100, overlapping, 0x100, 3, true));
 }
 
-TEST(ExecRowsInPlace, ARunIsWrittenInPlaceOnlyInOneExistingPage) {
+TEST(ExecRowsInPlace, ARunIsWrittenInPlaceInPagesThatExistOrAreMadeWithinTheBound) {
   Bench b;
   const uint8_t zeros[16] = {};
   ASSERT_TRUE(b.core.memory.write_block(0x2000, 16, zeros));  // page 2 exists, page 3 does not
   exec::Txn txn(b.core, b.engine, b.log, b.options, 0);
   ASSERT_TRUE(txn.may_write_in_place());
+  EXPECT_EQ(txn.write_run_in_place(0x3100, 4, 4), nullptr);  // page 3 does not exist
+  EXPECT_EQ(txn.write_run_in_place(0x2FFE, 4, 2), nullptr);  // crosses into it
   const uint64_t rows[] = {0x2100};
   EXPECT_TRUE(txn.may_write_runs_in_place(rows, 1, 0x100));
+  EXPECT_EQ(b.core.memory.allocated_bytes(), SparseMemory::kPageBytes);
   const uint64_t far[] = {0x3100};
-  EXPECT_FALSE(txn.may_write_runs_in_place(far, 1, 0x100));  // commit would allocate a page
-  EXPECT_EQ(txn.write_run_in_place(0x3100, 4, 4), nullptr);
-  EXPECT_EQ(txn.write_run_in_place(0x2FFE, 4, 2), nullptr);  // crosses into page 3
+  EXPECT_TRUE(txn.may_write_runs_in_place(far, 1, 0x100));  // page 3 made now, the page commit would make
+  EXPECT_EQ(b.core.memory.allocated_bytes(), 2 * SparseMemory::kPageBytes);
+  EXPECT_FALSE(b.core.memory.initialized(0x3100, 1));  // made, nothing written
+  EXPECT_EQ(b.core.memory.read(0x3100, 8), 0U);
   uint8_t* p = txn.write_run_in_place(0x2100, 8, 4);
   ASSERT_NE(p, nullptr);
   for (uint8_t k = 0; k < 8; ++k) p[k] = static_cast<uint8_t>(0xA0 + k);
   bool written = false;
   EXPECT_EQ(b.core.memory.read(0x2100, 8, &written), 0xA7A6A5A4A3A2A1A0ULL);
   EXPECT_TRUE(written);
-  EXPECT_FALSE(b.core.memory.initialized(0x2108, 1));  // only the run is marked
-  EXPECT_EQ(b.log.block_elems, 2U);                    // counted as staged elements are
-  EXPECT_TRUE(b.log.blocks.empty());                   // nothing left for commit
+  EXPECT_FALSE(b.core.memory.initialized(0x2108, 1));      // only the run is marked
+  uint8_t* across = txn.write_run_in_place(0x2FFE, 4, 2);  // both pages exist: one dense block, in place
+  ASSERT_NE(across, nullptr);
+  std::memset(across, 0x5C, 4);
+  EXPECT_EQ(b.core.memory.read(0x2FFE, 4, &written), 0x5C5C5C5CULL);
+  EXPECT_TRUE(written);
+  EXPECT_EQ(b.log.block_elems, 4U);   // counted as staged elements are
+  EXPECT_TRUE(b.log.blocks.empty());  // nothing left for commit
   EXPECT_TRUE(txn.commit());
   b.options.record_effects = true;
   b.log.record = true;
   exec::Txn traced(b.core, b.engine, b.log, b.options, 1);
   EXPECT_FALSE(traced.may_write_in_place());  // a trace shows each element: never in place
+}
+
+// Pages beyond the memory bound are not made: all of a step's runs are made, or none, so a step refused here is staged
+// and its commit fails as before, with nothing allocated.
+TEST(ExecRowsInPlace, RunsWhosePagesPassTheBoundMakeNoPage) {
+  Bench b;
+  b.core.memory = SparseMemory(2 * SparseMemory::kPageBytes);
+  const uint8_t zeros[16] = {};
+  ASSERT_TRUE(b.core.memory.write_block(0x2000, 16, zeros));
+  exec::Txn txn(b.core, b.engine, b.log, b.options, 0);
+  const uint64_t two[] = {0x3100, 0x5100};  // pages 3 and 5: one more than the bound leaves room for
+  EXPECT_FALSE(txn.may_write_runs_in_place(two, 2, 0x100));
+  EXPECT_EQ(b.core.memory.allocated_bytes(), SparseMemory::kPageBytes);
+  const uint64_t wraps[] = {~uint64_t{0} - 0x10};
+  EXPECT_FALSE(txn.may_write_runs_in_place(wraps, 1, 0x100));
+  const uint64_t one[] = {0x3100};
+  EXPECT_TRUE(txn.may_write_runs_in_place(one, 1, 0x100));
+  EXPECT_EQ(b.core.memory.allocated_bytes(), 2 * SparseMemory::kPageBytes);
 }
 
 }  // namespace

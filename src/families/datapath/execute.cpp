@@ -159,7 +159,35 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
     const float y = std::bit_cast<float>(to_fp32_bits(v1, d1));
     return from_fp32_bits(std::bit_cast<uint32_t>(alu_fp32(t.op, x, y)), t.out_dtype, txn.options().convert);
   };
-  if (rows) {
+  if (rows && !txn.recording()) {
+    EffectLog::Bytes& b0 = txn.scratch().bytes_a;
+    EffectLog::Bytes& b1 = txn.scratch().bytes_b;
+    b0.resize(count * z0);
+    b1.resize(count * z1);
+    const bool fp32 = !integer && d0 == dtype::kFp32 && d1 == dtype::kFp32 && t.out_dtype == dtype::kFp32;
+    // Past its checks the step cannot fault: when no destination row overlaps a source row and commit can allocate
+    // nothing, the rows are written in place, not staged and copied at commit.
+    const bool in_place = txn.may_write_runs_in_place(rd.data(), nac, count * zo) &&
+                          exec::rows_in_place_ok(r0.data(), count * z0, rd.data(), count * zo, nac, false) &&
+                          exec::rows_in_place_ok(r1.data(), count * z1, rd.data(), count * zo, nac, false);
+    for (unsigned c = 0; c < nac; ++c)
+      // Per element the two operands are read in turn; a piece of each gives the same reads and diagnostics. Each
+      // piece lies in one stored span, so that it is read (and written) in place, not copied.
+      for (uint64_t k = 0; k < count;) {
+        const uint64_t at0 = r0[c] + k * z0, at1 = r1[c] + k * z1, at = rd[c] + k * zo;
+        const uint64_t len = std::min({exec::span_piece(at0, z0, count - k), exec::span_piece(at1, z1, count - k),
+                                       exec::span_piece(at, zo, count - k)});
+        const uint8_t* p0 = txn.read_run(at0, len * z0, z0, b0.data());
+        const uint8_t* p1 = txn.read_run(at1, len * z1, z1, b1.data());
+        uint8_t* out = in_place ? txn.write_run_in_place(at, len * zo, zo) : nullptr;
+        if (out == nullptr) out = txn.stage_run(at, len * zo, zo);
+        if (!fp32 || !fp32_pair_row(t.op, p0, p1, out, len))
+          for (uint64_t i = 0; i < len; ++i) set_element(out, i, zo, apply(element(p0, i, z0), element(p1, i, z1)));
+        k += len;
+      }
+    return true;
+  }
+  if (rows) {  // recording: rows read and staged through the Txn, which records them element by element
     EffectLog::Bytes& b0 = txn.scratch().bytes_a;
     EffectLog::Bytes& b1 = txn.scratch().bytes_b;
     b0.resize(count * (z0 + zo));
@@ -167,7 +195,6 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
     uint8_t* bo = b0.data() + count * z0;
     const bool fp32 = !integer && d0 == dtype::kFp32 && d1 == dtype::kFp32 && t.out_dtype == dtype::kFp32;
     for (unsigned c = 0; c < nac; ++c) {
-      // Per element the two operands are read in turn; a row of each gives the same reads and diagnostics.
       txn.read_block(r0[c], count * z0, z0, b0.data());
       txn.read_block(r1[c], count * z1, z1, b1.data());
       if (!fp32 || !fp32_pair_row(t.op, b0.data(), b1.data(), bo, count))

@@ -167,12 +167,6 @@ bool row_dtype(uint8_t d) {
   return d == dtype::kFp32 || d == dtype::kFp32r || d == dtype::kBfloat16;
 }
 
-/// Elements of `size` bytes from `address` to the end of its memory page (at least one), at most `left`.
-uint64_t page_piece(uint64_t address, unsigned size, uint64_t left) {
-  const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
-  return std::min(left, std::max<uint64_t>(room, 1));
-}
-
 kernels::RowElement row_element(unsigned size) {
   return size == 2 ? kernels::RowElement::Bf16 : kernels::RowElement::Fp32;
 }
@@ -261,11 +255,12 @@ std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3
   for (unsigned c = 0; c < nac; ++c) {
     const float sf = scalars[c];
     float* y = accumulate ? v.data() + (c % kernels::kFoldLanes) * stride : nullptr;
-    // Piece by piece within memory pages, so that each piece is read and written in place, not copied.
+    // Piece by piece within stored spans (exec::span_piece), so that each piece is read and written in place, not
+    // copied.
     for (uint64_t k = 0; k < count;) {
       const uint64_t at0 = r0[c] + k * z0, at1 = r1[c] + k * z1, at = rd[c] + k * zo;
-      const uint64_t len =
-          std::min({page_piece(at0, z0, count - k), page_piece(at1, z1, count - k), page_piece(at, zo, count - k)});
+      const uint64_t len = std::min({exec::span_piece(at0, z0, count - k), exec::span_piece(at1, z1, count - k),
+                                     exec::span_piece(at, zo, count - k)});
       const uint8_t* a = txn.read_run(at0, len * z0, z0, scratch.data());
       const uint8_t* b = txn.read_run(at1, len * z1, z1, scratch.data() + len * z0);
       uint8_t* out = in_place ? txn.write_run_in_place(at, len * zo, zo) : nullptr;

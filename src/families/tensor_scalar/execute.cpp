@@ -321,12 +321,6 @@ bool row_form(const S3d3Ts& t, Path path, RowForm& f) {
   return row_op(t.op1, (t.reverse_operands & 2) != 0, f.op1);
 }
 
-/// Elements of `size` bytes from `address` to the end of its memory page (at least one), at most `left`.
-uint64_t page_piece(uint64_t address, unsigned size, uint64_t left) {
-  const uint64_t room = (SparseMemory::kPageBytes - address % SparseMemory::kPageBytes) / size;
-  return std::min(left, std::max<uint64_t>(room, 1));
-}
-
 // ---- The executors ----
 
 bool exec_tensor_scalar(const S3d3Ts& t, exec::Txn& txn) {
@@ -380,12 +374,12 @@ bool exec_tensor_scalar(const S3d3Ts& t, exec::Txn& txn) {
   for (unsigned c = 0; c < o.nac; ++c) {
     const uint8_t* in = ib.data();
     if (kernel && !std::isnan(as_float(s0[c])) && (!form.second || !std::isnan(as_float(s1[c])))) {
-      // Piece by piece within memory pages, so that each source piece is read in place, not copied.
+      // Piece by piece within stored spans (exec::span_piece), so that each source piece is read in place, not copied.
       const float f0 = as_float(s0[c]), f1 = as_float(s1[c]);
       for (uint64_t k = 0; k < o.count;) {
         const uint64_t src_at = sr[c] + k * o.in_size, dst_at = dr[c] + k * o.out_size;
-        const uint64_t len =
-            std::min(page_piece(src_at, o.in_size, o.count - k), page_piece(dst_at, o.out_size, o.count - k));
+        const uint64_t len = std::min(exec::span_piece(src_at, o.in_size, o.count - k),
+                                      exec::span_piece(dst_at, o.out_size, o.count - k));
         const uint8_t* raw = txn.read_run(src_at, len * o.in_size, o.in_size, ib.data());
         uint8_t* out = in_place ? txn.write_run_in_place(dst_at, len * o.out_size, o.out_size) : nullptr;
         if (out == nullptr) out = txn.stage_run(dst_at, len * o.out_size, o.out_size);
