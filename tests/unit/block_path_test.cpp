@@ -303,6 +303,30 @@ TEST(BlockPath, MemsetCastAndTensorTensorEqualTheElementPath) {
   expect_same({kTt}, EngineId::Dve);
 }
 
+// FP32 TensorTensor rows (the vectorised row kernel) against the element path over special values: NaNs of both
+// signs and several payloads, quiet and signalling, infinities, subnormals, signed zeros, sums that overflow, for ADD,
+// SUBTRACT and MULT (the op byte of kTt: 0x04, 0x05, 0x06).
+TEST(BlockPath, Fp32TensorTensorRowsEqualTheElementPathOnSpecialValues) {
+  const uint32_t specials[] = {0x7FC00000, 0xFFC00001, 0x7F800001, 0xFF812345, 0x7F800000, 0xFF800000,
+                               0x00000001, 0x807FFFFF, 0x00000000, 0x80000000, 0x7F7FFFFF, 0xFF7FFFFF,
+                               0x3F800000, 0xC0490FDB, 0x00800000, 0x33FFFFFF};
+  constexpr size_t kN = sizeof(specials) / sizeof(specials[0]);
+  const auto values = [&](MachineState& s) {
+    for (uint64_t p = 0; p < 128; ++p)
+      for (uint64_t k = 0; k < 64; ++k) {  // every pair of specials meets in some partition
+        s.memory.write(p * kStride + 0x1000 + 4 * k, 4, specials[(p + k) % kN]);
+        s.memory.write(p * kStride + 0x2000 + 4 * k, 4, specials[(p / kN + 3 * k) % kN]);
+      }
+  };
+  for (const char* op : {"04", "05", "06"}) {
+    std::string word = kTt;
+    word.replace(28, 2, op);  // byte 14: the ALU op
+    const Outcome fast = expect_same({word}, EngineId::Dve, values);
+    ASSERT_EQ(fast.status.size(), 1U);
+    EXPECT_EQ(fast.status[0], StepResult::Status::Retired) << op << fast.faults[0];
+  }
+}
+
 TEST(BlockPath, TensorTensorReadsHolesAsTheElementPathDoes) {
   const Outcome fast = run({kTt}, EngineId::Dve, false);
   ASSERT_EQ(fast.status.size(), 1U);

@@ -7,6 +7,7 @@
 
 #include "families/common.hpp"
 #include "families/datapath/format.hpp"
+#include "kernels/alu_row.hpp"
 #include "tpbisa/numerics.hpp"
 
 namespace tpbisa::family {
@@ -112,14 +113,26 @@ void fp32_pair_row(const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n)
   }
 }
 
-/// The row of fp32_pair_row for `op`; false (nothing written) for another op.
+/// The row of fp32_pair_row for `op`; false (nothing written) for another op. The row goes through the vectorised
+/// ScalarTensorTensor kernel as (a * 1.0) op b: a * 1.0 is a itself for every a but a NaN (subnormals kept), and the
+/// kernel answers false when any result is a NaN, whose payload the element loop above then decides.
 bool fp32_pair_row(uint8_t op, const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
+  kernels::ScalarRowOp row_op = kernels::ScalarRowOp::Add;
   switch (op) {
-    case aluop::kAdd: fp32_pair_row<aluop::kAdd>(a, b, out, n); return true;
-    case aluop::kSubtract: fp32_pair_row<aluop::kSubtract>(a, b, out, n); return true;
-    case aluop::kMult: fp32_pair_row<aluop::kMult>(a, b, out, n); return true;
+    case aluop::kAdd: row_op = kernels::ScalarRowOp::Add; break;
+    case aluop::kSubtract: row_op = kernels::ScalarRowOp::Subtract; break;
+    case aluop::kMult: row_op = kernels::ScalarRowOp::Mult; break;
     default: return false;
   }
+  const kernels::TensorRowIo io{a,   kernels::RowElement::Fp32, b,    kernels::RowElement::Fp32, nullptr,
+                                out, kernels::RowElement::Fp32, false};
+  if (kernels::scalar_tensor_row_io(kernels::ScalarRowOp::Mult, row_op, 1.0F, io, n)) return true;
+  switch (op) {
+    case aluop::kAdd: fp32_pair_row<aluop::kAdd>(a, b, out, n); break;
+    case aluop::kSubtract: fp32_pair_row<aluop::kSubtract>(a, b, out, n); break;
+    default: fp32_pair_row<aluop::kMult>(a, b, out, n); break;
+  }
+  return true;
 }
 
 bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
@@ -193,13 +206,11 @@ bool exec_tensor_tensor(const S3s3d3Tt& t, exec::Txn& txn) {
     b0.resize(count * (z0 + zo));
     b1.resize(count * z1);
     uint8_t* bo = b0.data() + count * z0;
-    const bool fp32 = !integer && d0 == dtype::kFp32 && d1 == dtype::kFp32 && t.out_dtype == dtype::kFp32;
-    for (unsigned c = 0; c < nac; ++c) {
+    for (unsigned c = 0; c < nac; ++c) {  // element by element (the row kernel's differential, BlockPath.*)
       txn.read_block(r0[c], count * z0, z0, b0.data());
       txn.read_block(r1[c], count * z1, z1, b1.data());
-      if (!fp32 || !fp32_pair_row(t.op, b0.data(), b1.data(), bo, count))
-        for (uint64_t k = 0; k < count; ++k)
-          set_element(bo, k, zo, apply(element(b0.data(), k, z0), element(b1.data(), k, z1)));
+      for (uint64_t k = 0; k < count; ++k)
+        set_element(bo, k, zo, apply(element(b0.data(), k, z0), element(b1.data(), k, z1)));
       txn.stage_block(rd[c], bo, count * zo, zo);
     }
     return true;
