@@ -52,7 +52,7 @@ struct Rig {
   std::vector<uint8_t> out;
   std::unique_ptr<Machine> m;
 
-  Rig(std::vector<Word> sp, const uint8_t* input, uint64_t input_size) : out(4096, 0) {
+  Rig(std::vector<Word> sp, const uint8_t* input, uint64_t input_size, bool record = false) : out(4096, 0) {
     view.vars.resize(3);
     view.vars[0] = {true, true, nullptr, nullptr, 0, "SB"};
     view.vars[1] = {true, false, input, nullptr, input_size, "big"};
@@ -61,6 +61,7 @@ struct Rig {
     p.stream(EngineId::Sp) = std::move(sp);
     MachineOptions mo;
     mo.neff_mode = true;
+    mo.record_effects = record;
     std::vector<CoreProgram> cores;
     cores.push_back(std::move(p));
     m = std::make_unique<Machine>(kC, std::move(cores), mo);
@@ -205,6 +206,52 @@ TEST(NeffDma, ConversionStreamsAcrossChunksThatSplitElements) {
     EXPECT_EQ(rig.out[12], 0);  // between the rows: untouched
     EXPECT_EQ(rig.view.dma_bytes, 24U);
   }
+}
+
+// Transfers of one chunk size and no conversion take the direct path (each chunk read in place where it is stored
+// whole, written once); recorded, the same transfers stream element by element. DRAM to SBUF in chunks of 13 bytes
+// (eight and a five-byte tail) over two partitions, SBUF to SBUF packed, then SBUF back to DRAM: the bytes land where
+// the walks put them, and both paths leave the same memory and counts.
+TEST(NeffDma, EqualChunksMoveDirectlyAsTheStreamingPathDoes) {
+  std::vector<uint8_t> src(6 * 13);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(7 * i + 3);
+  const auto row = static_cast<int32_t>(kStride);
+  const uint32_t packed = 4 * static_cast<uint32_t>(kStride) + 0x400;
+  const std::vector<Word> sp = {
+      encode(dma(1, 0, {13, 39}, {3, 2}, 13, 0, 0x200, {16, row}, {3, 2}, 13, dtype::kUint8, dtype::kUint8)),
+      encode(dma(0, 0x200, {16, row}, {3, 2}, 13, 0, packed, {13, row}, {3, 2}, 13, dtype::kUint8, dtype::kUint8)),
+      encode(dma(0, packed, {13, row}, {3, 2}, 13, 2, 100, {13, 39}, {3, 2}, 13, dtype::kUint8, dtype::kUint8))};
+  std::vector<uint8_t> outs[2];
+  uint64_t counts[2][3] = {};
+  for (const bool record : {false, true}) {
+    Rig rig(sp, src.data(), src.size(), record);
+    uint64_t mem = 0, reads = 0;
+    for (int i = 0; i < 3; ++i) {
+      const StepResult r = rig.m->step();
+      ASSERT_EQ(r.status, StepResult::Status::Retired) << i << r.fault.detail;
+      mem += r.totals.mem;
+      reads += r.totals.reads;
+    }
+    for (uint64_t p = 0; p < 2; ++p)
+      for (uint64_t c = 0; c < 3; ++c)
+        for (uint64_t b = 0; b < 13; ++b) {
+          bool written = false;
+          EXPECT_EQ(rig.m->core(0).state().memory.read(p * kStride + 0x200 + 16 * c + b, 1, &written),
+                    src[39 * p + 13 * c + b]);
+          EXPECT_TRUE(written);
+        }
+    for (size_t i = 0; i < src.size(); ++i) EXPECT_EQ(rig.out[100 + i], src[i]) << i;
+    EXPECT_EQ(rig.out[99], 0);
+    EXPECT_EQ(rig.out[100 + src.size()], 0);
+    outs[record ? 1 : 0] = rig.out;
+    counts[record ? 1 : 0][0] = mem;
+    counts[record ? 1 : 0][1] = reads;
+    counts[record ? 1 : 0][2] = rig.view.dma_bytes;
+  }
+  EXPECT_EQ(outs[0], outs[1]);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(counts[0][k], counts[1][k]) << k;
+  EXPECT_EQ(counts[0][0], 2U * 6 * 2);  // SBUF writes: 6 chunks of an 8-byte access and a tail, twice
+  EXPECT_EQ(counts[0][1], 2U * 6 * 2);  // SBUF reads: the same, twice
 }
 
 TEST(NeffDma, RefusedOutsideANeffRun) {
