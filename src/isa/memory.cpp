@@ -47,6 +47,14 @@ constexpr bool kPagePerAllocation = false;
 constexpr bool kPagePerAllocation = false;
 #endif
 
+/// A kept block given back for good: unmapped, or under AddressSanitizer (where blocks are heap allocations) deleted.
+void release_block(void* p, size_t bytes) noexcept {
+  if constexpr (kPagePerAllocation)
+    ::operator delete (p, std::align_val_t{64});
+  else
+    munmap(p, bytes);
+}
+
 /// The mapped blocks given back (huge-advised ones, and the page chunks under 2 MiB, which never share a size with
 /// them), kept for the next ones of the same size: a process that runs programs one after another (the Python package,
 /// a benchmark) then writes memory it has touched before instead of taking a fault and a zeroed page from the kernel
@@ -69,12 +77,12 @@ class MapCache {
   /// Keeps the block, or unmaps it (and any older ones in the way) when it does not fit.
   void give(void* p, size_t bytes) noexcept {
     if (bytes > kHeldBytes) {
-      munmap(p, bytes);
+      release_block(p, bytes);
       return;
     }
     const std::lock_guard<std::mutex> lock(mutex_);
     while (count_ > 0 && (held_ + bytes > kHeldBytes || count_ == kBlocks)) {
-      munmap(blocks_[0].base, blocks_[0].bytes);
+      release_block(blocks_[0].base, blocks_[0].bytes);
       held_ -= blocks_[0].bytes;
       std::copy(blocks_ + 1, blocks_ + count_, blocks_);
       --count_;
@@ -105,8 +113,10 @@ MapCache& map_cache() {
 namespace detail {
 
 void* map_huge_advised(size_t bytes) noexcept {
-  if constexpr (kPagePerAllocation) return ::operator new (bytes, std::align_val_t{64}, std::nothrow);
+  // Under AddressSanitizer a block is a heap allocation (the sanitizer sees its bounds), kept all the same: a fresh
+  // one of megabytes is new mapped memory there, which the many short machines of the unit suite would fault in.
   if (void* kept = map_cache().take(bytes)) return kept;
+  if constexpr (kPagePerAllocation) return ::operator new (bytes, std::align_val_t{64}, std::nothrow);
   void* p = map_chunk(bytes, kHugePage);
   if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice: its failure leaves ordinary memory
   return p;
@@ -114,10 +124,7 @@ void* map_huge_advised(size_t bytes) noexcept {
 
 void unmap_huge_advised(void* p, size_t bytes) noexcept {
   if (p == nullptr) return;
-  if constexpr (kPagePerAllocation)
-    ::operator delete (p, std::align_val_t{64});
-  else
-    map_cache().give(p, bytes);
+  map_cache().give(p, bytes);
 }
 
 }  // namespace detail

@@ -253,6 +253,7 @@ Outcome run(const std::vector<std::string>& words, EngineId e, bool record,
   mo.engine = e;
   mo.record_effects = record;
   mo.kernel_threads = kernel_threads;
+  mo.kernel_split_macs = 1;  // every product split, however small
   Machine m(kC, program, mo);
   preset(m.mutable_state());
   if (also) also(m.mutable_state());
@@ -389,7 +390,7 @@ TEST(BlockPath, Fp32AndFp8WeightsAndMovingRowsEqualTheElementPath) {
   expect_same({kWideAndNarrowPe[4], kWideAndNarrowPe[6], kWideAndNarrowPe[5], kWideAndNarrowPe[6]}, EngineId::Pe);
 }
 
-// Products of 2^20 multiply-adds and more are split across the kernel threads (their moving columns): every count
+// Products are split across the kernel threads (their moving columns; here every product): every count
 // leaves the bytes, counts and diagnostics of one thread, for FP16 and FP32 (fused and generic kernels), BEGIN then
 // END, and transposes.
 TEST(BlockPath, MatmulsSplitAcrossKernelThreadsEqualOneThread) {

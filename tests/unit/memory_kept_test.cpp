@@ -1,5 +1,5 @@
-// Memory kept between runs (detail::map_huge_advised's cache of released chunks and buffers): a plain test, so that
-// the optimised tree runs it; under AddressSanitizer pages and buffers are heap allocations and nothing is kept.
+// Memory kept between runs (detail::map_huge_advised's cache of released chunks, blocks and buffers): a plain test, so
+// that the optimised tree runs it (under AddressSanitizer the pages are heap allocations of their own, not kept).
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -17,9 +17,6 @@ namespace tpbisa::family {
 namespace {
 
 constexpr uint32_t kOneF32 = 0x3F800000U;
-/// A Matmul of at least this many multiply-adds is split across the kernel threads (smaller ones cost less than
-/// handing parts to other threads).
-constexpr uint64_t kSplitMacs = uint64_t{1} << 20;
 
 /// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
 /// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
@@ -322,8 +319,9 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
                                             kernels::fma_exact_operands(x.data(), N, rows, N));
   // A long product's moving columns are split across the step's kernel threads: a column's sums are the same on any
   // thread, so the bits do not depend on the split.
-  const size_t parts =
-      uint64_t{rows} * cols * N >= kSplitMacs ? std::clamp<size_t>(txn.options().kernel_threads, 1, N / 32 + 1) : 1;
+  const size_t parts = uint64_t{rows} * cols * N >= txn.options().kernel_split_macs
+                           ? std::clamp<size_t>(txn.options().kernel_threads, 1, N / 32 + 1)
+                           : 1;
   exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
     const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
     if (exact_products)
