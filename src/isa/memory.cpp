@@ -74,7 +74,7 @@ class MapCache {
       }
     return nullptr;
   }
-  /// Keeps the block, or unmaps it (and any older ones in the way) when it does not fit.
+  /// Keeps the block, or releases it (and any older ones in the way) when it does not fit.
   void give(void* p, size_t bytes) noexcept {
     if (bytes > kHeldBytes) {
       release_block(p, bytes);
