@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <functional>
@@ -258,6 +259,7 @@ Outcome run(const std::vector<std::string>& words, EngineId e, bool record,
   preset(m.mutable_state());
   if (also) also(m.mutable_state());
   Outcome o;
+  o.bytes.reserve(2 * 128 * (0x3800 + 0x500 + 0x1000));
   for (int i = 0; i < 10; ++i) {
     const StepResult r = m.step();
     if (r.status == StepResult::Status::Halted) break;
@@ -267,11 +269,23 @@ Outcome run(const std::vector<std::string>& words, EngineId e, bool record,
     o.faults.push_back(r.fault.detail);
     if (r.status == StepResult::Status::Faulted) break;
   }
+  // A 64-byte piece whose bytes were all written is read as a block; any other byte by byte (its written bits).
   auto dump = [&](uint64_t from, uint64_t to) {
-    for (uint64_t a = from; a < to; ++a) {
-      bool init = false;
-      o.bytes.push_back(static_cast<uint8_t>(m.state().memory.read(a, 1, &init)));
-      o.bytes.push_back(init ? 1 : 0);
+    std::array<uint8_t, 64> piece{};
+    for (uint64_t a = from; a < to; a += piece.size()) {
+      const uint64_t n = std::min<uint64_t>(piece.size(), to - a);
+      if (m.state().memory.read_block(a, n, piece.data())) {
+        for (uint64_t i = 0; i < n; ++i) {
+          o.bytes.push_back(piece[i]);
+          o.bytes.push_back(1);
+        }
+        continue;
+      }
+      for (uint64_t i = 0; i < n; ++i) {
+        bool init = false;
+        o.bytes.push_back(static_cast<uint8_t>(m.state().memory.read(a + i, 1, &init)));
+        o.bytes.push_back(init ? 1 : 0);
+      }
     }
   };
   for (uint64_t p = 0; p < 128; ++p) {

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
+#include "tpbisa/neff_run.hpp"
 #include "tpbisa/state.hpp"
 
 namespace tpbisa {
@@ -35,6 +37,24 @@ TEST(SparseMemoryKept, MemoryKeptFromEarlierRunsStartsZeroAndUnwritten) {
         ASSERT_FALSE(fresh.initialized(page + 101, 1));
         ASSERT_EQ(fresh.read(page + 99, 3), 0x5A00U) << p;
       }
+    }
+  }
+}
+
+// A NEFF run's variables of up to 16 MiB take kept memory (neff::ZeroPages): one mapped after another of the same size
+// was filled with ones and released must still read all zero.
+TEST(SparseMemoryKept, KeptVariablesStartZero) {
+  for (const uint64_t n : {uint64_t{100}, uint64_t{1} << 20, (uint64_t{3} << 20) + 5}) {
+    for (int round = 0; round < 3; ++round) {
+      {
+        neff::ZeroPages filled;
+        ASSERT_TRUE(filled.map(n));
+        std::memset(filled.data(), 0xFF, n);
+      }
+      neff::ZeroPages fresh;
+      ASSERT_TRUE(fresh.map(n));
+      ASSERT_EQ(fresh.size(), n);
+      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(fresh.data()[i], 0) << n << " " << i;
     }
   }
 }
