@@ -282,8 +282,10 @@ struct EffectLog {
   std::vector<DramRange> dram_ranges;
   uint64_t macs = 0;       ///< multiply-adds of the step, added to the core's count at commit
   uint64_t dma_bytes = 0;  ///< DMA bytes of the step, added to the core's DRAM counters at commit
-  /// Executor scratch reused across steps (so the hot path allocates only while it grows).
-  std::vector<float> f32a, f32b, f32c;
+  /// Executor scratch reused across steps (so the hot path allocates only while it grows). A resize leaves the
+  /// elements it adds as they were (HugeAdvisedAllocator): every user writes them before reading them.
+  using Floats = std::vector<float, detail::HugeAdvisedAllocator<float>>;
+  Floats f32a, f32b, f32c;
   Bytes bytes_a, bytes_b;
 
   void clear() {

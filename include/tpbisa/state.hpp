@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -26,25 +27,30 @@ class SetCatalog;
 namespace tpbisa {
 
 namespace detail {
-/// Memory of `bytes` (a multiple of 4 KiB) on a 2 MiB boundary with transparent huge pages advised, so that filling
-/// it costs one fault per 2 MiB instead of one per 4 KiB (about 2 µs each on a virtual machine); where the system has
-/// no huge page to give, or they are off, it is ordinary memory. Not necessarily zero: a block of the same size given
-/// back earlier in the process (up to 256 MiB of them are kept) is reused, already resident. nullptr when the system
-/// refuses.
+/// Memory of `bytes` (a multiple of 4 KiB). From 2 MiB on it lies on a 2 MiB boundary with transparent huge pages
+/// advised, so that filling it costs one fault per 2 MiB instead of one per 4 KiB (about 2 µs each on a virtual
+/// machine); where the system has no huge page to give, or they are off, it is ordinary memory. Not necessarily zero: a
+/// block of the same size given back earlier in the process (up to 256 MiB of them are kept) is reused, already
+/// resident. nullptr when the system refuses.
 void* map_huge_advised(size_t bytes) noexcept;
 void unmap_huge_advised(void* p, size_t bytes) noexcept;
 
-/// std::allocator, except that blocks of kFrom bytes or more come from map_huge_advised: for the buffers that keep
-/// their high-water size (the staged bytes of a step), which a large row fills from fresh memory once.
+/// std::allocator, except that blocks of kFrom bytes or more come from map_huge_advised (under 2 MiB rounded up to
+/// a power of two, from 2 MiB to a multiple of 2 MiB): for the buffers that keep their high-water size (the staged
+/// bytes of a step, the executors' scratch), which a large row fills from fresh memory once, and which a process that
+/// runs program after program (the Python package) then finds already resident instead of faulting them in again.
 template <class T>
 struct HugeAdvisedAllocator {
   using value_type = T;
-  static constexpr size_t kFrom = size_t{2} << 20;
+  static constexpr size_t kFrom = size_t{64} << 10;
   static constexpr size_t kRound = size_t{2} << 20;
   HugeAdvisedAllocator() = default;
   template <class U>
   explicit HugeAdvisedAllocator(const HugeAdvisedAllocator<U>&) noexcept {}
-  static size_t mapped_bytes(size_t n) { return (n * sizeof(T) + kRound - 1) / kRound * kRound; }
+  static size_t mapped_bytes(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    return bytes < kRound ? std::bit_ceil(bytes) : (bytes + kRound - 1) / kRound * kRound;
+  }
   T* allocate(size_t n) {
     if (n * sizeof(T) < kFrom) return std::allocator<T>().allocate(n);
     void* p = map_huge_advised(mapped_bytes(n));

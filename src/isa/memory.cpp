@@ -117,6 +117,7 @@ void* map_huge_advised(size_t bytes) noexcept {
   // one of megabytes is new mapped memory there, which the many short machines of the unit suite would fault in.
   if (void* kept = map_cache().take(bytes)) return kept;
   if constexpr (kPagePerAllocation) return ::operator new (bytes, std::align_val_t{64}, std::nothrow);
+  if (bytes < kHugePage) return map_chunk(bytes, 4096);  // a block under 2 MiB: kept, never huge
   void* p = map_chunk(bytes, kHugePage);
   if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice: its failure leaves ordinary memory
   return p;

@@ -375,6 +375,35 @@ TEST(BlockPath, TransposeSelectionColumnsEqualTheElementPath) {
   EXPECT_EQ(fast.status[1], StepResult::Status::Retired) << fast.faults[1];
 }
 
+// A transpose whose every column selects a row reads no sum of products, so its product is skipped; a column of
+// zeros selects none and reads its sum, which against an infinite weight is NaN (Inf times zero), as the element path
+// computes it. The weights are preset (every W[k][m] a small FP16 pattern, W[3][125] +Inf) and the moving tile is the
+// identity with ±0 off the diagonal: column n selects row n, except column 100 when it is all zeros.
+TEST(BlockPath, TransposeSkipsTheProductOnlyWhenEveryColumnSelects) {
+  constexpr uint64_t kIdentity = 0x37b00;  // kMmT0's moving tile: 640 FP16 elements per partition
+  const auto tile = [](bool zero_column) {
+    return [zero_column](MachineState& s) {
+      for (uint64_t p = 0; p < 128; ++p)
+        for (uint64_t n = 0; n < 640; ++n) {
+          uint64_t bits = n % 128 == p ? 0x3C00 : (n + p) % 2 == 1 ? 0x8000 : 0;
+          if (zero_column && n == 100) bits = 0;
+          s.memory.write(p * kStride + kIdentity + 2 * n, 2, bits);
+        }
+      s.pe.loaded = true;
+      s.pe.dtype = dtype::kFp16;
+      s.pe.rows = s.pe.cols = 128;
+      for (size_t i = 0; i < s.pe.bits.size(); ++i) s.pe.bits[i] = 0x3C00 + static_cast<uint32_t>(i % 7);
+      s.pe.bits[3 * PeWeights::kCols + 125] = 0x7C00;  // +Inf
+    };
+  };
+  for (const bool zero_column : {false, true}) {
+    const Outcome fast = expect_same({kMmT0}, EngineId::Pe, tile(zero_column));
+    ASSERT_EQ(fast.status.size(), 1U);
+    EXPECT_EQ(fast.status[0], StepResult::Status::Retired) << fast.faults[0];
+    EXPECT_EQ(fast.totals[0].mem, 128U * 128);  // every output element written
+  }
+}
+
 // Four-byte and one-byte LdWeights rows (FP32 stored bits taken whole, FP8 bytes) on both walks, and FP32
 // moving tiles (their rows copied as they are): assembled from the text in each comment's place (tpbisa asm, cayman).
 const std::vector<std::string> kWideAndNarrowPe = {

@@ -18,6 +18,20 @@ namespace {
 
 constexpr uint32_t kOneF32 = 0x3F800000U;
 
+/// The low `size` bytes (1, 2 or 4) of `bits` at `to`, least significant first.
+void put_le(uint8_t* to, unsigned size, uint64_t bits) {
+  static_assert(std::endian::native == std::endian::little);
+  if (size == 4) {
+    const auto v = static_cast<uint32_t>(bits);
+    std::memcpy(to, &v, 4);
+  } else if (size == 2) {
+    const auto v = static_cast<uint16_t>(bits);
+    std::memcpy(to, &v, 2);
+  } else {
+    for (unsigned b = 0; b < size; ++b) to[b] = static_cast<uint8_t>(bits >> (8 * b));
+  }
+}
+
 /// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
 /// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
 bool not_run(exec::Txn& txn, std::string_view what, std::string_view why) {
@@ -237,9 +251,9 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   const unsigned out_size = transpose && !ctl.transpose_writes_fp32 ? in_size : 4;
   // Every address first (a fault changes nothing), reading the moving tile X[k][n] as FP32.
   EffectLog& s = txn.scratch();
-  std::vector<float>& x = s.f32a;
-  std::vector<float>& wf = s.f32b;
-  std::vector<float>& out = s.f32c;
+  EffectLog::Floats& x = s.f32a;
+  EffectLog::Floats& wf = s.f32b;
+  EffectLog::Floats& out = s.f32c;
   // The block path: each channel's moving row and output row is one run of bytes (checked once per row).
   std::array<uint64_t, PeWeights::kRows> src_rows{}, dst_rows{};
   const bool blocks = exec::forward_runs(txn, src, mm.src, rows, N, in_size, src_rows) &&
@@ -315,30 +329,52 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
   // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
   const bool fp16_only = mm.in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
-  const bool exact_products = fp16_only || (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
-                                            kernels::fma_exact_operands(x.data(), N, rows, N));
+  // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged. Column n's
+  // selection is its selected row, -1 for none, -2 for a column that is not a selection; found a row at a time.
+  EffectLog::Bytes& sels = s.bytes_a;
+  int* column_sel = nullptr;
+  bool all_selections = false;
+  if (transpose && blocks) {
+    sels.resize(N * sizeof(int));
+    column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
+    std::fill(column_sel, column_sel + N, -1);
+    for (unsigned k = 0; k < rows; ++k) {
+      const float* xr = x.data() + size_t{k} * N;
+      for (size_t n = 0; n < N; ++n) {
+        const uint32_t b = std::bit_cast<uint32_t>(xr[n]);
+        if (b == kOneF32)
+          column_sel[n] = column_sel[n] == -1 ? static_cast<int>(k) : -2;
+        else if ((b & 0x7FFFFFFFU) != 0)
+          column_sel[n] = -2;
+      }
+    }
+    all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
+  }
+  const bool exact_products =
+      fp16_only || all_selections ||
+      (kernels::fma_exact_operands(wf.data(), cols, rows, cols) && kernels::fma_exact_operands(x.data(), N, rows, N));
   // A long product's moving columns are split across the step's kernel threads: a column's sums are the same on any
-  // thread, so the bits do not depend on the split.
+  // thread, so the bits do not depend on the split. A transpose whose every column selects a row reads no sum.
   const size_t parts = uint64_t{rows} * cols * N >= txn.options().kernel_split_macs
                            ? std::clamp<size_t>(txn.options().kernel_threads, 1, N / 32 + 1)
                            : 1;
-  exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
-    const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
-    if (exact_products)
-      kernels::matmul_f32(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from, accumulate);
-    else
-      kernels::matmul_f32_generic(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
-                                  accumulate);
-  });
+  if (!all_selections)
+    exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
+      const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
+      if (exact_products)
+        kernels::matmul_f32(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
+                            accumulate);
+      else
+        kernels::matmul_f32_generic(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
+                                    accumulate);
+    });
   txn.add_macs(uint64_t{rows} * cols * N);
   if (blocks && !transpose) {
     for (unsigned m = 0; m < cols; ++m)
       txn.stage_block(dst_rows[m], reinterpret_cast<const uint8_t*>(out.data() + m * N), N * 4, 4);  // NOLINT
     return true;
   }
-  // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged. A column's
-  // selection is its selected row, -1 for none, -2 for a column that is not a selection.
-  const auto selection = [&](size_t n) {
+  const auto selection = [&](size_t n) {  // the element path's selection of column n, as above
     int sel = -1;
     for (unsigned k = 0; k < rows; ++k) {
       const uint32_t b = std::bit_cast<uint32_t>(x[k * N + n]);
@@ -361,17 +397,10 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     return out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
   };
   if (blocks) {  // a transpose: each output row is one run, its elements the bytes the element path stages
-    EffectLog::Bytes& sels = s.bytes_a;
     EffectLog::Bytes& row = s.bytes_b;
-    sels.resize(N * sizeof(int));
     row.resize(N * out_size);
-    int* sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
-    for (size_t n = 0; n < N; ++n) sel[n] = selection(n);
     for (unsigned m = 0; m < cols; ++m) {
-      for (size_t n = 0; n < N; ++n) {
-        const uint64_t bits = transposed(sel[n], m, n);
-        for (unsigned b = 0; b < out_size; ++b) row[n * out_size + b] = static_cast<uint8_t>(bits >> (8 * b));
-      }
+      for (size_t n = 0; n < N; ++n) put_le(row.data() + n * out_size, out_size, transposed(column_sel[n], m, n));
       txn.stage_block(dst_rows[m], row.data(), N * out_size, out_size);
     }
     return true;

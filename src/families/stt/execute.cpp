@@ -235,9 +235,9 @@ std::optional<bool> stt_rows(const Stt& t, const std::array<Operand<Tensor2d>, 3
   // The v rows of sixteen channels (kept for their accumulators), a little over a multiple of 4 KiB apart so that
   // the fold's sixteen rows do not alias; a piece written over its own source goes through `tmp` first.
   const uint64_t stride = count + 64;
-  std::vector<float>& v = txn.scratch().f32c;
+  EffectLog::Floats& v = txn.scratch().f32c;
   if (accumulate) v.resize(stride * kernels::kFoldLanes);
-  std::vector<float>& tmp = txn.scratch().f32a;
+  EffectLog::Floats& tmp = txn.scratch().f32a;
   tmp.resize(count);
   EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   scratch.resize(count * (z0 + z1));
