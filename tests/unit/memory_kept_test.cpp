@@ -59,5 +59,25 @@ TEST(SparseMemoryKept, KeptVariablesStartZero) {
   }
 }
 
+// The executors' scratch and staged bytes keep their blocks from 64 KiB on (detail::HugeAdvisedAllocator): under 2 MiB
+// a power of two, from 2 MiB a multiple of 2 MiB, each released block taken again by the next of its size.
+TEST(SparseMemoryKept, ScratchBlocksFrom64KiBAreKeptBySize) {
+  using Alloc = detail::HugeAdvisedAllocator<float>;
+  EXPECT_EQ(Alloc::mapped_bytes(16384), size_t{64} << 10);
+  EXPECT_EQ(Alloc::mapped_bytes(16385), size_t{128} << 10);
+  EXPECT_EQ(Alloc::mapped_bytes((size_t{1} << 19) - 1), size_t{2} << 20);
+  EXPECT_EQ(Alloc::mapped_bytes((size_t{3} << 18) + 1), size_t{4} << 20);
+  for (const size_t n : {size_t{16384}, size_t{100000}, size_t{1} << 20}) {
+    Alloc a;
+    float* p = a.allocate(n);
+    p[0] = 1.0F;
+    p[n - 1] = 2.0F;
+    a.deallocate(p, n);
+    float* q = a.allocate(n);
+    EXPECT_EQ(q, p) << n;  // the block just released, already resident
+    a.deallocate(q, n);
+  }
+}
+
 }  // namespace
 }  // namespace tpbisa
