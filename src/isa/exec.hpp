@@ -125,6 +125,9 @@ class Txn {
     for (unsigned c = 0; c < channels; ++c) core_.memory.make_pages(rows[c], n);  // within the bound: each is made
     return true;
   }
+  /// True when the n bytes at `address` are all written and lie in one stored span (read_run then reads them where
+  /// they are): a run an executor may update in place.
+  bool run_written(uint64_t address, uint64_t n) const { return core_.memory.written_span(address, n) != nullptr; }
   /// The run of n bytes (n / elem elements) at `address`, written in place: where the caller writes them, marked
   /// written and counted as staged elements are, or nullptr when the run does not lie in one page (the caller then
   /// stages it). Only after may_write_in_place() or may_write_runs_in_place() held for the step.

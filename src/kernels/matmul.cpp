@@ -22,16 +22,17 @@ namespace hn = hwy::HWY_NAMESPACE;
 // running sum from +0.0f over k ascending (PROJ-CONV-F17). kFused selects MulAdd (one rounding; equal to the
 // reference only when every product is exact) or Mul then Add (two roundings, exactly the reference).
 // `resume`: the sums start from `out` instead (the running sums of earlier k, stored by a block over them).
+// Output row i is out[i] from column `col` on.
 template <size_t kRows, size_t kVecs, bool kFused, class D>
 HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float* HWY_RESTRICT x, size_t ldx,
-                      float* HWY_RESTRICT out, size_t ldo, size_t K, bool accumulate, bool resume = false) {
+                      float* const* out, size_t col, size_t K, bool accumulate, bool resume = false) {
   using V = hn::Vec<D>;
   const size_t lanes = hn::Lanes(d);
   V acc[kRows][kVecs];
 #pragma GCC unroll 16
   for (size_t i = 0; i < kRows; ++i)
 #pragma GCC unroll 16
-    for (size_t j = 0; j < kVecs; ++j) acc[i][j] = resume ? hn::LoadU(d, out + i * ldo + j * lanes) : hn::Zero(d);
+    for (size_t j = 0; j < kVecs; ++j) acc[i][j] = resume ? hn::LoadU(d, out[i] + col + j * lanes) : hn::Zero(d);
   for (size_t k = 0; k < K; ++k) {
     const float* xk = x + k * ldx;
     const float* wk = w + k * ldw;
@@ -55,7 +56,7 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float*
   for (size_t i = 0; i < kRows; ++i)
 #pragma GCC unroll 16
     for (size_t j = 0; j < kVecs; ++j) {
-      float* o = out + i * ldo + j * lanes;
+      float* o = out[i] + col + j * lanes;
       V r = acc[i][j];
       if (accumulate) r = hn::Add(hn::LoadU(d, o), r);
       hn::StoreU(r, d, o);
@@ -64,25 +65,23 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float*
 
 // All of M for one column strip of width kVecs * Lanes(d): blocks of kMr rows, then the row tail by 4, 2, 1.
 template <size_t kMr, size_t kVecs, bool kFused, class D>
-HWY_INLINE void strip(D d, const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
-                      size_t M, bool accumulate, bool resume = false) {
+HWY_INLINE void strip(D d, const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col,
+                      size_t K, size_t M, bool accumulate, bool resume = false) {
   size_t m = 0;
-  for (; m + kMr <= M; m += kMr)
-    block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
+  for (; m + kMr <= M; m += kMr) block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
   if constexpr (kMr > 4) {
-    for (; m + 4 <= M; m += 4)
-      block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
+    for (; m + 4 <= M; m += 4) block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
   }
-  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
-  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m * ldo, ldo, K, accumulate, resume);
+  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
+  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
 }
 
 // Column strips of one narrower vector type (the tail after the full-width strips); returns the next column.
 template <bool kFused, class D>
-HWY_INLINE size_t tail_strips(D d, size_t n, const float* w, size_t ldw, const float* x, size_t ldx, float* out,
-                              size_t ldo, size_t K, size_t M, size_t N, bool accumulate) {
+HWY_INLINE size_t tail_strips(D d, size_t n, const float* w, size_t ldw, const float* x, size_t ldx, float* const* out,
+                              size_t col0, size_t K, size_t M, size_t N, bool accumulate) {
   const size_t lanes = hn::Lanes(d);
-  for (; n + lanes <= N; n += lanes) strip<4, 1, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+  for (; n + lanes <= N; n += lanes) strip<4, 1, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
   return n;
 }
 
@@ -107,8 +106,8 @@ constexpr size_t kPackFloats = 8192;
 // (exact: the sums are fp32 either way); with `accumulate` the sums must start from zero, not from `out`, so such a
 // strip is read in place.
 template <bool kFused>
-void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
-                 size_t N, bool accumulate) {
+void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
+                 size_t M, size_t N, bool accumulate) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t wide = kVecsPerBlock * lanes;
@@ -117,7 +116,7 @@ void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* 
   size_t n = 0;
   for (; n + wide <= N; n += wide) {
     if (K == 0 || (K > run && accumulate)) {
-      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
       continue;
     }
     for (size_t k0 = 0; k0 < K; k0 += run) {
@@ -126,25 +125,25 @@ void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* 
 #pragma GCC unroll 4
         for (size_t j = 0; j < kVecsPerBlock; ++j)
           hn::Store(hn::LoadU(d, x + (k0 + k) * ldx + n + j * lanes), d, pack + k * wide + j * lanes);
-      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w + k0 * ldw, ldw, pack, wide, out + n, ldo, ks, M, accumulate,
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w + k0 * ldw, ldw, pack, wide, out, col0 + n, ks, M, accumulate,
                                                   k0 != 0);
     }
   }
   for (; n + lanes <= N; n += lanes)
-    strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x + n, ldx, out + n, ldo, K, M, accumulate);
-  n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
-  n = tail_strips<kFused>(hn::CappedTag<float, 4>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
-  tail_strips<kFused>(hn::CappedTag<float, 1>(), n, w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+    strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 4>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
+  tail_strips<kFused>(hn::CappedTag<float, 1>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
 }
 
-void matmul_fused(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
-                  size_t N, bool accumulate) {
-  matmul_impl<true>(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+void matmul_fused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
+                  size_t M, size_t N, bool accumulate) {
+  matmul_impl<true>(w, ldw, x, ldx, out, col0, K, M, N, accumulate);
 }
 
-void matmul_unfused(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
-                    size_t N, bool accumulate) {
-  matmul_impl<false>(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+void matmul_unfused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
+                    size_t M, size_t N, bool accumulate) {
+  matmul_impl<false>(w, ldw, x, ldx, out, col0, K, M, N, accumulate);
 }
 
 // What this target's MulAdd is: one rounding (a fused instruction) or two (multiply, then add).
@@ -179,14 +178,44 @@ void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx
     }
 }
 
+namespace {
+
+using RowsKernel = void (*)(const float*, size_t, const float*, size_t, float* const*, size_t, size_t, size_t, size_t,
+                            bool);
+
+// A strided output through the row kernel, kRowChunk rows at a time (their row pointers on the stack): each output
+// element is its own sum, so the chunks give the same bits as one call.
+constexpr size_t kRowChunk = 1024;
+void strided(RowsKernel kernel, const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo,
+             size_t K, size_t M, size_t N, bool accumulate) {
+  float* rows[kRowChunk];
+  for (size_t m0 = 0; m0 < M; m0 += kRowChunk) {
+    const size_t mc = M - m0 < kRowChunk ? M - m0 : kRowChunk;
+    for (size_t i = 0; i < mc; ++i) rows[i] = out + (m0 + i) * ldo;
+    kernel(w + m0, ldw, x, ldx, rows, 0, K, mc, N, accumulate);
+  }
+}
+
+}  // namespace
+
 void matmul_f32(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K, size_t M,
                 size_t N, bool accumulate) {
-  HWY_DYNAMIC_DISPATCH(matmul_fused)(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+  strided(&HWY_DYNAMIC_DISPATCH(matmul_fused), w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
 }
 
 void matmul_f32_generic(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
                         size_t M, size_t N, bool accumulate) {
-  HWY_DYNAMIC_DISPATCH(matmul_unfused)(w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+  strided(&HWY_DYNAMIC_DISPATCH(matmul_unfused), w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
+}
+
+void matmul_f32_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col, size_t K,
+                     size_t M, size_t N, bool accumulate) {
+  HWY_DYNAMIC_DISPATCH(matmul_fused)(w, ldw, x, ldx, out, col, K, M, N, accumulate);
+}
+
+void matmul_f32_generic_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col,
+                             size_t K, size_t M, size_t N, bool accumulate) {
+  HWY_DYNAMIC_DISPATCH(matmul_unfused)(w, ldw, x, ldx, out, col, K, M, N, accumulate);
 }
 
 namespace {

@@ -253,6 +253,41 @@ TEST(KernelsMatmul, WritesOnlyTheTile) {
   }
 }
 
+// Output rows anywhere (matmul_f32_rows, matmul_f32_generic_rows: reversed, unevenly spaced, from a column offset)
+// hold the reference's sums (a NaN as some NaN), accumulated and not, on every target; the columns outside
+// [col, col + N) stay.
+TEST(KernelsMatmul, RowPointersEqualTheReference) {
+  std::mt19937 rng(11);
+  const size_t K = 40, M = 13, N = 45, col = 3, width = 53;
+  std::vector<float> w(K * M), x(K * N);
+  for (float& e : w) e = draw(Kind::Bf16, rng, true);
+  for (float& e : x) e = draw(Kind::Bf16, rng, true);
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    for (const bool generic : {false, true})
+      for (const bool accumulate : {false, true}) {
+        std::vector<float> space(M * (width + 7), 5.0F), want(M * N, 5.0F);
+        std::vector<float*> rows(M);
+        for (size_t m = 0; m < M; ++m) rows[m] = space.data() + (M - 1 - m) * (width + 7) + m % 7;  // reversed
+        matmul_f32_reference(w.data(), M, x.data(), N, want.data(), N, K, M, N, accumulate);
+        if (generic)
+          matmul_f32_generic_rows(w.data(), M, x.data(), N, rows.data(), col, K, M, N, accumulate);
+        else
+          matmul_f32_rows(w.data(), M, x.data(), N, rows.data(), col, K, M, N, accumulate);
+        for (size_t m = 0; m < M; ++m)
+          for (size_t c = 0; c < width; ++c) {
+            const float expected = c >= col && c < col + N ? want[m * N + c - col] : 5.0F;
+            if (std::isnan(expected)) {  // some quiet NaN (PROJ-CONV-N17)
+              ASSERT_TRUE(std::isnan(rows[m][c])) << m << "," << c;
+              continue;
+            }
+            ASSERT_EQ(std::bit_cast<uint32_t>(rows[m][c]), std::bit_cast<uint32_t>(expected))
+                << m << "," << c << " generic " << generic << " accumulate " << accumulate;
+          }
+      }
+  }
+}
+
 // K = 0: every sum is +0.0, so an accumulate turns a -0.0 element into +0.0, as the reference does.
 TEST(KernelsMatmul, ZeroDepth) {
   for (const int64_t t : targets()) {

@@ -32,6 +32,24 @@ void put_le(uint8_t* to, unsigned size, uint64_t bits) {
   }
 }
 
+/// The output rows a product sums into where they lie, not into a copy staged and copied at commit: each row's N
+/// FP32 sums 4-byte aligned in one stored span (exec::span_piece), every byte written when the product accumulates
+/// onto them, and Txn::may_write_runs_in_place holding (the executor is past its last check, so nothing can fault
+/// after the first write). Their reads and writes are counted as the staged path counts them. False, with nothing
+/// counted or written, when any row is not such a run.
+bool sums_in_place(exec::Txn& txn, const uint64_t* rows, unsigned cols, size_t N, bool accumulate, float** out) {
+  const uint64_t n = uint64_t{N} * 4;
+  for (unsigned m = 0; m < cols; ++m)
+    if (rows[m] % 4 != 0 || exec::span_piece(rows[m], 4, N) != N || (accumulate && !txn.run_written(rows[m], n)))
+      return false;
+  if (!txn.may_write_runs_in_place(rows, cols, n)) return false;
+  for (unsigned m = 0; m < cols; ++m) {
+    if (accumulate) txn.read_run(rows[m], n, 4, nullptr);  // in place (all written): counts the reads
+    out[m] = reinterpret_cast<float*>(txn.write_run_in_place(rows[m], n, 4));  // NOLINT: FP32 sums in memory
+  }
+  return true;
+}
+
 /// A word whose fields ask for what no public source defines (PROJ-CONV-PE2) or the model does not run
 /// (PROJ-CONV-PE3): an UnsupportedOpcode fault that names the field and why.
 bool not_run(exec::Txn& txn, std::string_view what, std::string_view why) {
@@ -311,20 +329,26 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   }
   const bool begin = (mm.accumulate & 1U) != 0;
   const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
-  out.resize(size_t{cols} * N);
-  if (accumulate && blocks) {
-    static_assert(std::endian::native == std::endian::little);
-    for (unsigned m = 0; m < cols; ++m)
-      txn.read_block(dst_rows[m], N * 4, 4, reinterpret_cast<uint8_t*>(out.data() + m * N));  // NOLINT: FP32 bits
-  } else if (!accumulate) {
-    std::fill(out.begin(), out.end(), 0.0F);
-  } else
-    for (unsigned m = 0; m < cols; ++m)
-      for (size_t n = 0; n < N; ++n) {
-        uint64_t a = 0;
-        onchip_at(txn, dst, mm.dst, m, n, 4, "destination", a);
-        out[m * N + n] = std::bit_cast<float>(static_cast<uint32_t>(txn.read_mem(a, 4)));
-      }
+  std::array<float*, PeWeights::kCols> out_rows{};
+  const bool in_place =
+      blocks && !transpose && sums_in_place(txn, dst_rows.data(), cols, N, accumulate, out_rows.data());
+  if (!in_place) {  // the sums go to `out`, from zero or from the output rows, and are staged
+    out.resize(size_t{cols} * N);
+    if (accumulate && blocks) {
+      static_assert(std::endian::native == std::endian::little);
+      for (unsigned m = 0; m < cols; ++m)
+        txn.read_block(dst_rows[m], N * 4, 4, reinterpret_cast<uint8_t*>(out.data() + m * N));  // NOLINT: FP32 bits
+    } else if (!accumulate) {
+      std::fill(out.begin(), out.end(), 0.0F);
+    } else {
+      for (unsigned m = 0; m < cols; ++m)
+        for (size_t n = 0; n < N; ++n) {
+          uint64_t a = 0;
+          onchip_at(txn, dst, mm.dst, m, n, 4, "destination", a);
+          out[m * N + n] = std::bit_cast<float>(static_cast<uint32_t>(txn.read_mem(a, 4)));
+        }
+    }
+  }
   // The fused kernel equals the F17 order exactly when every product is exact in FP32: always for FP16/FP8 values,
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
   // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
@@ -361,7 +385,13 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   if (!all_selections)
     exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
       const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
-      if (exact_products)
+      if (in_place && exact_products)
+        kernels::matmul_f32_rows(wf.data(), cols, x.data() + from, N, out_rows.data(), from, rows, cols, to - from,
+                                 accumulate);
+      else if (in_place)
+        kernels::matmul_f32_generic_rows(wf.data(), cols, x.data() + from, N, out_rows.data(), from, rows, cols,
+                                         to - from, accumulate);
+      else if (exact_products)
         kernels::matmul_f32(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
                             accumulate);
       else
@@ -369,6 +399,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
                                     accumulate);
     });
   txn.add_macs(uint64_t{rows} * cols * N);
+  if (in_place) return true;
   if (blocks && !transpose) {
     for (unsigned m = 0; m < cols; ++m)
       txn.stage_block(dst_rows[m], reinterpret_cast<const uint8_t*>(out.data() + m * N), N * 4, 4);  // NOLINT
