@@ -427,6 +427,24 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
     return out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
   };
+  if (blocks && all_selections && out_size == in_size && w_ok && rows <= w.rows && cols <= w.cols) {
+    // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m].
+    // Eight output rows at a time, so that each selected row of W is read as eight neighbours (reading a column of
+    // W, 512 bytes between elements, evicts itself from the first-level cache).
+    constexpr unsigned kGroup = 8;
+    EffectLog::Bytes& group = s.bytes_b;
+    group.resize(size_t{kGroup} * N * out_size);
+    for (unsigned m0 = 0; m0 < cols; m0 += kGroup) {
+      const unsigned g = std::min(kGroup, cols - m0);
+      for (size_t n = 0; n < N; ++n) {
+        const uint32_t* selected = w.bits.data() + static_cast<size_t>(column_sel[n]) * PeWeights::kCols + m0;
+        for (unsigned i = 0; i < g; ++i) put_le(group.data() + (i * N + n) * out_size, out_size, selected[i]);
+      }
+      for (unsigned i = 0; i < g; ++i)
+        txn.stage_block(dst_rows[m0 + i], group.data() + size_t{i} * N * out_size, N * out_size, out_size);
+    }
+    return true;
+  }
   if (blocks) {  // a transpose: each output row is one run, its elements the bytes the element path stages
     EffectLog::Bytes& row = s.bytes_b;
     row.resize(N * out_size);
