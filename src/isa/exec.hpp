@@ -113,16 +113,28 @@ class Txn {
   /// commit would have made. Writing a run in place is not undone: the executor calls this past its last check and
   /// must know that nothing it does afterwards can fault.
   bool may_write_runs_in_place(const uint64_t* rows, unsigned channels, uint64_t n) {
+    return may_write_runs_in_place_each([&](const auto& run) {
+      for (unsigned c = 0; c < channels; ++c) run(rows[c], n);
+    });
+  }
+  /// may_write_runs_in_place for the runs `each(run)` names, calling run(address, n) for every run (as often as
+  /// this asks, the same runs each time).
+  template <class EachRun>
+  bool may_write_runs_in_place_each(const EachRun& each) {
     if (!may_write_in_place()) return false;
     // Every page the runs need is counted first (a page two runs share, twice): all are made, or none.
     uint64_t need = 0;
-    for (unsigned c = 0; c < channels; ++c) {
-      if (n != 0 && rows[c] + (n - 1) < rows[c]) return false;  // wraps: the staged path decides
-      if (!core_.memory.pages_present(rows[c], n)) need += core_.memory.new_bytes_for(rows[c], n);
-    }
+    bool wraps = false;
+    each([&](uint64_t address, uint64_t n) {
+      if (n != 0 && address + (n - 1) < address)
+        wraps = true;  // the staged path decides
+      else if (!core_.memory.pages_present(address, n))
+        need += core_.memory.new_bytes_for(address, n);
+    });
+    if (wraps) return false;
     if (need == 0) return true;
     if (core_.memory.allocated_bytes() + need > core_.memory.max_bytes()) return false;
-    for (unsigned c = 0; c < channels; ++c) core_.memory.make_pages(rows[c], n);  // within the bound: each is made
+    each([&](uint64_t address, uint64_t n) { core_.memory.make_pages(address, n); });  // within the bound
     return true;
   }
   /// True when the n bytes at `address` are all written and lie in one stored span (read_run then reads them where

@@ -18,14 +18,29 @@ namespace tpbisa::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The moving tile's rows: row k at p + k * ld (a strided tile, or the packed strip), or at rows[k] + col (rows
+// anywhere); at(n) is the same tile from column n on.
+struct XStrided {
+  const float* p;
+  size_t ld;
+  const float* row(size_t k) const { return p + k * ld; }
+  XStrided at(size_t n) const { return {p + n, ld}; }
+};
+struct XRows {
+  const float* const* rows;
+  size_t col;
+  const float* row(size_t k) const { return rows[k] + col; }
+  XRows at(size_t n) const { return {rows, col + n}; }
+};
+
 // One output register block: rows [0, kRows) of `out` x columns [0, kVecs * Lanes(d)), each element its own
 // running sum from +0.0f over k ascending (PROJ-CONV-F17). kFused selects MulAdd (one rounding; equal to the
 // reference only when every product is exact) or Mul then Add (two roundings, exactly the reference).
 // `resume`: the sums start from `out` instead (the running sums of earlier k, stored by a block over them).
 // Output row i is out[i] from column `col` on.
-template <size_t kRows, size_t kVecs, bool kFused, class D>
-HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float* HWY_RESTRICT x, size_t ldx,
-                      float* const* out, size_t col, size_t K, bool accumulate, bool resume = false) {
+template <size_t kRows, size_t kVecs, bool kFused, class D, class X>
+HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const X& x, float* const* out, size_t col, size_t K,
+                      bool accumulate, bool resume = false) {
   using V = hn::Vec<D>;
   const size_t lanes = hn::Lanes(d);
   V acc[kRows][kVecs];
@@ -34,7 +49,7 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float*
 #pragma GCC unroll 16
     for (size_t j = 0; j < kVecs; ++j) acc[i][j] = resume ? hn::LoadU(d, out[i] + col + j * lanes) : hn::Zero(d);
   for (size_t k = 0; k < K; ++k) {
-    const float* xk = x + k * ldx;
+    const float* xk = x.row(k);
     const float* wk = w + k * ldw;
     V xv[kVecs];
 #pragma GCC unroll 16
@@ -64,24 +79,24 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const float*
 }
 
 // All of M for one column strip of width kVecs * Lanes(d): blocks of kMr rows, then the row tail by 4, 2, 1.
-template <size_t kMr, size_t kVecs, bool kFused, class D>
-HWY_INLINE void strip(D d, const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col,
-                      size_t K, size_t M, bool accumulate, bool resume = false) {
+template <size_t kMr, size_t kVecs, bool kFused, class D, class X>
+HWY_INLINE void strip(D d, const float* w, size_t ldw, const X& x, float* const* out, size_t col, size_t K, size_t M,
+                      bool accumulate, bool resume = false) {
   size_t m = 0;
-  for (; m + kMr <= M; m += kMr) block<kMr, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
+  for (; m + kMr <= M; m += kMr) block<kMr, kVecs, kFused>(d, w + m, ldw, x, out + m, col, K, accumulate, resume);
   if constexpr (kMr > 4) {
-    for (; m + 4 <= M; m += 4) block<4, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
+    for (; m + 4 <= M; m += 4) block<4, kVecs, kFused>(d, w + m, ldw, x, out + m, col, K, accumulate, resume);
   }
-  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
-  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, ldx, out + m, col, K, accumulate, resume);
+  for (; m + 2 <= M; m += 2) block<2, kVecs, kFused>(d, w + m, ldw, x, out + m, col, K, accumulate, resume);
+  for (; m < M; ++m) block<1, kVecs, kFused>(d, w + m, ldw, x, out + m, col, K, accumulate, resume);
 }
 
 // Column strips of one narrower vector type (the tail after the full-width strips); returns the next column.
-template <bool kFused, class D>
-HWY_INLINE size_t tail_strips(D d, size_t n, const float* w, size_t ldw, const float* x, size_t ldx, float* const* out,
-                              size_t col0, size_t K, size_t M, size_t N, bool accumulate) {
+template <bool kFused, class D, class X>
+HWY_INLINE size_t tail_strips(D d, size_t n, const float* w, size_t ldw, const X& x, float* const* out, size_t col0,
+                              size_t K, size_t M, size_t N, bool accumulate) {
   const size_t lanes = hn::Lanes(d);
-  for (; n + lanes <= N; n += lanes) strip<4, 1, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
+  for (; n + lanes <= N; n += lanes) strip<4, 1, kFused>(d, w, ldw, x.at(n), out, col0 + n, K, M, accumulate);
   return n;
 }
 
@@ -105,9 +120,9 @@ constexpr size_t kPackFloats = 8192;
 // longer than the buffer goes in runs of k, each block storing its running sums and the next run resuming them
 // (exact: the sums are fp32 either way); with `accumulate` the sums must start from zero, not from `out`, so such a
 // strip is read in place.
-template <bool kFused>
-void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
-                 size_t M, size_t N, bool accumulate) {
+template <bool kFused, class X>
+void matmul_impl(const float* w, size_t ldw, const X& x, float* const* out, size_t col0, size_t K, size_t M, size_t N,
+                 bool accumulate) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t wide = kVecsPerBlock * lanes;
@@ -116,34 +131,46 @@ void matmul_impl(const float* w, size_t ldw, const float* x, size_t ldx, float* 
   size_t n = 0;
   for (; n + wide <= N; n += wide) {
     if (K == 0 || (K > run && accumulate)) {
-      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x.at(n), out, col0 + n, K, M, accumulate);
       continue;
     }
     for (size_t k0 = 0; k0 < K; k0 += run) {
       const size_t ks = K - k0 < run ? K - k0 : run;
-      for (size_t k = 0; k < ks; ++k)
+      for (size_t k = 0; k < ks; ++k) {
+        const float* xk = x.row(k0 + k) + n;
 #pragma GCC unroll 4
         for (size_t j = 0; j < kVecsPerBlock; ++j)
-          hn::Store(hn::LoadU(d, x + (k0 + k) * ldx + n + j * lanes), d, pack + k * wide + j * lanes);
-      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w + k0 * ldw, ldw, pack, wide, out, col0 + n, ks, M, accumulate,
-                                                  k0 != 0);
+          hn::Store(hn::LoadU(d, xk + j * lanes), d, pack + k * wide + j * lanes);
+      }
+      strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w + k0 * ldw, ldw, XStrided{pack, wide}, out, col0 + n, ks, M,
+                                                  accumulate, k0 != 0);
     }
   }
   for (; n + lanes <= N; n += lanes)
-    strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x + n, ldx, out, col0 + n, K, M, accumulate);
-  n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
-  n = tail_strips<kFused>(hn::CappedTag<float, 4>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
-  tail_strips<kFused>(hn::CappedTag<float, 1>(), n, w, ldw, x, ldx, out, col0, K, M, N, accumulate);
+    strip<kRowsPerBlock, 1, kFused>(d, w, ldw, x.at(n), out, col0 + n, K, M, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 8>(), n, w, ldw, x, out, col0, K, M, N, accumulate);
+  n = tail_strips<kFused>(hn::CappedTag<float, 4>(), n, w, ldw, x, out, col0, K, M, N, accumulate);
+  tail_strips<kFused>(hn::CappedTag<float, 1>(), n, w, ldw, x, out, col0, K, M, N, accumulate);
 }
 
-void matmul_fused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
-                  size_t M, size_t N, bool accumulate) {
-  matmul_impl<true>(w, ldw, x, ldx, out, col0, K, M, N, accumulate);
+void matmul_fused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t K, size_t M,
+                  size_t N, bool accumulate) {
+  matmul_impl<true>(w, ldw, XStrided{x, ldx}, out, 0, K, M, N, accumulate);
 }
 
-void matmul_unfused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col0, size_t K,
-                    size_t M, size_t N, bool accumulate) {
-  matmul_impl<false>(w, ldw, x, ldx, out, col0, K, M, N, accumulate);
+void matmul_unfused(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t K, size_t M,
+                    size_t N, bool accumulate) {
+  matmul_impl<false>(w, ldw, XStrided{x, ldx}, out, 0, K, M, N, accumulate);
+}
+
+void matmul_fused_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
+                       size_t M, size_t N, bool accumulate) {
+  matmul_impl<true>(w, ldw, XRows{x, col}, out, col, K, M, N, accumulate);
+}
+
+void matmul_unfused_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
+                         size_t M, size_t N, bool accumulate) {
+  matmul_impl<false>(w, ldw, XRows{x, col}, out, col, K, M, N, accumulate);
 }
 
 // What this target's MulAdd is: one rounding (a fused instruction) or two (multiply, then add).
@@ -164,6 +191,8 @@ namespace tpbisa::kernels {
 
 HWY_EXPORT(matmul_fused);
 HWY_EXPORT(matmul_unfused);
+HWY_EXPORT(matmul_fused_rows);
+HWY_EXPORT(matmul_unfused_rows);
 HWY_EXPORT(target_fuses);
 HWY_EXPORT(target_bits);
 
@@ -180,8 +209,7 @@ void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx
 
 namespace {
 
-using RowsKernel = void (*)(const float*, size_t, const float*, size_t, float* const*, size_t, size_t, size_t, size_t,
-                            bool);
+using RowsKernel = void (*)(const float*, size_t, const float*, size_t, float* const*, size_t, size_t, size_t, bool);
 
 // A strided output through the row kernel, kRowChunk rows at a time (their row pointers on the stack): each output
 // element is its own sum, so the chunks give the same bits as one call.
@@ -192,7 +220,7 @@ void strided(RowsKernel kernel, const float* w, size_t ldw, const float* x, size
   for (size_t m0 = 0; m0 < M; m0 += kRowChunk) {
     const size_t mc = M - m0 < kRowChunk ? M - m0 : kRowChunk;
     for (size_t i = 0; i < mc; ++i) rows[i] = out + (m0 + i) * ldo;
-    kernel(w + m0, ldw, x, ldx, rows, 0, K, mc, N, accumulate);
+    kernel(w + m0, ldw, x, ldx, rows, K, mc, N, accumulate);
   }
 }
 
@@ -208,14 +236,14 @@ void matmul_f32_generic(const float* w, size_t ldw, const float* x, size_t ldx, 
   strided(&HWY_DYNAMIC_DISPATCH(matmul_unfused), w, ldw, x, ldx, out, ldo, K, M, N, accumulate);
 }
 
-void matmul_f32_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col, size_t K,
+void matmul_f32_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
                      size_t M, size_t N, bool accumulate) {
-  HWY_DYNAMIC_DISPATCH(matmul_fused)(w, ldw, x, ldx, out, col, K, M, N, accumulate);
+  HWY_DYNAMIC_DISPATCH(matmul_fused_rows)(w, ldw, x, out, col, K, M, N, accumulate);
 }
 
-void matmul_f32_generic_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col,
-                             size_t K, size_t M, size_t N, bool accumulate) {
-  HWY_DYNAMIC_DISPATCH(matmul_unfused)(w, ldw, x, ldx, out, col, K, M, N, accumulate);
+void matmul_f32_generic_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
+                             size_t M, size_t N, bool accumulate) {
+  HWY_DYNAMIC_DISPATCH(matmul_unfused_rows)(w, ldw, x, out, col, K, M, N, accumulate);
 }
 
 namespace {

@@ -30,12 +30,13 @@ void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx
 void matmul_f32_generic(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
                         size_t M, size_t N, bool accumulate);
 
-/// matmul_f32 and matmul_f32_generic with output element (m, n) at out[m][col + n]: rows anywhere, such as the PSUM
-/// partitions of a simulated memory, summed into in place. No row may overlap another, `w` or `x`.
-void matmul_f32_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col, size_t K,
+/// matmul_f32 and matmul_f32_generic over rows anywhere, such as the partitions of a simulated memory, read and
+/// summed into in place: moving element (k, n) at x[k][col + n], output element (m, n) at out[m][col + n]. No output
+/// row may overlap another, `w` or a moving row.
+void matmul_f32_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
                      size_t M, size_t N, bool accumulate);
-void matmul_f32_generic_rows(const float* w, size_t ldw, const float* x, size_t ldx, float* const* out, size_t col,
-                             size_t K, size_t M, size_t N, bool accumulate);
+void matmul_f32_generic_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
+                             size_t M, size_t N, bool accumulate);
 
 /// Significant bits an operand may have for fma_exact_operands (two of them multiply exactly in FP32's 24).
 inline constexpr int kFmaExactBits = 12;

@@ -253,27 +253,33 @@ TEST(KernelsMatmul, WritesOnlyTheTile) {
   }
 }
 
-// Output rows anywhere (matmul_f32_rows, matmul_f32_generic_rows: reversed, unevenly spaced, from a column offset)
-// hold the reference's sums (a NaN as some NaN), accumulated and not, on every target; the columns outside
-// [col, col + N) stay.
+// Moving and output rows anywhere (matmul_f32_rows, matmul_f32_generic_rows: reversed, unevenly spaced, from a
+// column offset) give the reference's sums (a NaN as some NaN), accumulated and not, on every target; the output
+// columns outside [col, col + N) stay.
 TEST(KernelsMatmul, RowPointersEqualTheReference) {
   std::mt19937 rng(11);
-  const size_t K = 40, M = 13, N = 45, col = 3, width = 53;
-  std::vector<float> w(K * M), x(K * N);
+  const size_t K = 40, M = 13, N = 45, col = 3, width = 53, pitch = width + 7;
+  std::vector<float> w(K * M), x(K * N), x_space(K * pitch, 9.0F);
   for (float& e : w) e = draw(Kind::Bf16, rng, true);
   for (float& e : x) e = draw(Kind::Bf16, rng, true);
+  std::vector<const float*> x_rows(K);
+  for (size_t k = 0; k < K; ++k) {
+    float* row = x_space.data() + (K - 1 - k) * pitch + k % 7;  // reversed, unevenly spaced
+    for (size_t n = 0; n < N; ++n) row[col + n] = x[k * N + n];
+    x_rows[k] = row;
+  }
   for (const int64_t t : targets()) {
     const PerTarget scope(t);
     for (const bool generic : {false, true})
       for (const bool accumulate : {false, true}) {
-        std::vector<float> space(M * (width + 7), 5.0F), want(M * N, 5.0F);
+        std::vector<float> space(M * pitch, 5.0F), want(M * N, 5.0F);
         std::vector<float*> rows(M);
-        for (size_t m = 0; m < M; ++m) rows[m] = space.data() + (M - 1 - m) * (width + 7) + m % 7;  // reversed
+        for (size_t m = 0; m < M; ++m) rows[m] = space.data() + (M - 1 - m) * pitch + m % 7;
         matmul_f32_reference(w.data(), M, x.data(), N, want.data(), N, K, M, N, accumulate);
         if (generic)
-          matmul_f32_generic_rows(w.data(), M, x.data(), N, rows.data(), col, K, M, N, accumulate);
+          matmul_f32_generic_rows(w.data(), M, x_rows.data(), rows.data(), col, K, M, N, accumulate);
         else
-          matmul_f32_rows(w.data(), M, x.data(), N, rows.data(), col, K, M, N, accumulate);
+          matmul_f32_rows(w.data(), M, x_rows.data(), rows.data(), col, K, M, N, accumulate);
         for (size_t m = 0; m < M; ++m)
           for (size_t c = 0; c < width; ++c) {
             const float expected = c >= col && c < col + N ? want[m * N + c - col] : 5.0F;

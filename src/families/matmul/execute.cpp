@@ -32,6 +32,14 @@ void put_le(uint8_t* to, unsigned size, uint64_t bits) {
   }
 }
 
+/// Whether any of the `a` runs at a[0..na) meets any of the `b` runs at b[0..nb), all `len` bytes long (their hulls:
+/// a conservative answer).
+bool overlaps(const uint64_t* a, unsigned na, const uint64_t* b, unsigned nb, uint64_t len) {
+  const auto [a0, a1] = std::minmax_element(a, a + na);
+  const auto [b0, b1] = std::minmax_element(b, b + nb);
+  return *a0 < *b1 + len && *b0 < *a1 + len;
+}
+
 /// The output rows a product sums into where they lie, not into a copy staged and copied at commit: each row's N
 /// FP32 sums 4-byte aligned in one stored span (exec::span_piece), every byte written when the product accumulates
 /// onto them, and Txn::may_write_runs_in_place holding (the executor is past its last check, so nothing can fault
@@ -277,10 +285,22 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   const bool blocks = exec::forward_runs(txn, src, mm.src, rows, N, in_size, src_rows) &&
                       exec::forward_runs(txn, dst, mm.dst, cols, N, out_size, dst_rows);
   x.resize(size_t{rows} * N);
+  // Row k of the moving tile: in `x`, or where it lies in memory.
+  std::array<const float*, PeWeights::kRows> x_rows{};
+  for (unsigned k = 0; k < rows; ++k) x_rows[k] = x.data() + size_t{k} * N;
+  bool x_in_memory = false;
   if (blocks && (mm.in_dtype == dtype::kFp32 || mm.in_dtype == dtype::kFp32r)) {
-    // FP32 moving rows are their stored bits (to_fp32_bits is the identity, N17): read straight into the tile.
-    for (unsigned k = 0; k < rows; ++k)
-      txn.read_block(src_rows[k], N * 4, 4, reinterpret_cast<uint8_t*>(x.data() + k * N));  // NOLINT: FP32 bits
+    // FP32 moving rows are their stored bits (to_fp32_bits is the identity, N17): read where they lie when they are
+    // written, 4-byte aligned and in one stored span, else copied into the tile.
+    for (unsigned k = 0; k < rows; ++k) {
+      auto* row = reinterpret_cast<uint8_t*>(x.data() + size_t{k} * N);  // NOLINT: FP32 bits
+      const uint8_t* at = src_rows[k] % 4 == 0 ? txn.read_run(src_rows[k], N * 4, 4, row) : nullptr;
+      if (at == nullptr) txn.read_block(src_rows[k], N * 4, 4, row);
+      if (at != nullptr && at != row) {
+        x_rows[k] = reinterpret_cast<const float*>(at);  // NOLINT: FP32 bits in memory
+        x_in_memory = true;
+      }
+    }
   } else if (blocks) {
     EffectLog::Bytes& bytes = s.bytes_a;
     bytes.resize(N * in_size);
@@ -332,8 +352,16 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   std::array<float*, PeWeights::kCols> out_rows{};
   const bool in_place =
       blocks && !transpose && sums_in_place(txn, dst_rows.data(), cols, N, accumulate, out_rows.data());
+  if (in_place && x_in_memory && overlaps(src_rows.data(), rows, dst_rows.data(), cols, uint64_t{N} * 4)) {
+    for (unsigned k = 0; k < rows; ++k) {  // the sums would change moving rows they read: those are copied first
+      float* copy = x.data() + size_t{k} * N;
+      if (x_rows[k] != copy) std::memcpy(copy, x_rows[k], N * 4);
+      x_rows[k] = copy;
+    }
+  }
   if (!in_place) {  // the sums go to `out`, from zero or from the output rows, and are staged
     out.resize(size_t{cols} * N);
+    for (unsigned m = 0; m < cols; ++m) out_rows[m] = out.data() + size_t{m} * N;
     if (accumulate && blocks) {
       static_assert(std::endian::native == std::endian::little);
       for (unsigned m = 0; m < cols; ++m)
@@ -363,7 +391,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
     std::fill(column_sel, column_sel + N, -1);
     for (unsigned k = 0; k < rows; ++k) {
-      const float* xr = x.data() + size_t{k} * N;
+      const float* xr = x_rows[k];
       for (size_t n = 0; n < N; ++n) {
         const uint32_t b = std::bit_cast<uint32_t>(xr[n]);
         if (b == kOneF32)
@@ -374,9 +402,10 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     }
     all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
   }
-  const bool exact_products =
-      fp16_only || all_selections ||
-      (kernels::fma_exact_operands(wf.data(), cols, rows, cols) && kernels::fma_exact_operands(x.data(), N, rows, N));
+  const bool exact_products = fp16_only || all_selections ||
+                              (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
+                               std::all_of(x_rows.begin(), x_rows.begin() + rows,
+                                           [&](const float* r) { return kernels::fma_exact_operands(r, N, 1, N); }));
   // A long product's moving columns are split across the step's kernel threads: a column's sums are the same on any
   // thread, so the bits do not depend on the split. A transpose whose every column selects a row reads no sum.
   const size_t parts = uint64_t{rows} * cols * N >= txn.options().kernel_split_macs
@@ -385,18 +414,12 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   if (!all_selections)
     exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
       const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
-      if (in_place && exact_products)
-        kernels::matmul_f32_rows(wf.data(), cols, x.data() + from, N, out_rows.data(), from, rows, cols, to - from,
+      if (exact_products)
+        kernels::matmul_f32_rows(wf.data(), cols, x_rows.data(), out_rows.data(), from, rows, cols, to - from,
                                  accumulate);
-      else if (in_place)
-        kernels::matmul_f32_generic_rows(wf.data(), cols, x.data() + from, N, out_rows.data(), from, rows, cols,
-                                         to - from, accumulate);
-      else if (exact_products)
-        kernels::matmul_f32(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
-                            accumulate);
       else
-        kernels::matmul_f32_generic(wf.data(), cols, x.data() + from, N, out.data() + from, N, rows, cols, to - from,
-                                    accumulate);
+        kernels::matmul_f32_generic_rows(wf.data(), cols, x_rows.data(), out_rows.data(), from, rows, cols, to - from,
+                                         accumulate);
     });
   txn.add_macs(uint64_t{rows} * cols * N);
   if (in_place) return true;

@@ -125,13 +125,29 @@ bool may_overlap(const Side& src, const Side& dst) {
 
 /// A transfer of the common shape (no conversion, chunks of one size on both sides, nothing recorded): each source
 /// chunk goes straight to its destination chunk, an SBUF chunk read in place where it is stored whole, so a chunk is
-/// copied once (and once more at commit for SBUF), not through the streaming buffers. The same reads, writes and
-/// counts as the streaming path: SBUF in accesses of 8 bytes, the last one shorter. Every chunk was checked.
+/// copied once (and once more at commit for a staged SBUF chunk), not through the streaming buffers. The same reads,
+/// writes and counts as the streaming path: SBUF in accesses of 8 bytes, the last one shorter. Every chunk was checked.
 void move_equal_chunks(exec::Txn& txn, const Side& src, const Side& dst, bool stage_dram) {
   const uint64_t n = src.chunk, whole = n / 8 * 8, tail = n - whole;
   EffectLog::Bytes& scratch = txn.scratch().bytes_a;
   scratch.resize(n);
   uint64_t from = 0, to = 0;
+  // A load from DRAM writes its SBUF chunks where they lie, not staged and copied again at commit, when each chunk
+  // is one stored span and their pages can all be made now (Txn::may_write_runs_in_place_each): past the checks
+  // nothing can fault, and a DRAM source is no SBUF byte the writes could change before it is read.
+  bool in_place = false;
+  if (dst.var->state_buffer && !src.var->state_buffer) {
+    const auto each = [&](const auto& run) {
+      uint64_t at = 0;
+      for (Walk dw{dst}; !dw.done(); dw.next()) {
+        chunk_at(txn, dst, dw.j0, dw.j1, "destination", at);  // checked: cannot fail
+        run(at, n);
+      }
+    };
+    bool spans = true;
+    each([&](uint64_t at, uint64_t len) { spans = spans && exec::span_piece(at, 1, len) == len; });
+    in_place = spans && txn.may_write_runs_in_place_each(each);
+  }
   for (Walk sw{src}, dw{dst}; !sw.done(); sw.next(), dw.next()) {
     chunk_at(txn, src, sw.j0, sw.j1, "source", from);
     chunk_at(txn, dst, dw.j0, dw.j1, "destination", to);
@@ -157,8 +173,11 @@ void move_equal_chunks(exec::Txn& txn, const Side& src, const Side& dst, bool st
         std::memcpy(dst.var->writable + to, bytes, n);
       continue;
     }
-    if (whole != 0) std::memcpy(txn.stage_run(to, whole, 8), bytes, whole);
-    if (tail != 0) std::memcpy(txn.stage_run(to + whole, tail, static_cast<unsigned>(tail)), bytes + whole, tail);
+    const auto run_to = [&](uint64_t at, uint64_t len, unsigned elem) {
+      return in_place ? txn.write_run_in_place(at, len, elem) : txn.stage_run(at, len, elem);
+    };
+    if (whole != 0) std::memcpy(run_to(to, whole, 8), bytes, whole);
+    if (tail != 0) std::memcpy(run_to(to + whole, tail, static_cast<unsigned>(tail)), bytes + whole, tail);
   }
 }
 

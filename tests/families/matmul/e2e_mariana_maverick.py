@@ -68,9 +68,10 @@ def lw_maverick(src, rows, cols, flags=0, perf_mode=0):
     return w + bytes(64 - len(w))
 
 
-def mm_maverick(src, rows, cols, acc, dst, out_dtype=0):
-    return header(0x02) + bytes(4) + src + struct.pack("<BBBBBBBBB7x", FP16, 0, out_dtype, rows, cols, 0, 0, acc,
-                                                       0) + dst
+def mm_maverick(src, rows, cols, acc, dst, out_dtype=0, in_dtype=FP16):
+    fp32_mode = 3 if in_dtype == FP32 else 0  # Low_High: the multi-pass FP32 product an FP32 tile needs
+    return header(0x02) + bytes(4) + src + struct.pack("<BBBBBBBBB7x", in_dtype, fp32_mode, out_dtype, rows, cols, 0,
+                                                       0, acc, 0) + dst
 
 
 # ---- The NumPy model (PROJ-CONV-F17: FP32 products, FP32 running sum over k ascending) ----
@@ -182,6 +183,23 @@ def maverick(tool, rng, tmp, failures):
     return words
 
 
+def maverick_over_its_moving_rows(tool, rng, tmp, failures):
+    """FP32 moving rows in SBUF, written over by the product's own results 64 bytes further on (MAVERICK puts them in
+    SBUF): every moving element is read before any result is written, whatever the run's path reads in place."""
+    a = fp16_tile(rng, K, M)
+    x = (rng.standard_normal((K, N)) * 3).astype(F32)
+    sb = lambda off: lambda p: f"sbuf[p{p}]+{off:#x}"
+    init = {"memory": memory(sb(0x1000), a) +
+            [{"at": sb(0x2000)(k), "dtype": "fp32", "bits": [f"{int(b):#010x}" for b in x[k].view(np.uint32)]}
+             for k in range(K)]}
+    words = [lw_maverick(backward(0x1000, M), K, M),
+             mm_maverick(forward(0x2000, N), K, M, 1, forward(0x2040, N), in_dtype=FP32)]
+    mm = product(a, x)
+    expected = [(f"over p{m}", mm[m].view(np.uint32)) for m in range(M)]
+    out, r = run(tool, "maverick", words, init, [f"sbuf[p{m}]+0x2040:fp32:{N}" for m in range(M)], tmp)
+    check_run("maverick", out, r, expected, failures)
+
+
 def refusals(tool, tmp, failures):
     """Words whose fields no public source defines fault with UnsupportedOpcode, naming the convention."""
     lw_m = lw_mariana(forward(0x1000, M), K, M)
@@ -215,6 +233,7 @@ def main():
             if v.returncode != 0:  # the generated words are valid on their generation
                 print(f"{gen}: tpbisa validate: {v.stdout[-2000:]} {v.stderr[-600:]}")
                 failures.append(f"{gen} validate")
+        maverick_over_its_moving_rows(tool, rng, tmp, failures)
         refusals(tool, tmp, failures)
     print(f"MARIANA and MAVERICK PE programs: {len(failures)} differences")
     return 1 if failures else 0
