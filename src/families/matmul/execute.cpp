@@ -223,19 +223,25 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
     EffectLog::Bytes& bytes = txn.scratch().bytes_a;
     bytes.resize(size_t{cols} * size);
     for (unsigned k = 0; k < rows; ++k) {
-      txn.read_block(run[k], uint64_t{cols} * size, size, bytes.data());
+      // Untraced, a written row is read where it lies (Txn::read_run); traced, element by element (read_block).
+      const uint64_t n = uint64_t{cols} * size;
+      const uint8_t* src = bytes.data();
+      if (txn.recording())
+        txn.read_block(run[k], n, size, bytes.data());
+      else
+        src = txn.read_run(run[k], n, size, bytes.data());
       uint32_t* row = w.bits.data() + size_t{k} * PeWeights::kCols;
       if (size == 1) {
-        unpack_weights_row<1>(bytes.data(), cols, walk > 0, reversed, row);
+        unpack_weights_row<1>(src, cols, walk > 0, reversed, row);
       } else if (size == 2) {
-        unpack_weights_row<2>(bytes.data(), cols, walk > 0, reversed, row);
+        unpack_weights_row<2>(src, cols, walk > 0, reversed, row);
       } else if (size == 4) {
-        unpack_weights_row<4>(bytes.data(), cols, walk > 0, reversed, row);
+        unpack_weights_row<4>(src, cols, walk > 0, reversed, row);
       } else {  // no such element size today (element_dtype_supported): byte by byte, in bounds whatever it is
         for (unsigned e = 0; e < cols; ++e) {
           const size_t at = size_t{walk > 0 ? e : cols - 1 - e} * size;
           uint32_t v = 0;
-          for (unsigned b = 0; b < size && b < 4; ++b) v |= uint32_t{bytes[at + b]} << (8 * b);
+          for (unsigned b = 0; b < size && b < 4; ++b) v |= uint32_t{src[at + b]} << (8 * b);
           row[reversed ? cols - 1 - e : e] = v;
         }
       }
