@@ -377,7 +377,7 @@ TEST(BlockPath, TransposeSelectionColumnsEqualTheElementPath) {
 
 // A transpose whose every column selects a row reads no sum of products, so its product is skipped; a column of
 // zeros selects none and reads its sum, which against an infinite weight is NaN (Inf times zero), as the element path
-// computes it. The weights are preset (every W[k][m] a small FP16 pattern, W[3][125] +Inf) and the moving tile is the
+// computes it. The weights are preset (every W[k][m] an FP16 value near 1.0, W[3][125] +Inf) and the moving tile is the
 // identity with ±0 off the diagonal: column n selects row n, except column 100 when it is all zeros.
 TEST(BlockPath, TransposeSkipsTheProductOnlyWhenEveryColumnSelects) {
   constexpr uint64_t kIdentity = 0x37b00;  // kMmT0's moving tile: 640 FP16 elements per partition
