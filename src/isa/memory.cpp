@@ -55,8 +55,9 @@ void release_block(void* p, size_t bytes) noexcept {
     munmap(p, bytes);
 }
 
-/// The mapped blocks given back (huge-advised ones, and the page chunks under 2 MiB, which never share a size with
-/// them), kept for the next ones of the same size: a process that runs programs one after another (the Python package,
+/// The mapped blocks given back (huge-advised ones, the buffers' blocks under 2 MiB and the page chunks, all mapped
+/// the same way, so that a block of one kind may serve as one of another of its size), kept for the next ones of the
+/// same size: a process that runs programs one after another (the Python package,
 /// a benchmark) then writes memory it has touched before instead of taking a fault and a zeroed page from the kernel
 /// for every 4 KiB or 2 MiB again. At most kHeldBytes are kept; the oldest go first.
 class MapCache {
