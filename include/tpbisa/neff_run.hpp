@@ -71,6 +71,29 @@ class ZeroPages {
   size_t kept_bytes_ = 0;  ///< the kept block's size, when it is one (else the mapping is unmapped)
 };
 
+/// What every run of a NEFF reads the same from its members, parsed once: per subgraph its activation-function sets
+/// (act-index-ops.md §3.4) and def.json's FP8 settings and SBUF reservations. A process that runs one program many
+/// times (the Python package's Neff.run) keeps one and hands it to each Run; the NEFF must outlive it.
+class RunBasis {
+ public:
+  static std::shared_ptr<const RunBasis> make(const Neff& neff);
+
+  struct Reservation {
+    uint64_t base_partition, partitions, offset, size;
+    std::string type;
+  };
+  /// def.json `fp8_conversion_config` of the first subgraph, which every subgraph of a compiled program repeats:
+  /// each setting it gives, or nullopt.
+  struct Fp8Settings {
+    std::optional<bool> ocp_sat, sis, sns, range_extension;
+  };
+
+  const Neff* neff = nullptr;  ///< what it was made from (Run::create checks it is handed the same)
+  std::vector<std::shared_ptr<const act::SetCatalog>> act_catalogs;  ///< per subgraph
+  std::vector<std::vector<Reservation>> reservations;                ///< per subgraph
+  Fp8Settings fp8;
+};
+
 /// A NEFF loaded on a Machine: the cores, their DRAM views and the variable buffers the run owns (outputs,
 /// scratch). The Neff and the input bytes must outlive it.
 class Run {
@@ -78,9 +101,10 @@ class Run {
   /// Builds the machine for `neff` with `inputs` bound by name (every signature input exactly once, sizes
   /// checked); `options` are used with neff_mode on. Before anything is allocated it checks that every output of
   /// the signature has a variable holding its bytes and that the run fits options.max_memory (check_run_memory).
-  /// Returns nullptr and sets `error` when it cannot.
+  /// Returns nullptr and sets `error` when it cannot. `basis` (RunBasis::make of the same NEFF, or null: made here)
+  /// saves parsing the members again.
   static std::unique_ptr<Run> create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
-                                     std::string& error);
+                                     std::string& error, std::shared_ptr<const RunBasis> basis = nullptr);
 
   Machine& machine() { return *machine_; }
   const Machine& machine() const { return *machine_; }
@@ -112,14 +136,9 @@ class Run {
   std::map<std::string, ZeroPages> shared_;  ///< writable DRAM variables shared by name (X5)
   std::vector<ZeroPages> scratch_;           ///< per core: the virtual variables' buffer (X8)
   std::vector<DramView> views_;              ///< per core; the cores point at these
-  /// Per core: the activation-function sets of its subgraph (act-index-ops.md §3.4); the cores point at these.
-  std::vector<std::shared_ptr<const act::SetCatalog>> act_catalogs_;
+  /// The activation-function sets (the cores point at them) and the reservations of each subgraph.
+  std::shared_ptr<const RunBasis> basis_;
   std::vector<std::string> subgraphs_;
-  struct Reservation {
-    uint64_t base_partition, partitions, offset, size;
-    std::string type;
-  };
-  std::vector<std::vector<Reservation>> reservations_;  ///< per core
   struct Tracked {
     std::string name;
     uint64_t size = 0;

@@ -57,6 +57,11 @@ class PyNeff {
 
   const neff::Neff& get() const { return *neff_; }
   std::shared_ptr<const neff::Neff> shared() const { return neff_; }
+  /// The members every run reads, parsed at the first run and kept (called with the GIL held).
+  std::shared_ptr<const neff::RunBasis> basis() const {
+    if (!basis_) basis_ = neff::RunBasis::make(*neff_);
+    return basis_;
+  }
   Generation generation(const pb::object& gen) const {
     return gen.is_none() ? neff_->generation.value_or(kDefaultGeneration) : parse_gen(gen);
   }
@@ -88,6 +93,7 @@ class PyNeff {
 
  private:
   std::shared_ptr<const neff::Neff> neff_;
+  mutable std::shared_ptr<const neff::RunBasis> basis_;
 };
 
 // ---- Neff.tables() (docs/activation.md) ----
@@ -157,6 +163,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   if (threads > 1 && (!trace.is_none() || check_races))
     raise_usage("threads > 1 runs without trace and check_races (they follow one order of steps)");
   ro.check_races = check_races;
+  ro.basis = n.basis();
   ro.threads = threads > 1;
   ro.max_threads = threads;  // with one core, its long products take the other threads
   ro.trace = !trace.is_none();

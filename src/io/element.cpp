@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -115,7 +116,11 @@ ojson float_json(float f) {
   if (std::isnan(f)) return "nan";
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
   // The shortest decimal that reads back as this float, stored as the double it spells.
-  return std::strtod(fmt::format("{}", f).c_str(), nullptr);
+  char text[40];
+  const char* end = fmt::format_to_n(text, sizeof text, "{}", f).out;
+  double d = 0;
+  std::from_chars(text, end, d);
+  return d;
 }
 
 ojson bits_to_json(uint64_t bits, const ElementType& t) {

@@ -294,7 +294,7 @@ Expected<NeffRun> prepare_neff_run(const neff::Neff& nf, std::span<const neff::R
   if (options.check_races) mo.max_recorded_effects = SIZE_MAX;
   std::string error;
   NeffRun r;
-  r.run = neff::Run::create(nf, inputs, mo, error);
+  r.run = neff::Run::create(nf, inputs, mo, error, options.basis);
   if (!r.run) return Error{ErrorKind::Invalid, std::move(error)};
   if (options.check_races) r.races = std::make_unique<neff::RaceChecker>(*r.run);
   r.neff = &nf;
@@ -559,6 +559,19 @@ ojson race_location_json(const neff::Race& r) {
 
 }  // namespace
 
+namespace {
+
+/// An object with room for `n` entries. An ordered object's entries are pairs with a const key, which its vector
+/// copies, whole subtrees and all, each time it grows: a report's large parts are inserted into objects that never
+/// grow.
+ojson reserved_object(size_t n) {
+  ojson o = ojson::object();
+  o.get_ref<ojson::object_t&>().reserve(n);
+  return o;
+}
+
+}  // namespace
+
 ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunReport& rep,
                     const NeffRunReportContext& ctx) {
   const Machine& m = run.machine();
@@ -566,7 +579,7 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
   const double rate = rep.seconds > 0 ? static_cast<double>(macs) / rep.seconds : 0.0;
   ojson cores = ojson::array();
   for (size_t c = 0; c < m.num_cores(); ++c) {
-    ojson engines = ojson::object();
+    ojson engines = reserved_object(kEnginesPerCore);
     for (unsigned e = 0; e < kEnginesPerCore; ++e) {
       const auto id = static_cast<EngineId>(e);
       const Sequencer& q = m.core(c).engine(id);
@@ -581,7 +594,7 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
       // non-zero accumulators by channel.
       const EngineState& st = m.core(c).engine_state(id);
       if (st.act_set != nullptr) j["act_set"] = activation_set_name(st.act_set);
-      ojson acc = ojson::object();
+      ojson acc = reserved_object(kDveChannels);
       for (unsigned ch = 0; ch < kDveChannels; ++ch)
         if (st.dve[ch].acc != 0)
           acc[std::to_string(ch)] = {{"bits", bits_hex(st.dve[ch].acc, 4)},
@@ -591,39 +604,38 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
     ojson sems = ojson::object();
     for (unsigned i = 0; i < kNumSemaphores; ++i)
       if (m.core(c).state().sems[i] != 0) sems[std::to_string(i)] = m.core(c).state().sems[i];
-    cores.push_back({{"core", c},
-                     {"subgraph", run.subgraph(c)},
-                     {"engines", std::move(engines)},
-                     {"macs", m.core(c).state().macs},
-                     {"dma_bytes", run.dram(c).dma_bytes},
-                     {"dma_transfers", run.dram(c).dma_transfers},
-                     {"semaphores", std::move(sems)}});
+    ojson core = reserved_object(7);
+    core["core"] = c;
+    core["subgraph"] = run.subgraph(c);
+    core["engines"] = std::move(engines);
+    core["macs"] = m.core(c).state().macs;
+    core["dma_bytes"] = run.dram(c).dma_bytes;
+    core["dma_transfers"] = run.dram(c).dma_transfers;
+    core["semaphores"] = std::move(sems);
+    cores.push_back(std::move(core));
   }
   ojson opcodes = ojson::object();
   for (const auto& [name, n] : rep.opcodes) opcodes[name] = n;
-  ojson doc{{"status", to_string(rep.status)},
-            {"program", ctx.program},
-            {"generation", tpbisa::to_string(run.gen())},
-            {"retired", rep.retired},
-            {"cores", std::move(cores)},
-            {"opcodes", std::move(opcodes)},
-            {"macs", macs},
-            {"seconds", rep.seconds},
-            {"macs_per_second", rate},
-            {"outputs", ctx.written},
-            {"reservation_violations", run.reservation_violations()},
-            {"uninitialized_dram_reads",
-             [&] {
-               ojson list = ojson::array();
-               for (const auto& [key, n] : run.uninitialized_dram_reads())
-                 list.push_back({{"stream", key.first}, {"variable", key.second}, {"bytes", n}});
-               return list;
-             }()},
-            {"fp8",
-             {{"ocp_sat", run.conversion().ocp_sat},
-              {"sis", run.conversion().sis},
-              {"sns", run.conversion().sns},
-              {"range_extension", run.conversion().fp8_range_extension}}}};
+  ojson doc = reserved_object(20);
+  doc["status"] = to_string(rep.status);
+  doc["program"] = ctx.program;
+  doc["generation"] = tpbisa::to_string(run.gen());
+  doc["retired"] = rep.retired;
+  doc["cores"] = std::move(cores);
+  doc["opcodes"] = std::move(opcodes);
+  doc["macs"] = macs;
+  doc["seconds"] = rep.seconds;
+  doc["macs_per_second"] = rate;
+  doc["outputs"] = ctx.written;
+  doc["reservation_violations"] = run.reservation_violations();
+  ojson unwritten = ojson::array();
+  for (const auto& [key, n] : run.uninitialized_dram_reads())
+    unwritten.push_back({{"stream", key.first}, {"variable", key.second}, {"bytes", n}});
+  doc["uninitialized_dram_reads"] = std::move(unwritten);
+  doc["fp8"] = {{"ocp_sat", run.conversion().ocp_sat},
+                {"sis", run.conversion().sis},
+                {"sns", run.conversion().sns},
+                {"range_extension", run.conversion().fp8_range_extension}};
   if (rep.status == NeffRunReport::Status::Fault)
     doc["fault"] = {{"kind", tpbisa::to_string(rep.fault.kind)},
                     {"core", rep.fault.core},

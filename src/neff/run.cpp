@@ -300,11 +300,6 @@ nlohmann::json definition(const Neff& neff, const Subgraph& sg) {
   return nlohmann::json::parse(m->bytes.begin(), m->bytes.end(), nullptr, false);
 }
 
-bool json_bool(const nlohmann::json& j, const char* key, bool fallback) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
-}
-
 uint64_t json_u64(const nlohmann::json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
@@ -315,8 +310,8 @@ uint64_t json_u64(const nlohmann::json& j, const char* key) {
 std::vector<std::string> Run::reservation_violations() const {
   std::vector<std::string> out;
   const Geometry& geo = geometry(gen_);
-  for (size_t c = 0; c < reservations_.size(); ++c)
-    for (const Reservation& r : reservations_[c])
+  for (size_t c = 0; c < basis_->reservations.size() && c < views_.size(); ++c)
+    for (const RunBasis::Reservation& r : basis_->reservations[c])
       for (uint64_t p = r.base_partition; p < r.base_partition + r.partitions && p < geo.sbuf_partitions; ++p) {
         bool written = false;
         for (uint64_t b = 0; b < r.size && !written; ++b) {
@@ -372,7 +367,7 @@ std::span<const uint8_t> Run::output(const std::string& name) const {
 }
 
 std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
-                                 std::string& error) {
+                                 std::string& error, std::shared_ptr<const RunBasis> basis) {
   std::unique_ptr<Run> run(new Run());
   run->gen_ = neff.generation.value_or(Generation::Cayman);
   if (neff.subgraphs.empty()) {
@@ -526,33 +521,47 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
           return nullptr;
         }
       }
-  // def.json: the FP8 conversion settings the runtime programs (memory-and-numerics.md §8.2; the first
-  // subgraph's, which every subgraph of a compiled program repeats) and the runtime's SBUF reservation.
-  run->reservations_.resize(neff.subgraphs.size());
+  // def.json's FP8 conversion settings (memory-and-numerics.md §8.2) and the activation-function sets, parsed once.
+  run->basis_ = basis != nullptr && basis->neff == &neff ? std::move(basis) : RunBasis::make(neff);
+  const RunBasis::Fp8Settings& fp8 = run->basis_->fp8;
+  options.convert.ocp_sat = fp8.ocp_sat.value_or(options.convert.ocp_sat);
+  options.convert.sis = fp8.sis.value_or(options.convert.sis);
+  options.convert.sns = fp8.sns.value_or(options.convert.sns);
+  options.convert.fp8_range_extension = fp8.range_extension.value_or(options.convert.fp8_range_extension);
+  options.neff_mode = true;
+  run->machine_ = std::make_unique<Machine>(run->gen_, std::move(programs), options);
+  for (size_t c = 0; c < run->views_.size(); ++c) run->machine_->core(c).state().dram = &run->views_[c];
+  for (size_t c = 0; c < run->basis_->act_catalogs.size() && c < run->views_.size(); ++c)
+    run->machine_->core(c).state().act_catalog = run->basis_->act_catalogs[c].get();
+  return run;
+}
+
+std::shared_ptr<const RunBasis> RunBasis::make(const Neff& neff) {
+  auto b = std::make_shared<RunBasis>();
+  b->neff = &neff;
+  b->reservations.resize(neff.subgraphs.size());
   for (size_t c = 0; c < neff.subgraphs.size(); ++c) {
-    const nlohmann::json def = definition(neff, neff.subgraphs[c]);
+    const Subgraph& sg = neff.subgraphs[c];
+    b->act_catalogs.push_back(std::make_shared<const act::SetCatalog>(activation_sets(neff, sg)));
+    // def.json: the FP8 conversion settings the runtime programs (the first subgraph's) and the runtime's SBUF
+    // reservation.
+    const nlohmann::json def = definition(neff, sg);
     if (!def.is_object()) continue;
     if (const auto cfg = def.find("fp8_conversion_config"); c == 0 && cfg != def.end() && cfg->is_object()) {
-      options.convert.ocp_sat = json_bool(*cfg, "ocp_sat", options.convert.ocp_sat);
-      options.convert.sis = json_bool(*cfg, "fp8_sis", options.convert.sis);
-      options.convert.sns = json_bool(*cfg, "fp8_sns", options.convert.sns);
-      options.convert.fp8_range_extension = json_bool(*cfg, "fp8_range_extension", options.convert.fp8_range_extension);
+      const auto setting = [&](const char* key) -> std::optional<bool> {
+        const auto it = cfg->find(key);
+        return it != cfg->end() && it->is_boolean() ? std::optional<bool>(it->get<bool>()) : std::nullopt;
+      };
+      b->fp8 = {setting("ocp_sat"), setting("fp8_sis"), setting("fp8_sns"), setting("fp8_range_extension")};
     }
     if (const auto res = def.find("runtime_statebuffer_reservation"); res != def.end() && res->is_array())
       for (const nlohmann::json& r : *res)
         if (r.is_object())
-          run->reservations_[c].push_back(
+          b->reservations[c].push_back(
               {json_u64(r, "base_partition"), json_u64(r, "partitions"), json_u64(r, "offset"), json_u64(r, "size"),
                r.contains("type") && r["type"].is_string() ? r["type"].get<std::string>() : std::string()});
   }
-  options.neff_mode = true;
-  run->machine_ = std::make_unique<Machine>(run->gen_, std::move(programs), options);
-  for (size_t c = 0; c < run->views_.size(); ++c) run->machine_->core(c).state().dram = &run->views_[c];
-  for (size_t c = 0; c < neff.subgraphs.size() && c < run->views_.size(); ++c) {
-    run->act_catalogs_.push_back(std::make_shared<const act::SetCatalog>(activation_sets(neff, neff.subgraphs[c])));
-    run->machine_->core(c).state().act_catalog = run->act_catalogs_.back().get();
-  }
-  return run;
+  return b;
 }
 
 }  // namespace tpbisa::neff

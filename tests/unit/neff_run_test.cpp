@@ -157,6 +157,34 @@ TEST_F(MatmulSmall, Fp8SettingsAndReservationFromDefJson) {
   EXPECT_TRUE(r->reservation_violations().empty());
 }
 
+TEST_F(MatmulSmall, AKeptBasisServesEveryRunOfItsNeffOnly) {
+  const std::vector<neff::RunInput> inputs{{"x", c_.xb}, {"y", c_.yb}};
+  const std::shared_ptr<const neff::RunBasis> basis = neff::RunBasis::make(c_.neff);
+  ASSERT_EQ(basis->act_catalogs.size(), 2U);
+  ASSERT_EQ(basis->reservations.size(), 2U);
+  EXPECT_EQ(basis->fp8.range_extension, std::optional<bool>(true));
+  EXPECT_EQ(basis->fp8.ocp_sat, std::optional<bool>(true));
+  EXPECT_EQ(basis->fp8.sis, std::optional<bool>(false));
+  for (int i = 0; i < 2; ++i) {
+    std::string error;
+    auto r = neff::Run::create(c_.neff, inputs, {}, error, basis);
+    ASSERT_NE(r, nullptr) << error;
+    EXPECT_EQ(r->machine().core(0).state().act_catalog, basis->act_catalogs[0].get());
+    EXPECT_EQ(r->machine().core(1).state().act_catalog, basis->act_catalogs[1].get());
+    EXPECT_TRUE(r->conversion().fp8_range_extension);
+    Machine& m = r->machine();
+    while (!m.finished() && !m.deadlocked()) ASSERT_NE(m.step().status, StepResult::Status::Faulted);
+    EXPECT_EQ(mismatches(*r), 0U);
+  }
+  // A basis made from another Neff object (here a copy) is not taken: the run parses its own.
+  const neff::Neff copy = c_.neff;
+  std::string error;
+  auto r = neff::Run::create(copy, inputs, {}, error, basis);
+  ASSERT_NE(r, nullptr) << error;
+  EXPECT_NE(r->machine().core(0).state().act_catalog, basis->act_catalogs[0].get());
+  EXPECT_NE(r->machine().core(0).state().act_catalog, nullptr);
+}
+
 TEST_F(MatmulSmall, InputSizeIsChecked) {
   std::vector<uint8_t> short_x(100);
   const std::vector<neff::RunInput> inputs{{"x", short_x}, {"y", c_.yb}};

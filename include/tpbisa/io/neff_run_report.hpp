@@ -98,6 +98,8 @@ struct NeffRunOptions {
   uint64_t progress_words = kProgressWords;
   /// Every step of a serial run, retired or not, after the machine made it (a Timeline's observe); not with threads.
   std::function<void(const StepResult&)> on_step;
+  /// The program's members parsed once (neff::RunBasis::make of the NEFF run), or null: parsed for this run.
+  std::shared_ptr<const neff::RunBasis> basis;
 };
 
 /// A NEFF loaded on the machine, ready to run: the run and, when asked, its race check.

@@ -192,8 +192,13 @@ uint32_t element_at(const uint8_t* p) {
 /// into column e of `out` (cols - 1 - e when `reversed`).
 template <unsigned kSize>
 void unpack_weights_row(const uint8_t* bytes, unsigned cols, bool forward, bool reversed, uint32_t* out) {
-  for (unsigned e = 0; e < cols; ++e)
-    out[reversed ? cols - 1 - e : e] = element_at<kSize>(bytes + size_t{forward ? e : cols - 1 - e} * kSize);
+  // Column j holds element j when exactly one of the two reverses, else element cols - 1 - j: two plain loops the
+  // compiler vectorises.
+  if (forward != reversed) {
+    for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{j} * kSize);
+  } else {
+    for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{cols - 1 - j} * kSize);
+  }
 }
 
 /// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST; FIRST_COL_FIRST: W[k][e]), as stored bits.
@@ -256,6 +261,20 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
       w.bits[size_t{k} * PeWeights::kCols + m] = static_cast<uint32_t>(txn.read_mem(a, size));
     }
   return true;
+}
+
+/// Output rows a selection transpose fills at once: each selected row of W is read as this many neighbours (reading
+/// a column of W, 512 bytes between elements, evicts itself from the first-level cache).
+constexpr unsigned kSelectionGroup = 8;
+
+/// Rows i < g of a selection transpose's group: element n of row i is W[sel[n]][i] (`w` at the group's first column),
+/// its low kSize bytes stored little-endian, the rows N elements apart in `out`.
+template <unsigned kSize>
+void gather_selections(const uint32_t* w, const int* sel, size_t N, unsigned g, uint8_t* out) {
+  for (size_t n = 0; n < N; ++n) {
+    const uint32_t* selected = w + static_cast<size_t>(sel[n]) * PeWeights::kCols;
+    for (unsigned i = 0; i < g; ++i) put_le(out + (i * N + n) * kSize, kSize, selected[i]);
+  }
 }
 
 /// §9.3/§9.4: out = Wᵀ · X into PSUM; BEGIN overwrites, MID/END accumulate; transpose mode writes the input
@@ -397,13 +416,13 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
     std::fill(column_sel, column_sel + N, -1);
     for (unsigned k = 0; k < rows; ++k) {
-      const float* xr = x_rows[k];
-      for (size_t n = 0; n < N; ++n) {
-        const uint32_t b = std::bit_cast<uint32_t>(xr[n]);
-        if (b == kOneF32)
-          column_sel[n] = column_sel[n] == -1 ? static_cast<int>(k) : -2;
-        else if ((b & 0x7FFFFFFFU) != 0)
-          column_sel[n] = -2;
+      const auto* xr = reinterpret_cast<const uint32_t*>(x_rows[k]);  // NOLINT: the FP32 bits
+      const int row = static_cast<int>(k);
+      for (size_t n = 0; n < N; ++n) {  // branch-free, so that the compiler vectorises it
+        const uint32_t b = xr[n];
+        const int sel = column_sel[n];
+        const int if_one = sel == -1 ? row : -2;
+        column_sel[n] = b == kOneF32 ? if_one : ((b & 0x7FFFFFFFU) != 0 ? -2 : sel);
       }
     }
     all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
@@ -457,18 +476,18 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     return out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
   };
   if (blocks && all_selections && out_size == in_size && w_ok && rows <= w.rows && cols <= w.cols) {
-    // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m].
-    // Eight output rows at a time, so that each selected row of W is read as eight neighbours (reading a column of
-    // W, 512 bytes between elements, evicts itself from the first-level cache).
-    constexpr unsigned kGroup = 8;
+    // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m],
+    // kSelectionGroup output rows at a time.
     EffectLog::Bytes& group = s.bytes_b;
-    group.resize(size_t{kGroup} * N * out_size);
-    for (unsigned m0 = 0; m0 < cols; m0 += kGroup) {
-      const unsigned g = std::min(kGroup, cols - m0);
-      for (size_t n = 0; n < N; ++n) {
-        const uint32_t* selected = w.bits.data() + static_cast<size_t>(column_sel[n]) * PeWeights::kCols + m0;
-        for (unsigned i = 0; i < g; ++i) put_le(group.data() + (i * N + n) * out_size, out_size, selected[i]);
-      }
+    group.resize(size_t{kSelectionGroup} * N * out_size);
+    for (unsigned m0 = 0; m0 < cols; m0 += kSelectionGroup) {
+      const unsigned g = std::min(kSelectionGroup, cols - m0);
+      if (out_size == 4)
+        gather_selections<4>(w.bits.data() + m0, column_sel, N, g, group.data());
+      else if (out_size == 2)
+        gather_selections<2>(w.bits.data() + m0, column_sel, N, g, group.data());
+      else
+        gather_selections<1>(w.bits.data() + m0, column_sel, N, g, group.data());
       for (unsigned i = 0; i < g; ++i)
         txn.stage_block(dst_rows[m0 + i], group.data() + size_t{i} * N * out_size, N * out_size, out_size);
     }
