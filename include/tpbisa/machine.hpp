@@ -284,7 +284,8 @@ class Machine {
   /// not filled. Returns false when the run ends (a fault).
   bool run_plain(Sequencer& engine, size_t max_steps, RunSummary& s);
 
-  std::vector<Core> cores_;
+  /// Kept blocks (a core's engine states are half a megabyte): a process's next machine reuses them.
+  std::vector<Core, detail::HugeAdvisedAllocator<Core>> cores_;
   /// The executors of the plain words (Sequencer::kinds_ names one by its index): at most 256 - kPlain; a word whose
   /// executor finds no room is judged not plain (correct, only slower).
   std::vector<bool (*)(const Instruction&, exec::Txn&)> executors_;

@@ -200,7 +200,9 @@ class SparseMemory {
   std::array<Block, kDenseLimit / kDenseBlockBytes> blocks_;  // declared before the pages that point into them
   PageArena arena_;                                           // declared before the tables that point into it
   std::unordered_map<uint64_t, Page*> pages_;
-  std::vector<Page*> low_;  ///< dense table of the pages below kDenseLimit (sized on first use)
+  /// Dense table of the pages below kDenseLimit (sized on first use); a kept block, as a process's next machine needs
+  /// one of the same size (no fresh zeroed pages from the kernel for it).
+  std::vector<Page*, detail::HugeAdvisedAllocator<Page*>> low_;
   uint64_t low_pages_ = 0;  ///< pages allocated in `low_`
   uint64_t max_bytes_;
 };

@@ -191,10 +191,13 @@ uint32_t element_at(const uint8_t* p) {
 /// One weights row: element e of the row's bytes (position e on a forward walk, cols - 1 - e on a backward one)
 /// into column e of `out` (cols - 1 - e when `reversed`).
 template <unsigned kSize>
-void unpack_weights_row(const uint8_t* bytes, unsigned cols, bool forward, bool reversed, uint32_t* out) {
+void unpack_weights_row(const uint8_t* __restrict bytes, unsigned cols, bool forward, bool reversed,
+                        uint32_t* __restrict out) {
   // Column j holds element j when exactly one of the two reverses, else element cols - 1 - j: two plain loops the
   // compiler vectorises.
-  if (forward != reversed) {
+  if (forward != reversed && kSize == 4) {
+    std::memcpy(out, bytes, size_t{cols} * 4);
+  } else if (forward != reversed) {
     for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{j} * kSize);
   } else {
     for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{cols - 1 - j} * kSize);
@@ -261,6 +264,18 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
       w.bits[size_t{k} * PeWeights::kCols + m] = static_cast<uint32_t>(txn.read_mem(a, size));
     }
   return true;
+}
+
+/// Moving row `row`'s part in each column's selection (PROJ-CONV-F18): sel[n] is the row whose 1.0 column n selects,
+/// -1 while it has none, -2 once it is no selection (a second 1.0 or any other non-zero). Branch-free over
+/// unaliased rows, so that the compiler vectorises it.
+void note_selections(const uint32_t* __restrict x, int row, size_t N, int* __restrict sel) {
+  for (size_t n = 0; n < N; ++n) {
+    const uint32_t b = x[n];
+    const int s = sel[n];
+    const int if_one = s == -1 ? row : -2;
+    sel[n] = b == kOneF32 ? if_one : ((b & 0x7FFFFFFFU) != 0 ? -2 : s);
+  }
 }
 
 /// Output rows a selection transpose fills at once: each selected row of W is read as this many neighbours (reading
@@ -415,16 +430,8 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     sels.resize(N * sizeof(int));
     column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
     std::fill(column_sel, column_sel + N, -1);
-    for (unsigned k = 0; k < rows; ++k) {
-      const auto* xr = reinterpret_cast<const uint32_t*>(x_rows[k]);  // NOLINT: the FP32 bits
-      const int row = static_cast<int>(k);
-      for (size_t n = 0; n < N; ++n) {  // branch-free, so that the compiler vectorises it
-        const uint32_t b = xr[n];
-        const int sel = column_sel[n];
-        const int if_one = sel == -1 ? row : -2;
-        column_sel[n] = b == kOneF32 ? if_one : ((b & 0x7FFFFFFFU) != 0 ? -2 : sel);
-      }
-    }
+    for (unsigned k = 0; k < rows; ++k)
+      note_selections(reinterpret_cast<const uint32_t*>(x_rows[k]), static_cast<int>(k), N, column_sel);  // NOLINT
     all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
   }
   const bool exact_products = fp16_only || all_selections ||
