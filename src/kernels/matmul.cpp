@@ -173,6 +173,62 @@ void matmul_unfused_rows(const float* w, size_t ldw, const float* const* x, floa
   matmul_impl<false>(w, ldw, XRows{x, col}, out, col, K, M, N, accumulate);
 }
 
+/// out[j] = element j of the n elements of T at `in` (reversed: element n - 1 - j), zero-extended.
+template <class T>
+void widen_elements(const T* in, size_t n, bool reversed, uint32_t* out) {
+  const hn::ScalableTag<uint32_t> d;
+  const hn::Rebind<T, decltype(d)> dt;
+  const size_t lanes = hn::Lanes(d);
+  size_t j = 0;
+  const auto load = [&](const T* p) {
+    if constexpr (sizeof(T) == 4)
+      return hn::LoadU(d, p);
+    else
+      return hn::PromoteTo(d, hn::LoadU(dt, p));
+  };
+  const auto element = [in](size_t i) {  // by bytes: a row need not be aligned to its element size
+    T v;
+    std::memcpy(&v, in + i, sizeof v);
+    return static_cast<uint32_t>(v);
+  };
+  if (reversed) {
+    for (; j + lanes <= n; j += lanes) hn::StoreU(hn::Reverse(d, load(in + n - j - lanes)), d, out + j);
+    for (; j < n; ++j) out[j] = element(n - 1 - j);
+  } else {
+    for (; j + lanes <= n; j += lanes) hn::StoreU(load(in + j), d, out + j);
+    for (; j < n; ++j) out[j] = element(j);
+  }
+}
+
+void widen_row(const uint8_t* bytes, unsigned size, size_t n, bool reversed, uint32_t* out) {
+  if (size == 4)
+    widen_elements(reinterpret_cast<const uint32_t*>(bytes), n, reversed, out);  // NOLINT: little-endian elements
+  else if (size == 2)
+    widen_elements(reinterpret_cast<const uint16_t*>(bytes), n, reversed, out);  // NOLINT
+  else
+    widen_elements(bytes, n, reversed, out);
+}
+
+void note_selections(const uint32_t* x, int32_t row, size_t n, int32_t* sel) {
+  const hn::ScalableTag<int32_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const size_t lanes = hn::Lanes(d);
+  const auto one = hn::Set(d, 0x3F800000), magnitude = hn::Set(d, 0x7FFFFFFF);
+  const auto none = hn::Set(d, -1), not_one = hn::Set(d, -2), here = hn::Set(d, row);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto b = hn::BitCast(d, hn::LoadU(du, x + i));
+    const auto s = hn::LoadU(d, sel + i);
+    const auto if_one = hn::IfThenElse(hn::Eq(s, none), here, not_one);
+    const auto other = hn::IfThenElse(hn::Eq(hn::And(b, magnitude), hn::Zero(d)), s, not_one);
+    hn::StoreU(hn::IfThenElse(hn::Eq(b, one), if_one, other), d, sel + i);
+  }
+  for (; i < n; ++i) {
+    const int32_t s = sel[i];
+    sel[i] = x[i] == 0x3F800000U ? (s == -1 ? row : -2) : ((x[i] & 0x7FFFFFFFU) != 0 ? -2 : s);
+  }
+}
+
 // What this target's MulAdd is: one rounding (a fused instruction) or two (multiply, then add).
 bool target_fuses() {
   return HWY_NATIVE_FMA != 0;
@@ -195,6 +251,16 @@ HWY_EXPORT(matmul_fused_rows);
 HWY_EXPORT(matmul_unfused_rows);
 HWY_EXPORT(target_fuses);
 HWY_EXPORT(target_bits);
+HWY_EXPORT(note_selections);
+HWY_EXPORT(widen_row);
+
+void widen_elements(const uint8_t* bytes, unsigned size, size_t n, bool reversed, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(widen_row)(bytes, size, n, reversed, out);
+}
+
+void note_selection_row(const uint32_t* x, int32_t row, size_t n, int32_t* sel) {
+  HWY_DYNAMIC_DISPATCH(note_selections)(x, row, n, sel);
+}
 
 void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,
                           size_t M, size_t N, bool accumulate) {

@@ -38,6 +38,15 @@ void matmul_f32_rows(const float* w, size_t ldw, const float* const* x, float* c
 void matmul_f32_generic_rows(const float* w, size_t ldw, const float* const* x, float* const* out, size_t col, size_t K,
                              size_t M, size_t N, bool accumulate);
 
+/// out[j] = element j of the n little-endian elements of `size` bytes (1, 2 or 4) at `bytes`, zero-extended;
+/// `reversed`: element n - 1 - j. The bytes and `out` do not overlap.
+void widen_elements(const uint8_t* bytes, unsigned size, size_t n, bool reversed, uint32_t* out);
+
+/// Moving row `row`'s part in the selections of a transpose (PROJ-CONV-F18), x[0..n) its FP32 bits: sel[i] is the row
+/// whose 1.0 column i selects, -1 while it has none, -2 once the column is no selection. Where x[i] is 1.0, sel[i]
+/// becomes `row` if it was -1, else -2; where x[i] is another value than ±0, -2; where ±0, it stays.
+void note_selection_row(const uint32_t* x, int32_t row, size_t n, int32_t* sel);
+
 /// Significant bits an operand may have for fma_exact_operands (two of them multiply exactly in FP32's 24).
 inline constexpr int kFmaExactBits = 12;
 

@@ -368,6 +368,63 @@ TEST(KernelsMax8, EqualsTheRuleOnEveryTarget) {
   }
 }
 
+TEST(KernelsSelections, EqualsTheRuleOnEveryTarget) {
+  // The rule of PROJ-CONV-F18, a row at a time: a column is a selection while it holds exactly one 1.0 and every other
+  // entry is +0 or -0.
+  const auto model = [](const std::vector<uint32_t>& x, int32_t row, std::vector<int32_t> sel) {
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (x[i] == 0x3F800000U) {
+        sel[i] = sel[i] == -1 ? row : -2;
+      } else if (x[i] != 0 && x[i] != 0x80000000U) {
+        sel[i] = -2;
+      }
+    }
+    return sel;
+  };
+  const uint32_t pool[] = {0x3F800000U, 0,           0x80000000U, 0xBF800000U,
+                           0x3F800001U, 0x7FC00000U, 0x00000001U, 0x40000000U};
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    std::mt19937 rng(5);
+    for (int round = 0; round < 2000; ++round) {
+      const size_t n = static_cast<size_t>(round % 70);
+      std::vector<uint32_t> x(n);
+      std::vector<int32_t> sel(n);
+      for (size_t i = 0; i < n; ++i) {
+        x[i] = rng() % 3 == 0 ? pool[rng() % std::size(pool)] : (rng() % 2 == 0 ? 0U : 0x3F800000U);
+        sel[i] = static_cast<int32_t>(rng() % 4) - 2;  // -2, -1, 0 or 1: any state a column may be in
+      }
+      const int32_t row = static_cast<int32_t>(rng() % 128);
+      const std::vector<int32_t> want = model(x, row, sel);
+      note_selection_row(x.data(), row, n, sel.data());
+      ASSERT_EQ(sel, want) << simd_target_name() << " round " << round;
+    }
+  }
+}
+
+TEST(KernelsWiden, EqualsTheBytesOnEveryTarget) {
+  std::mt19937 rng(17);
+  std::vector<uint8_t> bytes(4 * 300 + 3);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    for (const unsigned size : {1U, 2U, 4U})
+      for (const bool reversed : {false, true})
+        for (const size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{128}, size_t{300}})
+          for (const size_t at : {size_t{0}, size_t{1}, size_t{3}}) {  // rows need not be aligned
+            std::vector<uint32_t> out(n + 1, 0xDEADBEEFU);
+            widen_elements(bytes.data() + at, size, n, reversed, out.data());
+            for (size_t j = 0; j < n; ++j) {
+              const size_t e = reversed ? n - 1 - j : j;
+              uint32_t want = 0;
+              for (unsigned b = 0; b < size; ++b) want |= uint32_t{bytes[at + e * size + b]} << (8 * b);
+              ASSERT_EQ(out[j], want) << simd_target_name() << " size " << size << " n " << n << " j " << j;
+            }
+            ASSERT_EQ(out[n], 0xDEADBEEFU) << "written past the row";
+          }
+  }
+}
+
 // ---- the FMA claim: for FP16 and in-range BF16 operands, fma(w, x, acc) == acc + w*x for every acc ----
 
 float separate(float w, float x, float acc) {

@@ -170,38 +170,12 @@ void row_to_f32(const uint8_t* bytes, size_t n, uint8_t dtype, unsigned size, fl
   }
 }
 
-/// The little-endian element of `kSize` bytes at `p`.
-template <unsigned kSize>
-uint32_t element_at(const uint8_t* p) {
-  static_assert(std::endian::native == std::endian::little);
-  if constexpr (kSize == 1) {
-    return *p;
-  } else if constexpr (kSize == 2) {
-    uint16_t v = 0;
-    std::memcpy(&v, p, 2);
-    return v;
-  } else {
-    static_assert(kSize == 4);
-    uint32_t v = 0;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-}
-
 /// One weights row: element e of the row's bytes (position e on a forward walk, cols - 1 - e on a backward one)
-/// into column e of `out` (cols - 1 - e when `reversed`).
-template <unsigned kSize>
-void unpack_weights_row(const uint8_t* __restrict bytes, unsigned cols, bool forward, bool reversed,
-                        uint32_t* __restrict out) {
-  // Column j holds element j when exactly one of the two reverses, else element cols - 1 - j: two plain loops the
-  // compiler vectorises.
-  if (forward != reversed && kSize == 4) {
-    std::memcpy(out, bytes, size_t{cols} * 4);
-  } else if (forward != reversed) {
-    for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{j} * kSize);
-  } else {
-    for (unsigned j = 0; j < cols; ++j) out[j] = element_at<kSize>(bytes + size_t{cols - 1 - j} * kSize);
-  }
+/// into column e of `out` (cols - 1 - e when `reversed`): column j holds element j when exactly one of the two
+/// reverses, else element cols - 1 - j.
+void unpack_weights_row(const uint8_t* bytes, unsigned size, unsigned cols, bool forward, bool reversed,
+                        uint32_t* out) {
+  kernels::widen_elements(bytes, size, cols, forward == reversed, out);
 }
 
 /// §8.3: W[k][cols-1-e] = element e of row k (LAST_COL_FIRST; FIRST_COL_FIRST: W[k][e]), as stored bits.
@@ -239,12 +213,8 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
       else
         src = txn.read_run(run[k], n, size, bytes.data());
       uint32_t* row = w.bits.data() + size_t{k} * PeWeights::kCols;
-      if (size == 1) {
-        unpack_weights_row<1>(src, cols, walk > 0, reversed, row);
-      } else if (size == 2) {
-        unpack_weights_row<2>(src, cols, walk > 0, reversed, row);
-      } else if (size == 4) {
-        unpack_weights_row<4>(src, cols, walk > 0, reversed, row);
+      if (size == 1 || size == 2 || size == 4) {
+        unpack_weights_row(src, size, cols, walk > 0, reversed, row);
       } else {  // no such element size today (element_dtype_supported): byte by byte, in bounds whatever it is
         for (unsigned e = 0; e < cols; ++e) {
           const size_t at = size_t{walk > 0 ? e : cols - 1 - e} * size;
@@ -264,18 +234,6 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
       w.bits[size_t{k} * PeWeights::kCols + m] = static_cast<uint32_t>(txn.read_mem(a, size));
     }
   return true;
-}
-
-/// Moving row `row`'s part in each column's selection (PROJ-CONV-F18): sel[n] is the row whose 1.0 column n selects,
-/// -1 while it has none, -2 once it is no selection (a second 1.0 or any other non-zero). Branch-free over
-/// unaliased rows, so that the compiler vectorises it.
-void note_selections(const uint32_t* __restrict x, int row, size_t N, int* __restrict sel) {
-  for (size_t n = 0; n < N; ++n) {
-    const uint32_t b = x[n];
-    const int s = sel[n];
-    const int if_one = s == -1 ? row : -2;
-    sel[n] = b == kOneF32 ? if_one : ((b & 0x7FFFFFFFU) != 0 ? -2 : s);
-  }
 }
 
 /// Output rows a selection transpose fills at once: each selected row of W is read as this many neighbours (reading
@@ -431,7 +389,8 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
     std::fill(column_sel, column_sel + N, -1);
     for (unsigned k = 0; k < rows; ++k)
-      note_selections(reinterpret_cast<const uint32_t*>(x_rows[k]), static_cast<int>(k), N, column_sel);  // NOLINT
+      kernels::note_selection_row(reinterpret_cast<const uint32_t*>(x_rows[k]), static_cast<int>(k), N,  // NOLINT
+                                  column_sel);
     all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
   }
   const bool exact_products = fp16_only || all_selections ||
