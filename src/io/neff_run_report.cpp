@@ -311,7 +311,9 @@ NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, Output
                        !options.on_step && r.races == nullptr && options.machine.schedule != Schedule::Random &&
                        r.run->machine().num_cores() > 1 && r.neff != nullptr;
   bool one_order = true;
-  if (options.threads)
+  // One core has one order of steps: it runs on the calling thread (a thread of its own would only add the start).
+  const bool threads = options.threads && r.run->machine().num_cores() > 1;
+  if (threads)
     rep = execute_threads(r, options, r.run->machine().num_cores(), nullptr);
   else if (at_once)
     rep = execute_threads(r, options, options.max_threads, &one_order);
@@ -323,7 +325,7 @@ NeffRunReport execute_neff_run(NeffRun& r, const NeffRunOptions& options, Output
       first = std::exchange(r.run, std::move(again->run));
       r.reran = true;
     }
-  if (!options.threads && (!at_once || r.reran)) rep = execute_serial(r, options, trace);
+  if (!threads && (!at_once || r.reran)) rep = execute_serial(r, options, trace);
   rep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return rep;
 }

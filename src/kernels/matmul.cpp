@@ -48,6 +48,7 @@ HWY_INLINE void block(D d, const float* HWY_RESTRICT w, size_t ldw, const X& x, 
   for (size_t i = 0; i < kRows; ++i)
 #pragma GCC unroll 16
     for (size_t j = 0; j < kVecs; ++j) acc[i][j] = resume ? hn::LoadU(d, out[i] + col + j * lanes) : hn::Zero(d);
+#pragma GCC unroll 2
   for (size_t k = 0; k < K; ++k) {
     const float* xk = x.row(k);
     const float* wk = w + k * ldw;

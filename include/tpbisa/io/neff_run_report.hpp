@@ -82,7 +82,9 @@ struct NeffRunOptions {
   MachineOptions machine;
   uint64_t max_steps = UINT64_MAX;  ///< the command line and Python use default_neff_max_steps() unless told
   bool check_races = false;         ///< observe every step with a neff::RaceChecker (every effect recorded, uncapped)
-  bool threads = false;  ///< every core on its own thread (Machine::run_core); not with a trace or check_races
+  /// Every core on its own thread (Machine::run_core; one core runs on the calling thread); not with a trace or
+  /// check_races.
+  bool threads = false;
   /// Without `threads`: the most threads the cores run on (1, the default: one order of steps). With more, and no
   /// trace, race check or random schedule, the cores run at once, at most this many at a time, and that result is
   /// kept only when one order of steps gives the same: every core ran to its end within max_steps and no core wrote
