@@ -598,9 +598,12 @@ ojson neff_run_json(const neff::Neff& nf, const neff::Run& run, const NeffRunRep
       if (st.act_set != nullptr) j["act_set"] = activation_set_name(st.act_set);
       ojson acc = reserved_object(kDveChannels);
       for (unsigned ch = 0; ch < kDveChannels; ++ch)
-        if (st.dve[ch].acc != 0)
-          acc[std::to_string(ch)] = {{"bits", bits_hex(st.dve[ch].acc, 4)},
-                                     {"value", float_json(std::bit_cast<float>(st.dve[ch].acc))}};
+        if (st.dve[ch].acc != 0) {  // each channel once, in order: appended without a search for the key
+          ojson one = reserved_object(2);
+          one["bits"] = bits_hex(st.dve[ch].acc, 4);
+          one["value"] = float_json(std::bit_cast<float>(st.dve[ch].acc));
+          acc.get_ref<ojson::object_t&>().emplace_back(std::to_string(ch), std::move(one));
+        }
       if (!acc.empty()) j["accumulators"] = std::move(acc);
     }
     ojson sems = ojson::object();

@@ -319,8 +319,41 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
         if (!onchip_at(txn, dst, mm.dst, m, n, out_size, "destination", a)) return false;
       }
   }
-  wf.assign(size_t{rows} * cols, 0.0F);
   const bool w_ok = w.loaded && convertible(w.dtype);
+  // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged. Column n's
+  // selection is its selected row, -1 for none, -2 for a column that is not a selection; found a row at a time.
+  EffectLog::Bytes& sels = s.bytes_a;
+  int* column_sel = nullptr;
+  bool all_selections = false;
+  if (transpose && blocks) {
+    sels.resize(N * sizeof(int));
+    column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
+    std::fill(column_sel, column_sel + N, -1);
+    for (unsigned k = 0; k < rows; ++k)
+      kernels::note_selection_row(reinterpret_cast<const uint32_t*>(x_rows[k]), static_cast<int>(k), N,  // NOLINT
+                                  column_sel);
+    all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
+  }
+  if (blocks && all_selections && out_size == in_size && w_ok && rows <= w.rows && cols <= w.cols) {
+    // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m],
+    // kSelectionGroup output rows at a time. No sum is read, so the weights are not converted either.
+    txn.add_macs(uint64_t{rows} * cols * N);
+    EffectLog::Bytes& group = s.bytes_b;
+    group.resize(size_t{kSelectionGroup} * N * out_size);
+    for (unsigned m0 = 0; m0 < cols; m0 += kSelectionGroup) {
+      const unsigned g = std::min(kSelectionGroup, cols - m0);
+      if (out_size == 4)
+        gather_selections<4>(w.bits.data() + m0, column_sel, N, g, group.data());
+      else if (out_size == 2)
+        gather_selections<2>(w.bits.data() + m0, column_sel, N, g, group.data());
+      else
+        gather_selections<1>(w.bits.data() + m0, column_sel, N, g, group.data());
+      for (unsigned i = 0; i < g; ++i)
+        txn.stage_block(dst_rows[m0 + i], group.data() + size_t{i} * N * out_size, N * out_size, out_size);
+    }
+    return true;
+  }
+  wf.assign(size_t{rows} * cols, 0.0F);
   if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
     // The block path of the weights: each row's stored 2-byte patterns through the row conversion.
     EffectLog::Bytes& bytes = s.bytes_b;
@@ -379,20 +412,6 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   // for BF16 unless a value is extreme, for FP32 only by chance; the tiles are checked, the rest go unfused.
   // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
   const bool fp16_only = mm.in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
-  // PROJ-CONV-F18: a selection column (one 1.0, every other entry ±0) passes W's stored bits unchanged. Column n's
-  // selection is its selected row, -1 for none, -2 for a column that is not a selection; found a row at a time.
-  EffectLog::Bytes& sels = s.bytes_a;
-  int* column_sel = nullptr;
-  bool all_selections = false;
-  if (transpose && blocks) {
-    sels.resize(N * sizeof(int));
-    column_sel = reinterpret_cast<int*>(sels.data());  // NOLINT: the scratch bytes as ints, written before read
-    std::fill(column_sel, column_sel + N, -1);
-    for (unsigned k = 0; k < rows; ++k)
-      kernels::note_selection_row(reinterpret_cast<const uint32_t*>(x_rows[k]), static_cast<int>(k), N,  // NOLINT
-                                  column_sel);
-    all_selections = std::all_of(column_sel, column_sel + N, [](int v) { return v >= 0; });
-  }
   const bool exact_products = fp16_only || all_selections ||
                               (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
                                std::all_of(x_rows.begin(), x_rows.begin() + rows,
@@ -441,24 +460,6 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     const uint32_t acc = std::bit_cast<uint32_t>(out[m * N + n]);
     return out_size == 4 ? acc : from_fp32_bits(acc, mm.in_dtype, txn.options().convert);
   };
-  if (blocks && all_selections && out_size == in_size && w_ok && rows <= w.rows && cols <= w.cols) {
-    // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m],
-    // kSelectionGroup output rows at a time.
-    EffectLog::Bytes& group = s.bytes_b;
-    group.resize(size_t{kSelectionGroup} * N * out_size);
-    for (unsigned m0 = 0; m0 < cols; m0 += kSelectionGroup) {
-      const unsigned g = std::min(kSelectionGroup, cols - m0);
-      if (out_size == 4)
-        gather_selections<4>(w.bits.data() + m0, column_sel, N, g, group.data());
-      else if (out_size == 2)
-        gather_selections<2>(w.bits.data() + m0, column_sel, N, g, group.data());
-      else
-        gather_selections<1>(w.bits.data() + m0, column_sel, N, g, group.data());
-      for (unsigned i = 0; i < g; ++i)
-        txn.stage_block(dst_rows[m0 + i], group.data() + size_t{i} * N * out_size, N * out_size, out_size);
-    }
-    return true;
-  }
   if (blocks) {  // a transpose: each output row is one run, its elements the bytes the element path stages
     EffectLog::Bytes& row = s.bytes_b;
     row.resize(N * out_size);
