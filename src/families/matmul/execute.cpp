@@ -191,16 +191,18 @@ bool exec_ldweights(const Instruction& inst, exec::Txn& txn) {
     return txn.fail(FaultKind::OutOfRange,
                     fmt::format("{} rows x {} columns (pattern of {} elements) do not fit the 128 x 128 PE array", rows,
                                 cols, lw.src.elements()));
-  PeWeights& w = txn.stage_pe();
+  std::array<uint64_t, PeWeights::kRows> run{};
+  int walk = 0;
+  const bool blocks = exec::row_runs(txn, base, lw.src, rows, cols, size, run, walk);
+  // The block path cannot fault: it loads the engine's array in place when the step may write in place.
+  PeWeights& w = blocks && txn.may_write_in_place() ? txn.pe_in_place() : txn.stage_pe();
   w.loaded = true;
   w.dtype = lw.in_dtype;
   w.transpose = lw.transpose;
   w.rows = rows;
   w.cols = cols;
   const bool reversed = !txn.options().controls.lw_read_order_fill && !lw.first_col_first;
-  std::array<uint64_t, PeWeights::kRows> run{};
-  int walk = 0;
-  if (exec::row_runs(txn, base, lw.src, rows, cols, size, run, walk)) {
+  if (blocks) {
     // The row's bytes hold element e at position e (forward walk) or cols - 1 - e (backward walk).
     EffectLog::Bytes& bytes = txn.scratch().bytes_a;
     bytes.resize(size_t{cols} * size);
