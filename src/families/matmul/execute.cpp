@@ -340,6 +340,9 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     // Every column selects a row and the output keeps the stored bits: output row m's element n is W[sel(n)][m],
     // kSelectionGroup output rows at a time. No sum is read, so the weights are not converted either.
     txn.add_macs(uint64_t{rows} * cols * N);
+    // Nothing can fault past here, and no moving row is read again: the rows go straight to memory when they may.
+    const uint64_t row_bytes = uint64_t{N} * out_size;
+    const bool direct = txn.may_write_runs_in_place(dst_rows.data(), cols, row_bytes);
     EffectLog::Bytes& group = s.bytes_b;
     group.resize(size_t{kSelectionGroup} * N * out_size);
     for (unsigned m0 = 0; m0 < cols; m0 += kSelectionGroup) {
@@ -350,8 +353,13 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
         gather_selections<2>(w.bits.data() + m0, column_sel, N, g, group.data());
       else
         gather_selections<1>(w.bits.data() + m0, column_sel, N, g, group.data());
-      for (unsigned i = 0; i < g; ++i)
-        txn.stage_block(dst_rows[m0 + i], group.data() + size_t{i} * N * out_size, N * out_size, out_size);
+      for (unsigned i = 0; i < g; ++i) {
+        const uint8_t* row = group.data() + size_t{i} * row_bytes;
+        if (uint8_t* at = direct ? txn.write_run_in_place(dst_rows[m0 + i], row_bytes, out_size) : nullptr)
+          std::memcpy(at, row, row_bytes);
+        else
+          txn.stage_block(dst_rows[m0 + i], row, row_bytes, out_size);
+      }
     }
     return true;
   }
