@@ -179,10 +179,10 @@ class Txn {
     log_.dram.push_back({to, at, n});
     log_.rare_effects = true;
   }
-  /// The PE's next stationary matrix, applied at commit (LdWeights).
   /// The engine's PE weights themselves, for a load past its last check while may_write_in_place() holds: nothing
   /// can undo it then, and the commit has no 64 KiB array to copy.
   PeWeights& pe_in_place() { return engine_.pe; }
+  /// The PE's next stationary matrix, applied at commit (LdWeights).
   PeWeights& stage_pe() {
     log_.pe_staged = true;
     return log_.pe_pending;
