@@ -27,7 +27,18 @@ struct Side {
   std::array<int64_t, 2> step{};
   std::array<uint64_t, 2> num{};
   uint64_t bytes() const { return chunk * num[0] * num[1]; }
+  /// chunk_at's address of a chunk it has checked, without the checks: `base` is the SBUF's first Neuron address
+  /// for a state-buffer side, else 0.
+  uint64_t checked_at(uint64_t j0, uint64_t j1, uint64_t base) const {
+    return base + offset +
+           static_cast<uint64_t>(static_cast<int64_t>(j0) * step[0] + static_cast<int64_t>(j1) * step[1]);
+  }
 };
+
+/// Side::checked_at's `base` for a side.
+uint64_t base_of(exec::Txn& txn, const Side& s) {
+  return s.var->state_buffer ? uint64_t{geometry(txn.gen()).sbuf_offset} : 0;
+}
 
 uint64_t chunk_bytes(uint16_t esz) {
   return esz == 0 ? 65536 : esz;  // 0 means 65 536 (§7.1)
@@ -136,21 +147,18 @@ void move_equal_chunks(exec::Txn& txn, const Side& src, const Side& dst, bool st
   // is one stored span and their pages can all be made now (Txn::may_write_runs_in_place_each): past the checks
   // nothing can fault, and a DRAM source is no SBUF byte the writes could change before it is read.
   bool in_place = false;
+  const uint64_t src_base = base_of(txn, src), dst_base = base_of(txn, dst);
   if (dst.var->state_buffer && !src.var->state_buffer) {
     const auto each = [&](const auto& run) {
-      uint64_t at = 0;
-      for (Walk dw{dst}; !dw.done(); dw.next()) {
-        chunk_at(txn, dst, dw.j0, dw.j1, "destination", at);  // checked: cannot fail
-        run(at, n);
-      }
+      for (Walk dw{dst}; !dw.done(); dw.next()) run(dst.checked_at(dw.j0, dw.j1, dst_base), n);
     };
     bool spans = true;
     each([&](uint64_t at, uint64_t len) { spans = spans && exec::span_piece(at, 1, len) == len; });
     in_place = spans && txn.may_write_runs_in_place_each(each);
   }
   for (Walk sw{src}, dw{dst}; !sw.done(); sw.next(), dw.next()) {
-    chunk_at(txn, src, sw.j0, sw.j1, "source", from);
-    chunk_at(txn, dst, dw.j0, dw.j1, "destination", to);
+    from = src.checked_at(sw.j0, sw.j1, src_base);  // every chunk was checked
+    to = dst.checked_at(dw.j0, dw.j1, dst_base);
     const uint8_t* bytes = nullptr;
     if (!src.var->state_buffer) {
       bytes = src.var->data + from;
@@ -235,10 +243,8 @@ bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {
     if (!chunk_at(txn, dst, w.j0, w.j1, "destination", at)) return false;
   for (const Side* side : {&src, &dst})
     if (!side->var->state_buffer)
-      for (Walk w{*side}; !w.done(); w.next()) {
-        chunk_at(txn, *side, w.j0, w.j1, "", at);  // checked above: cannot fail
-        txn.note_dram(side->var->data, at, side->chunk, side == &dst);
-      }
+      for (Walk w{*side}; !w.done(); w.next())  // checked above
+        txn.note_dram(side->var->data, side->checked_at(w.j0, w.j1, 0), side->chunk, side == &dst);
   // Then the bytes stream through: a source chunk is read, converted, and every whole destination chunk it
   // completes is written. Nothing holds the transfer: between chunks the buffers keep less than an element and less
   // than a destination chunk, and grow to a few chunks at most (writes that wait for commit are staged, as every
