@@ -44,7 +44,7 @@ struct MachineOptions {
   unsigned kernel_threads = 1;
   /// The fewest multiply-adds a Matmul has for its columns to be split across kernel_threads (a smaller product costs
   /// less than handing parts to other threads, which then spin a while waiting for the next).
-  uint64_t kernel_split_macs = uint64_t{1} << 23;
+  uint64_t kernel_split_macs = uint64_t{1} << 21;
   ConvertOptions convert{};
   /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
   uint64_t max_memory = uint64_t{1} << 30;

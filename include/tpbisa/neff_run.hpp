@@ -111,6 +111,10 @@ class Run {
   Generation gen() const { return gen_; }
   /// The bytes of the output variable `name` (row-major, the signature's dtype); empty when there is none.
   std::span<const uint8_t> output(const std::string& name) const;
+  /// Hands the buffer of the output variable `name` to the caller (an empty ZeroPages when there is none): a caller
+  /// that keeps the bytes past the run (the Python package's result arrays) then takes them without a copy into fresh
+  /// memory. Afterwards the run's machine must not step again and output(name) is empty.
+  ZeroPages take_output(const std::string& name);
   /// The DRAM view of core i (its variables and DMA counters).
   const DramView& dram(size_t core) const { return views_[core]; }
   /// The subgraph name of core i ("sg00").

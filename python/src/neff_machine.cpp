@@ -275,31 +275,44 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   if (hook_error) throw std::move(*hook_error);
   if ((rep.status == io::NeffRunReport::Status::Interrupted && !hook_stopped) || PyErr_Occurred() != nullptr)
     throw pb::error_already_set();
-  const neff::Run& run = *(*prepared)->run;
+  neff::Run& run = *(*prepared)->run;
   if (trace_file) {
     if (auto done = trace_file->commit(); !done) raise_error(done.error());
   }
-  pb::dict outputs;
-  for (const neff::Tensor& t : nf.outputs) {
-    const auto descrs = neff::npy_descrs_for(t.dtype);
-    if (descrs.empty())
-      raise(exceptions().input, fmt::format("output {}: dtype {} has no NumPy form", t.name, t.dtype));
-    std::vector<pb::ssize_t> shape(t.shape.begin(), t.shape.end());
-    pb::array a(pb::dtype(descrs.front()), shape);
-    const std::span<const uint8_t> bytes = run.output(t.name);
-    const size_t need = static_cast<size_t>(a.nbytes());
-    if (bytes.size() < need)
-      raise(exceptions().input, fmt::format("output {}: the program holds {} bytes for it, not the {} its signature "
-                                            "needs",
-                                            t.name, bytes.size(), need));
-    std::copy_n(bytes.begin(), need, static_cast<uint8_t*>(a.mutable_data()));
-    outputs[pb::str(t.name)] = a;
-  }
+  // The report first: the outputs' buffers are then handed to their arrays.
   io::NeffRunReportContext ctx;
   ctx.program = nf.file;
   ctx.races = (*prepared)->races.get();
   ctx.max_steps = ro.max_steps;
   ctx.default_max_steps = max_steps.is_none();
+  pb::object report = to_python(io::neff_run_json(nf, run, rep, ctx));
+  pb::dict outputs;
+  for (const neff::Tensor& t : nf.outputs) {
+    const auto descrs = neff::npy_descrs_for(t.dtype);
+    if (descrs.empty())
+      raise(exceptions().input, fmt::format("output {}: dtype {} has no NumPy form", t.name, t.dtype));
+    const std::vector<pb::ssize_t> shape(t.shape.begin(), t.shape.end());
+    const pb::dtype dtype(descrs.front());
+    pb::ssize_t count = 1;
+    for (const pb::ssize_t d : shape) count *= d;
+    const size_t need = static_cast<size_t>(count) * static_cast<size_t>(dtype.itemsize());
+    const std::span<const uint8_t> bytes = run.output(t.name);
+    if (bytes.size() < need)
+      raise(exceptions().input, fmt::format("output {}: the program holds {} bytes for it, not the {} its signature "
+                                            "needs",
+                                            t.name, bytes.size(), need));
+    if (need == 0) {
+      outputs[pb::str(t.name)] = pb::array(dtype, shape);
+      continue;
+    }
+    // The array owns the run's buffer (no copy into fresh memory, which would fault in page by page); freeing the
+    // array gives the buffer back for the next run's outputs.
+    auto owned = std::make_unique<neff::ZeroPages>(run.take_output(t.name));
+    uint8_t* data = owned->data();
+    const pb::capsule base(owned.get(), [](void* p) { delete static_cast<neff::ZeroPages*>(p); });
+    owned.release();  // the capsule owns it now
+    outputs[pb::str(t.name)] = pb::array(dtype, shape, {}, data, base);
+  }
   // Where the library read each input: the tests compare it with the array's own data pointer (no copy).
   pb::dict addresses;
   for (const neff::RunInput& in : inputs)
@@ -307,7 +320,7 @@ pb::dict run_neff(const PyNeff& n, const pb::dict& given, const std::string& sch
   pb::dict out;
   out["outputs"] = outputs;
   out["input_addresses"] = addresses;
-  out["report"] = to_python(io::neff_run_json(nf, run, rep, ctx));
+  out["report"] = report;
   return out;
 }
 

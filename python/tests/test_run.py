@@ -69,6 +69,23 @@ def random_inputs(prog: tpbisa.Neff, seed: int) -> dict[str, np.ndarray]:
     return {name: rng.integers(-2, 3, size=shape).astype(dtype) for name, (dtype, shape) in prog.inputs.items()}
 
 
+def test_outputs_of_earlier_runs_keep_their_values(matmul_neff: pathlib.Path) -> None:
+    # Each run's outputs are the run's own buffers, handed over: a later run must not write into those still held,
+    # and those let go serve later runs.
+    prog = tpbisa.Neff(str(matmul_neff))
+    held = []
+    for seed in range(4):
+        inputs = random_inputs(prog, seed)
+        got = prog.run(inputs).outputs["output0"]
+        want = (inputs["x"].astype(np.float32) @ inputs["y"].astype(np.float32)).astype(np.float16)
+        held.append((got, want))
+        prog.run(random_inputs(prog, 100 + seed))  # its outputs are let go at once
+    for got, want in held:
+        np.testing.assert_array_equal(got, want)
+    got[0, 0] = 7  # writable: the caller's to change
+    assert got[0, 0] == 7
+
+
 def test_matmul_small_equals_numpy_and_cli(matmul_neff: pathlib.Path, tmp_path: pathlib.Path) -> None:
     prog = tpbisa.Neff(str(matmul_neff))
     inputs = random_inputs(prog, 1)
@@ -77,7 +94,10 @@ def test_matmul_small_equals_numpy_and_cli(matmul_neff: pathlib.Path, tmp_path: 
     assert out.ok and out.status == "ok" and out.deadlock is None and out.races is None
     got = out.outputs["output0"]
     dtype, shape = prog.outputs["output0"]
-    assert got.dtype == np.dtype(dtype) and got.shape == tuple(shape) and got.flags.owndata
+    assert got.dtype == np.dtype(dtype) and got.shape == tuple(shape)
+    # Its own memory: writable, contiguous, no view of an input.
+    assert got.flags.writeable and got.flags.c_contiguous
+    assert not np.shares_memory(got, x) and not np.shares_memory(got, y)
     np.testing.assert_array_equal(got, (x.astype(np.float32) @ y.astype(np.float32)).astype(np.float16))
     assert out["output0"] is got and "output0" in out
     report, code = cli_run(matmul_neff, inputs, tmp_path)

@@ -366,6 +366,11 @@ std::span<const uint8_t> Run::output(const std::string& name) const {
                              : std::span<const uint8_t>(it->second.data(), it->second.size());
 }
 
+ZeroPages Run::take_output(const std::string& name) {
+  const auto it = shared_.find(name);
+  return it == shared_.end() ? ZeroPages{} : std::move(it->second);
+}
+
 std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inputs, MachineOptions options,
                                  std::string& error, std::shared_ptr<const RunBasis> basis) {
   std::unique_ptr<Run> run(new Run());

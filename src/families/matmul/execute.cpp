@@ -363,9 +363,16 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     }
     return true;
   }
-  wf.assign(size_t{rows} * cols, 0.0F);
-  if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
+  // The weights as FP32, row k at wp + k * ldw. FP32 weights are their stored bits (to_fp32_bits is the identity,
+  // N17): the kernel reads the engine's array in place.
+  const float* wp = nullptr;
+  size_t ldw = cols;
+  if (w_ok && (w.dtype == dtype::kFp32 || w.dtype == dtype::kFp32r) && rows <= w.rows && cols <= w.cols) {
+    wp = reinterpret_cast<const float*>(w.bits.data());  // NOLINT: FP32 bits, as in memory
+    ldw = PeWeights::kCols;
+  } else if (w_ok && (w.dtype == dtype::kFp16 || w.dtype == dtype::kBfloat16) && rows <= w.rows && cols <= w.cols) {
     // The block path of the weights: each row's stored 2-byte patterns through the row conversion.
+    wf.resize(size_t{rows} * cols);
     EffectLog::Bytes& bytes = s.bytes_b;
     bytes.resize(size_t{cols} * 2);
     for (unsigned k = 0; k < rows; ++k) {
@@ -376,17 +383,16 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
       }
       row_to_f32(bytes.data(), cols, w.dtype, 2, wf.data() + size_t{k} * cols);
     }
-  } else if (w_ok && (w.dtype == dtype::kFp32 || w.dtype == dtype::kFp32r) && rows <= w.rows && cols <= w.cols) {
-    // FP32 weights are their stored bits (to_fp32_bits is the identity, N17).
-    for (unsigned k = 0; k < rows; ++k)
-      std::memcpy(wf.data() + size_t{k} * cols, w.bits.data() + size_t{k} * PeWeights::kCols, size_t{cols} * 4);
+    wp = wf.data();
   } else {
+    wf.resize(size_t{rows} * cols);
     for (unsigned k = 0; k < rows; ++k)
       for (unsigned m = 0; m < cols; ++m)
         wf[size_t{k} * cols + m] =
             w_ok && k < w.rows && m < w.cols
                 ? std::bit_cast<float>(to_fp32_bits(w.bits[size_t{k} * PeWeights::kCols + m], w.dtype))
                 : 0.0F;
+    wp = wf.data();
   }
   const bool begin = (mm.accumulate & 1U) != 0;
   const bool accumulate = !transpose && !begin && !ctl.matmul_never_accumulates;
@@ -423,7 +429,7 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
   // FP16 times FP16 is always exact (11-bit significands, products far inside FP32's range): no check needed.
   const bool fp16_only = mm.in_dtype == dtype::kFp16 && (!w_ok || w.dtype == dtype::kFp16);
   const bool exact_products = fp16_only || all_selections ||
-                              (kernels::fma_exact_operands(wf.data(), cols, rows, cols) &&
+                              (kernels::fma_exact_operands(wp, ldw, rows, cols) &&
                                std::all_of(x_rows.begin(), x_rows.begin() + rows,
                                            [&](const float* r) { return kernels::fma_exact_operands(r, N, 1, N); }));
   // A long product's moving columns are split across the step's kernel threads: a column's sums are the same on any
@@ -435,10 +441,9 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     exec::for_parts(txn.options().kernel_threads, parts, [&](size_t i) {
       const size_t from = N * i / parts / 16 * 16, to = i + 1 == parts ? N : N * (i + 1) / parts / 16 * 16;
       if (exact_products)
-        kernels::matmul_f32_rows(wf.data(), cols, x_rows.data(), out_rows.data(), from, rows, cols, to - from,
-                                 accumulate);
+        kernels::matmul_f32_rows(wp, ldw, x_rows.data(), out_rows.data(), from, rows, cols, to - from, accumulate);
       else
-        kernels::matmul_f32_generic_rows(wf.data(), cols, x_rows.data(), out_rows.data(), from, rows, cols, to - from,
+        kernels::matmul_f32_generic_rows(wp, ldw, x_rows.data(), out_rows.data(), from, rows, cols, to - from,
                                          accumulate);
     });
   txn.add_macs(uint64_t{rows} * cols * N);
