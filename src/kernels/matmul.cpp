@@ -113,6 +113,8 @@ constexpr size_t kVecsPerBlock = 2;
 
 // The packed copy of one strip of `x`: rows of the strip side by side, at most this many floats (on the stack).
 constexpr size_t kPackFloats = 8192;
+// Strips packed together when all of K fits (a PE product's K is at most 128).
+constexpr size_t kPackGroup = 4;
 
 // Loop order: column strips outside, rows inside, so a strip of `x` (K x strip width) stays in L1/L2 while every
 // block of rows reuses it; the k loop is innermost and each accumulator stays in a register for all of K. The strip
@@ -130,6 +132,23 @@ void matmul_impl(const float* w, size_t ldw, const X& x, float* const* out, size
   const size_t run = kPackFloats / wide;
   HWY_ALIGN float pack[kPackFloats];
   size_t n = 0;
+  // Strips side by side: when kPackGroup strips of all of K fit the buffer, they are packed together, each row of `x`
+  // read once for kPackGroup * wide consecutive columns (rows of a tile lie far apart, often a power of two apart,
+  // so a strip's rows alone miss the caches one by one).
+  if (K != 0 && K * wide * kPackGroup <= kPackFloats) {
+    for (; n + kPackGroup * wide <= N; n += kPackGroup * wide) {
+      for (size_t k = 0; k < K; ++k) {
+        const float* xk = x.row(k) + n;
+#pragma GCC unroll 8
+        for (size_t j = 0; j < kPackGroup * kVecsPerBlock; ++j)
+          hn::Store(hn::LoadU(d, xk + j * lanes), d,
+                    pack + (j / kVecsPerBlock) * K * wide + k * wide + (j % kVecsPerBlock) * lanes);
+      }
+      for (size_t g = 0; g < kPackGroup; ++g)
+        strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, XStrided{pack + g * K * wide, wide}, out,
+                                                    col0 + n + g * wide, K, M, accumulate);
+    }
+  }
   for (; n + wide <= N; n += wide) {
     if (K == 0 || (K > run && accumulate)) {
       strip<kRowsPerBlock, kVecsPerBlock, kFused>(d, w, ldw, x.at(n), out, col0 + n, K, M, accumulate);
