@@ -66,10 +66,10 @@ int run_gen(const std::vector<std::string>& args) {
 }  // namespace
 
 Command register_gen(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand(
-      "gen",
-      "Write a kernel NEFF: layernorm, rmsnorm, softmax, topk, causal_mask (the Python module tpbisa.gen; "
-      "docs/kernels.md)");
+  CLI::App* app = parent.add_subcommand("gen",
+                                        "Write a kernel NEFF: layernorm, rmsnorm, softmax, topk, causal_mask, mlp, "
+                                        "attention (the Python module tpbisa.gen; "
+                                        "docs/kernels.md)");
   // Every argument, --help included, goes to the module.
   app->prefix_command();
   app->set_help_flag();
