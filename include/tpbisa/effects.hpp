@@ -39,7 +39,8 @@ struct MachineOptions {
   bool firmware_stubs = false;
   ValidateOptions validate{};
   /// Threads one step's long product may use: a Matmul's moving columns are split across them, each column computed
-  /// exactly as on one thread, so every count gives the same bits. A NEFF run sets it from the threads its cores
+  /// exactly as on one thread, so every count gives the same bits. A long DMA's chunks are copied on them too when no
+  /// two land on the same bytes. A NEFF run sets it from the threads its cores
   /// leave free (io::NeffRunOptions::max_threads over the cores).
   unsigned kernel_threads = 1;
   /// The fewest multiply-adds a Matmul has for its columns to be split across kernel_threads (a smaller product costs

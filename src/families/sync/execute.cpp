@@ -2,7 +2,9 @@
 // (its two waits are the machine's, PROJ-CONV-F3), SetOrderingMode and PseudoBranchLabel as no-ops (F6, F7),
 // and PseudoDmaDirect2d as a synchronous strided copy with conversion and its completion increment (F9-F12).
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -134,6 +136,62 @@ bool may_overlap(const Side& src, const Side& dst) {
   return s0 < d1 && d0 < s1;
 }
 
+/// True when no two chunks of the side share a byte: one walk level steps past every byte the level inside it covers
+/// (either level may be the inner one).
+bool chunks_disjoint(const Side& s) {
+  const auto nested = [&](unsigned inner, unsigned outer) {
+    const uint64_t in_step = static_cast<uint64_t>(std::abs(s.step[inner]));
+    const uint64_t out_step = static_cast<uint64_t>(std::abs(s.step[outer]));
+    if (s.num[inner] > 1 && in_step < s.chunk) return false;
+    const uint64_t span = (s.num[inner] == 0 ? 0 : s.num[inner] - 1) * in_step + s.chunk;
+    return s.num[outer] <= 1 || out_step >= span;
+  };
+  return nested(0, 1) || nested(1, 0);
+}
+
+/// The copies of a transfer's chunks, made on the step's kernel threads when it has several: the pieces are noted in
+/// transfer order (their claims and reads, which count, stay on the calling thread) and copied a batch at a time,
+/// each batch split across the threads. Only for pieces that go straight to memory, none overlapping another, so the
+/// order of the copies cannot change a byte. With one thread each piece is copied as it comes.
+class ChunkCopies {
+ public:
+  explicit ChunkCopies(unsigned threads) : threads_(threads) {}
+  ChunkCopies(const ChunkCopies&) = delete;
+  ChunkCopies& operator=(const ChunkCopies&) = delete;
+  void add(uint8_t* to, const uint8_t* from, uint64_t n) {
+    if (threads_ <= 1) {
+      std::memcpy(to, from, n);
+      return;
+    }
+    pieces_[count_++] = {to, from, n};
+    if (count_ == kBatch) flush();
+  }
+  void flush() {
+    const size_t count = count_, parts = std::min<size_t>(threads_, count);
+    exec::for_parts(threads_, parts, [&](size_t i) {
+      for (size_t k = count * i / parts; k < count * (i + 1) / parts; ++k)
+        std::memcpy(pieces_[k].to, pieces_[k].from, pieces_[k].n);
+    });
+    count_ = 0;
+  }
+
+ private:
+  struct Piece {
+    uint8_t* to;
+    const uint8_t* from;
+    uint64_t n;
+  };
+  static constexpr size_t kBatch = 64;
+  unsigned threads_;
+  size_t count_ = 0;
+  std::array<Piece, kBatch> pieces_{};
+};
+
+/// A transfer moves its chunks on several threads from this many bytes, in chunks of at least kThreadedChunk bytes:
+/// smaller copies cost less than handing them to other threads.
+constexpr uint64_t kThreadedBytes = uint64_t{1} << 20;
+constexpr uint64_t kThreadedChunk = 4096;
+
 /// A transfer of the common shape (no conversion, chunks of one size on both sides, nothing recorded): each source
 /// chunk goes straight to its destination chunk, an SBUF chunk read in place where it is stored whole, so a chunk is
 /// copied once (and once more at commit for a staged SBUF chunk), not through the streaming buffers. The same reads,
@@ -156,6 +214,11 @@ void move_equal_chunks(exec::Txn& txn, const Side& src, const Side& dst, bool st
     each([&](uint64_t at, uint64_t len) { spans = spans && exec::span_piece(at, 1, len) == len; });
     in_place = spans && txn.may_write_runs_in_place_each(each);
   }
+  // A long transfer whose chunks go straight to memory (an SBUF destination written in place, a DRAM one that the
+  // source cannot overlap), no two to the same bytes, is copied on the step's kernel threads.
+  const bool direct = dst.var->state_buffer ? in_place : !stage_dram;
+  const bool threaded = direct && n >= kThreadedChunk && src.bytes() >= kThreadedBytes && chunks_disjoint(dst);
+  ChunkCopies copies(threaded ? txn.options().kernel_threads : 1);
   for (Walk sw{src}, dw{dst}; !sw.done(); sw.next(), dw.next()) {
     from = src.checked_at(sw.j0, sw.j1, src_base);  // every chunk was checked
     to = dst.checked_at(dw.j0, dw.j1, dst_base);
@@ -174,19 +237,27 @@ void move_equal_chunks(exec::Txn& txn, const Side& src, const Side& dst, bool st
         bytes = scratch.data();
       }
     }
+    if (bytes == scratch.data()) copies.flush();  // the scratch is filled again for the next chunk: copied now
+    const auto copy = [&](uint8_t* at, const uint8_t* p, uint64_t len) {
+      if (bytes == scratch.data())
+        std::memcpy(at, p, len);
+      else
+        copies.add(at, p, len);
+    };
     if (!dst.var->state_buffer) {
       if (stage_dram)
         txn.stage_dram(dst.var->writable + to, bytes, n);
       else
-        std::memcpy(dst.var->writable + to, bytes, n);
+        copy(dst.var->writable + to, bytes, n);
       continue;
     }
     const auto run_to = [&](uint64_t at, uint64_t len, unsigned elem) {
       return in_place ? txn.write_run_in_place(at, len, elem) : txn.stage_run(at, len, elem);
     };
-    if (whole != 0) std::memcpy(run_to(to, whole, 8), bytes, whole);
-    if (tail != 0) std::memcpy(run_to(to + whole, tail, static_cast<unsigned>(tail)), bytes + whole, tail);
+    if (whole != 0) copy(run_to(to, whole, 8), bytes, whole);
+    if (tail != 0) copy(run_to(to + whole, tail, static_cast<unsigned>(tail)), bytes + whole, tail);
   }
+  copies.flush();
 }
 
 bool exec_dma(const PseudoDmaDirect2d& d, exec::Txn& txn) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -252,6 +253,77 @@ TEST(NeffDma, EqualChunksMoveDirectlyAsTheStreamingPathDoes) {
   for (int k = 0; k < 3; ++k) EXPECT_EQ(counts[0][k], counts[1][k]) << k;
   EXPECT_EQ(counts[0][0], 2U * 6 * 2);  // SBUF writes: 6 chunks of an 8-byte access and a tail, twice
   EXPECT_EQ(counts[0][1], 2U * 6 * 2);  // SBUF reads: the same, twice
+}
+
+// Transfers of a megabyte in chunks of 8 KiB, the shape of a kernel's row tiles, are copied on the step's kernel
+// threads where their chunks go straight to memory and none overlaps another: DRAM to SBUF (128 partitions), SBUF back
+// to DRAM, a broadcast of one chunk to every partition. One whose chunks all land on the same bytes keeps the transfer
+// order (the last chunk wins). Two threads leave the bytes and counts of one, and the bytes are where the walks put
+// them.
+TEST(NeffDma, LongTransfersOnSeveralThreadsEqualOneThread) {
+  constexpr uint16_t kChunk = 8192;
+  constexpr uint32_t kBytes = 128U * kChunk;
+  std::vector<uint8_t> in(kBytes);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>((i * 131) ^ (i >> 13));
+  const auto row = static_cast<int32_t>(kStride);
+  const std::vector<Word> sp = {
+      encode(dma(1, 0, {kChunk, 0}, {128, 1}, kChunk, 0, 0, {row, 0}, {128, 1}, kChunk, dtype::kUint8, dtype::kUint8)),
+      encode(dma(0, 0, {row, 0}, {128, 1}, kChunk, 2, 0, {kChunk, 0}, {128, 1}, kChunk, dtype::kUint8, dtype::kUint8)),
+      encode(dma(1, 0, {0, 0}, {128, 1}, kChunk, 0, 0x4000, {row, 0}, {128, 1}, kChunk, dtype::kUint8, dtype::kUint8)),
+      encode(dma(1, 0, {kChunk, 0}, {128, 1}, kChunk, 3, 0, {0, 0}, {128, 1}, kChunk, dtype::kUint8, dtype::kUint8))};
+  struct Result {
+    std::vector<uint8_t> out, last, sbuf;
+    uint64_t mem = 0, reads = 0, dma_bytes = 0;
+  };
+  Result results[2];
+  for (const unsigned threads : {1U, 2U}) {
+    Result& r = results[threads - 1];
+    r.out.assign(kBytes, 0);
+    r.last.assign(kChunk, 0);
+    DramView view;
+    view.vars.resize(4);
+    view.vars[0] = {true, true, nullptr, nullptr, 0, "SB"};
+    view.vars[1] = {true, false, in.data(), nullptr, in.size(), "in"};
+    view.vars[2] = {true, false, r.out.data(), r.out.data(), r.out.size(), "out"};
+    view.vars[3] = {true, false, r.last.data(), r.last.data(), r.last.size(), "last"};
+    CoreProgram p;
+    p.stream(EngineId::Sp) = sp;
+    MachineOptions mo;
+    mo.neff_mode = true;
+    mo.kernel_threads = threads;
+    std::vector<CoreProgram> cores;
+    cores.push_back(std::move(p));
+    Machine m(kC, std::move(cores), mo);
+    m.core(0).state().dram = &view;
+    for (size_t i = 0; i < sp.size(); ++i) {
+      const StepResult step = m.step();
+      ASSERT_EQ(step.status, StepResult::Status::Retired) << i << step.fault.detail;
+      r.mem += step.totals.mem;
+      r.reads += step.totals.reads;
+    }
+    r.dma_bytes = view.dma_bytes;
+    for (uint64_t q = 0; q < 128; ++q)
+      for (uint64_t b = 0; b < 2 * 0x4000; b += 509) {  // both tiles of every partition, sampled
+        bool written = false;
+        r.sbuf.push_back(static_cast<uint8_t>(m.core(0).state().memory.read(q * kStride + b, 1, &written)));
+        EXPECT_TRUE(written || b >= 0x4000 + kChunk || (b >= kChunk && b < 0x4000)) << q << " " << b;
+      }
+  }
+  for (const Result& r : results) {
+    EXPECT_EQ(r.out, in);  // DRAM -> SBUF -> DRAM: the bytes come back
+    EXPECT_TRUE(std::equal(r.last.begin(), r.last.end(), in.end() - kChunk));  // the last chunk wins
+  }
+  const Result& one = results[0];
+  for (uint64_t q = 0, k = 0; q < 128; ++q)
+    for (uint64_t b = 0; b < 2 * 0x4000; b += 509, ++k) {
+      const uint8_t want = b < kChunk ? in[q * kChunk + b] : b >= 0x4000 && b < 0x4000 + kChunk ? in[b - 0x4000] : 0;
+      ASSERT_EQ(one.sbuf[k], want) << q << " " << b;
+    }
+  EXPECT_EQ(results[1].sbuf, one.sbuf);
+  EXPECT_EQ(results[1].mem, one.mem);
+  EXPECT_EQ(results[1].reads, one.reads);
+  EXPECT_EQ(results[1].dma_bytes, one.dma_bytes);
+  EXPECT_EQ(one.dma_bytes, 4U * kBytes);
 }
 
 TEST(NeffDma, RefusedOutsideANeffRun) {
