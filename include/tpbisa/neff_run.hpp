@@ -72,16 +72,12 @@ class ZeroPages {
 };
 
 /// What every run of a NEFF reads the same from its members, parsed once: per subgraph its activation-function sets
-/// (act-index-ops.md §3.4) and def.json's FP8 settings and SBUF reservations. A process that runs one program many
+/// (act-index-ops.md §3.4) and def.json's FP8 settings. A process that runs one program many
 /// times (the Python package's Neff.run) keeps one and hands it to each Run; the NEFF must outlive it.
 class RunBasis {
  public:
   static std::shared_ptr<const RunBasis> make(const Neff& neff);
 
-  struct Reservation {
-    uint64_t base_partition, partitions, offset, size;
-    std::string type;
-  };
   /// def.json `fp8_conversion_config` of the first subgraph, which every subgraph of a compiled program repeats:
   /// each setting it gives, or nullopt.
   struct Fp8Settings {
@@ -90,7 +86,6 @@ class RunBasis {
 
   const Neff* neff = nullptr;  ///< what it was made from (Run::create checks it is handed the same)
   std::vector<std::shared_ptr<const act::SetCatalog>> act_catalogs;  ///< per subgraph
-  std::vector<std::vector<Reservation>> reservations;                ///< per subgraph
   Fp8Settings fp8;
 };
 
@@ -140,7 +135,7 @@ class Run {
   std::map<std::string, ZeroPages> shared_;  ///< writable DRAM variables shared by name (X5)
   std::vector<ZeroPages> scratch_;           ///< per core: the virtual variables' buffer (X8)
   std::vector<DramView> views_;              ///< per core; the cores point at these
-  /// The activation-function sets (the cores point at them) and the reservations of each subgraph.
+  /// The activation-function sets (the cores point at them) and the NEFF whose reservations are checked.
   std::shared_ptr<const RunBasis> basis_;
   std::vector<std::string> subgraphs_;
   struct Tracked {

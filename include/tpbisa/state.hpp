@@ -105,6 +105,9 @@ class SparseMemory {
   uint64_t new_bytes_for(uint64_t address, uint64_t n) const;
   /// True when every byte in [address, address + n) has been written.
   bool initialized(uint64_t address, uint64_t n) const;
+  /// True when some byte in [address, address + n) has been written: a page look-up and its bitmap's words, not a
+  /// look-up per byte. The range must not wrap past 2^64.
+  bool any_written(uint64_t address, uint64_t n) const;
   /// Copies the `n` bytes at `address` to `out` (never-written bytes read as 0), one page look-up per page;
   /// true when every byte had been written. The range must not wrap past 2^64.
   bool read_block(uint64_t address, uint64_t n, uint8_t* out) const;

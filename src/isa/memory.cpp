@@ -367,6 +367,24 @@ bool SparseMemory::initialized(uint64_t address, uint64_t n) const {
   return true;
 }
 
+bool SparseMemory::any_written(uint64_t address, uint64_t n) const {
+  while (n != 0) {
+    const uint64_t at = address % kPageBytes, len = std::min<uint64_t>(n, kPageBytes - at);
+    if (const Page* p = find(address / kPageBytes)) {
+      const size_t first = at / 64, last = (at + len - 1) / 64;
+      for (size_t w = first; w <= last; ++w) {
+        uint64_t mask = ~uint64_t{0};
+        if (w == first) mask &= ~uint64_t{0} << (at % 64);
+        if (w == last) mask &= ~uint64_t{0} >> (63 - (at + len - 1) % 64);
+        if ((p->written[w] & mask) != 0) return true;
+      }
+    }
+    address += len;
+    n -= len;
+  }
+  return false;
+}
+
 void SparseMemory::Page::mark_written(size_t at, size_t n) {
   if (n == 0) return;
   const size_t first = at / 64, last = (at + n - 1) / 64;

@@ -300,31 +300,26 @@ nlohmann::json definition(const Neff& neff, const Subgraph& sg) {
   return nlohmann::json::parse(m->bytes.begin(), m->bytes.end(), nullptr, false);
 }
 
-uint64_t json_u64(const nlohmann::json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
-}
-
 }  // namespace
 
 std::vector<std::string> Run::reservation_violations() const {
   std::vector<std::string> out;
   const Geometry& geo = geometry(gen_);
-  for (size_t c = 0; c < basis_->reservations.size() && c < views_.size(); ++c)
-    for (const RunBasis::Reservation& r : basis_->reservations[c])
-      for (uint64_t p = r.base_partition; p < r.base_partition + r.partitions && p < geo.sbuf_partitions; ++p) {
-        bool written = false;
-        for (uint64_t b = 0; b < r.size && !written; ++b) {
-          const std::optional<uint64_t> a =
-              sbuf_address(gen_, static_cast<uint32_t>(p), static_cast<uint32_t>(r.offset + b));
-          bool init = false;
-          if (a) machine_->core(c).state().memory.read(*a, 1, &init);
-          written = init;
-        }
-        if (written)
+  // The reservations as the reader checked them (Subgraph::sbuf_reservations: partitions within the SBUF's).
+  for (size_t c = 0; c < basis_->neff->subgraphs.size() && c < views_.size(); ++c)
+    for (const SbufReservation& r : basis_->neff->subgraphs[c].sbuf_reservations) {
+      // Its offset and size are the program's numbers: it is looked at only where the SBUF has bytes (a size near
+      // 2^64 neither wraps nor walks that far).
+      const uint64_t bytes =
+          r.offset < geo.sbuf_partition_active ? std::min(r.size, geo.sbuf_partition_active - r.offset) : 0;
+      if (bytes == 0) continue;
+      for (uint64_t p = r.base_partition; p < geo.sbuf_partitions && p - r.base_partition < r.partitions; ++p) {
+        const std::optional<uint64_t> a = sbuf_address(gen_, static_cast<uint32_t>(p), static_cast<uint32_t>(r.offset));
+        if (a && machine_->core(c).state().memory.any_written(*a, bytes))
           out.push_back(fmt::format("core {}: SBUF partition {} bytes {:#x}..{:#x} ({}) written", c, p, r.offset,
-                                    r.offset + r.size - 1, r.type));
+                                    r.offset + bytes - 1, r.type));
       }
+    }
   return out;
 }
 
@@ -544,27 +539,20 @@ std::unique_ptr<Run> Run::create(const Neff& neff, std::span<const RunInput> inp
 std::shared_ptr<const RunBasis> RunBasis::make(const Neff& neff) {
   auto b = std::make_shared<RunBasis>();
   b->neff = &neff;
-  b->reservations.resize(neff.subgraphs.size());
   for (size_t c = 0; c < neff.subgraphs.size(); ++c) {
     const Subgraph& sg = neff.subgraphs[c];
     b->act_catalogs.push_back(std::make_shared<const act::SetCatalog>(activation_sets(neff, sg)));
-    // def.json: the FP8 conversion settings the runtime programs (the first subgraph's) and the runtime's SBUF
-    // reservation.
+    if (c != 0) continue;
+    // def.json: the FP8 conversion settings the runtime programs (the first subgraph's).
     const nlohmann::json def = definition(neff, sg);
     if (!def.is_object()) continue;
-    if (const auto cfg = def.find("fp8_conversion_config"); c == 0 && cfg != def.end() && cfg->is_object()) {
+    if (const auto cfg = def.find("fp8_conversion_config"); cfg != def.end() && cfg->is_object()) {
       const auto setting = [&](const char* key) -> std::optional<bool> {
         const auto it = cfg->find(key);
         return it != cfg->end() && it->is_boolean() ? std::optional<bool>(it->get<bool>()) : std::nullopt;
       };
       b->fp8 = {setting("ocp_sat"), setting("fp8_sis"), setting("fp8_sns"), setting("fp8_range_extension")};
     }
-    if (const auto res = def.find("runtime_statebuffer_reservation"); res != def.end() && res->is_array())
-      for (const nlohmann::json& r : *res)
-        if (r.is_object())
-          b->reservations[c].push_back(
-              {json_u64(r, "base_partition"), json_u64(r, "partitions"), json_u64(r, "offset"), json_u64(r, "size"),
-               r.contains("type") && r["type"].is_string() ? r["type"].get<std::string>() : std::string()});
   }
   return b;
 }

@@ -121,6 +121,22 @@ TEST(SparseMemoryBlock, PartlyWrittenBytesReadAsZeroAndAreReported) {
   EXPECT_EQ(none, std::vector<uint8_t>(5000, 0));
 }
 
+// any_written by hand: one byte written at the last bit of a bitmap word, ranges ending just before it, starting just
+// after it, over an absent page before it, and across the page boundary behind it.
+TEST(SparseMemoryBlock, AnyWrittenFindsTheOneWrittenByte) {
+  SparseMemory m;
+  const uint64_t page = 0x20000, byte = page + SparseMemory::kPageBytes + 127;  // the second page's bit 63 of word 1
+  EXPECT_FALSE(m.any_written(page, 2 * SparseMemory::kPageBytes));              // no page at all
+  ASSERT_TRUE(m.write(byte, 1, 0x7));
+  EXPECT_TRUE(m.any_written(byte, 1));
+  EXPECT_FALSE(m.any_written(page, SparseMemory::kPageBytes + 127));  // ends just before it, over an absent page
+  EXPECT_TRUE(m.any_written(page, SparseMemory::kPageBytes + 128));
+  EXPECT_FALSE(m.any_written(byte + 1, 3 * SparseMemory::kPageBytes));  // from just after it, into absent pages
+  EXPECT_TRUE(m.any_written(byte - 64, 65));
+  EXPECT_FALSE(m.any_written(byte - 64, 64));
+  EXPECT_FALSE(m.any_written(byte, 0));
+}
+
 // The written bits against a byte-per-byte model: random runs written into two pages through every write form, each
 // answer of written_span, initialized and read_block checked after each write (the pages' summary of whole bitmap
 // words must agree with the bits, for ranges inside one word, spanning words, and whole pages). In the dense region a
@@ -143,8 +159,12 @@ TEST_P(WrittenBits, FollowAByteModelThroughEveryWriteForm) {
   };
   const std::vector<uint8_t> ones(kSpan, 0xA5);
   auto check = [&](uint64_t at, uint64_t n) {
-    bool all = true;
-    for (uint64_t i = 0; i < n; ++i) all = all && model[at + i];
+    bool all = true, any = false;
+    for (uint64_t i = 0; i < n; ++i) {
+      all = all && model[at + i];
+      any = any || model[at + i];
+    }
+    EXPECT_EQ(m.any_written(kBase + at, n), any) << at << "+" << n;
     const bool one_page = at / SparseMemory::kPageBytes == (at + n - 1) / SparseMemory::kPageBytes;
     EXPECT_EQ(m.written_span(kBase + at, n) != nullptr, all && (one_page || dense)) << at << "+" << n;
     if (all && dense) {
@@ -154,6 +174,7 @@ TEST_P(WrittenBits, FollowAByteModelThroughEveryWriteForm) {
     std::vector<uint8_t> out(n);
     EXPECT_EQ(m.read_block(kBase + at, n, out.data()), all) << at << "+" << n;
   };
+  check(0, kSpan);  // nothing written yet, no page there
   for (int step = 0; step < 400; ++step) {
     // Mostly short runs, some of several words, a few whole pages, so that pages fill up part way through.
     const uint64_t kind = next(10);

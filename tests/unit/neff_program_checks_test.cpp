@@ -14,7 +14,9 @@
 #include "tpbisa/describe.hpp"
 #include "tpbisa/formats.hpp"
 #include "tpbisa/instruction.hpp"
+#include "tpbisa/machine.hpp"
 #include "tpbisa/neff.hpp"
+#include "tpbisa/neff_run.hpp"
 
 namespace tpbisa {
 namespace {
@@ -107,6 +109,35 @@ std::string messages(const neff::Neff& n) {
   std::string out;
   for (const auto& f : neff::check_program(n, Generation::Cayman)) out += f.label + ": " + f.message + "\n";
   return out;
+}
+
+// A run reports the reservations the program wrote. Their offsets and sizes are the program's numbers (the reader
+// bounds only the partitions): a reservation of size 2^64 - 1 is looked at where the SBUF has bytes (CAYMAN: 224 KiB
+// active per partition, so 0x37ff8..0x37fff), without wrapping or walking 2^64 bytes, and one at an offset past them
+// or starting past the partitions names nothing.
+TEST(NeffRunReservations, HugeDeclaredSizesAreBoundedByTheSbuf) {
+  json def = definition();
+  def["runtime_statebuffer_reservation"] = json::parse(R"([
+    {"base_partition": 2, "offset": 229368, "partitions": 128, "size": 18446744073709551615, "type": "huge"},
+    {"base_partition": 0, "offset": 18446744073709551615, "partitions": 128, "size": 8, "type": "far"},
+    {"base_partition": 128, "offset": 0, "partitions": 4, "size": 8, "type": "past"},
+    {"base_partition": 0, "offset": 229368, "partitions": 2, "size": 8, "type": "evtaccel"}])");
+  def["var"].erase("x");  // no input to bind (the helper's NEFF has no signature), nor a table naming it
+  def["var"].erase("DGETable0");
+  const neff::Neff n = make_neff({}, {}, def);
+  std::string error;
+  const auto run = neff::Run::create(n, {}, MachineOptions{}, error);  // the helper's NEFF has no signature
+  ASSERT_NE(run, nullptr) << error;
+  EXPECT_TRUE(run->reservation_violations().empty());
+  // Partition 3, the reservation's last byte (0x37fff), and partition 1's first reserved byte (0x37ff8); the
+  // partitions' stride is 256 KiB from SBUF address 0.
+  SparseMemory& mem = run->machine().core(0).state().memory;
+  ASSERT_TRUE(mem.write(3 * 0x40000 + 0x37FFF, 1, 1));
+  ASSERT_TRUE(mem.write(1 * 0x40000 + 0x37FF8, 1, 1));
+  ASSERT_TRUE(mem.write(5 * 0x40000 + 0x37FF7, 1, 1));  // just before the reservation: not in it
+  EXPECT_EQ(run->reservation_violations(),
+            (std::vector<std::string>{"core 0: SBUF partition 3 bytes 0x37ff8..0x37fff (huge) written",
+                                      "core 0: SBUF partition 1 bytes 0x37ff8..0x37fff (evtaccel) written"}));
 }
 
 TEST(NeffProgramChecks, TheGoodProgramPassesEveryCheck) {
