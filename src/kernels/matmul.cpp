@@ -249,6 +249,46 @@ void note_selections(const uint32_t* x, int32_t row, size_t n, int32_t* sel) {
   }
 }
 
+/// out[i * N + n] = w[sel[n] * ldw + i] for i < g: a selection transpose's group of output rows. With eight rows on a
+/// target of 256-bit vectors, eight selected rows' eight elements are loaded and transposed in registers: element by
+/// element, the stores go to eight rows at once, and a transpose of 128 rows spent most of its time there.
+void gather_selections(const uint32_t* w, size_t ldw, const int32_t* sel, size_t N, unsigned g, uint32_t* out) {
+  size_t n = 0;
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if (g == 8) {
+    const hn::FixedTag<uint32_t, 8> d;
+    const hn::Repartition<uint64_t, decltype(d)> d64;
+    using V = hn::Vec<decltype(d)>;
+    // Pairs of rows, then of pairs, interleaved within each 128-bit half; the halves then hold elements i and i + 4.
+    const auto pairs = [&](V a, V b, V c, V e, V& q0, V& q1, V& q2, V& q3) {
+      const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));
+      const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));
+      const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+      const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+      q0 = hn::BitCast(d, hn::InterleaveLower(d64, ab_lo, ce_lo));  // elements 0 | 4 of the four rows
+      q1 = hn::BitCast(d, hn::InterleaveUpper(d64, ab_lo, ce_lo));  // 1 | 5
+      q2 = hn::BitCast(d, hn::InterleaveLower(d64, ab_hi, ce_hi));  // 2 | 6
+      q3 = hn::BitCast(d, hn::InterleaveUpper(d64, ab_hi, ce_hi));  // 3 | 7
+    };
+    for (; n + 8 <= N; n += 8) {
+      V r[8];
+      for (unsigned j = 0; j < 8; ++j) r[j] = hn::LoadU(d, w + static_cast<size_t>(sel[n + j]) * ldw);
+      V u[4], v[4];
+      pairs(r[0], r[1], r[2], r[3], u[0], u[1], u[2], u[3]);
+      pairs(r[4], r[5], r[6], r[7], v[0], v[1], v[2], v[3]);
+      for (unsigned i = 0; i < 4; ++i) {
+        hn::StoreU(hn::ConcatLowerLower(d, v[i], u[i]), d, out + i * N + n);
+        hn::StoreU(hn::ConcatUpperUpper(d, v[i], u[i]), d, out + (i + 4) * N + n);
+      }
+    }
+  }
+#endif
+  for (; n < N; ++n) {
+    const uint32_t* selected = w + static_cast<size_t>(sel[n]) * ldw;
+    for (unsigned i = 0; i < g; ++i) out[i * N + n] = selected[i];
+  }
+}
+
 // What this target's MulAdd is: one rounding (a fused instruction) or two (multiply, then add).
 bool target_fuses() {
   return HWY_NATIVE_FMA != 0;
@@ -273,6 +313,7 @@ HWY_EXPORT(target_fuses);
 HWY_EXPORT(target_bits);
 HWY_EXPORT(note_selections);
 HWY_EXPORT(widen_row);
+HWY_EXPORT(gather_selections);
 
 void widen_elements(const uint8_t* bytes, unsigned size, size_t n, bool reversed, uint32_t* out) {
   HWY_DYNAMIC_DISPATCH(widen_row)(bytes, size, n, reversed, out);
@@ -280,6 +321,10 @@ void widen_elements(const uint8_t* bytes, unsigned size, size_t n, bool reversed
 
 void note_selection_row(const uint32_t* x, int32_t row, size_t n, int32_t* sel) {
   HWY_DYNAMIC_DISPATCH(note_selections)(x, row, n, sel);
+}
+
+void gather_selection_rows(const uint32_t* w, size_t ldw, const int32_t* sel, size_t N, unsigned g, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(gather_selections)(w, ldw, sel, N, g, out);
 }
 
 void matmul_f32_reference(const float* w, size_t ldw, const float* x, size_t ldx, float* out, size_t ldo, size_t K,

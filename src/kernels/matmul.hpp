@@ -47,6 +47,10 @@ void widen_elements(const uint8_t* bytes, unsigned size, size_t n, bool reversed
 /// becomes `row` if it was -1, else -2; where x[i] is another value than ±0, -2; where ±0, it stays.
 void note_selection_row(const uint32_t* x, int32_t row, size_t n, int32_t* sel);
 
+/// A selection transpose's group of g output rows of 32-bit elements (PROJ-CONV-F18): out[i * N + n] =
+/// w[sel[n] * ldw + i] for i < g and n < N, every sel[n] >= 0. `out` overlaps neither `w` nor `sel`.
+void gather_selection_rows(const uint32_t* w, size_t ldw, const int32_t* sel, size_t N, unsigned g, uint32_t* out);
+
 /// Significant bits an operand may have for fma_exact_operands (two of them multiply exactly in FP32's 24).
 inline constexpr int kFmaExactBits = 12;
 

@@ -402,6 +402,31 @@ TEST(KernelsSelections, EqualsTheRuleOnEveryTarget) {
   }
 }
 
+TEST(KernelsSelections, GatheredRowsEqualTheRuleOnEveryTarget) {
+  // Output row i of a group, element n: the selected row's element i, written out here element by element.
+  constexpr size_t kLd = 128;
+  std::mt19937 rng(23);
+  std::vector<uint32_t> w(kLd * kLd);
+  for (uint32_t& v : w) v = static_cast<uint32_t>(rng());
+  for (const int64_t t : targets()) {
+    const PerTarget scope(t);
+    for (int round = 0; round < 300; ++round) {
+      const size_t n = round % 3 == 0 ? 128 : static_cast<size_t>(round % 70);
+      const unsigned g = round % 4 == 3 ? 1 + static_cast<unsigned>(rng() % 7) : 8;
+      const size_t first = rng() % (kLd - g + 1);  // the group's first column
+      std::vector<int32_t> sel(n);
+      for (int32_t& v : sel) v = static_cast<int32_t>(rng() % kLd);
+      if (round % 5 == 0)
+        for (size_t k = 0; k < n; ++k) sel[k] = static_cast<int32_t>(k);  // the identity, as a PE transpose has
+      std::vector<uint32_t> want(g * n), got(g * n, 0xDEADBEEFU);
+      for (unsigned i = 0; i < g; ++i)
+        for (size_t k = 0; k < n; ++k) want[i * n + k] = w[static_cast<size_t>(sel[k]) * kLd + first + i];
+      gather_selection_rows(w.data() + first, kLd, sel.data(), n, g, got.data());
+      ASSERT_EQ(got, want) << simd_target_name() << " round " << round << " n " << n << " g " << g;
+    }
+  }
+}
+
 TEST(KernelsWiden, EqualsTheBytesOnEveryTarget) {
   std::mt19937 rng(17);
   std::vector<uint8_t> bytes(4 * 300 + 3);

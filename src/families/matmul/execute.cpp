@@ -348,7 +348,8 @@ bool exec_matmul(const Instruction& inst, exec::Txn& txn) {
     for (unsigned m0 = 0; m0 < cols; m0 += kSelectionGroup) {
       const unsigned g = std::min(kSelectionGroup, cols - m0);
       if (out_size == 4)
-        gather_selections<4>(w.bits.data() + m0, column_sel, N, g, group.data());
+        kernels::gather_selection_rows(w.bits.data() + m0, PeWeights::kCols, column_sel, N, g,
+                                       reinterpret_cast<uint32_t*>(group.data()));  // NOLINT: the scratch as u32
       else if (out_size == 2)
         gather_selections<2>(w.bits.data() + m0, column_sel, N, g, group.data());
       else
