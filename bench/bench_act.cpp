@@ -58,15 +58,16 @@ void run_word(benchmark::State& state, Machine& m, uint64_t bytes) {
   bench::run_rewound(state, m, bytes, uint64_t{kChannels} * kRow);
 }
 
-std::unique_ptr<Machine> machine(const Word& w, EngineId e) {
+std::unique_ptr<Machine> machine(const Word& w, EngineId e, unsigned threads = 1) {
   MachineOptions mo;
   mo.engine = e;
+  mo.kernel_threads = threads;
   return std::make_unique<Machine>(Generation::Mariana, std::vector<Word>{w}, mo);
 }
 
 /// The ACTIVATE of act-index-ops.md §4.5 X1 (exp of 0.25·x) over every channel's row of `dt` (in and out), with the
 /// accumulator command `cmd` (IDLE, or ZERO_ACCUMULATE: the row sums of a softmax).
-void run_activate(benchmark::State& state, uint8_t dt, uint8_t cmd) {
+void run_activate(benchmark::State& state, uint8_t dt, uint8_t cmd, unsigned threads = 1) {
   const std::shared_ptr<const act::TableSet> set = real_set();
   if (set == nullptr) {
     state.SkipWithError("matmul_small.neff is absent");
@@ -87,7 +88,7 @@ void run_activate(benchmark::State& state, uint8_t dt, uint8_t cmd) {
   t.activation_func = exp->func_id;
   t.scale_value.raw = std::bit_cast<uint32_t>(0.25F);
   t.accumulator_cmd = cmd;
-  auto m = machine(encode(t), EngineId::Act);
+  auto m = machine(encode(t), EngineId::Act, threads);
   m->mutable_state().act_set = set.get();
   const unsigned size = dtype_size(dt);
   fill_rows(*m, kSrc, size, [dt](uint64_t p, uint64_t k) -> uint64_t {
@@ -113,6 +114,18 @@ void BM_ActivateExpAccumulateFp32Rows(benchmark::State& state) {
 }
 BENCHMARK(BM_ActivateExpAccumulateFp32Rows);
 
+// The fp32 rows on two kernel threads (MachineOptions::kernel_threads, as a NEFF run of one core on two CPUs sets
+// it): against the one-thread memcpy below and against memcpy on two threads (BM_MemcpyActFp32BytesTwoThreads).
+void BM_ActivateExpFp32RowsTwoThreads(benchmark::State& state) {
+  run_activate(state, dtype::kFp32, accum_cmd::kIdle, 2);
+}
+BENCHMARK(BM_ActivateExpFp32RowsTwoThreads)->UseRealTime();
+
+void BM_ActivateExpAccumulateFp32RowsTwoThreads(benchmark::State& state) {
+  run_activate(state, dtype::kFp32, accum_cmd::kZeroAccumulate, 2);
+}
+BENCHMARK(BM_ActivateExpAccumulateFp32RowsTwoThreads)->UseRealTime();
+
 /// memcpy of kChannels rows of `row_bytes`, row by row (the bytes each benchmark above reads or writes).
 void memcpy_rows(benchmark::State& state, size_t row_bytes) {
   const size_t total = kChannels * row_bytes;
@@ -129,6 +142,19 @@ void BM_MemcpyActFp32Bytes(benchmark::State& state) {
   memcpy_rows(state, size_t{kRow} * 4);
 }
 BENCHMARK(BM_MemcpyActFp32Bytes);
+
+// The fp32 bytes copied on two threads, half of the rows each (the baseline for the rows on two kernel threads).
+void BM_MemcpyActFp32BytesTwoThreads(benchmark::State& state) {
+  const size_t row_bytes = size_t{kRow} * 4, total = kChannels / 2 * row_bytes;
+  bench::CopyBuffers b(total, 1);
+  for (auto _ : state) {
+    for (size_t off = 0; off < total; off += row_bytes) std::memcpy(b.dst() + off, b.src() + off, row_bytes);
+    benchmark::DoNotOptimize(b.dst());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * total));
+}
+BENCHMARK(BM_MemcpyActFp32BytesTwoThreads)->Threads(2)->UseRealTime();
 
 void BM_MemcpyActBf16Bytes(benchmark::State& state) {
   memcpy_rows(state, size_t{kRow} * 2);

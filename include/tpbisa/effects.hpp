@@ -40,12 +40,15 @@ struct MachineOptions {
   ValidateOptions validate{};
   /// Threads one step's long product may use: a Matmul's moving columns are split across them, each column computed
   /// exactly as on one thread, so every count gives the same bits. A long DMA's chunks are copied on them too when no
-  /// two land on the same bytes. A NEFF run sets it from the threads its cores
-  /// leave free (io::NeffRunOptions::max_threads over the cores).
+  /// two land on the same bytes, and a long ACTIVATE's rows are evaluated on them (kernel_split_elements). A NEFF run
+  /// sets it from the threads its cores leave free (io::NeffRunOptions::max_threads over the cores).
   unsigned kernel_threads = 1;
   /// The fewest multiply-adds a Matmul has for its columns to be split across kernel_threads (a smaller product costs
   /// less than handing parts to other threads, which then spin a while waiting for the next).
   uint64_t kernel_split_macs = uint64_t{1} << 21;
+  /// The fewest elements (all channels) an ACTIVATE has for its channels' rows to be evaluated across kernel_threads
+  /// (each row evaluated as on one thread, so every count gives the same bits).
+  uint64_t kernel_split_elements = uint64_t{1} << 16;
   ConvertOptions convert{};
   /// Bound on simulated memory (bytes of allocated pages); exceeding it is a MemoryLimit fault.
   uint64_t max_memory = uint64_t{1} << 30;

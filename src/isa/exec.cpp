@@ -316,8 +316,11 @@ bool onchip_rows(Generation g, uint32_t start, unsigned channels, uint64_t count
   return true;
 }
 
-bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
-                      bool same_size) {
+namespace {
+
+/// rows_in_place_ok and rows_apart_ok: `any_order` refuses the overlaps with the source rows of earlier channels too.
+bool rows_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+             bool same_size, bool any_order) {
   for (unsigned c = 1; c < channels; ++c)
     if (src[c] - src[c - 1] < src_len || src[c] < src[c - 1] || dst[c] - dst[c - 1] < dst_len || dst[c] < dst[c - 1])
       return false;  // not ascending and disjoint
@@ -327,12 +330,24 @@ bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst
     const uint64_t lo = dst[c], hi = dst[c] + dst_len;
     while (first < channels && src[first] + src_len <= lo) ++first;
     for (unsigned k = first; k < channels && src[k] < hi; ++k) {
-      if (k < c) continue;                                                      // read before row c is written
+      if (k < c && !any_order) continue;                                        // read before row c is written
       if (k == c && same_size && src[k] == lo && src_len == dst_len) continue;  // the very row, element by element
       return false;
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+                      bool same_size) {
+  return rows_ok(src, src_len, dst, dst_len, channels, same_size, false);
+}
+
+bool rows_apart_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+                   bool same_size) {
+  return rows_ok(src, src_len, dst, dst_len, channels, same_size, true);
 }
 
 bool resolve_addr4(Txn& txn, const Addr4& a, uint32_t& base, std::string_view which) {

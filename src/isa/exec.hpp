@@ -342,6 +342,11 @@ bool forward_runs(Txn& txn, uint32_t base, const T& pattern, unsigned channels, 
 bool rows_in_place_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
                       bool same_size);
 
+/// rows_in_place_ok for channels processed in any order (on several threads): no destination row may overlap a source
+/// row of another channel, and its own only as that very row with elements of the same size.
+bool rows_apart_ok(const uint64_t* src, uint64_t src_len, const uint64_t* dst, uint64_t dst_len, unsigned channels,
+                   bool same_size);
+
 /// The elements of `size` bytes from `address` on (at most `left`, at least one) that lie in one stored span of
 /// memory: a page, or below SparseMemory::kDenseLimit a dense block, which is read and written in place whole.
 inline uint64_t span_piece(uint64_t address, unsigned size, uint64_t left) {

@@ -120,6 +120,23 @@ TEST(ExecRowsInPlace, DisjointOrTheVeryRowIsAccepted) {
   EXPECT_TRUE(exec::rows_in_place_ok(src, 0x100, src, 0x100, 0, true));  // no channel
 }
 
+TEST(ExecRowsApart, RowsOfOtherChannelsMayNotOverlapInAnyOrder) {
+  const uint64_t src[] = {0x0000, 0x1000, 0x2000};
+  const uint64_t back[] = {0x0C00, 0x1C00, 0x2C00};
+  EXPECT_TRUE(exec::rows_apart_ok(src, 0x100, back, 0x100, 3, false));  // apart
+  EXPECT_TRUE(exec::rows_apart_ok(src, 0x100, src, 0x100, 3, true));    // each the very row, one element size
+  EXPECT_FALSE(exec::rows_apart_ok(src, 0x100, src, 0x100, 3, false));  // the very rows with another size
+  // Dst row c in the partition of src row c - 1: rows_in_place_ok accepts it (read before the write), but on several
+  // threads row c - 1 may be read after row c is written.
+  const uint64_t src_hi[] = {0x1000, 0x2000, 0x3000};
+  EXPECT_TRUE(exec::rows_in_place_ok(src_hi, 0x100, src, 0x100, 3, true));
+  EXPECT_FALSE(exec::rows_apart_ok(src_hi, 0x100, src, 0x100, 3, true));
+  // Dst row c in the partition of src row c + 1: refused by both.
+  EXPECT_FALSE(exec::rows_apart_ok(src, 0x100, src_hi, 0x100, 3, true));
+  const uint64_t unordered[] = {0xF000, 0x0000, 0x1000};
+  EXPECT_FALSE(exec::rows_apart_ok(src, 0x100, unordered, 0x100, 3, true));
+}
+
 TEST(ExecRowsInPlace, ARowReadLaterOrAPartialOverlapIsRefused) {
   const uint64_t src[] = {0x0000, 0x1000, 0x2000};
   // The same rows with elements of another size: element k's write reaches element k + 1's source bytes.

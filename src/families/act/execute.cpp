@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "families/act/format.hpp"
 #include "families/act/tables.hpp"
@@ -264,6 +265,131 @@ void accumulate_rows(const uint32_t* rows, uint64_t stride, unsigned g, uint64_t
 
 // ---- ACTIVATE (§4.3) ----
 
+/// A piece of an ACTIVATE row evaluated on a kernel thread: `len` fp32 inputs at `in`, results to `out`, which is the
+/// destination at `dst` in memory, or the scratch row when `staged`.
+struct RowPiece {
+  const uint8_t* in;
+  uint32_t* out;
+  uint64_t len, dst;
+  bool staged;
+};
+
+/// What activate_rows_on_threads needs of the instruction, decided by exec_activate.
+struct ThreadedRows {
+  const S3d3Ac& t;
+  const act::TableSet& set;
+  const act::Profile& p;
+  uint8_t in, out, bias_d, bias_src, cmd;
+  unsigned isz, osz, nac;
+  uint64_t n;
+  bool in_place, accumulating;
+};
+
+/// ACTIVATE's row path with the channels' rows evaluated on the step's kernel threads, for fp32 or BF16 rows of a
+/// function that cannot fault (Profile::never_faults), no two channels' rows overlapping (exec::rows_apart_ok). The
+/// calling thread first reads each channel's operands and row and claims its in-place destination, channel after
+/// channel, as the one-thread path does (a pointer operand out of range faults there, before any write); the threads
+/// then evaluate whole channels (each row, and each channel's sum, exactly as on one thread); last, in channel order
+/// again, the rows not written in place and the accumulators are staged. The same reads, writes, counts and faults as
+/// the one-thread path.
+bool activate_rows_on_threads(exec::Txn& txn, const ThreadedRows& r, const Rows& sr, const Rows& dr) {
+  const uint64_t n = r.n;
+  EffectLog::Bytes& in_bytes = txn.scratch().bytes_a;
+  in_bytes.resize(r.nac * n * r.isz);
+  // The results of the rows not written in place.
+  EffectLog::Bytes& y_bytes = txn.scratch().bytes_b;
+  y_bytes.resize(r.nac * n * 4 + 4);
+  auto* ys = reinterpret_cast<uint32_t*>(y_bytes.data());  // NOLINT: byte storage as fp32 bits, written before read
+  // Reused by the calling thread's steps; named through references, which the threads' lambda captures (a
+  // thread_local named in it would be the executing thread's own).
+  thread_local std::vector<RowPiece> kept_pieces;
+  thread_local std::vector<size_t> kept_first_piece;
+  std::vector<RowPiece>& pieces = kept_pieces;
+  std::vector<size_t>& first_piece = kept_first_piece;
+  pieces.clear();
+  first_piece.assign(r.nac + 1, 0);
+  // Per channel: the operands, and the accumulator (its start value, then its sum).
+  std::array<float, kMaxChannels> scale{}, bias{}, acc{};
+  std::array<uint32_t, kMaxChannels> alpha{};
+  for (unsigned c = 0; c < r.nac; ++c) {
+    uint32_t s = 0, b = 0;
+    if (!operand(txn, r.t.scale_value.raw, r.t.scale_src, c, dtype::kFp32, "scale_value", s) ||
+        !operand(txn, r.t.bias.raw, r.bias_src, c, r.bias_d, "bias", b))
+      return false;
+    if ((r.p.parametric_relu || r.cmd == accum_cmd::kLoadAccumulate) &&
+        !operand(txn, r.t.imm.raw, r.t.imm_src, c, dtype::kFp32, "imm", alpha[c]))
+      return false;
+    scale[c] = f32(s);
+    bias[c] = f32(b);
+    if (r.cmd == accum_cmd::kAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
+    acc[c] = r.cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
+             : r.cmd == accum_cmd::kLoadAccumulate ? f32(alpha[c])
+                                                   : 0.0F;
+    first_piece[c] = pieces.size();
+    uint32_t* y = ys + c * n;
+    for (uint64_t k = 0; k < n;) {
+      uint64_t len = std::min(n - k, row_pieces::page_room(sr[c] + k * r.isz, r.isz));
+      if (r.in_place) len = std::min(len, row_pieces::page_room(dr[c] + k * r.osz, r.osz));
+      const uint8_t* ib = txn.read_run(sr[c] + k * r.isz, len * r.isz, r.isz, in_bytes.data() + (c * n + k) * r.isz);
+      uint8_t* ob = r.in_place ? txn.write_run_in_place(dr[c] + k * r.osz, len * r.osz, r.osz) : nullptr;
+      // Not met in place (each piece lies in one page): the piece is then staged like a row that is not in place.
+      pieces.push_back({ib, ob != nullptr ? reinterpret_cast<uint32_t*>(ob) : y + k, len,  // NOLINT: fp32, aligned
+                        dr[c] + k * r.osz, ob == nullptr});
+      k += len;
+    }
+  }
+  first_piece[r.nac] = pieces.size();
+  const unsigned threads = txn.options().kernel_threads;
+  const size_t parts = std::min<size_t>(threads, r.nac);
+  std::array<int64_t, kMaxChannels> bad{};  // per channel: the faulting index, when one faults (never_faults)
+  std::array<bool, kMaxChannels> faulted{};
+  const act::EvalOptions options = eval_options(txn);
+  exec::for_parts(threads, parts, [&](size_t i) {
+    const auto from = static_cast<unsigned>(r.nac * i / parts), to = static_cast<unsigned>(r.nac * (i + 1) / parts);
+    for (unsigned c = from; c < to; ++c)
+      for (size_t q = first_piece[c]; q < first_piece[c + 1]; ++q) {
+        const RowPiece& piece = pieces[q];
+        const act::RowInput in{
+            .data = piece.in, .bf16 = r.in == dtype::kBfloat16, .affine = true, .scale = scale[c], .bias = bias[c]};
+        const act::RowResult e = act::evaluate_row(r.set, r.p, in, piece.out, piece.len, alpha[c], options);
+        if (e.status != act::EvalStatus::Ok) {
+          faulted[c] = true;
+          bad[c] = e.index;
+          break;
+        }
+      }
+    if (r.accumulating)
+      for (unsigned c = from; c < to; c += kSumGroup)
+        accumulate_rows(ys + c * n, n, std::min(kSumGroup, to - c), n, acc.data() + c);
+  });
+  for (unsigned c = 0; c < r.nac; ++c)
+    if (faulted[c]) return table_fault(txn, r.set, r.p, bad[c]);  // not met: never_faults
+  const ConvertOptions& convert = txn.options().convert;
+  for (unsigned c = 0; c < r.nac; ++c) {
+    if (r.in_place) {
+      for (size_t q = first_piece[c]; q < first_piece[c + 1]; ++q)
+        if (const RowPiece& piece = pieces[q]; piece.staged)
+          std::memcpy(txn.stage_run(piece.dst, piece.len * 4, 4), piece.out, piece.len * 4);
+    } else {
+      const uint32_t* y = ys + c * n;
+      uint8_t* ob = txn.stage_run(dr[c], n * r.osz, r.osz);
+      if (r.out == dtype::kFp32) {
+        std::memcpy(ob, y, n * 4);
+      } else if (r.out == dtype::kBfloat16) {
+        kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), n,  // NOLINT
+                              convert.sis);
+      } else {
+        for (uint64_t k = 0; k < n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
+      }
+    }
+    if (r.cmd == accum_cmd::kZero)
+      txn.stage_dve(c, DveField::Acc, 0, 0);
+    else if (r.accumulating)
+      txn.stage_dve(c, DveField::Acc, 0, bits(acc[c]));
+  }
+  return true;
+}
+
 bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
   const uint8_t in = act::pair_in(t.in_bias_dtype), bias_d = act::pair_bias(t.in_bias_dtype), out = t.out_dtype;
   const uint8_t bias_src = act::to_imm_src(t.bias_src_n);
@@ -325,6 +451,12 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
                         std::all_of(dr.begin(), dr.begin() + nac, [osz](uint64_t a) { return a % osz == 0; }) &&
                         txn.may_write_runs_in_place(dr.data(), nac, n * osz) &&
                         exec::rows_in_place_ok(sr.data(), n * isz, dr.data(), n * osz, nac, isz == osz);
+  // Long fp32 or BF16 rows on the kernel threads: the same results, counts and faults (activate_rows_on_threads).
+  if (rows && memo == nullptr && (in == dtype::kFp32 || in == dtype::kBfloat16) && p->never_faults &&
+      !txn.recording() && txn.options().kernel_threads > 1 && n * nac >= txn.options().kernel_split_elements &&
+      exec::rows_apart_ok(sr.data(), n * isz, dr.data(), n * osz, nac, isz == osz))
+    return activate_rows_on_threads(
+        txn, {t, *set, *p, in, out, bias_d, bias_src, cmd, isz, osz, nac, n, in_place, accumulating}, sr, dr);
   for (unsigned c = 0; c < nac; ++c) {
     uint32_t s = 0, b = 0, alpha = 0;
     if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||

@@ -67,10 +67,13 @@ struct Place {
   bool dst_written = false;  ///< the destination rows hold values before the word runs (their pages exist)
 };
 
-Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set, Place at) {
+Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::TableSet* set, Place at,
+            unsigned threads = 1) {
   MachineOptions mo;
   mo.engine = e;
   mo.record_effects = traced;
+  mo.kernel_threads = threads;
+  mo.kernel_split_elements = 1;  // every row path on `threads` threads, however short
   Machine m(Generation::Mariana, std::vector<Word>{w}, mo);
   MachineState& st = m.mutable_state();
   st.act_set = set;
@@ -98,8 +101,9 @@ Outcome run(const Word& w, EngineId e, unsigned size, bool traced, const act::Ta
   return o;
 }
 
-void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* set = nullptr, Place at = {}) {
-  const Outcome fast = run(w, e, size, false, set, at), element = run(w, e, size, true, set, at);
+void expect_same(const Word& w, EngineId e, unsigned size, const act::TableSet* set = nullptr, Place at = {},
+                 unsigned threads = 1) {
+  const Outcome fast = run(w, e, size, false, set, at, threads), element = run(w, e, size, true, set, at);
   EXPECT_EQ(fast.faulted, element.faulted);
   EXPECT_EQ(fast.memory, element.memory);
   EXPECT_EQ(fast.acc, element.acc);
@@ -217,6 +221,65 @@ TEST(ActRowPaths, ActivateWritesRowsInPlace) {
           t.dst.start_addr.raw = at.dst;
           SCOPED_TRACE(fmt::format("{} in {} out {} cmd {} src {:#x} dst {:#x}", fn, d.in, d.out, cmd, at.src, at.dst));
           expect_same(encode(t), EngineId::Act, dtype_size(d.in), set.get(), at);
+        }
+}
+
+// Rows evaluated on several threads (MachineOptions::kernel_threads; fp32 rows of a function that never faults, the
+// scale and bias the instruction's own) against the element path on one: every accumulator command that takes that
+// path, outputs written in place or staged and narrowed, rows across a page, a row written over its own source,
+// channel counts that split unevenly.
+TEST(ActRowPaths, ActivateRowsOnSeveralThreads) {
+  constexpr uint32_t kUnwrittenLead = 0x1100;  // the rows then read in one page, partly written
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  unsigned case_index = 0;
+  for (const char* fn : {"exp", "square"})
+    for (const uint8_t cmd : {accum_cmd::kIdle, accum_cmd::kZero, accum_cmd::kAccumulate, accum_cmd::kZeroAccumulate})
+      for (const uint8_t out : {dtype::kFp32, dtype::kBfloat16, dtype::kFp16})
+        for (const Place at : {Place{kSrc, kDst, true}, Place{0x0F00, 0x2E80, true}, Place{kSrc, kSrc, true},
+                               Place{kSrc, kDst, false}, Place{kUnwrittenLead, kDst, true}})
+          for (const unsigned nac : {128U, 13U}) {
+            if (at.src == at.dst && out != dtype::kFp32) continue;  // the element path reads each source first
+            const unsigned threads = 2 + case_index % 2;            // two threads, and three for uneven parts
+            if (case_index++ % kSampleEvery != 0) continue;
+            S3d3Ac t = activate_rows(dtype::kFp32, out, nac, set->profile_named(fn)->func_id, cmd, 0.75F, 0.125F);
+            // At kUnwrittenLead, each row starts with 16 elements never written (read as +0, copied to scratch).
+            t.src.start_addr.raw = at.src == kUnwrittenLead ? at.src - 0x40 : at.src;
+            t.dst.start_addr.raw = at.dst;
+            SCOPED_TRACE(fmt::format("{} cmd {} out {} src {:#x} dst {:#x} channels {} threads {}", fn, cmd, out,
+                                     at.src, at.dst, nac, threads));
+            expect_same(encode(t), EngineId::Act, 4, set.get(), at, threads);
+          }
+}
+
+// The same with operands read per channel (a scale or bias pointer into each channel's own row, the LOAD_ACCUMULATE
+// seed) and BF16 input rows, which the threads evaluate when no BF16 memo applies.
+TEST(ActRowPaths, ActivateRowsOnSeveralThreadsWithPointerOperands) {
+  const std::shared_ptr<const act::TableSet> set = real_set();
+  if (set == nullptr) GTEST_SKIP() << test::kNeff << " is absent (shared data not available): skipped";
+  enum class Pointers { Bias, Scale, Both };
+  unsigned case_index = 0;
+  for (const uint8_t cmd :
+       {accum_cmd::kIdle, accum_cmd::kAccumulate, accum_cmd::kZeroAccumulate, accum_cmd::kLoadAccumulate})
+    for (const uint8_t in : {dtype::kFp32, dtype::kBfloat16})
+      for (const Pointers ptr : {Pointers::Bias, Pointers::Scale, Pointers::Both})
+        for (const unsigned nac : {128U, 13U}) {
+          const unsigned threads = 2 + case_index % 2;
+          if (case_index++ % kSampleEvery != 0) continue;
+          S3d3Ac t = activate_rows(in, dtype::kFp32, nac, set->profile_named("exp")->func_id, cmd, 0.75F, 0.125F);
+          if (ptr != Pointers::Scale) {
+            t.bias_src_n = 0;  // a pointer: each channel's element at kSrc + 8 of its partition
+            t.bias.raw = kSrc + 8;
+          }
+          if (ptr != Pointers::Bias) {
+            t.scale_src = imm_src::kPointer;
+            t.scale_value.raw = kSrc + 12;
+          }
+          t.imm.raw = std::bit_cast<uint32_t>(0.75F);  // the LOAD_ACCUMULATE seed
+          t.imm_src = imm_src::kInstruction;
+          SCOPED_TRACE(fmt::format("cmd {} in {} pointers {} channels {} threads {}", cmd, in, static_cast<int>(ptr),
+                                   nac, threads));
+          expect_same(encode(t), EngineId::Act, dtype_size(in), set.get(), {}, threads);
         }
 }
 
