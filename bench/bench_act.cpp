@@ -126,9 +126,9 @@ void BM_ActivateExpAccumulateFp32RowsTwoThreads(benchmark::State& state) {
 }
 BENCHMARK(BM_ActivateExpAccumulateFp32RowsTwoThreads)->UseRealTime();
 
-/// memcpy of kChannels rows of `row_bytes`, row by row (the bytes each benchmark above reads or writes).
-void memcpy_rows(benchmark::State& state, size_t row_bytes) {
-  const size_t total = kChannels * row_bytes;
+/// memcpy of `rows` rows of `row_bytes`, row by row (the bytes each benchmark above reads or writes).
+void memcpy_rows(benchmark::State& state, size_t row_bytes, size_t rows = kChannels) {
+  const size_t total = rows * row_bytes;
   bench::CopyBuffers b(total, 1);
   for (auto _ : state) {
     for (size_t off = 0; off < total; off += row_bytes) std::memcpy(b.dst() + off, b.src() + off, row_bytes);
@@ -145,14 +145,7 @@ BENCHMARK(BM_MemcpyActFp32Bytes);
 
 // The fp32 bytes copied on two threads, half of the rows each (the baseline for the rows on two kernel threads).
 void BM_MemcpyActFp32BytesTwoThreads(benchmark::State& state) {
-  const size_t row_bytes = size_t{kRow} * 4, total = kChannels / 2 * row_bytes;
-  bench::CopyBuffers b(total, 1);
-  for (auto _ : state) {
-    for (size_t off = 0; off < total; off += row_bytes) std::memcpy(b.dst() + off, b.src() + off, row_bytes);
-    benchmark::DoNotOptimize(b.dst());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * total));
+  memcpy_rows(state, size_t{kRow} * 4, kChannels / 2);
 }
 BENCHMARK(BM_MemcpyActFp32BytesTwoThreads)->Threads(2)->UseRealTime();
 
