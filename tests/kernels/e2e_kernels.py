@@ -314,8 +314,11 @@ def main():
             tables = ["--tables-from", os.path.abspath(neff)]
             profiles, buckets, control = load_set(neff_members(neff))
             table = (next(p for p in profiles.values() if p["func_name"].startswith("exp")), buckets, control)
+            # softmax_wide: a tile of 2^16 elements, whose ACTIVATE evaluates its channels on the threads the core
+            # leaves free (the command's default --jobs) where the machine has two CPUs or more.
             for name, opts in [("softmax", ["--rows", "256", "--cols", "200"]),
-                               ("softmax_lnc2", ["--rows", "256", "--cols", "64", "--lnc", "2"])]:
+                               ("softmax_lnc2", ["--rows", "256", "--cols", "64", "--lnc", "2"]),
+                               ("softmax_wide", ["--rows", "128", "--cols", "512"])]:
                 c.check_shape(name, "softmax", opts + tables, ["x"], lambda a: model_softmax(a["x"], table))
                 if "output0" in c.outputs:
                     check_softmax_bound(c, name, np.load(f"{tmp}/{name}/x.npy"), c.outputs["output0"])
