@@ -125,6 +125,20 @@ void set_row_element(uint8_t* row, uint64_t i, unsigned size, uint64_t v) {
   std::memcpy(row + i * size, &w, size);
 }
 
+/// Stages row `r`'s n fp32 results `y` at its destination in its output dtype.
+void stage_results(exec::Txn& txn, const Row& r, const uint32_t* y) {
+  uint8_t* ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
+  if (r.out == dtype::kFp32) {
+    std::memcpy(ob, y, r.n * 4);
+  } else if (r.out == dtype::kBfloat16) {  // narrowed in SIMD lanes (from_fp32_bits' bits)
+    kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), r.n,  // NOLINT
+                          txn.options().convert.sis);
+  } else {
+    const ConvertOptions& convert = txn.options().convert;
+    for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
+  }
+}
+
 /// activate_row written where the results go (exec_activate decided that it may: see there): each piece of the row
 /// that lies in one source page and one destination page is evaluated straight into the destination's memory, an
 /// fp32 output by the row pass or the memo, a BF16 one by the memo. `y` is scratch for n fp32 values.
@@ -202,16 +216,7 @@ bool activate_row(exec::Txn& txn, const act::TableSet& set, const act::Profile& 
     k += len;
   }
   if (ob != nullptr) return true;
-  ob = txn.stage_run(r.dst, r.n * r.osz, r.osz);
-  if (r.out == dtype::kFp32) {
-    std::memcpy(ob, y, r.n * 4);
-  } else if (r.out == dtype::kBfloat16) {  // narrowed in SIMD lanes (from_fp32_bits' bits)
-    kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), r.n,
-                          txn.options().convert.sis);
-  } else {
-    const ConvertOptions& convert = txn.options().convert;
-    for (uint64_t k = 0; k < r.n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
-  }
+  stage_results(txn, r, y);
   return true;
 }
 
@@ -265,6 +270,28 @@ void accumulate_rows(const uint32_t* rows, uint64_t stride, unsigned g, uint64_t
 
 // ---- ACTIVATE (§4.3) ----
 
+/// Channel c's operands of an ACTIVATE (fp32 bits) and its accumulator's start value, read in the order of §4.3:
+/// scale, bias, the immediate where it is read (parametric ReLU, LOAD_ACCUMULATE), the accumulator (ACCUMULATE).
+struct ChannelOperands {
+  uint32_t scale = 0, bias = 0, alpha = 0;
+  float acc = 0.0F;
+};
+bool channel_operands(exec::Txn& txn, const S3d3Ac& t, const act::Profile& p, uint8_t bias_src, uint8_t bias_d,
+                      unsigned c, ChannelOperands& ops) {
+  const uint8_t cmd = t.accumulator_cmd;
+  if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", ops.scale) ||
+      !operand(txn, t.bias.raw, bias_src, c, bias_d, "bias", ops.bias))
+    return false;
+  if ((p.parametric_relu || cmd == accum_cmd::kLoadAccumulate) &&
+      !operand(txn, t.imm.raw, t.imm_src, c, dtype::kFp32, "imm", ops.alpha))
+    return false;
+  if (cmd == accum_cmd::kAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
+  ops.acc = cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
+            : cmd == accum_cmd::kLoadAccumulate ? f32(ops.alpha)
+                                                : 0.0F;
+  return true;
+}
+
 /// A piece of an ACTIVATE row evaluated on a kernel thread: `len` fp32 inputs at `in`, results to `out`, which is the
 /// destination at `dst` in memory, or the scratch row when `staged`.
 struct RowPiece {
@@ -312,19 +339,12 @@ bool activate_rows_on_threads(exec::Txn& txn, const ThreadedRows& r, const Rows&
   std::array<float, kMaxChannels> scale{}, bias{}, acc{};
   std::array<uint32_t, kMaxChannels> alpha{};
   for (unsigned c = 0; c < r.nac; ++c) {
-    uint32_t s = 0, b = 0;
-    if (!operand(txn, r.t.scale_value.raw, r.t.scale_src, c, dtype::kFp32, "scale_value", s) ||
-        !operand(txn, r.t.bias.raw, r.bias_src, c, r.bias_d, "bias", b))
-      return false;
-    if ((r.p.parametric_relu || r.cmd == accum_cmd::kLoadAccumulate) &&
-        !operand(txn, r.t.imm.raw, r.t.imm_src, c, dtype::kFp32, "imm", alpha[c]))
-      return false;
-    scale[c] = f32(s);
-    bias[c] = f32(b);
-    if (r.cmd == accum_cmd::kAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
-    acc[c] = r.cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
-             : r.cmd == accum_cmd::kLoadAccumulate ? f32(alpha[c])
-                                                   : 0.0F;
+    ChannelOperands ops;
+    if (!channel_operands(txn, r.t, r.p, r.bias_src, r.bias_d, c, ops)) return false;
+    scale[c] = f32(ops.scale);
+    bias[c] = f32(ops.bias);
+    alpha[c] = ops.alpha;
+    acc[c] = ops.acc;
     first_piece[c] = pieces.size();
     uint32_t* y = ys + c * n;
     for (uint64_t k = 0; k < n;) {
@@ -364,23 +384,13 @@ bool activate_rows_on_threads(exec::Txn& txn, const ThreadedRows& r, const Rows&
   });
   for (unsigned c = 0; c < r.nac; ++c)
     if (faulted[c]) return table_fault(txn, r.set, r.p, bad[c]);  // not met: never_faults
-  const ConvertOptions& convert = txn.options().convert;
   for (unsigned c = 0; c < r.nac; ++c) {
     if (r.in_place) {
       for (size_t q = first_piece[c]; q < first_piece[c + 1]; ++q)
         if (const RowPiece& piece = pieces[q]; piece.staged)
           std::memcpy(txn.stage_run(piece.dst, piece.len * 4, 4), piece.out, piece.len * 4);
     } else {
-      const uint32_t* y = ys + c * n;
-      uint8_t* ob = txn.stage_run(dr[c], n * r.osz, r.osz);
-      if (r.out == dtype::kFp32) {
-        std::memcpy(ob, y, n * 4);
-      } else if (r.out == dtype::kBfloat16) {
-        kernels::fp32_to_bf16(reinterpret_cast<const float*>(y), reinterpret_cast<uint16_t*>(ob), n,  // NOLINT
-                              convert.sis);
-      } else {
-        for (uint64_t k = 0; k < n; ++k) set_row_element(ob, k, r.osz, from_fp32_bits(y[k], r.out, convert));
-      }
+      stage_results(txn, {r.in, r.out, r.isz, r.osz, n, sr[c], dr[c]}, ys + c * n);
     }
     if (r.cmd == accum_cmd::kZero)
       txn.stage_dve(c, DveField::Acc, 0, 0);
@@ -458,17 +468,10 @@ bool exec_activate(const Instruction& inst, const S3d3Ac& t, exec::Txn& txn) {
     return activate_rows_on_threads(
         txn, {t, *set, *p, in, out, bias_d, bias_src, cmd, isz, osz, nac, n, in_place, accumulating}, sr, dr);
   for (unsigned c = 0; c < nac; ++c) {
-    uint32_t s = 0, b = 0, alpha = 0;
-    if (!operand(txn, t.scale_value.raw, t.scale_src, c, dtype::kFp32, "scale_value", s) ||
-        !operand(txn, t.bias.raw, bias_src, c, bias_d, "bias", b))
-      return false;
-    if ((p->parametric_relu || cmd == accum_cmd::kLoadAccumulate) &&
-        !operand(txn, t.imm.raw, t.imm_src, c, dtype::kFp32, "imm", alpha))
-      return false;
-    if (cmd == accum_cmd::kAccumulate) txn.note_dve_read(c, DveField::Acc, 0, txn.engine().dve[c].acc);
-    float acc = cmd == accum_cmd::kAccumulate       ? f32(txn.engine().dve[c].acc)
-                : cmd == accum_cmd::kLoadAccumulate ? f32(alpha)
-                                                    : 0.0F;
+    ChannelOperands ops;
+    if (!channel_operands(txn, t, *p, bias_src, bias_d, c, ops)) return false;
+    const uint32_t s = ops.scale, b = ops.bias, alpha = ops.alpha;
+    float acc = ops.acc;
     if (rows) {
       const unsigned slot = accumulating ? c % kSumGroup : 0;
       const Row row{in, out, isz, osz, n, sr[c], dr[c]};
